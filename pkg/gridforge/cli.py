@@ -1,0 +1,67 @@
+"""The ``gridforge`` command: a thin argparse layer over the game packages.
+
+Each game contributes its subcommands through a ``register(subparsers)`` function in its
+own ``commands`` module, so the command line grows without this file knowing the games.
+A command returns an exit code; a :class:`GridforgeError` becomes one clear line on stderr
+and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from gridforge import __version__
+from gridforge.errors import Cancelled, GridforgeError, ValidationError
+
+# Modules that add subcommands; each has register(subparsers). Missing ones are skipped
+# only while a game package is not yet present in the tree.
+COMMAND_MODULES = ("gridforge.mines.commands", "gridforge.snakes.commands")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gridforge", description="Grid games and a level designer (mines, snakes)."
+    )
+    parser.add_argument("--version", action="version", version=f"gridforge {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and module_name.startswith(exc.name):
+                continue
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except ValidationError as exc:
+        print(f"gridforge: error: invalid {exc.what}:", file=sys.stderr)
+        for issue in exc.issues:
+            print(f"  {issue}", file=sys.stderr)
+        return 2
+    except Cancelled as exc:
+        print(f"gridforge: {exc}", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("gridforge: cancelled", file=sys.stderr)
+        return 130
+    except (GridforgeError, OSError) as exc:
+        print(f"gridforge: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

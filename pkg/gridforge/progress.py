@@ -1,0 +1,59 @@
+"""Progress reporting and cancellation for long work, the same on the CLI and in the browser.
+
+Long functions take an optional :class:`Progress` and call ``progress.step(done, total, label)``
+now and then. The sink decides what that means: a progress bar on a terminal, a message to the
+page from the Web Worker, nothing at all in tests. A sink may ask to stop; ``step`` then raises
+:class:`~gridforge.errors.Cancelled`, so work ends at a clean point, never half-written.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from gridforge.errors import Cancelled
+
+# A sink receives (done, total, label) and returns True to ask for cancellation.
+Sink = Callable[[int, int, str], bool | None]
+
+
+class Progress:
+    """Reports ``done`` of ``total`` units of work to a sink, and relays its cancellation."""
+
+    def __init__(self, sink: Sink | None = None) -> None:
+        self._sink = sink
+        self._cancelled = False
+
+    def cancel(self) -> None:
+        """Ask the work to stop at its next ``step``."""
+        self._cancelled = True
+
+    def step(self, done: int, total: int, label: str = "") -> None:
+        """Report progress; raises Cancelled if the caller or the sink asked to stop."""
+        if self._sink is not None and self._sink(done, total, label):
+            self._cancelled = True
+        if self._cancelled:
+            raise Cancelled(f"cancelled at {done}/{total} {label}".strip())
+
+
+NO_PROGRESS = Progress()
+
+
+def terminal_bar(stream: TextIO | None = None, width: int = 30) -> Progress:
+    """A Progress drawing a one-line bar on a terminal (stderr by default)."""
+    out = stream if stream is not None else sys.stderr
+    last: list[int] = [-1]
+
+    def sink(done: int, total: int, label: str) -> None:
+        filled = 0 if total <= 0 else min(width, done * width // total)
+        if filled == last[0] and done != total:
+            return
+        last[0] = filled
+        bar = "#" * filled + "-" * (width - filled)
+        out.write(f"\r[{bar}] {done}/{total} {label}"[:120])
+        if done >= total:
+            out.write("\n")
+        out.flush()
+
+    return Progress(sink)

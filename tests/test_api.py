@@ -1,0 +1,78 @@
+"""The JSON bridge facade: what the browser and tools rely on."""
+
+import json
+
+from gridforge import __version__, api
+from gridforge.errors import Cancelled, GridforgeError
+from gridforge.progress import Progress
+
+
+def envelope(name: str, *args: object) -> dict:
+    return json.loads(api.dispatch(name, json.dumps(list(args))))
+
+
+def test_version_names_package_and_python():
+    value = envelope("gridforge.api.version")["value"]
+    assert value["gridforge"] == __version__
+    assert value["python"].count(".") == 2
+
+
+def test_echo_round_trips_json_values():
+    payload = {"a": [1, 2.5, None, True], "b": "ü", "c": {"d": []}}
+    assert envelope("gridforge.api.echo", payload) == {"ok": True, "value": payload}
+
+
+def test_bad_arguments_name_the_function():
+    answer = envelope("gridforge.api.echo", 1, 2)
+    assert answer["ok"] is False
+    assert "gridforge.api.echo" in answer["error"]["message"]
+
+
+def test_only_public_package_functions_are_reachable():
+    for name in ("os.system", "gridforge.os.system", "gridforge.api._error",
+                 "gridforge.api.json", "gridforge.api.GridforgeError", "gridforge._x.y"):
+        answer = envelope(name)
+        assert answer["ok"] is False, name
+        assert "unknown function" in answer["error"]["message"]
+
+
+def test_arguments_must_be_a_json_array():
+    assert "JSON array" in json.loads(api.dispatch("gridforge.api.echo", '{"a": 1}'))["error"][
+        "message"
+    ]
+    assert "not valid JSON" in json.loads(api.dispatch("gridforge.api.echo", "[1,"))["error"][
+        "message"
+    ]
+
+
+def test_spin_rejects_a_negative_duration():
+    answer = envelope("gridforge.api.spin", -1)
+    assert answer["error"]["type"] == "GridforgeError"
+
+
+def test_spin_reports_progress_and_can_be_cancelled():
+    seen: list[tuple[int, int]] = []
+
+    def sink(done: int, total: int, label: str) -> bool:
+        seen.append((done, total))
+        return len(seen) >= 3  # ask to stop at the third report
+
+    api.set_progress(Progress(sink))
+    try:
+        answer = envelope("gridforge.api.spin", 30, 0.001)
+    finally:
+        api.set_progress(Progress())
+    assert answer["ok"] is False and answer["error"]["type"] == "Cancelled"
+    assert len(seen) == 3 and all(total == 30000 for _, total in seen)
+
+
+def test_progress_cancel_raises_at_next_step():
+    progress = Progress()
+    progress.step(1, 2)
+    progress.cancel()
+    try:
+        progress.step(2, 2)
+    except Cancelled as exc:
+        assert isinstance(exc, GridforgeError)
+    else:
+        raise AssertionError("step after cancel must raise")
