@@ -1,0 +1,565 @@
+"""The mines board: the product of A1 that A2 installs (seed 000, "Board class_name").
+
+A :class:`Board` is an immutable value: a ``cols`` x ``rows`` grid, its mine set M, the
+centre of the 3x3 spawn B3, read-only variant marks per cell (A4: ``{cell: ("fog",)}``) and
+the digits it carries for its safe cells. Digits are computed from the mines unless given;
+given digits are kept as given, so that a tampered board can be built and then fail the
+engine's install invariant 3 (the seed's ``b_invalid_digit``).
+
+Construction checks the *structure* only (types, bounds, duplicates, a variant only on a
+safe cell, a digit only on a safe cell and within 0..8) and reports every problem at once
+with a field path. The seed's four install invariants are the engine's business
+(:func:`gridforge.mines.engine.check_install_invariants`), not this module's.
+
+:func:`initial_expansion` computes R0 (seed F3): a FIFO breadth-first search whose queue
+starts with the nine spawn cells in row-major order; a dequeued safe cell whose true digit
+is 0 enqueues, in row-major neighbour order, each neighbour that is safe and not yet queued.
+The same :meth:`Board.flood` serves the engine's chains (F2), so R0 and a dig's chain are
+one operator, as the seed's red line 2 and F3 demand.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.grid import NEIGHBOURS_8, Cell, in_bounds
+
+BOARD_FORMAT = "gridforge.mines.board/1"
+
+# Offsets of the 3x3 spawn around its centre, in row-major order.
+SPAWN_OFFSETS: tuple[Cell, ...] = (
+    (-1, -1), (0, -1), (1, -1),
+    (-1, 0), (0, 0), (1, 0),
+    (-1, 1), (0, 1), (1, 1),
+)  # fmt: skip
+
+# A digit counts the mines among 8 neighbours.
+MAX_DIGIT = len(NEIGHBOURS_8)
+# A board must hold its spawn 3x3.
+MIN_SIDE = 3
+# Largest side accepted from input: bounds memory and time of a hostile file.
+MAX_SIDE = 1000
+
+_BOARD_KEYS = ("format", "cols", "rows", "spawn", "mines", "variants", "digits")
+
+__all__ = [
+    "BOARD_FORMAT",
+    "Board",
+    "initial_expansion",
+    "spawn_cells",
+]
+
+
+def spawn_cells(spawn: Cell) -> list[Cell]:
+    """The nine cells of the 3x3 spawn centred on ``spawn``, in row-major order."""
+    x, y = spawn
+    return [(x + dx, y + dy) for dx, dy in SPAWN_OFFSETS]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) -> Issue | None:
+    """An issue if ``value`` is not a cell ``[x, y]`` inside the board, else None."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return Issue(path, "type", f"a cell is [x, y], got {value!r}")
+    if not (_is_int(value[0]) and _is_int(value[1])):
+        return Issue(path, "type", f"cell coordinates must be integers, got {value!r}")
+    if cols is not None and rows is not None and not in_bounds((value[0], value[1]), cols, rows):
+        return Issue(path, "bounds", f"cell {list(value)} is outside the {cols}x{rows} board")
+    return None
+
+
+def _side_issue(value: object, path: str) -> Issue | None:
+    if not _is_int(value):
+        return Issue(path, "type", f"must be an integer, got {value!r}")
+    assert isinstance(value, int)
+    if not MIN_SIDE <= value <= MAX_SIDE:
+        return Issue(path, "range", f"must be in {MIN_SIDE}..{MAX_SIDE}, got {value}")
+    return None
+
+
+class Board:
+    """An immutable mines board (A1's product). See the module docstring.
+
+    :param cols: columns (x from 0 at the left).
+    :param rows: rows (y from 0 at the top).
+    :param mines: the mine cells.
+    :param spawn: the centre of the 3x3 spawn; the whole 3x3 lies inside the board.
+    :param variants: read-only variant marks, ``{cell: ("fog",)}``; only on safe cells.
+    :param digits: ``{cell: int}`` for every safe cell; computed from the mines when omitted.
+    :raises ValidationError: on any structural problem, listing every one with its path.
+    """
+
+    __slots__ = (
+        "_digit_list",
+        "_key",
+        "_mine_list",
+        "_nbrs",
+        "_true_list",
+        "_variant_list",
+        "cols",
+        "digits",
+        "mines",
+        "rows",
+        "spawn",
+        "variants",
+    )
+
+    cols: int
+    rows: int
+    mines: frozenset[Cell]
+    spawn: Cell
+    variants: dict[Cell, tuple[str, ...]]
+    digits: dict[Cell, int]
+
+    def __init__(
+        self,
+        cols: int,
+        rows: int,
+        mines: Iterable[Cell],
+        spawn: Cell,
+        variants: Mapping[Cell, Iterable[str]] | None = None,
+        digits: Mapping[Cell, int] | None = None,
+    ) -> None:
+        issues: list[Issue] = []
+        for name, side in (("cols", cols), ("rows", rows)):
+            if (issue := _side_issue(side, name)) is not None:
+                issues.append(issue)
+        if issues:
+            raise ValidationError(issues, "mines board")
+        mine_cells: list[Cell] = []
+        seen: set[Cell] = set()
+        try:
+            mine_seq = list(mines)
+        except TypeError:
+            raise ValidationError(
+                [Issue("mines", "type", "mines must be a list of cells")], "mines board"
+            ) from None
+        for i, cell in enumerate(mine_seq):
+            if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
+                issues.append(issue)
+                continue
+            c = (cell[0], cell[1])
+            if c in seen:
+                issues.append(Issue(field_path("mines", i), "duplicate", f"mine {list(c)} twice"))
+            seen.add(c)
+            mine_cells.append(c)
+        if (issue := _cell_issue(spawn, "spawn", cols, rows)) is None:
+            sx, sy = spawn
+            if not (1 <= sx <= cols - 2 and 1 <= sy <= rows - 2):
+                issues.append(
+                    Issue("spawn", "bounds", "the spawn 3x3 around it must lie inside the board")
+                )
+        else:
+            issues.append(issue)
+        mine_set = frozenset(mine_cells)
+        variant_map: dict[Cell, tuple[str, ...]] = {}
+        if variants is not None:
+            if not isinstance(variants, Mapping):
+                issues.append(Issue("variants", "type", "variants must map cells to id lists"))
+            else:
+                for cell, ids in variants.items():
+                    path = f"variants[{list(cell) if isinstance(cell, tuple) else cell!r}]"
+                    if (issue := _cell_issue(cell, path, cols, rows)) is not None:
+                        issues.append(issue)
+                        continue
+                    c = (cell[0], cell[1])
+                    id_list = [ids] if isinstance(ids, str) else ids
+                    if not isinstance(id_list, Iterable) or not all(
+                        isinstance(v, str) and v for v in id_list
+                    ):
+                        issues.append(Issue(path, "type", "variant ids must be non-empty strings"))
+                        continue
+                    clean = tuple(sorted(set(id_list)))
+                    if not clean:
+                        continue
+                    if c in mine_set:
+                        issues.append(
+                            Issue(path, "variant_on_mine", f"variant on mine cell {list(c)}")
+                        )
+                        continue
+                    variant_map[c] = clean
+        digit_map: dict[Cell, int] = {}
+        if digits is not None:
+            if not isinstance(digits, Mapping):
+                issues.append(Issue("digits", "type", "digits must map cells to integers"))
+            else:
+                for cell, value in digits.items():
+                    path = f"digits[{list(cell) if isinstance(cell, tuple) else cell!r}]"
+                    if (issue := _cell_issue(cell, path, cols, rows)) is not None:
+                        issues.append(issue)
+                        continue
+                    c = (cell[0], cell[1])
+                    if c in mine_set:
+                        issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
+                    elif not _is_int(value) or not 0 <= value <= MAX_DIGIT:
+                        issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
+                    else:
+                        digit_map[c] = value
+                if not issues:
+                    missing = [
+                        (x, y)
+                        for y in range(rows)
+                        for x in range(cols)
+                        if (x, y) not in mine_set and (x, y) not in digit_map
+                    ]
+                    for c in missing:
+                        issues.append(
+                            Issue(f"digits[{list(c)}]", "missing", "safe cell lacks a digit")
+                        )
+        if issues:
+            raise ValidationError(issues, "mines board")
+
+        self.cols = cols
+        self.rows = rows
+        self.mines = mine_set
+        self.spawn = (spawn[0], spawn[1])
+        n = cols * rows
+        mine_list = bytearray(n)
+        for x, y in mine_set:
+            mine_list[y * cols + x] = 1
+        nbrs: list[tuple[int, ...]] = []
+        true_list: list[int] = []
+        for y in range(rows):
+            for x in range(cols):
+                here = tuple(
+                    (y + dy) * cols + (x + dx)
+                    for dx, dy in NEIGHBOURS_8
+                    if 0 <= x + dx < cols and 0 <= y + dy < rows
+                )
+                nbrs.append(here)
+                true_list.append(-1 if mine_list[y * cols + x] else sum(mine_list[j] for j in here))
+        self._mine_list = bytes(mine_list)
+        self._nbrs = tuple(nbrs)
+        self._true_list = tuple(true_list)
+        if digits is None:
+            digit_list = list(true_list)
+        else:
+            digit_list = [-1] * n
+            for (x, y), value in digit_map.items():
+                digit_list[y * cols + x] = value
+        self._digit_list = tuple(digit_list)
+        self.digits = {(i % cols, i // cols): d for i, d in enumerate(self._digit_list) if d >= 0}
+        self.variants = {c: variant_map[c] for c in sorted(variant_map, key=lambda c: (c[1], c[0]))}
+        variant_list: list[tuple[str, ...]] = [()] * n
+        for (x, y), ids in self.variants.items():
+            variant_list[y * cols + x] = ids
+        self._variant_list = tuple(variant_list)
+        self._key = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    # ----------------------------------------------------------------- cells
+    @property
+    def size(self) -> int:
+        """Number of cells, ``cols * rows``."""
+        return self.cols * self.rows
+
+    @property
+    def safe_count(self) -> int:
+        """|S|: number of safe cells."""
+        return self.size - len(self.mines)
+
+    @property
+    def spawn_cells(self) -> list[Cell]:
+        """B3: the nine spawn cells in row-major order."""
+        return spawn_cells(self.spawn)
+
+    def index(self, cell: Cell) -> int:
+        """Row-major index of an in-bounds ``cell``."""
+        return cell[1] * self.cols + cell[0]
+
+    def cell(self, index: int) -> Cell:
+        """The cell at row-major ``index``."""
+        return (index % self.cols, index // self.cols)
+
+    def contains(self, cell: object) -> bool:
+        """Whether ``cell`` is a pair of ints inside the board."""
+        return (
+            isinstance(cell, tuple | list)
+            and len(cell) == 2
+            and _is_int(cell[0])
+            and _is_int(cell[1])
+            and in_bounds((cell[0], cell[1]), self.cols, self.rows)
+        )
+
+    def is_mine(self, cell: Cell) -> bool:
+        """Whether ``cell`` holds a mine."""
+        return bool(self._mine_list[self.index(cell)])
+
+    def digit(self, cell: Cell) -> int | None:
+        """The digit the board carries for ``cell`` (None for a mine)."""
+        d = self._digit_list[self.index(cell)]
+        return None if d < 0 else d
+
+    def true_digit(self, cell: Cell) -> int | None:
+        """num(x): the number of mines among the 8 neighbours (None for a mine)."""
+        d = self._true_list[self.index(cell)]
+        return None if d < 0 else d
+
+    def variant_ids(self, cell: Cell) -> tuple[str, ...]:
+        """The read-only variant marks of ``cell`` (empty for a plain cell)."""
+        return self._variant_list[self.index(cell)]
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """The in-bounds 8-neighbours of ``cell`` in row-major order."""
+        return [self.cell(j) for j in self._nbrs[self.index(cell)]]
+
+    # ----------------------------------------------------------- flat views
+    # The engine works on row-major indices; these are the board's read-only arrays.
+    @property
+    def mine_flags(self) -> bytes:
+        """1 per mine cell, by row-major index."""
+        return self._mine_list
+
+    @property
+    def neighbour_indices(self) -> tuple[tuple[int, ...], ...]:
+        """In-bounds 8-neighbour indices of each cell, in row-major neighbour order."""
+        return self._nbrs
+
+    @property
+    def true_digits(self) -> tuple[int, ...]:
+        """num(x) by row-major index; -1 for a mine."""
+        return self._true_list
+
+    @property
+    def carried_digits(self) -> tuple[int, ...]:
+        """The board's carried digit by row-major index; -1 for a mine."""
+        return self._digit_list
+
+    @property
+    def variant_marks(self) -> tuple[tuple[str, ...], ...]:
+        """Variant ids by row-major index."""
+        return self._variant_list
+
+    def flood(
+        self, starts: Sequence[int], opened: bytearray, flagged: bytes | None = None
+    ) -> list[int]:
+        """The canonical BFS of F2/F3 over row-major indices, opening cells in ``opened``.
+
+        ``starts`` are enqueued in the given order (each must not be open yet, and is marked
+        open here). A dequeued safe cell whose true digit is 0 enqueues each neighbour that is
+        safe, not open, not flagged, in row-major neighbour order. Returns the cells in the
+        order they were dequeued (the emission order). ``opened`` is updated in place.
+        """
+        queue = list(starts)
+        for i in queue:
+            opened[i] = 1
+        mine = self._mine_list
+        true = self._true_list
+        nbrs = self._nbrs
+        append = queue.append
+        head = 0
+        if flagged is None:
+            while head < len(queue):
+                i = queue[head]
+                head += 1
+                if true[i] == 0:
+                    for j in nbrs[i]:
+                        if not opened[j] and not mine[j]:
+                            opened[j] = 1
+                            append(j)
+        else:
+            while head < len(queue):
+                i = queue[head]
+                head += 1
+                if true[i] == 0:
+                    for j in nbrs[i]:
+                        if not opened[j] and not mine[j] and not flagged[j]:
+                            opened[j] = 1
+                            append(j)
+        return queue
+
+    def initial_expansion_indices(self) -> list[int]:
+        """R0 as row-major indices, in canonical order."""
+        return self.flood([self.index(c) for c in self.spawn_cells], bytearray(self.size))
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> dict[str, Any]:
+        """The board as a JSON-ready dict (format ``gridforge.mines.board/1``).
+
+        Mines and variant cells are listed in row-major order; ``digits`` (rows, ``None`` on a
+        mine) is written only when the carried digits differ from the true ones.
+        """
+        out: dict[str, Any] = {
+            "format": BOARD_FORMAT,
+            "cols": self.cols,
+            "rows": self.rows,
+            "spawn": [self.spawn[0], self.spawn[1]],
+            "mines": [[x, y] for x, y in sorted(self.mines, key=lambda c: (c[1], c[0]))],
+        }
+        by_id: dict[str, list[list[int]]] = {}
+        for (x, y), ids in self.variants.items():
+            for vid in ids:
+                by_id.setdefault(vid, []).append([x, y])
+        out["variants"] = {vid: by_id[vid] for vid in sorted(by_id)}
+        if self._digit_list != self._true_list:
+            out["digits"] = [
+                [
+                    None
+                    if self._digit_list[y * self.cols + x] < 0
+                    else self._digit_list[y * self.cols + x]
+                    for x in range(self.cols)
+                ]
+                for y in range(self.rows)
+            ]
+        return out
+
+    def dumps(self) -> str:
+        """The board as canonical JSON text (same board, same bytes)."""
+        return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
+
+    @classmethod
+    def from_json(cls, source: str | bytes | Mapping[str, Any]) -> Board:
+        """Load a board from JSON text or a parsed dict, validating every field.
+
+        :raises ValidationError: naming each faulty field (``mines[2]``, ``digits[1][4]``).
+        """
+        if isinstance(source, str | bytes):
+            try:
+                data = json.loads(source)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise ValidationError(
+                    [Issue("", "json", f"not valid JSON: {exc}")], "mines board"
+                ) from None
+        else:
+            data = source
+        if not isinstance(data, Mapping):
+            raise ValidationError([Issue("", "type", "a board is a JSON object")], "mines board")
+        issues: list[Issue] = []
+        for key in data:
+            if key not in _BOARD_KEYS:
+                issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
+        if data.get("format") != BOARD_FORMAT:
+            issues.append(
+                Issue(
+                    "format",
+                    "format",
+                    f"format must be {BOARD_FORMAT!r}, got {data.get('format')!r}",
+                )
+            )
+        for name in ("cols", "rows", "spawn", "mines"):
+            if name not in data:
+                issues.append(Issue(name, "missing", f"missing field {name!r}"))
+        cols, rows = data.get("cols"), data.get("rows")
+        for name, side in (("cols", cols), ("rows", rows)):
+            if name in data and (issue := _side_issue(side, name)) is not None:
+                issues.append(issue)
+        if not (_side_issue(cols, "cols") is None and _side_issue(rows, "rows") is None):
+            raise ValidationError(issues, "mines board")
+        assert isinstance(cols, int) and isinstance(rows, int)
+        spawn = data.get("spawn")
+        if "spawn" in data and (issue := _cell_issue(spawn, "spawn", cols, rows)) is not None:
+            issues.append(issue)
+        mines = data.get("mines", [])
+        if not isinstance(mines, list):
+            issues.append(Issue("mines", "type", "mines must be a list of cells"))
+        else:
+            for i, cell in enumerate(mines):
+                if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
+                    issues.append(issue)
+        variants: dict[Cell, list[str]] = {}
+        raw_variants = data.get("variants", {})
+        if not isinstance(raw_variants, Mapping):
+            issues.append(Issue("variants", "type", "variants map an id to a list of cells"))
+        else:
+            for vid in sorted(raw_variants, key=str):
+                cells = raw_variants[vid]
+                base = field_path("variants", str(vid))
+                if not isinstance(vid, str) or not vid:
+                    issues.append(Issue(base, "type", "a variant id is a non-empty string"))
+                    continue
+                if not isinstance(cells, list):
+                    issues.append(Issue(base, "type", "a variant lists its cells"))
+                    continue
+                for i, cell in enumerate(cells):
+                    path = field_path(base, i)
+                    if (issue := _cell_issue(cell, path, cols, rows)) is not None:
+                        issues.append(issue)
+                        continue
+                    ids = variants.setdefault((cell[0], cell[1]), [])
+                    if vid in ids:
+                        issues.append(Issue(path, "duplicate", f"cell {cell} twice in {vid!r}"))
+                    ids.append(vid)
+        digits: dict[Cell, int] | None = None
+        raw_digits = data.get("digits")
+        if raw_digits is not None:
+            mine_cells = (
+                {(c[0], c[1]) for c in mines if _cell_issue(c, "", cols, rows) is None}
+                if isinstance(mines, list)
+                else set()
+            )
+            digits = {}
+            if not isinstance(raw_digits, list) or len(raw_digits) != rows:
+                issues.append(Issue("digits", "type", f"digits are {rows} rows of {cols} values"))
+            else:
+                for y, row in enumerate(raw_digits):
+                    if not isinstance(row, list) or len(row) != cols:
+                        issues.append(
+                            Issue(field_path("digits", y), "type", f"a row has {cols} values")
+                        )
+                        continue
+                    for x, value in enumerate(row):
+                        path = field_path("digits", y, x)
+                        if (x, y) in mine_cells:
+                            if value is not None:
+                                issues.append(
+                                    Issue(path, "digit_on_mine", "a mine's digit is null")
+                                )
+                        elif not _is_int(value) or not 0 <= value <= MAX_DIGIT:
+                            issues.append(
+                                Issue(path, "range", f"digit must be 0..8, got {value!r}")
+                            )
+                        else:
+                            digits[(x, y)] = value
+        if issues:
+            raise ValidationError(issues, "mines board")
+        return cls(
+            cols,
+            rows,
+            [(c[0], c[1]) for c in mines],
+            (spawn[0], spawn[1]),
+            variants=variants,
+            digits=digits,
+        )
+
+    # ------------------------------------------------------------- identity
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return (
+            f"Board(cols={self.cols}, rows={self.rows}, mines={len(self.mines)}, "
+            f"spawn={self.spawn}, variants={len(self.variants)})"
+        )
+
+    def ascii(self) -> str:
+        """A drawing for tests and debugging: ``*`` mine, digit, ``f`` marks a fog digit."""
+        lines = []
+        for y in range(self.rows):
+            row = []
+            for x in range(self.cols):
+                i = y * self.cols + x
+                ch = "*" if self._mine_list[i] else str(self._digit_list[i])
+                row.append(ch + ("f" if self._variant_list[i] else " "))
+            lines.append("".join(row).rstrip())
+        return "\n".join(lines)
+
+
+def initial_expansion(board: Board) -> list[Cell]:
+    """R0 of ``board`` (seed F3): B3 plus its flood closure over safe 0-cells, canonical order.
+
+    The queue starts with the nine spawn cells in row-major order; cells are listed in the
+    order they are dequeued. Zero cells are judged on the *true* digit (red line 1), never on
+    the carried one. This is exactly the set and order the engine reveals on install.
+    """
+    if not isinstance(board, Board):
+        raise GridforgeError("initial_expansion needs a Board")
+    cols = board.cols
+    return [(i % cols, i // cols) for i in board.initial_expansion_indices()]

@@ -1,0 +1,92 @@
+"""Tests of gridforge.mines.board: the A1 product, its JSON form and R0."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gridforge.errors import ValidationError
+from gridforge.mines.board import BOARD_FORMAT, Board, initial_expansion, spawn_cells
+
+
+def wall_board() -> Board:
+    # b_spawn: a vertical wall of 6 mines at x=1 with a gap at (1,3).
+    return Board(7, 7, [(1, y) for y in range(7) if y != 3], (3, 3))
+
+
+def test_board_digits_computed_from_mines() -> None:
+    board = wall_board()
+    assert board.digit((1, 3)) == 2
+    assert board.digit((0, 0)) == 2
+    assert board.digit((1, 0)) is None
+    assert board.true_digit((4, 4)) == 0
+    assert board.safe_count == 43
+
+
+def test_spawn_cells_row_major() -> None:
+    assert spawn_cells((3, 3)) == [
+        (2, 2), (3, 2), (4, 2), (2, 3), (3, 3), (4, 3), (2, 4), (3, 4), (4, 4)
+    ]  # fmt: skip
+
+
+def test_initial_expansion_b_spawn_size() -> None:
+    r0 = initial_expansion(wall_board())
+    assert len(r0) == 35
+    assert r0[:9] == spawn_cells((3, 3))
+    assert len(set(r0)) == len(r0)
+
+
+def test_board_json_round_trip_exact() -> None:
+    board = Board(7, 7, [(3, 5)], (3, 3), variants={(0, 0): ("fog",)})
+    data = board.to_json()
+    assert data["format"] == BOARD_FORMAT
+    again = Board.from_json(json.dumps(data))
+    assert again == board
+    assert again.to_json() == data
+    assert Board.from_json(board.dumps()).dumps() == board.dumps()
+
+
+def test_board_given_digits_kept_as_given() -> None:
+    good = wall_board()
+    tampered = dict(good.digits)
+    tampered[(4, 4)] = 5
+    board = Board(7, 7, good.mines, (3, 3), digits=tampered)
+    assert board.digit((4, 4)) == 5
+    assert board.true_digit((4, 4)) == 0
+    assert "digits" in board.to_json()
+    assert Board.from_json(board.to_json()) == board
+
+
+def test_board_from_json_reports_every_problem() -> None:
+    bad = {
+        "format": "nope",
+        "cols": 7,
+        "rows": 7,
+        "spawn": [3, 3],
+        "mines": [[1, 0], [9, 9], "x"],
+        "variants": {"fog": [[0, 0], [0, 0]]},
+        "colour": "red",
+    }
+    with pytest.raises(ValidationError) as info:
+        Board.from_json(bad)
+    paths = [issue.path for issue in info.value.issues]
+    assert "format" in paths
+    assert "mines[1]" in paths
+    assert "mines[2]" in paths
+    assert "variants.fog[1]" in paths
+    assert "colour" in paths
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["", "[]", "{", '{"format": "gridforge.mines.board/1"}', b"\xff", "null"],
+)
+def test_board_from_json_malformed_raises_validation_error(source: str | bytes) -> None:
+    with pytest.raises(ValidationError):
+        Board.from_json(source)
+
+
+def test_board_spawn_must_fit() -> None:
+    with pytest.raises(ValidationError) as info:
+        Board(7, 7, [], (0, 3))
+    assert info.value.issues[0].path == "spawn"
