@@ -1,0 +1,76 @@
+"""Playwright fixtures: the built site served on a free loopback port, and Debian's Chromium.
+
+The server runs in this process and is always shut down at the end of the session, so the
+test command never leaves a server running. No browser is downloaded: /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402 - the one place the server is defined
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+READY_TIMEOUT_MS = 60_000
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    if not (build.SITE / "manifest.json").exists():
+        pytest.fail("the site is not built: run `python3 build.py build` (or build.py test)")
+    server = build.make_server(build.SITE, port=0)
+    build.start_in_thread(server)
+    host, port = server.server_address[:2]
+    try:
+        yield f"http://{host}:{port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(build.CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, base_url: str) -> Iterator[Page]:
+    context = browser.new_context(base_url=base_url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.page_errors = errors  # type: ignore[attr-defined]
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def open_ready(page: Page) -> dict:
+    """Open the page and wait until Python is loaded; return the versions it reports."""
+    page.goto("/")
+    page.evaluate("() => window.gridforge.ready")  # rejects with the reason if loading fails
+    return page.evaluate("() => window.gridforge.versions")

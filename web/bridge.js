@@ -1,0 +1,109 @@
+// The page's handle on Python: one Web Worker running Pyodide, calls by dotted name with
+// JSON arguments, progress events and cancellation. Cancel uses the interrupt buffer where
+// the page is cross-origin isolated (the worker survives); elsewhere the worker is replaced.
+
+export class PythonBridge extends EventTarget {
+  constructor(workerUrl = new URL("./worker.js", import.meta.url)) {
+    super();
+    this.workerUrl = workerUrl;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.versions = null;
+    this.start();
+  }
+
+  start() {
+    this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    this.worker = new Worker(this.workerUrl, { type: "module" });
+    this.ready = new Promise((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    this.ready.catch(() => {});  // callers that await ready see the reason; no unhandled noise
+    this.worker.onmessage = (event) => this.onMessage(event.data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail(`the Python worker failed: ${event.message || "unknown error"}`);
+    };
+    this.worker.postMessage({ type: "init", interruptBuffer: this.interruptBuffer });
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  fail(message) {
+    this.rejectReady(new Error(message));
+    for (const { reject } of this.pending.values()) reject(new Error(message));
+    this.pending.clear();
+    this.emit("load-error", { message });
+  }
+
+  onMessage(message) {
+    const call = this.pending.get(message.id);
+    switch (message.type) {
+      case "status":
+        this.emit("status", message);
+        break;
+      case "ready":
+        this.versions = message.versions;
+        this.resolveReady(message.versions);
+        this.emit("ready", message.versions);
+        break;
+      case "load-error":
+        this.fail(`Python could not be loaded: ${message.message}`);
+        break;
+      case "progress":
+        if (call && call.onProgress) call.onProgress(message);
+        this.emit("progress", message);
+        break;
+      case "result":
+        if (call) { this.pending.delete(message.id); call.resolve(message.value); }
+        this.emit("idle", { id: message.id });
+        break;
+      case "error": {
+        if (call) {
+          this.pending.delete(message.id);
+          const error = new Error(message.error.message);
+          error.type = message.error.type;
+          error.issues = message.error.issues;
+          call.reject(error);
+        }
+        this.emit("idle", { id: message.id });
+        break;
+      }
+    }
+  }
+
+  /** Call a Python function by dotted name; resolves to its JSON result. */
+  call(name, args = [], { onProgress } = {}) {
+    const id = this.nextId++;
+    const promise = new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress, name });
+    });
+    this.worker.postMessage({ type: "call", id, name, args });
+    this.emit("busy", { id, name });
+    return promise;
+  }
+
+  /** Stop the call in flight. Resolves when the bridge can take the next call. */
+  async cancel() {
+    if (this.pending.size === 0) return;
+    if (this.interruptBuffer) {
+      this.interruptBuffer[0] = 2;  // SIGINT: Python raises KeyboardInterrupt at once
+      return;
+    }
+    // No shared memory: the only way to stop a busy worker is to replace it.
+    this.worker.terminate();
+    const cancelled = [...this.pending.values()];
+    this.pending.clear();
+    for (const { reject } of cancelled) {
+      const error = new Error("cancelled");
+      error.type = "Cancelled";
+      reject(error);
+    }
+    this.emit("idle", {});
+    this.start();
+    await this.ready;
+  }
+}
