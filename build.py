@@ -323,7 +323,7 @@ def test(only: list[str]) -> int:
     suites = {
         "ruff": [py, "-m", "ruff", "check", "."],
         "pytest": [py, "-m", "pytest", "-q", "tests"],
-        "pyodide": ["node", ROOT / "tools" / "pyodide.mjs", "test"],
+        "pyodide": ["node", ROOT / "tools" / "pyodide_run.mjs", "test"],
         "e2e": [py, "-m", "pytest", "-q", "e2e"],
     }
     failed = [name for name, cmd in suites.items()

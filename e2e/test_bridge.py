@@ -115,3 +115,26 @@ def test_wasm_and_modules_are_served_with_the_right_types_and_isolation(page: Pa
     assert mjs.headers["content-type"].startswith("text/javascript")
     assert mjs.headers["cross-origin-opener-policy"] == "same-origin"
     assert mjs.headers["cross-origin-embedder-policy"] == "require-corp"
+
+
+def test_a_tampered_wheel_rejects_ready_with_the_reason(browser, base_url):
+    context = browser.new_context(base_url=base_url)
+
+    def tamper(route):
+        response = route.fetch()
+        body = bytearray(response.body())
+        body[len(body) // 2] ^= 0xFF
+        route.fulfill(response=response, body=bytes(body))
+
+    context.route("**/wheels/*.whl", tamper)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        reason = page.evaluate(
+            "() => window.gridforge.ready.then(() => 'ready', (e) => e.message)",
+        )
+        assert "SHA-256 mismatch" in reason
+        expect(page.get_by_test_id("status")).to_have_text("Failed to load")
+        expect(page.get_by_test_id("error")).to_contain_text("SHA-256 mismatch")
+    finally:
+        context.close()

@@ -19,26 +19,48 @@ function status(stage, detail = "") {
   self.postMessage({ type: "status", stage, detail });
 }
 
-async function load() {
-  status("runtime", "loading the Python runtime");
-  pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
-  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-
-  status("micropip", "loading the package installer");
-  await pyodide.loadPackage("micropip", { messageCallback: () => {}, errorCallback: () => {} });
-  // loadPackage logs a failure instead of throwing: check what really loaded.
-  if (!("micropip" in pyodide.loadedPackages)) {
-    throw new Error("micropip could not be loaded (missing file or hash mismatch)");
-  }
-
-  status("wheel", "installing gridforge");
+/** Fetch the project's wheel by URL and check it against the manifest's SHA-256. */
+async function fetchWheel() {
   const manifestResponse = await fetch(new URL("manifest.json", base));
   if (!manifestResponse.ok) throw new Error(`manifest.json: HTTP ${manifestResponse.status}`);
   const manifest = await manifestResponse.json();
-  const micropip = pyodide.pyimport("micropip");
-  await micropip.install(new URL(manifest.wheel, base).href, { deps: false });
+  const response = await fetch(new URL(manifest.wheel, base));
+  if (!response.ok) throw new Error(`${manifest.wheel}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hex !== manifest.wheel_sha256) {
+    throw new Error(`${manifest.wheel}: SHA-256 mismatch (got ${hex}, expected ${manifest.wheel_sha256})`);
+  }
+  return { name: manifest.wheel.split("/").pop(), bytes };
+}
 
-  status("import", "starting gridforge");
+async function load() {
+  const timings = {};
+  const mark = (name) => { timings[name] = Math.round(performance.now()); };
+  mark("start");
+  status("runtime", "loading the Python runtime");
+  // The wheel downloads while the runtime compiles.
+  const wheelBytes = fetchWheel();
+  wheelBytes.catch(() => {});  // awaited below; its failure is reported there
+  pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
+  if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
+  mark("runtime");
+
+  status("wheel", "installing gridforge");
+  // micropip (Pyodide's installer, its lock entry carrying the real hash) loads beside the
+  // wheel; loadPackage logs a failure instead of throwing, so check what really loaded.
+  const micropipLoaded = pyodide.loadPackage("micropip", {
+    messageCallback: () => {}, errorCallback: () => {},
+  });
+  const { name, bytes } = await wheelBytes;
+  pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") });
+  await micropipLoaded;
+  if (!("micropip" in pyodide.loadedPackages)) {
+    throw new Error("micropip could not be loaded (missing file or hash mismatch)");
+  }
+  mark("wheel");
+  status("import", `starting ${name}`);
   self.gridforgeProgress = (done, total, label) => {
     self.postMessage({ type: "progress", id: currentId, done, total, label });
   };
@@ -52,6 +74,8 @@ api.set_progress(Progress(lambda done, total, label: js.gridforgeProgress(done, 
   const versions = JSON.parse(dispatch("gridforge.api.version", "[]")).value;
   versions.pyodide = pyodide.version;
   versions.crossOriginIsolated = self.crossOriginIsolated === true;
+  mark("ready");
+  versions.timings = timings;
   self.postMessage({ type: "ready", versions });
 }
 
