@@ -1,0 +1,599 @@
+"""The snakes level: model, JSON codec and the collecting validator (spec sections 1-3, 7).
+
+Seed 004 (the Gecko-Out-like level designer) assumes a game whose board, bodies and holes
+``spec/snakes.md`` fixes. This module is the one place that turns a level file into a
+:class:`Level` and back.
+
+Public names (stable; the designer builds on them):
+
+- :class:`Level`, :class:`Body`, :class:`Hole`, :class:`Lock`: frozen dataclasses; cells are
+  ``(x, y)`` tuples; ``Body.cells`` runs head first.
+- :func:`validate_level` (``data -> list[Issue]``): every problem of a level dict in one pass,
+  each with a field path (``bodies[2].cells[5]``) and a code. Structural issues come first;
+  the supply/demand check (code ``supply_demand``) runs only on a structurally valid level.
+- :func:`level_from_json` / :meth:`Level.from_json`: validate, then build; raises
+  :class:`~gridforge.errors.ValidationError` and never half-loads. ``balanced=False`` skips
+  only the supply/demand check (the certificate code reports that as ``unsolvable``).
+- :func:`parse_level` (JSON text -> Level), :meth:`Level.to_json` (dict in the file's key
+  order), :func:`canonical_json` and :func:`level_sha256` (keys sorted, no whitespace,
+  ``meta`` excluded), :func:`balance_issues` (supply/demand per colour and floor region),
+  :func:`floor_regions`.
+- Limits as constants: ``MIN_COLS`` ... ``MAX_COLOR``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridforge.errors import Issue, ValidationError, field_path
+from gridforge.grid import NEIGHBOURS_4, Cell
+
+FORMAT = "gridforge.snakes.level/1"
+
+MIN_COLS, MAX_COLS = 2, 18
+MIN_ROWS, MAX_ROWS = 2, 24
+MIN_FLOOR, MAX_FLOOR = 4, 400
+MAX_PADDED_AREA = 600  # (cols + 2) * (rows + 2), the board with its outer wall ring
+MIN_BODIES, MAX_BODIES = 1, 16
+MIN_BODY_LEN, MAX_BODY_LEN = 2, 40
+MIN_TOTAL_CELLS, MAX_TOTAL_CELLS = 2, 350
+MIN_LAYERS, MAX_LAYERS = 1, 4
+MIN_COLOR, MAX_COLOR = 0, 14
+MAX_DISTINCT_COLORS = 15
+MAX_FROZEN = 10_000  # a sanity cap: any threshold above the level's layer count never opens
+LOCK_KEYS = {"silver": 1, "gold": 2}
+
+LEVEL_KEYS = ("format", "cols", "rows", "stones", "bodies", "holes", "meta")
+BODY_KEYS = ("cells", "colors", "frozen", "lock", "key")
+HOLE_KEYS = ("cell", "color", "frozen")
+LOCK_FIELDS = ("id", "kind")
+
+
+@dataclass(frozen=True)
+class Lock:
+    """A lock on a body: ``kind`` silver needs 1 key, gold needs 2."""
+
+    id: str
+    kind: str
+
+    @property
+    def keys_needed(self) -> int:
+        return LOCK_KEYS[self.kind]
+
+
+@dataclass(frozen=True)
+class Body:
+    """A body: cells head first, layers outermost first, optional freeze/lock/key."""
+
+    cells: tuple[Cell, ...]
+    colors: tuple[int, ...]
+    frozen: int = 0
+    lock: Lock | None = None
+    key: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cells": [list(c) for c in self.cells], "colors": list(self.colors)}
+        if self.frozen:
+            out["frozen"] = self.frozen
+        if self.lock is not None:
+            out["lock"] = {"id": self.lock.id, "kind": self.lock.kind}
+        if self.key is not None:
+            out["key"] = self.key
+        return out
+
+
+@dataclass(frozen=True)
+class Hole:
+    """A hole: accepts one layer of ``color`` once ``frozen`` layers have exited."""
+
+    cell: Cell
+    color: int
+    frozen: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cell": list(self.cell), "color": self.color}
+        if self.frozen:
+            out["frozen"] = self.frozen
+        return out
+
+
+@dataclass(frozen=True)
+class Level:
+    """A validated snakes level. Build it with :meth:`from_json` (which validates)."""
+
+    cols: int
+    rows: int
+    stones: tuple[Cell, ...]
+    bodies: tuple[Body, ...]
+    holes: tuple[Hole, ...]
+    meta: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+
+    @classmethod
+    def from_json(cls, data: Any, *, balanced: bool = True) -> Level:
+        """Validate ``data`` fully, then build; raises ValidationError listing every issue."""
+        return level_from_json(data, balanced=balanced)
+
+    def to_json(self, *, with_meta: bool = True) -> dict[str, Any]:
+        """The level as a JSON-ready dict in the file's key order."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "cols": self.cols,
+            "rows": self.rows,
+            "stones": [list(c) for c in self.stones],
+            "bodies": [b.to_json() for b in self.bodies],
+            "holes": [h.to_json() for h in self.holes],
+        }
+        if with_meta and self.meta is not None:
+            out["meta"] = json.loads(json.dumps(self.meta))
+        return out
+
+    @property
+    def floor_count(self) -> int:
+        return self.cols * self.rows - len(self.stones)
+
+    def is_floor(self, cell: Cell) -> bool:
+        x, y = cell
+        return 0 <= x < self.cols and 0 <= y < self.rows and cell not in set(self.stones)
+
+
+# ---------------------------------------------------------------- validation helpers
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+
+    def add(self, path: str, code: str, message: str) -> None:
+        self.issues.append(Issue(path, code, message))
+
+    def int_in(self, value: Any, path: str, lo: int, hi: int, what: str) -> bool:
+        if not _is_int(value):
+            self.add(path, "type", f"{what} must be an integer, got {_describe(value)}")
+            return False
+        if not lo <= value <= hi:
+            self.add(path, "range", f"{what} must be in {lo}..{hi}, got {value}")
+            return False
+        return True
+
+    def unknown_keys(self, obj: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
+        for key in sorted(k for k in obj if k not in allowed):
+            self.add(field_path(path, str(key)), "unknown_field", f"unknown field {key!r}")
+
+    def cell(self, value: Any, path: str, cols: int | None, rows: int | None) -> Cell | None:
+        if not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value):
+            self.add(path, "type", f"a cell is [x, y] with two integers, got {_describe(value)}")
+            return None
+        x, y = value
+        if cols is not None and rows is not None and not (0 <= x < cols and 0 <= y < rows):
+            self.add(path, "off_board", f"cell [{x}, {y}] is outside the {cols}x{rows} board")
+            return None
+        return (x, y)
+
+
+def _describe(value: Any) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _adjacent(a: Cell, b: Cell) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def validate_level(data: Any, *, balanced: bool = True) -> list[Issue]:
+    """Every problem of a level dict, in a fixed order; empty when the level is valid."""
+    issues, _ = _check(data, balanced=balanced)
+    return issues
+
+
+def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
+    col = _Collector()
+    if not isinstance(data, dict):
+        col.add("", "type", f"a level is a JSON object, got {_describe(data)}")
+        return col.issues, None
+    col.unknown_keys(data, LEVEL_KEYS, "")
+    if data.get("format") != FORMAT:
+        col.add(
+            "format", "format", f"format must be {FORMAT!r}, got {_describe(data.get('format'))}"
+        )
+
+    # Board size.
+    cols = data.get("cols")
+    rows = data.get("rows")
+    ok_cols = col.int_in(cols, "cols", MIN_COLS, MAX_COLS, "cols")
+    ok_rows = col.int_in(rows, "rows", MIN_ROWS, MAX_ROWS, "rows")
+    if ok_cols and ok_rows and (cols + 2) * (rows + 2) > MAX_PADDED_AREA:
+        col.add(
+            "cols",
+            "too_large",
+            f"(cols+2)*(rows+2) = {(cols + 2) * (rows + 2)} exceeds {MAX_PADDED_AREA}",
+        )
+        ok_cols = ok_rows = False
+    bc = cols if ok_cols and ok_rows else None
+    br = rows if ok_cols and ok_rows else None
+
+    # Stones.
+    owner: dict[Cell, str] = {}
+    stones: list[Cell] = []
+    raw_stones = data.get("stones", [])
+    if not isinstance(raw_stones, list):
+        col.add("stones", "type", "stones must be a list of cells")
+        raw_stones = []
+    for i, raw in enumerate(raw_stones):
+        path = field_path("stones", i)
+        cell = col.cell(raw, path, bc, br)
+        if cell is None:
+            continue
+        if cell in owner:
+            col.add(path, "duplicate", f"stone {list(cell)} repeats {owner[cell]}")
+            continue
+        owner[cell] = path
+        stones.append(cell)
+    if bc is not None and br is not None:
+        floor = bc * br - len(stones)
+        if not MIN_FLOOR <= floor <= MAX_FLOOR:
+            col.add(
+                "stones",
+                "floor_count",
+                f"floor cells must number {MIN_FLOOR}..{MAX_FLOOR}, got {floor}",
+            )
+
+    # Locks first (keys refer to them), then bodies.
+    raw_bodies = data.get("bodies")
+    if not isinstance(raw_bodies, list):
+        col.add("bodies", "type", "bodies must be a list")
+        raw_bodies = []
+    elif not MIN_BODIES <= len(raw_bodies) <= MAX_BODIES:
+        col.add(
+            "bodies",
+            "count",
+            f"a level has {MIN_BODIES}..{MAX_BODIES} bodies, got {len(raw_bodies)}",
+        )
+    bodies: list[Body | None] = []
+    total_cells = 0
+    for i, raw in enumerate(raw_bodies):
+        body = _check_body(col, raw, i, bc, br, owner)
+        bodies.append(body)
+        if body is not None:
+            total_cells += len(body.cells)
+    if raw_bodies and not MIN_TOTAL_CELLS <= total_cells <= MAX_TOTAL_CELLS:
+        col.add(
+            "bodies",
+            "total_cells",
+            f"bodies hold {MIN_TOTAL_CELLS}..{MAX_TOTAL_CELLS} cells in all, got {total_cells}",
+        )
+
+    locks: dict[str, tuple[int, Lock]] = {}
+    for i, body in enumerate(bodies):
+        if body is not None and body.lock is not None:
+            if body.lock.id in locks:
+                other = locks[body.lock.id][0]
+                col.add(
+                    field_path("bodies", i, "lock", "id"),
+                    "duplicate",
+                    f"lock id {body.lock.id!r} is also on bodies[{other}]",
+                )
+            else:
+                locks[body.lock.id] = (i, body.lock)
+    keys: dict[str, list[int]] = {}
+    for i, body in enumerate(bodies):
+        if body is not None and body.key is not None:
+            path = field_path("bodies", i, "key")
+            if body.key not in locks:
+                col.add(path, "unknown_lock", f"key {body.key!r} opens no lock of this level")
+            elif locks[body.key][0] == i:
+                col.add(path, "own_lock", "a body cannot carry the key of its own lock")
+            else:
+                keys.setdefault(body.key, []).append(i)
+    for lock_id, (i, lock) in sorted(locks.items(), key=lambda kv: kv[1][0]):
+        have = len(keys.get(lock_id, []))
+        if have != lock.keys_needed:
+            col.add(
+                field_path("bodies", i, "lock"),
+                "key_count",
+                f"{lock.kind} lock {lock_id!r} needs exactly {lock.keys_needed} key(s)"
+                f" carried by other bodies, found {have}",
+            )
+
+    # Holes.
+    raw_holes = data.get("holes")
+    if not isinstance(raw_holes, list):
+        col.add("holes", "type", "holes must be a list")
+        raw_holes = []
+    holes: list[Hole] = []
+    for i, raw in enumerate(raw_holes):
+        hole = _check_hole(col, raw, i, bc, br, owner)
+        if hole is not None:
+            holes.append(hole)
+
+    # Colours.
+    used_colors = {c for b in bodies if b is not None for c in b.colors} | {h.color for h in holes}
+    if len(used_colors) > MAX_DISTINCT_COLORS:
+        col.add(
+            "bodies",
+            "colors",
+            f"at most {MAX_DISTINCT_COLORS} distinct colors, got {len(used_colors)}",
+        )
+    outer = {b.colors[0] for b in bodies if b is not None}
+    if len(outer) > len(bodies):
+        col.add("bodies", "colors", "more distinct outer colors than bodies")
+
+    meta = data.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        col.add("meta", "type", "meta must be an object")
+
+    if col.issues:
+        return col.issues, None
+    level = Level(
+        cols=cols,
+        rows=rows,
+        stones=tuple(stones),
+        bodies=tuple(b for b in bodies if b is not None),
+        holes=tuple(holes),
+        meta=json.loads(json.dumps(meta)) if isinstance(meta, dict) else None,
+    )
+    if balanced:
+        issues = balance_issues(level)
+        if issues:
+            return issues, None
+    return [], level
+
+
+def _check_body(
+    col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
+) -> Body | None:
+    base = field_path("bodies", i)
+    if not isinstance(raw, dict):
+        col.add(base, "type", f"a body is an object, got {_describe(raw)}")
+        return None
+    before = len(col.issues)
+    col.unknown_keys(raw, BODY_KEYS, base)
+    cells: list[Cell] = []
+    raw_cells = raw.get("cells")
+    if not isinstance(raw_cells, list):
+        col.add(field_path(base, "cells"), "type", "cells must be a list of [x, y]")
+        raw_cells = []
+    elif not MIN_BODY_LEN <= len(raw_cells) <= MAX_BODY_LEN:
+        col.add(
+            field_path(base, "cells"),
+            "length",
+            f"a body has {MIN_BODY_LEN}..{MAX_BODY_LEN} cells, got {len(raw_cells)}",
+        )
+    own: set[Cell] = set()
+    prev: Cell | None = None
+    for j, rc in enumerate(raw_cells):
+        path = field_path(base, "cells", j)
+        cell = col.cell(rc, path, bc, br)
+        if cell is None:
+            prev = None
+            continue
+        if cell in own:
+            col.add(path, "repeat", f"cell {list(cell)} appears twice in this body")
+        elif cell in owner:
+            what = "stone" if owner[cell].startswith("stones") else "body"
+            col.add(path, "overlap", f"cell {list(cell)} is already taken by {what} {owner[cell]}")
+        else:
+            owner[cell] = path
+        own.add(cell)
+        if prev is not None and not _adjacent(prev, cell):
+            col.add(
+                path,
+                "not_adjacent",
+                f"cell {list(cell)} is not 4-adjacent to the previous cell {list(prev)}",
+            )
+        prev = cell
+        cells.append(cell)
+    colors: list[int] = []
+    raw_colors = raw.get("colors")
+    if not isinstance(raw_colors, list):
+        col.add(field_path(base, "colors"), "type", "colors must be a list of integers")
+    elif not MIN_LAYERS <= len(raw_colors) <= MAX_LAYERS:
+        col.add(
+            field_path(base, "colors"),
+            "length",
+            f"a body has {MIN_LAYERS}..{MAX_LAYERS} layers, got {len(raw_colors)}",
+        )
+    else:
+        for j, c in enumerate(raw_colors):
+            if col.int_in(c, field_path(base, "colors", j), MIN_COLOR, MAX_COLOR, "color"):
+                colors.append(c)
+    frozen = raw.get("frozen", 0)
+    if "frozen" in raw:
+        col.int_in(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
+    lock = None
+    if "lock" in raw:
+        lock = _check_lock(col, raw["lock"], field_path(base, "lock"))
+    key = raw.get("key")
+    if "key" in raw and (not isinstance(key, str) or not key):
+        col.add(field_path(base, "key"), "type", "key must be a non-empty lock id string")
+    if len(col.issues) != before:
+        return None
+    return Body(tuple(cells), tuple(colors), frozen, lock, key)
+
+
+def _check_lock(col: _Collector, raw: Any, path: str) -> Lock | None:
+    if not isinstance(raw, dict):
+        col.add(path, "type", 'a lock is {"id": ..., "kind": "silver" | "gold"}')
+        return None
+    col.unknown_keys(raw, LOCK_FIELDS, path)
+    lock_id, kind = raw.get("id"), raw.get("kind")
+    ok = True
+    if not isinstance(lock_id, str) or not lock_id:
+        col.add(field_path(path, "id"), "type", "lock id must be a non-empty string")
+        ok = False
+    if kind not in LOCK_KEYS:
+        col.add(
+            field_path(path, "kind"),
+            "kind",
+            f'lock kind must be "silver" or "gold", got {_describe(kind)}',
+        )
+        ok = False
+    return Lock(lock_id, kind) if ok else None
+
+
+def _check_hole(
+    col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
+) -> Hole | None:
+    base = field_path("holes", i)
+    if not isinstance(raw, dict):
+        col.add(base, "type", f"a hole is an object, got {_describe(raw)}")
+        return None
+    before = len(col.issues)
+    col.unknown_keys(raw, HOLE_KEYS, base)
+    cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
+    if cell is not None:
+        if cell in owner:
+            col.add(
+                field_path(base, "cell"),
+                "overlap",
+                f"cell {list(cell)} is already taken by {owner[cell]}",
+            )
+        else:
+            owner[cell] = base
+    col.int_in(raw.get("color"), field_path(base, "color"), MIN_COLOR, MAX_COLOR, "color")
+    frozen = raw.get("frozen", 0)
+    if "frozen" in raw:
+        col.int_in(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
+    if len(col.issues) != before or cell is None:
+        return None
+    return Hole(cell, raw["color"], frozen)
+
+
+# ---------------------------------------------------------------- regions and balance
+
+
+def floor_regions(level: Level) -> list[list[Cell]]:
+    """Connected floor regions (4-adjacency; bodies and holes count as floor), row-major."""
+    stones = set(level.stones)
+    seen: set[Cell] = set()
+    regions: list[list[Cell]] = []
+    for y in range(level.rows):
+        for x in range(level.cols):
+            start = (x, y)
+            if start in stones or start in seen:
+                continue
+            seen.add(start)
+            region = [start]
+            k = 0
+            while k < len(region):
+                cx, cy = region[k]
+                k += 1
+                for dx, dy in NEIGHBOURS_4:
+                    nxt = (cx + dx, cy + dy)
+                    if (
+                        0 <= nxt[0] < level.cols
+                        and 0 <= nxt[1] < level.rows
+                        and nxt not in stones
+                        and nxt not in seen
+                    ):
+                        seen.add(nxt)
+                        region.append(nxt)
+            regions.append(sorted(region, key=lambda c: (c[1], c[0])))
+    return regions
+
+
+def balance_issues(level: Level) -> list[Issue]:
+    """Supply (layers) against demand (holes) per colour, whole level and per floor region."""
+    issues: list[Issue] = []
+    supply: dict[int, int] = {}
+    demand: dict[int, int] = {}
+    for body in level.bodies:
+        for c in body.colors:
+            supply[c] = supply.get(c, 0) + 1
+    for hole in level.holes:
+        demand[hole.color] = demand.get(hole.color, 0) + 1
+    for c in sorted(set(supply) | set(demand)):
+        if supply.get(c, 0) != demand.get(c, 0):
+            issues.append(
+                Issue(
+                    "holes",
+                    "supply_demand",
+                    f"color {c}: {supply.get(c, 0)} layer(s) but {demand.get(c, 0)} hole(s)",
+                )
+            )
+    if issues:
+        return issues
+    regions = floor_regions(level)
+    if len(regions) <= 1:
+        return issues
+    region_of = {cell: r for r, cells in enumerate(regions) for cell in cells}
+    for r in range(len(regions)):
+        sup: dict[int, int] = {}
+        dem: dict[int, int] = {}
+        for body in level.bodies:
+            if region_of[body.cells[0]] == r:
+                for c in body.colors:
+                    sup[c] = sup.get(c, 0) + 1
+        for hole in level.holes:
+            if region_of[hole.cell] == r:
+                dem[hole.color] = dem.get(hole.color, 0) + 1
+        for c in sorted(set(sup) | set(dem)):
+            if sup.get(c, 0) != dem.get(c, 0):
+                x, y = regions[r][0]
+                issues.append(
+                    Issue(
+                        "holes",
+                        "supply_demand",
+                        f"floor region {r} (from [{x}, {y}]), color {c}: "
+                        f"{sup.get(c, 0)} layer(s) but {dem.get(c, 0)} hole(s)",
+                    )
+                )
+    return issues
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def level_from_json(data: Any, *, balanced: bool = True) -> Level:
+    """Validate a level dict and build it; raises ValidationError with every issue."""
+    issues, level = _check(data, balanced=balanced)
+    if issues or level is None:
+        raise ValidationError(issues, "snakes level")
+    return level
+
+
+def parse_level(text: str | bytes, *, balanced: bool = True) -> Level:
+    """Parse and validate a level from JSON text."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValidationError(
+            [Issue("", "json", f"not valid JSON: {exc}")], "snakes level"
+        ) from None
+    return level_from_json(data, balanced=balanced)
+
+
+def canonical_json(level: Level | dict[str, Any]) -> str:
+    """Canonical text of a level: keys sorted, no whitespace, ``meta`` excluded."""
+    if not isinstance(level, Level):
+        level = level_from_json(level, balanced=False)
+    data = level.to_json(with_meta=False)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def level_sha256(level: Level | dict[str, Any]) -> str:
+    """SHA-256 (hex) of :func:`canonical_json`: names a level in its certificate."""
+    return hashlib.sha256(canonical_json(level).encode("utf-8")).hexdigest()
+
+
+__all__ = [
+    "FORMAT",
+    "LOCK_KEYS",
+    "Body",
+    "Hole",
+    "Level",
+    "Lock",
+    "balance_issues",
+    "canonical_json",
+    "floor_regions",
+    "level_from_json",
+    "level_sha256",
+    "parse_level",
+    "validate_level",
+]

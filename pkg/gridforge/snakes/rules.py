@@ -1,0 +1,485 @@
+"""The snakes rules (spec section 4): legal steps, exits, coats, freezes, locks, completion.
+
+Seed 004's "局面图" (the game-state graph): a vertex is a full state, an edge one legal step.
+A :class:`Game` compiles a :class:`~gridforge.snakes.level.Level` into flat tables once;
+states are then small immutable tuples of ints that hash fast, so play, search, generation
+and scoring all run on the same code.
+
+Public names (stable; the designer and the browser build on them):
+
+- :class:`Game` (``Game(level)``): ``initial`` (the start state), ``successors(state, occ)``
+  (``[(move, child, child_occ)]``, the search's expansion), ``legal_moves(state)``,
+  ``refusal(state, move)`` (a reason code or ``None``), ``apply(state, move)`` (raises
+  :class:`IllegalStep`), ``is_complete(state)``, ``occupancy(state)``, ``body_cells``,
+  ``outer_color``, ``layers_left``, ``used_holes``, ``exited_layers``, ``is_movable``,
+  ``replay(steps)``, ``state_to_json``, ``state_from_json``, ``drag(state, body, end, cells)``.
+- Moves: an int ``body << 3 | end << 2 | direction`` internally (end 0 head, 1 tail;
+  directions ``DIRS = ("U", "D", "L", "R")``); :func:`move_to_step` / :func:`step_to_move`
+  convert to and from the JSON step ``[body_index, "head" | "tail", "U" | "D" | "L" | "R"]``.
+- :class:`History`: undo and redo over a list of states and steps.
+
+State layout (``State = tuple[int, ...]``), for a level with n bodies: ``state[b]`` for
+``b < n`` is body b's cells packed 10 bits each, head in the lowest bits, as indices into
+the board padded with its wall ring (``(y + 1) * (cols + 2) + x + 1``); 0 once the body has
+exited. ``state[n]`` packs the layers each body has shed, 3 bits per body. ``state[n + 1]``
+is the bit set of used holes. The number of exited layers is the popcount of the last field.
+Occupancy (the bit set of cells under bodies) is derived; searches carry it along.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from gridforge.errors import GridforgeError
+from gridforge.grid import Cell
+from gridforge.snakes.level import Level
+
+State = tuple[int, ...]
+Move = int
+
+DIRS = ("U", "D", "L", "R")
+ENDS = ("head", "tail")
+BITS = 10  # bits per packed cell index; the padded board has at most 600 cells
+CELL_MASK = (1 << BITS) - 1
+LAYER_BITS = 3
+
+REFUSALS = {
+    "no_body": "there is no such body",
+    "exited": "the body has already left the board",
+    "frozen": "the body is frozen until more layers have exited",
+    "locked": "the body is locked until its keys are released",
+    "bad_step": "a step is [body_index, 'head' | 'tail', 'U' | 'D' | 'L' | 'R']",
+    "wall": "the target is outside the board",
+    "stone": "the target is a stone",
+    "occupied": "the target is occupied by another body",
+    "own_body": "the target is occupied by the body itself",
+    "hole_frozen": "the hole is frozen until more layers have exited",
+    "hole_color": "the hole has another color than the body's outer layer",
+    "not_adjacent": "the dragged path leaves the end's neighbourhood",
+}
+
+
+class IllegalStep(GridforgeError):
+    """A step refused by the rules; ``reason`` is a key of :data:`REFUSALS`."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        self.reason = reason
+        super().__init__(f"illegal step: {REFUSALS.get(reason, reason)}{detail}")
+
+
+def move_to_step(move: Move) -> list[Any]:
+    """The JSON step of an internal move."""
+    return [move >> 3, ENDS[(move >> 2) & 1], DIRS[move & 3]]
+
+
+def step_to_move(step: Any) -> Move:
+    """The internal move of a JSON step ``[body_index, end, direction]``; raises IllegalStep."""
+    if (
+        not isinstance(step, list | tuple)
+        or len(step) != 3
+        or not isinstance(step[0], int)
+        or isinstance(step[0], bool)
+        or step[0] < 0
+        or step[1] not in ENDS
+        or step[2] not in DIRS
+    ):
+        raise IllegalStep("bad_step", f", got {step!r}")
+    return step[0] << 3 | ENDS.index(step[1]) << 2 | DIRS.index(step[2])
+
+
+class Game:
+    """A level compiled into flat tables; every rule of the game lives in this class."""
+
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        cols, rows = level.cols, level.rows
+        w = cols + 2
+        self.width = w
+        self.size = w * (rows + 2)
+        self.deltas = (-w, w, -1, 1)  # U, D, L, R
+        stones = set(level.stones)
+        floor = [False] * self.size
+        for y in range(rows):
+            for x in range(cols):
+                if (x, y) not in stones:
+                    floor[self.index((x, y))] = True
+        self.floor = tuple(floor)
+        # Neighbour table: for each floor cell, (direction, target) for floor targets only.
+        self.nb: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((d, p + self.deltas[d]) for d in range(4) if floor[p + self.deltas[d]])
+            if floor[p]
+            else ()
+            for p in range(self.size)
+        )
+        self.n = len(level.bodies)
+        self.hole_at = [-1] * self.size
+        for i, hole in enumerate(level.holes):
+            self.hole_at[self.index(hole.cell)] = i
+        self.hole_cells = tuple(self.index(h.cell) for h in level.holes)
+        self.hole_color = tuple(h.color for h in level.holes)
+        self.hole_frozen = tuple(h.frozen for h in level.holes)
+        self.hole_mask = sum(1 << p for p in self.hole_cells)
+        self.all_used = (1 << len(level.holes)) - 1
+        self.lengths = tuple(len(b.cells) for b in level.bodies)
+        self.colors = tuple(b.colors for b in level.bodies)
+        self.nlayers = tuple(len(b.colors) for b in level.bodies)
+        self.frozen = tuple(b.frozen for b in level.bodies)
+        self.shifts = tuple(BITS * (length - 1) for length in self.lengths)
+        self.code_masks = tuple((1 << (BITS * length)) - 1 for length in self.lengths)
+        carriers: list[tuple[int, ...]] = []
+        for body in level.bodies:
+            if body.lock is None:
+                carriers.append(())
+            else:
+                lock_id = body.lock.id
+                carriers.append(
+                    tuple(j for j, other in enumerate(level.bodies) if other.key == lock_id)
+                )
+        self.carriers = tuple(carriers)
+        codes = [self.pack([self.index(c) for c in b.cells]) for b in level.bodies]
+        self.initial: State = (*codes, 0, 0)
+
+    # ------------------------------------------------------------ coordinates and packing
+
+    def index(self, cell: Cell) -> int:
+        """Padded index of an inner cell ``(x, y)``."""
+        return (cell[1] + 1) * self.width + cell[0] + 1
+
+    def cell(self, index: int) -> Cell:
+        """Inner cell ``(x, y)`` of a padded index."""
+        y, x = divmod(index, self.width)
+        return (x - 1, y - 1)
+
+    @staticmethod
+    def pack(indices: Sequence[int]) -> int:
+        code = 0
+        for k, p in enumerate(indices):
+            code |= p << (BITS * k)
+        return code
+
+    def unpack(self, code: int, body: int) -> list[int]:
+        """Padded indices of a packed body, head first ([] once exited)."""
+        if not code:
+            return []
+        return [(code >> (BITS * k)) & CELL_MASK for k in range(self.lengths[body])]
+
+    # ------------------------------------------------------------ state queries
+
+    def body_cells(self, state: State, body: int) -> list[Cell]:
+        return [self.cell(p) for p in self.unpack(state[body], body)]
+
+    def layers_shed(self, state: State, body: int) -> int:
+        return (state[self.n] >> (LAYER_BITS * body)) & 7
+
+    def layers_left(self, state: State, body: int) -> int:
+        return 0 if not state[body] else self.nlayers[body] - self.layers_shed(state, body)
+
+    def outer_color(self, state: State, body: int) -> int | None:
+        if not state[body]:
+            return None
+        return self.colors[body][self.layers_shed(state, body)]
+
+    def used_holes(self, state: State) -> list[bool]:
+        used = state[self.n + 1]
+        return [bool(used >> i & 1) for i in range(len(self.hole_cells))]
+
+    def exited_layers(self, state: State) -> int:
+        return state[self.n + 1].bit_count()
+
+    def is_complete(self, state: State) -> bool:
+        return state[self.n + 1] == self.all_used and not any(state[: self.n])
+
+    def occupancy(self, state: State) -> int:
+        """Bit set of padded indices under bodies."""
+        occ = 0
+        for b in range(self.n):
+            for p in self.unpack(state[b], b):
+                occ |= 1 << p
+        return occ
+
+    def is_movable(self, state: State, body: int) -> str | None:
+        """Why ``body`` cannot move now (a refusal code), or None."""
+        if not 0 <= body < self.n:
+            return "no_body"
+        if not state[body]:
+            return "exited"
+        if self.frozen[body] > state[self.n + 1].bit_count():
+            return "frozen"
+        for carrier in self.carriers[body]:
+            if state[carrier]:
+                return "locked"
+        return None
+
+    # ------------------------------------------------------------ steps
+
+    def successors(self, state: State, occ: int) -> list[tuple[Move, State, int]]:
+        """Every legal step from ``state`` (occupancy ``occ``), in move order.
+
+        This is the search's inner loop: plain ints and precomputed tables only.
+        """
+        n = self.n
+        layers = state[n]
+        used = state[n + 1]
+        exited = used.bit_count()
+        unused_holes = self.hole_mask
+        if used:
+            for i, p in enumerate(self.hole_cells):
+                if used >> i & 1:
+                    unused_holes &= ~(1 << p)
+        nb = self.nb
+        hole_at = self.hole_at
+        out: list[tuple[Move, State, int]] = []
+        for b in range(n):
+            code = state[b]
+            if not code or self.frozen[b] > exited:
+                continue
+            locked = False
+            for carrier in self.carriers[b]:
+                if state[carrier]:
+                    locked = True
+                    break
+            if locked:
+                continue
+            length = self.lengths[b]
+            shift = self.shifts[b]
+            head = code & CELL_MASK
+            tail = code >> shift
+            shed = (layers >> (LAYER_BITS * b)) & 7
+            color = self.colors[b][shed]
+            base = b << 3
+            for end, here, far in ((0, head, tail), (1, tail, head)):
+                for d, t in nb[here]:
+                    bit = 1 << t
+                    if unused_holes & bit:
+                        h = hole_at[t]
+                        if self.hole_color[h] != color or self.hole_frozen[h] > exited:
+                            continue
+                        new_used = used | (1 << h)
+                        if shed + 1 < self.nlayers[b]:
+                            child = (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
+                            out.append((base | end << 2 | d, child, occ))
+                        else:
+                            gone = occ
+                            c = code
+                            for _ in range(length):
+                                gone &= ~(1 << (c & CELL_MASK))
+                                c >>= BITS
+                            child = (
+                                *state[:b],
+                                0,
+                                *state[b + 1 : n],
+                                layers & ~(7 << (LAYER_BITS * b)),
+                                new_used,
+                            )
+                            out.append((base | end << 2 | d, child, gone))
+                        continue
+                    if occ & bit:
+                        if t != far or length < 3:
+                            continue
+                        new_occ = occ
+                    else:
+                        new_occ = occ ^ bit ^ (1 << far)
+                    if end == 0:
+                        new_code = ((code << BITS) | t) & self.code_masks[b]
+                    else:
+                        new_code = (code >> BITS) | (t << shift)
+                    child = (*state[:b], new_code, *state[b + 1 :])
+                    out.append((base | end << 2 | d, child, new_occ))
+        return out
+
+    def legal_moves(self, state: State) -> list[Move]:
+        return [m for m, _, _ in self.successors(state, self.occupancy(state))]
+
+    def refusal(self, state: State, move: Move) -> str | None:
+        """The reason code why ``move`` is illegal in ``state``, or None when it is legal."""
+        body, end, d = move >> 3, (move >> 2) & 1, move & 3
+        reason = self.is_movable(state, body)
+        if reason:
+            return reason
+        cells = self.unpack(state[body], body)
+        here = cells[0] if end == 0 else cells[-1]
+        far = cells[-1] if end == 0 else cells[0]
+        t = here + self.deltas[d]
+        x, y = self.cell(t)
+        if not (0 <= x < self.level.cols and 0 <= y < self.level.rows):
+            return "wall"
+        if not self.floor[t]:
+            return "stone"
+        h = self.hole_at[t]
+        used = state[self.n + 1]
+        if h >= 0 and not used >> h & 1:
+            if self.hole_frozen[h] > used.bit_count():
+                return "hole_frozen"
+            if self.hole_color[h] != self.outer_color(state, body):
+                return "hole_color"
+            return None
+        if t in cells:
+            return None if t == far and len(cells) >= 3 else "own_body"
+        for b in range(self.n):
+            if b != body and t in self.unpack(state[b], b):
+                return "occupied"
+        return None
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after ``move``; raises IllegalStep (with its reason) when refused."""
+        reason = self.refusal(state, move)
+        if reason:
+            raise IllegalStep(reason)
+        for m, child, _ in self.successors(state, self.occupancy(state)):
+            if m == move:
+                return child
+        raise AssertionError("refusal() and successors() disagree")  # pragma: no cover
+
+    def is_exit(self, state: State, move: Move) -> bool:
+        """Whether the (legal) ``move`` is an exit into a hole."""
+        return self.apply(state, move)[self.n + 1] != state[self.n + 1]
+
+    def replay(self, steps: Iterable[Any], state: State | None = None) -> list[State]:
+        """States along JSON ``steps`` from ``state`` (default initial); raises IllegalStep
+        naming the step index at the first refusal."""
+        states = [self.initial if state is None else state]
+        for i, step in enumerate(steps):
+            try:
+                states.append(self.apply(states[-1], step_to_move(step)))
+            except IllegalStep as exc:
+                raise IllegalStep(exc.reason, f" (solution[{i}] = {step!r})") from None
+        return states
+
+    def drag(
+        self, state: State, body: int, end: str, cells: Sequence[Sequence[int]]
+    ) -> tuple[list[Move], State, str | None]:
+        """Turn a dragged path of ``end`` of ``body`` into steps.
+
+        ``cells`` are the cells the end is dragged through, in order (the end's own cell
+        may come first and is skipped). Steps are applied while legal; the drag stops at
+        the first refused cell (its reason is returned) or after an exit.
+        """
+        if end not in ENDS:
+            return [], state, "bad_step"
+        reason = self.is_movable(state, body) if isinstance(body, int) else "no_body"
+        if reason:
+            return [], state, reason
+        e = ENDS.index(end)
+        moves: list[Move] = []
+        for raw in cells:
+            if not state[body]:
+                break
+            idx = self.unpack(state[body], body)
+            here = self.cell(idx[0] if e == 0 else idx[-1])
+            target = (raw[0], raw[1]) if len(raw) == 2 else None
+            if target == here:
+                continue
+            if target is None or abs(target[0] - here[0]) + abs(target[1] - here[1]) != 1:
+                return moves, state, "not_adjacent"
+            dx, dy = target[0] - here[0], target[1] - here[1]
+            d = {(0, -1): 0, (0, 1): 1, (-1, 0): 2, (1, 0): 3}[(dx, dy)]
+            move = body << 3 | e << 2 | d
+            reason = self.refusal(state, move)
+            if reason:
+                return moves, state, reason
+            before = state
+            state = self.apply(state, move)
+            moves.append(move)
+            if state[self.n + 1] != before[self.n + 1]:
+                break
+        return moves, state, None
+
+    # ------------------------------------------------------------ JSON views
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """A JSON view of ``state`` (cells as [x, y]; safe for JavaScript numbers)."""
+        used = state[self.n + 1]
+        return {
+            "bodies": [
+                {
+                    "cells": [list(c) for c in self.body_cells(state, b)],
+                    "shed": self.layers_shed(state, b) if state[b] else self.nlayers[b],
+                    "color": self.outer_color(state, b),
+                    "blocked": self.is_movable(state, b),
+                }
+                for b in range(self.n)
+            ],
+            "holes_used": [bool(used >> i & 1) for i in range(len(self.hole_cells))],
+            "exited_layers": used.bit_count(),
+            "complete": self.is_complete(state),
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        """Rebuild a state from :meth:`state_to_json` output (bodies' cells, shed, holes)."""
+        try:
+            codes = []
+            layers = 0
+            for b, body in enumerate(data["bodies"]):
+                cells = [self.index((int(c[0]), int(c[1]))) for c in body["cells"]]
+                shed = int(body["shed"])
+                if cells and len(cells) != self.lengths[b]:
+                    raise ValueError(f"bodies[{b}] has the wrong length")
+                codes.append(self.pack(cells) if cells else 0)
+                if cells:
+                    layers |= shed << (LAYER_BITS * b)
+            if len(codes) != self.n:
+                raise ValueError("wrong number of bodies")
+            used = sum(1 << i for i, u in enumerate(data["holes_used"]) if u)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise GridforgeError(f"not a snakes state: {exc}") from None
+        return (*codes, layers, used)
+
+
+class History:
+    """Undo and redo over the states of one game (a command history of steps)."""
+
+    def __init__(self, game: Game, state: State | None = None) -> None:
+        self.game = game
+        self.states: list[State] = [game.initial if state is None else state]
+        self.moves: list[Move] = []
+        self.cursor = 0  # index into states of the current state
+
+    @property
+    def state(self) -> State:
+        return self.states[self.cursor]
+
+    @property
+    def steps(self) -> list[list[Any]]:
+        """The JSON steps played up to the current state."""
+        return [move_to_step(m) for m in self.moves[: self.cursor]]
+
+    def play(self, move: Move) -> State:
+        """Apply a move (IllegalStep when refused); drops the redo tail."""
+        new = self.game.apply(self.state, move)
+        del self.states[self.cursor + 1 :]
+        del self.moves[self.cursor :]
+        self.states.append(new)
+        self.moves.append(move)
+        self.cursor += 1
+        return new
+
+    def can_undo(self) -> bool:
+        return self.cursor > 0
+
+    def can_redo(self) -> bool:
+        return self.cursor < len(self.moves)
+
+    def undo(self) -> State:
+        if self.cursor > 0:
+            self.cursor -= 1
+        return self.state
+
+    def redo(self) -> State:
+        if self.cursor < len(self.moves):
+            self.cursor += 1
+        return self.state
+
+
+__all__ = [
+    "DIRS",
+    "ENDS",
+    "REFUSALS",
+    "Game",
+    "History",
+    "IllegalStep",
+    "Move",
+    "State",
+    "move_to_step",
+    "step_to_move",
+]
