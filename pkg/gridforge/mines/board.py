@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
@@ -114,8 +115,8 @@ class Board:
     rows: int
     mines: frozenset[Cell]
     spawn: Cell
-    variants: dict[Cell, tuple[str, ...]]
-    digits: dict[Cell, int]
+    variants: Mapping[Cell, tuple[str, ...]]
+    digits: Mapping[Cell, int]
 
     def __init__(
         self,
@@ -244,8 +245,13 @@ class Board:
             for (x, y), value in digit_map.items():
                 digit_list[y * cols + x] = value
         self._digit_list = tuple(digit_list)
-        self.digits = {(i % cols, i // cols): d for i, d in enumerate(self._digit_list) if d >= 0}
-        self.variants = {c: variant_map[c] for c in sorted(variant_map, key=lambda c: (c[1], c[0]))}
+        # Read-only views: the board is a snapshot, never a live reference to a table.
+        self.digits = MappingProxyType(
+            {(i % cols, i // cols): d for i, d in enumerate(self._digit_list) if d >= 0}
+        )
+        self.variants = MappingProxyType(
+            {c: variant_map[c] for c in sorted(variant_map, key=lambda c: (c[1], c[0]))}
+        )
         variant_list: list[tuple[str, ...]] = [()] * n
         for (x, y), ids in self.variants.items():
             variant_list[y * cols + x] = ids
