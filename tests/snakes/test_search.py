@@ -1,0 +1,155 @@
+"""Search: A* against exhaustive BFS, the bound against exact distances, the spec example."""
+
+from __future__ import annotations
+
+import pytest
+from gridforge.snakes.level import Level
+from gridforge.snakes.matching import INF
+from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.search import Solver, bfs_optimum, goal_distances, hint, shorten
+
+from .fixtures import spec_example
+from .levelgen import FEATURES, feature_mix, random_level
+
+
+def game(data) -> Game:
+    return Game(Level.from_json(data))
+
+
+def test_spec_example_minimum_is_proven_20():
+    g = game(spec_example())
+    result = Solver(g).solve(max_states=200_000, max_seconds=120)
+    assert result.status == "solved" and result.optimal
+    assert len(result.moves) == 20 == result.lower_bound == result.upper_bound
+    assert g.is_complete(g.replay(result.steps)[-1])
+
+
+def test_spec_example_plain_astar_agrees():
+    result = Solver(game(spec_example())).astar(max_states=200_000, max_seconds=120)
+    assert result.status == "solved" and len(result.moves) == 20 and result.optimal
+
+
+def batch(count):
+    return [(i, random_level(i, feature_mix(i))) for i in range(count)]
+
+
+@pytest.mark.cpython_only
+def test_astar_agrees_with_bfs_on_200_levels():
+    seen_features = set()
+    solvable = 0
+    for i, data in batch(200):
+        g = game(data)
+        for body in data["bodies"]:
+            if len(body["colors"]) > 1:
+                seen_features.add("coat")
+            if "frozen" in body:
+                seen_features.add("frozen_body")
+            if "lock" in body:
+                seen_features.add(body["lock"]["kind"])
+        if any("frozen" in h for h in data["holes"]):
+            seen_features.add("frozen_hole")
+        expected = bfs_optimum(g)
+        result = Solver(g).astar(max_states=10**6, max_seconds=600)
+        got = len(result.moves) if result.moves is not None else None
+        assert got == expected, (i, result.status)
+        full = Solver(g).solve(max_states=10**6, max_seconds=600)
+        assert (len(full.moves) if full.moves is not None else None) == expected, i
+        assert full.optimal or expected is None
+        solvable += expected is not None
+    assert seen_features == {"coat", "frozen_body", "frozen_hole", "silver", "gold"}
+    assert solvable >= 150
+
+
+def test_astar_agrees_with_bfs_on_a_few_levels_of_each_feature():
+    for i, data in batch(len(FEATURES) * 3):
+        g = game(data)
+        result = Solver(g).solve(max_states=10**6, max_seconds=600)
+        assert (len(result.moves) if result.moves is not None else None) == bfs_optimum(g), i
+
+
+def test_bound_never_exceeds_the_exact_distance_to_goal():
+    checked_levels = 0
+    checked_states = 0
+    for i, data in batch(60):
+        g = game(data)
+        try:
+            dist = goal_distances(g, max_states=20_000)
+        except OverflowError:
+            continue
+        solver = Solver(g)
+        for state, d in dist.items():
+            assert solver.bound(state) <= d, (i, state)
+        checked_levels += 1
+        checked_states += len(dist)
+    assert checked_levels >= 30 and checked_states >= 10_000
+
+
+def test_incremental_bounds_equal_the_full_bound():
+    for _, data in batch(25):
+        g = game(data)
+        solver = Solver(g)
+        frontier = [g.initial]
+        seen = {g.initial}
+        for _ in range(6):
+            nxt = []
+            for state in frontier:
+                for _, child, occ, h in solver.expand(state, g.occupancy(state)):
+                    assert occ == g.occupancy(child)
+                    assert h == solver.bound(child) or (h >= INF and solver.bound(child) >= INF)
+                    if child not in seen:
+                        seen.add(child)
+                        nxt.append(child)
+            frontier = nxt
+
+
+def test_budget_gives_bounds_not_a_verdict():
+    g = game(spec_example())
+    result = Solver(g).astar(max_states=50)
+    assert result.status == "budget" and result.moves is None
+    assert 0 < result.lower_bound <= 20
+    assert result.reason == "states"
+
+
+def test_exhausted_space_is_unsolvable():
+    # The only body is boxed in by a wrong-colour hole: supply matches, but no way out.
+    data = {
+        "format": "gridforge.snakes.level/1",
+        "cols": 4,
+        "rows": 2,
+        "stones": [[2, 1], [3, 1]],
+        "bodies": [
+            {"cells": [[0, 0], [0, 1]], "colors": [1]},
+            {"cells": [[1, 1], [1, 0]], "colors": [2]},
+        ],
+        "holes": [{"cell": [2, 0], "color": 1}, {"cell": [3, 0], "color": 2}],
+    }
+    g = game(data)
+    assert bfs_optimum(g) is None
+    result = Solver(g).solve()
+    assert result.status == "unsolvable" and result.reason
+
+
+def test_static_dead_checks():
+    data = spec_example()
+    data["bodies"][1]["frozen"] = 6  # five other layers only
+    assert "frozen" in Solver(game(data)).dead_reason()
+    assert Solver(game(spec_example())).dead_reason() == ""
+
+
+def test_shorten_removes_cycles_and_shortcuts():
+    g = game(spec_example())
+    solution = Solver(g).solve().moves
+    back_and_forth = [step_to_move([0, "tail", "R"]), step_to_move([0, "head", "L"])]
+    # tail R then head L returns the 3-cell body to its start: a cycle on full states.
+    assert g.apply(g.apply(g.initial, back_and_forth[0]), back_and_forth[1]) == g.initial
+    assert shorten(g, back_and_forth + solution) == solution
+
+
+def test_hint_is_the_first_step_of_a_shortest_solution():
+    g = game(spec_example())
+    state = g.replay([[0, "tail", "R"]])[-1]
+    move, result = hint(g, state)
+    assert move is not None and result.optimal
+    after = g.apply(state, move)
+    rest = Solver(g).astar(after, max_states=200_000)
+    assert len(rest.moves) == len(result.moves) - 1
