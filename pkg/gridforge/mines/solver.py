@@ -504,9 +504,7 @@ class Deducer:
             if not can_mine or not can_safe:
                 in_frontier = {c for cells, _ in comps for c in cells}
                 hidden = [
-                    i
-                    for i in range(self.size)
-                    if self.state[i] == UNKNOWN and i not in in_frontier
+                    i for i in range(self.size) if self.state[i] == UNKNOWN and i not in in_frontier
                 ]
                 safe = hidden if not can_mine else []
                 mines = hidden if not can_safe else []
@@ -727,7 +725,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
     for name, side in (("cols", cols), ("rows", rows)):
         if not _is_int(side) or not 1 <= side <= 1000:
             issues.append(Issue(name, "range", f"must be an integer in 1..1000, got {side!r}"))
-    if issues:
+    if any(issue.path in ("cols", "rows") for issue in issues):
         raise ValidationError(issues, "position")
     assert isinstance(cols, int) and isinstance(rows, int)
 
@@ -778,8 +776,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
         issues.append(Issue("mine_total", "range", f"must be 0..{cols * rows} or null"))
     if issues:
         raise ValidationError(issues, "position")
-    return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines,
-            "mine_total": total}
+    return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines, "mine_total": total}
 
 
 def _is_int(value: object) -> bool:
