@@ -8,7 +8,6 @@ import random
 import sys
 
 import pytest
-
 from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines.board import Board, initial_expansion
@@ -102,7 +101,7 @@ def test_every_step_is_true_and_cites_what_it_used():
         if pos is None:
             continue
         cols, rows, opened, known, total = pos
-        hidden, fits = brute_force(cols, rows, opened, known, total)
+        _, fits = brute_force(cols, rows, opened, known, total)
         result = deduce(cols, rows, opened, known, total)
         for step in result.steps:
             rules_seen.add(step.rule)
@@ -263,8 +262,15 @@ def test_hint_and_solve_through_the_json_bridge():
 
 def test_position_validation_names_every_field():
     with pytest.raises(ValidationError) as err:
-        hint({"cols": 3, "rows": 2, "opened": [[5, 0, 1], [0, 0, 9]], "known_mines": [[0]],
-              "extra": 1})
+        hint(
+            {
+                "cols": 3,
+                "rows": 2,
+                "opened": [[5, 0, 1], [0, 0, 9]],
+                "known_mines": [[0]],
+                "extra": 1,
+            }
+        )
     paths = {issue.path for issue in err.value.issues}
     assert paths == {"extra", "opened[0]", "opened[1]", "known_mines[0]"}
 
