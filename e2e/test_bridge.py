@@ -138,3 +138,32 @@ def test_a_tampered_wheel_rejects_ready_with_the_reason(browser, base_url):
         expect(page.get_by_test_id("error")).to_contain_text("SHA-256 mismatch")
     finally:
         context.close()
+
+
+def test_without_isolation_cancel_replaces_the_worker_and_calls_go_on(browser, base_url):
+    context = browser.new_context(base_url=base_url)
+
+    def strip_isolation(route):
+        response = route.fetch()
+        headers = {k: v for k, v in response.headers.items()
+                   if k.lower() not in ("cross-origin-opener-policy",
+                                        "cross-origin-embedder-policy")}
+        route.fulfill(response=response, headers=headers)
+
+    context.route("**/*", strip_isolation)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        versions = page.evaluate("() => window.gridforge.ready")
+        assert versions["crossOriginIsolated"] is False
+        page.evaluate(
+            """() => { window.spinOutcome = window.gridforge.call('gridforge.api.spin', 60)
+                         .then(v => 'finished', e => e.type); }"""
+        )
+        expect(page.get_by_test_id("progress-label")).to_contain_text("spinning")
+        page.get_by_test_id("cancel").click()
+        assert page.evaluate("() => window.spinOutcome") == "Cancelled"
+        assert page.evaluate("() => window.gridforge.call('gridforge.api.echo', 'again')") == \
+            "again"
+    finally:
+        context.close()
