@@ -7,9 +7,9 @@ from gridforge.snakes.level import Level
 from gridforge.snakes.matching import INF
 from gridforge.snakes.rules import Game, step_to_move
 from gridforge.snakes.search import Solver, bfs_optimum, goal_distances, hint, shorten
+from gridforge.snakes.selfcheck import FEATURES, feature_mix, random_level
 
 from .fixtures import spec_example
-from .levelgen import FEATURES, feature_mix, random_level
 
 
 def game(data) -> Game:

@@ -1,8 +1,14 @@
-"""A small random level generator for the tests: tiny boards that exhaustive BFS can settle.
+"""Self-checks of the engine and solver (spec section 8, ``gridforge check-designer``).
 
-``random_level(seed)`` returns a valid level dict (supply equals demand per colour and
-region) with 1-4 short bodies; ``features`` forces mechanics in: "coat", "frozen_body",
-"frozen_hole", "silver", "gold". Every choice comes from ``random.Random(seed)``.
+Seed 004 section 5: "小局面用独立穷举BFS校对，匹配算法用独立穷举分配校对". This module holds
+
+- :func:`random_level`: tiny random boards that exhaustive BFS can settle (valid, supply
+  equals demand per colour and region, 2-4 short bodies); ``features`` forces mechanics in
+  ("coat", "frozen_body", "frozen_hole", "silver", "gold"); every choice comes from
+  ``random.Random(seed)``. The tests use the same generator.
+- :func:`check_astar_against_bfs`, :func:`check_bound_against_distances`,
+  :func:`check_matching`, :func:`check_shipped_certificates`, and :func:`run_all`, which the
+  ``check-designer`` command prints.
 """
 
 from __future__ import annotations
@@ -10,7 +16,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gridforge.snakes.level import validate_level
+from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.level import Level, validate_level
+from gridforge.snakes.matching import brute_force_assignment, min_cost_assignment
+from gridforge.snakes.rules import Game
+from gridforge.snakes.search import Solver, bfs_optimum, goal_distances
 
 FEATURES = ("coat", "frozen_body", "frozen_hole", "silver", "gold")
 
@@ -36,7 +46,7 @@ def _walk(rng: random.Random, free: set[tuple[int, int]], length: int):
 
 
 def random_level(seed: int, features: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A valid small level; retries internally until one validates."""
+    """A valid small level dict; retries internally until one validates."""
     rng = random.Random(seed)
     while True:
         level = _attempt(rng, features)
@@ -102,3 +112,97 @@ def _attempt(rng: random.Random, features: tuple[str, ...]) -> dict[str, Any] | 
 def feature_mix(i: int) -> tuple[str, ...]:
     """The features forced into the i-th level of a test batch (cycles through all)."""
     return (FEATURES[i % len(FEATURES)],)
+
+
+def check_astar_against_bfs(count: int = 200, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """A* (plain and with the fast upper bound) against BFS optimal step counts."""
+    failures: list[str] = []
+    solvable = 0
+    for i in range(count):
+        progress.step(i, count, "A* vs BFS")
+        game = Game(Level.from_json(random_level(i, feature_mix(i))))
+        expected = bfs_optimum(game)
+        solvable += expected is not None
+        solver = Solver(game)
+        for name, result in (
+            ("astar", solver.astar(max_states=10**6, max_seconds=600)),
+            ("solve", solver.solve(max_states=10**6, max_seconds=600)),
+        ):
+            got = None if result.moves is None else len(result.moves)
+            if got != expected or (got is not None and not result.optimal):
+                failures.append(f"level {i}: {name} {got} vs BFS {expected}")
+    return {"check": "astar_vs_bfs", "levels": count, "solvable": solvable, "failures": failures}
+
+
+def check_bound_against_distances(
+    count: int = 40, progress: Progress = NO_PROGRESS
+) -> dict[str, Any]:
+    """The lower bound never exceeds the exact distance to the goal of any reachable state."""
+    failures: list[str] = []
+    states = 0
+    levels = 0
+    for i in range(count):
+        progress.step(i, count, "bound vs exact distance")
+        game = Game(Level.from_json(random_level(i, feature_mix(i))))
+        try:
+            dist = goal_distances(game, max_states=20_000)
+        except OverflowError:
+            continue
+        levels += 1
+        solver = Solver(game)
+        for state, d in dist.items():
+            states += 1
+            if solver.bound(state) > d:
+                failures.append(f"level {i}: bound {solver.bound(state)} > distance {d}")
+                break
+    return {"check": "bound_vs_bfs", "levels": levels, "states": states, "failures": failures}
+
+
+def check_matching(count: int = 500, seed: int = 4) -> dict[str, Any]:
+    """The Hungarian assignment against brute force on random matrices."""
+    rng = random.Random(seed)
+    failures: list[str] = []
+    for i in range(count):
+        n = rng.randint(1, 5)
+        m = rng.randint(n, 7)
+        cost = [[rng.randint(0, 25) for _ in range(m)] for _ in range(n)]
+        if min_cost_assignment(cost)[0] != brute_force_assignment(cost):
+            failures.append(f"matrix {i}: {cost}")
+    return {"check": "matching_vs_brute_force", "matrices": count, "failures": failures}
+
+
+def check_shipped_certificates(progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """Replay every certificate shipped in the package's ``snakes/data`` batch files."""
+    import json
+    from importlib import resources
+
+    from gridforge.snakes.certificate import check_certificate
+
+    failures: list[str] = []
+    checked = 0
+    root = resources.files("gridforge.snakes").joinpath("data")
+    files = (
+        sorted((f for f in root.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
+        if root.is_dir()
+        else []
+    )
+    for f in files:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or "certificates" not in data:
+            continue
+        for i, (level, cert) in enumerate(zip(data["levels"], data["certificates"], strict=True)):
+            progress.step(checked, checked + 1, "certificates")
+            checked += 1
+            for problem in check_certificate(level, cert):
+                failures.append(f"{f.name} levels[{i}]: {problem}")
+    return {"check": "shipped_certificates", "certificates": checked, "failures": failures}
+
+
+def run_all(progress: Progress = NO_PROGRESS, *, levels: int = 200) -> list[dict[str, Any]]:
+    """Every self-check, in a fixed order."""
+    return [
+        check_matching(),
+        check_astar_against_bfs(levels, progress),
+        check_bound_against_distances(max(10, levels // 5), progress),
+        check_shipped_certificates(progress),
+    ]

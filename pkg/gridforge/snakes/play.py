@@ -1,0 +1,151 @@
+"""The JSON-facing snakes calls for the browser (through ``gridforge.api``) and tools.
+
+Play is stateless on this side: a *session* is the JSON dict
+``{"level": <level dict>, "steps": [[body, end, dir], ...], "redo": [...]}`` that the page
+keeps; every call replays the steps from the start (cheap: a few hundred steps at most)
+and answers the new session plus a *view* of the current state. Undo moves the last step
+to ``redo``; redo moves it back; a new step clears ``redo``. A refused step is an answer
+with ``"refused": {"reason", "message"}``, not an error; bad input (a level that does not
+validate) raises ValidationError, which the bridge turns into JSON with field paths.
+
+Public calls: :func:`start`, :func:`view`, :func:`step`, :func:`drag`, :func:`undo`,
+:func:`redo`, :func:`hint`, :func:`verify`, :func:`validate`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridforge.errors import GridforgeError
+from gridforge.snakes.level import Level, level_from_json, level_sha256, validate_level
+from gridforge.snakes.rules import REFUSALS, Game, IllegalStep, move_to_step, step_to_move
+
+_CACHE: dict[str, Game] = {}
+_CACHE_SIZE = 8
+
+
+def _game(level: Any) -> Game:
+    parsed = level_from_json(level, balanced=False)
+    key = level_sha256(parsed)
+    game = _CACHE.get(key)
+    if game is None:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        game = _CACHE[key] = Game(parsed)
+    return game
+
+
+def _session(session: Any) -> tuple[Game, list[Any], list[Any]]:
+    if not isinstance(session, dict) or "level" not in session:
+        raise GridforgeError('a session is {"level": ..., "steps": [...], "redo": [...]}')
+    steps = session.get("steps") or []
+    redo = session.get("redo") or []
+    if not isinstance(steps, list) or not isinstance(redo, list):
+        raise GridforgeError("session.steps and session.redo must be lists")
+    return _game(session["level"]), list(steps), list(redo)
+
+
+def _answer(
+    game: Game, steps: list[Any], redo: list[Any], refused: str | None = None
+) -> dict[str, Any]:
+    state = game.replay(steps)[-1]
+    out = {
+        "session": {"level": game.level.to_json(), "steps": steps, "redo": redo},
+        "view": game.state_to_json(state),
+        "legal": [move_to_step(m) for m in game.legal_moves(state)],
+        "step_count": len(steps),
+        "refused": None,
+    }
+    if refused is not None:
+        out["refused"] = {"reason": refused, "message": REFUSALS.get(refused, refused)}
+    return out
+
+
+def validate(level: Any) -> dict[str, Any]:
+    """Every problem of a level dict (``issues`` with field paths), without raising."""
+    issues = validate_level(level)
+    return {"ok": not issues, "issues": [i.to_json() for i in issues]}
+
+
+def start(level: Any) -> dict[str, Any]:
+    """A new session on ``level`` (validated; supply/demand mismatches are allowed to load
+    so the editor can show them, and :func:`verify` reports them)."""
+    return _answer(_game(level), [], [])
+
+
+def view(session: Any) -> dict[str, Any]:
+    """The current state of ``session``, its legal steps and step count."""
+    game, steps, redo = _session(session)
+    return _answer(game, steps, redo)
+
+
+def step(session: Any, step_json: Any) -> dict[str, Any]:
+    """Play one step; a refusal leaves the session unchanged and says why."""
+    game, steps, redo = _session(session)
+    state = game.replay(steps)[-1]
+    try:
+        move = step_to_move(step_json)
+        game.apply(state, move)
+    except IllegalStep as exc:
+        return _answer(game, steps, redo, exc.reason)
+    return _answer(game, [*steps, move_to_step(move)], [])
+
+
+def drag(session: Any, body: int, end: str, cells: list[Any]) -> dict[str, Any]:
+    """Play the steps of a drag of ``end`` of ``body`` through ``cells`` ([x, y] each)."""
+    game, steps, redo = _session(session)
+    if not isinstance(cells, list) or not all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in cells
+    ):
+        raise GridforgeError("drag: cells must be a list of [x, y]")
+    if not isinstance(body, int) or isinstance(body, bool):
+        raise GridforgeError("drag: body must be an integer")
+    state = game.replay(steps)[-1]
+    moves, _, refused = game.drag(state, body, end, cells)
+    new_steps = [*steps, *(move_to_step(m) for m in moves)]
+    return _answer(game, new_steps, [] if moves else redo, refused)
+
+
+def undo(session: Any) -> dict[str, Any]:
+    """Take back the last step (it moves to ``redo``)."""
+    game, steps, redo = _session(session)
+    if steps:
+        redo = [steps.pop(), *redo]
+    return _answer(game, steps, redo)
+
+
+def redo(session: Any) -> dict[str, Any]:
+    """Replay the first step of ``redo``."""
+    game, steps, redo_list = _session(session)
+    if redo_list:
+        steps.append(redo_list.pop(0))
+    return _answer(game, steps, redo_list)
+
+
+def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> dict[str, Any]:
+    """The next step of a solution from the current state (``step`` null if none found)."""
+    from gridforge.snakes.search import hint as search_hint
+
+    game, steps, _ = _session(session)
+    state = game.replay(steps)[-1]
+    move, result = search_hint(game, state, max_states=max_states, max_seconds=max_seconds)
+    return {
+        "step": None if move is None else move_to_step(move),
+        "remaining": None if result.moves is None else len(result.moves),
+        "optimal": result.optimal,
+        "status": result.status,
+    }
+
+
+def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0) -> dict[str, Any]:
+    """The certificate of ``level`` (progress and cancel through the bridge)."""
+    from gridforge.api import current_progress
+    from gridforge.snakes.certificate import certify
+
+    parsed: Level = level_from_json(level, balanced=False)
+    return certify(
+        parsed, max_states=max_states, max_seconds=max_seconds, progress=current_progress()
+    )
+
+
+__all__ = ["drag", "hint", "redo", "start", "step", "undo", "validate", "verify", "view"]
