@@ -1,0 +1,171 @@
+"""B1 run orchestration: settlement attributed to events, battles won and lost, replayable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gridforge.errors import GridforgeError, ValidationError
+from gridforge.mines import run as runs
+from gridforge.mines.intents import Intent
+from gridforge.mines.run import Run, RunTable, load_run_table
+
+
+def neighbours8(cell, cols, rows):
+    x, y = cell
+    return [(x + dx, y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+            if (dx or dy) and 0 <= x + dx < cols and 0 <= y + dy < rows]
+
+
+def next_safe_dig(run: Run) -> list[Intent]:
+    """A test-only player that knows the mines: move next to a concealed safe cell, dig it."""
+    engine, board = run.session.engine, run.session.engine.board
+    opened = set(engine.opened)
+    flags = set(engine.flags)
+    for y in range(board.rows):
+        for x in range(board.cols):
+            cell = (x, y)
+            if cell in opened or cell in flags or board.is_mine(cell):
+                continue
+            stands = [n for n in neighbours8(cell, board.cols, board.rows) if n in opened]
+            for stand in stands:
+                if stand == engine.avatar or engine.compute_move_path(stand):
+                    return [Intent("move", stand), Intent("dig", cell)]
+    raise AssertionError("no reachable safe cell left")
+
+
+def play_round(run: Run, dig_mine: bool = False) -> dict:
+    """Play intents until the round settles; returns the settlement."""
+    for _ in range(200):
+        if dig_mine:
+            dig_mine = False
+            engine, board = run.session.engine, run.session.engine.board
+            for mine in sorted(board.mines, key=lambda c: (c[1], c[0])):
+                for stand in neighbours8(mine, board.cols, board.rows):
+                    if stand in set(engine.opened) and engine.compute_move_path(stand):
+                        run.act(Intent("move", stand))
+                        answer = run.act(Intent("dig", mine))
+                        assert answer["events"][0]["kind"] == "mine"
+                        break
+                else:
+                    continue
+                break
+        for intent in next_safe_dig(run):
+            answer = run.act(intent)
+            assert answer["outcome"]["accepted"], answer["outcome"]
+            if answer["settlement"]:
+                return answer["settlement"]
+    raise AssertionError("round never ended")
+
+
+def test_settlement_lines_come_from_the_round_events_and_initial_cells_never_pay():
+    run = Run(11)
+    before_enemy, before_player = run.enemy_hp, run.player_hp
+    settlement = play_round(run)
+    assert settlement["path_tag"] in ("ap_exhausted", "cleared")
+    damage = sum(line["amount"] for line in settlement["lines"] if line["target"] == "enemy")
+    assert before_enemy - damage == max(0, settlement["enemy_hp"]) or settlement["enemy_hp"] == 0
+    sources = {line["source"] for line in settlement["lines"]}
+    assert "safe_initial" not in sources  # B1 obligation 2
+    assert sources <= {"safe_dig", "safe_chain", "clear_bonus", "enemy_attack", "flag_hit"}
+    attack = [line for line in settlement["lines"] if line["source"] == "enemy_attack"]
+    assert attack and settlement["player_hp"] == before_player - attack[0]["amount"]
+
+
+def test_a_dug_mine_is_an_ambush_on_the_player():
+    run = Run(5)
+    settlement = play_round(run, dig_mine=True)
+    ambush = [line for line in settlement["lines"] if line["source"] == "mine_ambush"]
+    assert len(ambush) == 1 and ambush[0]["target"] == "player"
+    assert ambush[0]["amount"] == run.table.settlement["mine_ambush_damage"]
+
+
+def test_flag_hits_weaken_once_per_mine_however_often_judged():
+    run = Run(3)
+    engine, board = run.session.engine, run.session.engine.board
+    target = None
+    for mine in sorted(board.mines, key=lambda c: (c[1], c[0])):
+        stands = [n for n in neighbours8(mine, board.cols, board.rows) if n in set(engine.opened)]
+        if stands:
+            target = (mine, stands[0])
+            break
+    assert target is not None
+    mine, stand = target
+    run.act(Intent("move", stand))
+    assert run.act(Intent("flag_place", mine))["outcome"]["accepted"]
+    first = run.act(Intent("stop"))["settlement"]
+    hits = [line for line in first["lines"] if line["source"] == "flag_hit"]
+    assert [line["cell"] for line in hits] == [list(mine)]
+    run.continue_run()
+    second = run.act(Intent("stop"))["settlement"]
+    assert not [line for line in second["lines"] if line["source"] == "flag_hit"]
+    assert run.to_json()["enemy"]["attack"] == run.battle.attack - 1
+
+
+def test_winning_a_battle_moves_to_the_next_with_a_new_board():
+    run = Run(21, load_run_table({"battles": [
+        {"preset": "battle-1", "enemy": "Rat", "hp": 3, "attack": 0},
+        {"preset": "battle-2", "enemy": "Spider", "hp": 50, "attack": 1},
+    ]}))
+    settlement = play_round(run)
+    assert settlement["result"] == "battle_won"
+    run.continue_run()
+    state = run.to_json()
+    assert state["battle"] == 2 and state["enemy"]["name"] == "Spider"
+    assert state["session"]["board"]["cols"] == 10 and state["session"]["phase"] == "active"
+
+
+def test_the_run_is_lost_when_the_player_falls():
+    run = Run(4, load_run_table({"player_hp": 2, "battles": [
+        {"preset": "battle-1", "enemy": "Ogre", "hp": 99, "attack": 2}]}))
+    settlement = run.act(Intent("stop"))["settlement"]
+    assert settlement["result"] == "run_lost" and run.status == "lost"
+    with pytest.raises(GridforgeError, match="nothing to continue"):
+        run.continue_run()
+
+
+def test_same_seed_and_intents_replay_the_same_bytes():
+    def transcript(seed: int) -> str:
+        answer = runs.new_run(seed)
+        run_id = answer.pop("run")  # the id counts runs; everything else must repeat
+        lines = [answer]
+        run = runs._runs[run_id]
+        for _ in range(3):
+            for intent in next_safe_dig(run):
+                lines.append(runs.act(run_id, intent.to_json()))
+        runs.close_run(run_id)
+        return json.dumps(lines, sort_keys=True)
+
+    assert transcript(99) == transcript(99)
+    assert transcript(99) != transcript(100)
+
+
+def test_paid_refresh_needs_banked_rap():
+    run = Run(8)
+    assert run.refresh()["accepted"] is False  # no RAP banked yet
+    run.act(Intent("stop"))  # banks all 8 AP
+    run.continue_run()
+    board_before = run.session.engine.board
+    answer = run.refresh()
+    assert answer["accepted"] is True
+    assert run.session.engine.board is not board_before
+    assert all(ev["channel"] == "initial" for ev in answer["events"])
+
+
+def test_bad_input_names_the_field():
+    with pytest.raises(ValidationError) as info:
+        RunTable.from_json({"format": "gridforge.mines.run/1", "player_hp": 0,
+                            "settlement": {}, "battles": [{"preset": "nope", "enemy": "",
+                                                           "hp": -1, "attack": 1}]})
+    paths = [issue.path for issue in info.value.issues]
+    assert "player_hp" in paths and "settlement.safe_cell_damage" in paths
+    assert "battles[0].preset" in paths and "battles[0].enemy" in paths
+    assert "battles[0].hp" in paths
+    answer = runs.new_run(1)
+    chord = runs.act(answer["run"], {"kind": "chord", "cell": [0, 0]})["outcome"]
+    assert chord == {"accepted": False, "outcome": "rejected", "reject_reason": "board_face",
+                     "sub_reason": "out_of_catalog"}
+    with pytest.raises(ValidationError):
+        runs.act(answer["run"], ["dig", [0, 0]])
+    with pytest.raises(GridforgeError, match="unknown mines run"):
+        runs.act("r-nope", {"kind": "stop"})
