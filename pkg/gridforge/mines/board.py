@@ -533,6 +533,12 @@ class Board:
         )
 
     # ------------------------------------------------------------- identity
+    def __copy__(self) -> Board:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+        return self
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self._key == other._key
 

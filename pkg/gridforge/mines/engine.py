@@ -286,7 +286,6 @@ class Engine:
         if (
             isinstance(intent, Intent)
             and intent.kind in _CELL_KINDS
-            and isinstance(intent.cell, tuple)
             and board.contains(intent.cell)
         ):
             return board.index(intent.cell)

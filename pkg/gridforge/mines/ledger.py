@@ -152,6 +152,12 @@ class Economy:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Economy is immutable")
 
+    def __copy__(self) -> Economy:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Economy:
+        return self
+
     def price(self, kind: str) -> int:
         """The AP price of a paid action kind (``dig``, ``flag_place``, ``flag_pull``)."""
         return int(getattr(self, SPEND_KINDS[kind]))

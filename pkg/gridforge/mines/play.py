@@ -1,0 +1,343 @@
+"""JSON-facing play of the mines engine: sessions for the browser, and the headless replay.
+
+Every public function here takes and returns JSON values only, so the page can call it
+through :mod:`gridforge.api` (``gridforge.mines.play.new_session`` ...). A session is one
+ledger (A3) and one engine (A2) on a board; the functions answer with the events that the
+call produced (both emitter faces merged in emission order), the outcomes, and the
+player's view of the state (never a concealed cell's content).
+
+:func:`replay` runs a board and a script headless and returns the event stream; the
+``gridforge mines replay`` command prints it as JSON lines (:func:`event_lines`), the
+same bytes for the same input (seed rule 1, AC-19).
+
+Script format (``gridforge.mines.script/1``)::
+
+    {"format": "gridforge.mines.script/1",
+     "economy": {"flag_place_ap_cost": 2},      # optional debug override
+     "start": true,                             # install + round start first (default)
+     "steps": [
+        {"kind": "dig", "cell": [3, 4]},        # one intent = a one-intent batch
+        {"batch": [{"kind": "dig", "cell": [0, 6]}, {"kind": "stop"}]},
+        {"call": "settlement_done", "hint": "same_board"},
+        {"call": "round_start"},
+        {"call": "refresh", "board": {...}},    # paid from RAP, then install
+        {"call": "install", "board": {...}}, {"call": "retire"}]}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from gridforge.errors import GridforgeError, Issue, ValidationError
+from gridforge.mines.board import Board
+from gridforge.mines.engine import Engine
+from gridforge.mines.intents import ActionOutcome, Intent
+from gridforge.mines.ledger import Economy, Ledger, load_economy
+
+SCRIPT_FORMAT = "gridforge.mines.script/1"
+CALLS = ("round_start", "settlement_done", "install", "refresh", "retire")
+# Sessions kept alive at once; the oldest goes first (a page rarely holds more than one).
+MAX_SESSIONS = 16
+
+__all__ = [
+    "SCRIPT_FORMAT",
+    "Session",
+    "act",
+    "call",
+    "close_session",
+    "event_lines",
+    "move_path",
+    "new_session",
+    "parse_script",
+    "replay",
+    "state",
+]
+
+
+class Session:
+    """One ledger and one engine, with the merged event stream they produce."""
+
+    def __init__(self, economy: Economy | None = None) -> None:
+        self.ledger = Ledger(economy)
+        self.engine = Engine(self.ledger)
+        self.events: list[dict[str, Any]] = []
+        self.engine.subscribe(self.events.append)
+        self.ledger.subscribe(self.events.append)
+
+    def drain(self) -> list[dict[str, Any]]:
+        """The events emitted since the last drain."""
+        out, self.events[:] = list(self.events), []
+        return out
+
+    def view(self) -> dict[str, Any]:
+        """The player's view: what is open, flagged and where, and the ledger's numbers."""
+        engine, board = self.engine, self.engine.board
+        out: dict[str, Any] = {"board": None, **self.ledger.to_json()}
+        if board is None:
+            return out
+        grid: list[list[Any]] = [[None] * board.cols for _ in range(board.rows)]
+        for x, y in engine.flags:
+            grid[y][x] = "flag"
+        for x, y in engine.opened:
+            grid[y][x] = "mine" if board.is_mine((x, y)) else board.digit((x, y))
+        variants = board.to_json()["variants"]
+        out["board"] = {
+            "cols": board.cols,
+            "rows": board.rows,
+            "spawn": list(board.spawn),
+            "mine_count": len(board.mines),
+            "variants": variants,
+            "grid": grid,
+            "avatar": list(engine.avatar or board.spawn),
+            "remaining_safe": engine.remaining_safe,
+        }
+        return out
+
+    def run_call(self, name: str, board: Board | None = None, hint: str = "same_board") -> bool:
+        """An orchestration call (B1's role): True if the ledger or engine accepted it."""
+        if name == "round_start":
+            return self.ledger.notify_round_start()
+        if name == "settlement_done":
+            return self.ledger.notify_settlement_done(hint)
+        if name == "retire":
+            return self.engine.retire_board().accepted
+        if board is None:
+            raise GridforgeError(f"call {name!r} needs a board")
+        if name == "refresh" and not self.ledger.request_refresh():
+            return False
+        return self.engine.install_board(board).accepted
+
+
+_sessions: dict[str, Session] = {}
+_counter = [0]
+
+
+def _session(session_id: object) -> Session:
+    if not isinstance(session_id, str) or session_id not in _sessions:
+        raise GridforgeError(f"unknown mines session {session_id!r}")
+    return _sessions[session_id]
+
+
+def _outcomes(outcomes: list[ActionOutcome]) -> list[dict[str, Any]]:
+    return [o.to_json() for o in outcomes]
+
+
+def _economy(overrides: object) -> Economy:
+    if overrides is not None and not isinstance(overrides, Mapping):
+        raise ValidationError([Issue("economy", "type", "economy is an object")], "economy")
+    return load_economy(overrides)
+
+
+def new_session(
+    board: dict[str, Any], economy: dict[str, Any] | None = None, start: bool = True
+) -> dict[str, Any]:
+    """Open a session on ``board`` (board JSON); install it and, if ``start``, start a round.
+
+    :raises ValidationError: for a malformed board or economy (nothing is created).
+    """
+    parsed = Board.from_json(board)
+    session = Session(_economy(economy))
+    outcome = session.engine.install_board(parsed)
+    if outcome.accepted and start:
+        session.ledger.notify_round_start()
+    _counter[0] += 1
+    session_id = f"m{_counter[0]}"
+    _sessions[session_id] = session
+    while len(_sessions) > MAX_SESSIONS:
+        del _sessions[next(iter(_sessions))]
+    return {
+        "session": session_id,
+        "outcome": outcome.to_json(),
+        "diagnostics": list(session.engine.diagnostics),
+        "events": session.drain(),
+        "state": session.view(),
+    }
+
+
+def act(session_id: str, intents: list[Any]) -> dict[str, Any]:
+    """Settle a batch of intents (``[{"kind": "dig", "cell": [x, y]}, ...]``).
+
+    :raises ValidationError: when an intent is not an object with a string kind.
+    """
+    session = _session(session_id)
+    if not isinstance(intents, list):
+        raise ValidationError([Issue("intents", "type", "intents is a list")], "intents")
+    batch = [Intent.from_json(item, f"intents[{k}]") for k, item in enumerate(intents)]
+    outcomes = session.engine.settle_batch(batch)
+    return {"outcomes": _outcomes(outcomes), "events": session.drain(), "state": session.view()}
+
+
+def call(
+    session_id: str, name: str, board: dict[str, Any] | None = None, hint: str = "same_board"
+) -> dict[str, Any]:
+    """An orchestration call: ``round_start``, ``settlement_done`` (with ``hint``),
+    ``install`` / ``refresh`` (with ``board``), ``retire``."""
+    session = _session(session_id)
+    if name not in CALLS:
+        raise GridforgeError(f"unknown call {name!r}; one of {', '.join(CALLS)}")
+    parsed = None if board is None else Board.from_json(board)
+    accepted = session.run_call(name, parsed, hint)
+    return {
+        "accepted": accepted,
+        "diagnostics": list(session.engine.diagnostics) + list(session.ledger.diagnostics),
+        "events": session.drain(),
+        "state": session.view(),
+    }
+
+
+def state(session_id: str) -> dict[str, Any]:
+    """The player's view of a session."""
+    return _session(session_id).view()
+
+
+def move_path(session_id: str, cell: list[int]) -> list[list[int]]:
+    """The path a move to ``cell`` would take ([] when it cannot)."""
+    engine = _session(session_id).engine
+    target = tuple(cell) if isinstance(cell, list) else cell
+    return [list(c) for c in engine.compute_move_path(target)]  # type: ignore[arg-type]
+
+
+def close_session(session_id: str) -> bool:
+    """Forget a session; False if it was not open."""
+    return _sessions.pop(session_id, None) is not None
+
+
+# ------------------------------------------------------------------- replay
+def parse_script(script: object) -> dict[str, Any]:
+    """Validate a replay script (object or bare list of steps) before anything runs.
+
+    Returns ``{"economy": Economy, "start": bool, "steps": [...]}`` with boards and intents
+    parsed. :raises ValidationError: naming every faulty field (``steps[3].batch[1].kind``).
+    """
+    if isinstance(script, list):
+        script = {"format": SCRIPT_FORMAT, "steps": script}
+    if not isinstance(script, Mapping):
+        raise ValidationError([Issue("", "type", "a script is an object")], "mines script")
+    issues: list[Issue] = []
+    for key in script:
+        if key not in ("format", "economy", "start", "steps"):
+            issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
+    if script.get("format", SCRIPT_FORMAT) != SCRIPT_FORMAT:
+        issues.append(Issue("format", "format", f"format must be {SCRIPT_FORMAT!r}"))
+    start = script.get("start", True)
+    if not isinstance(start, bool):
+        issues.append(Issue("start", "type", "start is true or false"))
+    economy: Economy | None = None
+    try:
+        economy = _economy(script.get("economy"))
+    except ValidationError as exc:
+        issues += exc.issues
+    steps = script.get("steps")
+    parsed: list[dict[str, Any]] = []
+    if not isinstance(steps, list):
+        issues.append(Issue("steps", "type", "steps is a list"))
+        steps = []
+    for k, step in enumerate(steps):
+        path = f"steps[{k}]"
+        try:
+            parsed.append(_parse_step(step, path))
+        except ValidationError as exc:
+            issues += exc.issues
+    if issues:
+        raise ValidationError(issues, "mines script")
+    return {"economy": economy, "start": start, "steps": parsed}
+
+
+def _parse_step(step: object, path: str) -> dict[str, Any]:
+    if not isinstance(step, Mapping):
+        raise ValidationError([Issue(path, "type", "a step is an object")], "mines script")
+    if "batch" in step:
+        batch = step["batch"]
+        if not isinstance(batch, list) or len(step) != 1:
+            raise ValidationError(
+                [Issue(f"{path}.batch", "type", "a batch step is {'batch': [intents]}")],
+                "mines script",
+            )
+        issues: list[Issue] = []
+        intents = []
+        for k, item in enumerate(batch):
+            try:
+                intents.append(Intent.from_json(item, f"{path}.batch[{k}]"))
+            except ValidationError as exc:
+                issues += exc.issues
+        if issues:
+            raise ValidationError(issues, "mines script")
+        return {"batch": intents}
+    if "call" in step:
+        name = step["call"]
+        issues = []
+        if name not in CALLS:
+            issues.append(Issue(f"{path}.call", "unknown_call", f"call is one of {list(CALLS)}"))
+        for key in step:
+            if key not in ("call", "board", "hint"):
+                issues.append(Issue(f"{path}.{key}", "unknown_field", f"unknown field {key!r}"))
+        board = None
+        if name in ("install", "refresh") and "board" in step:  # omitted: the replay's board
+            try:
+                board = Board.from_json(step.get("board"))  # type: ignore[arg-type]
+            except ValidationError as exc:
+                issues += [
+                    Issue(f"{path}.board" + (f".{i.path}" if i.path else ""), i.code, i.message)
+                    for i in exc.issues
+                ]
+        hint = step.get("hint", "same_board")
+        if not isinstance(hint, str):
+            issues.append(Issue(f"{path}.hint", "type", "hint is a string"))
+        if issues:
+            raise ValidationError(issues, "mines script")
+        return {"call": name, "board": board, "hint": hint}
+    return {"batch": [Intent.from_json(step, path)]}
+
+
+def replay(
+    board: dict[str, Any] | str, script: dict[str, Any] | list[Any] | str, outcomes: bool = False
+) -> list[dict[str, Any]]:
+    """Run ``script`` on ``board`` headless; return the event stream (A2 and A3 faces merged).
+
+    With ``outcomes``, each step also yields a record ``{"step": k, "outcomes": [...]}``
+    (or ``{"step": k, "accepted": bool}`` for a call) after its events.
+
+    :raises ValidationError: for a malformed board or script; nothing runs then.
+    """
+    parsed_board = Board.from_json(board)
+    if isinstance(script, str):
+        try:
+            script = json.loads(script)
+        except json.JSONDecodeError as exc:
+            raise ValidationError(
+                [Issue("", "json", f"not valid JSON: {exc}")], "mines script"
+            ) from None
+    plan = parse_script(script)
+    session = Session(plan["economy"])
+    out: list[dict[str, Any]] = []
+    if plan["start"]:
+        install = session.engine.install_board(parsed_board)
+        if install.accepted:
+            session.ledger.notify_round_start()
+        out += session.drain()
+        if outcomes:
+            out.append({"step": "install", "outcomes": [install.to_json()]})
+    for k, step in enumerate(plan["steps"]):
+        if "batch" in step:
+            results: dict[str, Any] = {
+                "outcomes": _outcomes(session.engine.settle_batch(step["batch"]))
+            }
+        else:
+            board_arg = step["board"]
+            if step["call"] in ("install", "refresh") and board_arg is None:
+                board_arg = parsed_board
+            results = {"accepted": session.run_call(step["call"], board_arg, step["hint"])}
+        out += session.drain()
+        if outcomes:
+            out.append({"step": k, **results})
+    return out
+
+
+def event_lines(events: list[dict[str, Any]]) -> str:
+    """JSON lines, one per event, fixed key order and separators: same events, same bytes."""
+    return "".join(
+        json.dumps(ev, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
+        for ev in events
+    )
