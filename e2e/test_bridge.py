@@ -32,6 +32,7 @@ def test_round_trip_call_returns_the_right_json(page: Page):
 
 def test_console_screen_calls_python(page: Page):
     open_ready(page)
+    page.get_by_test_id("screen-console").click()
     page.get_by_test_id("call-name").fill("gridforge.api.echo")
     page.get_by_test_id("call-args").fill('[{"a": [1, 2]}]')
     page.get_by_test_id("call-run").click()
@@ -60,6 +61,7 @@ def test_long_call_is_cancelled_and_next_call_answers_fast(page: Page):
 
 def test_bad_arguments_show_a_clear_error_and_the_worker_lives(page: Page):
     open_ready(page)
+    page.get_by_test_id("screen-console").click()
     page.get_by_test_id("call-name").fill("gridforge.api.echo")
     page.get_by_test_id("call-args").fill("[1, 2, 3]")
     page.get_by_test_id("call-run").click()

@@ -2,6 +2,7 @@
 // errors, and hosts the screens. Screens draw and send intents; Python decides everything.
 import { PythonBridge } from "./bridge.js";
 import { consoleScreen } from "./screens/console.js";
+import { minesScreen } from "./screens/mines.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const bridge = new PythonBridge();
@@ -67,7 +68,7 @@ bridge.addEventListener("idle", () => {
 $("cancel").addEventListener("click", () => bridge.cancel());
 
 // Screens: each is {id, title, mount(element, gridforge)}.
-const screens = [consoleScreen];
+const screens = [minesScreen, consoleScreen];
 const nav = $("screens");
 function open(screen) {
   for (const button of nav.querySelectorAll("button")) {

@@ -268,9 +268,20 @@ class Run:
         self._round_events = list(events)
         return {"events": events}
 
+    def reach(self) -> list[list[int]]:
+        """Concealed cells the avatar can dig or flag from where it stands (8-adjacent)."""
+        engine, board = self.session.engine, self.session.engine.board
+        if board is None or engine.avatar is None:
+            return []
+        x, y = engine.avatar
+        return [[x + dx, y + dy] for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                if (dx or dy) and board.contains((x + dx, y + dy))
+                and not engine.is_open((x + dx, y + dy))]
+
     def to_json(self) -> dict[str, Any]:
         """The run as the page draws it: battle, enemy, player, status, board view."""
         return {
+            "reach": self.reach(),
             "seed": self.seed,
             "status": self.status,
             "battle": self.battle_index + 1,
