@@ -103,6 +103,9 @@ class Board:
         "_nbrs",
         "_true_list",
         "_variant_list",
+        "_xs",
+        "_ys",
+        "_zero",
         "cols",
         "digits",
         "mines",
@@ -238,6 +241,10 @@ class Board:
         self._mine_list = bytes(mine_list)
         self._nbrs = tuple(nbrs)
         self._true_list = tuple(true_list)
+        # 1 on safe cells whose true digit is 0: the only cells a chain spreads from.
+        self._zero = bytes(d == 0 for d in true_list)
+        self._xs = tuple(x for _ in range(rows) for x in range(cols))
+        self._ys = tuple(y for y in range(rows) for _ in range(cols))
         if digits is None:
             digit_list = list(true_list)
         else:
@@ -337,6 +344,16 @@ class Board:
         return self._digit_list
 
     @property
+    def xs(self) -> tuple[int, ...]:
+        """x of each cell, by row-major index."""
+        return self._xs
+
+    @property
+    def ys(self) -> tuple[int, ...]:
+        """y of each cell, by row-major index."""
+        return self._ys
+
+    @property
     def variant_marks(self) -> tuple[tuple[str, ...], ...]:
         """Variant ids by row-major index."""
         return self._variant_list
@@ -351,32 +368,32 @@ class Board:
         safe, not open, not flagged, in row-major neighbour order. Returns the cells in the
         order they were dequeued (the emission order). ``opened`` is updated in place.
         """
+        zero = self._zero
+        if not any(zero[i] for i in starts):  # a plain dig: nothing spreads
+            for i in starts:
+                opened[i] = 1
+            return list(starts)
+        size = len(opened)
+        # One mask of everything the chain may not enter: open, mined or flagged cells.
+        # The byte-wise OR of 0/1 byte strings is an OR of big integers (done in C).
+        blocked = int.from_bytes(opened, "little") | int.from_bytes(self._mine_list, "little")
+        if flagged is not None:
+            blocked |= int.from_bytes(flagged, "little")
+        closed = bytearray(blocked.to_bytes(size, "little"))
         queue = list(starts)
         for i in queue:
-            opened[i] = 1
-        mine = self._mine_list
-        true = self._true_list
+            closed[i] = 1
         nbrs = self._nbrs
         append = queue.append
-        head = 0
-        if flagged is None:
-            while head < len(queue):
-                i = queue[head]
-                head += 1
-                if true[i] == 0:
-                    for j in nbrs[i]:
-                        if not opened[j] and not mine[j]:
-                            opened[j] = 1
-                            append(j)
-        else:
-            while head < len(queue):
-                i = queue[head]
-                head += 1
-                if true[i] == 0:
-                    for j in nbrs[i]:
-                        if not opened[j] and not mine[j] and not flagged[j]:
-                            opened[j] = 1
-                            append(j)
+        # Iterating a list while appending to it visits the appended items: a FIFO queue.
+        for i in queue:
+            if zero[i]:
+                for j in nbrs[i]:
+                    if not closed[j]:
+                        closed[j] = 1
+                        append(j)
+        for i in queue:
+            opened[i] = 1
         return queue
 
     def initial_expansion_indices(self) -> list[int]:

@@ -34,7 +34,6 @@ the resource face (``try_spend``).
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING, Any
@@ -42,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from gridforge.errors import GridforgeError
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
-from gridforge.mines.events import cell_revealed, flag_judged, round_end
+from gridforge.mines.events import flag_judged, reveal_batch, round_end
 from gridforge.mines.intents import EXECUTED, VOIDED, ActionOutcome, Intent
 
 if TYPE_CHECKING:
@@ -215,8 +214,7 @@ class Engine:
             self._opened[j] = 1
         self._rem = board.safe_count - len(r0)
         if self._listeners:
-            for j in r0:
-                self._emit(self._reveal(j, "initial"))
+            self._emit_all(reveal_batch(board, r0, "initial", "initial"))
         return EXECUTED
 
     def retire_board(self) -> ActionOutcome:
@@ -369,20 +367,8 @@ class Engine:
         cells = board.flood([i], self._opened, self._flags)
         self._rem -= len(cells) - board.mine_flags[i]
         if self._listeners:
-            reveal = self._reveal
-            emit = self._emit
-            rest = iter(cells)
-            emit(reveal(next(rest), "dig"))
-            for j in rest:
-                emit(reveal(j, "chain"))
+            self._emit_all(reveal_batch(board, cells, "dig", "chain"))
         self.ledger.request_dig(len(cells) - 1, self._rem == 0)
-
-    def _reveal(self, j: int, channel: str) -> dict[str, Any]:
-        board = self._board
-        assert board is not None
-        y, x = divmod(j, board.cols)
-        digit = None if board.mine_flags[j] else board.carried_digits[j]
-        return cell_revealed((x, y), digit, board.variant_marks[j], channel)
 
     def _judge_flags(self) -> None:
         """One flag_judged per standing flag, row-major: hit iff a mine lies under it."""
@@ -404,9 +390,9 @@ class Engine:
         opened = self._opened
         nbrs = board.neighbour_indices
         parent = {start: start}
-        queue = deque([start])
-        while queue:
-            here = queue.popleft()
+        queue = [start]
+        append = queue.append
+        for here in queue:  # a FIFO: iteration visits what is appended
             for j in nbrs[here]:
                 if opened[j] and j not in parent:
                     parent[j] = here
@@ -417,9 +403,14 @@ class Engine:
                             path.append(j)
                         path.reverse()
                         return path
-                    queue.append(j)
+                    append(j)
         return []
 
     def _emit(self, event: dict[str, Any]) -> None:
         for listener in self._listeners:
             listener(event)
+
+    def _emit_all(self, events: list[dict[str, Any]]) -> None:
+        for listener in self._listeners:
+            for event in events:
+                listener(event)

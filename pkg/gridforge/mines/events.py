@@ -7,15 +7,27 @@ round. Nothing else is ever emitted; adding an event type is interface drift.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from gridforge.grid import Cell
+
+if TYPE_CHECKING:
+    from gridforge.mines.board import Board
 
 EVENT_TYPES = ("cell_revealed", "flag_judged", "round_end")
 KINDS = ("safe", "mine")
 CHANNELS = ("initial", "chain", "dig")
 
-__all__ = ["CHANNELS", "EVENT_TYPES", "KINDS", "cell_revealed", "flag_judged", "round_end"]
+__all__ = [
+    "CHANNELS",
+    "EVENT_TYPES",
+    "KINDS",
+    "cell_revealed",
+    "flag_judged",
+    "reveal_batch",
+    "round_end",
+]
 
 
 def cell_revealed(
@@ -43,6 +55,43 @@ def cell_revealed(
         "channel": channel,
         "reward_eligible": channel != "initial",
     }
+
+
+def reveal_batch(
+    board: Board, indices: Sequence[int], first_channel: str, channel: str
+) -> list[dict[str, Any]]:
+    """The events of the cells one transaction opened, in order (row-major indices).
+
+    The first cell (the dug cell, or the first spawn cell) gets ``first_channel``, the rest
+    ``channel``. Only the first can be a mine: a chain never enters a mine (F2) and the
+    initial expansion never opens one (invariant 1 and the closure over safe cells).
+    """
+    if not indices:
+        return []
+    first = indices[0]
+    digits, marks = board.carried_digits, board.variant_marks
+    head = cell_revealed(
+        (board.xs[first], board.ys[first]),
+        None if board.mine_flags[first] else digits[first],
+        marks[first],
+        first_channel,
+    )
+    xs, ys = board.xs, board.ys
+    reward = channel != "initial"
+    rest = [
+        {
+            "type": "cell_revealed",
+            "cell": [xs[j], ys[j]],
+            "kind": "safe",
+            "digit": digits[j],
+            "variant_ids": list(marks[j]),
+            "channel": channel,
+            "reward_eligible": reward,
+        }
+        for j in indices[1:]
+    ]
+    rest.insert(0, head)
+    return rest
 
 
 def flag_judged(cell: Cell, hit: bool) -> dict[str, Any]:
