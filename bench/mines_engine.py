@@ -167,6 +167,7 @@ def bench_playout(steps: int, seed: int = 7) -> tuple[int, int, float]:
 def bench_memory() -> list[tuple[int, int]]:
     """(cells, bytes) held by an installed engine with its board, for growing sizes."""
     out = []
+    Engine(Ledger()).install_board(chain_board(10))  # warm up: one-time imports and caches
     for side in (50, 100, 200):
         gc.collect()
         tracemalloc.start()
@@ -202,7 +203,7 @@ def main() -> int:
         f"{cmed * 1000 / size:.2f} us per cell)"
     )
 
-    intents, events, spent = bench_playout(20000 if quick else 200000)
+    intents, events, spent = bench_playout(20000 if quick else 100000)
     print(
         f"random playout: {intents} intents, {events} events in {spent:.2f} s of engine "
         f"time: {events / spent:,.0f} events/s, {intents / spent:,.0f} intents/s"

@@ -98,6 +98,7 @@ class Board:
 
     __slots__ = (
         "_digit_list",
+        "_digits_view",
         "_key",
         "_mine_list",
         "_nbrs",
@@ -107,7 +108,6 @@ class Board:
         "_ys",
         "_zero",
         "cols",
-        "digits",
         "mines",
         "rows",
         "spawn",
@@ -119,7 +119,6 @@ class Board:
     mines: frozenset[Cell]
     spawn: Cell
     variants: Mapping[Cell, tuple[str, ...]]
-    digits: Mapping[Cell, int]
 
     def __init__(
         self,
@@ -229,10 +228,13 @@ class Board:
             mine_list[y * cols + x] = 1
         nbrs: list[tuple[int, ...]] = []
         true_list: list[int] = []
+        # Neighbour tuples share one int object per index (memory: ~8 bytes per reference
+        # instead of a fresh 28-byte int each).
+        ints = tuple(range(n))
         for y in range(rows):
             for x in range(cols):
                 here = tuple(
-                    (y + dy) * cols + (x + dx)
+                    ints[(y + dy) * cols + (x + dx)]
                     for dx, dy in NEIGHBOURS_8
                     if 0 <= x + dx < cols and 0 <= y + dy < rows
                 )
@@ -253,9 +255,7 @@ class Board:
                 digit_list[y * cols + x] = value
         self._digit_list = tuple(digit_list)
         # Read-only views: the board is a snapshot, never a live reference to a table.
-        self.digits = MappingProxyType(
-            {(i % cols, i // cols): d for i, d in enumerate(self._digit_list) if d >= 0}
-        )
+        self._digits_view: Mapping[Cell, int] | None = None
         self.variants = MappingProxyType(
             {c: variant_map[c] for c in sorted(variant_map, key=lambda c: (c[1], c[0]))}
         )
@@ -263,9 +263,19 @@ class Board:
         for (x, y), ids in self.variants.items():
             variant_list[y * cols + x] = ids
         self._variant_list = tuple(variant_list)
-        self._key = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        self._key: str | None = None
 
     # ----------------------------------------------------------------- cells
+    @property
+    def digits(self) -> Mapping[Cell, int]:
+        """The carried digit of every safe cell, ``{cell: int}`` (read-only, built on demand)."""
+        if self._digits_view is None:
+            cols = self.cols
+            self._digits_view = MappingProxyType(
+                {(i % cols, i // cols): d for i, d in enumerate(self._digit_list) if d >= 0}
+            )
+        return self._digits_view
+
     @property
     def size(self) -> int:
         """Number of cells, ``cols * rows``."""
@@ -556,11 +566,16 @@ class Board:
     def __deepcopy__(self, memo: dict[int, object]) -> Board:
         return self
 
+    def _identity(self) -> str:
+        if self._key is None:
+            self._key = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return self._key
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and self._key == other._key
+        return isinstance(other, Board) and self._identity() == other._identity()
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self._identity())
 
     def __repr__(self) -> str:
         return (
