@@ -367,7 +367,7 @@ def check_gates(board: Board, fog_thickness: int = MAX_FOG_THICKNESS) -> list[Is
             fog[i] = 1
             if board.true_digit(cell) == 0:
                 issues.append(Issue(where, "fog_digit_zero", f"fog cell {list(cell)} shows 0"))
-    if not fog_thickness_ok(fog, board.cols, board.rows, fog_thickness):
+    if board.variants and not fog_thickness_ok(fog, board.cols, board.rows, fog_thickness):
         issues.append(
             Issue("variants.fog", "fog_too_thick", f"a fog patch is over {fog_thickness} thick")
         )

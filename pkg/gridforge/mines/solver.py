@@ -70,6 +70,7 @@ __all__ = [
 ]
 
 UNKNOWN, SAFE, MINE = 0, 1, 2
+_QUEUED = 3  # inside Playthrough.open_many only: safe, its digit not read yet
 
 # Layer size above which one component's enumeration gives up (then ``complete`` is False).
 # Frontier components of real boards stay far below it; it only bounds hostile input.
@@ -220,13 +221,7 @@ class Deducer:
             return
         self.state[i] = SAFE
         self.unknown_count -= 1
-        clue, unk = self.clue, self.unk
-        for j in self.nbrs[i]:
-            if clue[j] >= 0:
-                unk[j] -= 1
-                if unk[j] == 0:
-                    self.active.discard(j)
-                self._touch(j)
+        self._lose_unknown(i, 0)
 
     def set_mine(self, i: int) -> None:
         """Record that unknown cell ``i`` holds a mine."""
@@ -235,14 +230,26 @@ class Deducer:
         self.state[i] = MINE
         self.unknown_count -= 1
         self.mines_known += 1
-        clue, unk, rem = self.clue, self.unk, self.rem
+        self._lose_unknown(i, 1)
+
+    def _lose_unknown(self, i: int, mine: int) -> None:
+        """Cell ``i`` stopped being unknown (``mine``: it is a mine): update the digits
+        around it and queue them for the rules. (The hot path: :meth:`_touch` inlined.)"""
+        clue, unk, rem, mask = self.clue, self.unk, self.rem, self._mask
+        queued, enqueue, dirty = self._queued, self._queue.append, self._dirty.add
         for j in self.nbrs[i]:
             if clue[j] >= 0:
-                unk[j] -= 1
-                rem[j] -= 1
-                if unk[j] == 0:
+                u = unk[j] - 1
+                unk[j] = u
+                if mine:
+                    rem[j] -= 1
+                if u == 0:
                     self.active.discard(j)
-                self._touch(j)
+                mask[j] = -1
+                dirty(j)
+                if not queued[j]:
+                    queued[j] = 1
+                    enqueue(j)
 
     def add_clue(self, i: int, digit: int) -> None:
         """Record that safe cell ``i`` shows ``digit``."""
@@ -820,11 +827,15 @@ class Playthrough(Deducer):
         self.mine_flag = bytearray(mine_flags)
         self.fog = bytes(fog_flags)
         nbrs = self.nbrs
-        self.true = [
-            -1 if self.mine_flag[i] else sum(self.mine_flag[j] for j in nbrs[i])
-            for i in range(self.size)
-        ]
-        self.safe_left = self.size - sum(self.mine_flag)
+        true = [0] * self.size
+        mined = [i for i, m in enumerate(self.mine_flag) if m]
+        for i in mined:
+            for j in nbrs[i]:
+                true[j] += 1
+        for i in mined:
+            true[i] = -1
+        self.true = true
+        self.safe_left = self.size - len(mined)
         sx, sy = spawn
         self.r0 = self.open_many(
             [(sy + dy) * cols + sx + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
@@ -832,25 +843,59 @@ class Playthrough(Deducer):
         self.steps: list[Step] = []
 
     def open_many(self, starts: Sequence[int]) -> list[int]:
-        """Dig ``starts`` (all safe) and their chains, in canonical BFS order."""
+        """Dig ``starts`` (all safe) and their chains, in canonical BFS order.
+
+        A cell is marked queued when enqueued; when dequeued it becomes open, the digits
+        around it lose an unknown cell and its own digit is read (queued cells still count
+        as unknown for it, since they will update it when their turn comes).
+        """
         state, true, fog, nbrs, mine = self.state, self.true, self.fog, self.nbrs, self.mine_flag
+        clue, unk, rem, mask, active = self.clue, self.unk, self.rem, self._mask, self.active
+        queued, enqueue, dirty = self._queued, self._queue.append, self._dirty.add
         queue = [i for i in starts if state[i] == UNKNOWN]
         for i in queue:
             if mine[i]:
                 raise AssertionError("the solver dug a mine")  # a bug, never bad input
-            self.set_safe(i)
+            state[i] = _QUEUED
         head = 0
         while head < len(queue):
             i = queue[head]
             head += 1
-            self.safe_left -= 1
+            state[i] = SAFE
+            digit = true[i]
+            unknown = mines = 0
+            for j in nbrs[i]:
+                s = state[j]
+                if s in (UNKNOWN, _QUEUED):
+                    unknown += 1
+                elif s == MINE:
+                    mines += 1
+                if clue[j] >= 0:  # a digit beside i loses an unknown cell
+                    u = unk[j] - 1
+                    unk[j] = u
+                    if u == 0:
+                        active.discard(j)
+                    mask[j] = -1
+                    dirty(j)
+                    if not queued[j]:
+                        queued[j] = 1
+                        enqueue(j)
+                if digit == 0 and s == UNKNOWN:
+                    state[j] = _QUEUED
+                    queue.append(j)
             if not fog[i]:
-                self.add_clue(i, true[i])
-            if true[i] == 0:
-                for j in nbrs[i]:
-                    if state[j] == UNKNOWN and not mine[j]:
-                        self.set_safe(j)
-                        queue.append(j)
+                clue[i] = digit
+                unk[i] = 0 if digit == 0 else unknown
+                rem[i] = digit - mines
+                if unk[i]:
+                    active.add(i)
+                mask[i] = -1
+                dirty(i)
+                if not queued[i]:
+                    queued[i] = 1
+                    enqueue(i)
+        self.unknown_count -= len(queue)
+        self.safe_left -= len(queue)
         return queue
 
     def on_safe(self, i: int) -> None:
