@@ -3,6 +3,7 @@
 import { PythonBridge } from "./bridge.js";
 import { consoleScreen } from "./screens/console.js";
 import { minesScreen } from "./screens/mines.js";
+import { snakesScreen } from "./screens/snakes.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const bridge = new PythonBridge();
@@ -68,7 +69,7 @@ bridge.addEventListener("idle", () => {
 $("cancel").addEventListener("click", () => bridge.cancel());
 
 // Screens: each is {id, title, mount(element, gridforge)}.
-const screens = [minesScreen, consoleScreen];
+const screens = [minesScreen, snakesScreen, consoleScreen];
 const nav = $("screens");
 function open(screen) {
   for (const button of nav.querySelectorAll("button")) {
