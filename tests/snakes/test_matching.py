@@ -7,6 +7,7 @@ import random
 from gridforge.snakes.matching import (
     INF,
     brute_force_assignment,
+    hungarian,
     min_cost,
     min_cost_assignment,
 )
@@ -53,3 +54,13 @@ def test_greedy_trap():
 def test_infeasible_and_empty():
     assert min_cost_assignment([]) == (0, [])
     assert min_cost([[INF, INF], [INF, 3]]) >= INF
+
+
+@given(matrices())
+def test_hungarian_duals_are_feasible_and_tight(cost):
+    total, _, u, v = hungarian(cost)
+    if total >= INF:
+        return
+    assert all(x <= 0 for x in v)
+    assert all(u[i] + v[j] <= cost[i][j] for i in range(len(u)) for j in range(len(v)))
+    assert sum(u) + sum(v) == total

@@ -22,16 +22,29 @@ def min_cost_assignment(cost: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
 
     ``cost`` is n rows by m columns with n <= m; raises ValueError when n > m.
     """
+    total, assign, _, _ = hungarian(cost)
+    return total, assign
+
+
+def hungarian(cost: Sequence[Sequence[int]]) -> tuple[int, list[int], list[int], list[int]]:
+    """Optimal assignment with its dual: ``(total, assign, u, v)``.
+
+    The duals are feasible (``u[i] + v[j] <= cost[i][j]``, every ``v[j] <= 0``) and tight
+    (``sum(u) + sum(v) == total`` when the total is finite), so for any other cost matrix
+    that differs in one row i, ``total - u[i] + min_j(cost'[i][j] - v[j])`` is a lower
+    bound of the new optimum (weak duality): the A* bound uses that to update a colour
+    group's matching when one body moves, without solving it again.
+    """
     n = len(cost)
     if n == 0:
-        return 0, []
+        return 0, [], [], []
     m = len(cost[0])
     if n > m:
         raise ValueError(f"cannot assign {n} rows to {m} columns")
     if n == 1:
         row = cost[0]
         best = min(range(m), key=row.__getitem__)
-        return min(row[best], INF), [best]
+        return min(row[best], INF), [best], [row[best]], [0] * m
     # Hungarian algorithm (e-maxx formulation), 1-based with a virtual column 0.
     u = [0] * (n + 1)
     v = [0] * (m + 1)
@@ -76,7 +89,7 @@ def min_cost_assignment(cost: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
         if p[j]:
             assign[p[j] - 1] = j - 1
     total = sum(min(cost[i][assign[i]], INF) for i in range(n))
-    return min(total, INF), assign
+    return min(total, INF), assign, u[1:], v[1:]
 
 
 def min_cost(cost: Sequence[Sequence[int]]) -> int:
@@ -110,4 +123,4 @@ def brute_force_assignment(cost: Sequence[Sequence[int]]) -> int:
     return min(best, INF)
 
 
-__all__ = ["INF", "brute_force_assignment", "min_cost", "min_cost_assignment"]
+__all__ = ["INF", "brute_force_assignment", "hungarian", "min_cost", "min_cost_assignment"]

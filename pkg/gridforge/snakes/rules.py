@@ -112,6 +112,9 @@ class Game:
             else ()
             for p in range(self.size)
         )
+        self.bit = tuple(1 << p for p in range(self.size))
+        self.nbb = tuple(tuple((d, t, self.bit[t]) for d, t in ts) for ts in self.nb)
+        self._unused: dict[int, int] = {}
         self.n = len(level.bodies)
         self.hole_at = [-1] * self.size
         for i, hole in enumerate(level.holes):
@@ -213,29 +216,43 @@ class Game:
 
     # ------------------------------------------------------------ steps
 
-    def successors(self, state: State, occ: int) -> list[tuple[Move, State, int]]:
-        """Every legal step from ``state`` (occupancy ``occ``), in move order.
-
-        This is the search's inner loop: plain ints and precomputed tables only.
-        """
-        n = self.n
-        layers = state[n]
-        used = state[n + 1]
-        exited = used.bit_count()
-        unused_holes = self.hole_mask
-        if used:
+    def unused_holes(self, used: int) -> int:
+        """Bit set (by padded index) of the holes not yet used, for a used-hole set."""
+        mask = self._unused.get(used)
+        if mask is None:
+            mask = self.hole_mask
             for i, p in enumerate(self.hole_cells):
                 if used >> i & 1:
-                    unused_holes &= ~(1 << p)
-        nb = self.nb
-        hole_at = self.hole_at
+                    mask &= ~(1 << p)
+            self._unused[used] = mask
+        return mask
+
+    def successors(self, state: State, occ: int) -> list[tuple[Move, State, int]]:
+        """Every legal step from ``state`` (occupancy ``occ``), in move order, as
+        ``(move, child, child_occupancy)``.
+
+        This is the search's inner loop: plain ints, precomputed neighbour triples
+        ``(direction, target, target_bit)``, one list reused for all children.
+        """
+        n = self.n
+        used = state[n + 1]
+        exited = used.bit_count()
+        unused = self._unused.get(used)
+        if unused is None:
+            unused = self.unused_holes(used)
+        nbb = self.nbb
+        frozen = self.frozen
+        carriers = self.carriers
+        bit = self.bit
         out: list[tuple[Move, State, int]] = []
+        append = out.append
+        lst = list(state)
         for b in range(n):
             code = state[b]
-            if not code or self.frozen[b] > exited:
+            if not code or frozen[b] > exited:
                 continue
             locked = False
-            for carrier in self.carriers[b]:
+            for carrier in carriers[b]:
                 if state[carrier]:
                     locked = True
                     break
@@ -243,50 +260,61 @@ class Game:
                 continue
             length = self.lengths[b]
             shift = self.shifts[b]
+            cmask = self.code_masks[b]
             head = code & CELL_MASK
             tail = code >> shift
-            shed = (layers >> (LAYER_BITS * b)) & 7
-            color = self.colors[b][shed]
             base = b << 3
-            for end, here, far in ((0, head, tail), (1, tail, head)):
-                for d, t in nb[here]:
-                    bit = 1 << t
-                    if unused_holes & bit:
-                        h = hole_at[t]
-                        if self.hole_color[h] != color or self.hole_frozen[h] > exited:
-                            continue
-                        new_used = used | (1 << h)
-                        if shed + 1 < self.nlayers[b]:
-                            child = (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
-                            out.append((base | end << 2 | d, child, occ))
-                        else:
-                            gone = occ
-                            c = code
-                            for _ in range(length):
-                                gone &= ~(1 << (c & CELL_MASK))
-                                c >>= BITS
-                            child = (
-                                *state[:b],
-                                0,
-                                *state[b + 1 : n],
-                                layers & ~(7 << (LAYER_BITS * b)),
-                                new_used,
-                            )
-                            out.append((base | end << 2 | d, child, gone))
+            # Head steps: the tail cell is vacated.
+            tail_bit = bit[tail]
+            for d, t, bt in nbb[head]:
+                if occ & bt:
+                    if t != tail or length < 3:
                         continue
-                    if occ & bit:
-                        if t != far or length < 3:
-                            continue
-                        new_occ = occ
-                    else:
-                        new_occ = occ ^ bit ^ (1 << far)
-                    if end == 0:
-                        new_code = ((code << BITS) | t) & self.code_masks[b]
-                    else:
-                        new_code = (code >> BITS) | (t << shift)
-                    child = (*state[:b], new_code, *state[b + 1 :])
-                    out.append((base | end << 2 | d, child, new_occ))
+                    new_occ = occ
+                elif unused & bt:
+                    self._exit(state, b, base | d, t, occ, exited, append)
+                    continue
+                else:
+                    new_occ = occ ^ bt ^ tail_bit
+                lst[b] = ((code << BITS) | t) & cmask
+                append((base | d, tuple(lst), new_occ))
+            # Tail steps: the head cell is vacated.
+            head_bit = bit[head]
+            for d, t, bt in nbb[tail]:
+                if occ & bt:
+                    if t != head or length < 3:
+                        continue
+                    new_occ = occ
+                elif unused & bt:
+                    self._exit(state, b, base | 4 | d, t, occ, exited, append)
+                    continue
+                else:
+                    new_occ = occ ^ bt ^ head_bit
+                lst[b] = (code >> BITS) | (t << shift)
+                append((base | 4 | d, tuple(lst), new_occ))
+            lst[b] = code
         return out
+
+    def _exit(
+        self, state: State, b: int, move: Move, t: int, occ: int, exited: int, append: Any
+    ) -> None:
+        """Append the exit of body b into the hole at t, when the hole takes its colour."""
+        n = self.n
+        h = self.hole_at[t]
+        layers = state[n]
+        shed = (layers >> (LAYER_BITS * b)) & 7
+        if self.hole_color[h] != self.colors[b][shed] or self.hole_frozen[h] > exited:
+            return
+        new_used = state[n + 1] | (1 << h)
+        if shed + 1 < self.nlayers[b]:
+            append((move, (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used), occ))
+            return
+        code = state[b]
+        for _ in range(self.lengths[b]):
+            occ &= ~self.bit[code & CELL_MASK]
+            code >>= BITS
+        child = (*state[:b], 0, *state[b + 1 : n], layers & ~(7 << (LAYER_BITS * b)), new_used)
+        append((move, child, occ))
 
     def legal_moves(self, state: State) -> list[Move]:
         return [m for m, _, _ in self.successors(state, self.occupancy(state))]

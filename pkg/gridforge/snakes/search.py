@@ -38,16 +38,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.matching import INF, min_cost
+from gridforge.snakes.matching import INF, hungarian
 from gridforge.snakes.rules import CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
+
+Match = tuple[int, list[int], list[int], list[int]]  # (cost, assignment, u, v)
 
 DEFAULT_STATES = 200_000
 DEFAULT_SECONDS = 10.0
 FAST_WEIGHT = 3
+MEMO_LIMIT = 100_000  # cached matchings of multi-body colour groups
 
 # Priority packing of heap entries: f, then h (smaller h first = deeper first), then a
-# counter for a deterministic FIFO among equals. One int compares faster than a tuple.
-_CNT_BITS = 32
+# counter for a deterministic FIFO among equals, then one bit: 1 when h is exact, 0 when it
+# is an estimate still to be settled. One int compares faster than a tuple.
+_CNT_BITS = 40
 _H_BITS = 20
 _F_SHIFT = _CNT_BITS + _H_BITS
 _H_MASK = (1 << _H_BITS) - 1
@@ -98,6 +102,10 @@ class Solver:
             by_color.setdefault(c, []).append((h, self.hole_dist[h]))
         self.color_holes = by_color
         self.outer = tuple(tuple(cs) for cs in game.colors)
+        self.color_used = {
+            c: sum(1 << h for h, _ in holes) for c, holes in self.color_holes.items()
+        }
+        self._memo: dict[tuple[int, tuple[tuple[int, int], ...], int], Match] = {}
 
     def _distances(self, source: int) -> list[int]:
         """Wall-aware BFS distances from ``source`` over the static floor (INF: unreachable)."""
@@ -132,12 +140,26 @@ class Solver:
                 if x < best:
                     best = x
             return best
+        return self.group_match(color, tuple(ends), used)[0]
+
+    def group_match(self, color: int, ends: tuple[tuple[int, int], ...], used: int) -> Match:
+        """The optimal matching of a colour group with its duals (cached, bounded)."""
+        key = (color, ends, used & self.color_used[color])
+        match = self._memo.get(key)
+        if match is not None:
+            return match
+        dists = [d for h, d in self.color_holes.get(color, ()) if not used >> h & 1]
         if len(ends) > len(dists):
-            return INF
-        rows = []
-        for head, tail in ends:
-            rows.append([d[head] if d[head] < d[tail] else d[tail] for d in dists])
-        return min_cost(rows)
+            match = (INF, [], [], [])
+        else:
+            rows = []
+            for head, tail in ends:
+                rows.append([d[head] if d[head] < d[tail] else d[tail] for d in dists])
+            match = hungarian(rows)
+        if len(self._memo) >= MEMO_LIMIT:
+            self._memo.clear()  # bounded memory: a cache, never needed for correctness
+        self._memo[key] = match
+        return match
 
     def _groups(self, state: State) -> tuple[dict[int, list[tuple[int, int]]], int]:
         """Bodies' ends grouped by current outer colour, and the remaining inner layers."""
@@ -172,12 +194,19 @@ class Solver:
 
     def expand(
         self, state: State, occ: int, best: dict[State, Any] | None = None, ng: int = 0
-    ) -> list[tuple[Move, State, int, int]]:
-        """Children of ``state`` with their bounds, computed incrementally.
+    ) -> list[tuple[Move, State, int, int, int]]:
+        """Children of ``state`` as ``(move, child, occupancy, bound, exact)``.
 
-        Children already in ``best`` with a g of at most ``ng`` are skipped (they are
-        never improved), which saves their bound. A slide changes only the moved body's
-        colour group, so only that group's matching is recomputed; an exit recomputes all.
+        Children already in ``best`` with a g of at most ``ng`` are skipped (they are never
+        improved), which saves their bound. A slide changes only the moved body's colour
+        group. For a group of one body its new cost is exact and cheap. For a larger group
+        the parent's optimal duals (u, v) give, by weak duality, the lower bound
+        ``cost - u[row] + min_j(cost'[row][j] - v[j])`` in O(holes); when complementary
+        slackness still holds (the minimum is at the body's old hole, or at a free hole
+        with both duals zero) that bound is the exact new optimum and the child's matching
+        is cached without solving it; otherwise the child carries the bound as an estimate
+        (``exact == 0``) and A* settles it only if the child is ever popped. An exit child
+        is estimated at the parent's bound minus one (the bound is consistent).
         """
         game = self.game
         n = game.n
@@ -186,48 +215,91 @@ class Solver:
         outer = self.outer
         shifts = game.shifts
         color_holes = self.color_holes
-        group_cost = self.group_cost
         groups, inner = self._groups(state)
-        gcost = {c: group_cost(c, ends, used) for c, ends in groups.items()}
+        gcost = {c: self.group_cost(c, ends, used) for c, ends in groups.items()}
         base_h = inner + sum(gcost.values())
         last_body = -1
-        c = 0
         rest = 0
-        others: list[tuple[int, int]] = []
+        dists: list[list[int]] = []
+        grouped = False
+        memo = self._memo
+        group: tuple[tuple[int, int], ...] = ()
+        row = col = dual_rest = used_c = 0
+        assign: list[int] = []
+        u: list[int] = []
+        v: list[int] = []
+        taken: set[int] = set()
         out = []
+        append = out.append
         for move, child, cocc in game.successors(state, occ):
             if best is not None:
                 old = best.get(child)
                 if old is not None and old[0] <= ng:
                     continue
             if child[n + 1] != used:
-                ch = self.bound(child)  # an exit: colours change, recompute
+                # An exit: the bound drops by at most one (it is consistent); settle later.
+                append((move, child, cocc, base_h - 1 if base_h > 0 else 0, 0))
+                continue
+            b = move >> 3
+            if b != last_body:
+                last_body = b
+                c = outer[b][(layers >> (LAYER_BITS * b)) & 7]
+                code = state[b]
+                mine = (code & CELL_MASK, code >> shifts[b])
+                dists = [d for hole, d in color_holes[c] if not used >> hole & 1]
+                grouped = len(groups[c]) > 1
+                rest = base_h - gcost[c]
+                if grouped:
+                    group = tuple(groups[c])
+                    row = group.index(mine)
+                    _, assign, u, v = self.group_match(c, group, used)
+                    col = assign[row]
+                    taken = set(assign)
+                    dual_rest = gcost[c] - u[row]
+                    used_c = used & self.color_used[c]
+            code = child[b]
+            head = code & CELL_MASK
+            tail = code >> shifts[b]
+            if not grouped:
+                best_d = INF
+                for d in dists:
+                    x = d[head]
+                    y = d[tail]
+                    if y < x:
+                        x = y
+                    if x < best_d:
+                        best_d = x
+                append((move, child, cocc, rest + best_d, 1))
+                continue
+            # Weak duality with the parent's duals: the new row's best reduced cost.
+            d = dists[col]
+            x = d[head]
+            y = d[tail]
+            best_val = (x if x < y else y) - v[col]
+            arg = col
+            for j, d in enumerate(dists):
+                x = d[head]
+                y = d[tail]
+                x = (x if x < y else y) - v[j]
+                if x < best_val:
+                    best_val = x
+                    arg = j
+            lb = dual_rest + best_val
+            if lb >= INF:
+                continue  # no finite matching: a dead state
+            if arg == col or (arg not in taken and v[arg] == 0 and v[col] == 0):
+                # Complementary slackness still holds: the bound is exact, and the
+                # child's matching is known without solving it; cache it.
+                new_u = list(u)
+                new_u[row] = best_val
+                new_assign = list(assign)
+                new_assign[row] = arg
+                key = (c, (*group[:row], (head, tail), *group[row + 1 :]), used_c)
+                if len(memo) < MEMO_LIMIT:
+                    memo[key] = (lb, new_assign, new_u, v)
+                append((move, child, cocc, rest + lb, 1))
             else:
-                b = move >> 3
-                if b != last_body:
-                    last_body = b
-                    c = outer[b][(layers >> (LAYER_BITS * b)) & 7]
-                    code = state[b]
-                    others = list(groups[c])
-                    others.remove((code & CELL_MASK, code >> shifts[b]))
-                    rest = base_h - gcost[c]
-                code = child[b]
-                head = code & CELL_MASK
-                tail = code >> shifts[b]
-                if others:
-                    ch = rest + group_cost(c, [(head, tail), *others], used)
-                else:
-                    best_d = INF
-                    for hole, d in color_holes[c]:
-                        if not used >> hole & 1:
-                            x = d[head]
-                            y = d[tail]
-                            if y < x:
-                                x = y
-                            if x < best_d:
-                                best_d = x
-                    ch = rest + best_d
-            out.append((move, child, cocc, ch))
+                append((move, child, cocc, rest + lb, 0))
         return out
 
     # ------------------------------------------------------------ static dead checks
@@ -289,12 +361,13 @@ class Solver:
         if start[n + 1] == all_used:
             return SearchResult("solved", [], True, 0, 0, stored=1)
         expand = self.expand
+        bound = self.bound
         heappush = heapq.heappush
         heappop = heapq.heappop
         counter = 0
         best: dict[State, tuple[int, State | None, int]] = {start: (0, None, -1)}
         heap: list[tuple[int, State, int]] = [
-            ((weight * h0) << _F_SHIFT | h0 << _CNT_BITS, start, game.occupancy(start))
+            ((weight * h0) << _F_SHIFT | h0 << _CNT_BITS | 1, start, game.occupancy(start))
         ]
         expanded = 0
         pruned = 0
@@ -306,6 +379,16 @@ class Solver:
             g = (prio >> _F_SHIFT) - weight * h
             if best[state][0] < g:
                 continue  # stale entry
+            if not prio & 1:
+                # The key held an estimate: settle the exact bound before expanding.
+                exact = bound(state)
+                if exact >= INF or (upper is not None and g + exact >= upper):
+                    continue
+                if exact > h:
+                    counter += 1
+                    prio = (g + weight * exact) << _F_SHIFT | exact << _CNT_BITS | counter << 1 | 1
+                    heappush(heap, (prio, state, occ))
+                    continue
             if state[n + 1] == all_used:
                 goal = state
                 break
@@ -322,7 +405,7 @@ class Solver:
                 if not expanded & 4095:
                     progress.step(len(best), max_states, "A*" if weight == 1 else "fast search")
             ng = g + 1
-            for move, child, cocc, ch in expand(state, occ, best, ng):
+            for move, child, cocc, ch, exact_flag in expand(state, occ, best, ng):
                 if ch >= INF:
                     continue
                 if upper is not None and ng + ch >= upper:
@@ -334,7 +417,7 @@ class Solver:
                     goal = child
                     heap.clear()
                     break
-                prio = (ng + weight * ch) << _F_SHIFT | ch << _CNT_BITS | counter
+                prio = (ng + weight * ch) << _F_SHIFT | ch << _CNT_BITS | counter << 1 | exact_flag
                 heappush(heap, (prio, child, cocc))
             if goal is not None:
                 break

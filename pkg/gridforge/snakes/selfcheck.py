@@ -45,27 +45,39 @@ def _walk(rng: random.Random, free: set[tuple[int, int]], length: int):
     return None
 
 
-def random_level(seed: int, features: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A valid small level dict; retries internally until one validates."""
+# Shapes of random levels: (cols, rows, bodies, body lengths); "small" settles by BFS.
+SHAPES: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[int, ...]]] = {
+    "small": ((3, 6), (3, 4), (2, 4), (2, 2, 3)),
+    "medium": ((6, 8), (5, 7), (4, 6), (2, 3, 3, 4, 5)),
+}
+
+
+def random_level(
+    seed: int, features: tuple[str, ...] = (), shape: str = "small"
+) -> dict[str, Any]:
+    """A valid random level dict; retries internally until one validates."""
     rng = random.Random(seed)
     while True:
-        level = _attempt(rng, features)
+        level = _attempt(rng, features, SHAPES[shape])
         if level is not None and not validate_level(level):
             return level
 
 
-def _attempt(rng: random.Random, features: tuple[str, ...]) -> dict[str, Any] | None:
-    cols = rng.randint(3, 6)
-    rows = rng.randint(3, 4)
+def _attempt(
+    rng: random.Random, features: tuple[str, ...], shape: tuple[Any, ...]
+) -> dict[str, Any] | None:
+    (c_lo, c_hi), (r_lo, r_hi), (b_lo, b_hi), lengths = shape
+    cols = rng.randint(c_lo, c_hi)
+    rows = rng.randint(r_lo, r_hi)
     cells = [(x, y) for y in range(rows) for x in range(cols)]
     stones = [c for c in cells if rng.random() < 0.1]
     free = set(cells) - set(stones)
     need_bodies = 3 if "gold" in features else 2 if "silver" in features else 1
-    nbodies = rng.randint(max(2, need_bodies), 4)
+    nbodies = rng.randint(max(b_lo, need_bodies), b_hi)
     ncolors = rng.randint(1, 3)
     bodies: list[dict[str, Any]] = []
     for _ in range(nbodies):
-        path = _walk(rng, free, rng.choice((2, 2, 3)))
+        path = _walk(rng, free, rng.choice(lengths))
         if path is None:
             return None
         free -= set(path)
