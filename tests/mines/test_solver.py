@@ -10,7 +10,7 @@ import sys
 import pytest
 from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.mines.board import Board, initial_expansion
+from gridforge.mines.board import Board, initial_expansion, spawn_cells
 from gridforge.mines.solver import (
     Deducer,
     deduce,
@@ -215,6 +215,27 @@ def test_playthrough_initial_visible_set_is_r0_cell_for_cell():
         board = Board(cols, rows, mines, spawn)
         result = solve_board(board)
         assert result.r0 == initial_expansion(board)
+
+
+def test_playthrough_steps_each_prove_something_true_and_are_counted():
+    rng = random.Random(5)
+    for _ in range(30 if IN_PYODIDE else 150):
+        cols, rows = rng.randint(5, 16), rng.randint(5, 12)
+        spawn = (cols // 2, rows // 2)
+        b3 = set(spawn_cells(spawn))
+        free = [(x, y) for y in range(rows) for x in range(cols) if (x, y) not in b3]
+        board = Board(cols, rows, rng.sample(free, len(free) // 6), spawn)
+        result = solve_board(board)
+        opened = set(result.r0)
+        for step in result.steps:
+            assert step.safe or step.mines, step
+            assert not any(board.is_mine(c) for c in step.safe)
+            assert all(board.is_mine(c) for c in step.mines)
+            assert not set(step.safe) & opened  # never proves what is already open
+            opened |= set(step.safe)
+        counts = result.rule_counts
+        assert sum(counts.values()) == len(result.steps)
+        assert result.no_guess == (result.solved_count == board.safe_count)
 
 
 def test_solve_board_opens_every_safe_cell_of_an_easy_board():

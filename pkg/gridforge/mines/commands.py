@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from gridforge.errors import GridforgeError
+from gridforge.mines.generate_commands import register_generate
 from gridforge.mines.play import event_lines, replay
 
 
@@ -44,3 +45,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--outcomes", action="store_true", help="also print each step's outcomes as a line"
     )
     rp.set_defaults(handler=_replay)
+    register_generate(mines_sub)  # generate, solve (issue 4)

@@ -885,7 +885,7 @@ class Playthrough(Deducer):
                     queue.append(j)
             if not fog[i]:
                 clue[i] = digit
-                unk[i] = 0 if digit == 0 else unknown
+                unk[i] = unknown
                 rem[i] = digit - mines
                 if unk[i]:
                     active.add(i)
