@@ -444,22 +444,10 @@ def test_AC_10() -> None:
     # plus six safe digs = 8 AP: the round would end exhausted, not stopped. Formulas win:
     # we spread it over two stopped rounds.
     h = Harness.active(b_batch())
-    h.engine.try_move((2, 2))
-    h.engine.try_dig((1, 2))  # a mine: the walkway
-    h.engine.try_move((1, 2))
-    h.engine.try_dig((0, 1))
-    h.engine.try_dig((0, 2))
-    h.engine.try_move((0, 1))
-    h.engine.try_dig((0, 0))
+    h.walk([((2, 2), (1, 2)), ((1, 2), (0, 1)), (None, (0, 2)), ((0, 1), (0, 0))])  # (1,2): mine
     h.stop()
     h.next_round()
-    h.engine.try_move((2, 4))
-    h.engine.try_dig((1, 4))  # a mine again
-    h.engine.try_move((1, 4))
-    h.engine.try_dig((0, 4))
-    h.engine.try_dig((0, 5))
-    h.engine.try_move((0, 5))
-    h.engine.try_dig((0, 6))
+    h.walk([((2, 4), (1, 4)), ((1, 4), (0, 4)), (None, (0, 5)), ((0, 5), (0, 6))])  # (1,4): mine
     h.stop()
     h.next_round()
     h.engine.try_move((1, 2))

@@ -90,3 +90,54 @@ def test_board_spawn_must_fit() -> None:
     with pytest.raises(ValidationError) as info:
         Board(7, 7, [], (0, 3))
     assert info.value.issues[0].path == "spawn"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "path"),
+    [
+        ({"cols": "7"}, "cols"),
+        ({"rows": 2}, "rows"),
+        ({"mines": 5}, "mines"),
+        ({"mines": [(1, 1), (1, 1)]}, "mines[1]"),
+        ({"mines": [(1, 9)]}, "mines[0]"),
+        ({"spawn": "ab"}, "spawn"),
+        ({"spawn": (3, 3, 3)}, "spawn"),
+        ({"variants": {(0, 0): 5}}, "variants[[0, 0]]"),
+        ({"variants": {(0, 0): [""]}}, "variants[[0, 0]]"),
+        ({"variants": {(1, 0): ["fog"]}}, "variants[[1, 0]]"),
+        ({"variants": [1]}, "variants"),
+        ({"digits": {(0, 0): "a"}}, "digits[[0, 0]]"),
+        ({"digits": {(1, 0): 1}}, "digits[[1, 0]]"),
+        ({"digits": {(0, 0): 2}}, "digits[[0, 1]]"),
+    ],
+)
+def test_board_constructor_names_the_bad_field(kwargs: dict, path: str) -> None:
+    args = {"cols": 7, "rows": 7, "mines": [(1, 0)], "spawn": (3, 3), **kwargs}
+    with pytest.raises(ValidationError) as info:
+        Board(**args)
+    assert path in [issue.path for issue in info.value.issues]
+
+
+def test_board_is_a_read_only_snapshot() -> None:
+    variants = {(0, 0): ("fog",)}
+    board = Board(7, 7, [(3, 5)], (3, 3), variants=variants)
+    variants[(0, 1)] = ("fog",)
+    assert board.variant_ids((0, 1)) == () and (0, 1) not in board.variants
+    with pytest.raises(TypeError):
+        board.variants[(0, 2)] = ("fog",)  # type: ignore[index]
+    with pytest.raises(TypeError):
+        board.digits[(0, 0)] = 3  # type: ignore[index]
+
+
+def test_board_digits_json_rows_with_null_on_mines() -> None:
+    data = Board(7, 7, [(1, 0)], (3, 3)).to_json()
+    assert "digits" not in data  # written only when they differ from the true digits
+    data["digits"] = [[0] * 7 for _ in range(7)]
+    with pytest.raises(ValidationError) as info:
+        Board.from_json(data)
+    assert [i.path for i in info.value.issues] == ["digits[0][1]"]
+    data["digits"][0][1] = None
+    data["digits"][0][0] = 2
+    tampered = Board.from_json(data)
+    assert tampered.digit((0, 0)) == 2 and tampered.true_digit((0, 0)) == 1
+    assert tampered.to_json()["digits"][0][:3] == [2, None, 0]  # (2,0) carried 0, true 1

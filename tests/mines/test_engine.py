@@ -262,3 +262,15 @@ def test_replay_command_prints_identical_bytes(tmp_path, capsys) -> None:
     assert "steps[0].extra" in capsys.readouterr().err
     assert cli.main(["mines", "replay", "--board", str(tmp_path / "nope"), "--script",
                      str(script_path)]) == 2  # fmt: skip
+
+
+def test_engine_rejected_install_keeps_the_previous_board() -> None:
+    h = Harness.active(b_spawn())
+    h.engine.try_move((2, 3))
+    h.engine.try_dig((1, 3))
+    h.engine.try_flag_place((1, 2))
+    h.stop()
+    state, board, mark = h.observables(), h.engine.board, len(h.stream)
+    for bad in (b_fog(extra_fog=((5, 1),)), b_fog(extra_fog=((3, 2),))):
+        assert h.engine.install_board(bad).reject_reason == "board_invalid"
+    assert h.observables() == state and h.engine.board is board and len(h.stream) == mark

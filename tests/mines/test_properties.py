@@ -16,7 +16,7 @@ from typing import Any
 from gridforge.mines.board import Board
 from gridforge.mines.engine import check_install_invariants
 from gridforge.mines.intents import Intent
-from gridforge.mines.ledger import Ledger
+from gridforge.mines.ledger import ROUND_END_FIELDS, Ledger
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
@@ -25,15 +25,7 @@ from .fixtures import Harness, naive_bfs, naive_digit, naive_r0
 KEYS = {
     "cell_revealed": {"type", "cell", "kind", "digit", "variant_ids", "channel", "reward_eligible"},
     "flag_judged": {"type", "cell", "hit"},
-    "round_end": {
-        "type",
-        "path_tag",
-        "continuation_hint",
-        "round",
-        "ap_forfeited",
-        "rap_banked",
-        "rap",
-    },
+    "round_end": {"type", *ROUND_END_FIELDS},
 }
 LEDGER_MODULE = Ledger.__module__
 

@@ -3,8 +3,25 @@
 An avatar digs 8-adjacent cells, moves for free over opened ground and pays action points
 for digs and flags; a dug mine is a reported fact, not death. The engine reports exactly
 three events (``cell_revealed``, ``flag_judged``, ``round_end``) as plain JSON-ready dicts.
+Modules: ``board`` (A1 product, JSON), ``ledger`` (A3), ``engine`` (A2), ``events``,
+``intents``, ``play`` (JSON sessions and the headless replay), ``commands`` (CLI).
 """
 
 from gridforge.mines.board import BOARD_FORMAT, Board, initial_expansion, spawn_cells
+from gridforge.mines.engine import Engine, check_install_invariants
+from gridforge.mines.intents import ActionOutcome, Intent
+from gridforge.mines.ledger import Economy, Ledger, load_economy
 
-__all__ = ["BOARD_FORMAT", "Board", "initial_expansion", "spawn_cells"]
+__all__ = [
+    "BOARD_FORMAT",
+    "ActionOutcome",
+    "Board",
+    "Economy",
+    "Engine",
+    "Intent",
+    "Ledger",
+    "check_install_invariants",
+    "initial_expansion",
+    "load_economy",
+    "spawn_cells",
+]

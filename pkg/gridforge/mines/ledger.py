@@ -60,6 +60,7 @@ __all__ = [
     "ECONOMY_FIELDS",
     "PATH_TAGS",
     "PHASES",
+    "ROUND_END_FIELDS",
     "Economy",
     "Ledger",
     "load_economy",
@@ -331,14 +332,9 @@ class Ledger:
         self.settled = False
         self._dig_pending = False
         self._refresh_granted = False
-        self.last_round_end = {
-            "path_tag": path_tag,
-            "continuation_hint": "new_board" if path_tag == "cleared" else "same_board",
-            "round": self.round,
-            "ap_forfeited": forfeited,
-            "rap_banked": banked,
-            "rap": self.rap,
-        }
+        hint = "new_board" if path_tag == "cleared" else "same_board"
+        values = (path_tag, hint, self.round, forfeited, banked, self.rap)
+        self.last_round_end = dict(zip(ROUND_END_FIELDS, values, strict=True))
         if path_tag == "stopped":
             event = {"type": "round_end", **self.last_round_end}
             for listener in list(self._listeners):
