@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from gridforge import api, cli
@@ -274,3 +278,31 @@ def test_engine_rejected_install_keeps_the_previous_board() -> None:
     for bad in (b_fog(extra_fog=((5, 1),)), b_fog(extra_fog=((3, 2),))):
         assert h.engine.install_board(bad).reject_reason == "board_invalid"
     assert h.observables() == state and h.engine.board is board and len(h.stream) == mark
+
+
+# The bytes of one replay, pinned: the same on every run, process and platform (CPython,
+# Pyodide). A deliberate change of the event stream updates this digest.
+GOLDEN_SHA256 = "ada65cf86654bcedf0e4e7bebae9b65afb4f41af01e22494ab11cae624803788"
+
+
+def test_replay_golden_bytes() -> None:
+    text = play.event_lines(play.replay(b_fog().to_json(), SCRIPT, outcomes=True))
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == GOLDEN_SHA256
+
+
+@pytest.mark.cpython_only
+def test_replay_command_same_bytes_across_hash_seeds(tmp_path) -> None:
+    board_path, script_path = tmp_path / "b.json", tmp_path / "s.json"
+    board_path.write_text(b_fog().dumps())
+    script_path.write_text(json.dumps(SCRIPT))
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "gridforge", "mines", "replay", "--board", str(board_path),
+             "--script", str(script_path), "--outcomes"],
+            capture_output=True, env=env, check=True,
+        )  # fmt: skip
+        outputs.add(done.stdout)
+    (only,) = outputs
+    assert hashlib.sha256(only).hexdigest() == GOLDEN_SHA256
