@@ -529,7 +529,7 @@ class _Attempt:
         for i in unknown:
             if any(state[j] == SAFE for j in self.nbrs[i]):
                 touching[i] = 1
-        groups = [play._unknown_nbrs(q) for q in active] or [unknown]
+        groups = [play.unknown_neighbours(q) for q in active] or [unknown]
         for group in groups:
             inside = set(group)
             outside = [i for i in unknown if i not in inside]

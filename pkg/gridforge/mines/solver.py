@@ -302,11 +302,13 @@ class Deducer:
                 self.on_safe(i)
 
     # ----------------------------------------------------------------- rules
-    def _cells(self, indices: Iterable[int]) -> tuple[Cell, ...]:
+    def cells_of(self, indices: Iterable[int]) -> tuple[Cell, ...]:
+        """Indices as ``(x, y)`` cells in row-major order."""
         cols = self.cols
         return tuple((i % cols, i // cols) for i in sorted(indices))
 
-    def _unknown_nbrs(self, q: int) -> list[int]:
+    def unknown_neighbours(self, q: int) -> list[int]:
+        """The unknown neighbours of cell ``q``, in row-major neighbour order."""
         state = self.state
         return [j for j in self.nbrs[q] if state[j] == UNKNOWN]
 
@@ -326,7 +328,7 @@ class Deducer:
                 continue
             r = rem[q]
             if r == 0 or r == u:
-                cells = self._cells(self._unknown_nbrs(q))
+                cells = self.cells_of(self.unknown_neighbours(q))
                 x, y = self.cell(q)
                 known = self.clue[q] - r
                 if r == 0:
@@ -378,7 +380,7 @@ class Deducer:
                 if extra < 0 or extra > size:
                     raise self._inconsistent(big, "contradicts a neighbouring digit")
                 continue
-            cells = self._cells(_bits(diff))
+            cells = self.cells_of(_bits(diff))
             sx, sy = self.cell(small)
             bx, by = self.cell(big)
             text = (
@@ -450,7 +452,7 @@ class Deducer:
         for cells, cons in comps:
             self.largest_component = max(self.largest_component, len(cells))
             res = enumerate_component(
-                cells, [(self.rem[q], self._unknown_nbrs(q)) for q in cons], self.max_states
+                cells, [(self.rem[q], self.unknown_neighbours(q)) for q in cons], self.max_states
             )
             if res is None:
                 self.complete = False
@@ -536,7 +538,9 @@ class Deducer:
             if total:
                 why += f" and the total of {self.mine_total} mines"
         text = f"{why}: " + " and ".join(parts)
-        return Step(rule, self._cells(safe), self._cells(mines), self._cells(cons), total, text)
+        return Step(
+            rule, self.cells_of(safe), self.cells_of(mines), self.cells_of(cons), total, text
+        )
 
     def next_step(self) -> Step | None:
         """The next deduction (cheapest rule first), or None when nothing more is provable."""
@@ -713,7 +717,7 @@ def deduce(
     steps = ded.run(max_steps)
     safe = [i for i in unknown_before if ded.state[i] == SAFE]
     mines = [i for i in unknown_before if ded.state[i] == MINE]
-    return Deduction(ded._cells(safe), ded._cells(mines), tuple(steps), ded.complete)
+    return Deduction(ded.cells_of(safe), ded.cells_of(mines), tuple(steps), ded.complete)
 
 
 def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -749,12 +753,15 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
             return False
         return True
 
+    def entries(name: str, shape: str) -> list[Any]:
+        raw = data.get(name, [])
+        if isinstance(raw, list):
+            return raw
+        issues.append(Issue(name, "type", f"{name} is a list of {shape}"))
+        return []
+
     opened: dict[Cell, int | None] = {}
-    raw = data.get("opened", [])
-    if not isinstance(raw, list):
-        issues.append(Issue("opened", "type", "opened is a list of [x, y, digit|null]"))
-        raw = []
-    for i, entry in enumerate(raw):
+    for i, entry in enumerate(entries("opened", "[x, y, digit|null]")):
         path = field_path("opened", i)
         if not cell_ok(entry, path, 3):
             continue
@@ -767,11 +774,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
             issues.append(Issue(path, "duplicate", f"cell {list(c)} opened twice"))
         opened[c] = digit
     mines: list[Cell] = []
-    raw = data.get("known_mines", [])
-    if not isinstance(raw, list):
-        issues.append(Issue("known_mines", "type", "known_mines is a list of [x, y]"))
-        raw = []
-    for i, entry in enumerate(raw):
+    for i, entry in enumerate(entries("known_mines", "[x, y]")):
         path = field_path("known_mines", i)
         if cell_ok(entry, path, 2):
             c = (entry[0], entry[1])
@@ -989,8 +992,10 @@ def playthrough_for(
 
 def result_of(play: Playthrough, solved: bool) -> SolveResult:
     """Summarise a finished (or stuck) playthrough."""
-    cells = play._cells
-    stuck = sorted({u for q in play.active for u in play._unknown_nbrs(q)}) if not solved else []
+    cells = play.cells_of
+    stuck = (
+        sorted({u for q in play.active for u in play.unknown_neighbours(q)}) if not solved else []
+    )
     safe_count = play.size - sum(play.mine_flag)
     return SolveResult(
         no_guess=solved,
