@@ -876,13 +876,14 @@ class Playthrough(Deducer):
                 if clue[j] >= 0:  # a digit beside i loses an unknown cell
                     u = unk[j] - 1
                     unk[j] = u
-                    if u == 0:
+                    if u == 0:  # nothing left to deduce there (the board is consistent)
                         active.discard(j)
-                    mask[j] = -1
-                    dirty(j)
-                    if not queued[j]:
-                        queued[j] = 1
-                        enqueue(j)
+                    else:
+                        mask[j] = -1
+                        dirty(j)
+                        if not queued[j]:
+                            queued[j] = 1
+                            enqueue(j)
                 if digit == 0 and s == UNKNOWN:
                     state[j] = _QUEUED
                     queue.append(j)
@@ -890,13 +891,13 @@ class Playthrough(Deducer):
                 clue[i] = digit
                 unk[i] = unknown
                 rem[i] = digit - mines
-                if unk[i]:
+                if unknown and digit:  # a 0 has its unknown neighbours in this very queue
                     active.add(i)
-                mask[i] = -1
-                dirty(i)
-                if not queued[i]:
-                    queued[i] = 1
-                    enqueue(i)
+                    mask[i] = -1
+                    dirty(i)
+                    if not queued[i]:
+                        queued[i] = 1
+                        enqueue(i)
         self.unknown_count -= len(queue)
         self.safe_left -= len(queue)
         return queue
