@@ -49,7 +49,7 @@ import functools
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
 from gridforge.grid import NEIGHBOURS_8, Cell
@@ -132,12 +132,13 @@ def _range_mask(lo: int, hi: int) -> int:
     return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One application of a rule: the cells it proved and the digit cells it used.
 
     ``cells`` of every kind are ``(x, y)`` in row-major order. ``mine_count`` is True when
     the proof needed the board's total mine count. ``text`` is a one-line explanation.
+    (A named tuple: a playthrough makes hundreds, and it is three times cheaper to build
+    than a frozen dataclass.)
     """
 
     rule: str
