@@ -206,7 +206,7 @@ class Solver:
         with both duals zero) that bound is the exact new optimum and the child's matching
         is cached without solving it; otherwise the child carries the bound as an estimate
         (``exact == 0``) and A* settles it only if the child is ever popped. An exit child
-        is estimated at the parent's bound minus one (the bound is consistent).
+        is bounded from the parent's duals the same way (see :meth:`_exit_bound`).
         """
         game = self.game
         n = game.n
@@ -237,8 +237,8 @@ class Solver:
                 if old is not None and old[0] <= ng:
                     continue
             if child[n + 1] != used:
-                # An exit: the bound drops by at most one (it is consistent); settle later.
-                append((move, child, cocc, base_h - 1 if base_h > 0 else 0, 0))
+                ch, exact_flag = self._exit_bound(state, move >> 3, child, groups, gcost, base_h)
+                append((move, child, cocc, ch, exact_flag))
                 continue
             b = move >> 3
             if b != last_body:
@@ -301,6 +301,68 @@ class Solver:
             else:
                 append((move, child, cocc, rest + lb, 0))
         return out
+
+    def _exit_bound(
+        self,
+        state: State,
+        b: int,
+        child: State,
+        groups: dict[int, list[tuple[int, int]]],
+        gcost: dict[int, int],
+        base_h: int,
+    ) -> tuple[int, int]:
+        """The bound of an exit child from the parent's matchings: ``(bound, exact)``.
+
+        The exiting body's row and its hole's column leave the group of colour c: by weak
+        duality ``cost - u[row] - v[col]`` bounds the rest, exactly when the body was
+        matched to that hole. A coat's next colour c2 adds a row to group c2:
+        ``cost2 + min_j(c[j] - v2[j])``, exact when that column was free. When c2 == c,
+        the parent's bound minus one (consistency) is the estimate.
+        """
+        n = self.game.n
+        used = state[n + 1]
+        hole = (child[n + 1] ^ used).bit_length() - 1
+        shed = (state[n] >> (LAYER_BITS * b)) & 7
+        c = self.outer[b][shed]
+        code = state[b]
+        mine = (code & CELL_MASK, code >> self.game.shifts[b])
+        group = groups[c]
+        h = base_h - gcost[c]
+        exact = 1
+        if len(group) > 1:
+            ends = tuple(group)
+            row = ends.index(mine)
+            _, assign, u, v = self.group_match(c, ends, used)
+            col = [x for x, _ in self.color_holes[c] if not used >> x & 1].index(hole)
+            h += gcost[c] - u[row] - v[col]
+            if assign[row] != col:
+                exact = 0
+        if shed + 1 >= self.game.nlayers[b]:
+            return h, exact
+        c2 = self.outer[b][shed + 1]
+        h -= 1  # one inner layer fewer: it becomes the outer one
+        if c2 == c:
+            return (base_h - 1 if base_h > 0 else 0), 0
+        dists = [d for x, d in self.color_holes[c2] if not used >> x & 1]
+        head, tail = mine
+        if c2 not in groups:
+            best = INF
+            for d in dists:
+                x = d[head] if d[head] < d[tail] else d[tail]
+                if x < best:
+                    best = x
+            return h + best, exact
+        _, assign2, _, v2 = self.group_match(c2, tuple(groups[c2]), used)
+        best = INF
+        arg = -1
+        for j, d in enumerate(dists):
+            x = (d[head] if d[head] < d[tail] else d[tail]) - v2[j]
+            if x < best:
+                best = x
+                arg = j
+        if arg in assign2:
+            exact = 0
+        return h + best, exact
 
     # ------------------------------------------------------------ static dead checks
 
