@@ -28,33 +28,13 @@ from gridforge.snakes.certificate import certify
 from gridforge.snakes.level import Level
 from gridforge.snakes.rules import Game
 from gridforge.snakes.search import Solver
-from gridforge.snakes.selfcheck import feature_mix, random_level
+from gridforge.snakes.selfcheck import SPEC_EXAMPLE, feature_mix, random_level
 
 ROOT = Path(__file__).resolve().parent.parent
 MEDIUM_SEEDS = (0, 8, 14, 24, 25, 32, 33, 35)
 LARGEST_SEED = 7  # six bodies of one colour, eight holes: the heaviest matching
 STATES = 300_000
 SECONDS = 600.0
-
-SPEC_EXAMPLE = {
-    "format": "gridforge.snakes.level/1",
-    "cols": 7,
-    "rows": 6,
-    "stones": [[3, 0], [3, 1]],
-    "bodies": [
-        {"cells": [[0, 0], [1, 0], [1, 1]], "colors": [2, 5]},
-        {"cells": [[5, 5], [6, 5]], "colors": [5], "frozen": 1},
-        {"cells": [[0, 4], [0, 5]], "colors": [2], "key": "L1"},
-        {"cells": [[4, 4], [4, 5]], "colors": [2], "lock": {"id": "L1", "kind": "silver"}},
-    ],
-    "holes": [
-        {"cell": [6, 0], "color": 2},
-        {"cell": [6, 2], "color": 2},
-        {"cell": [2, 3], "color": 2},
-        {"cell": [2, 5], "color": 5, "frozen": 2},
-        {"cell": [5, 2], "color": 5},
-    ],
-}
 
 
 def levels() -> list[tuple[str, dict]]:

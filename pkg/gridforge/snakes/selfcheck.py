@@ -2,6 +2,7 @@
 
 Seed 004 section 5: "小局面用独立穷举BFS校对，匹配算法用独立穷举分配校对". This module holds
 
+- :data:`SPEC_EXAMPLE`: the example level of spec section 7 (minimum 20 steps).
 - :func:`random_level`: tiny random boards that exhaustive BFS can settle (valid, supply
   equals demand per colour and region, 2-4 short bodies); ``features`` forces mechanics in
   ("coat", "frozen_body", "frozen_hole", "silver", "gold"); every choice comes from
@@ -21,6 +22,29 @@ from gridforge.snakes.level import Level, validate_level
 from gridforge.snakes.matching import brute_force_assignment, min_cost_assignment
 from gridforge.snakes.rules import Game
 from gridforge.snakes.search import Solver, bfs_optimum, goal_distances
+
+# The spec's example level (section 7): solvable, minimum 20 steps (checked by the tests).
+SPEC_EXAMPLE: dict[str, Any] = {
+    "format": "gridforge.snakes.level/1",
+    "cols": 7,
+    "rows": 6,
+    "stones": [[3, 0], [3, 1]],
+    "bodies": [
+        {"cells": [[0, 0], [1, 0], [1, 1]], "colors": [2, 5]},
+        {"cells": [[5, 5], [6, 5]], "colors": [5], "frozen": 1},
+        {"cells": [[0, 4], [0, 5]], "colors": [2], "key": "L1"},
+        {"cells": [[4, 4], [4, 5]], "colors": [2], "lock": {"id": "L1", "kind": "silver"}},
+    ],
+    "holes": [
+        {"cell": [6, 0], "color": 2},
+        {"cell": [6, 2], "color": 2},
+        {"cell": [2, 3], "color": 2},
+        {"cell": [2, 5], "color": 5, "frozen": 2},
+        {"cell": [5, 2], "color": 5},
+    ],
+    "meta": {"id": "main-0001", "template": "twin", "target": 70, "seed": 123},
+}
+
 
 FEATURES = ("coat", "frozen_body", "frozen_hole", "silver", "gold")
 
@@ -52,9 +76,7 @@ SHAPES: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple
 }
 
 
-def random_level(
-    seed: int, features: tuple[str, ...] = (), shape: str = "small"
-) -> dict[str, Any]:
+def random_level(seed: int, features: tuple[str, ...] = (), shape: str = "small") -> dict[str, Any]:
     """A valid random level dict; retries internally until one validates."""
     rng = random.Random(seed)
     while True:
@@ -210,9 +232,18 @@ def check_shipped_certificates(progress: Progress = NO_PROGRESS) -> dict[str, An
     return {"check": "shipped_certificates", "certificates": checked, "failures": failures}
 
 
+def check_spec_example() -> dict[str, Any]:
+    """The spec's example level: A* must prove its minimum of 20 steps."""
+    result = Solver(Game(Level.from_json(SPEC_EXAMPLE))).solve(max_states=200_000)
+    steps = None if result.moves is None else len(result.moves)
+    failures = [] if steps == 20 and result.optimal else [f"got {steps} (optimal {result.optimal})"]
+    return {"check": "spec_example_minimum", "steps": steps, "failures": failures}
+
+
 def run_all(progress: Progress = NO_PROGRESS, *, levels: int = 200) -> list[dict[str, Any]]:
     """Every self-check, in a fixed order."""
     return [
+        check_spec_example(),
         check_matching(),
         check_astar_against_bfs(levels, progress),
         check_bound_against_distances(max(10, levels // 5), progress),
