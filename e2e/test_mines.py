@@ -75,3 +75,10 @@ def test_digging_opens_cells_and_far_cells_are_refused(page: Page):
     cells(page, ".reach").first.click()
     expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 7/8")
     expect(page.get_by_test_id("mines-log")).to_contain_text("dig: (")
+
+
+def test_hint_explains_a_proved_cell(page: Page):
+    start(page, seed=7)
+    page.get_by_test_id("mines-hint").click()
+    expect(page.get_by_test_id("mines-message")).to_contain_text("Hint:")
+    expect(cells(page, ".hint-safe, .hint-mine").first).to_be_visible()

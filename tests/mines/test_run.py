@@ -169,3 +169,18 @@ def test_bad_input_names_the_field():
         runs.act(answer["run"], ["dig", [0, 0]])
     with pytest.raises(GridforgeError, match="unknown mines run"):
         runs.act("r-nope", {"kind": "stop"})
+
+
+def test_hint_proves_only_true_facts_from_what_the_player_sees():
+    for seed in range(6):
+        answer = runs.new_run(seed)
+        run = runs._runs[answer["run"]]
+        for _ in range(3):
+            proof = runs.hint(answer["run"])
+            board = run.session.engine.board
+            assert all(not board.is_mine(tuple(cell)) for cell in proof["safe"])
+            assert all(board.is_mine(tuple(cell)) for cell in proof["mines"])
+            assert proof["step"] is not None and proof["step"]["text"]
+            for intent in next_safe_dig(run):
+                run.act(intent)
+        runs.close_run(answer["run"])

@@ -51,13 +51,15 @@ export const minesScreen = {
     const log = el("ul", { class: "mines-log", "data-testid": "mines-log" });
     const stopButton = el("button", { type: "button", "data-testid": "mines-stop" }, "Stop (bank AP)");
     const refreshButton = el("button", { type: "button", "data-testid": "mines-refresh" }, "Refresh board");
+    const hintButton = el("button", { type: "button", "data-testid": "mines-hint" }, "Hint");
+    let hinted = { safe: new Set(), mines: new Set() };
     const continueButton = el("button", { type: "button", "data-testid": "mines-continue", hidden: "" }, "Continue");
 
     root.append(el("section", { class: "mines" },
       el("div", { class: "mines-controls" },
         el("label", {}, "Seed ", seedInput),
         el("button", { type: "button", "data-testid": "mines-new-run", onclick: () => newRun() }, "New run"),
-        stopButton, refreshButton, continueButton),
+        stopButton, refreshButton, hintButton, continueButton),
       status, message, tip,
       el("div", { class: "mines-play" }, board, el("div", { class: "mines-side" }, settlement,
         el("h3", {}, "Events"), log)),
@@ -130,6 +132,8 @@ export const minesScreen = {
           if (reach.has(key)) cell.classList.add("reach");
           if (b.avatar[0] === x && b.avatar[1] === y) cell.classList.add("avatar");
           if (pathCells.has(key)) cell.classList.add("path");
+          if (hinted.safe.has(key)) cell.classList.add("hint-safe");
+          if (hinted.mines.has(key)) cell.classList.add("hint-mine");
           board.append(cell);
         }
       }
@@ -158,6 +162,7 @@ export const minesScreen = {
         }
         if (answer.settlement) showSettlement(answer.settlement);
         pathCells = new Set();
+        hinted = { safe: new Set(), mines: new Set() };
         render();
       } catch (error) {
         say(error.message, "rejected");
@@ -230,6 +235,15 @@ export const minesScreen = {
       }
     });
     stopButton.addEventListener("click", () => send({ kind: "stop" }));
+    hintButton.addEventListener("click", async () => {
+      if (!runId) return;
+      const proof = await gridforge.call("gridforge.mines.run.hint", runId);
+      if (!proof.step) { say("Logic proves nothing more from what you see: this spot needs a guess.", "rejected"); return; }
+      const keys = (cells) => new Set(cells.map((c) => c.join(",")));
+      hinted = { safe: keys(proof.step.safe), mines: keys(proof.step.mines) };
+      say(`Hint: ${proof.step.text}`, "info");
+      render();
+    });
     continueButton.addEventListener("click", async () => {
       const answer = await gridforge.call("gridforge.mines.run.continue_run", runId);
       state = answer.state;

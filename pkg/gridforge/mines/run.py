@@ -33,6 +33,7 @@ from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
 from gridforge.mines.intents import Intent
 from gridforge.mines.play import Session
+from gridforge.mines.solver import hint as solver_hint
 
 RUN_FORMAT = "gridforge.mines.run/1"
 SETTLEMENT_KEYS = ("safe_cell_damage", "flag_hit_weaken", "mine_ambush_damage",
@@ -40,8 +41,8 @@ SETTLEMENT_KEYS = ("safe_cell_damage", "flag_hit_weaken", "mine_ambush_damage",
 # Runs kept alive at once in the browser's interpreter; the oldest goes first.
 MAX_RUNS = 8
 
-__all__ = ["Battle", "Run", "RunTable", "act", "close_run", "continue_run", "load_run_table",
-           "move_path", "new_run", "refresh", "run_state"]
+__all__ = ["Battle", "Run", "RunTable", "act", "close_run", "continue_run", "hint",
+           "load_run_table", "move_path", "new_run", "refresh", "run_state"]
 
 
 @dataclass(frozen=True)
@@ -278,6 +279,21 @@ class Run:
                 if (dx or dy) and board.contains((x + dx, y + dy))
                 and not engine.is_open((x + dx, y + dy))]
 
+    def position(self) -> dict[str, Any]:
+        """What the player sees, as the solver's position: opened digits (a fog cell's digit
+        hidden), dug mines as known mines, and the mine total (the page shows it)."""
+        engine, board = self.session.engine, self.session.engine.board
+        opened = []
+        known_mines = []
+        for cell in engine.opened:
+            if board.is_mine(cell):
+                known_mines.append(list(cell))
+            else:
+                digit = None if board.variant_ids(cell) else board.digit(cell)
+                opened.append([cell[0], cell[1], digit])
+        return {"cols": board.cols, "rows": board.rows, "opened": opened,
+                "known_mines": known_mines, "mine_total": len(board.mines)}
+
     def to_json(self) -> dict[str, Any]:
         """The run as the page draws it: battle, enemy, player, status, board view."""
         return {
@@ -346,6 +362,11 @@ def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
         raise GridforgeError(f"a cell is [x, y], got {cell!r}")
     return [list(c) for c in engine.compute_move_path((cell[0], cell[1]))]
+
+
+def hint(run_id: str) -> dict[str, Any]:
+    """What logic proves from what the player sees: the next safe cell or mine and why."""
+    return solver_hint(_run(run_id).position())
 
 
 def run_state(run_id: str) -> dict[str, Any]:
