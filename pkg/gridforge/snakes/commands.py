@@ -102,7 +102,7 @@ def design_levels_command(args: argparse.Namespace) -> int:
                 "which is not installed; --verify works without it"
             ) from None
         raise
-    return int(generate.design_levels(args, _progress(args)) or 0)
+    return int(generate.command(args, _progress(args)))
 
 
 def _verify(args: argparse.Namespace) -> int:
