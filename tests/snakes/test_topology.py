@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from gridforge.snakes.matching import min_cost_assignment
 from gridforge.snakes.topology import (
     FloorGraph,
     analyse_space,
@@ -15,7 +16,6 @@ from gridforge.snakes.topology import (
     free_space,
     general_cuts,
     matching_bounds,
-    min_cost_assignment,
     min_vertex_cut,
     potential_exits,
     seed_separators,

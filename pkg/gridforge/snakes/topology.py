@@ -14,8 +14,9 @@ before any level object exists:
 - the load of each narrow point: (cross demand + straddling bodies) / passage width, times
   ``min(1, second share / 0.25)``; the largest load counts once, so a corridor cut in many
   places is never counted twice;
-- wall-aware BFS distances; per-colour minimum-cost matching of bodies to distinct holes, with
-  wall-aware and with Manhattan distances;
+- wall-aware BFS distances; per-colour minimum-cost matching of bodies to distinct holes (the
+  solver's Hungarian matcher, :mod:`~gridforge.snakes.matching`), with wall-aware and with
+  Manhattan distances;
 - 2x2 coverage and the length-weighted share of body cells outside every all-floor 2x2 square;
 - free-space components (bodies and unused holes as obstacles) and the largest free area;
 - diagnostics: component count, diameter, mean detour ratio, cycle rank E - V + C;
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridforge.grid import NEIGHBOURS_4, Cell, row_major_key
+from gridforge.snakes.matching import min_cost_assignment
 
 # A body for the analysis: its cells [head, ..., tail] and its colours, outermost first.
 BodyData = tuple[Sequence[Cell], Sequence[int]]
@@ -431,68 +433,6 @@ def general_cuts(graph: FloorGraph) -> list[Separator]:
 
 # ---------------------------------------------------------------------------------------------
 # Matching
-
-
-def min_cost_assignment(cost: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
-    """Minimum total cost of giving each row a distinct column (rows <= columns).
-
-    Returns the total and the column of each row. This is the Hungarian algorithm (Kuhn-Munkres
-    with potentials, O(n^2 m)); it is the project's one matcher when the solver provides none.
-    """
-    return _hungarian(cost)
-
-
-def _hungarian(cost: Sequence[Sequence[int]]) -> tuple[int, list[int]]:
-    n = len(cost)
-    if n == 0:
-        return 0, []
-    m = len(cost[0])
-    if m < n:
-        raise ValueError("assignment needs at least as many columns as rows")
-    inf = float("inf")
-    u = [0.0] * (n + 1)
-    v = [0.0] * (m + 1)
-    p = [0] * (m + 1)  # p[j]: row matched to column j (1-based), 0 if none
-    way = [0] * (m + 1)
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv = [inf] * (m + 1)
-        used = [False] * (m + 1)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = inf
-            j1 = 0
-            row = cost[i0 - 1]
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = row[j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(m + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-    assign = [0] * n
-    for j in range(1, m + 1):
-        if p[j]:
-            assign[p[j] - 1] = j - 1
-    total = sum(cost[i][assign[i]] for i in range(n))
-    return total, assign
 
 
 def seed_cost(distance: int) -> int:

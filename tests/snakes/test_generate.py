@@ -1,0 +1,154 @@
+"""The designer's pipeline on small requests: bad requests, determinism, certificates, budgets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from gridforge.errors import Cancelled, ValidationError
+from gridforge.progress import Progress
+from gridforge.snakes.certificate import check_certificate
+from gridforge.snakes.generate import design_levels, load_spec, parse_request
+from gridforge.snakes.level import Level, level_sha256
+
+SMALL = {"candidates": 300, "exact_states": 500}
+
+
+def issue_paths(request) -> list[str]:
+    with pytest.raises(ValidationError) as info:
+        parse_request(request)
+    return [issue.path for issue in info.value.issues]
+
+
+def test_request_more_colours_than_bodies_refused():
+    assert "colors" in issue_paths({"target": 40, "bodies": {"count": 2}, "colors": 3})
+
+
+def test_request_impossible_size_for_template_refused():
+    paths = issue_paths({"target": 40, "topology": "cross",
+                         "size": {"auto": False, "cols": 4, "rows": 4}})
+    assert "size" in paths
+    paths = issue_paths({"target": 40, "topology": "island",
+                         "size": {"auto": False, "cols": 7, "rows": 7, "cells": 45}})
+    assert "size.cells" in paths
+
+
+def test_request_unreachable_steps_refused():
+    # three bodies with two coats have five layers: four steps can never do
+    paths = issue_paths({"target": 40, "bodies": {"count": 3}, "coats": 2,
+                         "steps": {"min": 1, "max": 4}})
+    assert "steps.max" in paths
+    assert "steps.min" in issue_paths({"target": 40, "steps": {"min": 5000}})
+    assert "steps" in issue_paths({"target": 40, "steps": [30, 10]})
+
+
+def test_request_unreachable_target_refused():
+    paths = issue_paths({"target": 100, "bodies": {"count": 1, "total": 2},
+                         "steps": {"max": 5}, "coats": 0, "frozen": 0, "frozen_holes": 0,
+                         "locks": 0})
+    assert "target" in paths
+
+
+def test_request_reports_every_problem_at_once():
+    paths = issue_paths({"target": 140, "topology": "maze", "count": 0, "surprise": 1,
+                         "budgets": {"candidates": -1}})
+    assert {"target", "topology", "count", "surprise", "budgets.candidates"} <= set(paths)
+
+
+def test_load_spec_reads_editor_parameters():
+    req = load_spec(json.dumps({"topology": "twin", "target": 30, "count": 2, "seed": 9,
+                                "bodies": {"count": 3, "min_length": 2, "max_length": 4},
+                                "colors": 2, "budgets": {"candidates": 50}}))
+    assert (req.topology, req.bodies, req.colors, req.budgets["candidates"]) == ("twin", 3, 2, 50)
+    assert req.to_json()["budgets"]["candidates"] == 50
+
+
+def _batch(target: float, count: int = 2, seed: int = 1, **extra) -> dict:
+    request = {"target": target, "count": count, "seed": seed, "budgets": dict(SMALL), **extra}
+    return design_levels(request, Progress())
+
+
+def test_batch_levels_in_range_and_certificates_replay():
+    batch = _batch(20)
+    assert batch["format"] == "gridforge.snakes.batch/1"
+    assert len(batch["levels"]) == len(batch["certificates"]) == 2
+    for raw, cert in zip(batch["levels"], batch["certificates"], strict=True):
+        level = Level.from_json(raw)
+        assert check_certificate(level, cert) == []
+        assert cert["status"] == "verified"
+        assert cert["level_sha256"] == level_sha256(level)
+        assert abs(cert["score"]["total"] - 20) <= 7
+        assert cert["lower_bound"] <= cert["steps"] == len(cert["solution"])
+    assert batch["levels"][0] != batch["levels"][1]
+
+
+def test_same_request_same_bytes():
+    first = json.dumps(_batch(30, count=1, seed=4), sort_keys=True)
+    again = json.dumps(_batch(30, count=1, seed=4), sort_keys=True)
+    assert first == again
+
+
+def test_fixed_parameters_are_kept():
+    batch = _batch(35, count=2, seed=3, topology="twin",
+                   bodies={"count": 3, "min_length": 2, "max_length": 5}, colors=2, coats=1,
+                   frozen=1)
+    for raw, cert in zip(batch["levels"], batch["certificates"], strict=True):
+        assert raw["meta"]["template"] == "twin"
+        assert len(raw["bodies"]) == 3
+        assert all(2 <= len(b["cells"]) <= 5 for b in raw["bodies"])
+        assert len({b["colors"][0] for b in raw["bodies"]}) <= 2
+        assert sum(len(b["colors"]) - 1 for b in raw["bodies"]) == 1
+        assert sum(1 for b in raw["bodies"] if b.get("frozen")) == 1
+        assert check_certificate(Level.from_json(raw), cert) == []
+
+
+def test_locks_arranged_along_the_solution_replay():
+    batch = _batch(45, count=1, seed=2, bodies={"count": 4}, locks=1, gold=0)
+    (raw,), (cert,) = batch["levels"], batch["certificates"]
+    assert sum(1 for b in raw["bodies"] if "lock" in b) == 1
+    assert sum(1 for b in raw["bodies"] if "key" in b) == 1
+    assert check_certificate(Level.from_json(raw), cert) == []
+
+
+def test_budget_spent_ends_with_reasons_not_a_hang():
+    batch = design_levels({"target": 100, "count": 1, "seed": 1,
+                           "budgets": {"candidates": 3, "exact_states": 200}}, Progress())
+    report = batch["report"]
+    assert report["made"] == 0 and batch["levels"] == []
+    assert report["shortfall"]["candidates"] == 3
+    assert sum(report["shortfall"]["reasons"].values()) == 3
+
+
+def test_cancellation_stops_generation():
+    calls = []
+
+    def sink(done, total, label):
+        calls.append(done)
+        return len(calls) > 2
+
+    with pytest.raises(Cancelled):
+        design_levels({"target": 60, "count": 3, "seed": 1, "budgets": dict(SMALL)},
+                      Progress(sink))
+
+
+@pytest.mark.cpython_only
+def test_cli_design_levels_writes_a_batch(tmp_path):
+    out = tmp_path / "batch.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "gridforge", "design-levels", "--target", "15", "--count", "1",
+         "--seed", "7", "--out", str(out), "--quiet"],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    batch = json.loads(out.read_text(encoding="utf-8"))
+    assert batch["format"] == "gridforge.snakes.batch/1" and len(batch["levels"]) == 1
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"target": 40, "bodies": {"count": 1}, "colors": 2}))
+    proc = subprocess.run(
+        [sys.executable, "-m", "gridforge", "design-levels", "--spec", str(spec), "--out",
+         str(out), "--quiet"], capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 2
+    assert "colors" in proc.stderr and "Traceback" not in proc.stderr
