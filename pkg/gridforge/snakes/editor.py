@@ -16,15 +16,19 @@ from typing import Any
 from gridforge.errors import GridforgeError
 from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.level import level_from_json
+from gridforge.snakes.selfcheck import SPEC_EXAMPLE
 from gridforge.snakes.templates import TOPOLOGIES
 
 __all__ = ["export", "sample_levels", "topologies"]
 
 
 def sample_levels() -> list[dict[str, Any]]:
-    """The sample levels shipped with the package (each a level dict with meta)."""
+    """The sample levels shipped with the package (each a level dict with meta): the
+    contract's example first, then ``data/samples.json``."""
     text = resources.files("gridforge.snakes").joinpath("data/samples.json").read_text("utf-8")
-    return list(json.loads(text)["levels"])
+    example = {**SPEC_EXAMPLE, "meta": {"id": "sample-spec", "template": "twin",
+                                        "title": "The contract's example (minimum 20 steps)"}}
+    return [example, *json.loads(text)["levels"]]
 
 
 def topologies() -> list[str]:
