@@ -425,6 +425,7 @@ class Recipe:
     reach: int  # hole candidates drawn per hole (the farthest wins)
     coats_first: bool  # coats join the spatial problem (else inserted along the solution)
     scramble: int  # most steps the start may be walked toward fewer potential exits
+    hide_coats: bool  # coats of fresh colours whose holes the bodies cannot reach at first
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:
@@ -487,8 +488,12 @@ def _recipe(req: Request, pressure: float, rng: random.Random) -> Recipe | None:
     reach = 1 + round(4 * q)
     coats_first = rng.random() < q * 0.3
     scramble = int(150 * q) if q > 0.7 else 0
+    hide_coats = q > 0.85 and req.colors is None
+    if hide_coats and req.coats is None:
+        coats = min(3 * n, max(coats, n))
+        coats_first = False
     return Recipe(q, template, lengths, colors, occupancy, coats, frozen, frozen_holes, locks,
-                  gold, exits, reach, coats_first, scramble)
+                  gold, exits, reach, coats_first, scramble, hide_coats)
 
 
 @dataclass
@@ -788,11 +793,22 @@ def _scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recip
 
 
 def _add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
-               rng: random.Random) -> tuple[dict[str, Any], list[Move]] | None:
+               hide: bool, rng: random.Random) -> tuple[dict[str, Any], list[Move]] | None:
     """Put ``count`` coats on bodies: each coat's hole lies next to a body's end at a moment
-    when no body has yet touched that cell; its exit step is inserted at that moment."""
+    when no body has yet touched that cell; its exit step is inserted at that moment.
+
+    With ``hide``, bodies first get one coat each of a colour of its own whose hole the body
+    cannot reach at the start (a blocked start, as the blocking term counts it), where the
+    solution offers such a moment; the other coats take colours already in use."""
     if count == 0:
         return data, moves
+    reach: list[set[int]] = []
+    if hide:
+        level = game.level
+        free = {game.cell(p) for p in range(game.size) if game.floor[p]}
+        free -= {c for b in level.bodies for c in b.cells}
+        free -= {h.cell for h in level.holes}
+        reach = [{game.index(c) for c in _reach(free, list(b.cells))} for b in level.bodies]
     states = _states(game, moves)
     n = game.n
     first_touch: dict[int, int] = {}
@@ -826,9 +842,26 @@ def _add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
     used_cells: set[int] = set()
     per_body = [len(b["colors"]) for b in data["bodies"]]
     times: set[tuple[int, int]] = set()
+    in_use = {c for b in data["bodies"] for c in b["colors"]} | {h["color"]
+                                                                for h in data["holes"]}
+    fresh = [c for c in range(15) if c not in in_use]
+    own: dict[int, int] = {}  # body -> the colour of its hidden coat
+    if hide:
+        for t, b, _end, _d, cell in options:
+            if b in own or cell in used_cells or cell in reach[b] or not fresh:
+                continue
+            if len(own) == count:
+                break
+            chosen.append((t, b, _end, _d, cell))
+            used_cells.add(cell)
+            times.add((t, b))
+            per_body[b] += 1
+            own[b] = fresh.pop(rng.randrange(len(fresh)))
     for opt in options:
+        if len(chosen) >= count:
+            break
         t, b, _end, _d, cell = opt
-        if cell in used_cells or per_body[b] >= 4 or (t, b) in times:
+        if cell in used_cells or per_body[b] >= 4 or (t, b) in times or b in own:
             continue
         chosen.append(opt)
         used_cells.add(cell)
@@ -844,7 +877,7 @@ def _add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
     coats: dict[int, list[int]] = {}
     inserted: dict[int, list[Move]] = {}
     for t, b, end, d, cell in chosen:
-        color = rng.choice(palette)
+        color = own[b] if b in own else rng.choice(palette)
         coats.setdefault(b, []).append(color)
         data["holes"].append({"cell": list(game.cell(cell)), "color": color})
         inserted.setdefault(t, []).append(b << 3 | end << 2 | d)
@@ -1001,7 +1034,7 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
         data, moves = _scramble(data, game, moves, recipe, rng)
         game = Game(level_from_json(data))
     # Mechanics along the found solution, then the full replay with the real rules.
-    coated = _add_coats(data, game, moves, recipe.coats - early, rng)
+    coated = _add_coats(data, game, moves, recipe.coats - early, recipe.hide_coats, rng)
     if coated is None:
         tally.reject("mechanics")
         return None, None
