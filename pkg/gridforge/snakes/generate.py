@@ -81,6 +81,7 @@ DEFAULT_BUDGETS: dict[str, float] = {
     "exact_seconds": 10.0,  # wall-clock cap of one exact search (a safety net)
 }
 HIGH_TARGET = 80  # from here the default candidate budget is 16000
+PROVEN_EXTRA = 40  # candidates tried after an unproven success, for a proven one
 
 
 # ------------------------------------------------------------------------------------------
@@ -426,6 +427,7 @@ class Recipe:
     coats_first: bool  # coats join the spatial problem (else inserted along the solution)
     scramble: int  # most steps the start may be walked toward fewer potential exits
     hide_coats: bool  # coats of fresh colours whose holes the bodies cannot reach at first
+    provable: bool = False  # leaning toward levels the exact search can settle
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:
@@ -448,9 +450,15 @@ def _lengths(req: Request, n: int, total: int, rng: random.Random) -> list[int] 
     return lengths
 
 
-def _recipe(req: Request, pressure: float, rng: random.Random) -> Recipe | None:
+def _recipe(req: Request, pressure: float, rng: random.Random,
+            provable: bool = False) -> Recipe | None:
+    """A candidate's aims. ``provable`` leans toward levels whose minimum the exact search can
+    prove: few bodies, long corridors (space and steps from geometry, not crowding) and
+    mechanics, which add score without widening the search much."""
     q = _clamp(pressure + rng.gauss(0, 0.07), 0.0, 1.15)
-    if req.topology == "mixed":
+    if provable and req.topology == "mixed":
+        template = rng.choice(("winding", "comb", "island", "twin", "cross"))
+    elif req.topology == "mixed":
         weights = [1.0 - abs(HARDNESS[t] - min(q, 1.0)) * 1.2 for t in TEMPLATES]
         weights = [max(0.05, w) for w in weights]
         template = rng.choices(TEMPLATES, weights)[0]
@@ -459,6 +467,8 @@ def _recipe(req: Request, pressure: float, rng: random.Random) -> Recipe | None:
     n = req.bodies
     if n is None:
         n = int(_clamp(round(1 + 7.5 * q + rng.uniform(-1.0, 1.0)), 1, 12))
+        if provable:
+            n = rng.randint(1, 3)
         if req.colors is not None:
             n = max(n, req.colors)
         if req.locks:
@@ -476,6 +486,8 @@ def _recipe(req: Request, pressure: float, rng: random.Random) -> Recipe | None:
         colors = int(_clamp(round(1 + rng.uniform(0, 1) * min(n - 1, 1 + 4 * q)), 1, n))
     mech = q * rng.uniform(0.8, 1.3) if q > 0.2 else 0.0
     share = rng.uniform(0.35, 0.7)
+    if provable:
+        mech = min(1.2, 2 * mech + 0.3)
     coats = req.coats if req.coats is not None else min(3 * n, round(0.7 * n * mech * share))
     frozen = req.frozen if req.frozen is not None else min(n - 1, round(n * mech * 0.3))
     frozen_holes = req.frozen_holes if req.frozen_holes is not None else round(n * mech * 0.15)
@@ -492,8 +504,10 @@ def _recipe(req: Request, pressure: float, rng: random.Random) -> Recipe | None:
     if hide_coats and req.coats is None:
         coats = min(3 * n, max(coats, n))
         coats_first = False
+    if provable:
+        scramble, hide_coats = 0, False
     return Recipe(q, template, lengths, colors, occupancy, coats, frozen, frozen_holes, locks,
-                  gold, exits, reach, coats_first, scramble, hide_coats)
+                  gold, exits, reach, coats_first, scramble, hide_coats, provable)
 
 
 @dataclass
@@ -1158,17 +1172,18 @@ def design_levels(request: Any, progress: Progress | None = None) -> dict[str, A
         rng = random.Random(req.seed * 1_000_003 + k)
         made: Candidate | None = None
         tried = 0
+        stop = budget
         progress.step(k * budget, total_work, f"level {k + 1}/{req.count}")
-        while tried < budget:
+        while tried < stop:
             tried += 1
             if tried % 8 == 0:
                 progress.step(k * budget + tried, total_work, f"level {k + 1}/{req.count}")
-            recipe = _recipe(req, pressure, rng)
+            recipe = _recipe(req, pressure, rng, provable=made is not None and tried % 2 == 0)
             if recipe is None:
                 tally.reject("recipe")
                 continue
             cand, score = _candidate(req, recipe, rng, tally)
-            if score is not None:
+            if score is not None and not recipe.provable:
                 # Steer the pressure toward the target by the error seen.
                 pressure = _clamp(pressure + 0.25 * (req.target - score) / 100, 0.0, 1.15)
             if cand is None:
@@ -1178,8 +1193,14 @@ def design_levels(request: Any, progress: Progress | None = None) -> dict[str, A
                 tally.reject("duplicate")
                 continue
             seen.add(sha)
-            made = cand
-            break
+            if cand.optimal:
+                made = cand
+                break
+            # In range but the minimum is unproven: keep it, and look a little longer for
+            # one whose minimum the exact search can prove.
+            if made is None:
+                made = cand
+                stop = min(budget, tried + PROVEN_EXTRA)
         if made is None:
             shortfall = {"level": k, "candidates": tried, "reasons": dict(sorted(
                 tally.reasons.items())), "lowest_score": tally.lowest,
