@@ -52,6 +52,7 @@ from typing import Any
 from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.certificate import CERT_FORMAT, check_certificate, judge
 from gridforge.snakes.level import Level, level_from_json, level_sha256
 from gridforge.snakes.rules import CELL_MASK, Game, Move, State, move_to_step
 from gridforge.snakes.score import score_level
@@ -65,6 +66,7 @@ from gridforge.snakes.templates import (
     make_shape,
     natural_area,
 )
+from gridforge.snakes.topology import FloorGraph, potential_exits
 
 BATCH_FORMAT = "gridforge.snakes.batch/1"
 REQUEST_FORMAT = "gridforge.snakes.request/1"
@@ -741,8 +743,6 @@ def _states(game: Game, moves: Sequence[Move]) -> list[State]:
 
 def _state_exits(game: Game, state: State, holes: list[tuple[tuple[int, int], int]],
                  graph: Any) -> int:
-    from gridforge.snakes.topology import potential_exits
-
     bodies = [(game.body_cells(state, b), game.colors[b]) for b in range(game.n)]
     return sum(potential_exits(graph, bodies, holes))
 
@@ -756,8 +756,6 @@ def _scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recip
     is that position. This is how blocked starts (no body can reach its hole yet) stay
     solvable: the solution begins by making room, as a player would.
     """
-    from gridforge.snakes.topology import FloorGraph
-
     level = game.level
     floor = [(x, y) for y in range(level.rows) for x in range(level.cols)
              if (x, y) not in set(level.stones)]
@@ -1010,8 +1008,6 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
     # inserted later along the found solution.
     early = recipe.coats if recipe.coats_first else 0
     layers = _coat_layers(outer, early, rng)
-    from gridforge.snakes.topology import FloorGraph, potential_exits
-
     graph = FloorGraph(shape.cols, shape.rows, shape.floor)
     best: tuple[int, list[tuple[tuple[int, int], int]]] | None = None
     for _ in range(3):
@@ -1108,8 +1104,6 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
     """The certificate of an accepted level, in :mod:`~gridforge.snakes.certificate`'s format,
     checked by that module (hash, replay to completion, bounds) and judged against the
     request by its :func:`~gridforge.snakes.certificate.judge`."""
-    from gridforge.snakes.certificate import CERT_FORMAT, check_certificate, judge
-
     steps = [move_to_step(m) for m in cand.moves]
     score = score_level(cand.level, steps, diagnostics=True)
     request = req.to_json()
