@@ -10,10 +10,16 @@ def cells(page: Page, selector: str = ""):
     return page.locator(f'[data-testid="mines-cell"]{selector}')
 
 
+def settle(page: Page) -> None:
+    """Wait until the page has no call in flight (the board is drawn from the answer)."""
+    expect(page.locator("section.mines[data-run]:not([data-busy])")).to_have_count(1)
+
+
 def start(page: Page, seed: int = 3) -> None:
     open_ready(page)
     page.get_by_test_id("mines-seed").fill(str(seed))
     page.get_by_test_id("mines-new-run").click()
+    settle(page)
     expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 8/8")
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 1/5")
 
@@ -23,6 +29,7 @@ def move_next_to_concealed(page: Page) -> None:
     digits = cells(page, '[data-state="open"]')
     for index in range(digits.count()):
         digits.nth(index).click()
+        settle(page)
         expect(page.get_by_test_id("mines-message")).to_contain_text("move")
         if cells(page, ".reach").count():
             return
@@ -32,6 +39,7 @@ def move_next_to_concealed(page: Page) -> None:
 def test_a_round_can_be_played_flagged_stopped_settled_and_continued(page: Page):
     start(page)
     page.get_by_test_id("mines-new-run").click()  # a second run replaces the first cleanly
+    settle(page)
     move_next_to_concealed(page)
     expect(page.get_by_test_id("mines-tip")).to_contain_text("no chord")
     expect(cells(page, ".avatar")).to_have_count(1)

@@ -5,14 +5,17 @@ from __future__ import annotations
 from conftest import open_ready
 from playwright.sync_api import Page, expect
 
+SAMPLE_IDS = ("sample-spec", "sample-first")
+
 
 def open_snakes(page: Page, sample: int = 0) -> None:
     open_ready(page)
     page.get_by_test_id("screen-snakes").click()
-    expect(page.get_by_test_id("snakes-body").first).to_be_visible()
+    expect(page.locator(f'section.snakes[data-level="{SAMPLE_IDS[0]}"]')).to_have_count(1)
     if sample:
         page.get_by_test_id("snakes-sample").select_option(str(sample))
         page.get_by_test_id("snakes-load").click()
+        expect(page.locator(f'section.snakes[data-level="{SAMPLE_IDS[sample]}"]')).to_have_count(1)
 
 
 def centre(page: Page, x: int, y: int) -> tuple[float, float]:

@@ -55,15 +55,28 @@ export const minesScreen = {
     let hinted = { safe: new Set(), mines: new Set() };
     const continueButton = el("button", { type: "button", "data-testid": "mines-continue", hidden: "" }, "Continue");
 
-    root.append(el("section", { class: "mines" },
+    const section = el("section", { class: "mines" });
+    root.append(section);
+    section.append(
       el("div", { class: "mines-controls" },
         el("label", {}, "Seed ", seedInput),
-        el("button", { type: "button", "data-testid": "mines-new-run", onclick: () => newRun() }, "New run"),
+        el("button", { type: "button", "data-testid": "mines-new-run", onclick: () => busy(newRun) }, "New run"),
         stopButton, refreshButton, hintButton, continueButton),
       status, message, tip,
       el("div", { class: "mines-play" }, board, el("div", { class: "mines-side" }, settlement,
         el("h3", {}, "Events"), log)),
-    ));
+    );
+
+    // While a call is in flight the section carries data-busy: tests and tools wait on it.
+    let inFlight = 0;
+    async function busy(work) {
+      inFlight += 1;
+      section.dataset.busy = "1";
+      try { return await work(); } finally {
+        inFlight -= 1;
+        if (inFlight === 0) delete section.dataset.busy;
+      }
+    }
 
     function say(text, kind = "info") {
       message.textContent = text;
@@ -192,7 +205,7 @@ export const minesScreen = {
       if (runId) gridforge.call("gridforge.mines.run.close_run", runId).catch(() => {});
       const answer = await gridforge.call("gridforge.mines.run.new_run", seed);
       runId = answer.run;
-      root.querySelector(".mines").dataset.run = runId;
+      section.dataset.run = runId;
       state = answer.state;
       hintShown = false;
       tip.hidden = true;
@@ -211,13 +224,13 @@ export const minesScreen = {
         tip.textContent = "Clicking a number moves you there: this game has no chord.";
         tip.hidden = false;
       }
-      send({ ...intentFor(cell, 0), cell: [Number(cell.dataset.x), Number(cell.dataset.y)] });
+      busy(() => send({ ...intentFor(cell, 0), cell: [Number(cell.dataset.x), Number(cell.dataset.y)] }));
     });
     board.addEventListener("contextmenu", (event) => {
       const cell = event.target.closest(".cell");
       if (!cell) return;
       event.preventDefault();
-      send({ ...intentFor(cell, 2), cell: [Number(cell.dataset.x), Number(cell.dataset.y)] });
+      busy(() => send({ ...intentFor(cell, 2), cell: [Number(cell.dataset.x), Number(cell.dataset.y)] }));
     });
     board.addEventListener("mouseover", async (event) => {
       const cell = event.target.closest(".cell");
@@ -234,8 +247,8 @@ export const minesScreen = {
         }
       }
     });
-    stopButton.addEventListener("click", () => send({ kind: "stop" }));
-    hintButton.addEventListener("click", async () => {
+    stopButton.addEventListener("click", () => busy(() => send({ kind: "stop" })));
+    hintButton.addEventListener("click", () => busy(async () => {
       if (!runId) return;
       const proof = await gridforge.call("gridforge.mines.run.hint", runId);
       if (!proof.step) { say("Logic proves nothing more from what you see: this spot needs a guess.", "rejected"); return; }
@@ -243,23 +256,23 @@ export const minesScreen = {
       hinted = { safe: keys(proof.step.safe), mines: keys(proof.step.mines) };
       say(`Hint: ${proof.step.text}`, "info");
       render();
-    });
-    continueButton.addEventListener("click", async () => {
+    }));
+    continueButton.addEventListener("click", () => busy(async () => {
       const answer = await gridforge.call("gridforge.mines.run.continue_run", runId);
       state = answer.state;
       logEvents(answer.events);
       settlement.hidden = true;
       say(`Round ${state.session.round}: ${state.session.ap} AP.`, "info");
       render();
-    });
-    refreshButton.addEventListener("click", async () => {
+    }));
+    refreshButton.addEventListener("click", () => busy(async () => {
       const answer = await gridforge.call("gridforge.mines.run.refresh", runId);
       state = answer.state;
       logEvents(answer.events);
       say(answer.accepted ? "A fresh board, paid from your banked RAP." : "Not enough RAP.", answer.accepted ? "ok" : "rejected");
       render();
-    });
+    }));
 
-    gridforge.ready.then(newRun, () => {});
+    gridforge.ready.then(() => busy(newRun), () => {});
   },
 };

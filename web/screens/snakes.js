@@ -74,7 +74,9 @@ export const snakesScreen = {
       el("button", { type: "button", "data-testid": "snakes-resize", onclick: () => resize() }, "Resize"));
     const modeButton = el("button", { type: "button", "data-testid": "snakes-mode", onclick: () => setMode(mode === "play" ? "edit" : "play") }, "Edit level");
 
-    root.append(el("section", { class: "snakes" },
+    const section = el("section", { class: "snakes" });
+    root.append(section);
+    section.append(
       el("div", { class: "snakes-bar" },
         el("label", {}, "Level ", sampleSelect),
         el("button", { type: "button", "data-testid": "snakes-load", onclick: () => loadSample() }, "Load"),
@@ -90,7 +92,7 @@ export const snakesScreen = {
         el("div", { class: "snakes-side" }, props, issues, certPanel,
           el("details", {}, el("summary", {}, "Import JSON"), importText,
             el("button", { type: "button", "data-testid": "snakes-import", onclick: () => importLevel() }, "Import")))),
-    ));
+    );
 
     function say(text, kind = "info") {
       message.textContent = text;
@@ -106,9 +108,10 @@ export const snakesScreen = {
       colsInput.value = level.cols;
       rowsInput.value = level.rows;
       await validate();
-      if (mode === "play") await restart();
       renderCertificate();
-      draw();
+      if (mode === "play") await restart(); else draw();
+      // Tests and tools wait for this: the level is loaded and drawn.
+      section.dataset.level = (level.meta && level.meta.id) || "custom";
     }
 
     async function restart() {
