@@ -6,6 +6,7 @@ import random
 
 from gridforge.snakes.matching import (
     INF,
+    SquareMatch,
     brute_force_assignment,
     hungarian,
     min_cost,
@@ -64,3 +65,65 @@ def test_hungarian_duals_are_feasible_and_tight(cost):
     assert all(x <= 0 for x in v)
     assert all(u[i] + v[j] <= cost[i][j] for i in range(len(u)) for j in range(len(v)))
     assert sum(u) + sum(v) == total
+
+
+@st.composite
+def square_problems(draw):
+    """A SquareMatch problem and a sequence of edits (replace, add, drop column, remove)."""
+    width = draw(st.integers(1, 6))
+    cols = sorted(draw(st.sets(st.integers(0, width - 1), min_size=1)))
+    k = draw(st.integers(1, len(cols)))
+    cell = st.integers(0, 12)
+    if draw(st.booleans()):
+        cell = st.one_of(cell, st.just(INF))
+    row = st.tuples(*[cell] * width)
+    real = [draw(row) for _ in range(k)]
+    edits = draw(st.lists(st.tuples(st.sampled_from("RADX"), row, st.integers(0, 99)), max_size=5))
+    return width, cols, real, edits
+
+
+def brute(real, cols):
+    return brute_force_assignment([[r[j] for j in cols] for r in real])
+
+
+def assert_optimal_with_duals(match, real, cols):
+    assert match.cost == min(INF, brute(real, cols))
+    assert match.k == len(real) and list(match.cols) == cols
+    assert sorted(match.col_of) == cols
+    if match.cost < INF:
+        for r, row in enumerate(match.rows):
+            assert all(match.u[r] + match.v[j] <= row[j] for j in cols)
+            assert match.u[r] + match.v[match.col_of[r]] == row[match.col_of[r]]
+
+
+@given(square_problems())
+def test_square_match_and_its_one_phase_edits_agree_with_brute_force(problem):
+    width, cols, real, edits = problem
+    match = SquareMatch.solve(real, cols, width)
+    assert match is not None
+    assert_optimal_with_duals(match, real, cols)
+    for kind, row, pick in edits:
+        if match.cost >= INF:
+            break
+        if kind == "R":
+            i = pick % len(real)
+            real[i] = row
+            match = match.replace_row(i, row)
+        elif kind == "A" and len(real) < len(cols):
+            real.append(row)
+            match = match.add_row(row)
+        elif kind == "D" and len(real) < len(cols):
+            col = cols[pick % len(cols)]
+            cols = [j for j in cols if j != col]
+            match = match.drop_column(col)
+        elif kind == "X" and len(real) >= 2:
+            i = pick % len(real)
+            col = cols[pick % len(cols)]
+            del real[i]
+            cols = [j for j in cols if j != col]
+            match = match.remove(i, col)
+        assert_optimal_with_duals(match, real, cols)
+
+
+def test_square_match_with_more_rows_than_columns_is_none():
+    assert SquareMatch.solve([(1, 2), (3, 4)], [0], 2) is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from gridforge.snakes.level import Level
 from gridforge.snakes.matching import INF
@@ -84,7 +86,7 @@ def test_bound_never_exceeds_the_exact_distance_to_goal():
     assert checked_levels >= 30 and checked_states >= 10_000
 
 
-def test_incremental_bounds_equal_or_underestimate_the_full_bound():
+def test_pushed_estimates_and_settled_bounds_against_the_full_bound():
     for _, data in batch(25):
         g = game(data)
         solver = Solver(g)
@@ -93,17 +95,73 @@ def test_incremental_bounds_equal_or_underestimate_the_full_bound():
         for _ in range(6):
             nxt = []
             for state in frontier:
-                for _, child, occ, h, exact in solver.expand(state, g.occupancy(state)):
-                    assert occ == g.occupancy(child)
+                assert solver.node_bound(state) == solver.bound(state)
+                listed = {}
+                for move, child, estimate, derived in solver.expand(state):
                     full = solver.bound(child)
-                    if exact:
-                        assert h == full or (h >= INF and full >= INF)
-                    else:
-                        assert h <= full
+                    assert derived == full or (derived >= INF and full >= INF)
+                    assert estimate <= full
+                    listed[move] = child
+                for move, child, _ in g.successors(state, g.occupancy(state)):
+                    if move in listed:
+                        assert listed[move] == child
+                    else:  # left out: dead, or reached by another move already
+                        assert child in listed.values() or solver.bound(child) >= INF
                     if child not in seen:
                         seen.add(child)
                         nxt.append(child)
             frontier = nxt
+
+
+def walk_and_check(g, solver, rng, steps):
+    """Derive node after node along a random walk; each must equal the from-scratch bound."""
+    key = solver.pack(g.initial)
+    node = solver._scratch(key)
+    state = g.initial
+    checked = 0
+    for _ in range(steps):
+        options = g.successors(state, g.occupancy(state))
+        if not options or node[0] >= INF:
+            break
+        move, child, _ = options[rng.randrange(len(options))]
+        child_key = solver.pack(child)
+        assert solver.unpack(child_key) == child
+        node = solver._derive(key, node, move, child_key)
+        full = solver.bound(child)
+        assert node[0] == full or (node[0] >= INF and full >= INF)
+        if node[0] < INF:
+            scratch = solver._scratch(child_key)
+            assert scratch[0] == node[0]
+            for mine, theirs in zip(node[1], scratch[1], strict=True):
+                assert (mine is None) == (theirs is None)
+                if mine is not None:
+                    assert sorted(mine[0]) == sorted(theirs[0])
+                    assert mine[1].cost == theirs[1].cost
+                    check_duals(mine[1])
+        key, state = child_key, child
+        checked += 1
+    return checked
+
+
+def check_duals(match):
+    for r, row in enumerate(match.rows):
+        for j in match.cols:
+            assert match.u[r] + match.v[j] <= row[j]
+        assert match.u[r] + match.v[match.col_of[r]] == row[match.col_of[r]]
+        assert match.row_of[match.col_of[r]] == r
+
+
+def test_derived_nodes_equal_scratch_along_random_walks():
+    rng = random.Random(11)
+    checked = 0
+    levels = [random_level(i, feature_mix(i)) for i in range(60)]
+    levels += [random_level(i, feature_mix(i), "medium") for i in range(12)]
+    for data in levels:
+        g = game(data)
+        solver = Solver(g)
+        for _ in range(4):
+            checked += walk_and_check(g, solver, rng, 60)
+    assert checked >= 5_000
 
 
 def test_budget_gives_bounds_not_a_verdict():

@@ -5,6 +5,11 @@ Bodies of one colour are assigned to distinct holes of that colour at the least 
 rows <= columns); :func:`brute_force_assignment` tries every injection and exists to check it.
 Small cases (one or two rows) take a direct path because the A* bound calls this per state.
 
+:class:`SquareMatch` is the form the A* search keeps per node: the same problem made square
+with zero-cost dummy rows, so that its duals carry no sign constraint and a child state that
+changes one row (a body slid) or loses a row and a column (a body exited) is re-solved by at
+most one augmenting phase (O(m^2)) from its parent's optimum instead of from scratch.
+
 Costs are non-negative ints; :data:`INF` (or anything at least as large) marks a pair that
 can never be matched. A result at or above ``INF`` means no finite assignment exists.
 """
@@ -123,4 +128,221 @@ def brute_force_assignment(cost: Sequence[Sequence[int]]) -> int:
     return min(best, INF)
 
 
-__all__ = ["INF", "brute_force_assignment", "hungarian", "min_cost", "min_cost_assignment"]
+_HUGE = 1 << 62  # above every reduced cost, INF entries included
+BLOCKED = 1 << 50  # minus the dual of an inactive column: row[j] - v[j] stays above INF
+
+
+def augment(
+    rows: Sequence[Sequence[int]],
+    cols: Sequence[int],
+    row_of: list[int],
+    u: list[int],
+    v: list[int],
+    i: int,
+) -> None:
+    """One Hungarian phase: insert the unassigned row ``i`` by a shortest augmenting path.
+
+    Columns are named by index; ``cols`` are the active ones, ``rows[r][j]`` the costs,
+    ``row_of[j]`` the row on column j (-1: free), ``u``/``v`` the duals; ``row_of`` and ``v``
+    have one extra slot at the end (the virtual start column). On entry the duals must be
+    feasible (``u[r] + v[j] <= rows[r][j]`` on active columns) and tight on assigned pairs,
+    and a free active column must exist; on exit the assignment has one more row and is
+    optimal for the rows it holds (e-maxx formulation, iterative, O(len(cols)^2)).
+    """
+    virtual = len(v) - 1
+    row_of[virtual] = i
+    minv = [_HUGE] * (virtual + 1)
+    way = [virtual] * (virtual + 1)
+    done = [False] * (virtual + 1)
+    j0 = virtual
+    while True:
+        done[j0] = True
+        i0 = row_of[j0]
+        row = rows[i0]
+        ui0 = u[i0]
+        delta = _HUGE
+        j1 = -1
+        for j in cols:
+            if not done[j]:
+                cur = row[j] - ui0 - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        u[i] += delta  # the virtual column's row
+        for j in cols:
+            if done[j]:
+                u[row_of[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if row_of[j0] < 0:
+            break
+    while j0 != virtual:
+        j1 = way[j0]
+        row_of[j0] = row_of[j1]
+        j0 = j1
+    row_of[virtual] = -1
+
+
+class SquareMatch:
+    """An optimal assignment of k real rows to distinct active columns, with its duals.
+
+    Rows ``0..k-1`` are real, rows ``k..m-1`` (m = number of active columns) are dummies of
+    cost 0, so the problem is square and every column is assigned. Columns are indices
+    ``0..width-1``; inactive ones (used holes) have ``row_of == -1`` and ``v == -BLOCKED``,
+    so ``row[j] - v[j]`` over all columns is huge there: ``min(map(sub, row, v))`` is the
+    best reduced cost of a new row over the active columns. Duals are feasible and tight on
+    assigned pairs, so for any matrix differing in row i, ``cost - u[i] + min_j(row'[j] -
+    v[j])`` is a lower bound of its optimum (weak duality). Instances are never mutated.
+    """
+
+    __slots__ = ("col_of", "cols", "cost", "k", "row_of", "rows", "u", "v")
+
+    def __init__(
+        self,
+        rows: tuple[Sequence[int], ...],
+        k: int,
+        cols: tuple[int, ...],
+        col_of: tuple[int, ...],
+        row_of: tuple[int, ...],
+        u: tuple[int, ...],
+        v: tuple[int, ...],
+    ) -> None:
+        self.rows = rows
+        self.k = k
+        self.cols = cols
+        self.col_of = col_of
+        self.row_of = row_of
+        self.u = u
+        self.v = v
+        self.cost = min(INF, sum(rows[r][col_of[r]] for r in range(k)))
+
+    @classmethod
+    def solve(
+        cls, real: Sequence[Sequence[int]], cols: Sequence[int], width: int
+    ) -> SquareMatch | None:
+        """Solve from scratch (None when there are more rows than active columns)."""
+        k = len(real)
+        m = len(cols)
+        if k > m:
+            return None
+        zero = (0,) * width
+        rows = (*(tuple(r) for r in real), *([zero] * (m - k)))
+        row_of = [-1] * (width + 1)
+        u = [0] * m
+        v = [-BLOCKED] * (width + 1)
+        for j in cols:
+            v[j] = 0
+        for i in range(k):
+            augment(rows, cols, row_of, u, v, i)
+        # Dummies take the free columns, whose v is still 0: feasible and tight with u = 0.
+        d = k
+        for j in cols:
+            if row_of[j] < 0:
+                row_of[j] = d
+                d += 1
+        return cls._build(rows, k, tuple(cols), row_of, u, v)
+
+    @classmethod
+    def _build(
+        cls,
+        rows: tuple[Sequence[int], ...],
+        k: int,
+        cols: tuple[int, ...],
+        row_of: list[int],
+        u: list[int],
+        v: list[int],
+    ) -> SquareMatch:
+        col_of = [0] * len(rows)
+        for j in cols:
+            col_of[row_of[j]] = j
+        return cls(rows, k, cols, tuple(col_of), tuple(row_of[:-1]), tuple(u), tuple(v[:-1]))
+
+    def replace_row(self, i: int, row: Sequence[int]) -> SquareMatch:
+        """The optimum after real row ``i`` takes new costs ``row`` (at most one phase)."""
+        return self._reset_row(i, row, self.k)
+
+    def add_row(self, row: Sequence[int]) -> SquareMatch:
+        """The optimum with one more real row (a dummy takes its costs; it becomes row k).
+
+        Needs a dummy (k < number of active columns)."""
+        return self._reset_row(self.k, row, self.k + 1)
+
+    def _reset_row(self, i: int, row: Sequence[int], k: int) -> SquareMatch:
+        v = self.v
+        ci = self.col_of[i]
+        best = _HUGE
+        arg = ci
+        for j in self.cols:
+            x = row[j] - v[j]
+            if x < best:
+                best = x
+                arg = j
+        rows = (*self.rows[:i], row, *self.rows[i + 1 :])
+        u = list(self.u)
+        u[i] = best
+        if row[ci] - v[ci] == best:
+            # Still tight on its column: complementary slackness holds, nothing moves.
+            return SquareMatch(rows, k, self.cols, self.col_of, self.row_of, tuple(u), v)
+        d = self.row_of[arg]
+        if d >= k and u[d] + v[ci] == 0:
+            # The best column holds a dummy that is tight on ci as well: swap them.
+            col_of = list(self.col_of)
+            row_of = list(self.row_of)
+            col_of[i], col_of[d] = arg, ci
+            row_of[arg], row_of[ci] = i, d
+            return SquareMatch(rows, k, self.cols, tuple(col_of), tuple(row_of), tuple(u), v)
+        row_of = [*self.row_of, -1]
+        row_of[ci] = -1
+        vv = [*v, 0]
+        augment(rows, self.cols, row_of, u, vv, i)
+        return SquareMatch._build(rows, k, self.cols, row_of, u, vv)
+
+    def drop_column(self, col: int) -> SquareMatch:
+        """The optimum after active column ``col`` leaves with one dummy row (one phase at
+        most). Needs a dummy (k < number of active columns)."""
+        d = self.row_of[col]
+        if d < self.k:
+            d = len(self.rows) - 1  # the last dummy goes; the real row on col re-enters
+        return self._drop(d, col, self.k)
+
+    def remove(self, i: int, col: int) -> SquareMatch:
+        """The optimum after real row ``i`` and active column ``col`` leave (one phase at most).
+
+        Rows after ``i`` move up by one; ``col`` becomes inactive.
+        """
+        return self._drop(i, col, self.k - 1)
+
+    def _drop(self, i: int, col: int, k: int) -> SquareMatch:
+        ci = self.col_of[i]
+        rows = (*self.rows[:i], *self.rows[i + 1 :])
+        u = [*self.u[:i], *self.u[i + 1 :]]
+        row_of = [r - (r > i) for r in self.row_of]
+        row_of.append(-1)
+        cols = tuple(j for j in self.cols if j != col)
+        v = [*self.v, 0]
+        v[col] = -BLOCKED
+        if ci == col:
+            row_of[col] = -1
+            return SquareMatch._build(rows, k, cols, row_of, u, v)
+        r = row_of[col]  # the row that held col, now without a column; ci is free
+        row_of[col] = -1
+        row_of[ci] = -1
+        augment(rows, cols, row_of, u, v, r)
+        return SquareMatch._build(rows, k, cols, row_of, u, v)
+
+
+__all__ = [
+    "BLOCKED",
+    "INF",
+    "SquareMatch",
+    "augment",
+    "brute_force_assignment",
+    "hungarian",
+    "min_cost",
+    "min_cost_assignment",
+]

@@ -32,28 +32,26 @@ Result statuses: ``solved`` (a solution; ``optimal`` tells whether it is proven 
 
 from __future__ import annotations
 
-import heapq
 import time
 from dataclasses import dataclass, field
+from heapq import heappop, heappush
+from operator import sub
 from typing import Any
 
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.matching import INF, hungarian
-from gridforge.snakes.rules import CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
+from gridforge.snakes.matching import INF, SquareMatch, min_cost
+from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
 
-Match = tuple[int, list[int], list[int], list[int]]  # (cost, assignment, u, v)
+Group = tuple[tuple[int, ...], SquareMatch]  # a colour group of 2+ bodies: bodies, matching
+Node = tuple[int, tuple[Group | None, ...] | None]  # (bound, group per colour slot)
 
 DEFAULT_STATES = 200_000
 DEFAULT_SECONDS = 10.0
 FAST_WEIGHT = 3
-MEMO_LIMIT = 100_000  # cached matchings of multi-body colour groups
+MEMO_LIMIT = 100_000  # entries of each cache (matchings, body positions); cleared when full
 
-# Priority packing of heap entries: f, then h (smaller h first = deeper first), then a
-# counter for a deterministic FIFO among equals, then one bit: 1 when h is exact, 0 when it
-# is an estimate still to be settled. One int compares faster than a tuple.
-_CNT_BITS = 40
-_H_BITS = 20
-_F_SHIFT = _CNT_BITS + _H_BITS
+# A bucket of the open list is named by one int: f << _H_BITS | h.
+_H_BITS = 24
 _H_MASK = (1 << _H_BITS) - 1
 
 
@@ -92,20 +90,50 @@ class SearchResult:
 
 
 class Solver:
-    """Precomputed tables and the searches of one game."""
+    """Precomputed tables and the searches of one game.
+
+    Inside its searches a state is one int (the *key*): every body's packed cells at a fixed
+    offset, then the shed layers, then the used holes. A step is then one XOR (a slide) or
+    one addition (an exit) with a delta precomputed per body position; the key is the
+    transposition table's key itself (exact, never a hash). Public methods take and return
+    the tuple states of :mod:`~gridforge.snakes.rules`.
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        n = game.n
         self.hole_dist = [self._distances(p) for p in game.hole_cells]
-        by_color: dict[int, list[tuple[int, list[int]]]] = {}
-        for h, c in enumerate(game.hole_color):
-            by_color.setdefault(c, []).append((h, self.hole_dist[h]))
-        self.color_holes = by_color
         self.outer = tuple(tuple(cs) for cs in game.colors)
-        self.color_used = {
-            c: sum(1 << h for h, _ in holes) for c, holes in self.color_holes.items()
-        }
-        self._memo: dict[tuple[int, tuple[tuple[int, int], ...], int], Match] = {}
+        colors = sorted({*game.hole_color, *(c for cs in game.colors for c in cs)})
+        self._colors = tuple(colors)
+        self._slot = [0] * (max(colors) + 1 if colors else 1)
+        self._cols: list[tuple[int, ...]] = [()] * len(self._slot)  # holes of a colour
+        self._column = [0] * len(game.hole_color)  # a hole's index among its colour's
+        self._cmask = [0] * len(self._slot)
+        for s, c in enumerate(colors):
+            self._slot[c] = s
+            holes = tuple(h for h, hc in enumerate(game.hole_color) if hc == c)
+            self._cols[c] = holes
+            for j, h in enumerate(holes):
+                self._column[h] = j
+                self._cmask[c] |= 1 << h
+        # Packing of the int key.
+        offsets = []
+        o = 0
+        for length in game.lengths:
+            offsets.append(o)
+            o += BITS * length
+        self._off = tuple(offsets)
+        self._loff = o
+        self._lsh = tuple(o + LAYER_BITS * b for b in range(n))
+        self._uoff = o + LAYER_BITS * n
+        # Lazily filled caches (bounded by the positions a search visits).
+        self._row_cache: list[dict[int, tuple[int, ...]]] = [{} for _ in self._slot]
+        self._near_cache: dict[int, list[int]] = {}
+        self._rec_cache: list[list[dict[int, Any]]] = [
+            [{} for _ in range(game.nlayers[b])] for b in range(n)
+        ]
+        self._match_memo: dict[Any, SquareMatch | None] = {}
 
     def _distances(self, source: int) -> list[int]:
         """Wall-aware BFS distances from ``source`` over the static floor (INF: unreachable)."""
@@ -126,243 +154,428 @@ class Solver:
 
     # ------------------------------------------------------------ the lower bound
 
-    def group_cost(self, color: int, ends: list[tuple[int, int]], used: int) -> int:
-        """Min-cost matching of bodies (their (head, tail)) of ``color`` to unused holes."""
-        dists = [d for h, d in self.color_holes.get(color, ()) if not used >> h & 1]
-        if len(ends) == 1:
-            head, tail = ends[0]
-            best = INF
-            for d in dists:
-                x = d[head]
-                y = d[tail]
-                if y < x:
-                    x = y
-                if x < best:
-                    best = x
-            return best
-        return self.group_match(color, tuple(ends), used)[0]
+    def bound(self, state: State) -> int:
+        """The admissible lower bound of spec section 5 (INF for a dead state).
 
-    def group_match(self, color: int, ends: tuple[tuple[int, int], ...], used: int) -> Match:
-        """The optimal matching of a colour group with its duals (cached, bounded)."""
-        key = (color, ends, used & self.color_used[color])
-        match = self._memo.get(key)
-        if match is not None:
-            return match
-        dists = [d for h, d in self.color_holes.get(color, ()) if not used >> h & 1]
-        if len(ends) > len(dists):
-            match = (INF, [], [], [])
-        else:
-            rows = []
-            for head, tail in ends:
-                rows.append([d[head] if d[head] < d[tail] else d[tail] for d in dists])
-            match = hungarian(rows)
-        if len(self._memo) >= MEMO_LIMIT:
-            self._memo.clear()  # bounded memory: a cache, never needed for correctness
-        self._memo[key] = match
-        return match
-
-    def _groups(self, state: State) -> tuple[dict[int, list[tuple[int, int]]], int]:
-        """Bodies' ends grouped by current outer colour, and the remaining inner layers."""
+        Computed from scratch with the rectangular Hungarian algorithm; the searches keep
+        the same value incrementally (:meth:`node_bound`), and the tests hold the two equal.
+        """
         game = self.game
         n = game.n
-        layers = state[n]
+        used = state[n + 1]
         groups: dict[int, list[tuple[int, int]]] = {}
-        inner = 0
+        total = 0
         for b in range(n):
             code = state[b]
             if not code:
                 continue
-            shed = (layers >> (LAYER_BITS * b)) & 7
-            inner += game.nlayers[b] - shed - 1
-            c = self.outer[b][shed]
-            ends = (code & CELL_MASK, code >> game.shifts[b])
-            if c in groups:
-                groups[c].append(ends)
-            else:
-                groups[c] = [ends]
-        return groups, inner
-
-    def bound(self, state: State) -> int:
-        """The admissible lower bound of spec section 5 (INF for a dead state)."""
-        groups, total = self._groups(state)
-        used = state[self.game.n + 1]
+            shed = (state[n] >> (LAYER_BITS * b)) & 7
+            total += game.nlayers[b] - shed - 1
+            groups.setdefault(self.outer[b][shed], []).append(
+                (code & CELL_MASK, code >> game.shifts[b])
+            )
         for c, ends in groups.items():
-            total += self.group_cost(c, ends, used)
+            dists = [self.hole_dist[h] for h in self._cols[c] if not used >> h & 1]
+            if len(ends) > len(dists):
+                return INF
+            rows = [[min(d[head], d[tail]) for d in dists] for head, tail in ends]
+            total += min_cost(rows)
             if total >= INF:
                 return INF
         return total
 
-    def expand(
-        self, state: State, occ: int, best: dict[State, Any] | None = None, ng: int = 0
-    ) -> list[tuple[Move, State, int, int, int]]:
-        """Children of ``state`` as ``(move, child, occupancy, bound, exact)``.
+    def _row(self, c: int, head: int, tail: int) -> tuple[int, ...]:
+        """Costs of a body with these ends to every hole of colour c (used ones included)."""
+        cache = self._row_cache[c]
+        key = head << BITS | tail
+        row = cache.get(key)
+        if row is None:
+            dist = self.hole_dist
+            row = tuple(min(dist[h][head], dist[h][tail]) for h in self._cols[c])
+            cache[key] = row
+        return row
 
-        Children already in ``best`` with a g of at most ``ng`` are skipped (they are never
-        improved), which saves their bound. A slide changes only the moved body's colour
-        group. For a group of one body its new cost is exact and cheap. For a larger group
-        the parent's optimal duals (u, v) give, by weak duality, the lower bound
-        ``cost - u[row] + min_j(cost'[row][j] - v[j])`` in O(holes); when complementary
-        slackness still holds (the minimum is at the body's old hole, or at a free hole
-        with both duals zero) that bound is the exact new optimum and the child's matching
-        is cached without solving it; otherwise the child carries the bound as an estimate
-        (``exact == 0``) and A* settles it only if the child is ever popped. An exit child
-        is bounded from the parent's duals the same way (see :meth:`_exit_bound`).
+    def _near(self, c: int, used: int) -> list[int]:
+        """Distance from every cell to the nearest unused hole of colour c (INF: none)."""
+        key = (used & self._cmask[c]) << 4 | c
+        near = self._near_cache.get(key)
+        if near is None:
+            near = [INF] * self.game.size
+            for h in self._cols[c]:
+                if not used >> h & 1:
+                    near = [x if x < y else y for x, y in zip(near, self.hole_dist[h], strict=True)]
+            self._near_cache[key] = near
+        return near
+
+    def _match(self, c: int, used: int, ends: list[tuple[int, int]]) -> SquareMatch | None:
+        """A colour group's matching solved from scratch (memoised, bounded)."""
+        key = (c, used & self._cmask[c], tuple(ends))
+        if key in self._match_memo:
+            return self._match_memo[key]
+        cols = [j for j, h in enumerate(self._cols[c]) if not used >> h & 1]
+        match = SquareMatch.solve(
+            [self._row(c, head, tail) for head, tail in ends], cols, len(self._cols[c])
+        )
+        if len(self._match_memo) >= MEMO_LIMIT:
+            self._match_memo.clear()  # a cache, never needed for correctness
+        self._match_memo[key] = match
+        return match
+
+    # ------------------------------------------------------------ int keys and nodes
+
+    def pack(self, state: State) -> int:
+        """The int key of a tuple state."""
+        n = self.game.n
+        key = state[n] << self._loff | state[n + 1] << self._uoff
+        for b in range(n):
+            key |= state[b] << self._off[b]
+        return key
+
+    def unpack(self, key: int) -> State:
+        """The tuple state of an int key."""
+        game = self.game
+        codes = [(key >> self._off[b]) & game.code_masks[b] for b in range(game.n)]
+        layers = (key >> self._loff) & ((1 << (LAYER_BITS * game.n)) - 1)
+        return (*codes, layers, key >> self._uoff)
+
+    def _scratch(self, key: int) -> Node:
+        """A node's bound and per-colour matchings, computed from scratch."""
+        game = self.game
+        used = key >> self._uoff
+        groups: dict[int, list[tuple[int, tuple[int, int]]]] = {}
+        h = 0
+        for b in range(game.n):
+            code = (key >> self._off[b]) & game.code_masks[b]
+            if not code:
+                continue
+            shed = (key >> self._lsh[b]) & 7
+            h += game.nlayers[b] - shed - 1
+            groups.setdefault(self.outer[b][shed], []).append(
+                (b, (code & CELL_MASK, code >> game.shifts[b]))
+            )
+        minfo: list[Group | None] = [None] * len(self._colors)
+        for c, members in groups.items():
+            if len(members) == 1:
+                head, tail = members[0][1]
+                near = self._near(c, used)
+                h += min(near[head], near[tail])
+            else:
+                match = self._match(c, used, [e for _, e in members])
+                if match is None:
+                    return INF, None
+                minfo[self._slot[c]] = (tuple(b for b, _ in members), match)
+                h += match.cost
+            if h >= INF:
+                return INF, None
+        return h, tuple(minfo)
+
+    def _derive(self, parent: int, node: Node, move: Move, key: int) -> Node:
+        """A child's node from its parent's: only the moved body's colour group (and, for a
+        coat, its next colour's group) changes, re-solved by at most one Hungarian phase.
+        A group of two made by a coat is the only one solved from scratch."""
+        h, minfo = node
+        assert minfo is not None
+        game = self.game
+        b = move >> 3
+        uoff = self._uoff
+        used = parent >> uoff
+        shed = (parent >> self._lsh[b]) & 7
+        c = self.outer[b][shed]
+        s = self._slot[c]
+        group = minfo[s]
+        mask = game.code_masks[b]
+        shift = game.shifts[b]
+        code = (parent >> self._off[b]) & mask
+        head = code & CELL_MASK
+        tail = code >> shift
+        if key >> uoff == used:  # a slide
+            code = (key >> self._off[b]) & mask
+            nh = code & CELL_MASK
+            nt = code >> shift
+            if group is None:
+                near = self._near(c, used)
+                return h - min(near[head], near[tail]) + min(near[nh], near[nt]), minfo
+            bodies, match = group
+            new = match.replace_row(bodies.index(b), self._row(c, nh, nt))
+            return h - match.cost + new.cost, (*minfo[:s], (bodies, new), *minfo[s + 1 :])
+        child_used = key >> uoff
+        hole = (child_used ^ used).bit_length() - 1
+        coat = shed + 1 < game.nlayers[b]
+        c2 = self.outer[b][shed + 1] if coat else -1
+        if c2 == c:
+            # The next layer has the same colour: the body stays in its group, the hole's
+            # column leaves it (with a dummy row), and one inner layer is gone.
+            if group is None:
+                near = self._near(c, used)
+                after = self._near(c, child_used)
+                h += min(after[head], after[tail]) - min(near[head], near[tail]) - 1
+                return (h, minfo) if h < INF else (INF, None)
+            bodies, match = group
+            if match.k >= len(match.cols):
+                return INF, None  # more bodies of this colour than free holes left
+            new = match.drop_column(self._column[hole])
+            return h - 1 - match.cost + new.cost, (*minfo[:s], (bodies, new), *minfo[s + 1 :])
+        # The body leaves its colour group with the hole's column.
+        groups = list(minfo)
+        if group is None:
+            near = self._near(c, used)
+            h -= min(near[head], near[tail])
+        else:
+            bodies, match = group
+            rest = tuple(x for x in bodies if x != b)
+            h -= match.cost
+            if len(rest) == 1:
+                h += self._cost_alone(key, rest[0], c)
+                groups[s] = None
+            else:
+                new = match.remove(bodies.index(b), self._column[hole])
+                h += new.cost
+                groups[s] = (rest, new)
+        if coat:
+            # Its next layer joins the group of colour c2; one inner layer is gone.
+            h -= 1
+            s2 = self._slot[c2]
+            group2 = groups[s2]
+            row = self._row(c2, head, tail)
+            if group2 is not None:
+                bodies, match = group2
+                if match.k >= len(match.cols):
+                    return INF, None
+                new = match.add_row(row)
+                h += new.cost - match.cost
+                groups[s2] = ((*bodies, b), new)
+            else:
+                mates = [
+                    o for o in range(game.n)
+                    if o != b and (key >> self._off[o]) & game.code_masks[o]
+                    and self.outer[o][(key >> self._lsh[o]) & 7] == c2
+                ]  # fmt: skip
+                if not mates:
+                    near = self._near(c2, child_used)
+                    h += min(near[head], near[tail])
+                else:
+                    o = mates[0]
+                    h -= self._cost_alone(key, o, c2)
+                    code = (key >> self._off[o]) & game.code_masks[o]
+                    ends = [(code & CELL_MASK, code >> game.shifts[o]), (head, tail)]
+                    match = self._match(c2, child_used, ends)
+                    if match is None:
+                        return INF, None
+                    h += match.cost
+                    groups[s2] = ((o, b), match)
+        if h >= INF:
+            return INF, None
+        return h, tuple(groups)
+
+    def _cost_alone(self, key: int, b: int, c: int) -> int:
+        """Cost of body b alone in colour group c in state ``key``: its nearest free hole."""
+        game = self.game
+        code = (key >> self._off[b]) & game.code_masks[b]
+        near = self._near(c, key >> self._uoff)
+        return min(near[code & CELL_MASK], near[code >> game.shifts[b]])
+
+    def node_bound(self, state: State) -> int:
+        """The bound as the searches compute it (from the int key, from scratch)."""
+        return self._scratch(self.pack(state))[0]
+
+    def _records(self, b: int, shed: int, code: int) -> tuple[int, tuple[Any, ...]]:
+        """Body b's occupancy and geometric steps at this position (cached per position).
+
+        A step is ``(move, need, xor, hole, exit_delta, head, tail, row)``: ``need`` the
+        cell bit that must be free (0 for the far end's own vacating cell), ``xor`` turns
+        the key into the slid child, ``hole`` the hole index at the target (-1: none),
+        ``exit_delta`` is added to the key for an exit (None when the hole's colour never
+        takes this layer), ``head``/``tail`` the new ends and ``row`` their cost row.
+        """
+        game = self.game
+        length = game.lengths[b]
+        shift = game.shifts[b]
+        cmask = game.code_masks[b]
+        off = self._off[b]
+        head = code & CELL_MASK
+        tail = code >> shift
+        c = self.outer[b][shed]
+        occ = 0
+        x = code
+        for _ in range(length):
+            occ |= 1 << (x & CELL_MASK)
+            x >>= BITS
+        if shed + 1 < game.nlayers[b]:
+            peel = 1 << self._lsh[b]
+        else:
+            peel = -(code << off) - (shed << self._lsh[b])
+        recs = []
+        for end, here, far in ((0, head, tail), (4, tail, head)):
+            for d, t, bt in game.nbb[here]:
+                need = bt
+                if t == far:
+                    if length < 3:
+                        continue
+                    need = 0
+                # A head step drops the tail cell; a tail step drops the head cell.
+                new = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & cmask
+                nh = new & CELL_MASK
+                nt = new >> shift
+                hole = game.hole_at[t]
+                delta = None
+                if hole >= 0 and game.hole_color[hole] == c:
+                    delta = peel + (1 << (self._uoff + hole))
+                recs.append(
+                    (b << 3 | end | d, need, (code ^ new) << off, hole, delta, nh, nt,
+                     self._row(c, nh, nt))
+                )  # fmt: skip
+        entry = (occ, tuple(recs))
+        cache = self._rec_cache[b][shed]
+        if len(cache) >= MEMO_LIMIT:
+            cache.clear()
+        cache[code] = entry
+        return entry
+
+    def _expand(
+        self,
+        key: int,
+        node: Node,
+        ng: int,
+        best: dict[int, tuple[int, int | None, int]],
+        upper: int,
+        weight: int,
+        buckets: dict[int, list[int]],
+        active: list[int],
+    ) -> tuple[int | None, int]:
+        """Push every child of ``key`` worth keeping; returns ``(goal or None, pruned)``.
+
+        A child is skipped when ``best`` already holds it with a g of at most ``ng``, or
+        when its bound is INF (dead), and pruned when ``ng + bound >= upper``. It is pushed
+        with a lower estimate of its bound, exact for a body alone in its colour: else,
+        by weak duality with the parent's duals, ``cost - u[row] + min_j(row'[j] - v[j])``
+        for a slide, and ``h - 1`` (consistency) for an exit; A* settles the exact bound
+        when the child is popped (:meth:`_derive`). The weighted search stops at the first
+        goal child (returned).
         """
         game = self.game
         n = game.n
-        used = state[n + 1]
-        layers = state[n]
+        h, minfo = node
+        assert minfo is not None
+        uoff = self._uoff
+        used = key >> uoff
+        exited = used.bit_count()
+        all_used = game.all_used
+        off = self._off
+        lsh = self._lsh
+        masks = game.code_masks
+        rec_cache = self._rec_cache
+        codes = []
+        ents = []
+        occ = 0
+        for b in range(n):
+            code = (key >> off[b]) & masks[b]
+            codes.append(code)
+            if code:
+                shed = (key >> lsh[b]) & 7
+                ent = rec_cache[b][shed].get(code)
+                if ent is None:
+                    ent = self._records(b, shed, code)
+                occ |= ent[0]
+                ents.append((b, shed, code, ent[1]))
+        frozen = game.frozen
+        carriers = game.carriers
+        hole_frozen = game.hole_frozen
         outer = self.outer
-        shifts = game.shifts
-        color_holes = self.color_holes
-        groups, inner = self._groups(state)
-        gcost = {c: self.group_cost(c, ends, used) for c, ends in groups.items()}
-        base_h = inner + sum(gcost.values())
-        last_body = -1
-        rest = 0
-        dists: list[list[int]] = []
-        grouped = False
-        memo = self._memo
-        group: tuple[tuple[int, int], ...] = ()
-        row = col = dual_rest = used_c = 0
-        assign: list[int] = []
-        u: list[int] = []
-        v: list[int] = []
-        taken: set[int] = set()
-        out = []
-        append = out.append
-        for move, child, cocc in game.successors(state, occ):
-            if best is not None:
-                old = best.get(child)
-                if old is not None and old[0] <= ng:
+        slot = self._slot
+        column = self._column
+        best_get = best.get
+        buckets_get = buckets.get
+        pruned = 0
+        h_exit = h - 1
+        for b, shed, code, recs in ents:
+            if frozen[b] > exited:
+                continue
+            if carriers[b]:
+                locked = False
+                for carrier in carriers[b]:
+                    if codes[carrier]:
+                        locked = True
+                if locked:
                     continue
-            if child[n + 1] != used:
-                ch, exact_flag = self._exit_bound(state, move >> 3, child, groups, gcost, base_h)
-                append((move, child, cocc, ch, exact_flag))
-                continue
-            b = move >> 3
-            if b != last_body:
-                last_body = b
-                c = outer[b][(layers >> (LAYER_BITS * b)) & 7]
-                code = state[b]
-                mine = (code & CELL_MASK, code >> shifts[b])
-                dists = [d for hole, d in color_holes[c] if not used >> hole & 1]
-                grouped = len(groups[c]) > 1
-                rest = base_h - gcost[c]
-                if grouped:
-                    group = tuple(groups[c])
-                    row = group.index(mine)
-                    _, assign, u, v = self.group_match(c, group, used)
-                    col = assign[row]
-                    taken = set(assign)
-                    dual_rest = gcost[c] - u[row]
-                    used_c = used & self.color_used[c]
-            code = child[b]
-            head = code & CELL_MASK
-            tail = code >> shifts[b]
-            if not grouped:
-                best_d = INF
-                for d in dists:
-                    x = d[head]
-                    y = d[tail]
-                    if y < x:
-                        x = y
-                    if x < best_d:
-                        best_d = x
-                append((move, child, cocc, rest + best_d, 1))
-                continue
-            # Weak duality with the parent's duals: the new row's best reduced cost.
-            d = dists[col]
-            x = d[head]
-            y = d[tail]
-            best_val = (x if x < y else y) - v[col]
-            arg = col
-            for j, d in enumerate(dists):
-                x = d[head]
-                y = d[tail]
-                x = (x if x < y else y) - v[j]
-                if x < best_val:
-                    best_val = x
-                    arg = j
-            lb = dual_rest + best_val
-            if lb >= INF:
-                continue  # no finite matching: a dead state
-            if arg == col or (arg not in taken and v[arg] == 0 and v[col] == 0):
-                # Complementary slackness still holds: the bound is exact, and the
-                # child's matching is known without solving it; cache it.
-                new_u = list(u)
-                new_u[row] = best_val
-                new_assign = list(assign)
-                new_assign[row] = arg
-                key = (c, (*group[:row], (head, tail), *group[row + 1 :]), used_c)
-                if len(memo) < MEMO_LIMIT:
-                    memo[key] = (lb, new_assign, new_u, v)
-                append((move, child, cocc, rest + lb, 1))
+            c = outer[b][shed]
+            group = minfo[slot[c]]
+            if group is None:
+                near = self._near(c, used)
+                x = near[code & CELL_MASK]
+                y = near[code >> game.shifts[b]]
+                base = h - (x if x < y else y)
+                v: tuple[int, ...] = ()
+                ui = 0
             else:
-                append((move, child, cocc, rest + lb, 0))
+                bodies, match = group
+                ui = match.u[bodies.index(b)]
+                base = h - ui
+                v = match.v
+            # The dual refinement of an exit holds when no coat moves the body elsewhere.
+            vx = v if shed + 1 == game.nlayers[b] else ()
+            for move, need, xor, hole, delta, nh, nt, row in recs:
+                if occ & need:
+                    continue
+                if hole >= 0 and not used >> hole & 1:
+                    if delta is None or hole_frozen[hole] > exited:
+                        continue
+                    child = key + delta
+                    old = best_get(child)
+                    if old is not None and old[0] <= ng:
+                        continue
+                    lb = h_exit
+                    if vx:
+                        x = h - ui - v[column[hole]]
+                        if x > lb:
+                            lb = x
+                    if weight != 1 and child >> uoff == all_used:
+                        best[child] = (ng, key, move)
+                        return child, pruned
+                else:
+                    child = key ^ xor
+                    old = best_get(child)
+                    if old is not None and old[0] <= ng:
+                        continue
+                    if v:
+                        lb = base + min(map(sub, row, v))
+                    else:
+                        x = near[nh]
+                        y = near[nt]
+                        lb = base + (x if x < y else y)
+                    if lb >= INF:
+                        continue  # no finite matching: a dead state
+                if ng + lb >= upper:
+                    pruned += 1
+                    continue
+                best[child] = (ng, key, move)
+                bk = (ng + weight * lb) << _H_BITS | lb
+                lst = buckets_get(bk)
+                if lst is None:
+                    buckets[bk] = [child]
+                    heappush(active, bk)
+                else:
+                    lst.append(child)
+        return None, pruned
+
+    def expand(self, state: State) -> list[tuple[Move, State, int, int]]:
+        """Children of ``state`` as the A* pushes them: ``(move, child, estimate, bound)``,
+        the estimate being the pushed lower estimate and the bound the one :meth:`_derive`
+        settles from the parent's matchings (checks and tests; dead children are left out)."""
+        key = self.pack(state)
+        node = self._scratch(key)
+        if node[0] >= INF:
+            return []
+        best: dict[int, tuple[int, int | None, int]] = {key: (0, None, -1)}
+        buckets: dict[int, list[int]] = {}
+        self._expand(key, node, 1, best, 1 << 62, 1, buckets, [])
+        out = []
+        for bk, children in sorted(buckets.items()):
+            for child in children:
+                _, _, move = best[child]
+                derived = self._derive(key, node, move, child)[0]
+                out.append((move, self.unpack(child), bk & _H_MASK, derived))
+        out.sort()
         return out
-
-    def _exit_bound(
-        self,
-        state: State,
-        b: int,
-        child: State,
-        groups: dict[int, list[tuple[int, int]]],
-        gcost: dict[int, int],
-        base_h: int,
-    ) -> tuple[int, int]:
-        """The bound of an exit child from the parent's matchings: ``(bound, exact)``.
-
-        The exiting body's row and its hole's column leave the group of colour c: by weak
-        duality ``cost - u[row] - v[col]`` bounds the rest, exactly when the body was
-        matched to that hole. A coat's next colour c2 adds a row to group c2:
-        ``cost2 + min_j(c[j] - v2[j])``, exact when that column was free. When c2 == c,
-        the parent's bound minus one (consistency) is the estimate.
-        """
-        n = self.game.n
-        used = state[n + 1]
-        hole = (child[n + 1] ^ used).bit_length() - 1
-        shed = (state[n] >> (LAYER_BITS * b)) & 7
-        c = self.outer[b][shed]
-        code = state[b]
-        mine = (code & CELL_MASK, code >> self.game.shifts[b])
-        group = groups[c]
-        h = base_h - gcost[c]
-        exact = 1
-        if len(group) > 1:
-            ends = tuple(group)
-            row = ends.index(mine)
-            _, assign, u, v = self.group_match(c, ends, used)
-            col = [x for x, _ in self.color_holes[c] if not used >> x & 1].index(hole)
-            h += gcost[c] - u[row] - v[col]
-            if assign[row] != col:
-                exact = 0
-        if shed + 1 >= self.game.nlayers[b]:
-            return h, exact
-        c2 = self.outer[b][shed + 1]
-        h -= 1  # one inner layer fewer: it becomes the outer one
-        if c2 == c:
-            return (base_h - 1 if base_h > 0 else 0), 0
-        dists = [d for x, d in self.color_holes[c2] if not used >> x & 1]
-        head, tail = mine
-        if c2 not in groups:
-            best = INF
-            for d in dists:
-                x = d[head] if d[head] < d[tail] else d[tail]
-                if x < best:
-                    best = x
-            return h + best, exact
-        _, assign2, _, v2 = self.group_match(c2, tuple(groups[c2]), used)
-        best = INF
-        arg = -1
-        for j, d in enumerate(dists):
-            x = (d[head] if d[head] < d[tail] else d[tail]) - v2[j]
-            if x < best:
-                best = x
-                arg = j
-        if arg in assign2:
-            exact = 0
-        return h + best, exact
 
     # ------------------------------------------------------------ static dead checks
 
@@ -409,6 +622,12 @@ class Solver:
         solution length) prunes every node that cannot beat it: if the open list then
         empties, no solution shorter than ``upper`` exists (status ``budget`` is never
         returned in that case; the caller holds the solution of length ``upper``).
+
+        The open list is a bucket queue: one list per (f, h) pair, popped smallest f first,
+        then smallest h (deeper first), last in first out within a pair; a small heap holds
+        the non-empty pairs. A node is pushed with a lower estimate of its bound and settled
+        when popped: if the exact bound is larger it goes back with it (never expanded on
+        an estimate), so every expanded node had the smallest exact f of the open list.
         """
         game = self.game
         n = game.n
@@ -422,69 +641,79 @@ class Solver:
             return SearchResult("unsolvable", None, False, INF, None, reason="dead start state")
         if start[n + 1] == all_used:
             return SearchResult("solved", [], True, 0, 0, stored=1)
-        expand = self.expand
-        bound = self.bound
-        heappush = heapq.heappush
-        heappop = heapq.heappop
-        counter = 0
-        best: dict[State, tuple[int, State | None, int]] = {start: (0, None, -1)}
-        heap: list[tuple[int, State, int]] = [
-            ((weight * h0) << _F_SHIFT | h0 << _CNT_BITS | 1, start, game.occupancy(start))
-        ]
+        limit = 1 << 62 if upper is None else upper
+        key0 = self.pack(start)
+        node0 = self._scratch(key0)
+        uoff = self._uoff
+        best: dict[int, tuple[int, int | None, int]] = {key0: (0, None, -1)}
+        settled: dict[int, Node] = {key0: node0}  # popped once on an estimate, now exact
+        nodes: dict[int, Node] = {}  # expanded keys: their children derive from them
+        bk0 = (weight * h0) << _H_BITS | h0
+        buckets: dict[int, list[int]] = {bk0: [key0]}
+        active = [bk0]
+        expand = self._expand
+        derive = self._derive
         expanded = 0
         pruned = 0
-        goal: State | None = None
+        goal: int | None = None
         reason = ""
-        while heap:
-            prio, state, occ = heappop(heap)
-            h = (prio >> _CNT_BITS) & _H_MASK
-            g = (prio >> _F_SHIFT) - weight * h
-            if best[state][0] < g:
-                continue  # stale entry
-            if not prio & 1:
-                # The key held an estimate: settle the exact bound before expanding.
-                exact = bound(state)
-                if exact >= INF or (upper is not None and g + exact >= upper):
+        while active:
+            bk = active[0]
+            lst = buckets[bk]
+            if not lst:
+                heappop(active)
+                del buckets[bk]
+                continue
+            key = lst.pop()
+            hb = bk & _H_MASK
+            g = (bk >> _H_BITS) - weight * hb
+            entry = best[key]
+            if entry[0] != g:
+                continue  # stale: reached again with a smaller g
+            node = settled.pop(key, None)
+            if node is None:
+                parent = entry[1]
+                assert parent is not None
+                node = derive(parent, nodes[parent], entry[2], key)
+                h = node[0]
+                if h >= INF or g + h >= limit:
                     continue
-                if exact > h:
-                    counter += 1
-                    prio = (g + weight * exact) << _F_SHIFT | exact << _CNT_BITS | counter << 1 | 1
-                    heappush(heap, (prio, state, occ))
+                if h > hb:
+                    settled[key] = node
+                    nb = (g + weight * h) << _H_BITS | h
+                    other = buckets.get(nb)
+                    if other is None:
+                        buckets[nb] = [key]
+                        heappush(active, nb)
+                    else:
+                        other.append(key)
                     continue
-            if state[n + 1] == all_used:
-                goal = state
+            if key >> uoff == all_used:
+                goal = key
                 break
             if len(best) >= max_states:
-                heappush(heap, (prio, state, occ))
+                lst.append(key)
+                settled[key] = node
                 reason = "states"
                 break
             expanded += 1
             if not expanded & 255:
                 if time.monotonic() > deadline:
-                    heappush(heap, (prio, state, occ))
+                    lst.append(key)
+                    settled[key] = node
                     reason = "seconds"
                     break
                 if not expanded & 4095:
                     progress.step(len(best), max_states, "A*" if weight == 1 else "fast search")
-            ng = g + 1
-            for move, child, cocc, ch, exact_flag in expand(state, occ, best, ng):
-                if ch >= INF:
-                    continue
-                if upper is not None and ng + ch >= upper:
-                    pruned += 1
-                    continue
-                best[child] = (ng, state, move)
-                counter += 1
-                if weight != 1 and child[n + 1] == all_used:
-                    goal = child
-                    heap.clear()
-                    break
-                prio = (ng + weight * ch) << _F_SHIFT | ch << _CNT_BITS | counter << 1 | exact_flag
-                heappush(heap, (prio, child, cocc))
-            if goal is not None:
+            nodes[key] = node
+            found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active)
+            pruned += cut
+            if found is not None:
+                goal = found
                 break
         seconds = time.monotonic() - t0
-        stats = {"pruned": pruned, "open": len(heap)}
+        open_count = sum(len(x) for x in buckets.values())
+        stats = {"pruned": pruned, "open": open_count}
         if goal is not None:
             moves = _path(best, goal)
             optimal = weight == 1
@@ -492,7 +721,7 @@ class Solver:
             return SearchResult(
                 "solved", moves, optimal, lb, len(moves), expanded, len(best), seconds, "", stats
             )
-        if not heap:
+        if not open_count:
             # Exhausted: nothing shorter than ``upper`` (or nothing at all) exists.
             if upper is not None:
                 return SearchResult(
@@ -503,7 +732,8 @@ class Solver:
                 "unsolvable", None, False, INF, None, expanded, len(best), seconds,
                 "state space exhausted", stats,
             )  # fmt: skip
-        lb = h0 if weight != 1 else max(h0, (heap[0][0] >> _F_SHIFT))
+        lowest = min(bk >> _H_BITS for bk, x in buckets.items() if x)
+        lb = h0 if weight != 1 else max(h0, lowest)
         if upper is not None:
             lb = min(lb, upper)
         return SearchResult(
