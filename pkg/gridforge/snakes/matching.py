@@ -200,7 +200,7 @@ class SquareMatch:
     v[j])`` is a lower bound of its optimum (weak duality). Instances are never mutated.
     """
 
-    __slots__ = ("col_of", "cols", "cost", "k", "row_of", "rows", "u", "v")
+    __slots__ = ("col_of", "cols", "cost", "dmin", "k", "row_of", "rows", "u", "v")
 
     def __init__(
         self,
@@ -220,6 +220,7 @@ class SquareMatch:
         self.u = u
         self.v = v
         self.cost = min(INF, sum(rows[r][col_of[r]] for r in range(k)))
+        self.dmin = min(u[k:]) if len(u) > k else 0  # the smallest dual of a dummy row
 
     @classmethod
     def solve(

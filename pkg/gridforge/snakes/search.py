@@ -482,11 +482,10 @@ class Solver:
         hole_frozen = game.hole_frozen
         outer = self.outer
         slot = self._slot
-        column = self._column
         best_get = best.get
         buckets_get = buckets.get
         pruned = 0
-        h_exit = h - 1
+        exit_estimate = self._exit_estimate
         for b, shed, code, recs in ents:
             if frozen[b] > exited:
                 continue
@@ -511,8 +510,6 @@ class Solver:
                 ui = match.u[bodies.index(b)]
                 base = h - ui
                 v = match.v
-            # The dual refinement of an exit holds when no coat moves the body elsewhere.
-            vx = v if shed + 1 == game.nlayers[b] else ()
             for move, need, xor, hole, delta, nh, nt, row in recs:
                 if occ & need:
                     continue
@@ -523,14 +520,12 @@ class Solver:
                     old = best_get(child)
                     if old is not None and old[0] <= ng:
                         continue
-                    lb = h_exit
-                    if vx:
-                        x = h - ui - v[column[hole]]
-                        if x > lb:
-                            lb = x
                     if weight != 1 and child >> uoff == all_used:
                         best[child] = (ng, key, move)
                         return child, pruned
+                    lb = exit_estimate(h, b, shed, code, c, group, hole, used)
+                    if lb >= INF:
+                        continue
                 else:
                     child = key ^ xor
                     old = best_get(child)
@@ -556,6 +551,47 @@ class Solver:
                 else:
                     lst.append(child)
         return None, pruned
+
+    def _exit_estimate(
+        self, h: int, b: int, shed: int, code: int, c: int, group: Group | None, hole: int,
+        used: int,
+    ) -> int:  # fmt: skip
+        """A lower estimate of the bound after body b (colour c) exits into ``hole``.
+
+        The exact bound is consistent, so ``h - 1`` always holds. Sharper: the group of c
+        loses row b and the hole's column, which lowers its cost by ``cost_b`` (b alone) or,
+        by weak duality with the parent's square duals (u, v), by at most ``u[b] + v[hole]``.
+        A coat of another colour c2 costs one inner layer and adds b to c2's group, which
+        raises that cost by at least b's nearest free hole of c2 (drop b's pair from the new
+        optimum: the rest is a matching of the old rows). With a coat of the same colour, b
+        stays, the hole's column and one dummy d leave, and b's dual can rise to
+        ``u'_b = min_{j != hole}(row_b[j] - v[j])``: ``h - 1 - u[b] - v[hole] + u'_b -
+        min_d u[d]`` (b alone: exact, its nearest remaining hole).
+        """
+        game = self.game
+        head = code & CELL_MASK
+        tail = code >> game.shifts[b]
+        coat = shed + 1 < game.nlayers[b]
+        c2 = self.outer[b][shed + 1] if coat else -1
+        if group is None:
+            near = self._near(c, used)
+            lb = h - min(near[head], near[tail])
+        else:
+            bodies, match = group
+            i = bodies.index(b)
+            col = self._column[hole]
+            v = match.v
+            lb = h - match.u[i] - v[col]
+        if coat:
+            after = self._near(c2, used | 1 << hole)
+            if c2 != c or group is None:
+                lb += min(after[head], after[tail]) - 1
+            elif match.k >= len(match.cols):
+                return INF  # no free hole left for the next layer: dead
+            else:
+                row = match.rows[i]
+                lb += min(row[j] - v[j] for j in match.cols if j != col) - 1 - match.dmin
+        return lb if lb > h - 1 else h - 1
 
     def expand(self, state: State) -> list[tuple[Move, State, int, int]]:
         """Children of ``state`` as the A* pushes them: ``(move, child, estimate, bound)``,
