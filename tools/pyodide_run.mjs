@@ -47,10 +47,20 @@ if (!("micropip" in pyodide.loadedPackages)) die("micropip failed to load");
 pyodide.FS.mkdirTree("/repo");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: ROOT }, "/repo");
 pyodide.globals.set("wheel_paths", pyodide.toPy(install.map((p) => "emfs:/repo/" + p.slice(ROOT.length + 1))));
-pyodide.globals.set("argv", pyodide.toPy(rest));
 pyodide.globals.set("mode", mode);
 
-const code = await pyodide.runPythonAsync(`
+if (mode === "run") {
+  if (!rest.length) die("run needs a script path");
+  const script = resolve(rest[0]);
+  if (!script.startsWith(ROOT + "/")) die(`the script must lie inside the repository (${ROOT}): ${rest[0]}`);
+  if (!existsSync(script)) die(`no such script: ${rest[0]}`);
+  rest[0] = script.slice(ROOT.length + 1);
+}
+pyodide.globals.set("argv", pyodide.toPy(rest));
+
+let code;
+try {
+  code = await pyodide.runPythonAsync(`
 import os, sys
 import micropip
 await micropip.install(list(wheel_paths), deps=False)
@@ -71,4 +81,9 @@ else:
         exit_code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
 exit_code
 `);
+} catch (error) {
+  // A Python exception: print Python's own traceback, not the runtime's source.
+  console.error(String(error && error.message ? error.message : error));
+  process.exit(1);
+}
 process.exit(code);

@@ -1,0 +1,47 @@
+"""Same input, same bytes, on CPython and in Pyodide: pinned digests of generated output.
+
+These run in both interpreters (build.py test runs tests/ inside Pyodide too), so one pin
+proves both produce the very same bytes. A pin changes only when generation changes on
+purpose (or the package version, which certificates carry); then it is updated here, in a
+commit that says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from gridforge.mines import run as mines_run
+from gridforge.mines.generate import generate
+from gridforge.snakes.generate import design_levels
+
+
+def digest(value: object) -> str:
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_a_snakes_batch_has_pinned_bytes():
+    batch = design_levels({"target": 30, "count": 2, "seed": 5})
+    assert batch["report"]["made"] == 2
+    assert digest(batch) == SNAKES_BATCH
+
+
+def test_mines_boards_of_every_battle_preset_have_pinned_bytes():
+    boards = [generate(f"battle-{k}", 1000 + k, level=k).dumps() for k in range(1, 6)]
+    assert digest(boards) == MINES_BOARDS
+
+
+def test_a_mines_run_transcript_has_pinned_bytes():
+    answer = mines_run.new_run(2026)
+    run_id = answer.pop("run")
+    transcript = [answer, mines_run.act(run_id, {"kind": "stop"})]
+    transcript.append(mines_run.continue_run(run_id))
+    transcript.append(mines_run.hint(run_id))
+    mines_run.close_run(run_id)
+    assert digest(transcript) == MINES_RUN
+
+
+SNAKES_BATCH = "e832490d4982969bc2b74dc5ceecde406fa7c769350f9e7c9d1f52495646af15"
+MINES_BOARDS = "65070749108bf35edd911f7fddfe847a4310903977ec20d4d9441f1d7b670601"
+MINES_RUN = "b9d3defc7b7788a43f3c51bd6d236a211b9c2d9412223e8d34a32c7c4c01d71f"
