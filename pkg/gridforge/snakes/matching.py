@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import permutations
+from operator import sub
 
 INF = 1 << 40
 
@@ -211,6 +212,8 @@ class SquareMatch:
         row_of: tuple[int, ...],
         u: tuple[int, ...],
         v: tuple[int, ...],
+        cost: int,
+        dmin: int,
     ) -> None:
         self.rows = rows
         self.k = k
@@ -219,8 +222,8 @@ class SquareMatch:
         self.row_of = row_of
         self.u = u
         self.v = v
-        self.cost = min(INF, sum(rows[r][col_of[r]] for r in range(k)))
-        self.dmin = min(u[k:]) if len(u) > k else 0  # the smallest dual of a dummy row
+        self.cost = cost  # of the real rows, capped at INF
+        self.dmin = dmin  # the smallest dual of a dummy row (0 without dummies)
 
     @classmethod
     def solve(
@@ -261,7 +264,11 @@ class SquareMatch:
         col_of = [0] * len(rows)
         for j in cols:
             col_of[row_of[j]] = j
-        return cls(rows, k, cols, tuple(col_of), tuple(row_of[:-1]), tuple(u), tuple(v[:-1]))
+        cost = min(INF, sum([rows[r][col_of[r]] for r in range(k)]))
+        dmin = min(u[k:]) if len(u) > k else 0
+        return cls(
+            rows, k, cols, tuple(col_of), tuple(row_of[:-1]), tuple(u), tuple(v[:-1]), cost, dmin
+        )
 
     def replace_row(self, i: int, row: Sequence[int]) -> SquareMatch:
         """The optimum after real row ``i`` takes new costs ``row`` (at most one phase)."""
@@ -275,20 +282,26 @@ class SquareMatch:
 
     def _reset_row(self, i: int, row: Sequence[int], k: int) -> SquareMatch:
         v = self.v
+        best = min(map(sub, row, v))
         ci = self.col_of[i]
-        best = _HUGE
-        arg = ci
-        for j in self.cols:
-            x = row[j] - v[j]
-            if x < best:
-                best = x
-                arg = j
         rows = (*self.rows[:i], row, *self.rows[i + 1 :])
-        u = list(self.u)
-        u[i] = best
+        u = (*self.u[:i], best, *self.u[i + 1 :])
         if row[ci] - v[ci] == best:
             # Still tight on its column: complementary slackness holds, nothing moves.
-            return SquareMatch(rows, k, self.cols, self.col_of, self.row_of, tuple(u), v)
+            if k == self.k:
+                cost = self.cost - self.rows[i][ci] + row[ci]
+                dmin = self.dmin
+            else:  # a dummy became real
+                cost = self.cost + row[ci]
+                dmin = min(u[k:]) if len(u) > k else 0
+            return SquareMatch(
+                rows, k, self.cols, self.col_of, self.row_of, u, v, min(cost, INF), dmin
+            )
+        arg = ci
+        for j in self.cols:
+            if row[j] - v[j] == best:
+                arg = j
+                break
         d = self.row_of[arg]
         if d >= k and u[d] + v[ci] == 0:
             # The best column holds a dummy that is tight on ci as well: swap them.
@@ -296,12 +309,17 @@ class SquareMatch:
             row_of = list(self.row_of)
             col_of[i], col_of[d] = arg, ci
             row_of[arg], row_of[ci] = i, d
-            return SquareMatch(rows, k, self.cols, tuple(col_of), tuple(row_of), tuple(u), v)
+            cost = self.cost - (self.rows[i][ci] if k == self.k else 0) + row[arg]
+            dmin = min(u[k:]) if len(u) > k else 0
+            return SquareMatch(
+                rows, k, self.cols, tuple(col_of), tuple(row_of), u, v, min(cost, INF), dmin
+            )
         row_of = [*self.row_of, -1]
         row_of[ci] = -1
         vv = [*v, 0]
-        augment(rows, self.cols, row_of, u, vv, i)
-        return SquareMatch._build(rows, k, self.cols, row_of, u, vv)
+        uu = list(u)
+        augment(rows, self.cols, row_of, uu, vv, i)
+        return SquareMatch._build(rows, k, self.cols, row_of, uu, vv)
 
     def drop_column(self, col: int) -> SquareMatch:
         """The optimum after active column ``col`` leaves with one dummy row (one phase at
