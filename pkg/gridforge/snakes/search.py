@@ -412,7 +412,9 @@ class Solver:
                 if t == far:
                     if length < 3:
                         continue
-                    need = 0
+                    need = 0  # the far end vacates its cell as this end arrives
+                elif occ & bt:
+                    continue  # another cell of the body itself: never free
                 # A head step drops the tail cell; a tail step drops the head cell.
                 new = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & cmask
                 nh = new & CELL_MASK
@@ -481,12 +483,18 @@ class Solver:
         frozen = game.frozen
         carriers = game.carriers
         hole_frozen = game.hole_frozen
+        shifts = game.shifts
         outer = self.outer
         slot = self._slot
         best_get = best.get
         buckets_get = buckets.get
         pruned = 0
         exit_estimate = self._exit_estimate
+        # bucket = (ng + weight * lb) << _H_BITS | lb = gbase + lb * lmul
+        gbase = ng << _H_BITS
+        lmul = weight << _H_BITS | 1
+        last_bk = -1
+        last: list[int] = []
         for b, shed, code, recs in ents:
             if frozen[b] > exited:
                 continue
@@ -502,14 +510,12 @@ class Solver:
             if group is None:
                 near = self._near(c, used)
                 x = near[code & CELL_MASK]
-                y = near[code >> game.shifts[b]]
+                y = near[code >> shifts[b]]
                 base = h - (x if x < y else y)
                 v: tuple[int, ...] = ()
-                ui = 0
             else:
                 bodies, match = group
-                ui = match.u[bodies.index(b)]
-                base = h - ui
+                base = h - match.u[bodies.index(b)]
                 v = match.v
             for move, need, xor, hole, delta, nh, nt, row in recs:
                 if occ & need:
@@ -525,8 +531,6 @@ class Solver:
                         best[child] = (ng, key, move)
                         return child, pruned
                     lb = exit_estimate(h, b, shed, code, c, group, hole, used)
-                    if lb >= INF:
-                        continue
                 else:
                     child = key ^ xor
                     old = best_get(child)
@@ -538,19 +542,24 @@ class Solver:
                         x = near[nh]
                         y = near[nt]
                         lb = base + (x if x < y else y)
-                    if lb >= INF:
-                        continue  # no finite matching: a dead state
+                if lb >= INF:
+                    continue  # no finite matching: a dead state
                 if ng + lb >= upper:
                     pruned += 1
                     continue
                 best[child] = (ng, key, move)
-                bk = (ng + weight * lb) << _H_BITS | lb
+                bk = gbase + lb * lmul
+                if bk == last_bk:
+                    last.append(child)
+                    continue
+                last_bk = bk
                 lst = buckets_get(bk)
                 if lst is None:
-                    buckets[bk] = [child]
+                    last = buckets[bk] = [child]
                     heappush(active, bk)
                 else:
                     lst.append(child)
+                    last = lst
         return None, pruned
 
     def _exit_estimate(
@@ -561,7 +570,9 @@ class Solver:
 
         The exact bound is consistent, so ``h - 1`` always holds. Sharper: the group of c
         loses row b and the hole's column, which lowers its cost by ``cost_b`` (b alone) or,
-        by weak duality with the parent's square duals (u, v), by at most ``u[b] + v[hole]``.
+        by weak duality with the parent's square duals (u, v), by at most ``u[b] + v[hole]``
+        minus the rise of the dual of the hole's row r (when r is not b), which must move:
+        ``min_{j != hole}(row_r[j] - v[j]) - u[r]``.
         A coat of another colour c2 costs one inner layer and adds b to c2's group, which
         raises that cost by at least b's nearest free hole of c2 (drop b's pair from the new
         optimum: the rest is a matching of the old rows). With a coat of the same colour, b
@@ -583,6 +594,12 @@ class Solver:
             col = self._column[hole]
             v = match.v
             lb = h - match.u[i] - v[col]
+            r = match.row_of[col]
+            if r != i and (c2 != c or not coat):
+                # The hole's row loses its column: its dual can rise to its best other one.
+                reduced = list(map(sub, match.rows[r], v))
+                reduced[col] = INF << 8
+                lb += min(reduced) - match.u[r]
         if coat:
             if c2 != c or group is None:
                 after = self._near(c2, used | 1 << hole)
