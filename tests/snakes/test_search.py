@@ -132,6 +132,8 @@ def walk_and_check(g, solver, rng, steps):
         if node[0] < INF:
             scratch = solver._scratch(child_key)
             assert scratch[0] == node[0]
+            assert scratch[2:] == node[2:]  # bodies' steps, occupancy, bodies on the board
+            assert node[3] == g.occupancy(child)
             for mine, theirs in zip(node[1], scratch[1], strict=True):
                 assert (mine is None) == (theirs is None)
                 if mine is not None:

@@ -44,7 +44,12 @@ from gridforge.snakes.matching import INF, SquareMatch, min_cost
 from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
 
 Group = tuple[tuple[int, ...], SquareMatch]  # a colour group of 2+ bodies: bodies, matching
-Node = tuple[int, tuple[Group | None, ...] | None]  # (bound, group per colour slot)
+Matchings = tuple[Group | None, ...]  # per colour slot: None for groups of 0 or 1 body
+Entry = tuple[int, int, tuple[Any, ...], int]  # a body's (shed, code, steps, occupancy)
+# A search node: (bound, matchings, entry per body or None once exited, occupancy, bit set
+# of the bodies on the board).
+Node = tuple[int, Matchings | None, tuple[Entry | None, ...] | None, int, int]
+DEAD: Node = (INF, None, None, 0, 0)
 
 DEFAULT_STATES = 200_000
 DEFAULT_SECONDS = 10.0
@@ -135,6 +140,7 @@ class Solver:
             [{} for _ in range(game.nlayers[b])] for b in range(n)
         ]
         self._match_memo: dict[Any, SquareMatch | None] = {}
+        self._lockers = tuple(sum(1 << k for k in keys) for keys in game.carriers)
 
     def _distances(self, source: int) -> list[int]:
         """Wall-aware BFS distances from ``source`` over the static floor (INF: unreachable)."""
@@ -240,6 +246,50 @@ class Solver:
         return (*codes, layers, key >> self._uoff)
 
     def _scratch(self, key: int) -> Node:
+        """A node computed from scratch: its bound, matchings and bodies' steps."""
+        h, minfo = self._scratch_bound(key)
+        if h >= INF:
+            return DEAD
+        game = self.game
+        ents: list[Entry | None] = []
+        occ = alive = 0
+        for b in range(game.n):
+            code = (key >> self._off[b]) & game.code_masks[b]
+            if not code:
+                ents.append(None)
+                continue
+            shed = (key >> self._lsh[b]) & 7
+            ent = self._entry(b, shed, code)
+            ents.append(ent)
+            occ |= ent[3]
+            alive |= 1 << b
+        return h, minfo, tuple(ents), occ, alive
+
+    def _entry(self, b: int, shed: int, code: int) -> Entry:
+        """Body b's steps and cells at a position: ``(shed, code, steps, occupancy)``."""
+        ent = self._rec_cache[b][shed].get(code)
+        if ent is None:
+            ent = self._records(b, shed, code)
+        return ent
+
+    def _derive(self, parent: int, node: Node, move: Move, key: int) -> Node:
+        """A child's node from its parent's (see :meth:`_derive_bound`); only the moved
+        body's entry changes."""
+        h, minfo = self._derive_bound(parent, node, move, key)
+        if h >= INF:
+            return DEAD
+        b = move >> 3
+        _, _, ents, occ, alive = node
+        old = ents[b]
+        assert old is not None
+        code = (key >> self._off[b]) & self.game.code_masks[b]
+        if code:
+            new = self._entry(b, (key >> self._lsh[b]) & 7, code)
+            occ ^= old[3] ^ new[3]
+            return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ, alive
+        return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
+
+    def _scratch_bound(self, key: int) -> tuple[int, Matchings | None]:
         """A node's bound and per-colour matchings, computed from scratch."""
         game = self.game
         used = key >> self._uoff
@@ -270,11 +320,13 @@ class Solver:
                 return INF, None
         return h, tuple(minfo)
 
-    def _derive(self, parent: int, node: Node, move: Move, key: int) -> Node:
-        """A child's node from its parent's: only the moved body's colour group (and, for a
+    def _derive_bound(
+        self, parent: int, node: Node, move: Move, key: int
+    ) -> tuple[int, Matchings | None]:
+        """A child's bound from its parent's node: only the moved body's colour group (and, for a
         coat, its next colour's group) changes, re-solved by at most one Hungarian phase.
         A group of two made by a coat is the only one solved from scratch."""
-        h, minfo = node
+        h, minfo = node[0], node[1]
         assert minfo is not None
         game = self.game
         b = move >> 3
@@ -377,10 +429,10 @@ class Solver:
 
     def node_bound(self, state: State) -> int:
         """The bound as the searches compute it (from the int key, from scratch)."""
-        return self._scratch(self.pack(state))[0]
+        return self._scratch_bound(self.pack(state))[0]
 
-    def _records(self, b: int, shed: int, code: int) -> tuple[int, tuple[Any, ...]]:
-        """Body b's occupancy and geometric steps at this position (cached per position).
+    def _records(self, b: int, shed: int, code: int) -> Entry:
+        """Body b's geometric steps and occupancy at this position (cached per position).
 
         A step is ``(move, need, xor, hole, exit_delta, head, tail, row)``: ``need`` the
         cell bit that must be free (0 for the far end's own vacating cell), ``xor`` turns
@@ -427,7 +479,7 @@ class Solver:
                     (b << 3 | end | d, need, (code ^ new) << off, hole, delta, nh, nt,
                      self._row(c, nh, nt))
                 )  # fmt: skip
-        entry = (occ, tuple(recs))
+        entry = (shed, code, tuple(recs), occ)
         cache = self._rec_cache[b][shed]
         if len(cache) >= MEMO_LIMIT:
             cache.clear()
@@ -451,37 +503,19 @@ class Solver:
         when its bound is INF (dead), and pruned when ``ng + bound >= upper``. It is pushed
         with a lower estimate of its bound, exact for a body alone in its colour: else,
         by weak duality with the parent's duals, ``cost - u[row] + min_j(row'[j] - v[j])``
-        for a slide, and ``h - 1`` (consistency) for an exit; A* settles the exact bound
+        for a slide, and :meth:`_exit_estimate` for an exit; A* settles the exact bound
         when the child is popped (:meth:`_derive`). The weighted search stops at the first
         goal child (returned).
         """
         game = self.game
-        n = game.n
-        h, minfo = node
-        assert minfo is not None
+        h, minfo, ents, occ, alive = node
+        assert minfo is not None and ents is not None
         uoff = self._uoff
         used = key >> uoff
         exited = used.bit_count()
         all_used = game.all_used
-        off = self._off
-        lsh = self._lsh
-        masks = game.code_masks
-        rec_cache = self._rec_cache
-        codes = []
-        ents = []
-        occ = 0
-        for b in range(n):
-            code = (key >> off[b]) & masks[b]
-            codes.append(code)
-            if code:
-                shed = (key >> lsh[b]) & 7
-                ent = rec_cache[b][shed].get(code)
-                if ent is None:
-                    ent = self._records(b, shed, code)
-                occ |= ent[0]
-                ents.append((b, shed, code, ent[1]))
         frozen = game.frozen
-        carriers = game.carriers
+        lockers = self._lockers
         hole_frozen = game.hole_frozen
         shifts = game.shifts
         outer = self.outer
@@ -495,16 +529,10 @@ class Solver:
         lmul = weight << _H_BITS | 1
         last_bk = -1
         last: list[int] = []
-        for b, shed, code, recs in ents:
-            if frozen[b] > exited:
-                continue
-            if carriers[b]:
-                locked = False
-                for carrier in carriers[b]:
-                    if codes[carrier]:
-                        locked = True
-                if locked:
-                    continue
+        for b, ent in enumerate(ents):
+            if ent is None or frozen[b] > exited or lockers[b] & alive:
+                continue  # exited, frozen, or locked while a key carrier is on the board
+            shed, code, recs, _ = ent
             c = outer[b][shed]
             group = minfo[slot[c]]
             if group is None:
