@@ -270,17 +270,11 @@ class SquareMatch:
             rows, k, cols, tuple(col_of), tuple(row_of[:-1]), tuple(u), tuple(v[:-1]), cost, dmin
         )
 
-    def replace_row(self, i: int, row: Sequence[int]) -> SquareMatch:
-        """The optimum after real row ``i`` takes new costs ``row`` (at most one phase)."""
-        return self._reset_row(i, row, self.k)
-
-    def add_row(self, row: Sequence[int]) -> SquareMatch:
-        """The optimum with one more real row (a dummy takes its costs; it becomes row k).
-
-        Needs a dummy (k < number of active columns)."""
-        return self._reset_row(self.k, row, self.k + 1)
-
-    def _reset_row(self, i: int, row: Sequence[int], k: int) -> SquareMatch:
+    def replace_row(self, i: int, row: Sequence[int], k: int = -1) -> SquareMatch:
+        """The optimum after real row ``i`` takes new costs ``row`` (at most one phase);
+        with ``k == self.k + 1`` the dummy row ``i == self.k`` becomes real instead."""
+        if k < 0:
+            k = self.k
         v = self.v
         best = min(map(sub, row, v))
         ci = self.col_of[i]
@@ -320,6 +314,12 @@ class SquareMatch:
         uu = list(u)
         augment(rows, self.cols, row_of, uu, vv, i)
         return SquareMatch._build(rows, k, self.cols, row_of, uu, vv)
+
+    def add_row(self, row: Sequence[int]) -> SquareMatch:
+        """The optimum with one more real row (a dummy takes its costs; it becomes row k).
+
+        Needs a dummy (k < number of active columns)."""
+        return self.replace_row(self.k, row, self.k + 1)
 
     def drop_column(self, col: int) -> SquareMatch:
         """The optimum after active column ``col`` leaves with one dummy row (one phase at

@@ -50,6 +50,7 @@ Entry = tuple[int, int, tuple[Any, ...], int]  # a body's (shed, code, steps, oc
 # of the bodies on the board).
 Node = tuple[int, Matchings | None, tuple[Entry | None, ...] | None, int, int]
 DEAD: Node = (INF, None, None, 0, 0)
+_UNSEEN = (1 << 62,)  # what the best-g table answers for a state it does not hold
 
 DEFAULT_STATES = 200_000
 DEFAULT_SECONDS = 10.0
@@ -273,21 +274,48 @@ class Solver:
         return ent
 
     def _derive(self, parent: int, node: Node, move: Move, key: int) -> Node:
-        """A child's node from its parent's (see :meth:`_derive_bound`); only the moved
-        body's entry changes."""
-        h, minfo = self._derive_bound(parent, node, move, key)
-        if h >= INF:
-            return DEAD
+        """A child's node from its parent's: only the moved body's entry and colour group
+        change (for a coat, its next colour's group too), re-solved by at most one
+        Hungarian phase. A group of two made by a coat is the only one solved from scratch.
+        """
+        h, minfo, ents, occ, alive = node
+        assert minfo is not None and ents is not None
         b = move >> 3
-        _, _, ents, occ, alive = node
         old = ents[b]
         assert old is not None
-        code = (key >> self._off[b]) & self.game.code_masks[b]
-        if code:
-            new = self._entry(b, (key >> self._lsh[b]) & 7, code)
-            occ ^= old[3] ^ new[3]
-            return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ, alive
-        return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
+        uoff = self._uoff
+        game = self.game
+        if key >> uoff != parent >> uoff:
+            h, minfo = self._exit_bound(parent, node, move, key)
+            if h >= INF:
+                return DEAD
+            code = (key >> self._off[b]) & game.code_masks[b]
+            if code:  # a coat peeled: same cells, next layer
+                new = self._entry(b, (key >> self._lsh[b]) & 7, code)
+                return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ, alive
+            return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
+        # A slide: only body b's row of its colour group changes.
+        shed, code, _, before = old
+        shift = game.shifts[b]
+        c = self.outer[b][shed]
+        s = self._slot[c]
+        group = minfo[s]
+        new_code = (key >> self._off[b]) & game.code_masks[b]
+        head = new_code & CELL_MASK
+        tail = new_code >> shift
+        if group is None:
+            near = self._near(c, key >> uoff)
+            x = min(near[head], near[tail]) - min(near[code & CELL_MASK], near[code >> shift])
+            h += x
+        else:
+            bodies, match = group
+            updated = match.replace_row(bodies.index(b), self._row(c, head, tail))
+            h += updated.cost - match.cost
+            minfo = (*minfo[:s], (bodies, updated), *minfo[s + 1 :])
+        if h >= INF:
+            return DEAD
+        new = self._entry(b, shed, new_code)
+        return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ ^ before ^ new[3], alive
 
     def _scratch_bound(self, key: int) -> tuple[int, Matchings | None]:
         """A node's bound and per-colour matchings, computed from scratch."""
@@ -320,12 +348,10 @@ class Solver:
                 return INF, None
         return h, tuple(minfo)
 
-    def _derive_bound(
+    def _exit_bound(
         self, parent: int, node: Node, move: Move, key: int
     ) -> tuple[int, Matchings | None]:
-        """A child's bound from its parent's node: only the moved body's colour group (and, for a
-        coat, its next colour's group) changes, re-solved by at most one Hungarian phase.
-        A group of two made by a coat is the only one solved from scratch."""
+        """The bound and matchings after an exit, from the parent's node (see _derive)."""
         h, minfo = node[0], node[1]
         assert minfo is not None
         game = self.game
@@ -341,16 +367,6 @@ class Solver:
         code = (parent >> self._off[b]) & mask
         head = code & CELL_MASK
         tail = code >> shift
-        if key >> uoff == used:  # a slide
-            code = (key >> self._off[b]) & mask
-            nh = code & CELL_MASK
-            nt = code >> shift
-            if group is None:
-                near = self._near(c, used)
-                return h - min(near[head], near[tail]) + min(near[nh], near[nt]), minfo
-            bodies, match = group
-            new = match.replace_row(bodies.index(b), self._row(c, nh, nt))
-            return h - match.cost + new.cost, (*minfo[:s], (bodies, new), *minfo[s + 1 :])
         child_used = key >> uoff
         hole = (child_used ^ used).bit_length() - 1
         coat = shed + 1 < game.nlayers[b]
@@ -552,8 +568,7 @@ class Solver:
                     if delta is None or hole_frozen[hole] > exited:
                         continue
                     child = key + delta
-                    old = best_get(child)
-                    if old is not None and old[0] <= ng:
+                    if best_get(child, _UNSEEN)[0] <= ng:
                         continue
                     if weight != 1 and child >> uoff == all_used:
                         best[child] = (ng, key, move)
@@ -561,8 +576,7 @@ class Solver:
                     lb = exit_estimate(h, b, shed, code, c, group, hole, used)
                 else:
                     child = key ^ xor
-                    old = best_get(child)
-                    if old is not None and old[0] <= ng:
+                    if best_get(child, _UNSEEN)[0] <= ng:
                         continue
                     if v:
                         lb = base + min(map(sub, row, v))
