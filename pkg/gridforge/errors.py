@@ -51,6 +51,12 @@ class ValidationError(GridforgeError):
         return {"what": self.what, "issues": [issue.to_json() for issue in self.issues]}
 
 
+def is_int(value: object) -> bool:
+    """Whether ``value`` is a JSON integer (``True`` and ``False`` are not, though Python's
+    bools are ints)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def field_path(base: str, *parts: str | int) -> str:
     """Join a field path: ``field_path("bodies", 2, "cells", 3) == "bodies[2].cells[3]"``."""
     path = base

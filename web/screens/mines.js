@@ -5,6 +5,8 @@
 // dug mines, the move path preview, every rejection and every voided intent made visible,
 // and a one-time hint that clicking a number moves the avatar (there is no chord).
 
+import { el } from "./dom.js";
+
 const REJECTIONS = {
   phase: "The round is over: continue first.",
   resource_face: "Not enough AP for that.",
@@ -22,17 +24,6 @@ const SOURCES = {
   flag_hit: "flag on a mine", mine_ambush: "mine dug: ambush", clear_bonus: "board cleared",
   enemy_attack: "enemy attack",
 };
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 export const minesScreen = {
   id: "mines",

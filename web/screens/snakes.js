@@ -3,22 +3,13 @@
 // (gridforge.snakes.play / editor / generate). Editing here only changes data: every rule
 // and every verdict comes back from Python.
 
+import { el } from "./dom.js";
+
 const PALETTE = ["#e5484d", "#3e63dd", "#30a46c", "#f5d90a", "#8e4ec6", "#f76b15", "#12a594",
   "#d6409f", "#6e56cf", "#ad7f58", "#0090ff", "#46a758", "#ffc53d", "#e54666", "#8d8d8d"];
 const SIZE = 34;
 const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);

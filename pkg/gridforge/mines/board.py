@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import NEIGHBOURS_8, Cell, in_bounds
 
 BOARD_FORMAT = "gridforge.mines.board/1"
@@ -60,15 +60,12 @@ def spawn_cells(spawn: Cell) -> list[Cell]:
     return [(x + dx, y + dy) for dx, dy in SPAWN_OFFSETS]
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) -> Issue | None:
     """An issue if ``value`` is not a cell ``[x, y]`` inside the board, else None."""
     if not isinstance(value, list | tuple) or len(value) != 2:
         return Issue(path, "type", f"a cell is [x, y], got {value!r}")
-    if not (_is_int(value[0]) and _is_int(value[1])):
+    if not (is_int(value[0]) and is_int(value[1])):
         return Issue(path, "type", f"cell coordinates must be integers, got {value!r}")
     if cols is not None and rows is not None and not in_bounds((value[0], value[1]), cols, rows):
         return Issue(path, "bounds", f"cell {list(value)} is outside the {cols}x{rows} board")
@@ -76,7 +73,7 @@ def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) ->
 
 
 def _side_issue(value: object, path: str) -> Issue | None:
-    if not _is_int(value):
+    if not is_int(value):
         return Issue(path, "type", f"must be an integer, got {value!r}")
     assert isinstance(value, int)
     if not MIN_SIDE <= value <= MAX_SIDE:
@@ -200,7 +197,7 @@ class Board:
                     c = (cell[0], cell[1])
                     if c in mine_set:
                         issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
-                    elif not _is_int(value) or not 0 <= value <= MAX_DIGIT:
+                    elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
                         issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
                     else:
                         digit_map[c] = value
@@ -304,8 +301,8 @@ class Board:
         return (
             isinstance(cell, tuple | list)
             and len(cell) == 2
-            and _is_int(cell[0])
-            and _is_int(cell[1])
+            and is_int(cell[0])
+            and is_int(cell[1])
             and in_bounds((cell[0], cell[1]), self.cols, self.rows)
         )
 
@@ -542,7 +539,7 @@ class Board:
                                 issues.append(
                                     Issue(path, "digit_on_mine", "a mine's digit is null")
                                 )
-                        elif not _is_int(value) or not 0 <= value <= MAX_DIGIT:
+                        elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
                             issues.append(
                                 Issue(path, "range", f"digit must be 0..8, got {value!r}")
                             )

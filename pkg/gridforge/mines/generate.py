@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import Cell
 from gridforge.mines.board import BOARD_FORMAT, Board, spawn_cells
 from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Playthrough, geometry, result_of
@@ -88,9 +88,6 @@ class GenerationError(GridforgeError):
             f"attempts: {why}"
         )
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -178,7 +175,7 @@ class GenTable:
         for key, side in (("cols", cols), ("rows", rows)):
             if key not in data:
                 bad(key, "missing", f"missing field {key!r}")
-            elif not _is_int(side) or not 3 <= side <= MAX_GEN_SIDE:
+            elif not is_int(side) or not 3 <= side <= MAX_GEN_SIDE:
                 bad(key, "range", f"must be an integer in 3..{MAX_GEN_SIDE}, got {side!r}")
         if any(i.path in (at("cols"), at("rows")) for i in issues):
             raise ValidationError(issues, "generation table")
@@ -189,7 +186,7 @@ class GenTable:
         if (mines is None) == (density is None):
             bad("mines", "missing", "give exactly one of 'mines' and 'density'")
         elif mines is not None:
-            if not _is_int(mines):
+            if not is_int(mines):
                 bad("mines", "type", f"must be an integer, got {mines!r}")
             else:
                 count = mines
@@ -222,7 +219,7 @@ class GenTable:
             if (
                 not isinstance(spawn, list | tuple)
                 or len(spawn) != 2
-                or not all(_is_int(v) for v in spawn)
+                or not all(is_int(v) for v in spawn)
             ):
                 bad("spawn", "type", f"a spawn is [x, y] or null, got {spawn!r}")
                 spawn = None
@@ -236,7 +233,7 @@ class GenTable:
             else:
                 spawn = (spawn[0], spawn[1])
         fog = data.get("fog", 0)
-        if not _is_int(fog) or fog < 0:
+        if not is_int(fog) or fog < 0:
             bad("fog", "range", f"must be a non-negative integer, got {fog!r}")
         elif fog and 0 < count < outside:
             room = area - count - 9
@@ -256,16 +253,16 @@ class GenTable:
                     f"so fog touches a mine, and {count} mines touch at most {8 * count} cells",
                 )
         thickness = data.get("fog_thickness", MAX_FOG_THICKNESS)
-        if not _is_int(thickness) or not 1 <= thickness <= MAX_FOG_THICKNESS:
+        if not is_int(thickness) or not 1 <= thickness <= MAX_FOG_THICKNESS:
             bad("fog_thickness", "range", f"must be 1 or 2, got {thickness!r}")
         level = data.get("unlock_level", 0)
-        if not _is_int(level) or level < 0:
+        if not is_int(level) or level < 0:
             bad("unlock_level", "range", f"must be a non-negative integer, got {level!r}")
         guarantee = data.get("guarantee", "no_guess")
         if guarantee not in GUARANTEES:
             bad("guarantee", "enum", f"must be one of {list(GUARANTEES)}, got {guarantee!r}")
         attempts = data.get("attempts", 100)
-        if not _is_int(attempts) or not 1 <= attempts <= MAX_ATTEMPTS:
+        if not is_int(attempts) or not 1 <= attempts <= MAX_ATTEMPTS:
             bad("attempts", "range", f"must be an integer in 1..{MAX_ATTEMPTS}, got {attempts!r}")
         shown = data.get("mine_count_shown", True)
         if not isinstance(shown, bool):
@@ -630,9 +627,9 @@ def generate(
     :raises GenerationError: when every attempt failed, counting the reasons.
     """
     table = _resolve(table)
-    if not _is_int(seed):
+    if not is_int(seed):
         raise GridforgeError(f"seed must be an integer, got {seed!r}")
-    if level is not None and not _is_int(level):
+    if level is not None and not is_int(level):
         raise GridforgeError(f"level must be an integer or null, got {level!r}")
     rng = random.Random(seed)
     fog_count = table.fog_at(level)
@@ -671,7 +668,7 @@ def generate_many(
 ) -> list[Generated]:
     """``count`` boards with seeds ``seed``, ``seed + 1``, ... (each reproducible alone)."""
     table = _resolve(table)
-    if not _is_int(count) or count < 1:
+    if not is_int(count) or count < 1:
         raise GridforgeError(f"count must be a positive integer, got {count!r}")
     out = []
     for k in range(count):

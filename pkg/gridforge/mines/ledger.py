@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError
+from gridforge.errors import GridforgeError, Issue, ValidationError, is_int
 
 ECONOMY_FORMAT = "gridforge.mines.economy/1"
 ECONOMY_FIELDS = (
@@ -67,9 +67,6 @@ __all__ = [
 ]
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 def _economy_issues(values: Mapping[str, Any], base: str) -> list[Issue]:
     issues = []
@@ -80,7 +77,7 @@ def _economy_issues(values: Mapping[str, Any], base: str) -> list[Issue]:
         if key not in values:
             continue
         value = values[key]
-        if not _is_int(value) or value < 1:
+        if not is_int(value) or value < 1:
             issues.append(
                 Issue(f"{base}.{key}", "range", f"must be an integer >= 1, got {value!r}")
             )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError
+from gridforge.errors import GridforgeError, Issue, ValidationError, is_int
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
 from gridforge.mines.intents import Intent
@@ -69,7 +69,7 @@ class RunTable:
         issues: list[Issue] = []
 
         def positive_int(value: object, path: str, minimum: int = 1) -> int:
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            if not is_int(value) or value < minimum:  # type: ignore[operator]
                 issues.append(Issue(path, "range", f"must be an integer >= {minimum}"))
                 return minimum
             return value
@@ -131,7 +131,7 @@ class Run:
     """One run: a session (ledger + engine), the battle in progress and the settlements."""
 
     def __init__(self, seed: int, table: RunTable | None = None) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
+        if not is_int(seed):
             raise GridforgeError(f"a run's seed is an integer, got {seed!r}")
         self.seed = seed
         self.table = table if table is not None else load_run_table()
@@ -359,7 +359,7 @@ def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
     """The path a move to ``cell`` would take, for the preview ([] when it cannot)."""
     engine = _run(run_id).session.engine
     if not (isinstance(cell, list) and len(cell) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+            and all(is_int(v) for v in cell)):
         raise GridforgeError(f"a cell is [x, y], got {cell!r}")
     return [list(c) for c in engine.compute_move_path((cell[0], cell[1]))]
 

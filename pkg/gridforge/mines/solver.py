@@ -51,7 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import NEIGHBOURS_8, Cell
 from gridforge.mines.board import Board
 
@@ -735,7 +735,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
             issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
     cols, rows = data.get("cols"), data.get("rows")
     for name, side in (("cols", cols), ("rows", rows)):
-        if not _is_int(side) or not 1 <= side <= 1000:
+        if not is_int(side) or not 1 <= side <= 1000:
             issues.append(Issue(name, "range", f"must be an integer in 1..1000, got {side!r}"))
     if any(issue.path in ("cols", "rows") for issue in issues):
         raise ValidationError(issues, "position")
@@ -745,7 +745,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
         if (
             not isinstance(value, list)
             or len(value) != length
-            or not all(_is_int(v) for v in value[:2])
+            or not all(is_int(v) for v in value[:2])
         ):
             issues.append(Issue(path, "type", f"expected {length} values [x, y, ...]"))
             return False
@@ -767,7 +767,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
         if not cell_ok(entry, path, 3):
             continue
         digit = entry[2]
-        if digit is not None and (not _is_int(digit) or not 0 <= digit <= 8):
+        if digit is not None and (not is_int(digit) or not 0 <= digit <= 8):
             issues.append(Issue(path, "range", f"a digit is 0..8 or null, got {digit!r}"))
             continue
         c = (entry[0], entry[1])
@@ -783,15 +783,12 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
                 issues.append(Issue(path, "duplicate", f"cell {list(c)} given twice"))
             mines.append(c)
     total = data.get("mine_total")
-    if total is not None and (not _is_int(total) or not 0 <= total <= cols * rows):
+    if total is not None and (not is_int(total) or not 0 <= total <= cols * rows):
         issues.append(Issue("mine_total", "range", f"must be 0..{cols * rows} or null"))
     if issues:
         raise ValidationError(issues, "position")
     return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines, "mine_total": total}
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def hint(position: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridforge.errors import Issue, ValidationError, field_path
+from gridforge.errors import Issue, ValidationError, field_path, is_int
 from gridforge.grid import NEIGHBOURS_4, Cell
 
 FORMAT = "gridforge.snakes.level/1"
@@ -142,9 +142,6 @@ class Level:
 # ---------------------------------------------------------------- validation helpers
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 class _Collector:
     def __init__(self) -> None:
@@ -154,7 +151,7 @@ class _Collector:
         self.issues.append(Issue(path, code, message))
 
     def int_in(self, value: Any, path: str, lo: int, hi: int, what: str) -> bool:
-        if not _is_int(value):
+        if not is_int(value):
             self.add(path, "type", f"{what} must be an integer, got {_describe(value)}")
             return False
         if not lo <= value <= hi:
@@ -167,7 +164,7 @@ class _Collector:
             self.add(field_path(path, str(key)), "unknown_field", f"unknown field {key!r}")
 
     def cell(self, value: Any, path: str, cols: int | None, rows: int | None) -> Cell | None:
-        if not isinstance(value, list) or len(value) != 2 or not all(_is_int(v) for v in value):
+        if not isinstance(value, list) or len(value) != 2 or not all(is_int(v) for v in value):
             self.add(path, "type", f"a cell is [x, y] with two integers, got {_describe(value)}")
             return None
         x, y = value
