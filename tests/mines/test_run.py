@@ -129,7 +129,7 @@ def test_same_seed_and_intents_replay_the_same_bytes():
         answer = runs.new_run(seed)
         run_id = answer.pop("run")  # the id counts runs; everything else must repeat
         lines = [answer]
-        run = runs._runs[run_id]
+        run = runs._runs.get(run_id)
         for _ in range(3):
             for intent in next_safe_dig(run):
                 lines.append(runs.act(run_id, intent.to_json()))
@@ -174,7 +174,7 @@ def test_bad_input_names_the_field():
 def test_hint_proves_only_true_facts_from_what_the_player_sees():
     for seed in range(6):
         answer = runs.new_run(seed)
-        run = runs._runs[answer["run"]]
+        run = runs._runs.get(answer["run"])
         for _ in range(3):
             proof = runs.hint(answer["run"])
             board = run.session.engine.board

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from gridforge.errors import GridforgeError, Issue, ValidationError
 from gridforge.mines.board import Board
@@ -40,6 +40,7 @@ SCRIPT_FORMAT = "gridforge.mines.script/1"
 CALLS = ("round_start", "settlement_done", "install", "refresh", "retire")
 # Sessions kept alive at once; the oldest goes first (a page rarely holds more than one).
 MAX_SESSIONS = 16
+T = TypeVar("T")
 
 __all__ = [
     "SCRIPT_FORMAT",
@@ -110,14 +111,36 @@ class Session:
         return self.engine.install_board(board).accepted
 
 
-_sessions: dict[str, Session] = {}
-_counter = [0]
+class Registry(Generic[T]):
+    """Objects the page holds by id (a prefix and a counter); past ``limit`` the oldest goes."""
+
+    def __init__(self, prefix: str, limit: int, what: str) -> None:
+        self.prefix, self.limit, self.what = prefix, limit, what
+        self.items: dict[str, T] = {}
+        self.count = 0
+
+    def add(self, item: T) -> str:
+        self.count += 1
+        key = f"{self.prefix}{self.count}"
+        self.items[key] = item
+        while len(self.items) > self.limit:
+            del self.items[next(iter(self.items))]
+        return key
+
+    def get(self, key: object) -> T:
+        if not isinstance(key, str) or key not in self.items:
+            raise GridforgeError(f"unknown mines {self.what} {key!r}")
+        return self.items[key]
+
+    def drop(self, key: object) -> bool:
+        return isinstance(key, str) and self.items.pop(key, None) is not None
+
+
+_sessions: Registry[Session] = Registry("m", MAX_SESSIONS, "session")
 
 
 def _session(session_id: object) -> Session:
-    if not isinstance(session_id, str) or session_id not in _sessions:
-        raise GridforgeError(f"unknown mines session {session_id!r}")
-    return _sessions[session_id]
+    return _sessions.get(session_id)
 
 
 def _outcomes(outcomes: list[ActionOutcome]) -> list[dict[str, Any]]:
@@ -142,11 +165,7 @@ def new_session(
     outcome = session.engine.install_board(parsed)
     if outcome.accepted and start:
         session.ledger.notify_round_start()
-    _counter[0] += 1
-    session_id = f"m{_counter[0]}"
-    _sessions[session_id] = session
-    while len(_sessions) > MAX_SESSIONS:
-        del _sessions[next(iter(_sessions))]
+    session_id = _sessions.add(session)
     return {
         "session": session_id,
         "outcome": outcome.to_json(),
@@ -201,7 +220,7 @@ def move_path(session_id: str, cell: list[int]) -> list[list[int]]:
 
 def close_session(session_id: str) -> bool:
     """Forget a session; False if it was not open."""
-    return _sessions.pop(session_id, None) is not None
+    return _sessions.drop(session_id)
 
 
 # ------------------------------------------------------------------- replay

@@ -32,7 +32,7 @@ from gridforge.errors import GridforgeError, Issue, ValidationError, is_int
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
 from gridforge.mines.intents import Intent
-from gridforge.mines.play import Session
+from gridforge.mines.play import Registry, Session
 from gridforge.mines.solver import hint as solver_hint
 
 RUN_FORMAT = "gridforge.mines.run/1"
@@ -312,24 +312,17 @@ class Run:
 
 
 # ---------------------------------------------------------------- JSON facade for the page
-_runs: dict[str, Run] = {}
-_counter = [0]
+_runs: Registry[Run] = Registry("r", MAX_RUNS, "run")
 
 
 def _run(run_id: object) -> Run:
-    if not isinstance(run_id, str) or run_id not in _runs:
-        raise GridforgeError(f"unknown mines run {run_id!r}")
-    return _runs[run_id]
+    return _runs.get(run_id)
 
 
 def new_run(seed: int) -> dict[str, Any]:
     """Start a run from ``seed``; answers its id, the initial events and the state."""
     run = Run(seed)
-    _counter[0] += 1
-    run_id = f"r{_counter[0]}"
-    _runs[run_id] = run
-    while len(_runs) > MAX_RUNS:
-        del _runs[next(iter(_runs))]
+    run_id = _runs.add(run)
     events = run.session.drain()
     run._round_events = list(events)
     return {"run": run_id, "events": events, "state": run.to_json()}
@@ -376,4 +369,4 @@ def run_state(run_id: str) -> dict[str, Any]:
 
 def close_run(run_id: str) -> bool:
     """Forget a run; False if it was not open."""
-    return _runs.pop(run_id, None) is not None
+    return _runs.drop(run_id)
