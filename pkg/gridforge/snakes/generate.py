@@ -54,6 +54,7 @@ from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import CERT_FORMAT, check_certificate, judge
 from gridforge.snakes.level import Level, level_from_json, level_sha256
+from gridforge.snakes.reverse import Plan, unsolve
 from gridforge.snakes.rules import CELL_MASK, Game, Move, State, move_to_step
 from gridforge.snakes.score import score_level
 from gridforge.snakes.search import Solver, shorten
@@ -430,6 +431,7 @@ class Recipe:
     scramble: int  # most steps the start may be walked toward fewer potential exits
     hide_coats: bool  # coats of fresh colours whose holes the bodies cannot reach at first
     provable: bool = False  # leaning toward levels the exact search can settle
+    backward: Plan | None = None  # built backwards from the solved board (reverse.py)
 
 
 def _clamp(x: float, lo: float, hi: float) -> float:
@@ -508,8 +510,58 @@ def _recipe(req: Request, pressure: float, rng: random.Random,
         coats_first = False
     if provable:
         scramble, hide_coats = 0, False
+    if q >= BACKWARD_PRESSURE and not provable:
+        backward = _backward_recipe(req, q, rng)
+        if backward is not None:
+            return backward
     return Recipe(q, template, lengths, colors, occupancy, coats, frozen, frozen_holes, locks,
                   gold, exits, reach, coats_first, scramble, hide_coats, provable)
+
+
+BACKWARD_PRESSURE = 0.95  # from here candidates are built backwards (reverse.py)
+BACKWARD_TEMPLATES = ("twin", "comb", "winding", "cross")
+
+
+def _backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None:
+    """The top of the range: a crowded board (occupancy just over 0.85), about 72 body cells,
+    every body wearing one coat of a colour of its own whose hole it cannot reach at the start
+    (blocking and shuffling in full), a template with narrow points (the space term), built
+    backwards so that the solution comes with the level. None when fixed parameters rule it
+    out (then the forward recipe is used)."""
+    if req.colors is not None or req.frozen or req.frozen_holes or req.locks:
+        return None
+    template = req.topology if req.topology != "mixed" else rng.choice(BACKWARD_TEMPLATES)
+    n = req.bodies if req.bodies is not None else rng.randint(8, 10)
+    base_colors = rng.randint(2, 3)
+    if n + base_colors > 15 or (req.coats is not None and req.coats != n):
+        return None
+    total = req.total if req.total is not None else int(_clamp(72 + rng.randint(0, 4),
+                                                               n * req.min_length,
+                                                               n * req.max_length))
+    lo, hi = req.min_length, req.max_length
+    # Lengths fall from long to short: the last bodies come back into the fullest board.
+    mean = total / n
+    spread = min(mean - lo, hi - mean, 4.0)
+    lengths = [round(mean + spread * (1 - 2 * i / max(1, n - 1))) for i in range(n)]
+    lengths = [int(_clamp(x, lo, hi)) for x in lengths]
+    i = 0
+    while sum(lengths) != total:
+        j = i % n
+        step = 1 if sum(lengths) < total else -1
+        if lo <= lengths[j] + step <= hi:
+            lengths[j] += step
+        i += 1
+    lengths.sort(reverse=True)
+    palette = rng.sample(range(15), 15)
+    base = [palette[rng.randrange(base_colors)] for _ in range(n)]
+    for c in range(base_colors):  # every base colour in use
+        base[c] = palette[c]
+    rng.shuffle(base)
+    coats = [[palette[base_colors + b]] for b in range(n)]
+    occupancy = 0.85 + rng.uniform(0.0, 0.015)
+    plan = Plan(lengths, base, coats, walk=30, seal=300)
+    return Recipe(q, template, lengths, base_colors, occupancy, n, 0, 0, 0, 0, 0, 0, False, 0,
+                  False, False, plan)
 
 
 @dataclass
@@ -523,6 +575,7 @@ class Candidate:
     lower_bound: int
     template: str
     exact: dict[str, Any]
+    backward: bool = False  # built backwards (the exact search cannot settle these)
 
 
 def _area(req: Request, recipe: Recipe) -> int:
@@ -530,6 +583,8 @@ def _area(req: Request, recipe: Recipe) -> int:
         return req.cells
     holes = len(recipe.lengths) + recipe.coats
     need = sum(recipe.lengths) + holes
+    if recipe.backward is not None:  # at least the occupancy asked, not just about it
+        return int(_clamp(math.floor(need / recipe.occupancy), need + 2, 400))
     area = math.ceil(need / recipe.occupancy)
     return int(_clamp(area, need + 2, 400))
 
@@ -999,6 +1054,12 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
     except TemplateError:
         tally.reject("template")
         return None, None
+    if recipe.backward is not None:
+        built = _backward(shape, recipe.backward, rng, tally)
+        if built is None:
+            return None, None
+        data, moves = built
+        return _finish(req, recipe, data, moves, rng, tally)
     bodies = _place_bodies(shape, recipe.lengths, recipe.pressure, rng)
     if bodies is None:
         tally.reject("placement")
@@ -1049,6 +1110,29 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
         tally.reject("mechanics")
         return None, None
     data, moves = coated
+    return _finish(req, recipe, data, moves, rng, tally)
+
+
+def _backward(shape: Shape, plan: Plan, rng: random.Random, tally: _Tally
+              ) -> tuple[dict[str, Any], list[Move]] | None:
+    """A level built backwards from the solved board, and its solution (see reverse.py);
+    None (counted) when the bodies found no room or a body can still reach its hole."""
+    built = unsolve(shape.floor, plan, rng)
+    if isinstance(built, str):
+        tally.reject(built)
+        return None
+    board, exits = built
+    if exits:
+        tally.reject("unblocked")
+        return None
+    return board.level(shape.cols, shape.rows, shape.stones), board.forward()
+
+
+def _finish(req: Request, recipe: Recipe, data: dict[str, Any], moves: list[Move],
+            rng: random.Random, tally: _Tally) -> tuple[Candidate | None, float | None]:
+    """Mechanics, full replay, score, exact search and the request's ranges, for a level and
+    a solution found for it."""
+    budgets = req.budgets
     level = level_from_json(data)
     game = Game(level)
     dependent = _add_dependencies(data, game, moves, recipe, rng)
@@ -1097,7 +1181,8 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
     if not _in_steps(req, len(moves)):
         tally.reject("steps")
         return None, total
-    return Candidate(level, moves, final, optimal, lower, recipe.template, exact_info), total
+    return Candidate(level, moves, final, optimal, lower, recipe.template, exact_info,
+                     recipe.backward is not None), total
 
 
 def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
@@ -1187,7 +1272,9 @@ def design_levels(request: Any, progress: Progress | None = None) -> dict[str, A
                 tally.reject("duplicate")
                 continue
             seen.add(sha)
-            if cand.optimal:
+            if cand.optimal or cand.backward:
+                # A crowded backward-built level is beyond a proof within the exact budget:
+                # looking on for a proven one would only spend candidates.
                 made = cand
                 break
             # In range but the minimum is unproven: keep it, and look a little longer for
