@@ -79,6 +79,8 @@ class Unsolver:
         self.goal: list[Cell] = []  # per body: the hole it uses next in forward play
         self._dist: dict[Cell, dict[Cell, int]] = {}
         self.seen: set[tuple[tuple[Cell, ...], ...]] = set()
+        self._adj: dict[Cell, frozenset[int]] = {}
+        self._adj_key = -1
 
     def snapshot(self) -> tuple[Any, ...]:
         return ([list(c) for c in self.bodies], [list(x) for x in self.layers],
@@ -90,6 +92,7 @@ class Unsolver:
         self.bodies = [list(c) for c in bodies]
         self.layers = [list(x) for x in layers]
         self.owner, self.unused = dict(owner), dict(unused)
+        self._adj_key = -1
         self.holes, self.ops, self.goal, self.seen = list(holes), list(ops), list(goal), set(seen)
 
     # ------------------------------------------------------------------ queries
@@ -131,36 +134,54 @@ class Unsolver:
                     out.append((end, t))
         return out
 
+    def _hole_colours(self) -> dict[Cell, frozenset[int]]:
+        """Per floor cell next to an unused hole: the colours of those holes (cached until
+        the holes change)."""
+        if self._adj_key != len(self.holes):
+            adj: dict[Cell, set[int]] = {}
+            for h, color in self.unused.items():
+                for t in self.nb[h]:
+                    adj.setdefault(t, set()).add(color)
+            self._adj = {c: frozenset(v) for c, v in adj.items()}
+            self._adj_key = len(self.holes)
+        return self._adj
+
     def exits(self) -> list[bool]:
         """Per body: a potential exit at this position, read as the score reads it (either end,
         through free cells, own cells passable, a hole of the body's outer colour next to the
         reached cells)."""
+        adj = self._hole_colours()
+        owner, unused, nb = self.owner, self.unused, self.nb
         comp: dict[Cell, int] = {}
-        k = 0
+        colours: list[set[int]] = []  # per free component: colours of holes next to it
         for c in self.order:
-            if c in comp or not self.free(c):
+            if c in comp or c in owner or c in unused:
                 continue
+            k = len(colours)
+            seen_colours: set[int] = set()
             comp[c] = k
             queue = [c]
-            i = 0
-            while i < len(queue):
-                for t in self.nb[queue[i]]:
-                    if t not in comp and self.free(t):
+            for cell in queue:
+                near = adj.get(cell)
+                if near:
+                    seen_colours |= near
+                for t in nb[cell]:
+                    if t not in comp and t not in owner and t not in unused:
                         comp[t] = k
                         queue.append(t)
-                i += 1
-            k += 1
+            colours.append(seen_colours)
         out: list[bool] = []
         for b, cells in enumerate(self.bodies):
             color = self.layers[b][0]
-            reach = {c for c in cells}
-            zones = {comp[t] for c in cells for t in self.nb[c] if t in comp}
             found = False
-            for h, hc in self.unused.items():
-                if hc != color:
-                    continue
-                for t in self.nb[h]:
-                    if t in reach or comp.get(t, -1) in zones:
+            for c in cells:
+                near = adj.get(c)
+                if near and color in near:
+                    found = True
+                    break
+                for t in nb[c]:
+                    k = comp.get(t)
+                    if k is not None and color in colours[k]:
                         found = True
                         break
                 if found:
