@@ -79,8 +79,14 @@ class Unsolver:
         self.goal: list[Cell] = []  # per body: the hole it uses next in forward play
         self._dist: dict[Cell, dict[Cell, int]] = {}
         self.seen: set[tuple[tuple[Cell, ...], ...]] = set()
-        self._adj: dict[Cell, frozenset[int]] = {}
+        self._adj: dict[int, int] = {}
         self._adj_key = -1
+        self._hole_bits = 0
+        # Bit sets over the board padded with a wall ring (no wrap-around between rows).
+        cols = 1 + max(c[0] for c in floor)
+        self.width = cols + 2
+        self.bit = {c: 1 << ((c[1] + 1) * self.width + c[0] + 1) for c in floor}
+        self.floor_bits = sum(self.bit.values())
 
     def snapshot(self) -> tuple[Any, ...]:
         return ([list(c) for c in self.bodies], [list(x) for x in self.layers],
@@ -134,59 +140,50 @@ class Unsolver:
                     out.append((end, t))
         return out
 
-    def _hole_colours(self) -> dict[Cell, frozenset[int]]:
-        """Per floor cell next to an unused hole: the colours of those holes (cached until
-        the holes change)."""
+    def _hole_masks(self) -> dict[int, int]:
+        """Per colour: the bit set of cells next to an unused hole of that colour (cached
+        until the holes change)."""
         if self._adj_key != len(self.holes):
-            adj: dict[Cell, set[int]] = {}
+            bit = self.bit
+            masks: dict[int, int] = {}
             for h, color in self.unused.items():
+                near = 0
                 for t in self.nb[h]:
-                    adj.setdefault(t, set()).add(color)
-            self._adj = {c: frozenset(v) for c, v in adj.items()}
+                    near |= bit[t]
+                masks[color] = masks.get(color, 0) | near
+            self._adj = masks
+            self._hole_bits = sum(bit[h] for h in self.unused)
             self._adj_key = len(self.holes)
         return self._adj
 
     def exits(self) -> list[bool]:
         """Per body: a potential exit at this position, read as the score reads it (either end,
         through free cells, own cells passable, a hole of the body's outer colour next to the
-        reached cells)."""
-        adj = self._hole_colours()
-        owner, unused, nb = self.owner, self.unused, self.nb
-        comp: dict[Cell, int] = {}
-        colours: list[set[int]] = []  # per free component: colours of holes next to it
-        for c in self.order:
-            if c in comp or c in owner or c in unused:
-                continue
-            k = len(colours)
-            seen_colours: set[int] = set()
-            comp[c] = k
-            queue = [c]
-            for cell in queue:
-                near = adj.get(cell)
-                if near:
-                    seen_colours |= near
-                for t in nb[cell]:
-                    if t not in comp and t not in owner and t not in unused:
-                        comp[t] = k
-                        queue.append(t)
-            colours.append(seen_colours)
-        out: list[bool] = []
-        for b, cells in enumerate(self.bodies):
-            color = self.layers[b][0]
-            found = False
+        reached cells). Bit-set flood fills over the board padded with its wall ring."""
+        near = self._hole_masks()
+        bit, w = self.bit, self.width
+        masks = []
+        occ = 0
+        for cells in self.bodies:
+            m = 0
             for c in cells:
-                near = adj.get(c)
-                if near and color in near:
-                    found = True
+                m |= bit[c]
+            masks.append(m)
+            occ |= m
+        free = self.floor_bits & ~occ & ~self._hole_bits
+        out: list[bool] = []
+        for b, m in enumerate(masks):
+            target = near.get(self.layers[b][0], 0)
+            if m & target:
+                out.append(True)
+                continue
+            x = (m << 1 | m >> 1 | m << w | m >> w) & free
+            while True:
+                y = (x | x << 1 | x >> 1 | x << w | x >> w) & free
+                if y == x:
                     break
-                for t in nb[c]:
-                    k = comp.get(t)
-                    if k is not None and color in colours[k]:
-                        found = True
-                        break
-                if found:
-                    break
-            out.append(found)
+                x = y
+            out.append(bool(x & target))
         return out
 
     # ------------------------------------------------------------------ operations
