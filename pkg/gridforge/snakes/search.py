@@ -56,6 +56,7 @@ DEFAULT_STATES = 200_000
 DEFAULT_SECONDS = 10.0
 FAST_WEIGHT = 3
 MEMO_LIMIT = 100_000  # entries of each cache (matchings, body positions); cleared when full
+NEAR_LIMIT = 4_096  # nearest-hole tables (one board-sized list each); cleared when full
 
 # A bucket of the open list is named by one int: f << _H_BITS | h.
 _H_BITS = 24
@@ -212,6 +213,8 @@ class Solver:
             for h in self._cols[c]:
                 if not used >> h & 1:
                     near = [x if x < y else y for x, y in zip(near, self.hole_dist[h], strict=True)]
+            if len(self._near_cache) >= NEAR_LIMIT:
+                self._near_cache.clear()  # one table per colour and used-hole set: bounded
             self._near_cache[key] = near
         return near
 
