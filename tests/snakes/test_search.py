@@ -217,3 +217,24 @@ def test_hint_is_the_first_step_of_a_shortest_solution():
     after = g.apply(state, move)
     rest = Solver(g).astar(after, max_states=200_000)
     assert len(rest.moves) == len(result.moves) - 1
+
+
+# Proven minima of medium random levels (regression data: the previous implementation, a
+# tuple-state A* with full Hungarian bounds, proved the same numbers).
+MEDIUM_MINIMA = {0: 14, 8: 24, 24: 19, 32: 18, 33: 22, 35: 18}
+
+
+@pytest.mark.cpython_only
+def test_medium_levels_keep_their_proven_minima():
+    for seed, minimum in MEDIUM_MINIMA.items():
+        g = game(random_level(seed, feature_mix(seed), "medium"))
+        plain = Solver(g).astar(max_states=100_000, max_seconds=600)
+        assert plain.status == "solved" and len(plain.moves) == minimum, seed
+        full = Solver(g).solve(max_states=100_000, max_seconds=600)
+        assert full.optimal and len(full.moves) == minimum == full.lower_bound, seed
+        assert g.is_complete(g.replay(full.steps)[-1])
+    # The fast search finds a solution where exact search runs out of states.
+    g = game(random_level(40, feature_mix(40), "medium"))
+    fast = Solver(g).solve(max_states=100_000, max_seconds=600)
+    assert fast.status == "solved" and not fast.optimal
+    assert fast.lower_bound <= len(fast.moves) and g.is_complete(g.replay(fast.steps)[-1])

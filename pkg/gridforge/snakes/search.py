@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import gc
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from operator import sub
@@ -513,7 +514,7 @@ class Solver:
         best: dict[int, tuple[int, int | None, int]],
         upper: int,
         weight: int,
-        buckets: dict[int, list[int]],
+        buckets: dict[int, deque[int]],
         active: list[int],
     ) -> tuple[int | None, int]:
         """Push every child of ``key`` worth keeping; returns ``(goal or None, pruned)``.
@@ -547,7 +548,7 @@ class Solver:
         gbase = ng << _H_BITS
         lmul = weight << _H_BITS | 1
         last_bk = -1
-        last: list[int] = []
+        last: deque[int] = deque()
         for b, ent in enumerate(ents):
             if ent is None or frozen[b] > exited or lockers[b] & alive:
                 continue  # exited, frozen, or locked while a key carrier is on the board
@@ -600,7 +601,7 @@ class Solver:
                 last_bk = bk
                 lst = buckets_get(bk)
                 if lst is None:
-                    last = buckets[bk] = [child]
+                    last = buckets[bk] = deque((child,))
                     heappush(active, bk)
                 else:
                     lst.append(child)
@@ -666,7 +667,7 @@ class Solver:
         if node[0] >= INF:
             return []
         best: dict[int, tuple[int, int | None, int]] = {key: (0, None, -1)}
-        buckets: dict[int, list[int]] = {}
+        buckets: dict[int, deque[int]] = {}
         self._expand(key, node, 1, best, 1 << 62, 1, buckets, [])
         out = []
         for bk, children in sorted(buckets.items()):
@@ -723,11 +724,12 @@ class Solver:
         empties, no solution shorter than ``upper`` exists (status ``budget`` is never
         returned in that case; the caller holds the solution of length ``upper``).
 
-        The open list is a bucket queue: one list per (f, h) pair, popped smallest f first,
-        then smallest h (deeper first), last in first out within a pair; a small heap holds
-        the non-empty pairs. A node is pushed with a lower estimate of its bound and settled
-        when popped: if the exact bound is larger it goes back with it (never expanded on
-        an estimate), so every expanded node had the smallest exact f of the open list.
+        The open list is a bucket queue: one FIFO per (f, h) pair, popped smallest f first,
+        then smallest h (deeper first), first in first out within a pair (the weighted
+        search's choices among equals depend on it); a small heap holds the pairs. A node
+        is pushed with a lower estimate of its bound and settled when popped: if the exact
+        bound is larger it goes back with it (never expanded on an estimate), so every
+        expanded node had the smallest exact f of the open list.
         """
         # The search makes no reference cycles (ints, tuples, lists in dicts), so the cyclic
         # garbage collector would only rescan its growing tables: a third of the time.
@@ -768,7 +770,7 @@ class Solver:
         settled: dict[int, Node] = {key0: node0}  # popped once on an estimate, now exact
         nodes: dict[int, Node] = {}  # expanded keys: their children derive from them
         bk0 = (weight * h0) << _H_BITS | h0
-        buckets: dict[int, list[int]] = {bk0: [key0]}
+        buckets: dict[int, deque[int]] = {bk0: deque((key0,))}
         active = [bk0]
         expand = self._expand
         derive = self._derive
@@ -783,7 +785,7 @@ class Solver:
                 heappop(active)
                 del buckets[bk]
                 continue
-            key = lst.pop()
+            key = lst.popleft()
             hb = bk & _H_MASK
             g = (bk >> _H_BITS) - weight * hb
             entry = best[key]
@@ -802,7 +804,7 @@ class Solver:
                     nb = (g + weight * h) << _H_BITS | h
                     other = buckets.get(nb)
                     if other is None:
-                        buckets[nb] = [key]
+                        buckets[nb] = deque((key,))
                         heappush(active, nb)
                     else:
                         other.append(key)
@@ -811,14 +813,14 @@ class Solver:
                 goal = key
                 break
             if len(best) >= max_states:
-                lst.append(key)
+                lst.appendleft(key)
                 settled[key] = node
                 reason = "states"
                 break
             expanded += 1
             if not expanded & 255:
                 if time.monotonic() > deadline:
-                    lst.append(key)
+                    lst.appendleft(key)
                     settled[key] = node
                     reason = "seconds"
                     break
