@@ -126,12 +126,17 @@ class Solver:
             for j, h in enumerate(holes):
                 self._column[h] = j
                 self._cmask[c] |= 1 << h
-        # Packing of the int key.
+        # Packing of the int key: cells take as many bits as the padded board needs.
+        cb = max(1, (game.size - 1).bit_length())
+        self._cb = cb
+        self._cm = (1 << cb) - 1
+        self._shift = tuple(cb * (length - 1) for length in game.lengths)
+        self._mask = tuple((1 << (cb * length)) - 1 for length in game.lengths)
         offsets = []
         o = 0
         for length in game.lengths:
             offsets.append(o)
-            o += BITS * length
+            o += cb * length
         self._off = tuple(offsets)
         self._loff = o
         self._lsh = tuple(o + LAYER_BITS * b for b in range(n))
@@ -237,16 +242,27 @@ class Solver:
 
     def pack(self, state: State) -> int:
         """The int key of a tuple state."""
-        n = self.game.n
+        game = self.game
+        n = game.n
         key = state[n] << self._loff | state[n + 1] << self._uoff
+        cb = self._cb
         for b in range(n):
-            key |= state[b] << self._off[b]
+            code = 0
+            for k, p in enumerate(game.unpack(state[b], b)):
+                code |= p << (cb * k)
+            key |= code << self._off[b]
         return key
 
     def unpack(self, key: int) -> State:
         """The tuple state of an int key."""
         game = self.game
-        codes = [(key >> self._off[b]) & game.code_masks[b] for b in range(game.n)]
+        cb = self._cb
+        cm = self._cm
+        codes = []
+        for b in range(game.n):
+            code = (key >> self._off[b]) & self._mask[b]
+            codes.append(game.pack([(code >> (cb * k)) & cm for k in range(game.lengths[b])])
+                         if code else 0)  # fmt: skip
         layers = (key >> self._loff) & ((1 << (LAYER_BITS * game.n)) - 1)
         return (*codes, layers, key >> self._uoff)
 
@@ -259,7 +275,7 @@ class Solver:
         ents: list[Entry | None] = []
         occ = alive = 0
         for b in range(game.n):
-            code = (key >> self._off[b]) & game.code_masks[b]
+            code = (key >> self._off[b]) & self._mask[b]
             if not code:
                 ents.append(None)
                 continue
@@ -288,28 +304,27 @@ class Solver:
         old = ents[b]
         assert old is not None
         uoff = self._uoff
-        game = self.game
         if key >> uoff != parent >> uoff:
             h, minfo = self._exit_bound(parent, node, move, key)
             if h >= INF:
                 return DEAD
-            code = (key >> self._off[b]) & game.code_masks[b]
+            code = (key >> self._off[b]) & self._mask[b]
             if code:  # a coat peeled: same cells, next layer
                 new = self._entry(b, (key >> self._lsh[b]) & 7, code)
                 return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ, alive
             return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
         # A slide: only body b's row of its colour group changes.
         shed, code, _, before = old
-        shift = game.shifts[b]
+        shift = self._shift[b]
         c = self.outer[b][shed]
         s = self._slot[c]
         group = minfo[s]
-        new_code = (key >> self._off[b]) & game.code_masks[b]
-        head = new_code & CELL_MASK
+        new_code = (key >> self._off[b]) & self._mask[b]
+        head = new_code & self._cm
         tail = new_code >> shift
         if group is None:
             near = self._near(c, key >> uoff)
-            x = min(near[head], near[tail]) - min(near[code & CELL_MASK], near[code >> shift])
+            x = min(near[head], near[tail]) - min(near[code & self._cm], near[code >> shift])
             h += x
         else:
             bodies, match = group
@@ -328,13 +343,13 @@ class Solver:
         groups: dict[int, list[tuple[int, tuple[int, int]]]] = {}
         h = 0
         for b in range(game.n):
-            code = (key >> self._off[b]) & game.code_masks[b]
+            code = (key >> self._off[b]) & self._mask[b]
             if not code:
                 continue
             shed = (key >> self._lsh[b]) & 7
             h += game.nlayers[b] - shed - 1
             groups.setdefault(self.outer[b][shed], []).append(
-                (b, (code & CELL_MASK, code >> game.shifts[b]))
+                (b, (code & self._cm, code >> self._shift[b]))
             )
         minfo: list[Group | None] = [None] * len(self._colors)
         for c, members in groups.items():
@@ -366,10 +381,10 @@ class Solver:
         c = self.outer[b][shed]
         s = self._slot[c]
         group = minfo[s]
-        mask = game.code_masks[b]
-        shift = game.shifts[b]
+        mask = self._mask[b]
+        shift = self._shift[b]
         code = (parent >> self._off[b]) & mask
-        head = code & CELL_MASK
+        head = code & self._cm
         tail = code >> shift
         child_used = key >> uoff
         hole = (child_used ^ used).bit_length() - 1
@@ -420,7 +435,7 @@ class Solver:
             else:
                 mates = [
                     o for o in range(game.n)
-                    if o != b and (key >> self._off[o]) & game.code_masks[o]
+                    if o != b and (key >> self._off[o]) & self._mask[o]
                     and self.outer[o][(key >> self._lsh[o]) & 7] == c2
                 ]  # fmt: skip
                 if not mates:
@@ -429,8 +444,8 @@ class Solver:
                 else:
                     o = mates[0]
                     h -= self._cost_alone(key, o, c2)
-                    code = (key >> self._off[o]) & game.code_masks[o]
-                    ends = [(code & CELL_MASK, code >> game.shifts[o]), (head, tail)]
+                    code = (key >> self._off[o]) & self._mask[o]
+                    ends = [(code & self._cm, code >> self._shift[o]), (head, tail)]
                     match = self._match(c2, child_used, ends)
                     if match is None:
                         return INF, None
@@ -442,10 +457,9 @@ class Solver:
 
     def _cost_alone(self, key: int, b: int, c: int) -> int:
         """Cost of body b alone in colour group c in state ``key``: its nearest free hole."""
-        game = self.game
-        code = (key >> self._off[b]) & game.code_masks[b]
+        code = (key >> self._off[b]) & self._mask[b]
         near = self._near(c, key >> self._uoff)
-        return min(near[code & CELL_MASK], near[code >> game.shifts[b]])
+        return min(near[code & self._cm], near[code >> self._shift[b]])
 
     def node_bound(self, state: State) -> int:
         """The bound as the searches compute it (from the int key, from scratch)."""
@@ -462,17 +476,18 @@ class Solver:
         """
         game = self.game
         length = game.lengths[b]
-        shift = game.shifts[b]
-        cmask = game.code_masks[b]
+        shift = self._shift[b]
+        cmask = self._mask[b]
+        cb = self._cb
         off = self._off[b]
-        head = code & CELL_MASK
+        head = code & self._cm
         tail = code >> shift
         c = self.outer[b][shed]
         occ = 0
         x = code
         for _ in range(length):
-            occ |= 1 << (x & CELL_MASK)
-            x >>= BITS
+            occ |= 1 << (x & self._cm)
+            x >>= self._cb
         if shed + 1 < game.nlayers[b]:
             peel = 1 << self._lsh[b]
         else:
@@ -488,8 +503,8 @@ class Solver:
                 elif occ & bt:
                     continue  # another cell of the body itself: never free
                 # A head step drops the tail cell; a tail step drops the head cell.
-                new = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & cmask
-                nh = new & CELL_MASK
+                new = (code >> cb) | (t << shift) if end else ((code << cb) | t) & cmask
+                nh = new & self._cm
                 nt = new >> shift
                 hole = game.hole_at[t]
                 delta = None
@@ -537,7 +552,7 @@ class Solver:
         frozen = game.frozen
         lockers = self._lockers
         hole_frozen = game.hole_frozen
-        shifts = game.shifts
+        shifts = self._shift
         outer = self.outer
         slot = self._slot
         best_get = best.get
@@ -557,7 +572,7 @@ class Solver:
             group = minfo[slot[c]]
             if group is None:
                 near = self._near(c, used)
-                x = near[code & CELL_MASK]
+                x = near[code & self._cm]
                 y = near[code >> shifts[b]]
                 base = h - (x if x < y else y)
                 v: tuple[int, ...] = ()
@@ -627,8 +642,8 @@ class Solver:
         min_d u[d]`` (b alone: exact, its nearest remaining hole).
         """
         game = self.game
-        head = code & CELL_MASK
-        tail = code >> game.shifts[b]
+        head = code & self._cm
+        tail = code >> self._shift[b]
         coat = shed + 1 < game.nlayers[b]
         c2 = self.outer[b][shed + 1] if coat else -1
         if group is None:
