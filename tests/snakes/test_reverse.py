@@ -8,7 +8,7 @@ import random
 import pytest
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.reverse import Plan, Unsolver, unsolve
-from gridforge.snakes.rules import Game, move_to_step
+from gridforge.snakes.rules import Game, IllegalStep, move_to_step
 from gridforge.snakes.score import floor_cells
 from gridforge.snakes.templates import make_shape
 from gridforge.snakes.topology import FloorGraph, potential_exits
@@ -103,3 +103,59 @@ def test_backward_candidate_blocks_every_body():
         assert not any(exits)
         return
     pytest.fail(f"no blocked backward level in 6 tries: {tally.reasons}")
+
+
+def test_tighten_never_lengthens_and_still_solves():
+    from gridforge.snakes.search import shorten
+    from gridforge.snakes.tighten import tighten
+
+    checked = 0
+    for seed in range(6):
+        built = _build(seed, "courtyard", 30, (5, 4, 3))
+        if built is None:
+            continue
+        board, data, _left = built
+        game = Game(level_from_json(data))
+        moves = board.forward()
+        short = shorten(game, moves)
+        tight = tighten(game, short, depth=4, max_states=200)
+        assert len(tight) <= len(short) <= len(moves)
+        assert game.is_complete(game.replay([move_to_step(m) for m in tight])[-1])
+        checked += 1
+    assert checked
+
+
+def test_tighten_removes_a_detour_that_shorten_keeps():
+    from gridforge.snakes.search import shorten
+    from gridforge.snakes.tighten import tighten
+
+    for seed in range(8):
+        built = _build(seed, "courtyard", 30, (5, 4, 3))
+        if built is None:
+            continue
+        board, data, _left = built
+        game = Game(level_from_json(data))
+        moves = shorten(game, board.forward())
+        s0 = game.initial
+        m0, m1 = moves[0], moves[1]
+        s2 = game.apply(game.apply(s0, m0), m1)
+        if s2[game.n + 1] != s0[game.n + 1]:
+            continue  # keep the example to plain slides
+        movers = {m0 >> 3, m1 >> 3}
+        for x, sx, _ in game.successors(s0, game.occupancy(s0)):
+            if x >> 3 in movers or sx[game.n + 1] != s0[game.n + 1]:
+                continue
+            try:
+                s3 = game.apply(game.apply(sx, m0), m1)
+            except IllegalStep:
+                continue
+            back = [m for m, child, _ in game.successors(s3, game.occupancy(s3)) if child == s2]
+            if not back:
+                continue
+            detour = [x, m0, m1, back[0], *moves[2:]]
+            assert len(shorten(game, detour)) == len(detour)  # no cycle, no one-step cut
+            tight = tighten(game, detour, depth=3, max_states=500)
+            assert len(tight) <= len(moves)
+            assert game.is_complete(game.replay([move_to_step(m) for m in tight])[-1])
+            return
+    pytest.fail("no level with a detour to remove")

@@ -67,6 +67,7 @@ from gridforge.snakes.templates import (
     make_shape,
     natural_area,
 )
+from gridforge.snakes.tighten import tighten
 from gridforge.snakes.topology import FloorGraph, potential_exits
 
 BATCH_FORMAT = "gridforge.snakes.batch/1"
@@ -1142,6 +1143,10 @@ def _finish(req: Request, recipe: Recipe, data: dict[str, Any], moves: list[Move
     level = level_from_json(dependent)
     game = Game(level)
     moves = shorten(game, moves)  # replays every step with the real rules on the way
+    if recipe.backward is not None:
+        # Backward play leaves long solutions that the exact search cannot shorten within
+        # its budget: bounded local searches splice out what they can (never padding).
+        moves = tighten(game, moves)
     steps = [move_to_step(m) for m in moves]
     score = score_level(level, steps, diagnostics=False, game=game)["total"]
     # Exact search can only shorten: a candidate already below the range stays below it.
