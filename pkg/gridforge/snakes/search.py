@@ -559,6 +559,9 @@ class Solver:
         buckets_get = buckets.get
         pruned = 0
         exit_estimate = self._exit_estimate
+        near_get = self._near_cache.get
+        cmask = self._cmask
+        cm = self._cm
         # bucket = (ng + weight * lb) << _H_BITS | lb = gbase + lb * lmul
         gbase = ng << _H_BITS
         lmul = weight << _H_BITS | 1
@@ -571,8 +574,10 @@ class Solver:
             c = outer[b][shed]
             group = minfo[slot[c]]
             if group is None:
-                near = self._near(c, used)
-                x = near[code & self._cm]
+                near = near_get((used & cmask[c]) << 4 | c)
+                if near is None:
+                    near = self._near(c, used)
+                x = near[code & cm]
                 y = near[code >> shifts[b]]
                 base = h - (x if x < y else y)
                 v: tuple[int, ...] = ()
