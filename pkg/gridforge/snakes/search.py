@@ -46,7 +46,8 @@ from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, Stat
 
 Group = tuple[tuple[int, ...], SquareMatch]  # a colour group of 2+ bodies: bodies, matching
 Matchings = tuple[Group | None, ...]  # per colour slot: None for groups of 0 or 1 body
-Entry = tuple[int, int, tuple[Any, ...], int]  # a body's (shed, code, steps, occupancy)
+# A body's entry at a position: (shed, code, steps, occupancy, head, tail, its cost row).
+Entry = tuple[int, int, tuple[Any, ...], int, int, int, tuple[int, ...]]
 # A search node: (bound, matchings, entry per body or None once exited, occupancy, bit set
 # of the bodies on the board).
 Node = tuple[int, Matchings | None, tuple[Entry | None, ...] | None, int, int]
@@ -314,26 +315,24 @@ class Solver:
                 return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ, alive
             return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
         # A slide: only body b's row of its colour group changes.
-        shed, code, _, before = old
-        shift = self._shift[b]
+        shed, _, _, before, head, tail, _ = old
+        code = (key >> self._off[b]) & self._mask[b]
+        new = self._rec_cache[b][shed].get(code)
+        if new is None:
+            new = self._records(b, shed, code)
         c = self.outer[b][shed]
         s = self._slot[c]
         group = minfo[s]
-        new_code = (key >> self._off[b]) & self._mask[b]
-        head = new_code & self._cm
-        tail = new_code >> shift
         if group is None:
             near = self._near(c, key >> uoff)
-            x = min(near[head], near[tail]) - min(near[code & self._cm], near[code >> shift])
-            h += x
+            h += min(near[new[4]], near[new[5]]) - min(near[head], near[tail])
         else:
             bodies, match = group
-            updated = match.replace_row(bodies.index(b), self._row(c, head, tail))
+            updated = match.replace_row(bodies.index(b), new[6])
             h += updated.cost - match.cost
             minfo = (*minfo[:s], (bodies, updated), *minfo[s + 1 :])
         if h >= INF:
             return DEAD
-        new = self._entry(b, shed, new_code)
         return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ ^ before ^ new[3], alive
 
     def _scratch_bound(self, key: int) -> tuple[int, Matchings | None]:
@@ -514,7 +513,7 @@ class Solver:
                     (b << 3 | end | d, need, (code ^ new) << off, hole, delta, nh, nt,
                      self._row(c, nh, nt))
                 )  # fmt: skip
-        entry = (shed, code, tuple(recs), occ)
+        entry = (shed, code, tuple(recs), occ, head, tail, self._row(c, head, tail))
         cache = self._rec_cache[b][shed]
         if len(cache) >= MEMO_LIMIT:
             cache.clear()
@@ -552,7 +551,6 @@ class Solver:
         frozen = game.frozen
         lockers = self._lockers
         hole_frozen = game.hole_frozen
-        shifts = self._shift
         outer = self.outer
         slot = self._slot
         best_get = best.get
@@ -561,7 +559,6 @@ class Solver:
         exit_estimate = self._exit_estimate
         near_get = self._near_cache.get
         cmask = self._cmask
-        cm = self._cm
         # bucket = (ng + weight * lb) << _H_BITS | lb = gbase + lb * lmul
         gbase = ng << _H_BITS
         lmul = weight << _H_BITS | 1
@@ -570,15 +567,15 @@ class Solver:
         for b, ent in enumerate(ents):
             if ent is None or frozen[b] > exited or lockers[b] & alive:
                 continue  # exited, frozen, or locked while a key carrier is on the board
-            shed, code, recs, _ = ent
+            shed, code, recs, _, head, tail, _ = ent
             c = outer[b][shed]
             group = minfo[slot[c]]
             if group is None:
                 near = near_get((used & cmask[c]) << 4 | c)
                 if near is None:
                     near = self._near(c, used)
-                x = near[code & cm]
-                y = near[code >> shifts[b]]
+                x = near[head]
+                y = near[tail]
                 base = h - (x if x < y else y)
                 v: tuple[int, ...] = ()
             else:
