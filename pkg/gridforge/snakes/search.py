@@ -8,13 +8,17 @@ A :class:`Solver` wraps a :class:`~gridforge.snakes.rules.Game` with precomputed
   current outer colour, a min-cost matching of bodies to distinct unused holes of that colour,
   the cost of a pair being the wall-aware distance from the nearer end to the hole (the
   steps that end needs at least: each step moves an end by one cell); plus one step per
-  remaining inner layer. During A* it is updated incrementally: a slide changes only the
-  moved body's colour group, so only that group's matching is recomputed.
+  remaining inner layer. :meth:`Solver.bound` computes it from scratch (the reference);
+  the searches keep it per node instead: each node carries its colour groups' optimal
+  square matchings with their duals (:class:`~gridforge.snakes.matching.SquareMatch`), and
+  a child re-solves only the moved body's group by at most one augmenting phase.
 
 Searches (all iterative, budgets in stored states and seconds, statistics returned):
 
-- :meth:`Solver.astar`: exact A* with a transposition table keyed by the full state (the
-  state tuple itself; no hash-only keys, so a proof can never rest on a collision), an
+- :meth:`Solver.astar`: exact A* with a transposition table keyed by the full state (one
+  int packing every body's cells, shed layers and used holes; no hash-only keys, so a proof
+  can never rest on a collision), a bucket queue, children pushed with cheap lower
+  estimates of their bound (weak duality) and settled when popped, an
   optional upper bound to prune against, and ``weight`` > 1 for the fast, non-optimal
   variant; :meth:`Solver.fast` is that variant (it finds exit orders and the room-making
   moves in between by itself, because every step is a full-state edge).
