@@ -33,6 +33,11 @@ and the level's number, the candidates are tried in a fixed order and every sear
 by states, so the same request gives the same bytes; the exact search's seconds are a safety
 net only (a run that hits them says so in the certificate).
 
+From pressure 0.95 (the top of the range: a crowded start where no body can reach a hole of
+its colour) candidates are built *backwards* from the solved board instead
+(:mod:`~gridforge.snakes.reverse`): steps 4 and 5 become backward play, which yields the level
+and its solution together, and :func:`~gridforge.snakes.tighten.tighten` shortens it further.
+
 Fixed parameters of the request are never relaxed: a candidate that cannot honour them is
 dropped and counted under its reason; if the budget runs out, the batch says which reasons
 stopped it.
