@@ -277,7 +277,7 @@ class Unsolver:
             if not self._make_room(b, goal, now):
                 stall += 1
                 # A sideways step keeps the walk going in tight spots.
-                side = [(e, t) for e, t in self.slides(b)]
+                side = self.slides(b)
                 rng.shuffle(side)
                 for end, t in side:
                     before, new = self.trial(b, end, t)
@@ -478,10 +478,10 @@ class Unsolver:
                 found = pos
                 break
             for end, t in self.slides(b):
-                before, _ = self.trial(b, end, t)
+                before, new = self.trial(b, end, t)
                 nxt = tuple(self.bodies[b])
                 self._undo_slide(b, before)
-                if nxt not in parents and self.key() not in self.seen:
+                if new and nxt not in parents:
                     parents[nxt] = (pos, end, t)
                     queue.append(nxt)
         self._place(b, start)
@@ -517,21 +517,6 @@ class Unsolver:
         for c in cells:
             self.owner[c] = b
         self.bodies[b] = cells
-
-    def _nudge(self, b: int) -> bool:
-        """One slide to a new position, of ``b`` or else of a body touching it."""
-        rng = self.rng
-        touching = {self.owner.get(t) for c in self.bodies[b] for t in self.nb[c]}
-        for o in [b, *sorted(x for x in touching if x is not None and x != b)]:
-            options = self.slides(o)
-            rng.shuffle(options)
-            for end, t in options:
-                before, new = self.trial(o, end, t)
-                if new:
-                    self.seen.add(self.key())
-                    return True
-                self._undo_slide(o, before)
-        return False
 
     # ------------------------------------------------------------------ output
 
