@@ -474,7 +474,7 @@ class Solver:
         A step is ``(move, need, xor, hole, exit_delta, head, tail, row)``: ``need`` the
         cell bit that must be free (0 for the far end's own vacating cell), ``xor`` turns
         the key into the slid child, ``hole`` the hole index at the target (-1: none),
-        ``exit_delta`` is added to the key for an exit (None when the hole's colour never
+        ``exit_delta`` is added to the key for an exit (0 when the hole's colour never
         takes this layer), ``head``/``tail`` the new ends and ``row`` their cost row.
         """
         game = self.game
@@ -510,7 +510,7 @@ class Solver:
                 nh = new & self._cm
                 nt = new >> shift
                 hole = game.hole_at[t]
-                delta = None
+                delta = 0  # never an exit (the hole's colour never takes this layer)
                 if hole >= 0 and game.hole_color[hole] == c:
                     delta = peel + (1 << (self._uoff + hole))
                 recs.append(
@@ -590,7 +590,7 @@ class Solver:
                 if occ & need:
                     continue
                 if hole >= 0 and not used >> hole & 1:
-                    if delta is None or hole_frozen[hole] > exited:
+                    if not delta or hole_frozen[hole] > exited:
                         continue
                     child = key + delta
                     if best_get(child, _UNSEEN)[0] <= ng:
