@@ -118,7 +118,24 @@ def test_budget_spent_ends_with_reasons_not_a_hang():
     report = batch["report"]
     assert report["made"] == 0 and batch["levels"] == []
     assert report["shortfall"]["candidates"] == 3
+    assert report["shortfall"]["stopped_by"] == "candidates"
     assert sum(report["shortfall"]["reasons"].values()) == 3
+
+
+def test_a_target_the_template_cannot_reach_ends_on_its_time_budget():
+    # Pillars have no narrow point: 100 is out of reach, and each candidate is costly.
+    batch = design_levels({"target": 100, "count": 1, "seed": 1, "topology": "pillars",
+                           "budgets": {"level_seconds": 0.5}}, Progress())
+    short = batch["report"]["shortfall"]
+    assert batch["levels"] == [] and short["stopped_by"] == "level_seconds"
+    assert short["candidates"] >= 1
+
+
+def test_time_budgets_are_validated():
+    with pytest.raises(ValidationError) as info:
+        parse_request({"target": 50, "budgets": {"level_seconds": 0, "exact_seconds": -1}})
+    assert {i.path for i in info.value.issues} == {"budgets.level_seconds",
+                                                   "budgets.exact_seconds"}
 
 
 def test_cancellation_stops_generation():

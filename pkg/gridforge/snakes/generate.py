@@ -88,7 +88,11 @@ DEFAULT_BUDGETS: dict[str, float] = {
     "path_search": 400,  # cells one body's hole search may visit when placing holes
     "exact_states": 2000,  # states the exact A* may store
     "exact_seconds": 10.0,  # wall-clock cap of one exact search (a safety net)
+    # Wall-clock cap per requested level (a safety net, like exact_seconds): a request whose
+    # target the template cannot reach ends with a reason instead of running for hours.
+    "level_seconds": 300.0,
 }
+SECONDS_BUDGETS = {"exact_seconds": 3600.0, "level_seconds": 86400.0}
 HIGH_TARGET = 80  # from here the default candidate budget is 16000
 PROVEN_EXTRA = 40  # candidates tried after an unproven success, for a proven one
 
@@ -304,9 +308,10 @@ def parse_request(data: Any) -> Request:
         if value is None:
             continue
         path = field_path("budgets", key)
-        if key == "exact_seconds":
-            if not _num(value) or not 0 < value <= 3600:
-                bad.add(path, "range", f"{key} must be a number in (0, 3600], got {value!r}")
+        if key in SECONDS_BUDGETS:
+            cap = SECONDS_BUDGETS[key]
+            if not _num(value) or not 0 < value <= cap:
+                bad.add(path, "range", f"{key} must be a number in (0, {cap:g}], got {value!r}")
                 continue
             budgets[key] = float(value)
         elif not _int(value) or not 1 <= value <= MAX_CANDIDATES:
@@ -1220,7 +1225,8 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
                     "exact_seconds": float(req.budgets["exact_seconds"]),
                     "fast_states": int(req.budgets["fast_branches"]),
                     "candidates": int(req.budgets["candidates"]),
-                    "path_search": int(req.budgets["path_search"])},
+                    "path_search": int(req.budgets["path_search"]),
+                    "level_seconds": float(req.budgets["level_seconds"])},
         "search": cand.exact,
         "version": __version__,
     }
@@ -1262,8 +1268,13 @@ def design_levels(request: Any, progress: Progress | None = None) -> dict[str, A
         made: Candidate | None = None
         tried = 0
         stop = budget
+        deadline = time.monotonic() + float(req.budgets["level_seconds"])
+        stopped_by = "candidates"
         progress.step(k * budget, total_work, f"level {k + 1}/{req.count}")
         while tried < stop:
+            if made is None and time.monotonic() > deadline:
+                stopped_by = "level_seconds"
+                break
             tried += 1
             if tried % 8 == 0:
                 progress.step(k * budget + tried, total_work, f"level {k + 1}/{req.count}")
@@ -1293,7 +1304,8 @@ def design_levels(request: Any, progress: Progress | None = None) -> dict[str, A
                 made = cand
                 stop = min(budget, tried + PROVEN_EXTRA)
         if made is None:
-            shortfall = {"level": k, "candidates": tried, "reasons": dict(sorted(
+            shortfall = {"level": k, "candidates": tried, "stopped_by": stopped_by,
+                         "reasons": dict(sorted(
                 tally.reasons.items())), "lowest_score": tally.lowest,
                 "highest_score": tally.highest}
             break
@@ -1340,7 +1352,11 @@ def command(args: Any, progress: Progress) -> int:
           f"-> {args.out}")
     if "shortfall" in report:
         short = report["shortfall"]
-        print(f"stopped at level {short['level'] + 1}: {short['candidates']} candidates spent; "
+        why = ("its time budget (budgets.level_seconds) ran out"
+               if short["stopped_by"] == "level_seconds" else
+               "its candidate budget (budgets.candidates) ran out")
+        print(f"stopped at level {short['level'] + 1}: {why} after {short['candidates']} "
+              f"candidates; scores seen {short['lowest_score']}..{short['highest_score']}; "
               f"rejected: {short['reasons']}", file=sys.stderr)
         return 1
     return 0
