@@ -292,7 +292,7 @@ class Solver:
         return h, minfo, tuple(ents), occ, alive
 
     def _entry(self, b: int, shed: int, code: int) -> Entry:
-        """Body b's steps and cells at a position: ``(shed, code, steps, occupancy)``."""
+        """Body b's entry at a position (see :data:`Entry`; cached per position)."""
         ent = self._rec_cache[b][shed].get(code)
         if ent is None:
             ent = self._records(b, shed, code)
