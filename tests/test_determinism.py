@@ -27,6 +27,13 @@ def test_a_snakes_batch_has_pinned_bytes():
     assert digest(batch) == SNAKES_BATCH
 
 
+def test_a_backward_built_target_100_level_has_pinned_bytes():
+    # The high-target recipe (backward play, sealing, tightening) takes other code paths.
+    batch = design_levels({"target": 100, "count": 1, "seed": 2})
+    assert batch["report"]["made"] == 1
+    assert digest(batch) == SNAKES_TARGET_100
+
+
 def test_mines_boards_of_every_battle_preset_have_pinned_bytes():
     boards = [generate(f"battle-{k}", 1000 + k, level=k).dumps() for k in range(1, 6)]
     assert digest(boards) == MINES_BOARDS
@@ -42,6 +49,7 @@ def test_a_mines_run_transcript_has_pinned_bytes():
     assert digest(transcript) == MINES_RUN
 
 
-SNAKES_BATCH = "e832490d4982969bc2b74dc5ceecde406fa7c769350f9e7c9d1f52495646af15"
+SNAKES_BATCH = "f1a4bb13cc2a1f1f6fb9079e54f988eaa6a10d1d4e1e2edf4e9e29a47738aa3c"
+SNAKES_TARGET_100 = "770fc1f1ebb7432e92b971001a627a3ba00b439c1805817897dc2b84ed21ec52"
 MINES_BOARDS = "65070749108bf35edd911f7fddfe847a4310903977ec20d4d9441f1d7b670601"
 MINES_RUN = "b9d3defc7b7788a43f3c51bd6d236a211b9c2d9412223e8d34a32c7c4c01d71f"
