@@ -3,16 +3,14 @@
 - ``gridforge design-levels --verify in.json --out certificate.json``: certify a level file
   (or every level of a batch file) with :func:`gridforge.snakes.certificate.certify`.
 - ``gridforge design-levels --target 70 --count 10 --seed 123 --out batch.json`` and
-  ``--spec my-spec.json``: the designer's generation mode. It lives in
-  ``gridforge.snakes.generate.design_levels(args, progress)`` (returns an exit code), imported
-  only when asked for, so this module works before the designer exists.
+  ``--spec my-spec.json``: the designer's generation mode,
+  :func:`gridforge.snakes.generate.command` (budgets come from the spec file).
 - ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.selfcheck`.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -41,13 +39,14 @@ def register(subparsers: Any) -> None:
         "--states",
         type=int,
         default=DEFAULT_STATES,
-        help=f"exact search state budget (default {DEFAULT_STATES})",
+        help=f"--verify: exact search state budget (default {DEFAULT_STATES}); "
+        "generation takes its budgets from --spec",
     )
     design.add_argument(
         "--seconds",
         type=float,
         default=DEFAULT_SECONDS,
-        help=f"search time budget per level (default {DEFAULT_SECONDS:g})",
+        help=f"--verify: search time budget per level (default {DEFAULT_SECONDS:g})",
     )
     design.add_argument("--quiet", action="store_true", help="no progress bar")
     design.set_defaults(handler=design_levels_command)
@@ -93,16 +92,9 @@ def write_json(path: str, data: Any) -> None:
 def design_levels_command(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return _verify(args)
-    try:
-        generate = importlib.import_module("gridforge.snakes.generate")
-    except ModuleNotFoundError as exc:
-        if exc.name == "gridforge.snakes.generate":
-            raise GridforgeError(
-                "level generation needs gridforge.snakes.generate (the designer), "
-                "which is not installed; --verify works without it"
-            ) from None
-        raise
-    return int(generate.command(args, _progress(args)))
+    from gridforge.snakes.generate import command  # the designer loads only when used
+
+    return int(command(args, _progress(args)))
 
 
 def _verify(args: argparse.Namespace) -> int:
