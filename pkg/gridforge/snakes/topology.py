@@ -85,9 +85,15 @@ def components(graph: FloorGraph, removed: Iterable[int] = ()) -> list[list[int]
     seen = [False] * n
     for r in removed:
         seen[r] = True
+    return _flood(graph, range(n), seen)
+
+
+def _flood(graph: FloorGraph, starts: Iterable[int], seen: list[bool]) -> list[list[int]]:
+    """Breadth-first parts from ``starts`` over cells not yet ``seen`` (marked as it goes);
+    each part sorted, parts in the order of their first start."""
     parts: list[list[int]] = []
     adj = graph.adj
-    for start in range(n):
+    for start in starts:
         if seen[start]:
             continue
         seen[start] = True
@@ -268,23 +274,7 @@ def _separator(
     for v in members:
         if v not in removed:
             seen[v] = False
-    parts: list[list[int]] = []
-    adj = graph.adj
-    for start in members:
-        if seen[start]:
-            continue
-        seen[start] = True
-        part = [start]
-        queue = deque((start,))
-        while queue:
-            v = queue.popleft()
-            for w in adj[v]:
-                if not seen[w]:
-                    seen[w] = True
-                    part.append(w)
-                    queue.append(w)
-        part.sort()
-        parts.append(part)
+    parts = _flood(graph, members, seen)
     parts.sort(key=lambda p: (-len(p), p[0]))
     return Separator(kind, tuple(sorted(cut)), region, len(members), parts)
 
