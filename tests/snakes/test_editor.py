@@ -13,6 +13,8 @@ from gridforge.snakes import editor, play
 def test_every_sample_validates_and_is_verified():
     samples = editor.sample_levels()
     assert samples and all(play.validate(level)["ok"] for level in samples)
+    main_line = [lv["meta"]["id"] for lv in samples if lv["meta"]["id"].startswith("main-")]
+    assert main_line[:3] == ["main-0001", "main-0002", "main-0003"]
     spec_example = samples[0]
     certificate = play.verify(spec_example)
     assert certificate["status"] == "verified"

@@ -23,12 +23,20 @@ __all__ = ["export", "sample_levels", "topologies"]
 
 
 def sample_levels() -> list[dict[str, Any]]:
-    """The sample levels shipped with the package (each a level dict with meta): the
-    contract's example first, then ``data/samples.json``."""
-    text = resources.files("gridforge.snakes").joinpath("data/samples.json").read_text("utf-8")
+    """The levels shipped with the package (each a level dict with meta): the contract's
+    example, ``data/samples.json``, then the shipped main-line blocks (``data/main-*.json``)."""
+    data = resources.files("gridforge.snakes").joinpath("data")
     example = {**SPEC_EXAMPLE, "meta": {"id": "sample-spec", "template": "twin",
                                         "title": "The contract's example (minimum 20 steps)"}}
-    return [example, *json.loads(text)["levels"]]
+    levels = [example, *json.loads(data.joinpath("samples.json").read_text("utf-8"))["levels"]]
+    blocks = sorted((f for f in data.iterdir() if f.name.startswith("main-")),
+                    key=lambda f: f.name)
+    for block in blocks:
+        for level in json.loads(block.read_text("utf-8"))["levels"]:
+            meta = level["meta"]
+            level["meta"] = {**meta, "title": f"Main line {meta['level']} ({meta['template']})"}
+            levels.append(level)
+    return levels
 
 
 def topologies() -> list[str]:
