@@ -136,6 +136,11 @@ def test_a_tampered_wheel_rejects_ready_with_the_reason(browser, base_url):
             "() => window.gridforge.ready.then(() => 'ready', (e) => e.message)",
         )
         assert "SHA-256 mismatch" in reason
+        later = page.evaluate(
+            "() => window.gridforge.call('gridforge.api.echo', 1)"
+            ".then(() => 'answered', e => e.message)"
+        )
+        assert "SHA-256 mismatch" in later  # calls after a failed load fail at once, never hang
         expect(page.get_by_test_id("status")).to_have_text("Failed to load")
         expect(page.get_by_test_id("error")).to_contain_text("SHA-256 mismatch")
     finally:

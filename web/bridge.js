@@ -13,6 +13,7 @@ export class PythonBridge extends EventTarget {
   }
 
   start() {
+    this.failure = null;
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.worker = new Worker(this.workerUrl, { type: "module" });
     this.ready = new Promise((resolve, reject) => {
@@ -33,6 +34,7 @@ export class PythonBridge extends EventTarget {
   }
 
   fail(message) {
+    this.failure = message;
     this.rejectReady(new Error(message));
     for (const { reject } of this.pending.values()) reject(new Error(message));
     this.pending.clear();
@@ -77,6 +79,7 @@ export class PythonBridge extends EventTarget {
 
   /** Call a Python function by dotted name; resolves to its JSON result. */
   call(name, args = [], { onProgress } = {}) {
+    if (this.failure) return Promise.reject(new Error(this.failure));  // Python never loaded
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress, name });
