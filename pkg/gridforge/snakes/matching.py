@@ -148,40 +148,50 @@ def augment(
     have one extra slot at the end (the virtual start column). On entry the duals must be
     feasible (``u[r] + v[j] <= rows[r][j]`` on active columns) and tight on assigned pairs,
     and a free active column must exist; on exit the assignment has one more row and is
-    optimal for the rows it holds (e-maxx formulation, iterative, O(len(cols)^2)).
+    optimal for the rows it holds (iterative, O(len(cols)^2)).
+
+    This is e-maxx's phase with its dual updates deferred: ``dist[j]`` is the absolute
+    shortest distance to column j (e-maxx's ``minv[j]`` plus the deltas applied so far),
+    the next column is the first of ``cols`` with the smallest distance (e-maxx's choice,
+    ties included), and each scanned column's dual moves once at the end by the distance
+    still to go, so the result is e-maxx's to the last dual.
     """
     virtual = len(v) - 1
     row_of[virtual] = i
-    minv = [_HUGE] * (virtual + 1)
-    way = [virtual] * (virtual + 1)
-    done = [False] * (virtual + 1)
+    dist = [_HUGE] * virtual
+    way = [virtual] * virtual
+    todo = list(cols)
+    scanned = []  # (column, its distance when scanned)
+    d0 = 0
+    i0 = i
     j0 = virtual
     while True:
-        done[j0] = True
-        i0 = row_of[j0]
         row = rows[i0]
-        ui0 = u[i0]
-        delta = _HUGE
+        base = d0 - u[i0]
+        best = _HUGE
         j1 = -1
-        for j in cols:
-            if not done[j]:
-                cur = row[j] - ui0 - v[j]
-                if cur < minv[j]:
-                    minv[j] = cur
-                    way[j] = j0
-                if minv[j] < delta:
-                    delta = minv[j]
-                    j1 = j
-        u[i] += delta  # the virtual column's row
-        for j in cols:
-            if done[j]:
-                u[row_of[j]] += delta
-                v[j] -= delta
+        for j in todo:
+            cur = row[j] - v[j] + base
+            if cur < dist[j]:
+                dist[j] = cur
+                way[j] = j0
             else:
-                minv[j] -= delta
-        j0 = j1
-        if row_of[j0] < 0:
+                cur = dist[j]
+            if cur < best:
+                best = cur
+                j1 = j
+        d0 = best
+        if row_of[j1] < 0:
             break
+        todo.remove(j1)
+        scanned.append((j1, best))
+        j0 = j1
+        i0 = row_of[j1]
+    u[i] += d0
+    for j, d in scanned:
+        u[row_of[j]] += d0 - d
+        v[j] -= d0 - d
+    j0 = j1
     while j0 != virtual:
         j1 = way[j0]
         row_of[j0] = row_of[j1]
