@@ -208,10 +208,13 @@ class SquareMatch:
     so ``row[j] - v[j]`` over all columns is huge there: ``min(map(sub, row, v))`` is the
     best reduced cost of a new row over the active columns. Duals are feasible and tight on
     assigned pairs, so for any matrix differing in row i, ``cost - u[i] + min_j(row'[j] -
-    v[j])`` is a lower bound of its optimum (weak duality). Instances are never mutated.
+    v[j])`` is a lower bound of its optimum (weak duality). Instances are never mutated,
+    except ``memo``: a dict the caller may fill with values that depend on ``v`` alone (the
+    A* search keeps ``min(map(sub, row, v))`` per row there); an edit that keeps ``v``
+    passes the same dict on.
     """
 
-    __slots__ = ("col_of", "cols", "cost", "dmin", "k", "row_of", "rows", "u", "v")
+    __slots__ = ("col_of", "cols", "cost", "dmin", "k", "memo", "row_of", "rows", "u", "v")
 
     def __init__(
         self,
@@ -224,7 +227,9 @@ class SquareMatch:
         v: tuple[int, ...],
         cost: int,
         dmin: int,
+        memo: dict[int, int] | None = None,
     ) -> None:
+        self.memo = {} if memo is None else memo
         self.rows = rows
         self.k = k
         self.cols = cols
@@ -272,21 +277,29 @@ class SquareMatch:
         v: list[int],
     ) -> SquareMatch:
         col_of = [0] * len(rows)
+        cost = 0
         for j in cols:
-            col_of[row_of[j]] = j
-        cost = min(INF, sum([rows[r][col_of[r]] for r in range(k)]))
+            r = row_of[j]
+            col_of[r] = j
+            if r < k:
+                cost += rows[r][j]
+        cost = min(INF, cost)
         dmin = min(u[k:]) if len(u) > k else 0
         return cls(
             rows, k, cols, tuple(col_of), tuple(row_of[:-1]), tuple(u), tuple(v[:-1]), cost, dmin
         )
 
-    def replace_row(self, i: int, row: Sequence[int], k: int = -1) -> SquareMatch:
+    def replace_row(
+        self, i: int, row: Sequence[int], k: int = -1, best: int | None = None
+    ) -> SquareMatch:
         """The optimum after real row ``i`` takes new costs ``row`` (at most one phase);
-        with ``k == self.k + 1`` the dummy row ``i == self.k`` becomes real instead."""
+        with ``k == self.k + 1`` the dummy row ``i == self.k`` becomes real instead.
+        ``best``, when the caller knows it, is ``min(map(sub, row, self.v))``."""
         if k < 0:
             k = self.k
         v = self.v
-        best = min(map(sub, row, v))
+        if best is None:
+            best = min(map(sub, row, v))
         ci = self.col_of[i]
         rows = (*self.rows[:i], row, *self.rows[i + 1 :])
         u = (*self.u[:i], best, *self.u[i + 1 :])
@@ -299,7 +312,8 @@ class SquareMatch:
                 cost = self.cost + row[ci]
                 dmin = min(u[k:]) if len(u) > k else 0
             return SquareMatch(
-                rows, k, self.cols, self.col_of, self.row_of, u, v, min(cost, INF), dmin
+                rows, k, self.cols, self.col_of, self.row_of, u, v, min(cost, INF), dmin,
+                self.memo,
             )
         arg = ci
         for j in self.cols:
@@ -316,7 +330,8 @@ class SquareMatch:
             cost = self.cost - (self.rows[i][ci] if k == self.k else 0) + row[arg]
             dmin = min(u[k:]) if len(u) > k else 0
             return SquareMatch(
-                rows, k, self.cols, tuple(col_of), tuple(row_of), u, v, min(cost, INF), dmin
+                rows, k, self.cols, tuple(col_of), tuple(row_of), u, v, min(cost, INF), dmin,
+                self.memo,
             )
         row_of = [*self.row_of, -1]
         row_of[ci] = -1

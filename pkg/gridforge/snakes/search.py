@@ -56,7 +56,9 @@ Entry = tuple[int, int, tuple[Any, ...], int, int, int, tuple[int, ...]]
 # of the bodies on the board).
 Node = tuple[int, Matchings | None, tuple[Entry | None, ...] | None, int, int]
 DEAD: Node = (INF, None, None, 0, 0)
-_UNSEEN = (1 << 62,)  # what the best-g table answers for a state it does not hold
+_UNSEEN = 1 << 62  # what the best-g table answers for a state it does not hold
+# An open-list item: (key, parent key or None, move from the parent).
+Item = tuple[int, int | None, int]
 
 DEFAULT_STATES = 200_000
 DEFAULT_SECONDS = 10.0
@@ -332,7 +334,10 @@ class Solver:
             h += min(near[new[4]], near[new[5]]) - min(near[head], near[tail])
         else:
             bodies, match = group
-            updated = match.replace_row(bodies.index(b), new[6])
+            # The parent's expansion left min(map(sub, row, v)) of this row in the memo.
+            updated = match.replace_row(
+                bodies.index(b), new[6], -1, match.memo.get(new[4] << BITS | new[5])
+            )
             h += updated.cost - match.cost
             minfo = (*minfo[:s], (bodies, updated), *minfo[s + 1 :])
         if h >= INF:
@@ -471,11 +476,12 @@ class Solver:
     def _records(self, b: int, shed: int, code: int) -> Entry:
         """Body b's geometric steps and occupancy at this position (cached per position).
 
-        A step is ``(move, need, xor, hole, exit_delta, head, tail, row)``: ``need`` the
+        A step is ``(move, need, xor, hole, exit_delta, head, tail, row, ends)``: ``need`` the
         cell bit that must be free (0 for the far end's own vacating cell), ``xor`` turns
         the key into the slid child, ``hole`` the hole index at the target (-1: none),
         ``exit_delta`` is added to the key for an exit (0 when the hole's colour never
-        takes this layer), ``head``/``tail`` the new ends and ``row`` their cost row.
+        takes this layer), ``head``/``tail`` the new ends, ``row`` their cost row and
+        ``ends`` the int naming the row among the rows of its colour (``head << BITS | tail``).
         """
         game = self.game
         length = game.lengths[b]
@@ -515,7 +521,7 @@ class Solver:
                     delta = peel + (1 << (self._uoff + hole))
                 recs.append(
                     (b << 3 | end | d, need, (code ^ new) << off, hole, delta, nh, nt,
-                     self._row(c, nh, nt))
+                     self._row(c, nh, nt), nh << BITS | nt)
                 )  # fmt: skip
         entry = (shed, code, tuple(recs), occ, head, tail, self._row(c, head, tail))
         cache = self._rec_cache[b][shed]
@@ -529,12 +535,12 @@ class Solver:
         key: int,
         node: Node,
         ng: int,
-        best: dict[int, tuple[int, int | None, int]],
+        best: dict[int, int],
         upper: int,
         weight: int,
-        buckets: dict[int, deque[int]],
+        buckets: dict[int, deque[Item]],
         active: list[int],
-    ) -> tuple[int | None, int]:
+    ) -> tuple[Item | None, int]:
         """Push every child of ``key`` worth keeping; returns ``(goal or None, pruned)``.
 
         A child is skipped when ``best`` already holds it with a g of at most ``ng``, or
@@ -567,7 +573,7 @@ class Solver:
         gbase = ng << _H_BITS
         lmul = weight << _H_BITS | 1
         last_bk = -1
-        last: deque[int] = deque()
+        last: deque[Item] = deque()
         for b, ent in enumerate(ents):
             if ent is None or frozen[b] > exited or lockers[b] & alive:
                 continue  # exited, frozen, or locked while a key carrier is on the board
@@ -586,25 +592,30 @@ class Solver:
                 bodies, match = group
                 base = h - match.u[bodies.index(b)]
                 v = match.v
-            for move, need, xor, hole, delta, nh, nt, row in recs:
+                memo = match.memo  # min(map(sub, row, v)) per row: siblings share v
+                memo_get = memo.get
+            for move, need, xor, hole, delta, nh, nt, row, ends in recs:
                 if occ & need:
                     continue
                 if hole >= 0 and not used >> hole & 1:
                     if not delta or hole_frozen[hole] > exited:
                         continue
                     child = key + delta
-                    if best_get(child, _UNSEEN)[0] <= ng:
+                    if best_get(child, _UNSEEN) <= ng:
                         continue
                     if weight != 1 and child >> uoff == all_used:
-                        best[child] = (ng, key, move)
-                        return child, pruned
+                        best[child] = ng
+                        return (child, key, move), pruned
                     lb = exit_estimate(h, b, shed, code, c, group, hole, used)
                 else:
                     child = key ^ xor
-                    if best_get(child, _UNSEEN)[0] <= ng:
+                    if best_get(child, _UNSEEN) <= ng:
                         continue
                     if v:
-                        lb = base + min(map(sub, row, v))
+                        lb = memo_get(ends)
+                        if lb is None:
+                            lb = memo[ends] = min(map(sub, row, v))
+                        lb += base
                     else:
                         x = near[nh]
                         y = near[nt]
@@ -614,18 +625,18 @@ class Solver:
                 if ng + lb >= upper:
                     pruned += 1
                     continue
-                best[child] = (ng, key, move)
+                best[child] = ng
                 bk = gbase + lb * lmul
                 if bk == last_bk:
-                    last.append(child)
+                    last.append((child, key, move))
                     continue
                 last_bk = bk
                 lst = buckets_get(bk)
                 if lst is None:
-                    last = buckets[bk] = deque((child,))
+                    last = buckets[bk] = deque(((child, key, move),))
                     heappush(active, bk)
                 else:
-                    lst.append(child)
+                    lst.append((child, key, move))
                     last = lst
         return None, pruned
 
@@ -673,6 +684,9 @@ class Solver:
                 lb += min(after[head], after[tail]) - 1
             elif match.k >= len(match.cols):
                 return INF  # no free hole left for the next layer: dead
+            elif match.col_of[i] != col:
+                # b's best other hole is its own column, where its reduced cost is u[b].
+                lb += match.u[i] - 1 - match.dmin
             else:
                 reduced = list(map(sub, match.rows[i], v))
                 reduced[col] = INF << 8
@@ -687,13 +701,12 @@ class Solver:
         node = self._scratch(key)
         if node[0] >= INF:
             return []
-        best: dict[int, tuple[int, int | None, int]] = {key: (0, None, -1)}
-        buckets: dict[int, deque[int]] = {}
+        best: dict[int, int] = {key: 0}
+        buckets: dict[int, deque[Item]] = {}
         self._expand(key, node, 1, best, 1 << 62, 1, buckets, [])
         out = []
         for bk, children in sorted(buckets.items()):
-            for child in children:
-                _, _, move = best[child]
+            for child, _, move in children:
                 derived = self._derive(key, node, move, child)[0]
                 out.append((move, self.unpack(child), bk & _H_MASK, derived))
         out.sort()
@@ -787,17 +800,18 @@ class Solver:
         key0 = self.pack(start)
         node0 = self._scratch(key0)
         uoff = self._uoff
-        best: dict[int, tuple[int, int | None, int]] = {key0: (0, None, -1)}
+        best: dict[int, int] = {key0: 0}  # the smallest g found per key
         settled: dict[int, Node] = {key0: node0}  # popped once on an estimate, now exact
         nodes: dict[int, Node] = {}  # expanded keys: their children derive from them
+        came: dict[int, Item] = {}  # expanded keys (and the goal): their open-list item
         bk0 = (weight * h0) << _H_BITS | h0
-        buckets: dict[int, deque[int]] = {bk0: deque((key0,))}
+        buckets: dict[int, deque[Item]] = {bk0: deque(((key0, None, -1),))}
         active = [bk0]
         expand = self._expand
         derive = self._derive
         expanded = 0
         pruned = 0
-        goal: int | None = None
+        goal: Item | None = None
         reason = ""
         while active:
             bk = active[0]
@@ -806,17 +820,16 @@ class Solver:
                 heappop(active)
                 del buckets[bk]
                 continue
-            key = lst.popleft()
+            item = lst.popleft()
+            key, parent, move = item
             hb = bk & _H_MASK
             g = (bk >> _H_BITS) - weight * hb
-            entry = best[key]
-            if entry[0] != g:
+            if best[key] != g:
                 continue  # stale: reached again with a smaller g
             node = settled.pop(key, None)
             if node is None:
-                parent = entry[1]
                 assert parent is not None
-                node = derive(parent, nodes[parent], entry[2], key)
+                node = derive(parent, nodes[parent], move, key)
                 h = node[0]
                 if h >= INF or g + h >= limit:
                     continue
@@ -825,29 +838,30 @@ class Solver:
                     nb = (g + weight * h) << _H_BITS | h
                     other = buckets.get(nb)
                     if other is None:
-                        buckets[nb] = deque((key,))
+                        buckets[nb] = deque((item,))
                         heappush(active, nb)
                     else:
-                        other.append(key)
+                        other.append(item)
                     continue
             if key >> uoff == all_used:
-                goal = key
+                goal = item
                 break
             if len(best) >= max_states:
-                lst.appendleft(key)
+                lst.appendleft(item)
                 settled[key] = node
                 reason = "states"
                 break
             expanded += 1
             if not expanded & 255:
                 if time.monotonic() > deadline:
-                    lst.appendleft(key)
+                    lst.appendleft(item)
                     settled[key] = node
                     reason = "seconds"
                     break
                 if not expanded & 4095:
                     progress.step(len(best), max_states, "A*" if weight == 1 else "fast search")
             nodes[key] = node
+            came[key] = item
             found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active)
             pruned += cut
             if found is not None:
@@ -857,7 +871,7 @@ class Solver:
         open_count = sum(len(x) for x in buckets.values())
         stats = {"pruned": pruned, "open": open_count}
         if goal is not None:
-            moves = _path(best, goal)
+            moves = _path(came, goal)
             optimal = weight == 1
             lb = len(moves) if optimal else h0
             return SearchResult(
@@ -966,15 +980,13 @@ class Solver:
         return exact
 
 
-def _path(best: dict[State, tuple[int, State | None, int]], goal: State) -> list[Move]:
+def _path(came: dict[int, Item], goal: Item) -> list[Move]:
+    """The moves from the start to ``goal`` (its parents are expanded keys in ``came``)."""
     moves: list[Move] = []
-    state: State | None = goal
-    while state is not None:
-        _, parent, move = best[state]
-        if parent is None:
-            break
+    _, parent, move = goal
+    while parent is not None:
         moves.append(move)
-        state = parent
+        _, parent, move = came[parent]
     moves.reverse()
     return moves
 
