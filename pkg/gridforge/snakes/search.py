@@ -339,10 +339,14 @@ class Solver:
                 bodies.index(b), new[6], -1, match.memo.get(new[4] << BITS | new[5])
             )
             h += updated.cost - match.cost
-            minfo = (*minfo[:s], (bodies, updated), *minfo[s + 1 :])
+            x = list(minfo)  # (list, set, tuple: faster than splicing two slices)
+            x[s] = (bodies, updated)
+            minfo = tuple(x)
         if h >= INF:
             return DEAD
-        return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ ^ before ^ new[3], alive
+        y = list(ents)
+        y[b] = new
+        return h, minfo, tuple(y), occ ^ before ^ new[3], alive
 
     def _scratch_bound(self, key: int) -> tuple[int, Matchings | None]:
         """A node's bound and per-colour matchings, computed from scratch."""
