@@ -330,8 +330,16 @@ class Solver:
         s = self._slot[c]
         group = minfo[s]
         if group is None:
-            near = self._near(c, key >> uoff)
-            h += min(near[new[4]], near[new[5]]) - min(near[head], near[tail])
+            used = key >> uoff
+            near = self._near_cache.get((used & self._cmask[c]) << 4 | c)  # _near, inlined
+            if near is None:
+                near = self._near(c, used)
+            x = near[new[4]]
+            y = near[new[5]]
+            h += x if x < y else y
+            x = near[head]
+            y = near[tail]
+            h -= x if x < y else y
         else:
             bodies, match = group
             # The parent's expansion left min(map(sub, row, v)) of this row in the memo.
