@@ -156,6 +156,10 @@ class Solver:
         ]
         self._match_memo: dict[Any, SquareMatch | None] = {}
         self._lockers = tuple(sum(1 << k for k in keys) for keys in game.carriers)
+        # The colour of body b's next layer after shedding ``shed`` layers (-1: none left).
+        self._next_color = tuple(
+            tuple(cs[s + 1] if s + 1 < len(cs) else -1 for s in range(len(cs))) for cs in self.outer
+        )
 
     def _distances(self, source: int) -> list[int]:
         """Wall-aware BFS distances from ``source`` over the static floor (INF: unreachable)."""
@@ -589,7 +593,7 @@ class Solver:
         for b, ent in enumerate(ents):
             if ent is None or frozen[b] > exited or lockers[b] & alive:
                 continue  # exited, frozen, or locked while a key carrier is on the board
-            shed, code, recs, _, head, tail, _ = ent
+            shed, _, recs, _, head, tail, _ = ent
             c = outer[b][shed]
             group = minfo[slot[c]]
             if group is None:
@@ -600,9 +604,11 @@ class Solver:
                 y = near[tail]
                 base = h - (x if x < y else y)
                 v: tuple[int, ...] = ()
+                i = -1
             else:
                 bodies, match = group
-                base = h - match.u[bodies.index(b)]
+                i = bodies.index(b)
+                base = h - match.u[i]
                 v = match.v
                 memo = match.memo  # min(map(sub, row, v)) per row: siblings share v
                 memo_get = memo.get
@@ -618,7 +624,7 @@ class Solver:
                     if weight != 1 and child >> uoff == all_used:
                         best[child] = ng
                         return (child, key, move), pruned
-                    lb = exit_estimate(h, b, shed, code, c, group, hole, used)
+                    lb = exit_estimate(h, base, b, shed, head, tail, c, group, i, hole, used)
                 else:
                     child = key ^ xor
                     if best_get(child, _UNSEEN) <= ng:
@@ -653,10 +659,13 @@ class Solver:
         return None, pruned
 
     def _exit_estimate(
-        self, h: int, b: int, shed: int, code: int, c: int, group: Group | None, hole: int,
-        used: int,
+        self, h: int, base: int, b: int, shed: int, head: int, tail: int, c: int,
+        group: Group | None, i: int, hole: int, used: int,
     ) -> int:  # fmt: skip
         """A lower estimate of the bound after body b (colour c) exits into ``hole``.
+
+        ``base`` is h less b's share (``u[i]``, i its row in ``group``; or its nearest
+        free hole when alone), as :meth:`_expand` has it.
 
         The exact bound is consistent, so ``h - 1`` always holds. Sharper: the group of c
         loses row b and the hole's column, which lowers its cost by ``cost_b`` (b alone) or,
@@ -670,30 +679,26 @@ class Solver:
         ``u'_b = min_{j != hole}(row_b[j] - v[j])``: ``h - 1 - u[b] - v[hole] + u'_b -
         min_d u[d]`` (b alone: exact, its nearest remaining hole).
         """
-        game = self.game
-        head = code & self._cm
-        tail = code >> self._shift[b]
-        coat = shed + 1 < game.nlayers[b]
-        c2 = self.outer[b][shed + 1] if coat else -1
+        c2 = self._next_color[b][shed]  # -1: no coat left
         if group is None:
-            near = self._near(c, used)
-            lb = h - min(near[head], near[tail])
+            lb = base
         else:
-            bodies, match = group
-            i = bodies.index(b)
+            match = group[1]
             col = self._column[hole]
             v = match.v
-            lb = h - match.u[i] - v[col]
+            lb = base - v[col]
             r = match.row_of[col]
-            if r != i and (c2 != c or not coat):
+            if r != i and c2 != c:
                 # The hole's row loses its column: its dual can rise to its best other one.
                 reduced = list(map(sub, match.rows[r], v))
                 reduced[col] = INF << 8
                 lb += min(reduced) - match.u[r]
-        if coat:
+        if c2 >= 0:
             if c2 != c or group is None:
                 after = self._near(c2, used | 1 << hole)
-                lb += min(after[head], after[tail]) - 1
+                x = after[head]
+                y = after[tail]
+                lb += (x if x < y else y) - 1
             elif match.k >= len(match.cols):
                 return INF  # no free hole left for the next layer: dead
             elif match.col_of[i] != col:
