@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from operator import sub
 
 from gridforge.snakes.matching import (
+    BLOCKED,
     INF,
     SquareMatch,
+    augment,
     brute_force_assignment,
     hungarian,
     min_cost,
@@ -127,3 +130,88 @@ def test_square_match_and_its_one_phase_edits_agree_with_brute_force(problem):
 
 def test_square_match_with_more_rows_than_columns_is_none():
     assert SquareMatch.solve([(1, 2), (3, 4)], [0], 2) is None
+
+
+def emaxx_augment(rows, cols, row_of, u, v, i):
+    """The e-maxx phase with per-iteration dual updates: the reference of ``augment``."""
+    huge = 1 << 62
+    virtual = len(v) - 1
+    row_of[virtual] = i
+    minv = [huge] * (virtual + 1)
+    way = [virtual] * (virtual + 1)
+    done = [False] * (virtual + 1)
+    j0 = virtual
+    while True:
+        done[j0] = True
+        i0 = row_of[j0]
+        delta = huge
+        j1 = -1
+        for j in cols:
+            if not done[j]:
+                cur = rows[i0][j] - u[i0] - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        u[i] += delta
+        for j in cols:
+            if done[j]:
+                u[row_of[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if row_of[j0] < 0:
+            break
+    while j0 != virtual:
+        j1 = way[j0]
+        row_of[j0] = row_of[j1]
+        j0 = j1
+    row_of[virtual] = -1
+
+
+@given(square_problems())
+def test_augment_makes_the_choices_and_duals_of_the_e_maxx_phase(problem):
+    """Deferred dual updates: the same augmenting paths, ties and duals, phase by phase
+    (rows inserted one by one, then each row taken out and put back with new costs)."""
+    width, cols, real, edits = problem
+    rows = [*real, *([(0,) * width] * (len(cols) - len(real)))]
+    state = [[-1] * (width + 1), [0] * len(rows), [-BLOCKED] * (width + 1)]
+    for j in cols:
+        state[2][j] = 0
+    mine = [list(x) for x in state]
+    for i in range(len(rows)):
+        augment(rows, cols, *mine, i)
+        emaxx_augment(rows, cols, *state, i)
+        assert mine == state
+    for _, row, pick in edits:
+        i = pick % len(rows)
+        rows[i] = row
+        for x in (mine, state):
+            x[0][x[0].index(i)] = -1
+            x[1][i] = min(map(sub, row, x[2]))  # feasible again; tight somewhere
+        if min(row[j] for j in cols) >= INF:
+            break
+        augment(rows, cols, *mine, i)
+        emaxx_augment(rows, cols, *state, i)
+        assert mine == state
+
+
+@given(square_problems())
+def test_replace_row_with_its_best_reduced_cost_given_is_the_same_edit(problem):
+    width, cols, real, edits = problem
+    match = SquareMatch.solve(real, cols, width)
+    assert match is not None
+    for _, row, pick in edits:
+        if match.cost >= INF:
+            break
+        i = pick % len(real)
+        plain = match.replace_row(i, row)
+        given_best = match.replace_row(i, row, -1, min(map(sub, row, match.v)))
+        for name in ("rows", "k", "cols", "col_of", "row_of", "u", "v", "cost", "dmin"):
+            assert getattr(plain, name) == getattr(given_best, name)
+        # An edit that keeps the duals of the columns passes the memo on.
+        assert (plain.memo is match.memo) == (plain.v is match.v)
+        match = plain
