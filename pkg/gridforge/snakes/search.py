@@ -587,6 +587,7 @@ class Solver:
         cmask = self._cmask
         # bucket = (ng + weight * lb) << _H_BITS | lb = gbase + lb * lmul
         gbase = ng << _H_BITS
+        cap = min(upper - ng, INF)  # lb >= cap: dead (INF) or pruned (ng + lb >= upper)
         lmul = weight << _H_BITS | 1
         last_bk = -1
         last: deque[Item] = deque()
@@ -638,11 +639,10 @@ class Solver:
                         x = near[nh]
                         y = near[nt]
                         lb = base + (x if x < y else y)
-                if lb >= INF:
-                    continue  # no finite matching: a dead state
-                if ng + lb >= upper:
-                    pruned += 1
-                    continue
+                if lb >= cap:
+                    if lb < INF:
+                        pruned += 1  # ng + lb >= upper
+                    continue  # (else no finite matching: a dead state)
                 best[child] = ng
                 bk = gbase + lb * lmul
                 if bk == last_bk:
