@@ -591,6 +591,7 @@ class Solver:
         lmul = weight << _H_BITS | 1
         last_bk = -1
         last: deque[Item] = deque()
+        last_group: Group | None = None
         for b, ent in enumerate(ents):
             if ent is None or frozen[b] > exited or lockers[b] & alive:
                 continue  # exited, frozen, or locked while a key carrier is on the board
@@ -604,15 +605,17 @@ class Solver:
                 x = near[head]
                 y = near[tail]
                 base = h - (x if x < y else y)
-                v: tuple[int, ...] = ()
                 i = -1
             else:
-                bodies, match = group
+                if group is not last_group:  # bodies of one colour come one after another
+                    last_group = group
+                    bodies, match = group
+                    u = match.u
+                    v = match.v
+                    memo = match.memo  # min(map(sub, row, v)) per row: siblings share v
+                    memo_get = memo.get
                 i = bodies.index(b)
-                base = h - match.u[i]
-                v = match.v
-                memo = match.memo  # min(map(sub, row, v)) per row: siblings share v
-                memo_get = memo.get
+                base = h - u[i]
             for move, need, xor, hole, delta, nh, nt, row, ends in recs:
                 if occ & need:
                     continue
@@ -630,7 +633,7 @@ class Solver:
                     child = key ^ xor
                     if best_get(child, _UNSEEN) <= ng:
                         continue
-                    if v:
+                    if i >= 0:
                         lb = memo_get(ends)
                         if lb is None:
                             lb = memo[ends] = min(map(sub, row, v))
