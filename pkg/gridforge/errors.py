@@ -7,8 +7,10 @@ pass, so a user sees all that is wrong with a file at once.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 class GridforgeError(ValueError):
@@ -49,6 +51,14 @@ class ValidationError(GridforgeError):
 
     def to_json(self) -> dict[str, object]:
         return {"what": self.what, "issues": [issue.to_json() for issue in self.issues]}
+
+
+def parse_json(text: str | bytes, what: str) -> Any:
+    """Parse JSON text; malformed text is a ValidationError of ``what``, never a traceback."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValidationError([Issue("", "json", f"not valid JSON: {exc}")], what) from None
 
 
 def is_int(value: object) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_8, Cell, in_bounds
 
 BOARD_FORMAT = "gridforge.mines.board/1"
@@ -448,15 +448,7 @@ class Board:
 
         :raises ValidationError: naming each faulty field (``mines[2]``, ``digits[1][4]``).
         """
-        if isinstance(source, str | bytes):
-            try:
-                data = json.loads(source)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise ValidationError(
-                    [Issue("", "json", f"not valid JSON: {exc}")], "mines board"
-                ) from None
-        else:
-            data = source
+        data = parse_json(source, "mines board") if isinstance(source, str | bytes) else source
         if not isinstance(data, Mapping):
             raise ValidationError([Issue("", "type", "a board is a JSON object")], "mines board")
         issues: list[Issue] = []

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import Cell
 from gridforge.mines.board import BOARD_FORMAT, Board, spawn_cells
 from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Playthrough, geometry, result_of
@@ -688,10 +688,7 @@ def load_generated(source: str | bytes | Mapping[str, Any]) -> tuple[Board, dict
     """A board from a generator wrapper or a plain board file, and its metrics (if any)."""
     data: Any = source
     if isinstance(source, str | bytes):
-        try:
-            data = json.loads(source)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ValidationError([Issue("", "json", f"not valid JSON: {exc}")], "board") from None
+        data = parse_json(source, "board")
     if isinstance(data, Mapping) and data.get("format") == GENERATED_FORMAT:
         if "board" not in data:
             raise ValidationError([Issue("board", "missing", "missing field 'board'")], "board")

@@ -30,7 +30,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from gridforge.errors import GridforgeError, Issue, ValidationError
+from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
 from gridforge.mines.intents import ActionOutcome, Intent
@@ -322,12 +322,7 @@ def replay(
     """
     parsed_board = Board.from_json(board)
     if isinstance(script, str):
-        try:
-            script = json.loads(script)
-        except json.JSONDecodeError as exc:
-            raise ValidationError(
-                [Issue("", "json", f"not valid JSON: {exc}")], "mines script"
-            ) from None
+        script = parse_json(script, "mines script")
     plan = parse_script(script)
     session = Session(plan["economy"])
     out: list[dict[str, Any]] = []

@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridforge.errors import Issue, ValidationError, field_path, is_int
+from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_4, Cell
 
 FORMAT = "gridforge.snakes.level/1"
@@ -557,13 +557,7 @@ def level_from_json(data: Any, *, balanced: bool = True) -> Level:
 
 def parse_level(text: str | bytes, *, balanced: bool = True) -> Level:
     """Parse and validate a level from JSON text."""
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValidationError(
-            [Issue("", "json", f"not valid JSON: {exc}")], "snakes level"
-        ) from None
-    return level_from_json(data, balanced=balanced)
+    return level_from_json(parse_json(text, "snakes level"), balanced=balanced)
 
 
 def canonical_json(level: Level | dict[str, Any]) -> str:
