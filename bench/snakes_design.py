@@ -18,7 +18,7 @@ import argparse
 import time
 
 from gridforge.progress import Progress
-from gridforge.snakes.generate import design_levels
+from gridforge.snakes.design.pipeline import design_levels
 
 SEED = 20261011
 TARGETS = (10, 30, 50, 70, 90)

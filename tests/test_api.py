@@ -28,12 +28,38 @@ def test_bad_arguments_name_the_function():
     assert "gridforge.api.echo" in answer["error"]["message"]
 
 
-def test_only_public_package_functions_are_reachable():
+def test_only_the_page_contract_is_reachable():
     for name in ("os.system", "gridforge.os.system", "gridforge.api._error",
-                 "gridforge.api.json", "gridforge.api.GridforgeError", "gridforge._x.y"):
-        answer = envelope(name)
+                 "gridforge.api.json", "gridforge.api.GridforgeError", "gridforge._x.y",
+                 "gridforge.api.set_progress", "gridforge.api.dispatch",
+                 "gridforge.snakes.commands.write_json", "gridforge.cli.main",
+                 "gridforge.snakes.play.start", "gridforge.mines.run.new_run",
+                 "gridforge.mines.page.run", "gridforge.snakes.page.play", 42):
+        answer = envelope(name, ["--version"])
         assert answer["ok"] is False, name
-        assert "unknown function" in answer["error"]["message"]
+        assert "unknown function" in answer["error"]["message"], name
+
+
+def test_functions_lists_the_contract_with_docs():
+    listed = envelope("gridforge.api.functions")["value"]
+    names = [entry["name"] for entry in listed]
+    assert "gridforge.snakes.page.start" in names and "gridforge.mines.page.act" in names
+    assert "gridforge.api.set_progress" not in names
+    for entry in listed:
+        assert entry["doc"], entry["name"]
+        assert callable(api.resolve(entry["name"]))
+
+
+def test_a_bug_inside_the_package_is_reported_as_internal(monkeypatch):
+    from gridforge.snakes import page
+
+    def broken(level):
+        raise SystemExit(3)
+
+    monkeypatch.setattr(page, "validate", broken)
+    answer = envelope("gridforge.snakes.page.validate", {})
+    assert answer["ok"] is False and answer["error"]["type"] == "InternalError"
+    assert "SystemExit" in answer["error"]["message"]
 
 
 def test_arguments_must_be_a_json_array():
@@ -43,6 +69,10 @@ def test_arguments_must_be_a_json_array():
     assert "not valid JSON" in json.loads(api.dispatch("gridforge.api.echo", "[1,"))["error"][
         "message"
     ]
+    deep = json.loads(api.dispatch("gridforge.api.echo", "[" * 100_000))["error"]
+    assert deep["type"] == "ValidationError" and "nested deeper" in deep["message"]
+    huge = json.loads(api.dispatch("gridforge.api.echo", "[" + "9" * 5000 + "]"))["error"]
+    assert huge["type"] == "ValidationError" and "digits" in huge["message"]
 
 
 def test_spin_rejects_a_negative_duration():

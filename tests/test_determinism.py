@@ -13,7 +13,7 @@ import json
 
 from gridforge.mines import run as mines_run
 from gridforge.mines.generate import generate
-from gridforge.snakes.generate import design_levels
+from gridforge.snakes.design.pipeline import design_levels
 
 
 def digest(value: object) -> str:

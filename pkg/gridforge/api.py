@@ -1,10 +1,12 @@
 """The JSON facade that the Web Worker and tools call: the one place errors become JSON.
 
-The browser calls ``dispatch(name, args_json)`` with a dotted function name under
-``gridforge`` and a JSON array of arguments; the answer is a JSON text, either
-``{"ok": true, "value": ...}`` or ``{"ok": false, "error": {"type", "message", ...}}``.
-Only public functions of modules inside the package can be called, and only with
-JSON values, so a page can never reach anything else of the interpreter.
+The browser calls ``dispatch(name, args_json)`` with a dotted function name and a JSON
+array of arguments; the answer is a JSON text, either ``{"ok": true, "value": ...}`` or
+``{"ok": false, "error": {"type", "message", ...}}``. Only the page's contract can be
+called: the names in ``__all__`` of :mod:`gridforge.mines.page`, :mod:`gridforge.snakes.page`
+and this module's :data:`API_FUNCTIONS`. Any other name is an unknown function, so a
+helper can be renamed without breaking the page and the page never reaches anything else.
+Long calls receive the dispatcher's progress sink as the keyword argument ``progress``.
 """
 
 from __future__ import annotations
@@ -16,13 +18,16 @@ import platform
 import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from gridforge import __version__
-from gridforge.errors import Cancelled, GridforgeError, ValidationError
+from gridforge.errors import Cancelled, GridforgeError, ValidationError, parse_json
 from gridforge.progress import NO_PROGRESS, Progress
 
-PACKAGE = "gridforge"
+# The modules whose ``__all__`` the page may call, besides this module's own functions.
+PAGE_MODULES = ("gridforge.mines.page", "gridforge.snakes.page")
+API_FUNCTIONS = ("echo", "functions", "spin", "version")
 
 # The sink the worker installs so that long calls can report progress to the page.
 _progress: Progress = NO_PROGRESS
@@ -43,7 +48,8 @@ def echo(value: Any) -> Any:
     return value
 
 
-def spin(seconds: float, report_every: float = 0.25) -> dict[str, float]:
+def spin(seconds: float, report_every: float = 0.25, *,
+         progress: Progress = NO_PROGRESS) -> dict[str, float]:
     """Test-only long call: a busy loop of ``seconds`` that reports progress.
 
     It proves that long Python work can be cancelled from the page (the interrupt buffer
@@ -57,7 +63,7 @@ def spin(seconds: float, report_every: float = 0.25) -> dict[str, float]:
     while (elapsed := time.monotonic() - start) < seconds:
         spins += 1
         if elapsed >= next_report - start:
-            _progress.step(int(elapsed * 1000), int(seconds * 1000), "spinning")
+            progress.step(int(elapsed * 1000), int(seconds * 1000), "spinning")
             next_report += report_every
     return {"seconds": round(time.monotonic() - start, 3), "spins": spins}
 
@@ -68,37 +74,54 @@ def set_progress(progress: Progress) -> None:
     _progress = progress
 
 
-def current_progress() -> Progress:
-    """The progress sink of the call in flight (NO_PROGRESS outside the bridge)."""
-    return _progress
+def _contract(module_name: str) -> ModuleType:
+    if module_name == __name__:
+        return sys.modules[__name__]
+    return importlib.import_module(module_name)
+
+
+def _names(module_name: str) -> tuple[str, ...]:
+    if module_name == __name__:
+        return API_FUNCTIONS
+    return tuple(getattr(_contract(module_name), "__all__", ()))
 
 
 def resolve(name: str) -> Callable[..., Any]:
-    """Find the public function ``name`` (``gridforge.<module>.<function>``) or raise."""
-    if not isinstance(name, str) or not name.startswith(PACKAGE + "."):
-        raise GridforgeError(f"unknown function {name!r}: names start with '{PACKAGE}.'")
+    """The page function ``name`` (``gridforge.<game>.page.<function>`` or
+    ``gridforge.api.<function>``), or a :class:`GridforgeError` saying it is unknown."""
+    if not isinstance(name, str):
+        raise GridforgeError(f"unknown function {name!r}: a name is a string")
     module_name, _, func_name = name.rpartition(".")
-    if not func_name or func_name.startswith("_") or any(
-        part.startswith("_") for part in module_name.split(".")
-    ):
-        raise GridforgeError(f"unknown function {name!r}: not a public name")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        raise GridforgeError(f"unknown function {name!r}: no module {module_name!r}") from None
-    func = getattr(module, func_name, None)
-    if not inspect.isfunction(func) or func.__module__ != module.__name__:
-        raise GridforgeError(f"unknown function {name!r}: {module_name} has no such function")
-    return func
+    if module_name not in (__name__, *PAGE_MODULES) or func_name not in _names(module_name):
+        raise GridforgeError(f"unknown function {name!r}: the page may call only the names "
+                             "that gridforge.api.functions() lists")
+    func = getattr(_contract(module_name), func_name)
+    if not callable(func):  # pragma: no cover - a contract that lists a non-function
+        raise GridforgeError(f"unknown function {name!r}")
+    return func  # type: ignore[no-any-return]
+
+
+def functions() -> list[dict[str, str]]:
+    """Every name the page may call, with the first line of its docstring."""
+    out = []
+    for module_name in (__name__, *PAGE_MODULES):
+        for func_name in sorted(_names(module_name)):
+            doc = inspect.getdoc(getattr(_contract(module_name), func_name)) or ""
+            out.append({"name": f"{module_name}.{func_name}", "doc": doc.split("\n")[0]})
+    return out
 
 
 def call(name: str, args: list[Any]) -> Any:
-    """Call the public function ``name`` with ``args``; bad arguments name the function."""
+    """Call the page function ``name`` with ``args``; bad arguments name the function."""
     func = resolve(name)
+    signature = inspect.signature(func)
     try:
-        inspect.signature(func).bind(*args)
+        signature.bind(*args)
     except TypeError as exc:
         raise GridforgeError(f"bad arguments for {name}: {exc}") from None
+    param = signature.parameters.get("progress")
+    if param is not None and param.kind is inspect.Parameter.KEYWORD_ONLY:
+        return func(*args, progress=_progress)
     return func(*args)
 
 
@@ -112,10 +135,7 @@ def _error(exc: BaseException) -> dict[str, Any]:
 def dispatch(name: str, args_json: str = "[]") -> str:
     """Call ``name`` with the JSON array ``args_json``; answer a JSON envelope (never raises)."""
     try:
-        try:
-            args = json.loads(args_json)
-        except json.JSONDecodeError as exc:
-            raise GridforgeError(f"arguments are not valid JSON: {exc}") from None
+        args = parse_json(args_json, "arguments")
         if not isinstance(args, list):
             raise GridforgeError("arguments must be a JSON array")
         value = call(name, args)
@@ -124,9 +144,11 @@ def dispatch(name: str, args_json: str = "[]") -> str:
         return json.dumps({"ok": False, "error": {"type": "Cancelled", "message": "cancelled"}})
     except Cancelled as exc:
         return json.dumps({"ok": False, "error": _error(exc)})
-    except (GridforgeError, TypeError, ValueError, KeyError, IndexError) as exc:
+    except GridforgeError as exc:  # the caller's input, named by the package's own error
         return json.dumps({"ok": False, "error": _error(exc)}, ensure_ascii=False)
-    except Exception as exc:  # a bug, but the page must get a message, not a dead worker
+    except BaseException as exc:  # a bug (SystemExit included): a message, not a dead worker
         error = _error(exc)
-        error["message"] = f"internal error in {name}: {error['message']}"
+        error["type"] = "InternalError"
+        error["message"] = (f"internal error in {name} ({type(exc).__name__}): "
+                            f"{error['message']}")
         return json.dumps({"ok": False, "error": error}, ensure_ascii=False)

@@ -8,9 +8,19 @@ pass, so a user sees all that is wrong with a file at once.
 from __future__ import annotations
 
 import json
+import math
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
+
+# Limits of the one JSON reader (see read_json): deeper nesting, longer integers or bigger
+# texts than these are refused up front, before the parser could recurse or grow.
+MAX_DEPTH = 32
+MAX_INT_DIGITS = 30
+MAX_BYTES = 8 * 1024 * 1024
+# A ValidationError lists this many issues and counts the rest.
+MAX_ISSUES = 50
 
 
 class GridforgeError(ValueError):
@@ -41,27 +51,129 @@ class ValidationError(GridforgeError):
     """An input failed validation; ``issues`` lists every problem found, in a fixed order."""
 
     def __init__(self, issues: Iterable[Issue], what: str = "input") -> None:
-        self.issues: list[Issue] = list(issues)
-        if not self.issues:
+        found: list[Issue] = []
+        self.more = 0  # issues found beyond MAX_ISSUES, counted but not kept
+        for issue in issues:
+            if len(found) < MAX_ISSUES:
+                found.append(issue)
+            else:
+                self.more += 1
+        if not found:
             raise ValueError("ValidationError needs at least one issue")
+        self.issues: list[Issue] = found
         self.what = what
-        lines = "; ".join(str(issue) for issue in self.issues[:10])
-        more = f" (+{len(self.issues) - 10} more)" if len(self.issues) > 10 else ""
+        lines = "; ".join(str(issue) for issue in found[:10])
+        rest = len(found) - 10 + self.more
+        more = f" (+{rest} more)" if rest > 0 else ""
         super().__init__(f"invalid {what}: {lines}{more}")
 
     def to_json(self) -> dict[str, object]:
-        return {"what": self.what, "issues": [issue.to_json() for issue in self.issues]}
+        return {"what": self.what, "issues": [issue.to_json() for issue in self.issues],
+                "more": self.more}
 
 
-def parse_json(text: str | bytes, what: str) -> Any:
-    """Parse JSON text; malformed text is a ValidationError of ``what``, never a traceback."""
+def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:
+    return ValidationError([Issue(path, code, message)], what)
+
+
+def _nesting_depth(text: str, limit: int) -> int:
+    """The deepest nesting of arrays and objects in ``text``, stopping once past ``limit``
+    (a linear scan that skips strings, so the parser is never asked to recurse deeper)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
+               expect_format: str | None = None) -> Any:
+    """Parse JSON text within the reader's limits; every failure is a ValidationError.
+
+    UTF-8 only; at most ``max_bytes`` bytes, :data:`MAX_DEPTH` levels of nesting and
+    :data:`MAX_INT_DIGITS` digits per integer; ``NaN``, ``Infinity`` and numbers that
+    overflow to infinity are refused. With ``expect_format`` the value must be an object
+    whose ``format`` field is that string.
+    """
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > max_bytes:
+        raise _refuse(what, "too_large", f"{size} bytes; the limit is {max_bytes} bytes")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _refuse(what, "encoding",
+                          f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if _nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
+        raise _refuse(what, "too_deep", f"nested deeper than {MAX_DEPTH} levels")
+
+    def bounded_int(token: str) -> int:
+        if len(token.lstrip("-")) > MAX_INT_DIGITS:
+            raise _refuse(what, "number",
+                          f"an integer of {len(token)} digits; the limit is {MAX_INT_DIGITS}")
+        return int(token)
+
+    def finite_float(token: str) -> float:
+        value = float(token)
+        if not math.isfinite(value):
+            raise _refuse(what, "number", f"the number {token[:40]} is out of range")
+        return value
+
+    def no_constant(token: str) -> Any:
+        raise _refuse(what, "number", f"{token} is not a JSON number")
+
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValidationError([Issue("", "json", f"not valid JSON: {exc}")], what) from None
+        value = json.loads(text, parse_int=bounded_int, parse_float=finite_float,
+                           parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise _refuse(what, "json", f"not valid JSON: {exc}") from None
+    except RecursionError:  # pragma: no cover - the depth scan refuses this first
+        raise _refuse(what, "too_deep", "nested too deeply") from None
+    if expect_format is not None:
+        if not isinstance(value, dict):
+            raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
+        if value.get("format") != expect_format:
+            raise _refuse(what, "format", f"expected {expect_format!r}, "
+                          f"got {str(value.get('format'))[:60]!r}", "format")
+    return value
 
 
-def is_int(value: object) -> bool:
+def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_BYTES,
+              expect_format: str | None = None) -> Any:
+    """Read and parse the JSON file at ``path`` with :func:`parse_json`'s limits; a missing
+    or unreadable file is a ValidationError naming it, and an oversized file is refused
+    before it is read."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > max_bytes:
+                raise _refuse(what, "too_large",
+                              f"{os.fspath(path)} has {size} bytes; the limit is {max_bytes}")
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise _refuse(what, "file", f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+    return parse_json(data, what, max_bytes=max_bytes, expect_format=expect_format)
+
+
+def is_int(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a JSON integer (``True`` and ``False`` are not, though Python's
     bools are ints)."""
     return isinstance(value, int) and not isinstance(value, bool)

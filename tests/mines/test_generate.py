@@ -248,13 +248,13 @@ def test_generate_many_uses_consecutive_seeds():
 
 def test_new_board_through_the_json_bridge():
     answer = json.loads(
-        api.dispatch("gridforge.mines.generate.new_board", json.dumps(["battle-2", 5]))
+        api.dispatch("gridforge.mines.page.new_board", json.dumps(["battle-2", 5]))
     )
     assert answer["ok"]
     assert Board.from_json(answer["value"]["board"]) == generate("battle-2", 5).board
     bad = json.loads(
         api.dispatch(
-            "gridforge.mines.generate.new_board",
+            "gridforge.mines.page.new_board",
             json.dumps([{"cols": 5, "rows": 5, "mines": 40}, 1]),
         )
     )

@@ -270,12 +270,12 @@ def test_mine_count_opens_a_region_walled_off_by_mines():
 
 def test_hint_and_solve_through_the_json_bridge():
     position = {"cols": 3, "rows": 1, "opened": [[1, 0, 0]], "mine_total": 0}
-    answer = json.loads(api.dispatch("gridforge.mines.solver.hint", json.dumps([position])))
+    answer = json.loads(api.dispatch("gridforge.mines.page.position_hint", json.dumps([position])))
     assert answer["ok"]
     assert answer["value"]["step"]["rule"] == "single"
     assert answer["value"]["safe"] == [[0, 0], [2, 0]]
     board = Board(6, 5, [(5, 0), (5, 4)], (2, 2)).to_json()
-    value = json.loads(api.dispatch("gridforge.mines.solver.solve", json.dumps([board])))
+    value = json.loads(api.dispatch("gridforge.mines.page.solve", json.dumps([board])))
     assert value["value"]["no_guess"] is True
     assert value["value"]["metrics"]["r0_size"] == len(value["value"]["r0"])
     assert solve(board)["steps"] == value["value"]["steps"]

@@ -10,7 +10,7 @@ import pytest
 from gridforge.errors import Cancelled, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
-from gridforge.snakes.generate import design_levels, load_spec, parse_request
+from gridforge.snakes.design.pipeline import design_levels, load_spec, parse_request
 from gridforge.snakes.level import Level, level_sha256
 
 SMALL = {"candidates": 300, "exact_states": 500}

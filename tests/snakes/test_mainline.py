@@ -9,7 +9,7 @@ import pytest
 from gridforge.errors import Cancelled, GridforgeError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
-from gridforge.snakes.mainline import LEVELS, TEACHING, build_mainline, level_request
+from gridforge.snakes.design.mainline import LEVELS, TEACHING, build_mainline, level_request
 
 
 def test_each_mechanic_is_taught_once_on_its_level_and_never_before():

@@ -6,12 +6,12 @@ import json
 import random
 
 import pytest
+from gridforge.snakes.design.backward import Plan, Unsolver, unsolve
+from gridforge.snakes.design.score import floor_cells
+from gridforge.snakes.design.templates import make_shape
+from gridforge.snakes.design.topology import FloorGraph, potential_exits
 from gridforge.snakes.level import level_from_json
-from gridforge.snakes.reverse import Plan, Unsolver, unsolve
 from gridforge.snakes.rules import Game, IllegalStep, move_to_step
-from gridforge.snakes.score import floor_cells
-from gridforge.snakes.templates import make_shape
-from gridforge.snakes.topology import FloorGraph, potential_exits
 
 
 def _build(seed: int, template: str = "twin", area: int = 40,
@@ -79,7 +79,7 @@ def test_backward_slide_is_undone_by_its_forward_move():
 
 
 def test_backward_candidate_blocks_every_body():
-    from gridforge.snakes.generate import _backward, _backward_recipe, _Tally, parse_request
+    from gridforge.snakes.design.pipeline import _backward, _backward_recipe, _Tally, parse_request
 
     req = parse_request({"target": 100, "seed": 1})
     rng = random.Random(7)
@@ -106,8 +106,8 @@ def test_backward_candidate_blocks_every_body():
 
 
 def test_tighten_never_lengthens_and_still_solves():
+    from gridforge.snakes.design.tighten import tighten
     from gridforge.snakes.search import shorten
-    from gridforge.snakes.tighten import tighten
 
     checked = 0
     for seed in range(6):
@@ -126,8 +126,8 @@ def test_tighten_never_lengthens_and_still_solves():
 
 
 def test_tighten_removes_a_detour_that_shorten_keeps():
+    from gridforge.snakes.design.tighten import tighten
     from gridforge.snakes.search import shorten
-    from gridforge.snakes.tighten import tighten
 
     for seed in range(8):
         built = _build(seed, "courtyard", 30, (5, 4, 3))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 
+from gridforge.snakes.design.score import WEIGHTS, score_level, shuffle_steps
 from gridforge.snakes.level import Level
 from gridforge.snakes.rules import Game
-from gridforge.snakes.score import WEIGHTS, score_level, shuffle_steps
 from gridforge.snakes.search import Solver
 from gridforge.snakes.selfcheck import SPEC_EXAMPLE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from gridforge.snakes.templates import (
+from gridforge.snakes.design.templates import (
     TEMPLATES,
     TOPOLOGIES,
     TemplateError,
@@ -14,7 +14,7 @@ from gridforge.snakes.templates import (
     recommend_size,
     trim,
 )
-from gridforge.snakes.topology import FloorGraph, components, seed_separators
+from gridforge.snakes.design.topology import FloorGraph, components, seed_separators
 
 
 def graph_of(shape) -> FloorGraph:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from gridforge.snakes.matching import min_cost_assignment
-from gridforge.snakes.topology import (
+from gridforge.snakes.design.topology import (
     FloorGraph,
     analyse_space,
     articulation_points,
@@ -21,6 +20,7 @@ from gridforge.snakes.topology import (
     seed_separators,
     two_cell_slices,
 )
+from gridforge.snakes.matching import min_cost_assignment
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -1,4 +1,5 @@
-// The Python console: call any public gridforge function by name with JSON arguments.
+// The Python console: call any function of the page's contract by name with JSON arguments
+// (gridforge.api.functions() lists them; the name field offers them as completions).
 // A tool for level designers and developers; also the page's own round-trip check.
 
 export const consoleScreen = {
@@ -7,7 +8,8 @@ export const consoleScreen = {
   mount(root, gridforge) {
     root.innerHTML = `
       <section class="console">
-        <label>Function <input data-testid="call-name" value="gridforge.api.version" size="40"></label>
+        <label>Function <input data-testid="call-name" value="gridforge.api.version" size="40" list="call-names"></label>
+        <datalist id="call-names" data-testid="call-names"></datalist>
         <label>Arguments (JSON array) <textarea data-testid="call-args" rows="3">[]</textarea></label>
         <button type="button" data-testid="call-run">Call</button>
         <pre data-testid="call-result" class="result"></pre>
@@ -15,6 +17,15 @@ export const consoleScreen = {
     const name = root.querySelector('[data-testid="call-name"]');
     const args = root.querySelector('[data-testid="call-args"]');
     const result = root.querySelector('[data-testid="call-result"]');
+    const names = root.querySelector('[data-testid="call-names"]');
+    gridforge.call("gridforge.api.functions").then((listed) => {
+      for (const { name: option, doc } of listed) {
+        const entry = document.createElement("option");
+        entry.value = option;
+        entry.label = doc;
+        names.append(entry);
+      }
+    }, () => {});
     root.querySelector('[data-testid="call-run"]').addEventListener("click", async () => {
       gridforge.clearError();
       result.textContent = "…";

@@ -153,7 +153,7 @@ export const minesScreen = {
     async function send(intent) {
       if (!runId) return;
       try {
-        const answer = await gridforge.call("gridforge.mines.run.act", runId, intent);
+        const answer = await gridforge.call("gridforge.mines.page.act", runId, intent);
         state = answer.state;
         logEvents(answer.events);
         const outcome = answer.outcome;
@@ -193,8 +193,8 @@ export const minesScreen = {
     async function newRun() {
       const seed = Number.parseInt(seedInput.value, 10);
       if (!Number.isInteger(seed)) { say("The seed is a whole number.", "rejected"); return; }
-      if (runId) gridforge.call("gridforge.mines.run.close_run", runId).catch(() => {});
-      const answer = await gridforge.call("gridforge.mines.run.new_run", seed);
+      if (runId) gridforge.call("gridforge.mines.page.close_run", runId).catch(() => {});
+      const answer = await gridforge.call("gridforge.mines.page.new_run", seed);
       runId = answer.run;
       section.dataset.run = runId;
       state = answer.state;
@@ -231,7 +231,7 @@ export const minesScreen = {
       board.dataset.hover = intent === "dig" && !reachable ? "far" : intent;
       if (intent === "move") {
         const target = [Number(cell.dataset.x), Number(cell.dataset.y)];
-        const path = await gridforge.call("gridforge.mines.run.move_path", runId, target).catch(() => []);
+        const path = await gridforge.call("gridforge.mines.page.move_path", runId, target).catch(() => []);
         pathCells = new Set(path.map((c) => c.join(",")));
         for (const node of board.children) {
           node.classList.toggle("path", pathCells.has(`${node.dataset.x},${node.dataset.y}`));
@@ -241,7 +241,7 @@ export const minesScreen = {
     stopButton.addEventListener("click", () => busy(() => send({ kind: "stop" })));
     hintButton.addEventListener("click", () => busy(async () => {
       if (!runId) return;
-      const proof = await gridforge.call("gridforge.mines.run.hint", runId);
+      const proof = await gridforge.call("gridforge.mines.page.hint", runId);
       if (!proof.step) { say("Logic proves nothing more from what you see: this spot needs a guess.", "rejected"); return; }
       const keys = (cells) => new Set(cells.map((c) => c.join(",")));
       hinted = { safe: keys(proof.step.safe), mines: keys(proof.step.mines) };
@@ -249,7 +249,7 @@ export const minesScreen = {
       render();
     }));
     continueButton.addEventListener("click", () => busy(async () => {
-      const answer = await gridforge.call("gridforge.mines.run.continue_run", runId);
+      const answer = await gridforge.call("gridforge.mines.page.continue_run", runId);
       state = answer.state;
       logEvents(answer.events);
       settlement.hidden = true;
@@ -257,7 +257,7 @@ export const minesScreen = {
       render();
     }));
     refreshButton.addEventListener("click", () => busy(async () => {
-      const answer = await gridforge.call("gridforge.mines.run.refresh", runId);
+      const answer = await gridforge.call("gridforge.mines.page.refresh", runId);
       state = answer.state;
       logEvents(answer.events);
       say(answer.accepted ? "A fresh board, paid from your banked RAP." : "Not enough RAP.", answer.accepted ? "ok" : "rejected");

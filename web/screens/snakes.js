@@ -107,7 +107,7 @@ export const snakesScreen = {
 
     async function restart() {
       try {
-        const answer = await gridforge.call("gridforge.snakes.play.start", level);
+        const answer = await gridforge.call("gridforge.snakes.page.start", level);
         session = answer.session;
         view = answer.view;
         hintStep = null;
@@ -144,7 +144,7 @@ export const snakesScreen = {
     async function call(name, ...args) {
       if (!session) return;
       try {
-        const answer = await gridforge.call(`gridforge.snakes.play.${name}`, session, ...args);
+        const answer = await gridforge.call(`gridforge.snakes.page.${name}`, session, ...args);
         session = answer.session;
         view = answer.view;
         hintStep = null;
@@ -159,7 +159,7 @@ export const snakesScreen = {
       if (!session) return;
       say("Searching for a hint…");
       try {
-        const answer = await gridforge.call("gridforge.snakes.play.hint", session);
+        const answer = await gridforge.call("gridforge.snakes.page.hint", session);
         hintStep = answer.step;
         say(answer.step ? `Hint: move body ${answer.step[0] + 1}'s ${answer.step[1]} ${answer.step[2]}` +
           (answer.remaining !== null ? ` (${answer.remaining} steps to go from here)` : "")
@@ -178,7 +178,7 @@ export const snakesScreen = {
     }
 
     async function validate() {
-      const answer = await gridforge.call("gridforge.snakes.play.validate", level);
+      const answer = await gridforge.call("gridforge.snakes.page.validate", level);
       issues.replaceChildren(...answer.issues.map((issue) =>
         el("li", { "data-testid": "snakes-issue" }, `${issue.path}: ${issue.message}`)));
       return answer.ok;
@@ -299,7 +299,7 @@ export const snakesScreen = {
       if (!level) return;
       say("Verifying…");
       try {
-        certificate = await gridforge.call("gridforge.snakes.play.verify", level);
+        certificate = await gridforge.call("gridforge.snakes.page.verify", level);
         say(`Verified: ${certificate.status}`, certificate.status === "verified" ? "good" : "bad");
       } catch (error) { certificate = null; }
       renderCertificate();
@@ -322,7 +322,7 @@ export const snakesScreen = {
       };
       say("Designing… (progress above; Cancel stops it)");
       try {
-        const batch = await gridforge.call("gridforge.snakes.generate.design_levels", request);
+        const batch = await gridforge.call("gridforge.snakes.page.design_levels", request);
         if (!batch.levels.length) {
           say(`No level within the budget: ${JSON.stringify(batch.report.shortfall)}`, "bad");
           return;
@@ -335,7 +335,7 @@ export const snakesScreen = {
     async function exportLevel() {
       if (!certificate) { say("Verify the level before exporting it.", "bad"); return; }
       try {
-        const text = await gridforge.call("gridforge.snakes.editor.export", level, certificate);
+        const text = await gridforge.call("gridforge.snakes.page.export", level, certificate);
         const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/json" })),
           download: `${(level.meta && level.meta.id) || "level"}.certified.json`, "data-testid": "snakes-download" });
         link.click();
@@ -472,10 +472,10 @@ export const snakesScreen = {
     // ------------------------------------------------------------------ start
     let samples = [];
     gridforge.ready.then(async () => {
-      samples = await gridforge.call("gridforge.snakes.editor.sample_levels");
+      samples = await gridforge.call("gridforge.snakes.page.sample_levels");
       sampleSelect.replaceChildren(...samples.map((lv, i) =>
         el("option", { value: String(i) }, (lv.meta && lv.meta.title) || `Sample ${i + 1}`)));
-      const names = await gridforge.call("gridforge.snakes.editor.topologies");
+      const names = await gridforge.call("gridforge.snakes.page.topologies");
       topologySelect.replaceChildren(...names.map((name) => el("option", { value: name }, name)));
       renderTools();
       await load(samples[0]);

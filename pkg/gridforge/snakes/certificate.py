@@ -45,7 +45,7 @@ DEFAULT_TOLERANCE = 7
 def _score(level: Level, solution: list[Any], game: Game) -> dict[str, Any] | None:
     """The designer's seven-term score, when its module is present."""
     try:
-        from gridforge.snakes import score as score_module
+        from gridforge.snakes.design import score as score_module
     except ImportError:  # the designer is not installed: certificates carry no score
         return None
     return score_module.score_level(level, solution, game=game)

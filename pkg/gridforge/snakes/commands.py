@@ -4,9 +4,9 @@
   (or every level of a batch file) with :func:`gridforge.snakes.certificate.certify`.
 - ``gridforge design-levels --target 70 --count 10 --seed 123 --out batch.json`` and
   ``--spec my-spec.json``: the designer's generation mode,
-  :func:`gridforge.snakes.generate.command` (budgets come from the spec file).
+  :func:`gridforge.snakes.design.pipeline.command` (budgets come from the spec file).
 - ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.selfcheck`.
-- ``gridforge generate-levels [--resume]``: the main line (:mod:`gridforge.snakes.mainline`).
+- ``gridforge generate-levels [--resume]``: the main line (:mod:`gridforge.snakes.design.mainline`).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def write_json(path: str, data: Any) -> None:
 def design_levels_command(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return _verify(args)
-    from gridforge.snakes.generate import command  # the designer loads only when used
+    from gridforge.snakes.design.pipeline import command  # the designer loads only when used
 
     return int(command(args, _progress(args)))
 
@@ -153,7 +153,7 @@ __all__ = ["check_designer_command", "design_levels_command", "read_json", "regi
 
 
 def generate_levels_command(args: argparse.Namespace) -> int:
-    from gridforge.snakes.mainline import build_mainline
+    from gridforge.snakes.design.mainline import build_mainline
 
     state = build_mainline(args.out, seed=args.seed, count=args.count, resume=args.resume,
                            progress=_progress(args))

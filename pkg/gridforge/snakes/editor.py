@@ -1,7 +1,7 @@
 """The browser editor's calls that are not play: samples, templates, export.
 
 Play, verification and design live in :mod:`~gridforge.snakes.play` and
-:mod:`~gridforge.snakes.generate`; this module adds what an editor needs around them (seed
+:mod:`~gridforge.snakes.design.pipeline`; this module adds what an editor needs around them (seed
 section 6): the shipped sample levels, the template list with size recommendations, and the
 export of a certified level, which replays the certificate's solution once more and refuses
 a certificate that no longer names the level (any edit invalidates it).
@@ -15,9 +15,9 @@ from typing import Any
 
 from gridforge.errors import GridforgeError
 from gridforge.snakes.certificate import check_certificate
+from gridforge.snakes.design.templates import TOPOLOGIES
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.selfcheck import SPEC_EXAMPLE
-from gridforge.snakes.templates import TOPOLOGIES
 
 __all__ = ["export", "sample_levels", "topologies"]
 

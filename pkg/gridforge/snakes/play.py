@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from gridforge.errors import GridforgeError
+from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.level import Level, level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import REFUSALS, Game, IllegalStep, move_to_step, step_to_move
 
@@ -137,14 +138,14 @@ def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> di
     }
 
 
-def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0) -> dict[str, Any]:
-    """The certificate of ``level`` (progress and cancel through the bridge)."""
-    from gridforge.api import current_progress
+def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0, *,
+           progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """The certificate of ``level``, reporting to ``progress`` (which may cancel)."""
     from gridforge.snakes.certificate import certify
 
     parsed: Level = level_from_json(level, balanced=False)
     return certify(
-        parsed, max_states=max_states, max_seconds=max_seconds, progress=current_progress()
+        parsed, max_states=max_states, max_seconds=max_seconds, progress=progress
     )
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from gridforge.errors import GridforgeError
 from gridforge.grid import NEIGHBOURS_4, Cell, row_major_key
-from gridforge.snakes.topology import FloorGraph, articulation_points, components
+from gridforge.snakes.design.topology import FloorGraph, articulation_points, components
 
 TEMPLATES: tuple[str, ...] = (
     "courtyard",

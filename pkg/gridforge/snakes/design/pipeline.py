@@ -7,7 +7,7 @@
    with a field path, and so is what the fields allow together (more colours than bodies, a
    step range no level can meet, a score target the fixed parameters cannot reach, a fixed
    size the template cannot fill). Nothing is generated for a bad request.
-2. **Template and size** (:mod:`~gridforge.snakes.templates`): the area follows from the body
+2. **Template and size** (:mod:`~gridforge.snakes.design.templates`): the area follows from the body
    cells, the holes and the occupancy a candidate aims at; fixed sizes are kept or refused.
 3. **Connectivity**: the shape keeps its intended regions; each region gets its own bodies and
    its own colour supply and demand (the split template has two).
@@ -20,7 +20,8 @@
    inserted there; a frozen threshold never exceeds the layers gone before the body's (or the
    hole's) first use; a lock waits only for keys whose carriers left before it first moves.
 7. **Full replay** with the real rules (:class:`~gridforge.snakes.rules.Game`).
-8. **The seven-term score** (:mod:`~gridforge.snakes.score`), first on the shortened solution.
+8. **The seven-term score** (:mod:`~gridforge.snakes.design.score`), first on the shortened
+   solution.
 9. **Exact search** (A* under the known upper bound) shortens or proves the solution; the
    score is taken again on the final solution and the request is checked again.
 10. **De-duplication and certification** (:mod:`~gridforge.snakes.certificate`).
@@ -35,8 +36,9 @@ net only (a run that hits them says so in the certificate).
 
 From pressure 0.95 (the top of the range: a crowded start where no body can reach a hole of
 its colour) candidates are built *backwards* from the solved board instead
-(:mod:`~gridforge.snakes.reverse`): steps 4 and 5 become backward play, which yields the level
-and its solution together, and :func:`~gridforge.snakes.tighten.tighten` shortens it further.
+(:mod:`~gridforge.snakes.design.backward`): steps 4 and 5 become backward play, which yields the
+level and its solution together, and :func:`~gridforge.snakes.design.tighten.tighten`
+shortens it further.
 
 Fixed parameters of the request are never relaxed: a candidate that cannot honour them is
 dropped and counted under its reason; if the budget runs out, the batch says which reasons
@@ -58,12 +60,9 @@ from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import CERT_FORMAT, check_certificate, judge
-from gridforge.snakes.level import Level, level_from_json, level_sha256
-from gridforge.snakes.reverse import Plan, unsolve
-from gridforge.snakes.rules import CELL_MASK, Game, Move, State, move_to_step
-from gridforge.snakes.score import score_level
-from gridforge.snakes.search import Solver, shorten
-from gridforge.snakes.templates import (
+from gridforge.snakes.design.backward import Plan, unsolve
+from gridforge.snakes.design.score import score_level
+from gridforge.snakes.design.templates import (
     MIN_SIZE,
     TEMPLATES,
     TOPOLOGIES,
@@ -72,8 +71,11 @@ from gridforge.snakes.templates import (
     make_shape,
     natural_area,
 )
-from gridforge.snakes.tighten import tighten
-from gridforge.snakes.topology import FloorGraph, potential_exits
+from gridforge.snakes.design.tighten import tighten
+from gridforge.snakes.design.topology import FloorGraph, potential_exits
+from gridforge.snakes.level import Level, level_from_json, level_sha256
+from gridforge.snakes.rules import CELL_MASK, Game, Move, State, move_to_step
+from gridforge.snakes.search import Solver, shorten
 
 BATCH_FORMAT = "gridforge.snakes.batch/1"
 REQUEST_FORMAT = "gridforge.snakes.request/1"
@@ -1237,7 +1239,7 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
     return cert
 
 
-def design_levels(request: Any, progress: Progress | None = None) -> dict[str, Any]:
+def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
     """Design ``count`` certified levels for a request (see :func:`parse_request`).
 
     Returns the batch ``{"format": "gridforge.snakes.batch/1", "request", "levels",
@@ -1249,11 +1251,6 @@ def design_levels(request: Any, progress: Progress | None = None) -> dict[str, A
     :raises Cancelled: when the progress sink asks to stop.
     """
     req = parse_request(request)
-    if progress is None:
-        from gridforge import api  # the browser bridge's sink for the call in flight
-
-        progress = api.current_progress()
-    progress = progress or NO_PROGRESS
     budget = int(req.budgets["candidates"])
     total_work = req.count * budget
     levels: list[dict[str, Any]] = []

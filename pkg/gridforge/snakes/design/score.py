@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gridforge.snakes.design.topology import FloorGraph, analyse_space, potential_exits
 from gridforge.snakes.level import Level
 from gridforge.snakes.rules import Game, State, step_to_move
-from gridforge.snakes.topology import FloorGraph, analyse_space, potential_exits
 
 WEIGHTS: tuple[tuple[str, int], ...] = (
     ("occupancy", 18), ("body_scale", 12), ("steps", 18), ("blocking", 14),

@@ -11,7 +11,7 @@ teaching), as the seed allows ("多次失败后更换空间模板").
 :func:`build_mainline` writes one batch file per block of 25 levels and, after each block, a
 ``progress.json`` naming every finished block: a stopped build (Ctrl-C, a cancel, a crash)
 loses at most the block in progress, and ``resume=True`` goes on from there. Every level
-comes from :func:`gridforge.snakes.generate.design_levels` with a seed derived from the
+comes from :func:`gridforge.snakes.design.pipeline.design_levels` with a seed derived from the
 main line's seed and the level number, so the same seed builds the same bytes.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 from gridforge import __version__
 from gridforge.errors import GridforgeError, is_int
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.generate import BATCH_FORMAT, design_levels
+from gridforge.snakes.design.pipeline import BATCH_FORMAT, design_levels
 
 MAINLINE_FORMAT = "gridforge.snakes.mainline/1"
 LEVELS = 2000

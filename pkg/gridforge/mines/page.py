@@ -1,0 +1,72 @@
+"""The page's contract for mines: the functions the browser may call, JSON in, JSON out.
+
+``gridforge.api.dispatch`` resolves only the names listed in ``__all__`` here (and in
+:mod:`gridforge.snakes.page` and :mod:`gridforge.api`); everything else in the package is
+internal and may change without breaking the page. A run lives in the worker between
+calls and is named by the id that :func:`new_run` answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridforge.mines import generate, run, solver
+
+__all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
+           "position_hint", "refresh", "run_state", "solve"]
+
+
+def new_run(seed: int) -> dict[str, Any]:
+    """Start a run from ``seed``: ``{"run": id, "events": [...], "state": {...}}``."""
+    return run.new_run(seed)
+
+
+def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
+    """Settle one intent ``{"kind": "dig" | "flag_place" | "flag_pull" | "move" | "stop",
+    "cell": [x, y]}``: the outcome, the events, a settlement if the round ended, the state."""
+    return run.act(run_id, intent)
+
+
+def continue_run(run_id: str) -> dict[str, Any]:
+    """Go on after a settlement (next round, next board or next battle)."""
+    return run.continue_run(run_id)
+
+
+def refresh(run_id: str) -> dict[str, Any]:
+    """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
+    return run.refresh(run_id)
+
+
+def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
+    """The path a move to ``cell`` would take, for the preview (``[]`` when it cannot)."""
+    return run.move_path(run_id, cell)
+
+
+def hint(run_id: str) -> dict[str, Any]:
+    """What logic proves from what the player sees: the next safe cell or mine and why."""
+    return run.hint(run_id)
+
+
+def run_state(run_id: str) -> dict[str, Any]:
+    """The run's state as the page draws it."""
+    return run.run_state(run_id)
+
+
+def close_run(run_id: str) -> bool:
+    """Forget a run; ``False`` if it was not open."""
+    return run.close_run(run_id)
+
+
+def new_board(table: str | dict[str, Any], seed: int, level: int | None = None) -> dict[str, Any]:
+    """A generated no-guess board from a preset name or a table, with its metrics."""
+    return generate.new_board(table, seed, level)
+
+
+def solve(board: dict[str, Any], use_mine_count: bool = True) -> dict[str, Any]:
+    """The deduction solver's playthrough of ``board``: no-guess or not, steps, metrics."""
+    return solver.solve(board, use_mine_count)
+
+
+def position_hint(position: dict[str, Any]) -> dict[str, Any]:
+    """What logic proves about a position (opened digits, flags, mine total) and why."""
+    return solver.hint(position)

@@ -1,0 +1,87 @@
+"""The page's contract for snakes: the functions the browser may call, JSON in, JSON out.
+
+``gridforge.api.dispatch`` resolves only the names listed in ``__all__`` here (and in
+:mod:`gridforge.mines.page` and :mod:`gridforge.api`); everything else in the package is
+internal. Play is stateless on this side: a *session* is the JSON dict that the page keeps
+(see :mod:`gridforge.snakes.play`). Long calls take the dispatcher's progress sink as the
+keyword argument ``progress``; the page never passes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes import editor, play
+
+__all__ = ["design_levels", "drag", "export", "hint", "redo", "sample_levels", "start", "step",
+           "topologies", "undo", "validate", "verify", "view"]
+
+
+def validate(level: Any) -> dict[str, Any]:
+    """Every problem of a level dict (``issues`` with field paths), without raising."""
+    return play.validate(level)
+
+
+def start(level: Any) -> dict[str, Any]:
+    """A new play session on ``level``: the session, the view, the legal steps."""
+    return play.start(level)
+
+
+def view(session: Any) -> dict[str, Any]:
+    """The current state of ``session``, its legal steps and step count."""
+    return play.view(session)
+
+
+def step(session: Any, step_json: Any) -> dict[str, Any]:
+    """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]``; a refusal leaves the
+    session unchanged and says why."""
+    return play.step(session, step_json)
+
+
+def drag(session: Any, body: int, end: str, cells: list[Any]) -> dict[str, Any]:
+    """Play the steps of a drag of ``end`` of ``body`` through ``cells`` (``[x, y]`` each)."""
+    return play.drag(session, body, end, cells)
+
+
+def undo(session: Any) -> dict[str, Any]:
+    """Take back the last step (it moves to ``redo``)."""
+    return play.undo(session)
+
+
+def redo(session: Any) -> dict[str, Any]:
+    """Replay the first step of ``redo``."""
+    return play.redo(session)
+
+
+def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> dict[str, Any]:
+    """The next step of a solution from the current state (``step`` null if none found)."""
+    return play.hint(session, max_states, max_seconds)
+
+
+def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0, *,
+           progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """The certificate of ``level`` (progress and cancel through the bridge)."""
+    return play.verify(level, max_states, max_seconds, progress=progress)
+
+
+def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """Design a batch from a request (the ``--spec`` fields): a ``gridforge.snakes.batch/1``."""
+    from gridforge.snakes.design.pipeline import design_levels as design  # loads only when used
+
+    return design(request, progress=progress)
+
+
+def export(level: dict[str, Any], certificate: dict[str, Any]) -> str:
+    """The certified level as JSON text, after its certificate was checked again."""
+    return editor.export(level, certificate)
+
+
+def sample_levels() -> list[dict[str, Any]]:
+    """The levels shipped with the package (each a level dict with ``meta``)."""
+    return editor.sample_levels()
+
+
+def topologies() -> list[str]:
+    """The template ids a design request may name (``mixed`` first)."""
+    return editor.topologies()
