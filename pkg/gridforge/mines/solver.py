@@ -563,7 +563,7 @@ class Deducer:
 
     def run(self, limit: int | None = None) -> list[Step]:
         """Apply steps until nothing more is provable (or ``limit`` steps); return them."""
-        steps = []
+        steps: list[Step] = []
         while limit is None or len(steps) < limit:
             step = self.next_step()
             if step is None:
@@ -612,12 +612,11 @@ def enumerate_component(
     for j in range(n):
         layout = layout + starts[j]
         where = {q: p for p, q in enumerate(layout)}
-        checks = []
-        for q in touching[j]:
-            after = len(qcells[q]) - 1 - qcells[q].index(j)
-            checks.append((where[q], need[q], after))
-        keep = [p for p, q in enumerate(layout) if qcells[q][-1] != j]
-        plans.append((len(starts[j]), tuple(checks), tuple(keep)))
+        checks = tuple(
+            (where[q], need[q], len(qcells[q]) - 1 - qcells[q].index(j)) for q in touching[j]
+        )
+        keep = tuple(p for p, q in enumerate(layout) if qcells[q][-1] != j)
+        plans.append((len(starts[j]), checks, keep))
         layout = [layout[p] for p in keep]
 
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
