@@ -172,20 +172,19 @@ def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
     """Read and parse the JSON file at ``path`` with :func:`parse_json`'s limits; a missing
     or unreadable file is a ValidationError naming it, and an oversized file is refused
     before it is read."""
+    name = os.fspath(path)
+    if "\0" in str(name):
+        raise _refuse(what, "file", f"cannot read {name!r}: a file name has no NUL byte")
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise _refuse(what, "too_large",
-                              f"{os.fspath(path)} has {size} bytes; the limit is {max_bytes}")
             # A pipe or device reports size 0: reading one byte past the cap still lets
             # parse_json refuse it as too large without reading an endless stream.
-            data = handle.read(max_bytes + 1)
+            data = b"" if size > max_bytes else handle.read(max_bytes + 1)
     except OSError as exc:
-        raise _refuse(what, "file",
-                      f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # a path with a NUL byte, refused by open() itself
-        raise _refuse(what, "file", f"cannot read {os.fspath(path)!r}: {exc}") from None
+        raise _refuse(what, "file", f"cannot read {name}: {exc.strerror or exc}") from None
+    if size > max_bytes:
+        raise _refuse(what, "too_large", f"{name} has {size} bytes; the limit is {max_bytes}")
     return parse_json(data, what, max_bytes=max_bytes, expect_format=expect_format)
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from gridforge.errors import load_file
+from gridforge.errors import ValidationError, load_file
 from gridforge.mines.board import MAX_BOARD_BYTES, Board
 from gridforge.mines.generate_commands import register_generate
 from gridforge.mines.play import MAX_SCRIPT_BYTES, event_lines, parse_script, replay
@@ -23,7 +23,11 @@ def _replay(args: argparse.Namespace) -> int:
                       max_bytes=MAX_BOARD_BYTES)
     script = load_file(args.script, f"--script {args.script}", parse_script,
                        max_bytes=MAX_SCRIPT_BYTES)
-    sys.stdout.write(event_lines(replay(board, script, outcomes=args.outcomes)))
+    try:
+        events = replay(board, script, outcomes=args.outcomes)
+    except ValidationError as exc:  # both parsed: the engine refused the board's install
+        raise exc.about(f"{exc.what} in --board {args.board}") from None
+    sys.stdout.write(event_lines(events))
     return 0
 
 

@@ -374,8 +374,9 @@ def replay(
         install = session.engine.install_board(parsed_board)
         if not install.accepted:
             raise ValidationError(
-                [Issue("", d["category"], d["message"]) for d in session.engine.diagnostics],
-                "mines board: the engine refuses to install it",
+                [Issue("", d["category"], f"refused at install ({d['category']}): {d['message']}")
+                 for d in session.engine.diagnostics],
+                "mines board",
             )
         session.ledger.notify_round_start()
         out += session.drain()
