@@ -36,7 +36,8 @@ from gridforge.mines.solver import deduce, position_from_json, solve_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .fixtures import b_chain, b_fog, b_spawn
+from .fixtures import b_fog, b_spawn
+from .test_play import SCRIPT as PLAY_SCRIPT
 
 SHORT = 8 if sys.platform == "emscripten" else 30  # cases per loader in the default run
 LONG = 10_000  # cases per loader in the fuzz_long run
@@ -57,20 +58,9 @@ def _tampered() -> str:
 
 TAMPERED = _tampered()
 GENERATED = generate("battle-3", 1).dumps()
-SCRIPT = json.dumps({
-    "format": "gridforge.mines.script/1",
-    "economy": {"flag_place_ap_cost": 2},
-    "steps": [
-        {"kind": "move", "cell": [2, 3]},
-        {"kind": "dig", "cell": [1, 3]},
-        {"batch": [{"kind": "flag_place", "cell": [1, 2]}, {"kind": "stop"}]},
-        {"call": "settlement_done", "hint": "same_board"},
-        {"call": "round_start"},
-        {"kind": "flag_pull", "cell": [1, 2]},
-        {"call": "refresh"},
-        {"call": "install", "board": b_chain().to_json()},
-    ],
-})  # fmt: skip
+# The pinned replay script, with a price override and a refresh call added.
+SCRIPT = json.dumps({**PLAY_SCRIPT, "economy": {"flag_place_ap_cost": 2},
+                     "steps": [*PLAY_SCRIPT["steps"], {"call": "refresh"}]})
 TABLE = json.dumps({"name": "t", "cols": 9, "rows": 8, "mines": 9, "spawn": [4, 4], "fog": 2,
                     "fog_thickness": 1, "unlock_level": 0, "guarantee": "no_guess",
                     "attempts": 5, "mine_count_shown": True})  # fmt: skip

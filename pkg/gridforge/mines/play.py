@@ -1,14 +1,16 @@
-"""JSON-facing play of the mines engine: sessions for the browser, and the headless replay.
+"""JSON-facing play of the mines engine: single-board sessions, and the headless replay.
 
-Every public function here takes and returns JSON values only, so the page can call it
-through :mod:`gridforge.api` (``gridforge.mines.play.new_session`` ...). A session is one
-ledger (A3) and one engine (A2) on a board; the functions answer with the events that the
-call produced (both emitter faces merged in emission order), the outcomes, and the
-player's view of the state (never a concealed cell's content).
+A session is one ledger (A3) and one engine (A2) on a board, held by id; its functions take
+and return JSON values and answer with the events the call produced (both emitter faces
+merged in emission order), the outcomes, and the player's view of the state (never a
+concealed cell's content). They are a tool's API: the page plays whole runs through
+:mod:`gridforge.mines.page`, which reuses :class:`Session` and :class:`Registry`.
 
 :func:`replay` runs a board and a script headless and returns the event stream; the
 ``gridforge mines replay`` command prints it as JSON lines (:func:`event_lines`), the
-same bytes for the same input (seed rule 1, AC-19).
+same bytes for the same input (seed rule 1, AC-19). A script is validated whole before
+anything runs (:func:`parse_script`) and is bounded: :data:`MAX_SCRIPT_BYTES`,
+:data:`MAX_SCRIPT_STEPS` steps, :data:`MAX_SCRIPT_INTENTS` intents in all.
 
 Script format (``gridforge.mines.script/1``)::
 
