@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 
@@ -20,6 +21,8 @@ from gridforge.errors import (
     read_json,
     read_package_json,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def refusal(text: str | bytes, **kwargs: object) -> Issue:
@@ -156,3 +159,9 @@ def test_the_limits_are_the_documented_ones():
     # docs/mines-engine.md states these figures; a change of a limit changes the docs.
     assert (errors.MAX_DEPTH, errors.MAX_INT_DIGITS, errors.MAX_BYTES, errors.MAX_ISSUES) == (
         32, 30, 8 * 1024 * 1024, 50)
+
+
+@given(st.text(max_size=200) | st.binary(max_size=200))
+def test_parse_json_of_any_text_is_a_value_or_a_validation_error(text):
+    with contextlib.suppress(ValidationError):
+        parse_json(text, "x")
