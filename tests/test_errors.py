@@ -85,6 +85,7 @@ def test_validation_error_keeps_fifty_issues_and_counts_the_rest():
         ValidationError([], "nothing")
 
 
+@pytest.mark.cpython_only
 def test_read_json_names_the_file_and_refuses_big_ones_before_reading(tmp_path):
     good = tmp_path / "good.json"
     good.write_text('{"format": "f/1"}')
@@ -120,6 +121,7 @@ def test_read_json_reads_a_pipe_only_up_to_the_cap(tmp_path):
     assert info.value.issues[0].code == "too_large"
 
 
+@pytest.mark.cpython_only
 def test_load_file_says_which_file_a_field_belongs_to(tmp_path):
     path = tmp_path / "t.json"
     path.write_text('{"n": "x"}')
