@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from gridforge.cli import main
 from gridforge.errors import ValidationError
 from gridforge.snakes.certificate import (
+    BATCH_FORMAT,
     CERT_FORMAT,
+    MAX_BATCH_LEVELS,
     STATUSES,
     certify,
     certify_file_data,
@@ -95,35 +96,38 @@ def test_batch_certifies_each_level():
     assert set(STATUSES) >= {c["status"] for c in out["certificates"]}
 
 
-@pytest.mark.cpython_only
-def test_cli_verify_writes_the_certificate(tmp_path, capsys):
-    src = tmp_path / "in.json"
-    src.write_text(json.dumps(spec_example()), encoding="utf-8")
-    out = tmp_path / "cert.json"
-    code = main(["design-levels", "--verify", str(src), "--out", str(out), "--quiet"])
-    assert code == 0
-    cert = json.loads(out.read_text(encoding="utf-8"))
-    assert cert["status"] == "verified" and cert["minimum"] == 20
-    assert "verified" in capsys.readouterr().out
+@pytest.mark.parametrize("request_, path", [
+    ({"target": "50"}, "request.target"), ({"tolerance": None}, "request.tolerance"),
+    ({"steps": ["a", 5]}, "request.steps[0]"), ({"steps": [1]}, "request.steps"),
+    ({"target": float("nan")}, "request.target"), ({"target": 1e999}, "request.target"),
+    ({"max_steps": -1}, "request.max_steps"), ("fast", "request"),
+])
+def test_a_malformed_request_is_refused_before_any_search(request_, path):
+    with pytest.raises(ValidationError) as err:
+        certify(spec_example(), request=request_, max_states=1)
+    assert err.value.issues[0].path == path
+    batch = {"format": BATCH_FORMAT, "request": request_, "levels": [spec_example()]}
+    with pytest.raises(ValidationError) as err:
+        certify_file_data(batch)
+    assert err.value.issues[0].path == path
 
 
-@pytest.mark.cpython_only
-def test_cli_bad_input_is_a_clean_error(tmp_path, capsys):
-    src = tmp_path / "in.json"
-    src.write_text("{oops", encoding="utf-8")
-    code = main(["design-levels", "--verify", str(src), "--out", str(tmp_path / "o.json")])
-    assert code == 2 and "not valid JSON" in capsys.readouterr().err
-    data = spec_example()
-    data["bodies"][3]["lock"]["kind"] = "gold"
-    src.write_text(json.dumps(data), encoding="utf-8")
-    code = main(["design-levels", "--verify", str(src), "--out", str(tmp_path / "o.json")])
-    err = capsys.readouterr().err
-    assert code == 2 and "bodies[3].lock" in err and "Traceback" not in err
-    assert not (tmp_path / "o.json").exists()
+def test_a_batch_names_the_invalid_level_and_refuses_too_many():
+    bad = spec_example()
+    bad["bodies"][0]["lock"] = {"id": "X", "kind": ["gold"]}
+    batch = {"format": BATCH_FORMAT, "request": None, "levels": [spec_example(), bad]}
+    with pytest.raises(ValidationError) as err:
+        certify_file_data(batch)
+    assert err.value.issues[0].path == "levels[1].bodies[0].lock.kind"
+    batch["levels"] = [{}] * (MAX_BATCH_LEVELS + 1)
+    with pytest.raises(ValidationError, match="limit"):
+        certify_file_data(batch)
 
 
-@pytest.mark.cpython_only
-def test_cli_check_designer_small(capsys):
-    assert main(["check-designer", "--levels", "10", "--quiet"]) == 0
-    out = capsys.readouterr().out
-    assert "astar_vs_bfs: ok" in out and "matching_vs_brute_force: ok" in out
+def test_the_game_check_judges_bounds_without_a_scorer():
+    cert = certify(spec_example())
+    assert check_certificate(spec_example(), {**cert, "lower_bound": 25})
+    assert check_certificate(spec_example(), {**cert, "steps": 3})
+    assert check_certificate(spec_example(), {**cert, "surprise": 1}) == [
+        "surprise: unknown field 'surprise'"]
+    assert check_certificate(spec_example(), [1, 2])[0].startswith("format")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,13 +29,19 @@ from typing import Any
 
 from gridforge import errors
 from gridforge.progress import Progress, terminal_bar
+from gridforge.snakes.certificate import BATCH_FORMAT
+from gridforge.snakes.level import MAX_LEVEL_BYTES
 from gridforge.snakes.search import DEFAULT_SECONDS, DEFAULT_STATES
 
-# Size caps per kind of file (docs/snakes-engine.md): a level is a few KiB (1 MiB leaves room
-# for a large meta); a batch holds up to 2000 levels with their certificates.
-MAX_LEVEL_BYTES = 1024 * 1024
-MAX_VERIFY_BYTES = 48 * 1024 * 1024  # --verify reads a level, a batch or an exported level
+# Size caps per kind of file (docs/snakes-engine.md): a level (or an exported certified level)
+# is a few KiB, and 1 MiB leaves room for a large meta; a batch holds up to 2000 levels with
+# their certificates. A file above the level cap is read only when it begins as a batch (its
+# format first, as every batch this package writes): a level file of two million stones is
+# refused by its size before a byte of it is parsed.
+MAX_VERIFY_BYTES = 32 * 1024 * 1024
 MAX_SPEC_BYTES = 1024 * 1024
+_BATCH_START = re.compile(rb'\A(\xef\xbb\xbf)?\s*\{\s*"format"\s*:\s*"'
+                          + re.escape(BATCH_FORMAT.encode()))
 MAX_STATES = 50_000_000  # --states: beyond this the table no longer fits a browser or laptop
 MAX_SECONDS = 7 * 86400.0
 MAX_LEVELS = 100_000  # check-designer --levels
@@ -146,10 +154,25 @@ def design_levels_command(args: argparse.Namespace) -> int:
     return int(command(args, _progress(args)))
 
 
+def _verify_cap(path: str) -> int:
+    """The size cap of a ``--verify`` input: a batch's when it begins as one, else a level's."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size <= MAX_LEVEL_BYTES:
+                return MAX_LEVEL_BYTES
+            head = handle.read(256)
+    except OSError:
+        return MAX_LEVEL_BYTES  # read_json reports the file itself
+    return MAX_VERIFY_BYTES if _BATCH_START.match(head) else MAX_LEVEL_BYTES
+
+
 def _verify(args: argparse.Namespace) -> int:
     from gridforge.snakes.design import certify
 
-    data = read_json(args.verify, max_bytes=MAX_VERIFY_BYTES)
+    cap = _verify_cap(args.verify)
+    what = "batch file" if cap == MAX_VERIFY_BYTES else (
+        "level file (a file above 1 MiB must be a batch that begins with its format)")
+    data = read_json(args.verify, what, max_bytes=cap)
     progress = _progress(args)
     # Claims a file carries are rechecked before anything is searched or written.
     certify.check_file_certificates(data, progress=progress)
