@@ -217,10 +217,11 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
         )
 
     # Board size.
-    cols = data.get("cols")
-    rows = data.get("rows")
-    ok_cols = col.int_in(cols, "cols", MIN_COLS, MAX_COLS, "cols")
-    ok_rows = col.int_in(rows, "rows", MIN_ROWS, MAX_ROWS, "rows")
+    raw_cols, raw_rows = data.get("cols"), data.get("rows")
+    ok_cols = col.int_in(raw_cols, "cols", MIN_COLS, MAX_COLS, "cols")
+    ok_rows = col.int_in(raw_rows, "rows", MIN_ROWS, MAX_ROWS, "rows")
+    cols = raw_cols if is_int(raw_cols) else 0
+    rows = raw_rows if is_int(raw_rows) else 0
     if ok_cols and ok_rows and (cols + 2) * (rows + 2) > MAX_PADDED_AREA:
         col.add(
             "cols",

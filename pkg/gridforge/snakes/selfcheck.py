@@ -32,7 +32,8 @@ SPEC_EXAMPLE: dict[str, Any] = spec_example()
 FEATURES = ("coat", "frozen_body", "frozen_hole", "silver", "gold")
 
 
-def _walk(rng: random.Random, free: set[tuple[int, int]], length: int):
+def _walk(rng: random.Random, free: set[tuple[int, int]], length: int
+          ) -> list[tuple[int, int]] | None:
     starts = sorted(free)
     rng.shuffle(starts)
     for start in starts[:10]:
