@@ -209,14 +209,18 @@ def test_fuzz_loaders_answer_success_or_the_packages_error(index):
     _properties(SHORT)[index]()
 
 
-@pytest.mark.cpython_only
-def test_fuzz_cli_verify_exits_0_1_or_2(tmp_path):
-    @SHORT
+def _cli_property(conf: settings, tmp_path: Path) -> Any:
+    @conf
     @given(data=st.one_of(mutated_texts(LEVEL), mutated_texts(BATCH), mutated_texts(EXPORTED)))
     def cli(data: bytes) -> None:
         check_cli(tmp_path, data)
 
-    cli()
+    return cli
+
+
+@pytest.mark.cpython_only
+def test_fuzz_cli_verify_exits_0_1_or_2(tmp_path):
+    _cli_property(SHORT, tmp_path)()
 
 
 @pytest.mark.fuzz_long
@@ -229,12 +233,7 @@ def test_fuzz_long_loaders(index):
 @pytest.mark.fuzz_long
 @pytest.mark.cpython_only
 def test_fuzz_long_cli_verify(tmp_path):
-    @LONG
-    @given(data=st.one_of(mutated_texts(LEVEL), mutated_texts(BATCH), mutated_texts(EXPORTED)))
-    def cli(data: bytes) -> None:
-        check_cli(tmp_path, data)
-
-    cli()
+    _cli_property(LONG, tmp_path)()
 
 
 def test_the_mutations_reach_the_files_every_way():

@@ -42,7 +42,7 @@ MAX_VERIFY_BYTES = 32 * 1024 * 1024
 MAX_SPEC_BYTES = 1024 * 1024
 _BATCH_START = re.compile(rb'\A(\xef\xbb\xbf)?\s*\{\s*"format"\s*:\s*"'
                           + re.escape(BATCH_FORMAT.encode()))
-MAX_STATES = 50_000_000  # --states: beyond this the table no longer fits a browser or laptop
+MAX_STATES = 5_000_000  # --states: about 1 KiB a stored state on the largest level (5 GiB)
 MAX_SECONDS = 7 * 86400.0
 MAX_LEVELS = 100_000  # check-designer --levels
 

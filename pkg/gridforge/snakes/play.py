@@ -29,7 +29,7 @@ _CACHE_SIZE = 8
 # steps; replaying this many stays well under a second), a drag's cells, search budgets.
 MAX_SESSION_STEPS = 5_000
 MAX_DRAG_CELLS = 1_000
-MAX_STATES = 2_000_000
+MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
 MAX_SECONDS = 600.0
 
 
