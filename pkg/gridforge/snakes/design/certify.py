@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from importlib.abc import Traversable
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, parse_json
