@@ -31,7 +31,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_4, Cell
@@ -60,6 +60,12 @@ HOLE_KEYS = ("cell", "color", "frozen")
 LOCK_FIELDS = ("id", "kind")
 
 
+def _set_fields(out: dict[str, Any], **optional: Any) -> dict[str, Any]:
+    """``out`` with the optional fields that are set (not 0, not None), in their order."""
+    out.update((name, value) for name, value in optional.items() if value)
+    return out
+
+
 @dataclass(frozen=True)
 class Lock:
     """A lock on a body: ``kind`` silver needs 1 key, gold needs 2."""
@@ -83,14 +89,10 @@ class Body:
     key: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"cells": [list(c) for c in self.cells], "colors": list(self.colors)}
-        if self.frozen:
-            out["frozen"] = self.frozen
-        if self.lock is not None:
-            out["lock"] = {"id": self.lock.id, "kind": self.lock.kind}
-        if self.key is not None:
-            out["key"] = self.key
-        return out
+        """The body as in the file (optional fields only when set)."""
+        lock = None if self.lock is None else {"id": self.lock.id, "kind": self.lock.kind}
+        return _set_fields({"cells": [list(c) for c in self.cells], "colors": list(self.colors)},
+                           frozen=self.frozen, lock=lock, key=self.key)
 
 
 @dataclass(frozen=True)
@@ -102,10 +104,8 @@ class Hole:
     frozen: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"cell": list(self.cell), "color": self.color}
-        if self.frozen:
-            out["frozen"] = self.frozen
-        return out
+        """The hole as in the file (``frozen`` only when set)."""
+        return _set_fields({"cell": list(self.cell), "color": self.color}, frozen=self.frozen)
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,15 @@ class _Collector:
             self.add(path, code, f"{what}: {lo}..{hi} items, got {len(value)}")
             return None
         return value
+
+    def object_of(self, value: Any, path: str, allowed: tuple[str, ...],
+                  what: str) -> TypeGuard[dict[str, Any]]:
+        """Whether ``value`` is an object (an issue otherwise); its unknown keys are issues."""
+        if not isinstance(value, dict):
+            self.add(path, "type", f"{what} is an object, got {_describe(value)}")
+            return False
+        self.unknown_keys(value, allowed, path)
+        return True
 
     def unknown_keys(self, obj: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
         for key in sorted(k for k in obj if k not in allowed):
@@ -350,11 +359,9 @@ def _check_body(
     col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
 ) -> Body | None:
     base = field_path("bodies", i)
-    if not isinstance(raw, dict):
-        col.add(base, "type", f"a body is an object, got {_describe(raw)}")
-        return None
     before = len(col.issues)
-    col.unknown_keys(raw, BODY_KEYS, base)
+    if not col.object_of(raw, base, BODY_KEYS, "a body"):
+        return None
     cells: list[Cell] = []
     raw_cells = col.list_of(raw.get("cells"), field_path(base, "cells"), MIN_BODY_LEN,
                             MAX_BODY_LEN, "a body's cells") or []
@@ -428,11 +435,9 @@ def _check_hole(
     col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
 ) -> Hole | None:
     base = field_path("holes", i)
-    if not isinstance(raw, dict):
-        col.add(base, "type", f"a hole is an object, got {_describe(raw)}")
-        return None
     before = len(col.issues)
-    col.unknown_keys(raw, HOLE_KEYS, base)
+    if not col.object_of(raw, base, HOLE_KEYS, "a hole"):
+        return None
     cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
     if cell is not None:
         if cell in owner:

@@ -264,34 +264,21 @@ class Game:
             head = code & CELL_MASK
             tail = code >> shift
             base = b << 3
-            # Head steps: the tail cell is vacated.
-            tail_bit = bit[tail]
-            for d, t, bt in nbb[head]:
-                if occ & bt:
-                    if t != tail or length < 3:
+            # A head step vacates the tail cell, a tail step the head cell.
+            for end, here, far in ((0, head, tail), (4, tail, head)):
+                far_bit = bit[far]
+                for d, t, bt in nbb[here]:
+                    if occ & bt:
+                        if t != far or length < 3:
+                            continue
+                        new_occ = occ
+                    elif unused & bt:
+                        self._exit(state, b, base | end | d, t, occ, exited, append)
                         continue
-                    new_occ = occ
-                elif unused & bt:
-                    self._exit(state, b, base | d, t, occ, exited, append)
-                    continue
-                else:
-                    new_occ = occ ^ bt ^ tail_bit
-                lst[b] = ((code << BITS) | t) & cmask
-                append((base | d, tuple(lst), new_occ))
-            # Tail steps: the head cell is vacated.
-            head_bit = bit[head]
-            for d, t, bt in nbb[tail]:
-                if occ & bt:
-                    if t != head or length < 3:
-                        continue
-                    new_occ = occ
-                elif unused & bt:
-                    self._exit(state, b, base | 4 | d, t, occ, exited, append)
-                    continue
-                else:
-                    new_occ = occ ^ bt ^ head_bit
-                lst[b] = (code >> BITS) | (t << shift)
-                append((base | 4 | d, tuple(lst), new_occ))
+                    else:
+                        new_occ = occ ^ bt ^ far_bit
+                    lst[b] = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & cmask
+                    append((base | end | d, tuple(lst), new_occ))
             lst[b] = code
         return out
 
