@@ -24,9 +24,9 @@ from typing import Any
 from gridforge import __version__
 from gridforge.errors import GridforgeError, is_int
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.design.pipeline import BATCH_FORMAT, design_levels
+from gridforge.snakes.design.pipeline import design_levels
+from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 
-MAINLINE_FORMAT = "gridforge.snakes.mainline/1"
 LEVELS = 2000
 BLOCK = 25
 # Teaching levels of the seed's section 4 and the request field each one fixes to 1.
