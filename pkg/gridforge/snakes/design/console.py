@@ -1,14 +1,19 @@
 """What the designer's commands print: lines a person reads, from the data the designer
-returns (the designer itself prints nothing). ``gridforge``'s snakes commands module calls
-these after the work is done.
+returns (the designer's modules print nothing). A leaf module: it imports no other part of
+the designer, so any of them may use it.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any, TextIO
 
-__all__ = ["print_batch"]
+__all__ = [
+    "print_batch",
+    "print_json",
+    "print_mainline",
+]
 
 
 def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
@@ -34,3 +39,20 @@ def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
           f"{short['lowest_score']}..{short['highest_score']}; rejected: {short['reasons']}",
           file=stderr)
     return 1
+
+
+def print_mainline(state: dict[str, Any], out: str, seconds: float, *,
+                   stdout: TextIO | None = None) -> int:
+    """What resume found, then one summary line of a main-line build; exit code 0."""
+    stdout = stdout or sys.stdout
+    for note in state.get("notes", []):
+        print(note, file=stdout)
+    print(f"main line: {state['built']} levels built in {seconds:.1f} s; {out} holds "
+          f"{state['done']} levels in {len(state['files'])} files", file=stdout)
+    return 0
+
+
+def print_json(value: Any, *, stdout: TextIO | None = None) -> int:
+    """``value`` as indented JSON (key order kept); exit code 0."""
+    print(json.dumps(value, indent=2, ensure_ascii=False), file=stdout or sys.stdout)
+    return 0

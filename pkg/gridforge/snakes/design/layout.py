@@ -192,9 +192,9 @@ def coat_layers(outer: list[int], coats: int, rng: random.Random) -> list[list[i
     return layers
 
 
-def assign_colors(n: int, k: int, rng: random.Random) -> list[int]:
-    """Outer colours of ``n`` bodies using exactly ``k`` colours."""
-    palette = rng.sample(range(15), k)
+def assign_colors(n: int, k: int, rng: random.Random, allowed: Sequence[int]) -> list[int]:
+    """Outer colours of ``n`` bodies using exactly ``k`` colours drawn from ``allowed``."""
+    palette = rng.sample(allowed, k)
     order = list(range(n))
     rng.shuffle(order)
     colors = [0] * n

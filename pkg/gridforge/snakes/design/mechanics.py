@@ -95,7 +95,8 @@ def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe
 
 
 def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
-               hide: bool, rng: random.Random) -> tuple[dict[str, Any], list[Move]] | None:
+              hide: bool, rng: random.Random, allowed: Sequence[int] = tuple(range(15))
+              ) -> tuple[dict[str, Any], list[Move]] | None:
     """Put ``count`` coats on bodies: each coat's hole lies next to a body's end at a moment
     when no body has yet touched that cell; its exit step is inserted at that moment.
 
@@ -146,7 +147,7 @@ def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
     times: set[tuple[int, int]] = set()
     in_use = {c for b in data["bodies"] for c in b["colors"]} | {h["color"]
                                                                 for h in data["holes"]}
-    fresh = [c for c in range(15) if c not in in_use]
+    fresh = [c for c in allowed if c not in in_use]
     own: dict[int, int] = {}  # body -> the colour of its hidden coat
     if hide:
         for t, b, _end, _d, cell in options:

@@ -150,7 +150,7 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
     if bodies is None:
         tally.reject("placement")
         return None, None
-    outer = assign_colors(len(bodies), recipe.colors, rng)
+    outer = assign_colors(len(bodies), recipe.colors, rng, req.palette)
     # Coats either join the spatial problem now (their holes can then be hidden too) or are
     # inserted later along the found solution.
     early = recipe.coats if recipe.coats_first else 0
@@ -192,7 +192,8 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
         data, moves = scramble(data, game, moves, recipe, rng)
         game = Game(level_from_json(data))
     # Mechanics along the found solution, then the full replay with the real rules.
-    coated = add_coats(data, game, moves, recipe.coats - early, recipe.hide_coats, rng)
+    coated = add_coats(data, game, moves, recipe.coats - early, recipe.hide_coats, rng,
+                       req.palette)
     if coated is None:
         tally.reject("mechanics")
         return None, None

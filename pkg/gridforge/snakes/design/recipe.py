@@ -104,6 +104,7 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
     colors = req.colors
     if colors is None:
         colors = int(clamp(round(1 + rng.uniform(0, 1) * min(n - 1, 1 + 4 * q)), 1, n))
+        colors = min(colors, len(req.palette))
     mech = q * rng.uniform(0.8, 1.3) if q > 0.2 else 0.0
     share = rng.uniform(0.35, 0.7)
     if provable:
@@ -149,7 +150,9 @@ def backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None
     template = req.topology if req.topology != "mixed" else rng.choice(BACKWARD_TEMPLATES)
     n = req.bodies if req.bodies is not None else rng.randint(8, 10)
     base_colors = rng.randint(2, 3)
-    if n + base_colors > 15 or (req.coats is not None and req.coats != n):
+    if req.bodies is None and n + base_colors > len(req.palette):
+        n = len(req.palette) - base_colors  # one colour of its own per body, within the palette
+    if n < 1 or n + base_colors > len(req.palette) or (req.coats is not None and req.coats != n):
         return None
     total = req.total if req.total is not None else int(clamp(72 + rng.randint(0, 4),
                                                                n * req.min_length,
@@ -168,7 +171,7 @@ def backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None
             lengths[j] += step
         i += 1
     lengths.sort(reverse=True)
-    palette = rng.sample(range(15), 15)
+    palette = rng.sample(req.palette, len(req.palette))
     base = [palette[rng.randrange(base_colors)] for _ in range(n)]
     for c in range(base_colors):  # every base colour in use
         base[c] = palette[c]

@@ -42,6 +42,7 @@ __all__ = [
     "read_spec",
 ]
 
+ALL_COLORS = tuple(range(15))  # the colours a level may use (spec section 2)
 MAX_SPEC_BYTES = 64 * 1024  # a spec is a few hundred bytes; this is generous
 REQUEST_FORMAT = "gridforge.snakes.request/1"
 MAINLINE_FORMAT = "gridforge.snakes.mainline/1"
@@ -88,6 +89,7 @@ class Request:
     gold: int | None = None
     steps_min: int | None = None
     steps_max: int | None = None
+    palette: tuple[int, ...] = ALL_COLORS
     budgets: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_BUDGETS))
 
     def to_json(self) -> dict[str, Any]:
@@ -115,6 +117,8 @@ class Request:
                 out[name] = value
         if self.steps_min is not None or self.steps_max is not None:
             out["steps"] = [self.steps_min, self.steps_max]
+        if self.palette != ALL_COLORS:  # written only when narrowed: older batches keep bytes
+            out["palette"] = list(self.palette)
         out["budgets"] = dict(self.budgets)
         return out
 
@@ -155,7 +159,8 @@ class _Issues:
 
 
 REQUEST_KEYS = ("format", "topology", "target", "tolerance", "count", "seed", "size", "bodies",
-                "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "steps", "budgets")
+                "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "steps", "palette",
+                "budgets")
 
 
 def parse_request(data: Any) -> Request:
@@ -223,7 +228,18 @@ def parse_request(data: Any) -> Request:
     if total is not None and n is not None and not n * lo <= total <= n * hi:
         bad.add("bodies.total", "range", f"a total of {total} cells cannot be split into {n} "
                                          f"bodies of {lo}..{hi} cells")
+    palette = ALL_COLORS
+    raw_palette = data.get("palette")
+    if raw_palette is not None:
+        if (not isinstance(raw_palette, list) or not raw_palette
+                or not all(is_int(c) and 0 <= c <= 14 for c in raw_palette)
+                or len(set(raw_palette)) != len(raw_palette)):
+            bad.add("palette", "type", "palette must be a list of distinct colours 0..14")
+        else:
+            palette = tuple(raw_palette)
     colors = bad.int_field(data, "colors", "colors", 1, 15)
+    if colors is not None and colors > len(palette):
+        bad.add("colors", "too_many", f"{colors} colours, but the palette holds {len(palette)}")
     if colors is not None and n is not None and colors > n:
         bad.add("colors", "too_many", f"{colors} outer colours need at least {colors} bodies, "
                                       f"but bodies.count is {n}")
@@ -291,7 +307,7 @@ def parse_request(data: Any) -> Request:
         target=target, tolerance=tolerance, count=count or 1, seed=seed or 0, topology=topology,
         cols=cols, rows=rows, cells=cells, bodies=n, min_length=lo, max_length=hi, total=total,
         colors=colors, coats=coats, frozen=frozen, frozen_holes=frozen_holes, locks=locks,
-        gold=gold, steps_min=steps_min, steps_max=steps_max, budgets=budgets,
+        gold=gold, steps_min=steps_min, steps_max=steps_max, palette=palette, budgets=budgets,
     )
     _check_feasible(request)
     return request
