@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import itertools
 import json
 import shutil
@@ -19,6 +20,7 @@ from gridforge.errors import Cancelled, GridforgeError, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.design.commandline import add_mainline_commands
+from gridforge.snakes.design.console import print_mainline
 from gridforge.snakes.design.mainline import (
     LESSONS,
     LEVELS,
@@ -274,3 +276,16 @@ def test_the_shipped_line_keeps_the_curriculum():
         templates = [lv["meta"]["template"] for _, lv, _ in band]
         assert max(templates.count(t) for t in set(templates)) <= 30
     assert all(b >= a - 2 for a, b in itertools.pairwise(medians))
+
+
+def test_a_finished_range_resumes_to_nothing_and_reports_its_bands(straight, tmp_path):
+    out = tmp_path / "again"
+    shutil.copytree(straight, out)
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert state["built"] == 0 and state["notes"] == [] and files_of(out) == files_of(straight)
+    (band,) = state["bands"]
+    assert band["levels"] == [1, 100] and band["built"] == 10 and 0 <= band["proven"] <= 1
+    text = io.StringIO()
+    assert print_mainline(state, str(out), 0.5, stdout=text) == 0
+    assert "levels 1-100: 10 built" in text.getvalue()
+    assert "0 levels built" in text.getvalue()

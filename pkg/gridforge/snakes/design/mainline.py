@@ -20,8 +20,8 @@ The curriculum:
   independently of the wave position; at most 8 colours, drawn from 0..9
   (:data:`PALETTE`).
 
-A level that fails on every eligible template falls back by a fixed rule: the target is
-lowered by :data:`FALLBACK_STEP` and the templates are tried again, at most
+A level that fails on its eligible templates falls back by a fixed rule: the target is
+lowered by :data:`FALLBACK_STEP` and templates are tried again, at most
 :data:`FALLBACK_ROUNDS` times, then the curriculum's own rules are relaxed to the designer's
 (:data:`LAST_RESORT_TARGET`); what happened is recorded in the level's ``meta.fallback``. The
 build never aborts on one level.
@@ -42,7 +42,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,7 @@ __all__ = [
     "LEVELS",
     "REACH",
     "TEACHING",
+    "band_report",
     "build_mainline",
     "design_level",
     "layout_key",
@@ -97,22 +98,30 @@ TEACHING: dict[int, str] = {12: "coats", 18: "frozen", 24: "frozen_holes", 30: "
 PALETTE_COLOURS = 10
 MAX_COLOURS = 8
 
-# Reachable design scores per template, measured by bench/template_reach.py (the highest and
-# lowest total that template reached over its candidates at targets 0 and 100, default
-# budgets); the curriculum asks a template only for targets at least REACH_MARGIN inside.
+# Reachable design scores per template: the lowest and highest totals seen by
+# bench/template_reach.py (targets 1 and 100, tolerance 0, default budgets, seed 1; 8
+# candidates a target for courtyard, notched, stepped, cross and island, 10 for pillars, 6 for
+# twin, winding, comb and split; run on 2026-11-30). Few candidates: the highs are what the
+# designer surely reaches, not all it could; measure again with more to raise the top.
 REACH: dict[str, tuple[float, float]] = {
-    "courtyard": (3.0, 92.0), "notched": (3.0, 93.0), "stepped": (3.0, 91.0),
-    "cross": (3.0, 98.0), "island": (3.0, 97.0), "twin": (3.0, 99.0),
-    "winding": (3.0, 98.0), "comb": (3.0, 99.0), "pillars": (3.0, 90.0),
-    "split": (3.0, 90.0),
+    "courtyard": (0.7, 85.7), "notched": (0.7, 86.6), "stepped": (0.7, 86.5),
+    "cross": (1.0, 85.8), "island": (8.8, 71.7), "twin": (0.8, 94.9),
+    "winding": (7.0, 87.8), "comb": (7.3, 83.7), "pillars": (1.0, 86.6),
+    "split": (1.3, 70.3),
 }
 REACH_MARGIN = 3.0
+# The top of the line is capped where at least this many templates still reach: with fewer,
+# one template would make more than 30% of a band.
+TEMPLATES_AT_THE_TOP = 4
 FALLBACK_STEP = 3.0
 FALLBACK_ROUNDS = 4
 LAST_RESORT_TARGET = 20.0
+FALLBACK_RULE = ("next template (3 a round, new seeds); after a round that made no level the "
+                 "target is lowered by 3, after one whose levels broke a rule it is raised by 3")
 # Work budgets of one attempt (one template at one target); seconds are safety nets.
 BUDGETS_LOW = {"candidates": 1500, "exact_states": 20000}
-BUDGETS_HIGH = {"candidates": 4000, "exact_states": 6000}
+BUDGETS_HIGH = {"candidates": 800, "exact_states": 6000}
+TEMPLATES_PER_ROUND = 3  # templates tried at one target before it is lowered
 SAFETY_NETS = {"exact_seconds": 900.0, "level_seconds": 7200.0}
 
 
@@ -141,6 +150,13 @@ def recurs(n: int, mechanic_level: int) -> bool:
     return count(x) > count(x - 1)
 
 
+def top_target() -> float:
+    """The highest target the curriculum asks: inside the reach of
+    :data:`TEMPLATES_AT_THE_TOP` templates."""
+    highs = sorted((hi for _, hi in REACH.values()), reverse=True)
+    return round(highs[TEMPLATES_AT_THE_TOP - 1] - REACH_MARGIN, 1)
+
+
 def eligible_templates(target: float) -> list[str]:
     """The templates whose measured reach holds ``target`` (with the margin), in a fixed
     order."""
@@ -153,6 +169,7 @@ class Attempt:
 
     request: dict[str, Any]
     fallback: dict[str, Any] | None
+    last: bool = False  # the last resort: taken as it comes
 
 
 def _palette(seed: int, n: int) -> list[int]:
@@ -195,39 +212,57 @@ def _lesson_fields(n: int) -> dict[str, Any]:
     return {"bodies": {"count": 3, "min_length": 2, "max_length": 5}}
 
 
-def level_plan(n: int, seed: int) -> Iterator[Attempt]:
-    """The requests tried for main-line level ``n``, in order: every eligible template at the
-    level's target (the first chosen independently of the wave position), then the same at
-    targets lowered by :data:`FALLBACK_STEP`, then a last resort.
+def level_plan(n: int, seed: int) -> Generator[Attempt, str | None, None]:
+    """The requests tried for main-line level ``n``, in order, as a generator that is told
+    each attempt's outcome (``send("rules")`` when the attempt made a level that broke a rule,
+    anything else when it made none): rounds of :data:`TEMPLATES_PER_ROUND` eligible
+    templates (the first chosen independently of the wave position), each attempt with a
+    seed of its own; after a round in which no attempt made a level the target is lowered by
+    :data:`FALLBACK_STEP`, after one whose levels broke a rule (too plain: straight out, no
+    make-way) it is raised by as much; then a last resort. A lesson (levels 1-11) keeps its
+    target and tries every template each round.
 
     :raises GridforgeError: when ``n`` is not in 1..2000.
     """
     if not is_int(n) or not 1 <= n <= LEVELS:
         raise GridforgeError(f"a main-line level is 1..{LEVELS}, got {n!r}")
-    target = level_target(n)
+    target = min(level_target(n), top_target())
     k = 0
+    drops = 0
     first: str | None = None
-    for round_ in range(FALLBACK_ROUNDS + 1):
-        aim = max(5.0, target - FALLBACK_STEP * round_)
+    for _round in range(FALLBACK_ROUNDS + 1):
+        aim = round(min(top_target(), max(5.0, target - FALLBACK_STEP * drops)), 1)
         names = eligible_templates(aim) or list(TEMPLATES)
-        if n in LESSONS:  # one small region: a lesson shows one idea, not two rooms
+        per_round = min(TEMPLATES_PER_ROUND, len(names))
+        if n in LESSONS:
+            # A lesson is cheap and its idea matters more than its score: every template,
+            # new seeds; one small region shows one idea, not two rooms.
             names = [t for t in names if t != "split"]
+            per_round = len(names)
         # The template turns with the level and, by a different stride, with its wave, so
         # that no template sits on the same wave slot (the breather, the hardest) every time.
         start = (n + 3 * ((n - 1) // 10)) % len(names)
-        for i in range(len(names)):
+        made_none = True
+        missed_rules = False
+        for i in range(per_round):
             template = names[(start + i) % len(names)]
             first = first or template
-            fallback = None if k == 0 else {"rule": "next template, then target lowered by 3",
-                                            "from_target": target, "from_template": first,
-                                            "tries": k}
-            yield Attempt(_base_request(n, seed, aim, template, k), fallback)
+            fallback = None if k == 0 else {"rule": FALLBACK_RULE, "from_target": target,
+                                            "from_template": first, "tries": k}
+            outcome = yield Attempt(_base_request(n, seed, aim, template, k), fallback)
+            made_none = made_none and outcome != "rules"
+            missed_rules = missed_rules or outcome == "rules"
             k += 1
+        if n not in LESSONS:
+            if made_none:
+                drops += 1
+            elif missed_rules:
+                drops -= 1  # a level that breaks a rule here is too plain: aim higher
     last = {"target": LAST_RESORT_TARGET, "count": 1, "seed": seed * 100_003 + n + 7_919 * k,
             "topology": "mixed", "palette": _palette(seed, n),
             "budgets": {**BUDGETS_LOW, **SAFETY_NETS}}
     yield Attempt(last, {"rule": "last resort: curriculum fields dropped", "from_target": target,
-                         "from_template": first, "tries": k})
+                         "from_template": first, "tries": k}, last=True)
 
 
 def _steps_of(cert: dict[str, Any]) -> list[list[Any]]:
@@ -327,32 +362,43 @@ def design_level(n: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Main-line level ``n`` of the line of ``seed`` and its certificate: the first attempt
     of :func:`level_plan` whose level keeps the curriculum's rules (the last resort is taken
     as it comes). A pure function of ``n`` and ``seed``: any process builds the same bytes."""
-    attempts = list(level_plan(n, seed))
+    plan = level_plan(n, seed)
+    attempt = next(plan)
     reasons: list[str] = []
-    for index, attempt in enumerate(attempts):
+    while True:
         batch = design_levels(attempt.request)
-        if not batch["levels"]:
+        outcome = "none"
+        if batch["levels"]:
+            level, cert = batch["levels"][0], batch["certificates"][0]
+            misses = rule_misses(n, level, cert)
+            if not misses or attempt.last:
+                return _with_meta(n, seed, attempt, level, cert, misses, reasons)
+            outcome = "rules"
+            reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: "
+                           f"{'; '.join(misses)}")
+        else:
             reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: none")
-            continue
-        level, cert = batch["levels"][0], batch["certificates"][0]
-        misses = rule_misses(n, level, cert)
-        if misses and index < len(attempts) - 1:
-            reasons.append(f"{attempt.request['topology']}: {'; '.join(misses)}")
-            continue
-        meta: dict[str, Any] = {"id": f"main-{n:04d}", "template": level["meta"]["template"],
-                                "target": attempt.request["target"], "seed": seed, "level": n}
-        if n in LESSONS:
-            meta["lesson"] = LESSONS[n]
-        if n in TEACHING:
-            meta["lesson"] = f"teaches {TEACHING[n]}"
-        if attempt.fallback is not None:
-            meta["fallback"] = {**attempt.fallback, "reasons": reasons[:12]}
-        if misses:
-            meta["rules_missed"] = misses
-        level["meta"] = meta
-        return level, cert
-    # Unreachable in practice: the last resort asks a low target of any template.
-    raise GridforgeError(f"main-line level {n}: no level even at the last resort: {reasons}")
+        try:
+            attempt = plan.send(outcome)
+        except StopIteration:  # pragma: no cover - the plan ends with its last resort
+            raise GridforgeError(f"main-line level {n}: no level at all: {reasons}") from None
+
+
+def _with_meta(n: int, seed: int, attempt: Attempt, level: dict[str, Any],
+               cert: dict[str, Any], misses: list[str], reasons: list[str]
+               ) -> tuple[dict[str, Any], dict[str, Any]]:
+    meta: dict[str, Any] = {"id": f"main-{n:04d}", "template": level["meta"]["template"],
+                            "target": attempt.request["target"], "seed": seed, "level": n}
+    if n in LESSONS:
+        meta["lesson"] = LESSONS[n]
+    if n in TEACHING:
+        meta["lesson"] = f"teaches {TEACHING[n]}"
+    if attempt.fallback is not None:
+        meta["fallback"] = {**attempt.fallback, "reasons": reasons[-12:]}
+    if misses:
+        meta["rules_missed"] = misses
+    level["meta"] = meta
+    return level, cert
 
 
 def mainline_level(n: Any, folder: str | os.PathLike[str] | None = None) -> dict[str, Any]:
@@ -372,6 +418,40 @@ def mainline_level(n: Any, folder: str | os.PathLike[str] | None = None) -> dict
             return {"level": data["levels"][i], "certificate": data["certificates"][i]}
     raise GridforgeError(f"level: main-line level {n} is not built yet (no block file holds it "
                          f"in {where})")
+
+
+def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100
+                ) -> list[dict[str, Any]]:
+    """Per band of ``band`` levels found in the block files of ``folder`` (the shipped line by
+    default): levels, proven share, mean gap between solution and lower bound, median score,
+    and the largest template share."""
+    where = Path(folder) if folder is not None else Path(__file__).parent.parent / "data"
+    rows: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for path in sorted(where.glob("main-*.json")):
+        match = BLOCK_NAME.fullmatch(path.name)
+        if not match:
+            continue
+        data = read_json(path, "main-line block", expect_format=BATCH_FORMAT)
+        for i, pair in enumerate(zip(data["levels"], data["certificates"], strict=True)):
+            rows.setdefault((int(match[1]) + i - 1) // band, []).append(pair)
+    out = []
+    for b in sorted(rows):
+        pairs = rows[b]
+        scores = sorted(c["score"]["total"] for _, c in pairs)
+        mid = len(scores) // 2
+        median = scores[mid] if len(scores) % 2 else (scores[mid - 1] + scores[mid]) / 2
+        templates = [lv["meta"]["template"] for lv, _ in pairs]
+        out.append({
+            "levels": [b * band + 1, b * band + band], "built": len(pairs),
+            "proven": round(sum(1 for _, c in pairs if c["optimal"]) / len(pairs), 3),
+            "mean_gap": round(sum(c["steps"] - c["lower_bound"] for _, c in pairs)
+                              / len(pairs), 2),
+            "median_score": median,
+            "top_template_share": round(max(templates.count(t) for t in set(templates))
+                                        / len(pairs), 3),
+            "fallbacks": sum(1 for lv, _ in pairs if "fallback" in lv["meta"]),
+        })
+    return out
 
 
 # ------------------------------------------------------------------------------------------
@@ -649,6 +729,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     state = _progress_json(seed, block, records)
     state["notes"] = plan.notes
     state["built"] = total
+    state["bands"] = band_report(out)
     return state
 
 

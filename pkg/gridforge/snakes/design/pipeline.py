@@ -125,11 +125,6 @@ class _Tally:
         self.highest = score if self.highest is None else max(self.highest, score)
 
 
-def _in_steps(req: Request, steps: int) -> bool:
-    return (req.steps_min is None or steps >= req.steps_min) and (
-        req.steps_max is None or steps <= req.steps_max)
-
-
 def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
                ) -> tuple[Candidate | None, float | None]:
     """Run one candidate through the pipeline; returns it (or None) and its score if scored."""
@@ -265,14 +260,13 @@ def _finish(req: Request, recipe: Recipe, data: dict[str, Any], moves: list[Move
     final = score_level(level, steps, diagnostics=False, game=game)
     total = final["total"]
     tally.seen(total)
-    if total < req.target - req.tolerance:
-        tally.reject("score_low")
-        return None, total
-    if total > req.target + req.tolerance:
-        tally.reject("score_high")
-        return None, total
-    if not _in_steps(req, len(moves)):
-        tally.reject("steps")
+    # The request's ranges as the certificate module judges them (one reading of "in range",
+    # rounding included, for the pipeline and for every later check of the certificate).
+    if judge(req.to_json(), total, len(moves)):
+        if abs(total - req.target) <= req.tolerance:
+            tally.reject("steps")
+        else:
+            tally.reject("score_low" if total < req.target else "score_high")
         return None, total
     return Candidate(level, moves, final, optimal, lower, recipe.template, exact_info,
                      recipe.backward is not None), total

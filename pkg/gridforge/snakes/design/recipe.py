@@ -145,7 +145,7 @@ def backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None
     (blocking and shuffling in full), a template with narrow points (the space term), built
     backwards so that the solution comes with the level. None when fixed parameters rule it
     out (then the forward recipe is used)."""
-    if req.colors is not None or req.frozen or req.frozen_holes or req.locks:
+    if req.colors is not None or (req.gold or 0) > 0:
         return None
     template = req.topology if req.topology != "mixed" else rng.choice(BACKWARD_TEMPLATES)
     n = req.bodies if req.bodies is not None else rng.randint(8, 10)
@@ -179,7 +179,10 @@ def backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None
     coats = [[palette[base_colors + b]] for b in range(n)]
     occupancy = 0.85 + rng.uniform(0.0, 0.015)
     plan = Plan(lengths, base, coats, walk=30, seal=300)
-    return Recipe(q, template, lengths, base_colors, occupancy, n, 0, 0, 0, 0, 0, 0, False, 0,
+    # Freezes and locks asked for are arranged along the backward-built solution afterwards,
+    # as for a forward candidate (mechanics.add_dependencies).
+    return Recipe(q, template, lengths, base_colors, occupancy, n, req.frozen or 0,
+                  req.frozen_holes or 0, req.locks or 0, 0, 0, 0, False, 0,
                   False, False, plan)
 
 
