@@ -1,0 +1,212 @@
+"""build.py: failing set-up steps name themselves and their cause; the server's contract
+(only files inside the site, no listings, malformed paths refused, idle clients dropped);
+the level blocks laid out beside the wheel."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+pytestmark = pytest.mark.cpython_only  # runs processes and a server
+
+
+def test_failed_step_names_the_step_and_the_cause():
+    with pytest.raises(build.StepFailed) as info:
+        build.run_step("pip install the project", [sys.executable, "-c",
+                       "import sys; print('No matching distribution found for nothing==9');"
+                       " sys.exit(3)"])
+    message = str(info.value)
+    assert "step 'pip install the project' failed with exit code 3" in message
+    assert "No matching distribution found for nothing==9" in message
+
+
+def test_missing_command_names_the_step():
+    with pytest.raises(build.StepFailed, match="step 'npm ci' failed: command not found"):
+        build.run_step("npm ci", ["surely-no-such-command-gridforge", "ci"])
+
+
+def test_main_turns_a_failed_step_into_exit_code_1(monkeypatch, capsys):
+    def broken() -> None:
+        raise build.StepFailed("step 'npm ci' failed with exit code 1; its last output:\nE404")
+
+    monkeypatch.setattr(build, "build_all", broken)
+    assert build.main(["build"]) == 1
+    assert "step 'npm ci' failed" in capsys.readouterr().err
+
+
+def test_server_answers_404_for_a_missing_file_and_keeps_serving(tmp_path: Path):
+    (tmp_path / "index.html").write_text("<p>hi</p>")
+    (tmp_path / "x.wasm").write_bytes(b"\0asm")
+    server = build.make_server(tmp_path, port=0)
+    thread = build.start_in_thread(server)
+    host, port = server.server_address[:2]
+    try:
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(f"http://{host}:{port}/missing.js", timeout=5)
+        assert info.value.code == 404
+        with urllib.request.urlopen(f"http://{host}:{port}/x.wasm", timeout=5) as response:
+            assert response.headers["Content-Type"] == "application/wasm"
+            assert response.headers["Cross-Origin-Embedder-Policy"] == "require-corp"
+        with urllib.request.urlopen(f"http://{host}:{port}/", timeout=5) as response:
+            assert b"hi" in response.read()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert threading.active_count() >= 1
+
+
+# ---------------------------------------------------------------------------- the server
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, int, Path]]:
+    """A small site beside a folder outside it, served with a 1 s request timeout."""
+    site = tmp_path / "site"
+    outside = tmp_path / "outside"
+    (site / "bare").mkdir(parents=True)
+    (site / "bare" / "secret-name.js").write_text("//")
+    (site / "game").mkdir()
+    (site / "game" / "index.html").write_text("<p>game</p>")
+    (site / "index.html").write_text("<p>home</p>")
+    (site / "x.wasm").write_bytes(b"\0asm")
+    outside.mkdir()
+    (outside / "secret.txt").write_text("not for the web")
+    (site / "leak.txt").symlink_to(outside / "secret.txt")
+    (site / "leakdir").symlink_to(outside, target_is_directory=True)
+    (site / "alias.wasm").symlink_to(site / "x.wasm")  # a link that stays inside is fine
+    server = build.make_server(site, port=0, request_timeout=1.0)
+    thread = build.start_in_thread(server)
+    host, port = server.server_address[:2]
+    try:
+        yield host, port, site
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def raw_get(host: str, port: int, target: str, method: str = "GET") -> tuple[int, bytes]:
+    """Send one request line exactly as given (no client-side normalisation); the status
+    and the body."""
+    with socket.create_connection((host, port), timeout=10) as conn:
+        conn.sendall(f"{method} {target} HTTP/1.0\r\nHost: x\r\n\r\n".encode("latin-1"))
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_server_is_bound_to_the_loopback_address_only(served):
+    host, _port, _site = served
+    assert host == "127.0.0.1"
+
+
+def test_a_folder_answers_its_index_or_404_never_a_listing(served):
+    host, port, _site = served
+    for target in ("/bare/", "/bare"):
+        status, body = raw_get(host, port, target)
+        assert status == 404
+        assert b"secret-name" not in body
+    assert raw_get(host, port, "/game/") == (200, b"<p>game</p>")
+    assert raw_get(host, port, "/game")[0] == 301
+    assert raw_get(host, port, "/") == (200, b"<p>home</p>")
+
+
+def test_a_symlink_out_of_the_site_is_refused(served):
+    host, port, _site = served
+    for target in ("/leak.txt", "/leakdir/secret.txt", "/leakdir/"):
+        status, body = raw_get(host, port, target)
+        assert status == 403, target
+        assert b"not for the web" not in body
+    assert raw_get(host, port, "/alias.wasm") == (200, b"\0asm")
+
+
+@pytest.mark.parametrize("target", [
+    "/index.html%00.js",        # NUL
+    "/index.html%0a",           # control character
+    "/%zz",                     # bad percent-encoding
+    "/index.html%",             # truncated percent-encoding
+    "/%ff%fe",                  # not UTF-8
+    "/../outside/secret.txt",   # dot segments
+    "/game/%2e%2e/%2e%2e/outside/secret.txt",
+    "/game/./index.html",
+    "/game%5c..%5cindex.html",  # backslash
+    "index.html",               # not an absolute path
+])
+def test_malformed_paths_are_answered_400_without_a_traceback(served, target, capfd):
+    host, port, _site = served
+    status, body = raw_get(host, port, target)
+    assert status == 400
+    assert b"Traceback" not in body
+    assert raw_get(host, port, "/x.wasm") == (200, b"\0asm")  # and the server lives
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_half_sent_request_is_dropped_after_the_timeout(served, capfd):
+    host, port, _site = served
+    stalled = []
+    for _ in range(20):
+        conn = socket.create_connection((host, port), timeout=10)
+        conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: x\r\n")  # no blank line: unfinished
+        stalled.append(conn)
+    try:
+        # The stalled clients hold no one up...
+        assert raw_get(host, port, "/index.html") == (200, b"<p>home</p>")
+        # ...and each is dropped: the server closes (recv returns b"") long before the
+        # client's own 10 s timeout would raise.
+        for conn in stalled:
+            assert conn.recv(1024) == b""
+    finally:
+        for conn in stalled:
+            conn.close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_plain_host_mode_sends_no_isolation_headers(tmp_path: Path):
+    (tmp_path / "index.html").write_text("<p>hi</p>")
+    server = build.make_server(tmp_path, port=0, isolation=False)
+    thread = build.start_in_thread(server)
+    host, port = server.server_address[:2]
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/", timeout=5) as response:
+            assert response.read() == b"<p>hi</p>"
+            for header in ("Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy",
+                           "Cross-Origin-Resource-Policy", "Cache-Control"):
+                assert header not in response.headers
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan")])
+def test_a_request_timeout_that_is_not_positive_is_refused(timeout):
+    with pytest.raises(ValueError, match="request_timeout"):
+        build.make_server(Path("."), port=0, request_timeout=timeout)
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["serve", "--port", "0"], "--port"),
+    (["serve", "--port", "http"], "--port"),
+    (["test", "--only", "lint"], "--only"),
+])
+def test_bad_flags_are_refused_naming_the_flag(argv, flag, capsys):
+    with pytest.raises(SystemExit) as info:
+        build.main(argv)
+    assert info.value.code == 2
+    assert flag in capsys.readouterr().err
