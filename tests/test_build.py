@@ -210,3 +210,98 @@ def test_bad_flags_are_refused_naming_the_flag(argv, flag, capsys):
         build.main(argv)
     assert info.value.code == 2
     assert flag in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------- site layout
+
+def write_block(folder: Path, first: int, last: int, count: int | None = None) -> Path:
+    path = folder / f"main-{first:04d}-{last:04d}.json"
+    levels = [{"n": n} for n in range((last - first + 1) if count is None else count)]
+    path.write_text(json.dumps({"format": "gridforge.snakes.batch/1", "levels": levels}))
+    return path
+
+
+def test_level_blocks_are_laid_out_with_an_index_of_files_ranges_and_hashes(tmp_path: Path):
+    source, dest = tmp_path / "data", tmp_path / "site" / "levels"
+    source.mkdir()
+    second = write_block(source, 26, 50)
+    first = write_block(source, 1, 25)
+    (source / "progress.json").write_text('{"done": 50}')
+    (source / "samples.json").write_text("{}")  # not a block: stays out
+    build.lay_out_levels(source, dest)
+    index = json.loads((dest / "index.json").read_text())
+    assert index["format"] == "gridforge.levels-index/1"
+    assert [(b["file"], b["first"], b["last"]) for b in index["blocks"]] == [
+        (first.name, 1, 25), (second.name, 26, 50)]
+    for block in index["blocks"]:
+        data = (dest / block["file"]).read_bytes()
+        assert block["sha256"] == hashlib.sha256(data).hexdigest()
+        assert block["bytes"] == len(data)
+    assert index["progress"]["file"] == "progress.json"
+    assert (dest / "progress.json").read_text() == '{"done": 50}'
+    assert not (dest / "samples.json").exists()
+
+
+def test_the_shipped_level_blocks_are_valid(tmp_path: Path):
+    blocks = build.lay_out_levels(build.LEVEL_DATA, tmp_path)
+    assert blocks and blocks[0]["first"] == 1
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda d: (d / "main-1-25.json").write_text("{}"), "main-1-25.json: not a block name"),
+    (lambda d: write_block(d, 1, 25, count=3),
+     "main-0001-0025.json: levels: expected 25 levels, got 3"),
+    (lambda d: (write_block(d, 1, 25), write_block(d, 20, 30)),
+     "main-0020-0030.json: overlaps main-0001-0025.json"),
+    (lambda d: (d / "main-0001-0025.json").write_bytes(b'{"format": '), "not JSON"),
+    (lambda d: (d / "main-0001-0025.json").write_bytes(b'{"format": "\xff"}'), "not JSON"),
+    (lambda d: (d / "main-0001-0025.json").write_text('{"format": "x"}'), "format: expected"),
+    (lambda d: (d / "main-0003-0002.json").write_text("{}"), "levels 3..2"),
+])
+def test_a_broken_level_block_fails_the_build_naming_the_file(tmp_path: Path, make, message):
+    source = tmp_path / "data"
+    source.mkdir()
+    make(source)
+    with pytest.raises(build.StepFailed, match="lay out the level blocks") as info:
+        build.lay_out_levels(source, tmp_path / "out")
+    assert message in str(info.value)
+
+
+def offline_site(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    (site / "pyodide").mkdir(parents=True)
+    (site / "index.html").write_text("<p>hi</p>")
+    (site / "pyodide" / "pyodide.asm.wasm").write_bytes(b"\0asm")
+    (site / "sw.js").write_text((ROOT / "web" / "sw.js").read_text())
+    return site
+
+
+def built_info(site: Path) -> dict:
+    source = (site / "sw.js").read_text()
+    line = next(line for line in source.splitlines() if line.startswith("const BUILD = "))
+    return json.loads(line.removeprefix("const BUILD = ").removesuffix(";"))
+
+
+def test_the_service_worker_gets_every_file_with_its_hash_and_a_build_version(tmp_path):
+    site = offline_site(tmp_path)
+    version = build.write_offline_manifest(site)
+    info = built_info(site)
+    assert info == json.loads((site / "sw-manifest.json").read_text())
+    assert info["version"] == version
+    assert [f["path"] for f in info["files"]] == ["index.html", "pyodide/pyodide.asm.wasm"]
+    assert info["files"][1]["sha256"] == hashlib.sha256(b"\0asm").hexdigest()
+
+
+def test_the_build_version_changes_with_any_file_and_only_then(tmp_path: Path):
+    first = build.write_offline_manifest(offline_site(tmp_path / "a"))
+    assert build.write_offline_manifest(offline_site(tmp_path / "b")) == first
+    site = offline_site(tmp_path / "c")
+    (site / "pyodide" / "pyodide.asm.wasm").write_bytes(b"\0asm\1")
+    assert build.write_offline_manifest(site) != first
+
+
+def test_a_service_worker_without_its_placeholder_fails_the_build(tmp_path: Path):
+    site = offline_site(tmp_path)
+    (site / "sw.js").write_text("// no placeholder")
+    with pytest.raises(build.StepFailed, match=r"web/sw\.js must hold the line"):
+        build.write_offline_manifest(site)
