@@ -193,6 +193,36 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def precompiled_stdlib(source: Path) -> Path:
+    """Pyodide's standard library with bytecode beside every module (see
+    tools/precompile_stdlib.mjs), made once per source zip and kept in build/runtime-cache.
+
+    The npm package ships sources only, so without this Python compiles every module it
+    imports on every visit: most of the runtime's start-up time.
+    """
+    cache = BUILD / "runtime-cache"
+    target = cache / f"python_stdlib-{sha256_of(source)[:16]}-pyc.zip"
+    if target.exists():
+        return target
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    result = run_step("precompile the standard library",
+                      ["node", ROOT / "tools" / "precompile_stdlib.mjs", source, partial])
+    try:
+        summary = json.loads(result.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise StepFailed("step 'precompile the standard library' failed: no summary in "
+                         f"its output: {result.stdout[-500:]!r}") from None
+    # Nearly every module must have compiled; a handful of old-syntax test files may not.
+    if summary["compiled"] < 0.95 * summary["modules"]:
+        raise StepFailed(f"step 'precompile the standard library' failed: only "
+                         f"{summary['compiled']} of {summary['modules']} modules compiled")
+    partial.replace(target)
+    say(f"standard library precompiled: {summary['compiled']} of {summary['modules']} modules, "
+        f"{summary['bytes'] / 1024:.0f} KiB")
+    return target
+
+
 def lay_out_site(wheel: Path) -> None:
     """Lay out the static site in build/site: runtime, micropip, our wheel, the shell."""
     pyodide_pkg = ROOT / "node_modules" / "pyodide"
@@ -206,6 +236,8 @@ def lay_out_site(wheel: Path) -> None:
     runtime.mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide_pkg / name, runtime / name)
+    shutil.copy2(precompiled_stdlib(pyodide_pkg / "python_stdlib.zip"),
+                 runtime / "python_stdlib.zip")
 
     # micropip: the lock names a file whose hash differs from PyPI's; ship PyPI's wheel
     # under the lock's file name and write its real hash, so integrity checks stay on.

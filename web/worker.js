@@ -48,17 +48,10 @@ async function load() {
   mark("runtime");
 
   status("wheel", "installing gridforge");
-  // micropip (Pyodide's installer, its lock entry carrying the real hash) loads beside the
-  // wheel; loadPackage logs a failure instead of throwing, so check what really loaded.
-  const micropipLoaded = pyodide.loadPackage("micropip", {
-    messageCallback: () => {}, errorCallback: () => {},
-  });
+  // The wheel (pure Python, no dependencies) is unpacked straight into site-packages:
+  // micropip is not needed to start, so it is not loaded (it ships beside the runtime).
   const { name, bytes } = await wheelBytes;
   pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") });
-  await micropipLoaded;
-  if (!("micropip" in pyodide.loadedPackages)) {
-    throw new Error("micropip could not be loaded (missing file or hash mismatch)");
-  }
   mark("wheel");
   status("import", `starting ${name}`);
   self.gridforgeProgress = (done, total, label) => {
