@@ -223,6 +223,35 @@ def precompiled_stdlib(source: Path) -> Path:
     return target
 
 
+SNAPSHOT_NAME = "snapshot.bin.gz"
+
+
+def start_snapshot(runtime: Path, wheel: Path) -> Path:
+    """The runtime's start-up snapshot (see tools/make_snapshot.mjs), made once per
+    runtime and wheel and kept in build/runtime-cache."""
+    key = fingerprint(*(runtime / name for name in
+                        ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")), wheel)
+    cache = BUILD / "runtime-cache"
+    target = cache / f"snapshot-{key[:16]}.bin.gz"
+    if target.exists():
+        return target
+    cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob("snapshot-*.bin.gz"):
+        old.unlink()  # one per wheel: keep only the newest
+    partial = target.with_suffix(".partial")
+    result = run_step("make the start-up snapshot",
+                      ["node", ROOT / "tools" / "make_snapshot.mjs", runtime, wheel, partial])
+    try:
+        summary = json.loads(result.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise StepFailed("step 'make the start-up snapshot' failed: no summary in its "
+                         f"output: {result.stdout[-500:]!r}") from None
+    partial.replace(target)
+    say(f"start-up snapshot: {summary['modules']} modules preloaded, "
+        f"{summary['gzip_bytes'] / 1024 / 1024:.1f} MiB gzipped")
+    return target
+
+
 def lay_out_site(wheel: Path) -> None:
     """Lay out the static site in build/site: runtime, micropip, our wheel, the shell."""
     pyodide_pkg = ROOT / "node_modules" / "pyodide"
@@ -262,6 +291,8 @@ def lay_out_site(wheel: Path) -> None:
         "wheel_bytes": wheel.stat().st_size,
         "pyodide": pyodide_version,
     }
+    shutil.copy2(start_snapshot(runtime, wheel), runtime / SNAPSHOT_NAME)
+    manifest["snapshot"] = f"pyodide/{SNAPSHOT_NAME}"
     (SITE / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
     blocks = lay_out_levels(LEVEL_DATA, SITE / "levels")
     version = write_offline_manifest(SITE)
