@@ -193,32 +193,38 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def precompiled_stdlib(source: Path) -> Path:
-    """Pyodide's standard library with bytecode beside every module (see
-    tools/precompile_stdlib.mjs), made once per source zip and kept in build/runtime-cache.
+RUNTIME_CACHE = BUILD / "runtime-cache"  # what node made once per input, by its hash
 
-    The npm package ships sources only, so without this Python compiles every module it
-    imports on every visit: most of the runtime's start-up time.
+
+def node_summary(step: str, cmd: list[str | Path]) -> dict[str, int]:
+    """Run a node tool that ends its output with one JSON line; return that line."""
+    result = run_step(step, ["node", *cmd])
+    try:
+        summary: dict[str, int] = json.loads(result.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise StepFailed(f"step '{step}' failed: no summary in its output: "
+                         f"{result.stdout[-500:]!r}") from None
+    return summary
+
+
+def precompiled(step: str, source: Path, name: str, *, least: float) -> Path:
+    """``source`` (a zip of Python modules) with bytecode beside every module (see
+    tools/precompile.mjs), made once per source and kept in build/runtime-cache as
+    ``name``-<hash>.zip; ``least`` is the share of modules that must compile.
     """
-    cache = BUILD / "runtime-cache"
-    target = cache / f"python_stdlib-{sha256_of(source)[:16]}-pyc.zip"
+    target = RUNTIME_CACHE / f"{name}-{sha256_of(source)[:16]}.zip"
     if target.exists():
         return target
-    cache.mkdir(parents=True, exist_ok=True)
+    RUNTIME_CACHE.mkdir(parents=True, exist_ok=True)
+    for old in RUNTIME_CACHE.glob(f"{name}-*.zip"):
+        old.unlink()  # keep only the newest
     partial = target.with_suffix(".partial")
-    result = run_step("precompile the standard library",
-                      ["node", ROOT / "tools" / "precompile_stdlib.mjs", source, partial])
-    try:
-        summary = json.loads(result.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        raise StepFailed("step 'precompile the standard library' failed: no summary in "
-                         f"its output: {result.stdout[-500:]!r}") from None
-    # Nearly every module must have compiled; a handful of old-syntax test files may not.
-    if summary["compiled"] < 0.95 * summary["modules"]:
-        raise StepFailed(f"step 'precompile the standard library' failed: only "
-                         f"{summary['compiled']} of {summary['modules']} modules compiled")
+    summary = node_summary(step, [ROOT / "tools" / "precompile.mjs", source, partial])
+    if summary["compiled"] < least * summary["modules"]:
+        raise StepFailed(f"step '{step}' failed: only {summary['compiled']} of "
+                         f"{summary['modules']} modules compiled")
     partial.replace(target)
-    say(f"standard library precompiled: {summary['compiled']} of {summary['modules']} modules, "
+    say(f"{step}: {summary['compiled']} of {summary['modules']} modules, "
         f"{summary['bytes'] / 1024:.0f} KiB")
     return target
 
@@ -231,21 +237,15 @@ def start_snapshot(runtime: Path, wheel: Path) -> Path:
     runtime and wheel and kept in build/runtime-cache."""
     key = fingerprint(*(runtime / name for name in
                         ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")), wheel)
-    cache = BUILD / "runtime-cache"
-    target = cache / f"snapshot-{key[:16]}.bin.gz"
+    target = RUNTIME_CACHE / f"snapshot-{key[:16]}.bin.gz"
     if target.exists():
         return target
-    cache.mkdir(parents=True, exist_ok=True)
-    for old in cache.glob("snapshot-*.bin.gz"):
+    RUNTIME_CACHE.mkdir(parents=True, exist_ok=True)
+    for old in RUNTIME_CACHE.glob("snapshot-*.bin.gz"):
         old.unlink()  # one per wheel: keep only the newest
     partial = target.with_suffix(".partial")
-    result = run_step("make the start-up snapshot",
-                      ["node", ROOT / "tools" / "make_snapshot.mjs", runtime, wheel, partial])
-    try:
-        summary = json.loads(result.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        raise StepFailed("step 'make the start-up snapshot' failed: no summary in its "
-                         f"output: {result.stdout[-500:]!r}") from None
+    summary = node_summary("make the start-up snapshot",
+                           [ROOT / "tools" / "make_snapshot.mjs", runtime, wheel, partial])
     partial.replace(target)
     say(f"start-up snapshot: {summary['modules']} modules preloaded, "
         f"{summary['gzip_bytes'] / 1024 / 1024:.1f} MiB gzipped")
@@ -265,7 +265,10 @@ def lay_out_site(wheel: Path) -> None:
     runtime.mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide_pkg / name, runtime / name)
-    shutil.copy2(precompiled_stdlib(pyodide_pkg / "python_stdlib.zip"),
+    # Sources only in the npm package: without bytecode, Python would compile every module
+    # it imports on every visit, most of the runtime's start-up time.
+    shutil.copy2(precompiled("precompile the standard library",
+                             pyodide_pkg / "python_stdlib.zip", "python_stdlib", least=0.95),
                  runtime / "python_stdlib.zip")
 
     # micropip: the lock names a file whose hash differs from PyPI's; ship PyPI's wheel
@@ -283,7 +286,12 @@ def lay_out_site(wheel: Path) -> None:
 
     wheels_dir = SITE / "wheels"
     wheels_dir.mkdir()
-    shutil.copy2(wheel, wheels_dir / wheel.name)
+    # The page imports gridforge straight from this zip (zipimport, nothing unpacked), with
+    # bytecode beside each module; build/dist keeps the plain wheel for pip and the tests.
+    shipped = wheels_dir / wheel.name
+    shutil.copy2(precompiled("precompile the gridforge wheel", wheel, "gridforge-wheel",
+                             least=1.0), shipped)
+    wheel = shipped
     pyodide_version = json.loads((pyodide_pkg / "package.json").read_text())["version"]
     manifest = {
         "wheel": f"wheels/{wheel.name}",

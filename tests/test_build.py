@@ -305,3 +305,27 @@ def test_a_service_worker_without_its_placeholder_fails_the_build(tmp_path: Path
     (site / "sw.js").write_text("// no placeholder")
     with pytest.raises(build.StepFailed, match=r"web/sw\.js must hold the line"):
         build.write_offline_manifest(site)
+
+
+@pytest.mark.slow  # one Pyodide start under Node.js
+def test_precompile_adds_bytecode_that_pyodide_takes_and_keeps_the_rest(tmp_path: Path):
+    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
+        pytest.skip("node_modules/pyodide is missing: run `python3 build.py build`")
+    import zipfile
+
+    source = tmp_path / "in.zip"
+    with zipfile.ZipFile(source, "w") as archive:
+        archive.writestr("pkg/__init__.py", "VALUE = 6 * 7\n")
+        archive.writestr("pkg/old.py", "print 'python 2'\n")
+        archive.writestr("pkg/data.json", "{}")
+    target = tmp_path / "out.zip"
+    summary = build.node_summary("precompile", [ROOT / "tools" / "precompile.mjs",
+                                                source, target])
+    assert summary["modules"] == 2 and summary["compiled"] == 1
+    with zipfile.ZipFile(target) as archive:
+        names = set(archive.namelist())
+        pyc = archive.read("pkg/__init__.pyc")
+    assert names == {"pkg/__init__.py", "pkg/__init__.pyc", "pkg/old.py", "pkg/data.json"}
+    # An unchecked hash-based pyc (PEP 552: magic, flags 0b01, source hash, code).
+    assert pyc[2:4] == b"\r\n" and int.from_bytes(pyc[4:8], "little") == 0b01
+    assert len(pyc) > 16

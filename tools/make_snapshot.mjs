@@ -6,7 +6,7 @@
 // skips the interpreter's start and the imports of every standard-library module gridforge
 // needs, which is most of a visit's start-up once the files are cached. This script
 //   1. loads the runtime in RUNTIME_DIR (the site's, with its precompiled standard library),
-//      unpacks WHEEL as the worker does, imports what the page can reach (gridforge.api and
+//      puts WHEEL on sys.path as the worker does, imports what the page can reach (gridforge.api and
 //      the two games' page modules) and notes which other modules (standard library and
 //      Pyodide's own) that pulled in;
 //   2. loads a second, clean runtime with snapshots enabled, imports just those modules
@@ -30,13 +30,14 @@ if (!runtime || !wheel || !output) {
 }
 const indexURL = resolve(runtime) + "/";
 
-// The probe does what the worker does to start (unpack the wheel, import gridforge, ask
-// for the versions) and what a first call of each game needs (its page module).
+// The probe does what the worker does to start (the wheel on sys.path, gridforge imported,
+// the versions asked for) and what a first call of each game needs (its page module).
 const probe = await loadPyodide({ indexURL });
-probe.runPython("import sys; before = set(sys.modules)");
-probe.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: "/tmp/probe" });
+probe.FS.writeFile("/tmp/gridforge.whl", new Uint8Array(readFileSync(wheel)));
 const names = probe.runPython(`
-sys.path.insert(0, "/tmp/probe")
+import sys
+before = set(sys.modules)
+sys.path.insert(0, "/tmp/gridforge.whl")
 import gridforge.api, gridforge.mines.page, gridforge.snakes.page  # noqa: E401
 gridforge.api.dispatch("gridforge.api.version", "[]")
 # Everything that pulled in but gridforge itself and the bridges to JavaScript (js,

@@ -84,10 +84,14 @@ async function load() {
   mark("runtime");
 
   status("wheel", "installing gridforge");
-  // The wheel (pure Python, no dependencies) is unpacked straight into site-packages:
-  // micropip is not needed to start, so it is not loaded (it ships beside the runtime).
+  // The wheel (pure Python, no dependencies, bytecode beside each module: build.py) is put
+  // on sys.path as it is and imported from the zip: nothing to unpack, nothing to compile,
+  // and micropip is not needed to start (it ships beside the runtime all the same).
   const { name, bytes } = await wheelBytes;
-  pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") });
+  const wheelPath = `/lib/gridforge/${name}`;
+  pyodide.FS.mkdirTree("/lib/gridforge");
+  pyodide.FS.writeFile(wheelPath, bytes);
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(wheelPath)})`);
   mark("wheel");
   status("import", `starting ${name}`);
   self.gridforgeProgress = (done, total, label) => {

@@ -1,14 +1,15 @@
-// Precompile Pyodide's standard library for a fast start:
+// Add bytecode beside every module of a zip, for a fast start in the browser:
 //
-//   node tools/precompile_stdlib.mjs IN.zip OUT.zip
+//   node tools/precompile.mjs IN.zip OUT.zip
 //
-// The npm package's python_stdlib.zip holds only sources, so every module Python imports
-// while it starts (and every stdlib module gridforge imports) is compiled on each visit.
-// This writes a copy of IN.zip with, beside each module, its bytecode compiled by the very
+// Used on Pyodide's standard library (the npm package's python_stdlib.zip holds sources
+// only, so every module Python imports while it starts would be compiled on every visit)
+// and on the gridforge wheel the site ships (the worker imports it straight from the zip).
+// Writes a copy of IN.zip with, beside each NAME.py, NAME.pyc compiled by the very
 // interpreter that will run it (Pyodide's own Python, under Node.js, so the bytecode's
-// magic number matches). The .pyc files are "unchecked hash" pycs: zipimport takes them
-// without looking at the source (the source stays for tracebacks). A module that does not
-// compile (a test file in old syntax) keeps its source only. Prints one JSON line:
+// magic number matches). They are "unchecked hash" pycs: zipimport takes them without
+// looking at the source (which stays, for tracebacks). A module that does not compile (a
+// test file in old syntax) keeps its source only. Prints one JSON line:
 // {"modules": N, "compiled": M, "bytes": B}.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -18,7 +19,7 @@ import { loadPyodide } from "pyodide";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
-  console.error("usage: precompile_stdlib.mjs IN.zip OUT.zip");
+  console.error("usage: precompile.mjs IN.zip OUT.zip");
   process.exit(2);
 }
 // The runtime itself is the npm package's; it does not need the zip we are writing.
