@@ -14,9 +14,11 @@ packages from the committed lock file. A step that fails names itself and its ca
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import hashlib
 import http.server
+import importlib.util
 import json
 import os
 import re
@@ -27,6 +29,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import zipfile
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
@@ -232,22 +235,55 @@ def precompiled(step: str, source: Path, name: str, *, least: float) -> Path:
 SNAPSHOT_NAME = "snapshot.bin.gz"
 
 
+def stdlib_imports(wheel: Path) -> list[str]:
+    """The standard-library modules that the wheel's code imports anywhere (at the top of a
+    module or inside a function), from its sources; for ``from a import b`` both ``a`` and
+    ``a.b`` (b may be a submodule)."""
+    names: set[str] = set()
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.namelist():
+            if not member.endswith(".py"):
+                continue
+            for node in ast.walk(ast.parse(archive.read(member), member)):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module)
+                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return sorted(name for name in names
+                  if name.partition(".")[0] in sys.stdlib_module_names
+                  and name.partition(".")[0] != "__future__" and is_module(name))
+
+
+def is_module(name: str) -> bool:
+    """Whether ``name`` is a module here (``typing.Any`` is not): the snapshot's list then
+    changes only when gridforge starts or stops using a module."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def start_snapshot(runtime: Path, wheel: Path) -> Path:
-    """The runtime's start-up snapshot (see tools/make_snapshot.mjs), made once per
-    runtime and wheel and kept in build/runtime-cache."""
-    key = fingerprint(*(runtime / name for name in
-                        ("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip")), wheel)
-    target = RUNTIME_CACHE / f"snapshot-{key[:16]}.bin.gz"
+    """The runtime's start-up snapshot (see tools/make_snapshot.mjs) with the standard-library
+    modules gridforge imports already imported; made once per runtime and module list (not
+    per wheel: most changes to gridforge leave it as it is) and kept in build/runtime-cache.
+    """
+    modules = stdlib_imports(wheel)
+    digest = hashlib.sha256(fingerprint(*(runtime / name for name in (
+        "pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip"))).encode())
+    digest.update(" ".join(modules).encode())
+    target = RUNTIME_CACHE / f"snapshot-{digest.hexdigest()[:16]}.bin.gz"
     if target.exists():
         return target
     RUNTIME_CACHE.mkdir(parents=True, exist_ok=True)
     for old in RUNTIME_CACHE.glob("snapshot-*.bin.gz"):
-        old.unlink()  # one per wheel: keep only the newest
+        old.unlink()  # keep only the newest
     partial = target.with_suffix(".partial")
     summary = node_summary("make the start-up snapshot",
-                           [ROOT / "tools" / "make_snapshot.mjs", runtime, wheel, partial])
+                           [ROOT / "tools" / "make_snapshot.mjs", runtime, partial, *modules])
     partial.replace(target)
-    say(f"start-up snapshot: {summary['modules']} modules preloaded, "
+    say(f"start-up snapshot: {summary['modules']} of {len(modules)} modules imported, "
         f"{summary['gzip_bytes'] / 1024 / 1024:.1f} MiB gzipped")
     return target
 

@@ -329,3 +329,17 @@ def test_precompile_adds_bytecode_that_pyodide_takes_and_keeps_the_rest(tmp_path
     # An unchecked hash-based pyc (PEP 552: magic, flags 0b01, source hash, code).
     assert pyc[2:4] == b"\r\n" and int.from_bytes(pyc[4:8], "little") == 0b01
     assert len(pyc) > 16
+
+
+def test_the_snapshot_lists_every_stdlib_module_the_code_imports_and_nothing_else(tmp_path):
+    import zipfile
+
+    wheel = tmp_path / "w.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("pkg/a.py", "from __future__ import annotations\nimport json\n"
+                                     "from typing import Any\nfrom importlib import resources\n"
+                                     "from . import b\nimport pkg.b\n")
+        archive.writestr("pkg/b.py", "def later():\n    import heapq\n    return heapq\n")
+        archive.writestr("pkg/data.json", "import os")
+    assert build.stdlib_imports(wheel) == ["heapq", "importlib", "importlib.resources",
+                                           "json", "typing"]
