@@ -1,3 +1,4 @@
+import { registerOffline } from "./offline.js"; registerOffline();
 // The page shell: starts the Python bridge, shows loading status, versions, progress and
 // errors, and hosts the screens. Screens draw and send intents; Python decides everything.
 import { PythonBridge } from "./bridge.js";
