@@ -32,6 +32,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let live = true;
   let chain = Promise.resolve();
   let stamp = null;          // the pointermove time of the drag step being answered
+  let moved = null;          // the end that stepped last, drawn sliding in once
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const meta = level.meta || {};
@@ -74,9 +75,10 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
     const board = drawBoard(boardBox, level, view, {
       label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
-      hint: hintStep, focus, letters: app.settings.colourLetters, targets,
+      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved,
       ariaLabel: `Level ${levelNumber ?? "draft"}: press N or P to pick an end, arrows to move it`,
     });
+    moved = null;
     counter.textContent = `Steps: ${stepCount}`;
     buttons.undo.disabled = won || stepCount === 0;
     buttons.redo.disabled = won || !(session && session.redo && session.redo.length);
@@ -194,6 +196,11 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     const answer = await app.call(`${PAGE}.step`, session, stepJson);
     const before = view;
     afterMove(answer);
+    if (!answer.refused && !won) {
+      const [b, end, dir] = stepJson;
+      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
+      moved = { body: b, end, dx, dy };
+    }
     if (grabbed && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
       grabbed.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
     }
