@@ -599,7 +599,8 @@ class Run:
         if all(engine.is_open(n) or engine.has_flag(n) for n in board.neighbours(engine.avatar)):
             return ("Nothing to dig around you: click opened ground to move, or click a "
                     "concealed cell to walk beside it and dig it.")
-        return "Click a concealed cell next to you to dig it (1 AP); right click flags it."
+        return ("Click or tap a concealed cell next to you to dig it; right click, long press "
+                "or flag mode flags it.")
 
     def hint(self) -> dict[str, Any]:
         """The next cell logic proves from what the player sees and has marked, and why."""
