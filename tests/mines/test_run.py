@@ -99,7 +99,10 @@ def test_flag_hits_weaken_once_per_mine_however_often_judged():
     run.continue_run()
     second = run.act(Intent("stop"))["settlement"]
     assert not [line for line in second["lines"] if line["source"] == "flag_hit"]
-    assert run.to_json()["enemy"]["attack"] == run.battle.attack - 1
+    # the cut weakens the attack of the round the flag was first judged in, no later one
+    attacks = [[line["amount"] for line in s["lines"] if line["source"] == "enemy_attack"]
+               for s in (first, second)]
+    assert attacks == [[run.battle.attack - 1], [run.battle.attack]]
 
 
 def test_winning_a_battle_moves_to_the_next_with_a_new_board():

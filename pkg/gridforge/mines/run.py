@@ -7,8 +7,9 @@ shape and this module builds it on the engine (A2), the ledger (A3) and the gene
   points and an attack, and is fought in rounds of ``ap_per_round`` AP on boards from A1;
 - settlement happens at the Waiting phase (B1 obligation 1: it is triggered by the phase,
   not by the order events arrive in) and every line is attributed to one event (pillar P2):
-  each reward-eligible safe cell hurts the enemy, a flag judged hit weakens its attack
-  (once per mine and board, however often it is judged again: B1 obligation 3), a dug mine
+  each reward-eligible safe cell hurts the enemy, a flag judged hit weakens the attack that
+  ends this round (once per mine and board, however often it is judged again: B1
+  obligation 3; ``docs/mines-run.md`` says why the cut lasts one round), a dug mine
   is an ambush that hurts the player, a cleared board pays a clear bonus; initial-expansion
   cells never pay (B1 obligation 2). An enemy still standing then attacks;
 - the battle is won when the enemy falls, the run lost when the player does; later battles
@@ -52,7 +53,7 @@ from gridforge.mines.hints import next_hint
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.play import Registry, Session
-from gridforge.mines.view import board_view, offer, page_event, stand_for
+from gridforge.mines.view import board_view, move_tree, offer, page_event, stand_for
 
 RUN_FORMAT = "gridforge.mines.run/1"
 SAVE_FORMAT = "gridforge.mines.saved-run/1"
@@ -284,7 +285,6 @@ class Run:
 
     def _start_battle(self) -> None:
         self.enemy_hp = self.battle.hp
-        self.weakened = 0
         self.board_no = 0
         self._battle: dict[str, Any] = {"battle": self.battle_index + 1,
                                         "enemy": self.battle.enemy,
@@ -346,15 +346,16 @@ class Run:
                 lines.append({"source": "clear_bonus", "cell": None, "target": "enemy",
                               "amount": values["clear_bonus_damage"]})
         enemy_before, player_before = self.enemy_hp, self.player_hp
+        weakened = 0
         for line in lines:
             if line["target"] == "enemy":
                 self.enemy_hp = max(0, self.enemy_hp - line["amount"])
             elif line["target"] == "enemy_attack":
-                self.weakened += line["amount"]
+                weakened += line["amount"]
             else:
                 self.player_hp = max(0, self.player_hp - line["amount"])
         if self.enemy_hp > 0 and self.player_hp > 0:
-            attack = max(0, self.battle.attack - self.weakened)
+            attack = max(0, self.battle.attack - weakened)
             lines.append({"source": "enemy_attack", "cell": None, "target": "player",
                           "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
@@ -587,7 +588,7 @@ class Run:
         return {"ambushes": ambushes,
                 "player_damage": ambushes * values["mine_ambush_damage"],
                 "enemy_damage": safe * values["safe_cell_damage"],
-                "enemy_attack": max(0, self.battle.attack - self.weakened)}
+                "enemy_attack": self.battle.attack}
 
     def tip(self) -> str | None:
         """A line for the player when the next move is not obvious (None otherwise)."""
@@ -608,7 +609,7 @@ class Run:
         if board is None or self.status in ("won", "lost"):
             return {"cell": None, "kind": None, "action": None, "rule": None,
                     "constraints": [], "safe": [], "mines": [], "mine_count": False,
-                    "text": "The run is over.", "proved": {"safe": 0, "mines": 0}}
+                    "reachable": False, "text": "The run is over.", "proved": {"safe": 0, "mines": 0}}
         opened: dict[Cell, int | None] = {}
         known_mines = []
         for cell in engine.opened:
@@ -616,8 +617,10 @@ class Run:
                 known_mines.append(cell)
             else:  # a fog cell's digit is hidden from the solver as from the player
                 opened[cell] = None if board.variant_ids(cell) else board.digit(cell)
+        reachable = {n for cell in move_tree(engine) for n in board.neighbours(cell)
+                     if not engine.is_open(n)}
         return next_hint(board.cols, board.rows, opened, known_mines, engine.flags,
-                         len(board.mines))
+                         len(board.mines), reachable)
 
     def to_json(self) -> dict[str, Any]:
         """The run as the page draws it: battle, enemy, player, board, offers, pending."""
@@ -630,8 +633,7 @@ class Run:
             "battle": self.battle_index + 1,
             "battles": len(self.table.battles),
             "enemy": {"name": self.battle.enemy, "hp": self.enemy_hp, "max_hp": self.battle.hp,
-                      "attack": max(0, self.battle.attack - self.weakened),
-                      "base_attack": self.battle.attack},
+                      "attack": self.battle.attack},
             "player": {"hp": self.player_hp, "max_hp": self.table.player_hp},
             "board_no": self.board_no + 1,
             "round": ledger.round,
