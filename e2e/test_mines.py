@@ -456,13 +456,12 @@ def test_a_long_press_flags_and_the_flag_mode_toggle_flags(phone: Device):
     open_mines(page, seed=3)
     fresh(page)
     walk_beside_concealed(page, phone)
-    reach = page.locator('[data-testid="mines-cell"].reach')
-    first = reach.first
-    where = xy(first)
+    where = xy(page.locator('[data-testid="mines-cell"].reach').first)
+    first = cell(page, *where)
     phone.secondary(first)  # a long press
     settle(page)
     expect(cell(page, *where)).to_have_attribute("data-state", "flag")
-    expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 6/8")
+    expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 7/8")
     toggle = page.get_by_test_id("mines-flag-mode")
     phone.primary(toggle)
     expect(toggle).to_have_attribute("aria-pressed", "true")
@@ -471,7 +470,7 @@ def test_a_long_press_flags_and_the_flag_mode_toggle_flags(phone: Device):
     expect(cell(page, *where)).not_to_have_attribute("data-state", "flag")
     phone.primary(toggle)
     expect(toggle).to_have_attribute("aria-pressed", "false")
-    expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 5/8")
+    expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 6/8")
 
 
 def test_a_battle_played_with_the_keyboard_alone(desk: Page):
