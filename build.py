@@ -19,6 +19,7 @@ import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -188,6 +189,25 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+MAINLINE_DATA = ROOT / "pkg" / "gridforge" / "snakes" / "data"
+BLOCK_NAME = re.compile(r"main-(\d{4})-(\d{4})\.json")
+
+
+def lay_out_levels(dest: Path) -> None:
+    """Copy the main line's block files beside the wheel, with ``index.json`` listing them
+    (``[{file, first, last, sha256}]`` in level order) so the page fetches blocks as needed."""
+    dest.mkdir()
+    index = []
+    for block in sorted(MAINLINE_DATA.glob("main-*.json")):
+        match = BLOCK_NAME.fullmatch(block.name)
+        if match is None:
+            continue
+        shutil.copy2(block, dest / block.name)
+        index.append({"file": block.name, "first": int(match[1]), "last": int(match[2]),
+                      "sha256": sha256_of(block)})
+    (dest / "index.json").write_text(json.dumps(index, indent=1))
+
+
 def lay_out_site(wheel: Path) -> None:
     """Lay out the static site in build/site: runtime, micropip, our wheel, the shell."""
     pyodide_pkg = ROOT / "node_modules" / "pyodide"
@@ -214,6 +234,8 @@ def lay_out_site(wheel: Path) -> None:
     # Keep only what the site ships, so nothing can silently reach for a missing file.
     lock["packages"] = {"micropip": entry}
     lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True))
+
+    lay_out_levels(SITE / "levels")
 
     wheels_dir = SITE / "wheels"
     wheels_dir.mkdir()
