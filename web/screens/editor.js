@@ -171,7 +171,9 @@ export const screen = {
           el("div", { class: "editor-row" }, el("label", {}, "Name ", nameInput),
             el("button", { type: "button", "data-testid": "editor-save-draft", onclick: () => saveDraft(true) }, "Save draft")),
           draftsList)));
-    const section = el("section", { class: "editor", "data-testid": "editor" }, message, workspace, tryHost);
+    // Tests and tools wait for data-ready on the section of the route they opened.
+    const section = el("section", { class: "editor", "data-testid": "editor",
+      "data-route": app.route ? app.route.hash : "#editor" }, message, workspace, tryHost);
     root.append(section);
     const board = new EditorBoard(boardHost, {
       gesture: (kind, cells) => gesture(kind, cells),
@@ -912,24 +914,25 @@ export const screen = {
         return list[0] || null;
       };
       const fallback = async (text) => {
-        // The route could not be honoured: the nearest sensible place is the current draft.
+        // The route could not be honoured: the nearest sensible place is the editor on the
+        // current draft, with the reason on the page's message line.
         if (text) {
-          history.replaceState(null, "", "#editor");
-          if (app.message) app.message(text, "error");
+          app.navigate("#editor", { replace: true, message: text, kind: "error" });
+          return;
         }
         const entry = current();
         if (entry) {
           try {
             await open(entry.level, { id: entry.id, name: entry.name, cert: entry.certificate,
               from: /^\d+$/.test(entry.origin || "") ? Number(entry.origin) : "draft" });
-            if (text) say(text, "error"); else say(`Draft "${entry.name}" opened.`);
+            say(`Draft "${entry.name}" opened.`);
             renderDrafts();
             return;
           } catch { /* a stored draft that no longer opens: start empty */ }
         }
         const fresh = await call("editor_blank", 7, 7);
         show(fresh);
-        say(text || "An empty board: pick a tool and draw.", text ? "error" : "info");
+        say("An empty board: pick a tool and draw.");
       };
       try {
         if (params.level !== undefined && params.level !== null) {
@@ -965,7 +968,7 @@ export const screen = {
         say(`The editor could not start: ${error.message}`, "error");
       }
     }
-    start();
+    start().finally(() => { section.dataset.ready = "true"; });
 
     return {
       unmount() {
