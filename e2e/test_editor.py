@@ -238,7 +238,7 @@ def test_a_share_link_opens_the_same_level_in_a_fresh_page(page: Page, browser: 
     sha = board_sha(page)
     page.get_by_test_id("editor-share").click()
     link = page.get_by_test_id("editor-share-link")
-    expect(link).to_have_value(r".*#editor/share/[A-Za-z0-9_-]+$")
+    expect(link).to_have_value(re.compile(r".*#editor/share/[A-Za-z0-9_-]+$"))
     url = link.input_value()
     fresh = browser.new_context(base_url=base_url).new_page()
     try:

@@ -23,7 +23,7 @@ const FIXED_GROUPS = [
     ["size.cells", "Effective cells", 4, 400]]],
   ["Bodies", "bodies", [["bodies.count", "Bodies", 1, 16], ["bodies.min_length", "Shortest", 2, 40],
     ["bodies.max_length", "Longest", 2, 40], ["bodies.total", "Total cells", 2, 350]]],
-  ["Colours and mechanisms", "colors", [["colors", "Outer colours", 1, 15], ["coats", "Coats", 0, 48],
+  ["Colours and mechanisms", null, [["colors", "Outer colours", 1, 15], ["coats", "Coats", 0, 48],
     ["frozen", "Frozen bodies", 0, 16], ["frozen_holes", "Frozen holes", 0, 64],
     ["locks", "Locks", 0, 8], ["gold", "of which gold", 0, 8]]],
   ["Steps", "steps", [["steps.min", "Fewest steps", 0, 1000000], ["steps.max", "Most steps", 0, 1000000]]],
@@ -782,8 +782,8 @@ export const screen = {
         return span;
       };
       const inputs = new Map();
-      const groups = FIXED_GROUPS.map(([legend, path, fields]) => el("fieldset", { "data-path": path },
-        el("legend", {}, legend), slot(path),
+      const groups = FIXED_GROUPS.map(([legend, path, fields]) => el("fieldset", { "data-path": path ?? "" },
+        el("legend", {}, legend), path ? slot(path) : null,
         ...fields.map(([fieldPath, label, min, max]) => {
           const input = num(`editor-design-${fieldPath.replace(".", "-").replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: "free" });
           inputs.set(fieldPath, input);
