@@ -426,3 +426,25 @@ def test_the_editor_works_on_a_phone_and_from_the_keyboard(browser: Browser, bas
     finally:
         context.close()
 
+
+
+def test_cancelling_a_design_leaves_a_clear_state_and_the_board_as_it_was(page: Page):
+    open_editor(page, "#editor/level/8")
+    sha = board_sha(page)
+    page.get_by_test_id("editor-design").locator("summary").click()
+    page.get_by_test_id("editor-design-template").select_option("winding")
+    page.get_by_test_id("editor-design-target").fill("95")
+    page.get_by_test_id("editor-design-tolerance").fill("1")
+    page.get_by_test_id("editor-design-go").click()
+    progress = page.get_by_test_id("editor-design-progress")
+    expect(progress).to_contain_text(re.compile(r"Candidates \d+ of \d+"), timeout=60_000)
+    expect(progress).to_contain_text("best score so far")
+    expect(page.get_by_test_id("editor-design-go")).to_be_disabled()
+    page.get_by_test_id("editor-design-cancel").click()
+    expect(progress).to_have_attribute("data-state", "cancelled")
+    expect(progress).to_have_text("Design cancelled: the board is as it was.")
+    expect(page.get_by_test_id("editor-design-go")).to_be_enabled()
+    expect(page.get_by_test_id("editor-design-cancel")).to_be_disabled()
+    assert board_sha(page) == sha
+    verify(page)  # Python is usable again at once
+    expect(page.get_by_test_id("editor-status")).to_have_attribute("data-status", "verified")

@@ -84,7 +84,9 @@ export class EditorBoard {
     a.setAttribute("data-level-sha", state.sha || "");
     a.setAttribute("data-steps", state.view ? state.viewSteps : 0);
     a.style.aspectRatio = `${level.cols} / ${level.rows}`;
-    a.style.maxWidth = `${level.cols * 46}px`;
+    // As large as fits: at most 64 px a cell, and the whole board inside 72% of the viewport's
+    // height, so tools and the board stay on screen together.
+    a.style.maxWidth = `min(${level.cols * 64}px, calc(72vh * ${level.cols} / ${level.rows}))`;
     a.setAttribute("aria-label", this.hooks.describe());
     this.draw();
   }

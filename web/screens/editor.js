@@ -459,7 +459,8 @@ export const screen = {
         saveDraft(false);
         renderVerification();
         redraw();
-        say(`Verified: ${cert.status}${cert.reason ? ` (${cert.reason})` : ""}`, cert.status === "verified" ? "success" : "error");
+        say(`Verification: ${status.textContent}${cert.reason && cert.status !== "verified" ? ` (${cert.reason})` : ""}.`,
+          cert.status === "verified" ? "success" : "error");
       } catch (error) {
         refusal(error, error.type === "Cancelled" ? "Verification cancelled" : "Verification failed");
       }
@@ -728,10 +729,16 @@ export const screen = {
       if (file) await importFile_(file);
       else await importFrom(event.dataTransfer.getData("text/plain"), "the dropped text");
     });
-    board.svg.addEventListener("paste", (event) => {
+    // Pasting anywhere on the editor but into a text field imports what was pasted.
+    function paste(event) {
+      if (!alive || tryPlay || !section.contains(event.target) && event.target !== document.body) return;
+      if (/^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+      const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
+      if (!text.trim()) return;
       event.preventDefault();
-      importFrom(event.clipboardData.getData("text/plain"), "the pasted text");
-    });
+      importFrom(text, "the pasted text");
+    }
+    document.addEventListener("paste", paste);
 
     async function exportBatch(items, file) {
       try {
@@ -976,6 +983,7 @@ export const screen = {
         stopReplay();
         endTry();
         document.removeEventListener("keydown", keydown);
+        document.removeEventListener("paste", paste);
       },
     };
   },
