@@ -448,3 +448,20 @@ def test_cancelling_a_design_leaves_a_clear_state_and_the_board_as_it_was(page: 
     assert board_sha(page) == sha
     verify(page)  # Python is usable again at once
     expect(page.get_by_test_id("editor-status")).to_have_attribute("data-status", "verified")
+
+
+def test_a_dropped_batch_becomes_drafts_and_opens_its_first_level(page: Page):
+    open_editor(page, "#editor/level/2")
+    first = {**SPEC_EXAMPLE, "meta": {"id": "dropped-one"}}
+    second = next(lv for lv in shipped.sample_levels() if lv["meta"].get("level") == 3)
+    batch = json.dumps({"format": "gridforge.snakes.batch/1", "levels": [first, second]})
+    transfer = page.evaluate_handle(
+        """(text) => { const data = new DataTransfer();
+            data.items.add(new File([text], 'batch.json', {type: 'application/json'}));
+            return data; }""", batch)
+    page.get_by_test_id("editor").dispatch_event("drop", {"dataTransfer": transfer})
+    expect(page.get_by_test_id("editor-board")).to_have_attribute(
+        "data-level-sha", level_sha256(SPEC_EXAMPLE))
+    expect(page.get_by_test_id("editor-message")).to_contain_text("Imported 2 levels")
+    expect(page.locator('[data-testid="editor-draft"][data-name="dropped-one"]')).to_have_count(1)
+    expect(page.get_by_test_id("editor-draft")).to_have_count(2)

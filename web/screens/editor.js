@@ -593,6 +593,7 @@ export const screen = {
         el("span", {}, "Trying the level: moves here are not edits and are not saved as progress.")), playRoot);
       const mounted = play.mountPlay(playRoot, app, {
         level: structuredClone(answer.level), levelNumber: null, saveProgress: false,
+        sha: answer.sha256, certificate: certificate(),
         onWin: () => say("Solved in try-play. Back to the editor when ready.", "success"),
       });
       tryPlay = mounted || {};
