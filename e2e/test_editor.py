@@ -465,3 +465,31 @@ def test_a_dropped_batch_becomes_drafts_and_opens_its_first_level(page: Page):
     expect(page.get_by_test_id("editor-message")).to_contain_text("Imported 2 levels")
     expect(page.locator('[data-testid="editor-draft"][data-name="dropped-one"]')).to_have_count(1)
     expect(page.get_by_test_id("editor-draft")).to_have_count(2)
+
+
+def test_select_edits_properties_with_refusals_beside_the_field_and_resize(page: Page):
+    open_editor(page, "#editor/level/1")
+    level = current_level_or_copy(page)
+    head = tuple(level["bodies"][0]["cells"][0])
+    pick(page, "select")
+    tap(page, head)
+    expect(page.get_by_test_id("editor-prop-title")).to_contain_text("Body 1")
+    outer = level["bodies"][0]["colors"][0]
+    page.get_by_test_id("editor-prop-frozen").fill("0")
+    page.get_by_test_id("editor-prop-apply").click()
+    expect(page.locator('[data-testid="editor-field-error"][data-path="edit.frozen"]')
+           ).to_contain_text("1..10000")
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-level", "1")
+    page.get_by_test_id("editor-prop-frozen").fill("1")
+    page.get_by_test_id("editor-prop-colors").fill(f"{outer}, 4")
+    page.get_by_test_id("editor-prop-apply").click()
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-level", "draft")
+    edited = current_level(page)["bodies"][0]
+    assert edited["colors"] == [outer, 4] and edited["frozen"] == 1
+    # One more layer of colour 4 needs a hole of colour 4: the editor lists what is missing.
+    expect(page.get_by_test_id("editor-issue")).to_contain_text(["color 4"])
+    page.get_by_test_id("editor-rows").fill("9")
+    page.get_by_test_id("editor-resize").click()
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-rows", "9")
+    page.keyboard.press("Control+z")
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-rows", "7")
