@@ -105,7 +105,6 @@ export const screen = {
     let freeArea = null;      // {sha, cells}
     let replay = { step: 0, view: null, playing: false, timer: null };
     let tryPlay = null;       // the mounted play view while trying the level
-    let busy = false;
     let designCancelled = false;
     let alive = true;
 
@@ -248,25 +247,34 @@ export const screen = {
     }
 
     // ---------------------------------------------------------------- edits
-    async function edit(change, { select = null } = {}) {
-      if (busy) return false;
-      busy = true;
-      try {
-        const next = await call("editor_edit", answer.level, change);
-        undoStack.push({ answer, selected, origin });
-        if (undoStack.length > HISTORY_LIMIT) undoStack.shift();
-        redoStack = [];
-        origin = "draft";
-        if (select) selected = select(next.level);
-        show(next);
-        saveDraft(false);
-        return true;
-      } catch (error) {
-        refusal(error, "Refused");
-        return false;
-      } finally {
-        busy = false;
-      }
+    // Edits, undo and redo run one after another, each on the level its predecessor left:
+    // a second gesture made while Python answers the first is applied after it, never lost.
+    let queue = Promise.resolve();
+    function queued(task) {
+      const run = queue.then(task);
+      queue = run.catch(() => {});
+      return run;
+    }
+
+    /** Apply ``change`` (an edit, or a function of the current level returning one). */
+    function edit(change, { select = null } = {}) {
+      return queued(async () => {
+        try {
+          const request = typeof change === "function" ? change(answer.level) : change;
+          const next = await call("editor_edit", answer.level, request);
+          undoStack.push({ answer, selected, origin });
+          if (undoStack.length > HISTORY_LIMIT) undoStack.shift();
+          redoStack = [];
+          origin = "draft";
+          if (select) selected = select(next.level);
+          show(next);
+          saveDraft(false);
+          return true;
+        } catch (error) {
+          refusal(error, "Refused");
+          return false;
+        }
+      });
     }
 
     function objectAt(cell) {
@@ -290,8 +298,12 @@ export const screen = {
         renderProps();
         redraw();
       } else if (tool === "stone") {
-        const erase = answer.level.stones.some((c) => c[0] === first[0] && c[1] === first[1]);
-        if (await edit({ tool: "stone", cells, erase })) say(erase ? `Erased ${cells.length} stone(s).` : `Placed ${cells.length} stone(s).`);
+        let erase = false;  // a drag that starts on a stone erases, decided on the level it edits
+        const change = (level) => {
+          erase = level.stones.some((c) => c[0] === first[0] && c[1] === first[1]);
+          return { tool: "stone", cells, erase };
+        };
+        if (await edit(change)) say(erase ? `Erased ${cells.length} stone(s).` : `Placed ${cells.length} stone(s).`);
       } else if (tool === "erase") {
         if (await edit({ tool: "erase", cell: first })) say("Erased.");
       } else if (tool === "hole") {
@@ -341,7 +353,10 @@ export const screen = {
       redoStack = [];
     }
 
-    function undo() {
+    function undo() { return queued(undoNow); }
+    function redo() { return queued(redoNow); }
+
+    function undoNow() {
       if (!undoStack.length || tryPlay) return;
       redoStack.push({ answer, selected, origin });
       ({ answer, selected, origin } = undoStack.pop());
@@ -350,7 +365,7 @@ export const screen = {
       say("Edit undone.");
     }
 
-    function redo() {
+    function redoNow() {
       if (!redoStack.length || tryPlay) return;
       undoStack.push({ answer, selected, origin });
       ({ answer, selected, origin } = redoStack.pop());
@@ -416,7 +431,7 @@ export const screen = {
           frozen: frozen.input.value.trim() === "" ? null : Number(frozen.input.value),
         });
       }
-      const apply = async () => {
+      const apply = () => queued(async () => {
         for (const f of fields) f.error.textContent = "";
         const index = selected.index;
         const kind = selected.kind;
@@ -438,7 +453,7 @@ export const screen = {
           }
           say(`Refused: ${unplaced.length ? unplaced.map(issueText).join("; ") : "see the fields marked"}`, "error");
         }
-      };
+      });
       props.append(el("button", { type: "button", "data-testid": "editor-prop-apply", onclick: apply }, "Apply"));
     }
 
