@@ -247,3 +247,19 @@ def test_share_text_reads_back_to_the_same_level_and_refuses_a_draft():
     assert level_sha256(again) == level_sha256(level)
     with pytest.raises(GridforgeError):
         editing.share_text(editing.blank()["level"])
+
+
+def test_page_import_and_export_judge_certificates_as_a_single_export_does():
+    level = small_level()
+    cert = play.verify(level)
+    single = json.loads(page.export(level, cert))["certificate"]
+    text = json.dumps({"format": "gridforge.snakes.batch/1",
+                       "levels": [level, spec_example()], "certificates": [cert, cert]})
+    read = page.editor_import(text)
+    assert read["certificates"][0] == single and read["certificates"][1] is None
+    assert read["notes"] and read["notes"][0].startswith("level 2: certificate dropped")
+    batch = json.loads(page.editor_export_batch([{"level": level, "certificate": cert}]))
+    assert batch["certificates"] == [single]
+    with pytest.raises(ValidationError) as exc:
+        page.editor_export_batch([{"level": spec_example(), "certificate": cert}])
+    assert paths(exc) == ["items[0].certificate"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
@@ -48,11 +49,13 @@ from gridforge.snakes.level import (
 __all__ = [
     "IMPORT_MAX_BYTES",
     "TOOLS",
+    "Prover",
     "apply_edit",
     "blank",
     "export_batch",
     "largest_free_area",
     "open_draft",
+    "prove_by_replay",
     "read_import",
     "share_text",
 ]
@@ -61,6 +64,12 @@ TOOLS = ("stone", "erase", "hole", "body", "resize", "body_props", "hole_props")
 # An imported file larger than this is refused before parsing (a batch of 50 large levels
 # with certificates stays well below it).
 IMPORT_MAX_BYTES = 4 * 1024 * 1024
+
+# Proves a certificate for a level again and answers the certificate that the proof
+# established (raising GridforgeError, with the claim that failed, when it does not hold).
+# The page passes its own export check, so imports and exports are judged exactly as a single
+# export is; the default replays the certificate with the game's check.
+Prover = Callable[[Any, Any], dict[str, Any]]
 
 # Issues a draft may carry while it is being built: no body yet, a lock whose keys are not
 # all placed, a key whose lock is not set yet. Anything else makes it no draft at all.
@@ -434,14 +443,30 @@ def _split(path: str) -> list[str | int]:
     return parts
 
 
-def read_import(text: Any) -> dict[str, Any]:
+def prove_by_replay(level: Any, certificate: Any) -> dict[str, Any]:
+    """The default :data:`Prover`: ``certificate`` itself when it is ``verified`` and the
+    game's check replays it for ``level``.
+
+    :raises GridforgeError: naming what does not hold.
+    """
+    if not isinstance(certificate, dict) or certificate.get("format") != CERT_FORMAT \
+            or certificate.get("status") != "verified":
+        raise GridforgeError("only a verified level can be exported: verify it first")
+    problems = check_certificate(level, certificate)
+    if problems:
+        raise GridforgeError("; ".join(problems))
+    return certificate
+
+
+def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
     """Read a file the designer drops, picks or pastes: a level, an exported certified level
     (``{"level", "certificate"}``) or a ``gridforge.snakes.batch/1``.
 
     Answers ``{"kind": "level" | "certified" | "batch", "levels": [...], "certificates":
-    [...], "notes": [...]}`` where a certificate that does not hold for its level is null and
-    the reason is in ``notes``. A level must be a whole level (bodies present, keys placed);
-    supply and demand may still differ (verify then says unsolvable).
+    [...], "notes": [...]}``. A certificate is kept only when ``prove`` establishes it again
+    for its level (it is then the proven one); otherwise it is null and ``notes`` says why.
+    A level must be whole (bodies present, keys placed); supply and demand may still differ
+    (verify then says unsolvable).
 
     :raises ValidationError: the text is not JSON within the limits, or not one of the three
         kinds, or any level in it has a problem (all listed, with paths); nothing is loaded.
@@ -483,19 +508,18 @@ def read_import(text: Any) -> dict[str, Any]:
         if cert is None:
             checked.append(None)
             continue
-        problems = check_certificate(raw, cert)
-        if problems:
-            notes.append(f"level {i + 1}: certificate dropped ({'; '.join(problems)}); "
-                         "verify it again")
+        try:
+            checked.append(prove(raw, cert))
+        except GridforgeError as exc:
+            notes.append(f"level {i + 1}: certificate dropped ({exc}); verify it again")
             checked.append(None)
-        else:
-            checked.append(cert)
     return {"kind": kind, "levels": levels, "certificates": checked, "notes": notes}
 
 
-def export_batch(items: Any) -> str:
+def export_batch(items: Any, prove: Prover = prove_by_replay) -> str:
     """Certified levels together as ``gridforge.snakes.batch/1`` text (``items`` is a list
-    of ``{"level", "certificate"}``); every certificate is replayed again first.
+    of ``{"level", "certificate"}``); each certificate is proven again by ``prove`` and the
+    batch holds the proven ones.
 
     :raises ValidationError: an item that is not a level with a verified certificate that
         holds for it (paths ``items[i]``); nothing is written.
@@ -514,15 +538,10 @@ def export_batch(items: Any) -> str:
         if level_problems:
             issues.extend(level_problems)
             continue
-        cert = item.get("certificate")
-        if not isinstance(cert, dict) or cert.get("format") != CERT_FORMAT \
-                or cert.get("status") != "verified":
-            issues.append(Issue(field_path(base, "certificate"), "status",
-                                "only a verified level can be exported: verify it first"))
-            continue
-        problems = check_certificate(item["level"], cert)
-        if problems:
-            issues.append(Issue(field_path(base, "certificate"), "stale", "; ".join(problems)))
+        try:
+            cert = prove(item["level"], item.get("certificate"))
+        except GridforgeError as exc:
+            issues.append(Issue(field_path(base, "certificate"), "refused", str(exc)))
             continue
         levels.append(level_from_json(item["level"], balanced=False).to_json())
         certs.append(cert)

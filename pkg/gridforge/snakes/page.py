@@ -115,20 +115,31 @@ def editor_edit(level: Any, edit: Any) -> dict[str, Any]:
     return editing.apply_edit(level, edit)
 
 
+def _proven(level: Any, certificate: Any) -> dict[str, Any]:
+    """The certificate that :func:`export`'s recheck establishes for ``level`` (raises,
+    naming the claim, when it does not hold): imports and batch exports judge certificates
+    exactly as a single export does."""
+    import json
+
+    proven: dict[str, Any] = json.loads(export(level, certificate))["certificate"]
+    return proven
+
+
 def editor_import(text: Any) -> dict[str, Any]:
     """Read a dropped, picked or pasted file (level, certified level or batch):
-    ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed."""
+    ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
+    and a certificate that does not hold again is dropped with a note."""
     from gridforge.snakes import editing
 
-    return editing.read_import(text)
+    return editing.read_import(text, _proven)
 
 
 def editor_export_batch(items: Any) -> str:
     """Certified levels (``[{level, certificate}]``) as one ``gridforge.snakes.batch/1``
-    text, every certificate replayed again first."""
+    text, every certificate checked again as :func:`export` checks it."""
     from gridforge.snakes import editing
 
-    return editing.export_batch(items)
+    return editing.export_batch(items, _proven)
 
 
 def editor_free_area(level: Any) -> list[list[int]]:
