@@ -9,8 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gridforge.snakes import editor as shipped
-from gridforge.snakes import play
+from gridforge.snakes import page as contract
 from gridforge.snakes.level import level_sha256
 from gridforge.snakes.selfcheck import SPEC_EXAMPLE
 from playwright.sync_api import Browser, Page, expect
@@ -112,7 +111,7 @@ def test_a_level_drawn_from_an_empty_board_verifies_with_seven_terms_and_undoes(
     verify(page)
     status = page.get_by_test_id("editor-status")
     expect(status).to_have_attribute("data-status", "verified")
-    certificate = play.verify(level)
+    certificate = contract.verify(level)
     expect(status).to_have_attribute("data-steps", str(certificate["steps"]))
     expect(status).to_have_attribute("data-optimal", "true")
     terms = page.get_by_test_id("editor-chart-term")
@@ -163,8 +162,8 @@ def test_a_level_drawn_from_an_empty_board_verifies_with_seven_terms_and_undoes(
 def test_verify_draws_narrow_points_free_area_and_replays_the_solution(page: Page):
     open_editor(page, "#editor/level/1")
     verify(page)
-    level = next(lv for lv in shipped.sample_levels() if lv["meta"].get("level") == 1)
-    certificate = play.verify(level)
+    level = next(lv for lv in contract.sample_levels() if lv["meta"].get("level") == 1)
+    certificate = contract.verify(level)
     space = certificate["score"]["diagnostics"]["space"]
     assert space["narrow_points"], "main-line level 1 has a narrow point"
     narrow = page.get_by_test_id("editor-narrow")
@@ -252,7 +251,7 @@ def test_a_share_link_opens_the_same_level_in_a_fresh_page(page: Page, browser: 
 
 def current_level_or_copy(page: Page) -> dict:
     sha = board_sha(page)
-    return next(lv for lv in shipped.sample_levels() if level_sha256(lv) == sha)
+    return next(lv for lv in contract.sample_levels() if level_sha256(lv) == sha)
 
 
 def free_cell(level: dict) -> tuple[int, int]:
@@ -335,7 +334,7 @@ def test_a_design_with_fixed_parameters_has_exactly_those_parameters(page: Page)
 
 
 def test_main_line_copies_open_by_route_and_level_1500_says_it_is_not_shipped(page: Page):
-    main = {lv["meta"]["level"]: lv for lv in shipped.sample_levels() if "level" in lv["meta"]}
+    main = {lv["meta"]["level"]: lv for lv in contract.sample_levels() if "level" in lv["meta"]}
     highest = max(main)
     open_editor(page, f"#editor/level/{highest}")
     board = page.get_by_test_id("editor-board")
@@ -453,7 +452,7 @@ def test_cancelling_a_design_leaves_a_clear_state_and_the_board_as_it_was(page: 
 def test_a_dropped_batch_becomes_drafts_and_opens_its_first_level(page: Page):
     open_editor(page, "#editor/level/2")
     first = {**SPEC_EXAMPLE, "meta": {"id": "dropped-one"}}
-    second = next(lv for lv in shipped.sample_levels() if lv["meta"].get("level") == 3)
+    second = next(lv for lv in contract.sample_levels() if lv["meta"].get("level") == 3)
     batch = json.dumps({"format": "gridforge.snakes.batch/1", "levels": [first, second]})
     transfer = page.evaluate_handle(
         """(text) => { const data = new DataTransfer();

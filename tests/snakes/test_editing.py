@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.snakes import editing, page, play
+from gridforge.snakes import editing, page
 from gridforge.snakes.certificate import certify_batch
 from gridforge.snakes.level import level_sha256, validate_level
 from hypothesis import given
@@ -56,7 +56,7 @@ def test_level_drawn_with_the_tools_is_whole_and_solvable():
     level = small_level()
     answer = editing.open_draft(level)
     assert answer["ok"] and answer["sha256"] == level_sha256(level)
-    assert play.verify(level)["status"] == "verified"
+    assert page.verify(level)["status"] == "verified"
 
 
 def test_stone_drag_paints_then_erases_and_refuses_a_body_cell():
@@ -190,7 +190,7 @@ def test_largest_free_area_matches_the_score_diagnostics():
     from gridforge.snakes.level import level_from_json
 
     for level in [spec_example(), small_level(), *editing_samples()[:4]]:
-        cert = play.verify(level)
+        cert = page.verify(level)
         space = score_level(level_from_json(level), cert["solution"])["diagnostics"]["space"]
         cells = editing.largest_free_area(level)
         assert len(cells) == space["largest_free_area"]
@@ -203,7 +203,7 @@ def editing_samples() -> list[dict[str, Any]]:
 
 def test_import_reads_a_level_a_certified_level_and_a_batch():
     level = small_level()
-    cert = play.verify(level)
+    cert = page.verify(level)
     assert editing.read_import(json.dumps(level))["kind"] == "level"
     certified = editing.read_import(json.dumps({"level": level, "certificate": cert}))
     assert certified["kind"] == "certified" and certified["certificates"] == [cert]
@@ -230,8 +230,8 @@ def test_import_of_a_bad_batch_lists_every_problem_with_paths():
 
 def test_exported_batch_certifies_again_and_refuses_an_uncertified_item():
     level = small_level()
-    items = [{"level": level, "certificate": play.verify(level)},
-             {"level": spec_example(), "certificate": play.verify(spec_example())}]
+    items = [{"level": level, "certificate": page.verify(level)},
+             {"level": spec_example(), "certificate": page.verify(spec_example())}]
     batch = json.loads(editing.export_batch(items))
     again = certify_batch(batch)
     assert [c["status"] for c in again["certificates"]] == ["verified", "verified"]
@@ -251,7 +251,7 @@ def test_share_text_reads_back_to_the_same_level_and_refuses_a_draft():
 
 def test_page_import_and_export_judge_certificates_as_a_single_export_does():
     level = small_level()
-    cert = play.verify(level)
+    cert = page.verify(level)
     single = json.loads(page.export(level, cert))["certificate"]
     text = json.dumps({"format": "gridforge.snakes.batch/1",
                        "levels": [level, spec_example()], "certificates": [cert, cert]})
