@@ -487,8 +487,9 @@ def test_select_edits_properties_with_refusals_beside_the_field_and_resize(page:
     assert edited["colors"] == [outer, 4] and edited["frozen"] == 1
     # One more layer of colour 4 needs a hole of colour 4: the editor lists what is missing.
     expect(page.get_by_test_id("editor-issue")).to_contain_text(["color 4"])
-    page.get_by_test_id("editor-rows").fill("9")
+    rows = level["rows"]
+    page.get_by_test_id("editor-rows").fill(str(rows + 2))
     page.get_by_test_id("editor-resize").click()
-    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-rows", "9")
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-rows", str(rows + 2))
     page.keyboard.press("Control+z")
-    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-rows", "7")
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-rows", str(rows))
