@@ -926,6 +926,9 @@ export const screen = {
       }
     }
     document.addEventListener("keydown", keydown);
+    // The colour-blind letters setting redraws the board at once.
+    const settingsChanged = () => { if (answer) redraw(); };
+    if (typeof app.addEventListener === "function") app.addEventListener("settings", settingsChanged);
 
     // ---------------------------------------------------------------- start
     async function start() {
@@ -1000,6 +1003,7 @@ export const screen = {
         endTry();
         document.removeEventListener("keydown", keydown);
         document.removeEventListener("paste", paste);
+        if (typeof app.removeEventListener === "function") app.removeEventListener("settings", settingsChanged);
       },
     };
   },
