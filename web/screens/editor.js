@@ -626,9 +626,17 @@ export const screen = {
     }
 
     // ---------------------------------------------------------------- drafts
+    /** The stored drafts list as it is (entries this editor cannot read are kept). */
     function drafts() {
       const list = app.store.drafts();
       return Array.isArray(list) ? list : [];
+    }
+
+    /** The entries that are drafts: {id, name, level, ...}; newest first. */
+    function readableDrafts() {
+      return drafts().filter((d) => d && typeof d === "object" && typeof d.id === "string"
+        && d.level && typeof d.level === "object")
+        .sort((a, b) => String(b.saved).localeCompare(String(a.saved)));
     }
 
     function saveDraft(explicit) {
@@ -644,7 +652,7 @@ export const screen = {
       const cert = certificate();
       const entry = { id: draftId, name: draftName, level: answer.level, certificate: cert,
         origin: String(origin), saved: new Date().toISOString() };
-      const at = list.findIndex((d) => d.id === draftId);
+      const at = list.findIndex((d) => d && d.id === draftId);
       if (at >= 0) list[at] = entry; else list.push(entry);
       try {
         app.store.setDrafts(list);
@@ -657,7 +665,7 @@ export const screen = {
     }
 
     function renderDrafts() {
-      const list = drafts().slice().sort((a, b) => String(b.saved).localeCompare(String(a.saved)));
+      const list = readableDrafts();
       draftsList.replaceChildren(...list.map((d) => el("li", { "data-testid": "editor-draft", "data-id": d.id,
         "data-name": d.name, "aria-current": d.id === draftId ? "true" : "false" },
       el("span", {}, `${d.name}${d.certificate && d.certificate.status === "verified" ? " ✓" : ""}`),
@@ -667,7 +675,7 @@ export const screen = {
     }
 
     async function openDraft(id) {
-      const entry = drafts().find((d) => d.id === id);
+      const entry = readableDrafts().find((d) => d.id === id);
       if (!entry) return;
       try {
         await open(entry.level, { id: entry.id, name: entry.name, cert: entry.certificate,
@@ -678,7 +686,7 @@ export const screen = {
     }
 
     function deleteDraft(id) {
-      const list = drafts().filter((d) => d.id !== id);
+      const list = drafts().filter((d) => !(d && d.id === id));
       app.store.setDrafts(list);
       if (id === draftId) draftId = null;
       renderDrafts();
@@ -771,7 +779,7 @@ export const screen = {
     }
 
     function exportAll() {
-      const items = drafts().filter((d) => d.certificate && d.certificate.status === "verified")
+      const items = readableDrafts().filter((d) => d.certificate && d.certificate.status === "verified")
         .map((d) => ({ level: d.level, certificate: d.certificate }));
       if (!items.length) { say("No draft is certified yet: verify a draft to export it.", "error"); return; }
       exportBatch(items, "drafts.batch.json");
@@ -936,8 +944,7 @@ export const screen = {
       setColour(0);
       renderDrafts();
       const current = () => {
-        const list = drafts().slice().sort((a, b) => String(b.saved).localeCompare(String(a.saved)));
-        return list[0] || null;
+        return readableDrafts()[0] || null;
       };
       const fallback = async (text) => {
         // The route could not be honoured: the nearest sensible place is the editor on the
