@@ -289,3 +289,19 @@ def test_a_finished_range_resumes_to_nothing_and_reports_its_bands(straight, tmp
     assert print_mainline(state, str(out), 0.5, stdout=text) == 0
     assert "levels 1-100: 10 built" in text.getvalue()
     assert "0 levels built" in text.getvalue()
+
+
+def test_the_two_commands_build_a_range_and_print_a_shipped_level(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    add_mainline_commands(parser.add_subparsers())
+    out = tmp_path / "line"
+    args = parser.parse_args(["generate-levels", "--out", str(out), "--levels", "1-2",
+                              "--workers", "1", "--quiet"])
+    assert args.handler(args) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["main-0001-0002.json", "progress.json"]
+    assert "2 levels built" in capsys.readouterr().out
+    args = parser.parse_args(["mainline", "level", "1"])
+    assert args.handler(args) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["level"]["meta"]["id"] == "main-0001"
+    assert printed["certificate"]["status"] == "verified"

@@ -14,7 +14,9 @@ from typing import Any
 
 from gridforge.progress import Progress, terminal_bar
 from gridforge.snakes.design.console import print_json, print_mainline
-from gridforge.snakes.design.mainline import LEVELS, build_mainline, mainline_level, parse_levels
+
+# The main line (and with it the whole designer) is imported only when a command runs, so
+# that registering these commands keeps ``gridforge``'s start-up light.
 
 __all__ = ["add_mainline_commands", "generate_levels_command", "mainline_level_command"]
 
@@ -72,6 +74,8 @@ _level_number = _argument_type(lambda t: _int_in(t, 1, 2000, "level"), "level")
 
 
 def _parse_levels(text: str) -> tuple[int, int]:
+    from gridforge.snakes.design.mainline import parse_levels
+
     return parse_levels(text)
 
 
@@ -80,6 +84,8 @@ _levels = _argument_type(_parse_levels, "levels")
 
 def generate_levels_command(args: Any) -> int:
     """``gridforge generate-levels``: build (a range of) the main line, then print a summary."""
+    from gridforge.snakes.design.mainline import LEVELS, build_mainline
+
     started = time.monotonic()
     state = build_mainline(
         args.out, seed=args.seed, levels=args.levels or (1, LEVELS), resume=args.resume,
@@ -90,4 +96,6 @@ def generate_levels_command(args: Any) -> int:
 
 def mainline_level_command(args: Any) -> int:
     """``gridforge mainline level N``: level N of the shipped line and its certificate."""
+    from gridforge.snakes.design.mainline import mainline_level
+
     return print_json(mainline_level(args.n))
