@@ -125,8 +125,12 @@ def drag_path(page: Page, device: str, path: list[tuple[float, float]]) -> None:
     page.mouse.up()
 
 
-def play_solution_by_dragging(page: Page, device: str, solution: list[list[Any]]) -> None:
-    """Play ``solution`` by dragging each run of steps of one end along its cells."""
+def play_solution_by_dragging(
+    page: Page, device: str, solution: list[list[Any]], *, paced: bool = False
+) -> None:
+    """Play ``solution`` by dragging each run of steps of one end along its cells. ``paced``
+    (mouse only) waits for each step's answer before the pointer enters the next cell, as
+    a person's slower hand would; otherwise the pointer runs ahead and steps queue up."""
     done = 0
     for body, end, directions in groups(solution):
         x, y = end_cell(page, body, end)
@@ -135,6 +139,15 @@ def play_solution_by_dragging(page: Page, device: str, solution: list[list[Any]]
             dx, dy = DIRS[direction]
             x, y = x + dx, y + dy
             cells.append((x, y))
-        drag_path(page, device, [cell_centre(page, *c) for c in cells])
+        points = [cell_centre(page, *c) for c in cells]
+        if paced and device != "phone":
+            page.mouse.move(*points[0])
+            page.mouse.down()
+            for count, point in enumerate(points[1:], start=done + 1):
+                page.mouse.move(*point)
+                expect(board(page)).to_have_attribute("data-steps", str(count))
+            page.mouse.up()
+        else:
+            drag_path(page, device, points)
         done += len(directions)
         expect(board(page)).to_have_attribute("data-steps", str(done))

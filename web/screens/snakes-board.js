@@ -53,7 +53,8 @@ export function direction(a, b) {
  * Draw `level` in the state `view` into `parent` (reusing its board element). Options:
  * `testid` ("snakes-board"), `label` (data-level: a number or "draft"), `sha`, `steps`,
  * `state` ("playing" | "won"), `hint` (a step to draw as an arrow), `focus` ("2:head"),
- * `letters` (draw colour letters), `targets` (cells to mark as reachable). Returns the board element.
+ * `letters` (draw colour letters), `targets` (cells to mark as reachable), `moved` ({body, end, dx, dy}: the end that
+ * just stepped, drawn sliding in). Returns the board element.
  */
 export function drawBoard(parent, level, view, options = {}) {
   const cols = level.cols;
@@ -135,6 +136,13 @@ export function drawBoard(parent, level, view, options = {}) {
           group.append(svg("circle", { cx: cx + dx * 0.12 + px * side * 0.14,
             cy: cy + dy * 0.12 + py * side * 0.14, r: 0.075, class: "eye" }));
         }
+      }
+      const moved = options.moved;
+      if (moved && moved.body === b && moved.end === end) {
+        // A brief slide from the cell it left (CSS; off under prefers-reduced-motion).
+        group.classList.add("moved");
+        group.style.setProperty("--from-x", `${-moved.dx}px`);
+        group.style.setProperty("--from-y", `${-moved.dy}px`);
       }
       if (options.focus === `${b}:${end}`) {
         group.append(svg("circle", { cx, cy, r: 0.46, class: "focus-ring", "data-testid": "snakes-focus" }));

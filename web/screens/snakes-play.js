@@ -9,8 +9,9 @@ import { el } from "./dom.js";
 const PAGE = "gridforge.snakes.page";
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
-// Drag-step timings (pointer event -> next frame after the redraw), read by bench/web_input.py.
-const metrics = (window.gridforgeMetrics ??= { dragSteps: [] });
+// Drag-step timings read by bench/web_input.py: from the pointermove event to the board
+// redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames).
+const metrics = (window.gridforgeMetrics ??= { dragSteps: [], dragFrames: [] });
 
 /**
  * Mount play of `level` into `root`. Options: `levelNumber` (main-line number or null),
@@ -30,6 +31,8 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let won = false;
   let live = true;
   let chain = Promise.resolve();
+  let stamp = null;          // the pointermove time of the drag step being answered
+  let moved = null;          // the end that stepped last, drawn sliding in once
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const meta = level.meta || {};
@@ -72,9 +75,10 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
     const board = drawBoard(boardBox, level, view, {
       label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
-      hint: hintStep, focus, letters: app.settings.colourLetters, targets,
+      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved,
       ariaLabel: `Level ${levelNumber ?? "draft"}: press N or P to pick an end, arrows to move it`,
     });
+    moved = null;
     counter.textContent = `Steps: ${stepCount}`;
     buttons.undo.disabled = won || stepCount === 0;
     buttons.redo.disabled = won || !(session && session.redo && session.redo.length);
@@ -137,7 +141,16 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   function act(fn, ...args) {
     chain = chain.then(() => (live ? fn(...args) : null)).catch((error) => {
       if (live) app.message(error.message, "error");
-    }).then(() => { if (live) draw(); });
+    }).then(() => {
+      if (!live) return;
+      draw();
+      if (stamp !== null) {
+        const started = stamp;
+        stamp = null;
+        metrics.dragSteps.push(performance.now() - started);
+        requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
+      }
+    });
     return chain;
   }
 
@@ -178,28 +191,30 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
   }
 
-  async function step(stepJson, stamp = null) {
+  async function step(stepJson) {
     if (won) return;
     const answer = await app.call(`${PAGE}.step`, session, stepJson);
     const before = view;
     afterMove(answer);
+    if (!answer.refused && !won) {
+      const [b, end, dir] = stepJson;
+      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
+      moved = { body: b, end, dx, dy };
+    }
     if (grabbed && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
       grabbed.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
-    }
-    if (stamp !== null) {
-      draw();
-      requestAnimationFrame(() => metrics.dragSteps.push(performance.now() - stamp));
     }
   }
 
   /** A drag's next cell: one step of the grabbed end towards it, if it is a neighbour. */
-  async function enterCell(cell, stamp) {
+  async function enterCell(cell, when) {
     if (!grabbed || grabbed.stopped || won) return;
     const from = endCell(view, grabbed.body, grabbed.end);
     if (!from) { grabbed.stopped = true; return; }
     const dir = direction(from, cell);
     if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
-    await step([grabbed.body, grabbed.end, dir], stamp);
+    await step([grabbed.body, grabbed.end, dir]);
+    stamp = when;
   }
 
   // ---------------------------------------------------------------- input
