@@ -5,6 +5,10 @@
 internal. Play is stateless on this side: a *session* is the JSON dict that the page keeps
 (see :mod:`gridforge.snakes.play`). Long calls take the dispatcher's progress sink as the
 keyword argument ``progress``; the page never passes it.
+
+This is the layer that joins the game and its designer: certificates the page sees carry
+the designer's seven-term score (:mod:`gridforge.snakes.design.certify`), and every
+certificate handed back (export) is rechecked claim by claim.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
+from gridforge.snakes.design import certify
 
 __all__ = ["design_levels", "drag", "export", "hint", "redo", "sample_levels", "start", "step",
            "topologies", "undo", "validate", "verify", "view"]
@@ -61,8 +66,10 @@ def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> di
 
 def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0, *,
            progress: Progress = NO_PROGRESS) -> dict[str, Any]:
-    """The certificate of ``level`` (progress and cancel through the bridge)."""
-    return play.verify(level, max_states, max_seconds, progress=progress)
+    """The certificate of ``level`` with its score (progress and cancel through the bridge)."""
+    max_states, max_seconds = play.budgets(max_states, max_seconds)
+    return certify.certify(level, max_states=max_states, max_seconds=max_seconds,
+                           progress=progress)
 
 
 def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
@@ -72,9 +79,11 @@ def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str
     return design(request, progress=progress)
 
 
-def export(level: dict[str, Any], certificate: dict[str, Any]) -> str:
-    """The certified level as JSON text, after its certificate was checked again."""
-    return editor.export(level, certificate)
+def export(level: Any, certificate: Any) -> str:
+    """The certified level as JSON text; every claim of the certificate is rechecked first
+    (a forged or stale one is refused naming the claim) and only what the recheck
+    established is written."""
+    return certify.export(level, certificate)
 
 
 def sample_levels() -> list[dict[str, Any]]:
@@ -84,7 +93,9 @@ def sample_levels() -> list[dict[str, Any]]:
 
 def topologies() -> list[str]:
     """The template ids a design request may name (``mixed`` first)."""
-    return editor.topologies()
+    from gridforge.snakes.design.templates import TOPOLOGIES
+
+    return list(TOPOLOGIES)
 
 
 # --- editor (the level editor screen, issue 14: gridforge.snakes.editing)
