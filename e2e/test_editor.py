@@ -422,6 +422,19 @@ def test_the_editor_works_on_a_phone_and_from_the_keyboard(browser: Browser, bas
         expect(page.get_by_test_id("editor-hole")).to_have_count(1)
         page.keyboard.press("Tab")  # focus leaves the board as usual
         assert page.evaluate("() => document.activeElement.dataset.testid") != "editor-board"
+
+        # A finger draws a second body down the free column (real touch events).
+        page.get_by_test_id("editor-tool-body").tap()
+        touch = context.new_cdp_session(page)
+        path = [centre(page, cell) for cell in ((3, 0), (3, 1), (3, 2))]
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [
+            {"x": path[0][0], "y": path[0][1]}]})
+        for x, y in path[1:]:
+            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x, "y": y}]})
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(page.get_by_test_id("editor-body")).to_have_count(2)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
 

@@ -263,3 +263,24 @@ def test_page_import_and_export_judge_certificates_as_a_single_export_does():
     with pytest.raises(ValidationError) as exc:
         page.editor_export_batch([{"level": spec_example(), "certificate": cert}])
     assert paths(exc) == ["items[0].certificate"]
+
+
+def _as_javascript_reads_it(value: Any) -> Any:
+    """JSON as a browser hands it back: JavaScript has one number type, so 0.0 returns as 0."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _as_javascript_reads_it(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_javascript_reads_it(v) for v in value]
+    return value
+
+
+@pytest.mark.xfail(strict=True, reason="certificate._compare refuses 0 for 0.0 (type check on "
+                   "JSON numbers); the editor's export of a certificate kept by the page fails "
+                   "until it compares numbers by value")
+def test_a_certificate_that_went_through_the_browser_still_exports():
+    level = small_level()
+    cert = _as_javascript_reads_it(page.verify(level))
+    batch = json.loads(page.editor_export_batch([{"level": level, "certificate": cert}]))
+    assert len(batch["levels"]) == 1
