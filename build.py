@@ -123,7 +123,8 @@ def fingerprint(*paths: Path) -> str:
 # ---------------------------------------------------------------------------- set-up steps
 
 def ensure_venv() -> None:
-    """Create .venv and install the project with its test extras (again when they change)."""
+    """Create .venv and install the project with its test extras and the cluster extra (the
+    determinism test builds a block on a real Dask cluster); again when they change."""
     stamp = VENV / ".gridforge-installed"
     wanted = fingerprint(ROOT / "pyproject.toml")
     if not venv_python().exists():
@@ -131,8 +132,8 @@ def ensure_venv() -> None:
     if stamp.exists() and stamp.read_text() == wanted:
         return
     pip = [venv_python(), "-m", "pip", "--disable-pip-version-check"]
-    run_step("pip install the project and its test extras",
-             [*pip, "install", "--quiet", "-e", f"{ROOT}[test]"])
+    run_step("pip install the project and its test and cluster extras",
+             [*pip, "install", "--quiet", "-e", f"{ROOT}[test,cluster]"])
     stamp.write_text(wanted)
 
 
