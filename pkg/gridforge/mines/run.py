@@ -609,7 +609,8 @@ class Run:
         if board is None or self.status in ("won", "lost"):
             return {"cell": None, "kind": None, "action": None, "rule": None,
                     "constraints": [], "safe": [], "mines": [], "mine_count": False,
-                    "reachable": False, "text": "The run is over.", "proved": {"safe": 0, "mines": 0}}
+                    "reachable": False, "text": "The run is over.",
+                    "proved": {"safe": 0, "mines": 0}}
         opened: dict[Cell, int | None] = {}
         known_mines = []
         for cell in engine.opened:
