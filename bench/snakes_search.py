@@ -31,11 +31,11 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from gridforge.snakes.certificate import certify
-from gridforge.snakes.level import Level
+from gridforge.snakes.design.certify import certify
+from gridforge.snakes.level import Level, spec_example
 from gridforge.snakes.rules import Game
 from gridforge.snakes.search import Solver
-from gridforge.snakes.selfcheck import SPEC_EXAMPLE, feature_mix, random_level
+from gridforge.snakes.selfcheck import feature_mix, random_level
 
 ROOT = Path(__file__).resolve().parent.parent
 MEDIUM_SEEDS = (0, 8, 14, 24, 25, 32, 33, 35)
@@ -46,7 +46,7 @@ REPEAT = 3
 
 
 def levels() -> list[tuple[str, dict]]:
-    out = [("spec-example", SPEC_EXAMPLE)]
+    out = [("spec-example", spec_example())]
     out += [(f"medium-{s}", random_level(s, feature_mix(s), "medium")) for s in MEDIUM_SEEDS]
     out.append(
         (f"medium-{LARGEST_SEED}", random_level(LARGEST_SEED, feature_mix(LARGEST_SEED), "medium"))

@@ -116,8 +116,12 @@ export class Store {
 
   /** The parsed progress (gridforge.progress/1); fresh when nothing valid is stored. */
   progress() {
-    if (this.cache.has(PROGRESS_KEY)) return structuredClone(this.cache.get(PROGRESS_KEY));
+    // Read afresh each time (another tab may have written); the cache serves only a
+    // browser that refuses storage, so progress lasts at least until the tab closes.
     const text = this.readRaw(PROGRESS_KEY);
+    if (text === null && this.cache.has(PROGRESS_KEY)) {
+      return structuredClone(this.cache.get(PROGRESS_KEY));
+    }
     let value = freshProgress();
     if (text !== null) {
       let parsed;

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from gridforge.snakes.selfcheck import SPEC_EXAMPLE
+from gridforge.snakes.level import spec_example
 
-
-def spec_example() -> dict[str, Any]:
-    return copy.deepcopy(SPEC_EXAMPLE)
+__all__ = ["level_dict", "spec_example"]
 
 
 def level_dict(

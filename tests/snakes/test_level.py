@@ -7,6 +7,9 @@ import json
 import pytest
 from gridforge.errors import ValidationError
 from gridforge.snakes.level import (
+    MAX_HOLES,
+    MAX_LEVEL_BYTES,
+    MAX_STONES,
     Level,
     balance_issues,
     canonical_json,
@@ -208,3 +211,48 @@ def test_error_never_half_loads():
     with pytest.raises(ValidationError) as err:
         Level.from_json(data)
     assert err.value.issues[0].path == "bodies[2].cells[2]"
+
+
+@pytest.mark.parametrize("kind", [["gold"], {"kind": "gold"}, 1, None])
+def test_a_lock_kind_of_any_other_type_is_refused_by_its_path(kind):
+    data = spec_example()
+    data["bodies"][3]["lock"]["kind"] = kind
+    assert ("bodies[3].lock.kind", "kind") in codes_at(data)
+
+
+def test_an_invalid_body_adds_no_spurious_total():
+    data = spec_example()
+    data["bodies"][0]["cells"][1] = "x"
+    issues = [i.path for i in validate_level(data)]
+    assert issues == ["bodies[0].cells[1]"]
+
+
+@pytest.mark.parametrize("field, count, limit", [
+    ("stones", 2_000_000, MAX_STONES), ("holes", MAX_HOLES + 1, MAX_HOLES),
+    ("bodies", 1_000_000, 16),
+])
+def test_overlong_lists_are_refused_before_their_items_are_read(field, count, limit):
+    data = spec_example()
+    data[field] = [[3, 0] if field == "stones" else {}] * count
+    issues = validate_level(data)
+    assert [i.path for i in issues] == [field] or issues[0].path == field
+    assert f"{limit} items, got {count}" in issues[0].message
+    long_body = spec_example()
+    long_body["bodies"][0]["cells"] = [[0, 0]] * 100_000
+    assert [(i.path, i.code) for i in validate_level(long_body)] == [("bodies[0].cells",
+                                                                      "length")]
+
+
+def test_duplicate_stones_are_reported_with_a_capped_issue_list():
+    data = spec_example()
+    data["stones"] = [[0, 1]] * MAX_STONES
+    with pytest.raises(ValidationError) as err:
+        level_from_json(data)
+    assert len(err.value.issues) == 50 and err.value.more > 0
+    assert err.value.issues[0].path == "stones[1]" and err.value.issues[0].code == "duplicate"
+
+
+def test_a_level_text_above_the_file_cap_is_refused_by_its_size():
+    text = json.dumps(spec_example())
+    with pytest.raises(ValidationError, match="limit"):
+        parse_level(text + " " * MAX_LEVEL_BYTES)

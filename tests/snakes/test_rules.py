@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from gridforge.errors import ValidationError
 from gridforge.snakes.level import Level
 from gridforge.snakes.rules import (
     Game,
@@ -11,6 +12,7 @@ from gridforge.snakes.rules import (
     move_to_step,
     step_to_move,
 )
+from gridforge.snakes.search import Solver
 
 from .fixtures import level_dict, spec_example
 
@@ -201,6 +203,29 @@ def test_state_json_round_trip():
     g = Game(Level.from_json(spec_example()))
     s = g.replay([[0, "tail", "R"], [0, "tail", "U"]])[-1]
     assert g.state_from_json(g.state_to_json(s)) == s
+    done = g.replay(Solver(g).solve().steps or [])[-1]
+    assert g.state_from_json(g.state_to_json(done)) == done
+
+
+@pytest.mark.parametrize("change, path", [
+    (lambda v: v["bodies"][0]["cells"].__setitem__(0, [1e999, 0]), "bodies[0].cells[0]"),
+    (lambda v: v["bodies"][0]["cells"].__setitem__(0, [7, 0]), "bodies[0].cells[0]"),
+    (lambda v: v["bodies"][0]["cells"].__setitem__(0, [-1, 0]), "bodies[0].cells[0]"),
+    (lambda v: v["bodies"][0]["cells"].__setitem__(0, [10**30, 0]), "bodies[0].cells[0]"),
+    (lambda v: v["bodies"][1].__setitem__("shed", float("inf")), "bodies[1].shed"),
+    (lambda v: v["bodies"][1].__setitem__("shed", 9), "bodies[1].shed"),
+    (lambda v: v["bodies"][2].__setitem__("cells", [[0, 4]]), "bodies[2].cells"),
+    (lambda v: v.__setitem__("bodies", v["bodies"][:3]), "bodies"),
+    (lambda v: v.__setitem__("holes_used", [1, 0, 0, 0, 0]), "holes_used"),
+    (lambda v: v.__setitem__("bodies", [None] * 4), "bodies[0].cells"),
+])
+def test_state_from_json_refuses_bad_fields_by_path(change, path):
+    g = Game(Level.from_json(spec_example()))
+    view = g.state_to_json(g.initial)
+    change(view)
+    with pytest.raises(ValidationError) as err:
+        g.state_from_json(view)
+    assert err.value.issues[0].path == path
 
 
 def test_replay_names_the_refused_step():

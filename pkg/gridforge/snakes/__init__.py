@@ -1,8 +1,11 @@
 """Snakes (seed 004): a Gecko-Out-like game of coloured bodies sliding into holes.
 
-Modules, in import order: ``level`` (model, codec, validator), ``rules`` (steps, exits,
-undo/redo), ``matching`` (min-cost assignment), ``search`` (fast search and exact A*),
-``certificate`` (the four statuses and the certificate file), ``play`` (the JSON-facing
-calls for the browser) and ``commands`` (the CLI). The designer (topology, templates,
-generate, score) stands on these. This package imports nothing eagerly.
+The game, in import order: ``level`` (model, codec, validator, limits), ``rules`` (steps,
+exits, undo/redo), ``matching`` (min-cost assignment), ``search`` (fast search and exact A*),
+``certificate`` (the four statuses, certificates and the recheck of their claims),
+``selfcheck``, ``play`` (JSON play calls) and ``editor`` (shipped levels). The designer
+(``design/``: templates, topology, score, pipeline, backward play, main line, and
+``design.certify``, which adds the score to certificates) stands on the game and is never
+imported by it; ``page`` (the browser's contract) and ``commands`` (the CLI) join the two.
+This package imports nothing eagerly.
 """

@@ -1,11 +1,17 @@
 """Snakes subcommands (spec section 8; seed 004's npm scripts as one Python CLI).
 
 - ``gridforge design-levels --verify in.json --out certificate.json``: certify a level file
-  (or every level of a batch file) with :func:`gridforge.snakes.certificate.certify`.
+  (or every level of a batch file) with :func:`gridforge.snakes.design.certify.certify`; the
+  certificates a batch or an exported level carries are rechecked first, claim by claim, and
+  a forged one is refused (exit 2) naming the claim.
 - ``gridforge design-levels --target 70 --count 10 --seed 123 --out batch.json`` and
   ``--spec my-spec.json``: the designer's generation mode,
   :func:`gridforge.snakes.design.pipeline.command` (budgets come from the spec file).
-- ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.selfcheck`.
+- ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.selfcheck` and the
+  recheck of the shipped certificates (:mod:`gridforge.snakes.design.certify`).
+
+Numeric flags are checked by their argparse types (exit 2 naming the flag); input files are
+read by :func:`gridforge.errors.read_json` with a size cap per kind of file.
 - ``gridforge generate-levels [--resume]``: the main line (:mod:`gridforge.snakes.design.mainline`).
 """
 
@@ -13,13 +19,55 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gridforge.errors import GridforgeError
+from gridforge import errors
 from gridforge.progress import Progress, terminal_bar
+from gridforge.snakes.certificate import BATCH_FORMAT
+from gridforge.snakes.level import MAX_LEVEL_BYTES
 from gridforge.snakes.search import DEFAULT_SECONDS, DEFAULT_STATES
+
+# Size caps per kind of file (docs/snakes-engine.md): a level (or an exported certified level)
+# is a few KiB, and 1 MiB leaves room for a large meta; a batch holds up to 2000 levels with
+# their certificates. A file above the level cap is read only when it begins as a batch (its
+# format first, as every batch this package writes): a level file of two million stones is
+# refused by its size before a byte of it is parsed.
+MAX_VERIFY_BYTES = 32 * 1024 * 1024
+MAX_SPEC_BYTES = 1024 * 1024
+_BATCH_START = re.compile(rb'\A(\xef\xbb\xbf)?\s*\{\s*"format"\s*:\s*"'
+                          + re.escape(BATCH_FORMAT.encode()))
+MAX_STATES = 5_000_000  # --states: about 1 KiB a stored state on the largest level (5 GiB)
+MAX_SECONDS = 7 * 86400.0
+MAX_LEVELS = 100_000  # check-designer --levels
+
+
+def _bounded(kind: type[int] | type[float], lo: float, hi: float,
+             what: str) -> Callable[[str], int | float]:
+    """An argparse type: a finite ``kind`` in ``lo..hi`` (argparse names the flag)."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}, got {text!r}") from None
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{what}, got {text!r}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+_STATES = _bounded(int, 1, MAX_STATES, f"must be an integer from 1 to {MAX_STATES}")
+_SECONDS = _bounded(float, math.ulp(0.0), MAX_SECONDS,
+                    f"must be a finite number of seconds > 0 (at most {MAX_SECONDS:g})")
+_LEVELS = _bounded(int, 1, MAX_LEVELS, f"must be an integer from 1 to {MAX_LEVELS}")
 
 
 def register(subparsers: Any) -> None:
@@ -38,14 +86,14 @@ def register(subparsers: Any) -> None:
     design.add_argument("--out", required=True, metavar="OUT.json", help="file to write")
     design.add_argument(
         "--states",
-        type=int,
+        type=_STATES,
         default=DEFAULT_STATES,
         help=f"--verify: exact search state budget (default {DEFAULT_STATES}); "
         "generation takes its budgets from --spec",
     )
     design.add_argument(
         "--seconds",
-        type=float,
+        type=_SECONDS,
         default=DEFAULT_SECONDS,
         help=f"--verify: search time budget per level (default {DEFAULT_SECONDS:g})",
     )
@@ -56,7 +104,8 @@ def register(subparsers: Any) -> None:
         "check-designer",
         help="self-checks: A* vs BFS, matching vs brute force, shipped certificates",
     )
-    check.add_argument("--levels", type=int, default=200, help="small levels for A* vs BFS")
+    check.add_argument("--levels", type=_LEVELS, default=200,
+                       help="small levels for A* vs BFS (default 200)")
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=check_designer_command)
 
@@ -79,18 +128,10 @@ def _progress(args: argparse.Namespace) -> Progress:
     return Progress() if args.quiet else terminal_bar()
 
 
-def read_json(path: str) -> Any:
-    """Read a JSON file; errors name the file and the reason."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GridforgeError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise GridforgeError(f"{path}: not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise GridforgeError(f"{path}: not valid JSON: {exc}") from None
+def read_json(path: str, what: str = "", *, max_bytes: int = MAX_SPEC_BYTES) -> Any:
+    """Read a JSON file through :func:`gridforge.errors.read_json` (UTF-8, size, nesting and
+    number limits); every failure is a ValidationError naming the file and the reason."""
+    return errors.read_json(path, what or path, max_bytes=max_bytes)
 
 
 def write_json(path: str, data: Any) -> None:
@@ -105,6 +146,7 @@ def write_json(path: str, data: Any) -> None:
 
 
 def design_levels_command(args: argparse.Namespace) -> int:
+    """``design-levels``: ``--verify`` certifies; otherwise the designer makes a batch."""
     if args.verify is not None:
         return _verify(args)
     from gridforge.snakes.design.pipeline import command  # the designer loads only when used
@@ -112,12 +154,32 @@ def design_levels_command(args: argparse.Namespace) -> int:
     return int(command(args, _progress(args)))
 
 
-def _verify(args: argparse.Namespace) -> int:
-    from gridforge.snakes.certificate import certify_file_data
+def _verify_cap(path: str) -> int:
+    """The size cap of a ``--verify`` input: a batch's when it begins as one, else a level's."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size <= MAX_LEVEL_BYTES:
+                return MAX_LEVEL_BYTES
+            head = handle.read(256)
+    except OSError:
+        return MAX_LEVEL_BYTES  # read_json reports the file itself
+    return MAX_VERIFY_BYTES if _BATCH_START.match(head) else MAX_LEVEL_BYTES
 
-    data = read_json(args.verify)
-    out = certify_file_data(
-        data, max_states=args.states, max_seconds=args.seconds, progress=_progress(args)
+
+def _verify(args: argparse.Namespace) -> int:
+    from gridforge.snakes.design import certify
+
+    cap = _verify_cap(args.verify)
+    what = "batch file" if cap == MAX_VERIFY_BYTES else (
+        "level file (a file above 1 MiB must be a batch that begins with its format)")
+    data = read_json(args.verify, what, max_bytes=cap)
+    progress = _progress(args)
+    # Claims a file carries are rechecked before anything is searched or written.
+    certify.check_file_certificates(data, progress=progress)
+    if certify.is_certified_level(data):
+        data = data["level"]
+    out = certify.certify_file_data(
+        data, max_states=args.states, max_seconds=args.seconds, progress=progress
     )
     write_json(args.out, out)
     certs = out.get("certificates", [out])
@@ -134,9 +196,12 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def check_designer_command(args: argparse.Namespace) -> int:
+    """``check-designer``: every self-check, one line each; exit 1 when one failed."""
+    from gridforge.snakes.design.certify import check_shipped_certificates
     from gridforge.snakes.selfcheck import run_all
 
-    results = run_all(_progress(args), levels=args.levels)
+    progress = _progress(args)
+    results = [*run_all(progress, levels=args.levels), check_shipped_certificates(progress)]
     ok = True
     for result in results:
         failures = result.pop("failures")
@@ -153,6 +218,7 @@ __all__ = ["check_designer_command", "design_levels_command", "read_json", "regi
 
 
 def generate_levels_command(args: argparse.Namespace) -> int:
+    """``generate-levels``: build (or resume) the main line in blocks."""
     from gridforge.snakes.design.mainline import build_mainline
 
     state = build_mainline(args.out, seed=args.seed, count=args.count, resume=args.resume,

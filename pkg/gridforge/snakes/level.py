@@ -18,7 +18,11 @@ Public names (stable; the designer builds on them):
   order), :func:`canonical_json` and :func:`level_sha256` (keys sorted, no whitespace,
   ``meta`` excluded), :func:`balance_issues` (supply/demand per colour and floor region),
   :func:`floor_regions`.
-- Limits as constants: ``MIN_COLS`` ... ``MAX_COLOR``.
+- :func:`spec_example`: the example level of spec section 7 (``data/spec_example.json``,
+  minimum 20 steps), a fresh dict on each call.
+- Limits as constants: ``MIN_COLS`` ... ``MAX_COLOR``, the list caps ``MAX_STONES`` and
+  ``MAX_HOLES`` and the file cap ``MAX_LEVEL_BYTES``. A list longer than its cap is refused
+  up front, with the limit named, before its items are read.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from importlib import resources
+from typing import Any, TypeGuard
 
 from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_4, Cell
@@ -44,12 +49,21 @@ MIN_LAYERS, MAX_LAYERS = 1, 4
 MIN_COLOR, MAX_COLOR = 0, 14
 MAX_DISTINCT_COLORS = 15
 MAX_FROZEN = 10_000  # a sanity cap: any threshold above the level's layer count never opens
+MAX_STONES = MAX_COLS * MAX_ROWS  # more stones than cells cannot all be distinct
+MAX_HOLES = MAX_BODIES * MAX_LAYERS  # one hole per layer (supply equals demand)
+MAX_LEVEL_BYTES = 1024 * 1024  # a level file (the largest valid one is a few KiB plus meta)
 LOCK_KEYS = {"silver": 1, "gold": 2}
 
 LEVEL_KEYS = ("format", "cols", "rows", "stones", "bodies", "holes", "meta")
 BODY_KEYS = ("cells", "colors", "frozen", "lock", "key")
 HOLE_KEYS = ("cell", "color", "frozen")
 LOCK_FIELDS = ("id", "kind")
+
+
+def _set_fields(out: dict[str, Any], **optional: Any) -> dict[str, Any]:
+    """``out`` with the optional fields that are set (not 0, not None), in their order."""
+    out.update((name, value) for name, value in optional.items() if value)
+    return out
 
 
 @dataclass(frozen=True)
@@ -75,14 +89,10 @@ class Body:
     key: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"cells": [list(c) for c in self.cells], "colors": list(self.colors)}
-        if self.frozen:
-            out["frozen"] = self.frozen
-        if self.lock is not None:
-            out["lock"] = {"id": self.lock.id, "kind": self.lock.kind}
-        if self.key is not None:
-            out["key"] = self.key
-        return out
+        """The body as in the file (optional fields only when set)."""
+        lock = None if self.lock is None else {"id": self.lock.id, "kind": self.lock.kind}
+        return _set_fields({"cells": [list(c) for c in self.cells], "colors": list(self.colors)},
+                           frozen=self.frozen, lock=lock, key=self.key)
 
 
 @dataclass(frozen=True)
@@ -94,10 +104,8 @@ class Hole:
     frozen: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"cell": list(self.cell), "color": self.color}
-        if self.frozen:
-            out["frozen"] = self.frozen
-        return out
+        """The hole as in the file (``frozen`` only when set)."""
+        return _set_fields({"cell": list(self.cell), "color": self.color}, frozen=self.frozen)
 
 
 @dataclass(frozen=True)
@@ -132,15 +140,11 @@ class Level:
 
     @property
     def floor_count(self) -> int:
+        """Cells of the board that are not stones."""
         return self.cols * self.rows - len(self.stones)
-
-    def is_floor(self, cell: Cell) -> bool:
-        x, y = cell
-        return 0 <= x < self.cols and 0 <= y < self.rows and cell not in set(self.stones)
 
 
 # ---------------------------------------------------------------- validation helpers
-
 
 
 class _Collector:
@@ -157,6 +161,27 @@ class _Collector:
         if not lo <= value <= hi:
             self.add(path, "range", f"{what} must be in {lo}..{hi}, got {value}")
             return False
+        return True
+
+    def list_of(self, value: Any, path: str, lo: int, hi: int, what: str,
+                code: str = "length") -> list[Any] | None:
+        """``value`` when it is a list of ``lo..hi`` items (None, with an issue, otherwise):
+        a longer list is refused before any item is read."""
+        if not isinstance(value, list):
+            self.add(path, "type", f"{what} must be a list")
+            return None
+        if not lo <= len(value) <= hi:
+            self.add(path, code, f"{what}: {lo}..{hi} items, got {len(value)}")
+            return None
+        return value
+
+    def object_of(self, value: Any, path: str, allowed: tuple[str, ...],
+                  what: str) -> TypeGuard[dict[str, Any]]:
+        """Whether ``value`` is an object (an issue otherwise); its unknown keys are issues."""
+        if not isinstance(value, dict):
+            self.add(path, "type", f"{what} is an object, got {_describe(value)}")
+            return False
+        self.unknown_keys(value, allowed, path)
         return True
 
     def unknown_keys(self, obj: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
@@ -201,10 +226,11 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
         )
 
     # Board size.
-    cols = data.get("cols")
-    rows = data.get("rows")
-    ok_cols = col.int_in(cols, "cols", MIN_COLS, MAX_COLS, "cols")
-    ok_rows = col.int_in(rows, "rows", MIN_ROWS, MAX_ROWS, "rows")
+    raw_cols, raw_rows = data.get("cols"), data.get("rows")
+    ok_cols = col.int_in(raw_cols, "cols", MIN_COLS, MAX_COLS, "cols")
+    ok_rows = col.int_in(raw_rows, "rows", MIN_ROWS, MAX_ROWS, "rows")
+    cols = raw_cols if is_int(raw_cols) else 0
+    rows = raw_rows if is_int(raw_rows) else 0
     if ok_cols and ok_rows and (cols + 2) * (rows + 2) > MAX_PADDED_AREA:
         col.add(
             "cols",
@@ -218,10 +244,8 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     # Stones.
     owner: dict[Cell, str] = {}
     stones: list[Cell] = []
-    raw_stones = data.get("stones", [])
-    if not isinstance(raw_stones, list):
-        col.add("stones", "type", "stones must be a list of cells")
-        raw_stones = []
+    raw_stones = col.list_of(data.get("stones", []), "stones", 0, MAX_STONES, "stones",
+                             "too_many") or []
     for i, raw in enumerate(raw_stones):
         path = field_path("stones", i)
         cell = col.cell(raw, path, bc, br)
@@ -242,24 +266,16 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
             )
 
     # Locks first (keys refer to them), then bodies.
-    raw_bodies = data.get("bodies")
-    if not isinstance(raw_bodies, list):
-        col.add("bodies", "type", "bodies must be a list")
-        raw_bodies = []
-    elif not MIN_BODIES <= len(raw_bodies) <= MAX_BODIES:
-        col.add(
-            "bodies",
-            "count",
-            f"a level has {MIN_BODIES}..{MAX_BODIES} bodies, got {len(raw_bodies)}",
-        )
-    bodies: list[Body | None] = []
-    total_cells = 0
-    for i, raw in enumerate(raw_bodies):
-        body = _check_body(col, raw, i, bc, br, owner)
-        bodies.append(body)
-        if body is not None:
-            total_cells += len(body.cells)
-    if raw_bodies and not MIN_TOTAL_CELLS <= total_cells <= MAX_TOTAL_CELLS:
+    raw_bodies = col.list_of(data.get("bodies"), "bodies", MIN_BODIES, MAX_BODIES, "bodies",
+                             "count")
+    raw_bodies = raw_bodies or []
+    bodies: list[Body | None] = [
+        _check_body(col, raw, i, bc, br, owner) for i, raw in enumerate(raw_bodies)
+    ]
+    total_cells = sum(len(b.cells) for b in bodies if b is not None)
+    # The total is judged only when every body is valid: an invalid one would miscount it.
+    complete = raw_bodies and all(b is not None for b in bodies)
+    if complete and not MIN_TOTAL_CELLS <= total_cells <= MAX_TOTAL_CELLS:
         col.add(
             "bodies",
             "total_cells",
@@ -299,10 +315,7 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
             )
 
     # Holes.
-    raw_holes = data.get("holes")
-    if not isinstance(raw_holes, list):
-        col.add("holes", "type", "holes must be a list")
-        raw_holes = []
+    raw_holes = col.list_of(data.get("holes"), "holes", 0, MAX_HOLES, "holes", "too_many") or []
     holes: list[Hole] = []
     for i, raw in enumerate(raw_holes):
         hole = _check_hole(col, raw, i, bc, br, owner)
@@ -346,22 +359,12 @@ def _check_body(
     col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
 ) -> Body | None:
     base = field_path("bodies", i)
-    if not isinstance(raw, dict):
-        col.add(base, "type", f"a body is an object, got {_describe(raw)}")
-        return None
     before = len(col.issues)
-    col.unknown_keys(raw, BODY_KEYS, base)
+    if not col.object_of(raw, base, BODY_KEYS, "a body"):
+        return None
     cells: list[Cell] = []
-    raw_cells = raw.get("cells")
-    if not isinstance(raw_cells, list):
-        col.add(field_path(base, "cells"), "type", "cells must be a list of [x, y]")
-        raw_cells = []
-    elif not MIN_BODY_LEN <= len(raw_cells) <= MAX_BODY_LEN:
-        col.add(
-            field_path(base, "cells"),
-            "length",
-            f"a body has {MIN_BODY_LEN}..{MAX_BODY_LEN} cells, got {len(raw_cells)}",
-        )
+    raw_cells = col.list_of(raw.get("cells"), field_path(base, "cells"), MIN_BODY_LEN,
+                            MAX_BODY_LEN, "a body's cells") or []
     own: set[Cell] = set()
     prev: Cell | None = None
     for j, rc in enumerate(raw_cells):
@@ -387,19 +390,11 @@ def _check_body(
         prev = cell
         cells.append(cell)
     colors: list[int] = []
-    raw_colors = raw.get("colors")
-    if not isinstance(raw_colors, list):
-        col.add(field_path(base, "colors"), "type", "colors must be a list of integers")
-    elif not MIN_LAYERS <= len(raw_colors) <= MAX_LAYERS:
-        col.add(
-            field_path(base, "colors"),
-            "length",
-            f"a body has {MIN_LAYERS}..{MAX_LAYERS} layers, got {len(raw_colors)}",
-        )
-    else:
-        for j, c in enumerate(raw_colors):
-            if col.int_in(c, field_path(base, "colors", j), MIN_COLOR, MAX_COLOR, "color"):
-                colors.append(c)
+    raw_colors = col.list_of(raw.get("colors"), field_path(base, "colors"), MIN_LAYERS,
+                             MAX_LAYERS, "a body's colors (its layers)") or []
+    for j, c in enumerate(raw_colors):
+        if col.int_in(c, field_path(base, "colors", j), MIN_COLOR, MAX_COLOR, "color"):
+            colors.append(c)
     frozen = raw.get("frozen", 0)
     if "frozen" in raw:
         col.int_in(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
@@ -420,29 +415,29 @@ def _check_lock(col: _Collector, raw: Any, path: str) -> Lock | None:
         return None
     col.unknown_keys(raw, LOCK_FIELDS, path)
     lock_id, kind = raw.get("id"), raw.get("kind")
-    ok = True
-    if not isinstance(lock_id, str) or not lock_id:
+    good_id = isinstance(lock_id, str) and bool(lock_id)
+    # A kind that is a list or an object is unhashable: test the type before the lookup.
+    good_kind = isinstance(kind, str) and kind in LOCK_KEYS
+    if not good_id:
         col.add(field_path(path, "id"), "type", "lock id must be a non-empty string")
-        ok = False
-    if kind not in LOCK_KEYS:
+    if not good_kind:
         col.add(
             field_path(path, "kind"),
             "kind",
             f'lock kind must be "silver" or "gold", got {_describe(kind)}',
         )
-        ok = False
-    return Lock(lock_id, kind) if ok else None
+    if isinstance(lock_id, str) and isinstance(kind, str) and good_id and good_kind:
+        return Lock(lock_id, kind)
+    return None
 
 
 def _check_hole(
     col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
 ) -> Hole | None:
     base = field_path("holes", i)
-    if not isinstance(raw, dict):
-        col.add(base, "type", f"a hole is an object, got {_describe(raw)}")
-        return None
     before = len(col.issues)
-    col.unknown_keys(raw, HOLE_KEYS, base)
+    if not col.object_of(raw, base, HOLE_KEYS, "a hole"):
+        return None
     cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
     if cell is not None:
         if cell in owner:
@@ -556,8 +551,17 @@ def level_from_json(data: Any, *, balanced: bool = True) -> Level:
 
 
 def parse_level(text: str | bytes, *, balanced: bool = True) -> Level:
-    """Parse and validate a level from JSON text."""
-    return level_from_json(parse_json(text, "snakes level"), balanced=balanced)
+    """Parse (within :data:`MAX_LEVEL_BYTES` and the reader's limits) and validate a level
+    from JSON text."""
+    data = parse_json(text, "snakes level", max_bytes=MAX_LEVEL_BYTES)
+    return level_from_json(data, balanced=balanced)
+
+
+def spec_example() -> dict[str, Any]:
+    """The example level of spec section 7 (solvable, minimum 20 steps), as a fresh dict."""
+    text = resources.files("gridforge.snakes").joinpath("data", "spec_example.json").read_bytes()
+    data: dict[str, Any] = parse_json(text, "spec_example.json", max_bytes=MAX_LEVEL_BYTES)
+    return data
 
 
 def canonical_json(level: Level | dict[str, Any]) -> str:
@@ -586,5 +590,6 @@ __all__ = [
     "level_from_json",
     "level_sha256",
     "parse_level",
+    "spec_example",
     "validate_level",
 ]

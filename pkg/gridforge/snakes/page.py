@@ -5,6 +5,10 @@
 internal. Play is stateless on this side: a *session* is the JSON dict that the page keeps
 (see :mod:`gridforge.snakes.play`). Long calls take the dispatcher's progress sink as the
 keyword argument ``progress``; the page never passes it.
+
+This is the layer that joins the game and its designer: certificates the page sees carry
+the designer's seven-term score (:mod:`gridforge.snakes.design.certify`), and every
+certificate handed back (export) is rechecked claim by claim.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from typing import Any
 
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
+from gridforge.snakes.design import certify
 
 __all__ = ["design_levels", "drag", "export", "hint", "redo", "sample_levels", "start", "step",
            "topologies", "undo", "validate", "verify", "view"]
@@ -61,8 +66,10 @@ def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> di
 
 def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0, *,
            progress: Progress = NO_PROGRESS) -> dict[str, Any]:
-    """The certificate of ``level`` (progress and cancel through the bridge)."""
-    return play.verify(level, max_states, max_seconds, progress=progress)
+    """The certificate of ``level`` with its score (progress and cancel through the bridge)."""
+    max_states, max_seconds = play.budgets(max_states, max_seconds)
+    return certify.certify(level, max_states=max_states, max_seconds=max_seconds,
+                           progress=progress)
 
 
 def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
@@ -72,9 +79,11 @@ def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str
     return design(request, progress=progress)
 
 
-def export(level: dict[str, Any], certificate: dict[str, Any]) -> str:
-    """The certified level as JSON text, after its certificate was checked again."""
-    return editor.export(level, certificate)
+def export(level: Any, certificate: Any) -> str:
+    """The certified level as JSON text; every claim of the certificate is rechecked first
+    (a forged or stale one is refused naming the claim) and only what the recheck
+    established is written."""
+    return certify.export(level, certificate)
 
 
 def sample_levels() -> list[dict[str, Any]]:
@@ -84,4 +93,75 @@ def sample_levels() -> list[dict[str, Any]]:
 
 def topologies() -> list[str]:
     """The template ids a design request may name (``mixed`` first)."""
-    return editor.topologies()
+    from gridforge.snakes.design.templates import TOPOLOGIES
+
+    return list(TOPOLOGIES)
+
+
+# --- editor (the level editor screen, issue 14: gridforge.snakes.editing)
+__all__ += ["editor_blank", "editor_edit", "editor_export_batch", "editor_free_area",
+            "editor_import", "editor_open", "editor_share_text"]
+
+
+def editor_blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
+    """An empty ``cols`` x ``rows`` board to draw on: ``{level, issues, ok, sha256}``."""
+    from gridforge.snakes import editing
+
+    return editing.blank(cols, rows)
+
+
+def editor_open(level: Any) -> dict[str, Any]:
+    """Start editing ``level`` (a level or a stored draft): ``{level, issues, ok, sha256}``;
+    refuses (field paths) what is no draft at all."""
+    from gridforge.snakes import editing
+
+    return editing.open_draft(level)
+
+
+def editor_edit(level: Any, edit: Any) -> dict[str, Any]:
+    """Apply one editor edit (stone, erase, hole, body, resize, body_props, hole_props) to
+    the draft ``level``; a refused edit raises with field paths and changes nothing."""
+    from gridforge.snakes import editing
+
+    return editing.apply_edit(level, edit)
+
+
+def _proven(level: Any, certificate: Any) -> dict[str, Any]:
+    """The certificate that :func:`export`'s recheck establishes for ``level`` (raises,
+    naming the claim, when it does not hold): imports and batch exports judge certificates
+    exactly as a single export does."""
+    import json
+
+    proven: dict[str, Any] = json.loads(export(level, certificate))["certificate"]
+    return proven
+
+
+def editor_import(text: Any) -> dict[str, Any]:
+    """Read a dropped, picked or pasted file (level, certified level or batch):
+    ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
+    and a certificate that does not hold again is dropped with a note."""
+    from gridforge.snakes import editing
+
+    return editing.read_import(text, _proven)
+
+
+def editor_export_batch(items: Any) -> str:
+    """Certified levels (``[{level, certificate}]``) as one ``gridforge.snakes.batch/1``
+    text, every certificate checked again as :func:`export` checks it."""
+    from gridforge.snakes import editing
+
+    return editing.export_batch(items, _proven)
+
+
+def editor_free_area(level: Any) -> list[list[int]]:
+    """The cells of the level's largest contiguous free area (to outline on the board)."""
+    from gridforge.snakes import editing
+
+    return editing.largest_free_area(level)
+
+
+def editor_share_text(level: Any) -> str:
+    """The canonical text of a whole level, which a share link compresses."""
+    from gridforge.snakes import editing
+
+    return editing.share_text(level)

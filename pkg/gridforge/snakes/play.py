@@ -9,20 +9,28 @@ with ``"refused": {"reason", "message"}``, not an error; bad input (a level that
 validate) raises ValidationError, which the bridge turns into JSON with field paths.
 
 Public calls: :func:`start`, :func:`view`, :func:`step`, :func:`drag`, :func:`undo`,
-:func:`redo`, :func:`hint`, :func:`verify`, :func:`validate`.
+:func:`redo`, :func:`hint`, :func:`validate`, :func:`budgets`. Verification needs the designer's
+score and lives in :mod:`gridforge.snakes.design.certify` (the page's ``verify``).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from gridforge.errors import GridforgeError
-from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.level import Level, level_from_json, level_sha256, validate_level
+from gridforge.errors import GridforgeError, is_int
+from gridforge.snakes.level import level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import REFUSALS, Game, IllegalStep, move_to_step, step_to_move
+from gridforge.snakes.search import hint as search_hint
 
 _CACHE: dict[str, Game] = {}
 _CACHE_SIZE = 8
+# Limits of what the page hands in: a session's steps (a solution is at most a few hundred
+# steps; replaying this many stays well under a second), a drag's cells, search budgets.
+MAX_SESSION_STEPS = 5_000
+MAX_DRAG_CELLS = 1_000
+MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
+MAX_SECONDS = 600.0
 
 
 def _game(level: Any) -> Game:
@@ -43,6 +51,9 @@ def _session(session: Any) -> tuple[Game, list[Any], list[Any]]:
     redo = session.get("redo") or []
     if not isinstance(steps, list) or not isinstance(redo, list):
         raise GridforgeError("session.steps and session.redo must be lists")
+    if len(steps) + len(redo) > MAX_SESSION_STEPS:
+        raise GridforgeError(f"session.steps: with session.redo at most {MAX_SESSION_STEPS} "
+                             f"steps, got {len(steps) + len(redo)}")
     return _game(session["level"]), list(steps), list(redo)
 
 
@@ -95,6 +106,8 @@ def step(session: Any, step_json: Any) -> dict[str, Any]:
 def drag(session: Any, body: int, end: str, cells: list[Any]) -> dict[str, Any]:
     """Play the steps of a drag of ``end`` of ``body`` through ``cells`` ([x, y] each)."""
     game, steps, redo = _session(session)
+    if isinstance(cells, list) and len(cells) > MAX_DRAG_CELLS:
+        raise GridforgeError(f"drag: at most {MAX_DRAG_CELLS} cells, got {len(cells)}")
     if not isinstance(cells, list) or not all(
         isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in cells
     ):
@@ -125,8 +138,7 @@ def redo(session: Any) -> dict[str, Any]:
 
 def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> dict[str, Any]:
     """The next step of a solution from the current state (``step`` null if none found)."""
-    from gridforge.snakes.search import hint as search_hint
-
+    max_states, max_seconds = budgets(max_states, max_seconds)
     game, steps, _ = _session(session)
     state = game.replay(steps)[-1]
     move, result = search_hint(game, state, max_states=max_states, max_seconds=max_seconds)
@@ -138,15 +150,17 @@ def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> di
     }
 
 
-def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0, *,
-           progress: Progress = NO_PROGRESS) -> dict[str, Any]:
-    """The certificate of ``level``, reporting to ``progress`` (which may cancel)."""
-    from gridforge.snakes.certificate import certify
+def budgets(max_states: Any, max_seconds: Any) -> tuple[int, float]:
+    """A search budget handed in by the page, checked: states an integer in
+    1..:data:`MAX_STATES`, seconds a finite number in (0, :data:`MAX_SECONDS`]."""
+    if not is_int(max_states) or not 1 <= max_states <= MAX_STATES:
+        raise GridforgeError(f"max_states: an integer from 1 to {MAX_STATES}, "
+                             f"got {str(max_states)[:40]}")
+    if (not isinstance(max_seconds, int | float) or isinstance(max_seconds, bool)
+            or not math.isfinite(max_seconds) or not 0 < max_seconds <= MAX_SECONDS):
+        raise GridforgeError(f"max_seconds: a number of seconds in (0, {MAX_SECONDS:g}], "
+                             f"got {str(max_seconds)[:40]}")
+    return max_states, float(max_seconds)
 
-    parsed: Level = level_from_json(level, balanced=False)
-    return certify(
-        parsed, max_states=max_states, max_seconds=max_seconds, progress=progress
-    )
 
-
-__all__ = ["drag", "hint", "redo", "start", "step", "undo", "validate", "verify", "view"]
+__all__ = ["budgets", "drag", "hint", "redo", "start", "step", "undo", "validate", "view"]

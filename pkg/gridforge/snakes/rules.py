@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gridforge.errors import GridforgeError
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import Cell
 from gridforge.snakes.level import Level
 
@@ -264,34 +264,21 @@ class Game:
             head = code & CELL_MASK
             tail = code >> shift
             base = b << 3
-            # Head steps: the tail cell is vacated.
-            tail_bit = bit[tail]
-            for d, t, bt in nbb[head]:
-                if occ & bt:
-                    if t != tail or length < 3:
+            # A head step vacates the tail cell, a tail step the head cell.
+            for end, here, far in ((0, head, tail), (4, tail, head)):
+                far_bit = bit[far]
+                for d, t, bt in nbb[here]:
+                    if occ & bt:
+                        if t != far or length < 3:
+                            continue
+                        new_occ = occ
+                    elif unused & bt:
+                        self._exit(state, b, base | end | d, t, occ, exited, append)
                         continue
-                    new_occ = occ
-                elif unused & bt:
-                    self._exit(state, b, base | d, t, occ, exited, append)
-                    continue
-                else:
-                    new_occ = occ ^ bt ^ tail_bit
-                lst[b] = ((code << BITS) | t) & cmask
-                append((base | d, tuple(lst), new_occ))
-            # Tail steps: the head cell is vacated.
-            head_bit = bit[head]
-            for d, t, bt in nbb[tail]:
-                if occ & bt:
-                    if t != head or length < 3:
-                        continue
-                    new_occ = occ
-                elif unused & bt:
-                    self._exit(state, b, base | 4 | d, t, occ, exited, append)
-                    continue
-                else:
-                    new_occ = occ ^ bt ^ head_bit
-                lst[b] = (code >> BITS) | (t << shift)
-                append((base | 4 | d, tuple(lst), new_occ))
+                    else:
+                        new_occ = occ ^ bt ^ far_bit
+                    lst[b] = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & cmask
+                    append((base | end | d, tuple(lst), new_occ))
             lst[b] = code
         return out
 
@@ -358,10 +345,6 @@ class Game:
             if m == move:
                 return child
         raise AssertionError("refusal() and successors() disagree")  # pragma: no cover
-
-    def is_exit(self, state: State, move: Move) -> bool:
-        """Whether the (legal) ``move`` is an exit into a hole."""
-        return self.apply(state, move)[self.n + 1] != state[self.n + 1]
 
     def replay(self, steps: Iterable[Any], state: State | None = None) -> list[State]:
         """States along JSON ``steps`` from ``state`` (default initial); raises IllegalStep
@@ -434,23 +417,55 @@ class Game:
         }
 
     def state_from_json(self, data: Any) -> State:
-        """Rebuild a state from :meth:`state_to_json` output (bodies' cells, shed, holes)."""
-        try:
-            codes = []
-            layers = 0
-            for b, body in enumerate(data["bodies"]):
-                cells = [self.index((int(c[0]), int(c[1]))) for c in body["cells"]]
-                shed = int(body["shed"])
-                if cells and len(cells) != self.lengths[b]:
-                    raise ValueError(f"bodies[{b}] has the wrong length")
-                codes.append(self.pack(cells) if cells else 0)
-                if cells:
+        """Rebuild a state from :meth:`state_to_json` output (bodies' cells, shed, holes).
+
+        Only the shape is checked here (integers on the board, the right lengths and
+        counts), not whether the state is reachable.
+
+        :raises ValidationError: naming the field at fault (``bodies[1].cells[0]``).
+        """
+        issues: list[Issue] = []
+
+        def bad(path: str, message: str) -> None:
+            issues.append(Issue(path, "state", message))
+
+        if not isinstance(data, dict):
+            raise ValidationError([Issue("", "type", "a state is a JSON object")], "snakes state")
+        bodies, holes = data.get("bodies"), data.get("holes_used")
+        if not isinstance(bodies, list) or len(bodies) != self.n:
+            bad("bodies", f"a list of {self.n} bodies")
+            bodies = []
+        if not isinstance(holes, list) or len(holes) != len(self.hole_cells) or not all(
+            isinstance(u, bool) for u in holes
+        ):
+            bad("holes_used", f"a list of {len(self.hole_cells)} booleans")
+            holes = []
+        codes: list[int] = []
+        layers = 0
+        for b, body in enumerate(bodies):
+            path = field_path("bodies", b)
+            cells = body.get("cells") if isinstance(body, dict) else None
+            shed = body.get("shed") if isinstance(body, dict) else None
+            if not isinstance(cells, list) or len(cells) not in (0, self.lengths[b]):
+                bad(field_path(path, "cells"), f"a list of {self.lengths[b]} cells, or none")
+                continue
+            if not is_int(shed) or not 0 <= shed <= self.nlayers[b]:
+                bad(field_path(path, "shed"), f"an integer in 0..{self.nlayers[b]}")
+                continue
+            indices = []
+            for j, cell in enumerate(cells):
+                if not (isinstance(cell, list) and len(cell) == 2 and all(is_int(v) for v in cell)
+                        and 0 <= cell[0] < self.level.cols and 0 <= cell[1] < self.level.rows):
+                    bad(field_path(path, "cells", j), "a cell [x, y] on the board")
+                    break
+                indices.append(self.index((cell[0], cell[1])))
+            else:
+                codes.append(self.pack(indices) if indices else 0)
+                if indices:
                     layers |= shed << (LAYER_BITS * b)
-            if len(codes) != self.n:
-                raise ValueError("wrong number of bodies")
-            used = sum(1 << i for i, u in enumerate(data["holes_used"]) if u)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise GridforgeError(f"not a snakes state: {exc}") from None
+        if issues:
+            raise ValidationError(issues, "snakes state")
+        used = sum(1 << i for i, u in enumerate(holes) if u)
         return (*codes, layers, used)
 
 

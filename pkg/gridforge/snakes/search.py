@@ -42,22 +42,49 @@ from collections import deque
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from operator import sub
-from typing import Any
+from typing import Any, NamedTuple
 
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.matching import INF, SquareMatch, min_cost
 from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
 
-Group = tuple[tuple[int, ...], SquareMatch]  # a colour group of 2+ bodies: bodies, matching
+
+class Group(NamedTuple):
+    """A colour group of two or more bodies on the board and its optimal square matching."""
+
+    bodies: tuple[int, ...]
+    match: SquareMatch
+
+
 Matchings = tuple[Group | None, ...]  # per colour slot: None for groups of 0 or 1 body
-# A body's entry at a position: (shed, code, steps, occupancy, head, tail, its cost row).
-Entry = tuple[int, int, tuple[Any, ...], int, int, int, tuple[int, ...]]
-# A search node: (bound, matchings, entry per body or None once exited, occupancy, bit set
-# of the bodies on the board).
+# A body's geometric step at a position (see Solver._records): (move, need, xor, hole,
+# exit_delta, head, tail, row, ends). A plain tuple on purpose: the A* inner loop unpacks one
+# per child, and Python unpacks an exact tuple fastest.
+StepRecord = tuple[int, int, int, int, int, int, int, tuple[int, ...], int]
+
+
+# A body at a position, as the searches keep it (cached per position): (shed, code, steps,
+# occupancy, head, tail, row) = layers shed so far, its cells packed as in the search key, its
+# geometric steps from here, the bit set of its cells, its two ends, and its cost to every hole
+# of its outer colour. A plain tuple on purpose, like StepRecord: A* unpacks one for every body
+# of every expansion, and unpacking a NamedTuple costs five times as much (measured: 3-4% of
+# the search's speed).
+Entry = tuple[int, int, tuple[StepRecord, ...], int, int, int, tuple[int, ...]]
+
+
+# A search node: (bound, matchings per colour slot (None: dead), entry per body (None once
+# exited), occupancy bit set, bit set of the bodies on the board). A plain tuple on purpose,
+# like Entry: the A* builds one per child it settles and unpacks one per expansion, and as a
+# NamedTuple those two steps cost 6% of the search's speed (measured with bench/snakes_search.py
+# against the tuple: construction 6x, unpacking 5x slower).
 Node = tuple[int, Matchings | None, tuple[Entry | None, ...] | None, int, int]
+
+
 DEAD: Node = (INF, None, None, 0, 0)
+_new = tuple.__new__
 _UNSEEN = 1 << 62  # what the best-g table answers for a state it does not hold
-# An open-list item: (key, parent key or None, move from the parent).
+# An open-list item: (key, parent key or None, move from the parent). A plain tuple on
+# purpose: the A* pushes one per child, and building a NamedTuple costs several times more.
 Item = tuple[int, int | None, int]
 
 DEFAULT_STATES = 200_000
@@ -69,6 +96,15 @@ NEAR_LIMIT = 4_096  # nearest-hole tables (one board-sized list each); cleared w
 # A bucket of the open list is named by one int: f << _H_BITS | h.
 _H_BITS = 24
 _H_MASK = (1 << _H_BITS) - 1
+
+
+class Child(NamedTuple):
+    """A child as the A* pushes it (:meth:`Solver.expand`)."""
+
+    move: Move
+    state: State
+    estimate: int  # the lower estimate of its bound it is pushed with
+    bound: int  # the bound settled from the parent's matchings when it is popped
 
 
 @dataclass
@@ -321,23 +357,19 @@ class Solver:
                 return DEAD
             code = (key >> self._off[b]) & self._mask[b]
             if code:  # a coat peeled: same cells, next layer
-                new = self._entry(b, (key >> self._lsh[b]) & 7, code)
-                return h, minfo, (*ents[:b], new, *ents[b + 1 :]), occ, alive
+                peeled = self._entry(b, (key >> self._lsh[b]) & 7, code)
+                return h, minfo, (*ents[:b], peeled, *ents[b + 1 :]), occ, alive
             return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
         # A slide: only body b's row of its colour group changes.
-        shed, _, _, before, head, tail, _ = old
+        shed, _, _, before, head, tail, _ = old  # unpacked once: read several times below
         code = (key >> self._off[b]) & self._mask[b]
-        new = self._rec_cache[b][shed].get(code)
-        if new is None:
-            new = self._records(b, shed, code)
+        new = self._rec_cache[b][shed].get(code) or self._records(b, shed, code)
         c = self.outer[b][shed]
         s = self._slot[c]
         group = minfo[s]
         if group is None:
             used = key >> uoff
-            near = self._near_cache.get((used & self._cmask[c]) << 4 | c)  # _near, inlined
-            if near is None:
-                near = self._near(c, used)
+            near = self._near_cache.get((used & self._cmask[c]) << 4 | c) or self._near(c, used)
             x = near[new[4]]
             y = near[new[5]]
             h += x if x < y else y
@@ -351,14 +383,14 @@ class Solver:
                 bodies.index(b), new[6], -1, match.memo.get(new[4] << BITS | new[5])
             )
             h += updated.cost - match.cost
-            x = list(minfo)  # (list, set, tuple: faster than splicing two slices)
-            x[s] = (bodies, updated)
-            minfo = tuple(x)
+            groups = list(minfo)  # (list, set, tuple: faster than splicing two slices)
+            groups[s] = _new(Group, (bodies, updated))  # (half the cost of Group(...))
+            minfo = tuple(groups)
         if h >= INF:
             return DEAD
-        y = list(ents)
-        y[b] = new
-        return h, minfo, tuple(y), occ ^ before ^ new[3], alive
+        entries = list(ents)
+        entries[b] = new
+        return h, minfo, tuple(entries), occ ^ before ^ new[3], alive
 
     def _scratch_bound(self, key: int) -> tuple[int, Matchings | None]:
         """A node's bound and per-colour matchings, computed from scratch."""
@@ -385,7 +417,7 @@ class Solver:
                 match = self._match(c, used, [e for _, e in members])
                 if match is None:
                     return INF, None
-                minfo[self._slot[c]] = (tuple(b for b, _ in members), match)
+                minfo[self._slot[c]] = Group(tuple(b for b, _ in members), match)
                 h += match.cost
             if h >= INF:
                 return INF, None
@@ -426,7 +458,7 @@ class Solver:
             if match.k >= len(match.cols):
                 return INF, None  # more bodies of this colour than free holes left
             new = match.drop_column(self._column[hole])
-            return h - 1 - match.cost + new.cost, (*minfo[:s], (bodies, new), *minfo[s + 1 :])
+            return h - 1 - match.cost + new.cost, (*minfo[:s], Group(bodies, new), *minfo[s + 1 :])
         # The body leaves its colour group with the hole's column.
         groups = list(minfo)
         if group is None:
@@ -442,7 +474,7 @@ class Solver:
             else:
                 new = match.remove(bodies.index(b), self._column[hole])
                 h += new.cost
-                groups[s] = (rest, new)
+                groups[s] = Group(rest, new)
         if coat:
             # Its next layer joins the group of colour c2; one inner layer is gone.
             h -= 1
@@ -455,7 +487,7 @@ class Solver:
                     return INF, None
                 new = match.add_row(row)
                 h += new.cost - match.cost
-                groups[s2] = ((*bodies, b), new)
+                groups[s2] = Group((*bodies, b), new)
             else:
                 mates = [
                     o for o in range(game.n)
@@ -470,11 +502,11 @@ class Solver:
                     h -= self._cost_alone(key, o, c2)
                     code = (key >> self._off[o]) & self._mask[o]
                     ends = [(code & self._cm, code >> self._shift[o]), (head, tail)]
-                    match = self._match(c2, child_used, ends)
-                    if match is None:
+                    pair = self._match(c2, child_used, ends)
+                    if pair is None:
                         return INF, None
-                    h += match.cost
-                    groups[s2] = ((o, b), match)
+                    h += pair.cost
+                    groups[s2] = Group((o, b), pair)
         if h >= INF:
             return INF, None
         return h, tuple(groups)
@@ -517,7 +549,7 @@ class Solver:
             peel = 1 << self._lsh[b]
         else:
             peel = -(code << off) - (shed << self._lsh[b])
-        recs = []
+        recs: list[StepRecord] = []
         for end, here, far in ((0, head, tail), (4, tail, head)):
             for d, t, bt in game.nbb[here]:
                 need = bt
@@ -599,9 +631,7 @@ class Solver:
             c = outer[b][shed]
             group = minfo[slot[c]]
             if group is None:
-                near = near_get((used & cmask[c]) << 4 | c)
-                if near is None:
-                    near = self._near(c, used)
+                near = near_get((used & cmask[c]) << 4 | c) or self._near(c, used)
                 x = near[head]
                 y = near[tail]
                 base = h - (x if x < y else y)
@@ -634,10 +664,10 @@ class Solver:
                     if best_get(child, _UNSEEN) <= ng:
                         continue
                     if i >= 0:
-                        lb = memo_get(ends)
-                        if lb is None:
-                            lb = memo[ends] = min(map(sub, row, v))
-                        lb += base
+                        known = memo_get(ends)
+                        if known is None:
+                            known = memo[ends] = min(map(sub, row, v))
+                        lb = base + known
                     else:
                         x = near[nh]
                         y = near[nt]
@@ -713,10 +743,9 @@ class Solver:
                 lb += min(reduced) - 1 - match.dmin
         return lb if lb > h - 1 else h - 1
 
-    def expand(self, state: State) -> list[tuple[Move, State, int, int]]:
-        """Children of ``state`` as the A* pushes them: ``(move, child, estimate, bound)``,
-        the estimate being the pushed lower estimate and the bound the one :meth:`_derive`
-        settles from the parent's matchings (checks and tests; dead children are left out)."""
+    def expand(self, state: State) -> list[Child]:
+        """Children of ``state`` as the A* pushes them (:class:`Child`, sorted; checks and
+        tests; dead children are left out)."""
         key = self.pack(state)
         node = self._scratch(key)
         if node[0] >= INF:
@@ -724,11 +753,11 @@ class Solver:
         best: dict[int, int] = {key: 0}
         buckets: dict[int, deque[Item]] = {}
         self._expand(key, node, 1, best, 1 << 62, 1, buckets, [])
-        out = []
+        out: list[Child] = []
         for bk, children in sorted(buckets.items()):
             for child, _, move in children:
                 derived = self._derive(key, node, move, child)[0]
-                out.append((move, self.unpack(child), bk & _H_MASK, derived))
+                out.append(Child(move, self.unpack(child), bk & _H_MASK, derived))
         out.sort()
         return out
 

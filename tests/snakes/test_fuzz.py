@@ -1,0 +1,254 @@
+"""Fuzzing the snakes loaders: any outcome but success or the package's own error fails.
+
+Inputs are valid files mutated by hypothesis: truncated text, invalid UTF-8, deep nesting,
+huge numbers, and values swapped for other types at any path of the JSON. They go to the level
+loader, the certificate recheck, the page's play/verify/export calls and, in-process, to the
+CLI verbs that read a file (exit 0, 1 or 2, never an exception). The default run is short; the
+``fuzz_long`` run (``pytest -m fuzz_long tests/snakes/test_fuzz.py``) does 10,000 cases per
+loader and its figures are in docs/snakes-engine.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gridforge.cli import main
+from gridforge.errors import GridforgeError
+from gridforge.snakes import page
+from gridforge.snakes.certificate import BATCH_FORMAT
+from gridforge.snakes.design import certify
+from gridforge.snakes.level import parse_level, spec_example
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+SHORT = settings(max_examples=10 if sys.platform == "emscripten" else 40, deadline=None,
+                 suppress_health_check=list(HealthCheck))
+LONG = settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck),
+                database=None)
+STATES = 400  # search budget of the fuzzed verify calls: a search is not what is fuzzed
+
+CERT = certify.certify(spec_example())
+WEIRD: list[Any] = [None, True, False, 0, -1, 1, 2**31, 10**29, -(10**29), 1.5, 1e308, -1e308,
+                    "", "x", "gold", "head", "U", "gridforge.snakes.level/1", [], {}, [0], [[0]],
+                    [[0, 0]] * 50, {"id": "L1"}, {"kind": ["gold"]}, "x" * 500]
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value, the root included."""
+    out = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _paths(item, (*prefix, i))
+    return out
+
+
+def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    out = copy.copy(value)
+    out[path[0]] = _replace(value[path[0]], path[1:], new)
+    return out
+
+
+@st.composite
+def mutated_values(draw: st.DrawFn, base: Any) -> Any:
+    """``base`` with one to three values swapped for odd ones (types, sizes, deletions)."""
+    value = base
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(value)
+        path = draw(st.sampled_from(paths))
+        kind = draw(st.sampled_from(["weird", "delete", "nest", "duplicate"]))
+        if kind == "delete" and path:
+            parent = _paths_get(value, path[:-1])
+            if isinstance(parent, dict | list):
+                parent = copy.copy(parent)
+                del parent[path[-1]]
+                value = _replace(value, path[:-1], parent)
+            continue
+        if kind == "nest":
+            new: Any = _paths_get(value, path)
+            for _ in range(draw(st.integers(1, 40))):
+                new = [new]
+        elif kind == "duplicate":
+            new = [_paths_get(value, path)] * draw(st.integers(2, 3000))
+        else:
+            new = draw(st.sampled_from(WEIRD))
+        value = _replace(value, path, new)
+    return value
+
+
+def _paths_get(value: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        value = value[part]
+    return value
+
+
+@st.composite
+def mutated_texts(draw: st.DrawFn, base: Any) -> bytes:
+    """The JSON text of ``base`` (or of a mutated value), then maybe damaged as text."""
+    value = draw(mutated_values(base)) if draw(st.booleans()) else base
+    data = json.dumps(value).encode()
+    kind = draw(st.sampled_from(["none", "truncate", "bytes", "number", "deep", "bom"]))
+    if kind == "truncate":
+        data = data[: draw(st.integers(0, len(data)))]
+    elif kind == "bytes":
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00",
+                                                  b"NaN", b"Infinity", b"]"])) + data[at:]
+    elif kind == "number":
+        digits = draw(st.sampled_from([b"1e999", b"-1e999", b"9" * 40, b"1" * 5000, b"-0"]))
+        data = data.replace(b"2", digits, 1)
+    elif kind == "deep":
+        depth = draw(st.integers(30, 100_000))
+        data = b"[" * depth + data + b"]" * depth
+    elif kind == "bom":
+        data = b"\xef\xbb\xbf" + data
+    return data
+
+
+def _loads(data: bytes) -> Any:
+    """The text as the page would hand it over (it came through JSON), or None if not JSON."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+
+
+# ------------------------------------------------------------------------- the properties
+
+
+def check_level_loader(data: bytes) -> None:
+    with contextlib.suppress(GridforgeError):
+        parse_level(data)
+
+
+def check_certificate_recheck(cert: Any) -> None:
+    with contextlib.suppress(GridforgeError):
+        certify.recheck(spec_example(), cert, max_states=STATES * 10)
+
+
+def check_page(level: Any, cert: Any, choice: int) -> None:
+    try:
+        if choice == 0:
+            answer = page.start(level)
+            page.step(answer["session"], [0, "tail", "R"])
+            page.drag(answer["session"], 0, "tail", [[2, 1], [2, 2]])
+        elif choice == 1:
+            page.verify(level, STATES, 5.0)
+        else:
+            page.export(level, cert)
+    except GridforgeError:
+        pass
+
+
+def check_session(session: Any, args: Any) -> None:
+    try:
+        page.step(session, args)
+        page.drag(session, args, "head", session if isinstance(session, list) else [])
+        page.undo(session)
+        page.redo(session)
+        page.view(session)
+    except GridforgeError:
+        pass
+
+
+def check_cli(tmp: Path, data: bytes) -> None:
+    src = tmp / "in.json"
+    src.write_bytes(data)
+    out = tmp / "out.json"
+    try:
+        code = main(["design-levels", "--verify", str(src), "--out", str(out), "--quiet",
+                     "--states", str(STATES), "--seconds", "5"])
+    except SystemExit as exc:  # argparse only; the verbs return their code
+        code = exc.code if isinstance(exc.code, int) else -1
+    assert code in (0, 1, 2)
+
+
+LEVEL = spec_example()
+BATCH = {"format": BATCH_FORMAT, "request": {"target": 30, "tolerance": 7},
+         "levels": [spec_example()], "certificates": [CERT]}
+EXPORTED = {"level": spec_example(), "certificate": CERT}
+SESSION = page.start(spec_example())["session"]
+
+
+def _properties(conf: settings) -> list[Any]:
+    @conf
+    @given(data=st.one_of(mutated_texts(LEVEL), mutated_texts(EXPORTED)))
+    def level_loader(data: bytes) -> None:
+        check_level_loader(data)
+
+    @conf
+    @given(cert=mutated_values(CERT))
+    def certificate_recheck(cert: Any) -> None:
+        check_certificate_recheck(cert)
+
+    @conf
+    @given(level=mutated_values(LEVEL), cert=mutated_values(CERT), choice=st.integers(0, 2))
+    def page_calls(level: Any, cert: Any, choice: int) -> None:
+        check_page(level, cert, choice)
+
+    @conf
+    @given(session=mutated_values(SESSION), args=st.sampled_from(WEIRD))
+    def page_sessions(session: Any, args: Any) -> None:
+        check_session(session, args)
+
+    return [level_loader, certificate_recheck, page_calls, page_sessions]
+
+
+@pytest.mark.parametrize("index", range(4), ids=["level", "certificate", "page", "session"])
+def test_fuzz_loaders_answer_success_or_the_packages_error(index):
+    _properties(SHORT)[index]()
+
+
+def _cli_property(conf: settings, tmp_path: Path) -> Any:
+    @conf
+    @given(data=st.one_of(mutated_texts(LEVEL), mutated_texts(BATCH), mutated_texts(EXPORTED)))
+    def cli(data: bytes) -> None:
+        check_cli(tmp_path, data)
+
+    return cli
+
+
+@pytest.mark.cpython_only
+def test_fuzz_cli_verify_exits_0_1_or_2(tmp_path):
+    _cli_property(SHORT, tmp_path)()
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.cpython_only  # also keeps it out of Pyodide, whose runner replaces addopts' -m
+@pytest.mark.parametrize("index", range(4), ids=["level", "certificate", "page", "session"])
+def test_fuzz_long_loaders(index):
+    _properties(LONG)[index]()
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.cpython_only
+def test_fuzz_long_cli_verify(tmp_path):
+    _cli_property(LONG, tmp_path)()
+
+
+def test_the_mutations_reach_the_files_every_way():
+    # A guard on the fuzzer itself: each kind of damage is drawn and reaches a loader.
+    seen: set[str] = set()
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(data=mutated_texts(LEVEL))
+    def probe(data: bytes) -> None:
+        try:
+            parse_level(data)
+            seen.add("ok")
+        except GridforgeError as exc:
+            seen.add(str(getattr(exc, "issues", [None])[0].code
+                         if getattr(exc, "issues", None) else "error"))
+
+    probe()
+    assert {"ok", "json", "encoding"} <= seen and len(seen) >= 5, seen

@@ -1,0 +1,37 @@
+"""The page's contract for snakes (snakes/page.py): verify with the score, export rechecked."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gridforge.errors import GridforgeError, ValidationError
+from gridforge.snakes import page
+
+from .fixtures import spec_example
+
+
+def test_verify_gives_the_full_certificate_and_export_rechecks_it():
+    cert = page.verify(spec_example())
+    assert cert["status"] == "verified" and cert["minimum"] == 20 and cert["score"]["total"] > 0
+    exported = json.loads(page.export(spec_example(), cert))
+    assert exported["certificate"]["score"] == cert["score"]
+    forged = {**cert, "score": {**cert["score"], "total": 99.9}}
+    with pytest.raises(ValidationError) as err:
+        page.export(spec_example(), forged)
+    assert [i.path for i in err.value.issues] == ["certificate.score.total"]
+
+
+@pytest.mark.parametrize("states, seconds", [(0, 10.0), (100, float("nan")), ("1", 1.0)])
+def test_verify_refuses_budgets_out_of_range(states, seconds):
+    with pytest.raises(GridforgeError, match="max_"):
+        page.verify(spec_example(), states, seconds)
+
+
+def test_topologies_start_with_mixed_and_name_all_eleven():
+    names = page.topologies()
+    assert names[0] == "mixed" and len(names) == 11 and len(set(names)) == 11
+
+
+def test_every_listed_function_has_a_docstring():
+    assert all((getattr(page, name).__doc__ or "").strip() for name in page.__all__)
