@@ -231,7 +231,11 @@ export const screen = {
 
     function continueRun() {
       if (!runId) return;
-      enqueue(async () => take(await app.call("mines.page.continue_run", runId)));
+      enqueue(async () => {
+        // A second press queued behind the first finds the next round already begun.
+        if (!state || !state.can_continue) return;
+        take(await app.call("mines.page.continue_run", runId));
+      });
     }
 
     function refresh() {

@@ -428,7 +428,7 @@ class Run:
             refusal = outcome_text(outcome, intent, status_before)
             if refusal is not None:
                 messages.append({"kind": "error", "text": refusal})
-        if not messages:
+        if not messages and not (settlement is not None and intents[-1].kind == "stop"):
             done = self._done_text(intents[-1], events)
             if done:
                 messages.append({"kind": "info", "text": done})
@@ -598,8 +598,8 @@ class Run:
         if board is None or engine.avatar is None:
             return None
         if all(engine.is_open(n) or engine.has_flag(n) for n in board.neighbours(engine.avatar)):
-            return ("Nothing to dig around you: click opened ground to move, or click a "
-                    "concealed cell to walk beside it and dig it.")
+            return ("Nothing to dig next to you: click opened ground to move there, or a "
+                    "far concealed cell to walk up to it and dig it.")
         return ("Click or tap a concealed cell next to you to dig it; right click, long press "
                 "or flag mode flags it.")
 
@@ -609,7 +609,8 @@ class Run:
         if board is None or self.status in ("won", "lost"):
             return {"cell": None, "kind": None, "action": None, "rule": None,
                     "constraints": [], "safe": [], "mines": [], "mine_count": False,
-                    "reachable": False, "text": "The run is over.", "proved": {"safe": 0, "mines": 0}}
+                    "reachable": False, "text": "The run is over.",
+                    "proved": {"safe": 0, "mines": 0}}
         opened: dict[Cell, int | None] = {}
         known_mines = []
         for cell in engine.opened:
