@@ -88,7 +88,8 @@ function busyElement() {
       <button type="button" data-testid="cancel">Cancel</button>
     </div>`;
   overlay.querySelector('[data-testid="cancel"]').addEventListener("click", () => bridge.cancel());
-  overlay.querySelector('[data-testid="progress-label"]').textContent = busyLabel;
+  overlay.querySelector('[data-testid="progress-label"]').textContent =
+    busyLabel || (bridge.versions ? "" : "Starting Python…");
   return overlay;
 }
 
