@@ -266,7 +266,7 @@ async function route() {
   main.replaceChildren();
   main.dataset.screen = parsed.screen;
   if (!module) {
-    pendingReports.push([loadProblem, "error"]);
+    pendingReports.push([parsed.problem ? `${parsed.problem} ${loadProblem}` : loadProblem, "error"]);
     app.navigate("#home", { replace: true });
     return;
   }
