@@ -228,3 +228,30 @@ def test_progress_export_and_a_bad_import_changes_nothing(
         expect(message).to_contain_text("Progress imported")
         expect(page.get_by_test_id("home-snakes-place")).to_contain_text("Level 9 is next")
         assert page.page_errors == []
+
+
+def test_a_level_left_midway_is_offered_back_where_it_was(browser: Browser, base_url: str):
+    with device_page(browser, base_url, "desktop") as page:
+        goto_ready(page, "#snakes/level/1")
+        wait_level(page, 1)
+        steps = solution(1)
+        play_solution_by_dragging(page, "desktop", steps[:2])
+        cells = page.get_by_test_id("snakes-end").evaluate_all(
+            "(ends) => ends.map(e => e.dataset.cell)")
+        page.get_by_test_id("snakes-back").click()
+        expect(page.get_by_test_id("snakes-continue")).to_have_text("Continue level 1")
+        page.reload()
+        page.get_by_test_id("snakes-continue").click()
+        wait_level(page, 1)
+        expect(board(page)).to_have_attribute("data-steps", "2")
+        expect(page.get_by_test_id("app-message")).to_contain_text("Back where you left level 1")
+        assert page.get_by_test_id("snakes-end").evaluate_all(
+            "(ends) => ends.map(e => e.dataset.cell)") == cells
+        page.get_by_test_id("snakes-undo").click()  # the redo list came back too
+        expect(board(page)).to_have_attribute("data-steps", "1")
+        page.get_by_test_id("snakes-restart").click()
+        expect(board(page)).to_have_attribute("data-steps", "0")
+        page.reload()
+        wait_level(page, 1)
+        expect(board(page)).to_have_attribute("data-steps", "0")
+        assert page.page_errors == []

@@ -88,7 +88,8 @@ function busyElement() {
       <button type="button" data-testid="cancel">Cancel</button>
     </div>`;
   overlay.querySelector('[data-testid="cancel"]').addEventListener("click", () => bridge.cancel());
-  overlay.querySelector('[data-testid="progress-label"]').textContent = busyLabel;
+  overlay.querySelector('[data-testid="progress-label"]').textContent =
+    busyLabel || (bridge.versions ? "" : "Starting Python…");
   return overlay;
 }
 
@@ -265,7 +266,7 @@ async function route() {
   main.replaceChildren();
   main.dataset.screen = parsed.screen;
   if (!module) {
-    pendingReports.push([loadProblem, "error"]);
+    pendingReports.push([parsed.problem ? `${parsed.problem} ${loadProblem}` : loadProblem, "error"]);
     app.navigate("#home", { replace: true });
     return;
   }

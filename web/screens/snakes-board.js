@@ -84,10 +84,13 @@ export function drawBoard(parent, level, view, options = {}) {
     board.gridforgeLevel = level;
     const floor = svg("g", { class: "floor-layer" });
     floor.append(svg("rect", { x: 0, y: 0, width: cols, height: rows, class: "floor" }));
-    const grid = [];
-    for (let x = 1; x < cols; x++) grid.push(`M${x} 0V${rows}`);
-    for (let y = 1; y < rows; y++) grid.push(`M0 ${y}H${cols}`);
-    floor.append(svg("path", { d: grid.join(""), class: "grid" }));
+    // One square per cell (the hook snakes-cell with data-x, data-y stays for tools).
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) {
+        floor.append(svg("rect", { x, y, width: 1, height: 1, class: "cell",
+          "data-testid": "snakes-cell", "data-x": x, "data-y": y }));
+      }
+    }
     for (const [x, y] of level.stones) {
       floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
         class: "stone", "data-testid": "snakes-stone" }));

@@ -1,0 +1,77 @@
+"""The page's shell (spec/web.md): routes that never show a blank page, the navigation bar,
+messages in the player's words that clear on the next screen, and the colour-letter setting."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, expect
+from snakes_helpers import board, device_page, goto_ready, wait_level
+
+BAD_FRAGMENTS = [
+    ("#snakes/level/0", r"#snakes$", "not a level number"),
+    ("#snakes/level/2001", r"#snakes$", "no level 2001"),
+    ("#snakes/level/30", r"#snakes$", "not in this build yet"),
+    ("#snakes/level/3", r"#snakes$", "locked: finish level 1"),
+    ("#snakes/somewhere", r"#snakes$", "no page"),
+    ("#nowhere/at/all", r"#home$", "no page"),
+    ("#editor/level/x", r"#editor$|#home$", "not a level number"),
+]
+
+
+def test_bad_fragments_land_on_the_nearest_screen_with_a_message(browser: Browser, base_url: str):
+    with device_page(browser, base_url, "desktop") as page:
+        goto_ready(page)
+        expect(page).to_have_url(re.compile(r"/(#home)?$"))
+        expect(page.locator('nav [aria-current="page"]')).to_have_text("Home")
+        message = page.get_by_test_id("app-message")
+        for fragment, lands, says in BAD_FRAGMENTS:
+            page.goto(f"/{fragment}")
+            expect(page).to_have_url(re.compile(lands))
+            expect(message).to_contain_text(re.compile(says, re.I))
+            expect(page.locator("main")).not_to_be_empty()
+        # The message is gone on the next screen, and the nav marks it.
+        page.get_by_test_id("screen-console").click()
+        expect(page).to_have_url(re.compile(r"#console$"))
+        expect(message).to_have_text("")
+        expect(page.locator('nav [aria-current="page"]')).to_have_text("Console")
+        # The message line keeps its height whether it is empty or holds two lines of text.
+        empty = message.bounding_box()
+        page.goto("/#snakes/level/0")
+        expect(message).to_contain_text("not a level number")
+        assert message.bounding_box() == empty
+        assert page.page_errors == []
+
+
+def test_errors_speak_the_players_language(browser: Browser, base_url: str):
+    with device_page(browser, base_url, "desktop") as page:
+        goto_ready(page)
+        error = page.evaluate("""() => window.gridforge.app
+            .call('gridforge.snakes.page.start', {cols: 'x'})
+            .then(() => null, (e) => ({message: e.message, issues: e.issues || null}))""")
+        assert error is not None
+        assert "gridforge." not in error["message"]
+        assert error["issues"] and all("path" in issue for issue in error["issues"])
+        unknown = page.evaluate("""() => window.gridforge.app.call('gridforge.snakes.nothing')
+            .then(() => null, (e) => e.message)""")
+        assert unknown and "gridforge." not in unknown and unknown[0].isupper()
+
+
+def test_colour_letters_are_drawn_when_the_setting_is_on_and_it_is_saved(
+    browser: Browser, base_url: str
+):
+    with device_page(browser, base_url, "phone") as page:
+        goto_ready(page, "#snakes/level/1")
+        wait_level(page, 1)
+        letters = board(page).locator("text.letter")
+        expect(letters).to_have_count(0)
+        before = board(page).bounding_box()
+        page.get_by_test_id("setting-colour-letters").check()
+        # One letter on each body and each open hole; the board does not move.
+        expect(letters).to_have_count(4)
+        assert board(page).bounding_box() == before
+        page.reload()
+        wait_level(page, 1)
+        expect(page.get_by_test_id("setting-colour-letters")).to_be_checked()
+        expect(letters).to_have_count(4)
+        assert page.page_errors == []
