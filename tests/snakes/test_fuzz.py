@@ -39,16 +39,21 @@ WEIRD: list[Any] = [None, True, False, 0, -1, 1, 2**31, 10**29, -(10**29), 1.5, 
                     [[0, 0]] * 50, {"id": "L1"}, {"kind": ["gold"]}, "x" * 500]
 
 
+MAX_PATHS = 2_000  # a value duplicated thousands of times is mutated through its first paths
+
+
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path into a JSON value, the root included."""
+    """The paths into a JSON value, the root first, depth first, at most MAX_PATHS."""
     out = [prefix]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            out += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            out += _paths(item, (*prefix, i))
-    return out
+    stack = [(value, prefix)]
+    while stack and len(out) < MAX_PATHS:
+        node, path = stack.pop()
+        items = node.items() if isinstance(node, dict) else (
+            enumerate(node) if isinstance(node, list) else ())
+        children = [(item, (*path, key)) for key, item in items]
+        out += [p for _, p in children]
+        stack += reversed(children)
+    return out[:MAX_PATHS]
 
 
 def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
