@@ -120,14 +120,6 @@ def mutated_texts(draw: st.DrawFn, base: Any) -> bytes:
     return data
 
 
-def _loads(data: bytes) -> Any:
-    """The text as the page would hand it over (it came through JSON), or None if not JSON."""
-    try:
-        return json.loads(data.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return None
-
-
 # ------------------------------------------------------------------------- the properties
 
 
