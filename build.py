@@ -14,18 +14,25 @@ packages from the committed lock file. A step that fails names itself and its ca
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import hashlib
 import http.server
+import importlib.util
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.parse
+import zipfile
+from http import HTTPStatus
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, BinaryIO, ClassVar
 
 ROOT = Path(__file__).resolve().parent
 BUILD = ROOT / "build"
@@ -33,6 +40,7 @@ SITE = BUILD / "site"
 DIST = BUILD / "dist"
 WHEELHOUSE = BUILD / "wheelhouse"  # pure-Python wheels for the Pyodide test run
 VENV = ROOT / ".venv"
+LEVEL_DATA = ROOT / "pkg" / "gridforge" / "snakes" / "data"  # main-line blocks
 CHROMIUM = Path("/usr/bin/chromium")
 
 # Files of the npm package `pyodide` that the site needs (the rest is docs and types).
@@ -188,6 +196,98 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+RUNTIME_CACHE = BUILD / "runtime-cache"  # what node made once per input, by its hash
+
+
+def node_summary(step: str, cmd: list[str | Path]) -> dict[str, int]:
+    """Run a node tool that ends its output with one JSON line; return that line."""
+    result = run_step(step, ["node", *cmd])
+    try:
+        summary: dict[str, int] = json.loads(result.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise StepFailed(f"step '{step}' failed: no summary in its output: "
+                         f"{result.stdout[-500:]!r}") from None
+    return summary
+
+
+def precompiled(step: str, source: Path, name: str, *, least: float) -> Path:
+    """``source`` (a zip of Python modules) with bytecode beside every module (see
+    tools/precompile.mjs), made once per source and kept in build/runtime-cache as
+    ``name``-<hash>.zip; ``least`` is the share of modules that must compile.
+    """
+    target = RUNTIME_CACHE / f"{name}-{sha256_of(source)[:16]}.zip"
+    if target.exists():
+        return target
+    RUNTIME_CACHE.mkdir(parents=True, exist_ok=True)
+    for old in RUNTIME_CACHE.glob(f"{name}-*.zip"):
+        old.unlink()  # keep only the newest
+    partial = target.with_suffix(".partial")
+    summary = node_summary(step, [ROOT / "tools" / "precompile.mjs", source, partial])
+    if summary["compiled"] < least * summary["modules"]:
+        raise StepFailed(f"step '{step}' failed: only {summary['compiled']} of "
+                         f"{summary['modules']} modules compiled")
+    partial.replace(target)
+    say(f"{step}: {summary['compiled']} of {summary['modules']} modules, "
+        f"{summary['bytes'] / 1024:.0f} KiB")
+    return target
+
+
+SNAPSHOT_NAME = "snapshot.bin.gz"
+
+
+def stdlib_imports(wheel: Path) -> list[str]:
+    """The standard-library modules that the wheel's code imports anywhere (at the top of a
+    module or inside a function), from its sources; for ``from a import b`` both ``a`` and
+    ``a.b`` (b may be a submodule)."""
+    names: set[str] = set()
+    with zipfile.ZipFile(wheel) as archive:
+        for member in archive.namelist():
+            if not member.endswith(".py"):
+                continue
+            for node in ast.walk(ast.parse(archive.read(member), member)):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module)
+                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return sorted(name for name in names
+                  if name.partition(".")[0] in sys.stdlib_module_names
+                  and name.partition(".")[0] != "__future__" and is_module(name))
+
+
+def is_module(name: str) -> bool:
+    """Whether ``name`` is a module here (``typing.Any`` is not): the snapshot's list then
+    changes only when gridforge starts or stops using a module."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def start_snapshot(runtime: Path, wheel: Path) -> Path:
+    """The runtime's start-up snapshot (see tools/make_snapshot.mjs) with the standard-library
+    modules gridforge imports already imported; made once per runtime and module list (not
+    per wheel: most changes to gridforge leave it as it is) and kept in build/runtime-cache.
+    """
+    modules = stdlib_imports(wheel)
+    digest = hashlib.sha256(fingerprint(*(runtime / name for name in (
+        "pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip"))).encode())
+    digest.update(" ".join(modules).encode())
+    target = RUNTIME_CACHE / f"snapshot-{digest.hexdigest()[:16]}.bin.gz"
+    if target.exists():
+        return target
+    RUNTIME_CACHE.mkdir(parents=True, exist_ok=True)
+    for old in RUNTIME_CACHE.glob("snapshot-*.bin.gz"):
+        old.unlink()  # keep only the newest
+    partial = target.with_suffix(".partial")
+    summary = node_summary("make the start-up snapshot",
+                           [ROOT / "tools" / "make_snapshot.mjs", runtime, partial, *modules])
+    partial.replace(target)
+    say(f"start-up snapshot: {summary['modules']} of {len(modules)} modules imported, "
+        f"{summary['gzip_bytes'] / 1024 / 1024:.1f} MiB gzipped")
+    return target
+
+
 def lay_out_site(wheel: Path) -> None:
     """Lay out the static site in build/site: runtime, micropip, our wheel, the shell."""
     pyodide_pkg = ROOT / "node_modules" / "pyodide"
@@ -201,6 +301,11 @@ def lay_out_site(wheel: Path) -> None:
     runtime.mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide_pkg / name, runtime / name)
+    # Sources only in the npm package: without bytecode, Python would compile every module
+    # it imports on every visit, most of the runtime's start-up time.
+    shutil.copy2(precompiled("precompile the standard library",
+                             pyodide_pkg / "python_stdlib.zip", "python_stdlib", least=0.95),
+                 runtime / "python_stdlib.zip")
 
     # micropip: the lock names a file whose hash differs from PyPI's; ship PyPI's wheel
     # under the lock's file name and write its real hash, so integrity checks stay on.
@@ -217,7 +322,12 @@ def lay_out_site(wheel: Path) -> None:
 
     wheels_dir = SITE / "wheels"
     wheels_dir.mkdir()
-    shutil.copy2(wheel, wheels_dir / wheel.name)
+    # The page imports gridforge straight from this zip (zipimport, nothing unpacked), with
+    # bytecode beside each module; build/dist keeps the plain wheel for pip and the tests.
+    shipped = wheels_dir / wheel.name
+    shutil.copy2(precompiled("precompile the gridforge wheel", wheel, "gridforge-wheel",
+                             least=1.0), shipped)
+    wheel = shipped
     pyodide_version = json.loads((pyodide_pkg / "package.json").read_text())["version"]
     manifest = {
         "wheel": f"wheels/{wheel.name}",
@@ -225,9 +335,99 @@ def lay_out_site(wheel: Path) -> None:
         "wheel_bytes": wheel.stat().st_size,
         "pyodide": pyodide_version,
     }
+    shutil.copy2(start_snapshot(runtime, wheel), runtime / SNAPSHOT_NAME)
+    manifest["snapshot"] = f"pyodide/{SNAPSHOT_NAME}"
     (SITE / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    blocks = lay_out_levels(LEVEL_DATA, SITE / "levels")
+    version = write_offline_manifest(SITE)
     say(f"site laid out in {SITE.relative_to(ROOT)} (wheel {wheel.name}, "
-        f"{wheel.stat().st_size / 1024:.1f} KiB; pyodide {pyodide_version})")
+        f"{wheel.stat().st_size / 1024:.1f} KiB; pyodide {pyodide_version}; "
+        f"{len(blocks)} level blocks; build {version})")
+
+
+# The builder's block names (gridforge generate-levels): main-NNNN-NNNN.json, levels first..last.
+BLOCK_NAME = re.compile(r"main-(\d{4})-(\d{4})\.json")
+BATCH_FORMAT = "gridforge.snakes.batch/1"
+LEVELS_INDEX_FORMAT = "gridforge.levels-index/1"
+
+
+def lay_out_levels(source: Path, dest: Path) -> list[dict[str, object]]:
+    """Copy the main line's level blocks (and progress.json, if any) from ``source`` to
+    ``dest`` and write ``dest/index.json``; return the index's blocks.
+
+    The page fetches a block when it needs one, so start-up never parses them; the index
+    says which levels each block holds and its SHA-256. Each block is checked here (its
+    name, its format, one level per number it covers, no overlap with another block), so a
+    broken data file fails the build, naming the file and the field.
+    """
+    step = "lay out the level blocks"
+    dest.mkdir(parents=True, exist_ok=True)
+    blocks: list[dict[str, object]] = []
+    for path in sorted(source.glob("main-*.json")):
+        match = BLOCK_NAME.fullmatch(path.name)
+        if not match:
+            raise StepFailed(f"step '{step}' failed: {path.name}: not a block name "
+                             "(main-NNNN-NNNN.json)")
+        first, last = int(match[1]), int(match[2])
+        if not 1 <= first <= last:
+            raise StepFailed(f"step '{step}' failed: {path.name}: levels {first}..{last}")
+        try:
+            block = json.loads(path.read_bytes().decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise StepFailed(f"step '{step}' failed: {path.name}: not JSON: {exc}") from None
+        if not isinstance(block, dict) or block.get("format") != BATCH_FORMAT:
+            raise StepFailed(f"step '{step}' failed: {path.name}: format: "
+                             f"expected {BATCH_FORMAT!r}")
+        levels = block.get("levels")
+        if not isinstance(levels, list) or len(levels) != last - first + 1:
+            count = len(levels) if isinstance(levels, list) else type(levels).__name__
+            raise StepFailed(f"step '{step}' failed: {path.name}: levels: expected "
+                             f"{last - first + 1} levels, got {count}")
+        if blocks and first <= int(str(blocks[-1]["last"])):
+            raise StepFailed(f"step '{step}' failed: {path.name}: overlaps "
+                             f"{blocks[-1]['file']}")
+        shutil.copy2(path, dest / path.name)
+        blocks.append({"file": path.name, "first": first, "last": last,
+                       "sha256": sha256_of(path), "bytes": path.stat().st_size})
+    index: dict[str, object] = {"format": LEVELS_INDEX_FORMAT, "blocks": blocks}
+    progress = source / "progress.json"
+    if progress.is_file():
+        shutil.copy2(progress, dest / progress.name)
+        index["progress"] = {"file": progress.name, "sha256": sha256_of(progress)}
+    (dest / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True))
+    return blocks
+
+
+SW_PLACEHOLDER = "const BUILD = null;  // build.py writes this build's version and files here"
+
+
+def write_offline_manifest(site: Path) -> str:
+    """Write the service worker's list of files (every file of the site but sw.js, with
+    its SHA-256 and size) into sw.js and sw-manifest.json; return the build's version.
+
+    The version is a hash of that list, so any change to any file names a new cache; and
+    because it is written into sw.js itself, the browser sees a new service worker on
+    every new build (an unchanged sw.js would never be re-installed).
+    """
+    sw = site / "sw.js"
+    files = []
+    for path in sorted(site.rglob("*")):
+        if path.is_file() and path != sw and path.name != "sw-manifest.json":
+            files.append({"path": path.relative_to(site).as_posix(),
+                          "sha256": sha256_of(path), "bytes": path.stat().st_size})
+    listing = "".join(f"{f['path']} {f['sha256']}\n" for f in files)
+    version = hashlib.sha256(listing.encode("utf-8")).hexdigest()[:16]
+    build_info = {"version": version, "files": files}
+    (site / "sw-manifest.json").write_text(json.dumps(build_info, indent=1, sort_keys=True))
+    if sw.exists():
+        source = sw.read_text(encoding="utf-8")
+        if source.count(SW_PLACEHOLDER) != 1:
+            raise StepFailed("step 'write the offline manifest' failed: web/sw.js must hold "
+                             f"the line {SW_PLACEHOLDER!r} once")
+        sw.write_text(source.replace(
+            SW_PLACEHOLDER, f"const BUILD = {json.dumps(build_info, sort_keys=True)};"),
+            encoding="utf-8")
+    return version
 
 
 def build_all() -> Path:
@@ -240,44 +440,175 @@ def build_all() -> Path:
 
 # ---------------------------------------------------------------------------- serving
 
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with the right MIME types and cross-origin isolation headers."""
+class BadPath(ValueError):
+    """A request path that names no file of any site: answered 400 with this reason."""
 
+
+_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def site_path_parts(path: str) -> list[str]:
+    """The segments of a request's URL path, decoded; BadPath when it is malformed.
+
+    Refused: a path that does not start with ``/``, a ``%`` not followed by two hex digits,
+    bytes that are not UTF-8, control characters (NUL included), backslashes, and the dot
+    segments ``.`` and ``..`` (a browser removes them before sending; anything else that
+    sends them is probing).
+    """
+    if not path.startswith("/"):
+        raise BadPath("the path must start with /")
+    if _PERCENT.search(path):
+        raise BadPath("bad percent-encoding")
+    try:
+        text = urllib.parse.unquote_to_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadPath("the path is not UTF-8") from None
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in text):
+        raise BadPath("control character in the path")
+    if "\\" in text:
+        raise BadPath("backslash in the path")
+    segments = text.split("/")[1:]
+    if any(segment in (".", "..") for segment in segments):
+        raise BadPath("dot segment in the path")
+    return [segment for segment in segments if segment]
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files of one folder, with the right MIME types and, unless the server is a
+    plain host, cross-origin isolation headers.
+
+    Only regular files inside the folder are served: a folder answers its index.html (a
+    redirect adds the trailing slash) or 404, never a listing; a symlink whose target lies
+    outside the folder is refused (403); a malformed path is answered 400.
+    """
+
+    server: SiteServer
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES
     }
 
+    def setup(self) -> None:
+        # A client that sends half a request (or idles on a kept-alive connection) is
+        # dropped after this many seconds, so it cannot hold a thread for ever.
+        super().setup()
+        self.connection.settimeout(self.server.request_timeout)
+
     def end_headers(self) -> None:
-        # COOP + COEP make the page cross-origin isolated: SharedArrayBuffer, and so an
-        # interrupt buffer that stops long Python work without killing the worker.
-        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
-        self.send_header("Cache-Control", "no-cache")
+        if self.server.isolation:
+            # COOP + COEP make the page cross-origin isolated: SharedArrayBuffer, and so an
+            # interrupt buffer that stops long Python work without killing the worker.
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+            self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
+    def send_head(self) -> BinaryIO | None:
+        """Resolve the request to a file inside the site and send its headers."""
+        split = urllib.parse.urlsplit(self.path)
+        try:
+            parts = site_path_parts(split.path)
+        except BadPath as exc:
+            self.send_error(HTTPStatus.BAD_REQUEST, str(exc))
+            return None
+        root = Path(self.directory).resolve()
+        try:
+            # strict: every link followed; a dangling one is a missing file
+            real = root.joinpath(*parts).resolve(strict=True)
+        except (OSError, RuntimeError):
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        if not real.is_relative_to(root):
+            self.send_error(HTTPStatus.FORBIDDEN, "outside the site")
+            return None
+        if real.is_dir():
+            index = real / "index.html"
+            if not index.is_file():
+                self.send_error(HTTPStatus.NOT_FOUND, "File not found")  # no listings
+                return None
+            if not split.path.endswith("/"):
+                self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+                self.send_header("Location", urllib.parse.urlunsplit(
+                    (split.scheme, split.netloc, split.path + "/", split.query, "")))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            real = index.resolve()
+            if not real.is_relative_to(root):
+                self.send_error(HTTPStatus.FORBIDDEN, "outside the site")
+                return None
+        if not real.is_file():
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        try:
+            f = real.open("rb")
+        except OSError:
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
+        try:
+            stat = os.fstat(f.fileno())
+            # A validator, so that a revalidation (Cache-Control: no-cache, or the service
+            # worker filling its cache right after the first visit) costs a 304, not the
+            # file again. A build re-creates every file, so inode and mtime both change.
+            etag = f'"{stat.st_ino:x}-{stat.st_size:x}-{stat.st_mtime_ns:x}"'
+            if etag in (self.headers.get("If-None-Match") or ""):
+                f.close()
+                self.send_response(HTTPStatus.NOT_MODIFIED)
+                self.send_header("ETag", etag)
+                self.end_headers()
+                return None
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", self.guess_type(str(real)))
+            self.send_header("Content-Length", str(stat.st_size))
+            self.send_header("ETag", etag)
+            self.end_headers()
+        except BaseException:
+            f.close()
+            raise
+        return f
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        """Never list a folder (send_head does not call this; kept as a guard)."""
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+        return None
+
     def log_message(self, format: str, *args: object) -> None:
-        if getattr(self.server, "verbose", False):
+        if self.server.verbose:
             super().log_message(format, *args)
 
 
 class SiteServer(http.server.ThreadingHTTPServer):
+    """The site's server: one thread per connection, bound to the loopback address."""
+
     daemon_threads = True
     verbose = False
+    isolation = True
+    request_timeout = 10.0
 
-    def handle_error(self, request, client_address) -> None:
+    def handle_error(self, request: socket.socket | tuple[bytes, socket.socket],
+                     client_address: Any) -> None:
         # A browser closing a connection early is not a server fault; never crash on it.
         exc = sys.exc_info()[1]
-        if not isinstance(exc, ConnectionError):
+        if not isinstance(exc, ConnectionError | TimeoutError):
             super().handle_error(request, client_address)
 
 
-def make_server(root: Path = SITE, host: str = "127.0.0.1", port: int = 8000,
-                verbose: bool = False) -> SiteServer:
-    """A server for ``root``; port 0 picks a free port (see ``server.server_address``)."""
+def make_server(root: Path = SITE, port: int = 8000, *, verbose: bool = False,
+                isolation: bool = True, request_timeout: float = 10.0) -> SiteServer:
+    """A server for ``root`` on 127.0.0.1 (never another interface); port 0 picks a free
+    port (see ``server.server_address``).
+
+    ``isolation=False`` serves as a plain static host would: no COOP/COEP/CORP and no
+    Cache-Control header. ``request_timeout`` is how long (seconds) a connection may stay
+    silent before it is dropped.
+    """
+    if not request_timeout > 0:
+        raise ValueError(f"request_timeout must be > 0, got {request_timeout!r}")
     handler = functools.partial(SiteHandler, directory=str(root))
-    server = SiteServer((host, port), handler)
+    server = SiteServer(("127.0.0.1", port), handler)
     server.verbose = verbose
+    server.isolation = isolation
+    server.request_timeout = request_timeout
     return server
 
 
@@ -287,14 +618,15 @@ def start_in_thread(server: SiteServer) -> threading.Thread:
     return thread
 
 
-def serve(port: int) -> None:
+def serve(port: int, *, isolation: bool = True) -> None:
     build_all()
     try:
-        server = make_server(SITE, port=port, verbose=True)
+        server = make_server(SITE, port=port, verbose=True, isolation=isolation)
     except OSError as exc:
         raise StepFailed(f"step 'serve' failed: cannot listen on 127.0.0.1:{port}: {exc}") \
             from None
-    say(f"serving {SITE.relative_to(ROOT)} on http://127.0.0.1:{port}/ (Ctrl-C stops)")
+    kind = "" if isolation else " as a plain static host (no COOP/COEP)"
+    say(f"serving {SITE.relative_to(ROOT)}{kind} on http://127.0.0.1:{port}/ (Ctrl-C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -314,20 +646,27 @@ def run_suite(name: str, cmd: list[str], env: dict | None = None) -> bool:
 
 
 def test(only: list[str]) -> int:
-    ensure_chromium()
-    build_all()
-    download_wheels("download the Pyodide test wheels", PYODIDE_TEST_WHEELS, WHEELHOUSE,
-                    python_version="3.14")
+    """Set up what the chosen suites need (all suites when ``only`` is empty), run them."""
+    chosen = [name for name in SUITES if not only or name in only]
+    if "e2e" in chosen:
+        ensure_chromium()
+    if "pyodide" in chosen or "e2e" in chosen:
+        build_all()
+    else:
+        ensure_venv()  # ruff, mypy and pytest run on the sources
+    if "pyodide" in chosen:
+        download_wheels("download the Pyodide test wheels", PYODIDE_TEST_WHEELS, WHEELHOUSE,
+                        python_version="3.14")
     py = venv_python()
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     suites = {
         "ruff": [py, "-m", "ruff", "check", "."],
+        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge"],
         "pytest": [py, "-m", "pytest", "-q", "tests"],
         "pyodide": ["node", ROOT / "tools" / "pyodide_run.mjs", "test"],
         "e2e": [py, "-m", "pytest", "-q", "e2e"],
     }
-    failed = [name for name, cmd in suites.items()
-              if (not only or name in only) and not run_suite(name, cmd, env)]
+    failed = [name for name in chosen if not run_suite(name, suites[name], env)]
     if failed:
         say(f"FAILED: {', '.join(failed)}")
         return 1
@@ -335,19 +674,36 @@ def test(only: list[str]) -> int:
     return 0
 
 
+SUITES = ("ruff", "mypy", "pytest", "pyodide", "e2e")
+
+
+def port_number(text: str) -> int:
+    """argparse type for --port: an integer 1..65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 1..65535, got {port}")
+    return port
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     serve_p = sub.add_parser("serve", help="build everything and serve on 127.0.0.1")
-    serve_p.add_argument("--port", type=int, default=8000)
+    serve_p.add_argument("--port", type=port_number, default=8000)
+    serve_p.add_argument("--plain", action="store_true",
+                         help="serve as a plain static host: no cross-origin isolation "
+                              "headers (cancel then restarts the Python worker)")
     sub.add_parser("build", help="build the wheel and the static site")
     test_p = sub.add_parser("test", help="set up, build and run every test")
-    test_p.add_argument("--only", action="append", choices=["ruff", "pytest", "pyodide", "e2e"],
+    test_p.add_argument("--only", action="append", choices=SUITES,
                         help="run only these suites (repeatable); default: all")
     args = parser.parse_args(argv)
     try:
         if args.command == "serve":
-            serve(args.port)
+            serve(args.port, isolation=not args.plain)
             return 0
         if args.command == "build":
             build_all()

@@ -6,6 +6,7 @@ import re
 import time
 from urllib.parse import urlparse
 
+import pytest
 from conftest import READY_TIMEOUT_MS, open_ready
 from playwright.sync_api import Page, expect
 
@@ -18,7 +19,33 @@ def test_page_becomes_ready_and_shows_both_versions(page: Page):
     assert re.search(r"Python 3\.\d+\.\d+", shown)
     assert versions["implementation"] == "cpython" and versions["platform"] == "emscripten"
     assert versions["crossOriginIsolated"] is True
+    assert versions["startup"] == "snapshot", versions.get("startupFallback")
     assert page.page_errors == []
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_without_a_usable_snapshot_python_starts_cold_and_answers(browser, base_url, damage):
+    context = browser.new_context(base_url=base_url, service_workers="block")
+
+    def spoil(route):
+        if damage == "missing":
+            return route.fulfill(status=404, body="")
+        response = route.fetch()
+        body = bytearray(response.body())
+        body[len(body) // 2 : len(body) // 2 + 64] = bytes(64)  # fails the gzip check
+        return route.fulfill(response=response, body=bytes(body))
+
+    context.route("**/pyodide/snapshot.bin.gz", spoil)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        versions = page.evaluate("() => window.gridforge.ready")
+        assert versions["startup"] == "cold"
+        assert versions["startupFallback"]
+        assert page.evaluate("() => window.gridforge.call('gridforge.api.echo', [3])") == [3]
+        expect(page.get_by_test_id("status")).to_have_text("Ready")
+    finally:
+        context.close()
 
 
 def test_round_trip_call_returns_the_right_json(page: Page):
@@ -80,7 +107,7 @@ def test_bad_arguments_show_a_clear_error_and_the_worker_lives(page: Page):
 
 
 def test_page_works_with_every_non_local_request_blocked(browser, base_url):
-    context = browser.new_context(base_url=base_url)
+    context = browser.new_context(base_url=base_url, service_workers="block")
     outside: list[str] = []
 
     def guard(route):
@@ -120,7 +147,7 @@ def test_wasm_and_modules_are_served_with_the_right_types_and_isolation(page: Pa
 
 
 def test_a_tampered_wheel_rejects_ready_with_the_reason(browser, base_url):
-    context = browser.new_context(base_url=base_url)
+    context = browser.new_context(base_url=base_url, service_workers="block")
 
     def tamper(route):
         response = route.fetch()
@@ -148,7 +175,7 @@ def test_a_tampered_wheel_rejects_ready_with_the_reason(browser, base_url):
 
 
 def test_without_isolation_cancel_replaces_the_worker_and_calls_go_on(browser, base_url):
-    context = browser.new_context(base_url=base_url)
+    context = browser.new_context(base_url=base_url, service_workers="block")
 
     def strip_isolation(route):
         response = route.fetch()

@@ -1,8 +1,10 @@
-"""Shared pytest set-up: deterministic hypothesis profiles for CPython and Pyodide."""
+"""Shared pytest set-up: deterministic hypothesis profiles for CPython and Pyodide, and the
+``fuzz_long`` marker (long fuzz runs, left out unless ``-m fuzz_long`` asks for them)."""
 
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # derandomize: the same examples every run, so CI never flakes on a lucky draw;
@@ -27,3 +29,20 @@ IN_PYODIDE = sys.platform == "emscripten"
 settings.load_profile(
     os.environ.get("GRIDFORGE_HYPOTHESIS", "pyodide" if IN_PYODIDE else "default")
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "fuzz_long: the long fuzz run (>= 10,000 cases per loader); deselected "
+        "unless -m names fuzz_long"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The long fuzz run takes many minutes: it runs only when asked for by name.
+    if "fuzz_long" in (config.getoption("markexpr") or ""):
+        return
+    kept = [item for item in items if item.get_closest_marker("fuzz_long") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept

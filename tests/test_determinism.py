@@ -13,6 +13,7 @@ import json
 
 from gridforge.mines import run as mines_run
 from gridforge.mines.generate import generate
+from gridforge.snakes.design.mainline import design_level
 from gridforge.snakes.design.pipeline import design_levels
 
 
@@ -34,6 +35,12 @@ def test_a_backward_built_target_100_level_has_pinned_bytes():
     assert digest(batch) == SNAKES_TARGET_100
 
 
+def test_main_line_levels_have_pinned_bytes():
+    # A lesson (3), a teaching level with its fallback rule (13) and a mechanic's return (22).
+    levels = [design_level(n, 2026) for n in (3, 13, 22)]
+    assert digest(levels) == SNAKES_MAINLINE
+
+
 def test_mines_boards_of_every_battle_preset_have_pinned_bytes():
     boards = [generate(f"battle-{k}", 1000 + k, level=k).dumps() for k in range(1, 6)]
     assert digest(boards) == MINES_BOARDS
@@ -51,5 +58,6 @@ def test_a_mines_run_transcript_has_pinned_bytes():
 
 SNAKES_BATCH = "f1a4bb13cc2a1f1f6fb9079e54f988eaa6a10d1d4e1e2edf4e9e29a47738aa3c"
 SNAKES_TARGET_100 = "770fc1f1ebb7432e92b971001a627a3ba00b439c1805817897dc2b84ed21ec52"
+SNAKES_MAINLINE = "dd44d3380fad0a11047996e3e7c4b315915b45294dbb4591e80e4fef673ea8ef"
 MINES_BOARDS = "65070749108bf35edd911f7fddfe847a4310903977ec20d4d9441f1d7b670601"
-MINES_RUN = "b9d3defc7b7788a43f3c51bd6d236a211b9c2d9412223e8d34a32c7c4c01d71f"
+MINES_RUN = "89a3adc9999ada7442bbe01c87d50d7c74dd41202c91dcbac2fdf1896cf4e55b"

@@ -1,42 +1,207 @@
-// The page shell: starts the Python bridge, shows loading status, versions, progress and
-// errors, and hosts the screens. Screens draw and send intents; Python decides everything.
+// The page's shell (spec/web.md): routes, navigation, the busy overlay, the message line,
+// saved state and settings, around one Python bridge. Screens are modules in screens/
+// exporting `screen = {id, title, mount(root, app, params)}`; they draw and send intents,
+// Python decides. The `app` object built here is the interface every screen codes against
+// (prompts/shell-contract.md).
 import { PythonBridge } from "./bridge.js";
-import { consoleScreen } from "./screens/console.js";
-import { minesScreen } from "./screens/mines.js";
-import { snakesScreen } from "./screens/snakes.js";
+import { registerOffline } from "./offline.js";
+import * as palette from "./palette.js";
+import { parse, title } from "./router.js";
+import { Store } from "./store.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+const BUSY_DELAY_MS = 150;  // quick calls never flash the overlay
 const bridge = new PythonBridge();
 
-function showError(message) {
-  const banner = $("error");
-  banner.textContent = message;
-  banner.hidden = false;
+// ---------------------------------------------------------------------------- messages
+const messageLine = $("app-message");
+const messageText = $("message-text");
+const errorText = $("error");
+
+function message(text, kind = "info") {
+  const shown = String(text ?? "");
+  messageLine.dataset.kind = kind;
+  messageLine.title = shown;  // the whole text when the fixed-height line clips it
+  if (kind === "error") {
+    messageText.textContent = "";
+    errorText.textContent = shown;
+    errorText.hidden = shown === "";
+  } else {
+    errorText.textContent = "";
+    errorText.hidden = true;
+    messageText.textContent = shown;
+  }
 }
 
-function clearError() {
-  $("error").hidden = true;
-  $("error").textContent = "";
+function clearMessage() {
+  message("", "info");
 }
 
-// The bridge as tests and tools see it: window.gridforge.ready / call / cancel.
+/**
+ * An error from Python in the player's words: no internal dotted names, no tracebacks.
+ * Field-path issues stay on `.issues`; the original text stays on `.detail`.
+ */
+export function playerError(error) {
+  const raw = String((error && error.message) || error || "unknown error");
+  const type = error && error.type;
+  let text;
+  if (type === "Cancelled") text = "Stopped.";
+  else if (type === "InternalError") {
+    console.error(raw);  // the details for a bug report; the player sees a plain sentence
+    text = "Something went wrong inside the game (a bug). Please try again; " +
+      "the details are in the browser's console.";
+  } else {
+    text = raw
+      .replace(/'?\bgridforge(\.[A-Za-z_][A-Za-z0-9_]*)+(\(\))?'?/g, "")
+      .replace(/\b(for|in|of|from)\s*(?=[:,.]|$)/g, "")
+      .replace(/\s+([:,.])/g, "$1")
+      .replace(/^[\s:]+/, "")
+      .replace(/\s{2,}/g, " ")
+      .trim();
+    if (!text) text = "That did not work.";
+    text = text[0].toUpperCase() + text.slice(1);
+  }
+  const out = new Error(text);
+  out.type = type;
+  out.issues = error && error.issues;
+  out.detail = raw;
+  return out;
+}
+
+// ---------------------------------------------------------------------------- busy overlay
+let inFlight = 0;
+let busyTimer = null;
+let busyOverlay = null;
+let busyLabel = "";
+
+function busyElement() {
+  const overlay = document.createElement("div");
+  overlay.className = "app-busy";
+  overlay.dataset.testid = "app-busy";
+  overlay.setAttribute("data-testid", "app-busy");
+  overlay.setAttribute("role", "progressbar");
+  overlay.innerHTML = `
+    <div class="busy" data-testid="busy">
+      <span class="spinner" aria-hidden="true"></span>
+      <progress data-testid="progress"></progress>
+      <span class="busy-label" data-testid="progress-label"></span>
+      <button type="button" data-testid="cancel">Cancel</button>
+    </div>`;
+  overlay.querySelector('[data-testid="cancel"]').addEventListener("click", () => bridge.cancel());
+  overlay.querySelector('[data-testid="progress-label"]').textContent = busyLabel;
+  return overlay;
+}
+
+function busyStart() {
+  inFlight += 1;
+  if (busyOverlay || busyTimer !== null) return;
+  busyTimer = setTimeout(() => {
+    busyTimer = null;
+    if (inFlight > 0 && !busyOverlay) {
+      busyOverlay = busyElement();
+      document.body.append(busyOverlay);
+    }
+  }, BUSY_DELAY_MS);
+}
+
+function busyEnd() {
+  inFlight = Math.max(0, inFlight - 1);
+  if (inFlight > 0) return;
+  if (busyTimer !== null) { clearTimeout(busyTimer); busyTimer = null; }
+  if (busyOverlay) { busyOverlay.remove(); busyOverlay = null; }
+  busyLabel = "";
+}
+
+bridge.addEventListener("progress", ({ detail }) => {
+  busyLabel = `${detail.label} ${detail.done}/${detail.total}`;
+  if (!busyOverlay) return;
+  const bar = busyOverlay.querySelector("progress");
+  if (detail.total > 0) { bar.max = detail.total; bar.value = detail.done; }
+  busyOverlay.querySelector('[data-testid="progress-label"]').textContent = busyLabel;
+});
+
+/** Call Python with the overlay shown (after a short delay) while the call is in flight. */
+function tracked(name, args, options = {}) {
+  busyStart();
+  return bridge.call(name, args, options).finally(busyEnd);
+}
+
+const qualified = (name) => (name.startsWith("gridforge.") ? name : `gridforge.${name}`);
+
+// ---------------------------------------------------------------------------- the app
+const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
+const savedSettings = store.settings();
+let pendingReports = [];
+
+function safeStorage() {
+  try { return window.localStorage; } catch { return null; }
+}
+
+/** Reports raised while a screen is being mounted are shown once it is on the page. */
+function reportSoon(text, kind) {
+  if (mounting) pendingReports.push([text, kind]);
+  else message(text, kind);
+}
+
+const app = new EventTarget();
+Object.assign(app, {
+  /** Call a page function by dotted name; rejects with an Error in the player's words. */
+  call(name, ...args) {
+    return tracked(qualified(name), args).catch((error) => { throw playerError(error); });
+  },
+  /** A long call whose progress reports reach `onProgress({done, total, label})`. */
+  callWithProgress(name, args, onProgress) {
+    return tracked(qualified(name), args ?? [], { onProgress })
+      .catch((error) => { throw playerError(error); });
+  },
+  /** Stop the call in flight. */
+  cancel() { return bridge.cancel(); },
+  message,
+  clearMessage,
+  /** Go to a route; `{replace}` keeps history as it is, `{message, kind}` shows after it. */
+  navigate(hash, { replace = false, message: text = null, kind = "info" } = {}) {
+    const target = hash.startsWith("#") ? hash : `#${hash}`;
+    if (text !== null) pendingReports.push([text, kind]);
+    if (target === location.hash) { route(); return; }
+    if (replace) { history.replaceState(null, "", target); route(); } else location.hash = target;
+  },
+  route: null,
+  store,
+  palette,
+  settings: {
+    get colourLetters() { return savedSettings.colourLetters; },
+    set colourLetters(on) {
+      savedSettings.colourLetters = Boolean(on);
+      store.saveSettings(savedSettings);
+      $("setting-colour-letters").checked = savedSettings.colourLetters;
+      app.dispatchEvent(new CustomEvent("settings", { detail: { ...savedSettings } }));
+    },
+  },
+  get ready() { return bridge.ready; },
+  get versions() { return bridge.versions; },
+  // Older screens' names (mount(root, gridforge)): kept working.
+  showError(text) { message(text, "error"); },
+  clearError: clearMessage,
+});
+
+// Tests and tools: window.gridforge.ready / call / cancel (raw dotted names, raw errors).
 window.gridforge = {
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
   call(name, ...args) {
-    return bridge.call(name, args).catch((error) => {
-      showError(`${name}: ${error.message}`);
+    return tracked(name, args).catch((error) => {
+      message(playerError(error).message, "error");
       throw error;
     });
   },
-  callWithProgress(name, args, onProgress) {
-    return bridge.call(name, args, { onProgress });
-  },
+  callWithProgress(name, args, onProgress) { return tracked(name, args, { onProgress }); },
   cancel() { return bridge.cancel(); },
-  showError,
-  clearError,
+  showError: app.showError,
+  clearError: app.clearError,
+  app,
 };
 
+// ---------------------------------------------------------------------------- status
 bridge.addEventListener("status", ({ detail }) => {
   $("status").textContent = `Loading… ${detail.detail}`;
 });
@@ -49,44 +214,79 @@ bridge.addEventListener("ready", ({ detail }) => {
 bridge.addEventListener("load-error", ({ detail }) => {
   $("status").textContent = "Failed to load";
   $("status").dataset.state = "error";
-  showError(detail.message);
+  message(`The games could not start: ${detail.message}. Reloading the page may help.`, "error");
 });
-bridge.addEventListener("busy", () => {
-  $("busy").hidden = false;
-  $("progress").removeAttribute("value");
-  $("progress-label").textContent = "";
-});
-bridge.addEventListener("progress", ({ detail }) => {
-  if (detail.total > 0) {
-    $("progress").max = detail.total;
-    $("progress").value = detail.done;
-  }
-  $("progress-label").textContent = `${detail.label} ${detail.done}/${detail.total}`;
-});
-bridge.addEventListener("idle", () => {
-  if (bridge.pending.size === 0) $("busy").hidden = true;
-});
-$("cancel").addEventListener("click", () => bridge.cancel());
 
-// Screens: each is {id, title, mount(element, gridforge)}.
-const screens = [minesScreen, snakesScreen, consoleScreen];
-const nav = $("screens");
-function open(screen) {
-  for (const button of nav.querySelectorAll("button")) {
-    button.setAttribute("aria-pressed", String(button.dataset.screen === screen.id));
+const letters = $("setting-colour-letters");
+letters.checked = savedSettings.colourLetters;
+letters.addEventListener("change", () => { app.settings.colourLetters = letters.checked; });
+
+// ---------------------------------------------------------------------------- routing
+const main = document.getElementById("screen");
+let current = null;   // {id, handle}
+let routeToken = 0;
+let mounting = false;
+
+/** The screen module's `screen` export (or an older screen's single export with mount). */
+function screenOf(module) {
+  if (module.screen) return module.screen;
+  return Object.values(module).find((value) => value && typeof value.mount === "function");
+}
+
+async function route() {
+  const token = ++routeToken;
+  const parsed = parse(location.hash);
+  if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
+    history.replaceState(null, "", parsed.hash);  // one spelling per route
+  } else if (parsed.problem) {
+    history.replaceState(null, "", parsed.hash);
   }
-  const main = document.getElementById("screen");
+  app.route = { screen: parsed.screen, params: parsed.params, hash: parsed.hash };
+  for (const link of document.querySelectorAll("nav[data-testid=screens] a")) {
+    if (link.dataset.screen === parsed.screen) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  document.title = parsed.screen === "home" ? "gridforge" : `gridforge · ${title(parsed.screen)}`;
+  let module = null;
+  let loadProblem = null;
+  try {
+    module = await import(`./screens/${parsed.screen}.js`);
+  } catch (error) {
+    loadProblem = `${title(parsed.screen)[0].toUpperCase()}${title(parsed.screen).slice(1)} ` +
+      "is not part of this build; here is the start page.";
+    console.error(error);
+  }
+  if (token !== routeToken) return;  // a newer navigation won
+  if (current && current.handle && typeof current.handle.unmount === "function") {
+    try { current.handle.unmount(); } catch (error) { console.error(error); }
+  }
+  current = null;
+  clearMessage();
   main.replaceChildren();
-  screen.mount(main, window.gridforge);
+  main.dataset.screen = parsed.screen;
+  if (!module) {
+    pendingReports.push([loadProblem, "error"]);
+    app.navigate("#home", { replace: true });
+    return;
+  }
+  const screen = screenOf(module);
+  mounting = true;
+  try {
+    const handle = screen.mount(main, app, parsed.params) ?? null;
+    current = { id: screen.id, handle };
+  } catch (error) {
+    console.error(error);
+    pendingReports.push(["This screen could not be opened (a bug); the details are in the " +
+      "browser's console.", "error"]);
+  } finally {
+    mounting = false;
+  }
+  if (parsed.problem) message(parsed.problem, "error");
+  const reports = pendingReports;
+  pendingReports = [];
+  for (const [text, kind] of reports) message(text, kind);
 }
-for (const screen of screens) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.textContent = screen.title;
-  button.dataset.screen = screen.id;
-  button.dataset.testid = `screen-${screen.id}`;
-  button.setAttribute("data-testid", `screen-${screen.id}`);
-  button.addEventListener("click", () => open(screen));
-  nav.append(button);
-}
-open(screens[0]);
+
+window.addEventListener("hashchange", () => route());
+route();
+registerOffline();

@@ -19,11 +19,15 @@ function status(stage, detail = "") {
   self.postMessage({ type: "status", stage, detail });
 }
 
-/** Fetch the project's wheel by URL and check it against the manifest's SHA-256. */
-async function fetchWheel() {
+async function fetchManifest() {
   const manifestResponse = await fetch(new URL("manifest.json", base));
   if (!manifestResponse.ok) throw new Error(`manifest.json: HTTP ${manifestResponse.status}`);
-  const manifest = await manifestResponse.json();
+  return manifestResponse.json();
+}
+
+/** Fetch the project's wheel by URL and check it against the manifest's SHA-256. */
+async function fetchWheel(manifestLoaded) {
+  const manifest = await manifestLoaded;
   const response = await fetch(new URL(manifest.wheel, base));
   if (!response.ok) throw new Error(`${manifest.wheel}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
@@ -35,30 +39,59 @@ async function fetchWheel() {
   return { name: manifest.wheel.split("/").pop(), bytes };
 }
 
+/**
+ * The runtime's start-up snapshot (build.py, tools/make_snapshot.mjs): Python's memory just
+ * after it started, with the standard-library modules gridforge uses already imported.
+ * Resolves to its bytes; rejects when the build has none or it cannot be had.
+ */
+async function fetchSnapshot(manifestLoaded) {
+  const manifest = await manifestLoaded;
+  if (!manifest.snapshot) throw new Error("no snapshot in this build");
+  const response = await fetch(new URL(manifest.snapshot, base));
+  if (!response.ok) throw new Error(`${manifest.snapshot}: HTTP ${response.status}`);
+  const unpacked = response.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(unpacked).arrayBuffer());
+}
+
+/** Start Pyodide from the snapshot when there is one, otherwise (or if that fails) as usual. */
+async function startRuntime(manifestLoaded, versions) {
+  const indexURL = new URL("pyodide/", base).href;
+  if (typeof DecompressionStream === "function") {
+    try {
+      const runtime = await loadPyodide({ indexURL, _loadSnapshot: fetchSnapshot(manifestLoaded) });
+      versions.startup = "snapshot";
+      return runtime;
+    } catch (err) {
+      versions.startupFallback = String(err && err.message || err);
+    }
+  }
+  versions.startup = "cold";
+  return loadPyodide({ indexURL });
+}
+
 async function load() {
   const timings = {};
   const mark = (name) => { timings[name] = Math.round(performance.now()); };
   mark("start");
   status("runtime", "loading the Python runtime");
-  // The wheel downloads while the runtime compiles.
-  const wheelBytes = fetchWheel();
+  // The wheel and the snapshot download while the runtime compiles.
+  const manifestLoaded = fetchManifest();
+  const wheelBytes = fetchWheel(manifestLoaded);
   wheelBytes.catch(() => {});  // awaited below; its failure is reported there
-  pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
+  const start = {};
+  pyodide = await startRuntime(manifestLoaded.catch(() => ({})), start);
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   mark("runtime");
 
   status("wheel", "installing gridforge");
-  // micropip (Pyodide's installer, its lock entry carrying the real hash) loads beside the
-  // wheel; loadPackage logs a failure instead of throwing, so check what really loaded.
-  const micropipLoaded = pyodide.loadPackage("micropip", {
-    messageCallback: () => {}, errorCallback: () => {},
-  });
+  // The wheel (pure Python, no dependencies, bytecode beside each module: build.py) is put
+  // on sys.path as it is and imported from the zip: nothing to unpack, nothing to compile,
+  // and micropip is not needed to start (it ships beside the runtime all the same).
   const { name, bytes } = await wheelBytes;
-  pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython("import site; site.getsitepackages()[0]") });
-  await micropipLoaded;
-  if (!("micropip" in pyodide.loadedPackages)) {
-    throw new Error("micropip could not be loaded (missing file or hash mismatch)");
-  }
+  const wheelPath = `/lib/gridforge/${name}`;
+  pyodide.FS.mkdirTree("/lib/gridforge");
+  pyodide.FS.writeFile(wheelPath, bytes);
+  pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(wheelPath)})`);
   mark("wheel");
   status("import", `starting ${name}`);
   self.gridforgeProgress = (done, total, label) => {
@@ -74,6 +107,7 @@ api.set_progress(Progress(lambda done, total, label: js.gridforgeProgress(done, 
   const versions = JSON.parse(dispatch("gridforge.api.version", "[]")).value;
   versions.pyodide = pyodide.version;
   versions.crossOriginIsolated = self.crossOriginIsolated === true;
+  Object.assign(versions, start);
   mark("ready");
   versions.timings = timings;
   self.postMessage({ type: "ready", versions });
@@ -95,10 +129,24 @@ async function runQueue() {
     if (envelope.ok) self.postMessage({ type: "result", id, value: envelope.value });
     else self.postMessage({ type: "error", id, error: envelope.error });
     currentId = null;
-    // Yield so that messages (new calls) are taken in between long calls.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Let messages that arrived during a call in before the next queued one. A message
+    // channel yields without setTimeout's clamp (4 ms once timers nest), which every
+    // call in a row used to pay; an empty queue needs no yield at all.
+    if (queue.length) await yieldToMessages();
   }
   busy = false;
+}
+
+const yieldChannel = new MessageChannel();
+const yieldWaiters = [];
+yieldChannel.port1.onmessage = () => { const resolve = yieldWaiters.shift(); if (resolve) resolve(); };
+
+/** Resolve after the worker's event loop has taken the messages already waiting. */
+function yieldToMessages() {
+  return new Promise((resolve) => {
+    yieldWaiters.push(resolve);
+    yieldChannel.port2.postMessage(null);
+  });
 }
 
 let loading = null;

@@ -16,29 +16,28 @@ from collections.abc import Sequence
 from gridforge import __version__
 from gridforge.errors import Cancelled, GridforgeError, ValidationError
 
-# Modules that add subcommands; each has register(subparsers). Missing ones are skipped
-# only while a game package is not yet present in the tree.
+# Modules that add subcommands; each has register(subparsers).
 COMMAND_MODULES = ("gridforge.mines.commands", "gridforge.snakes.commands")
+# A refusal prints this many issues and counts the rest (a terminal, not a report).
+PRINTED_ISSUES = 10
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``gridforge`` parser with every game's subcommands."""
     parser = argparse.ArgumentParser(
         prog="gridforge", description="Grid games and a level designer (mines, snakes)."
     )
     parser.add_argument("--version", action="version", version=f"gridforge {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue
-            raise
-        module.register(subparsers)
+        importlib.import_module(module_name).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code:
+    0 done, 1 a negative answer (not solvable, not no-guess), 2 bad input, 130 cancelled.
+    Argparse's own usage errors (and ``--help``, ``--version``) exit through SystemExit."""
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
@@ -49,8 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except ValidationError as exc:
         print(f"gridforge: error: invalid {exc.what}:", file=sys.stderr)
-        for issue in exc.issues:
+        for issue in exc.issues[:PRINTED_ISSUES]:
             print(f"  {issue}", file=sys.stderr)
+        if (rest := len(exc.issues) - PRINTED_ISSUES + exc.more) > 0:
+            print(f"  ... and {rest} more", file=sys.stderr)
         return 2
     except Cancelled as exc:
         print(f"gridforge: {exc}", file=sys.stderr)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from importlib import resources
+from typing import Any, TypeGuard, TypeVar
 
 # Limits of the one JSON reader (see read_json): deeper nesting, longer integers or bigger
 # texts than these are refused up front, before the parser could recurse or grow.
@@ -21,6 +22,8 @@ MAX_INT_DIGITS = 30
 MAX_BYTES = 8 * 1024 * 1024
 # A ValidationError lists this many issues and counts the rest.
 MAX_ISSUES = 50
+
+T = TypeVar("T")
 
 
 class GridforgeError(ValueError):
@@ -71,6 +74,12 @@ class ValidationError(GridforgeError):
         return {"what": self.what, "issues": [issue.to_json() for issue in self.issues],
                 "more": self.more}
 
+    def about(self, what: str) -> ValidationError:
+        """The same issues (and count of the rest) said of ``what``, e.g. the file read."""
+        renamed = ValidationError(self.issues, what)
+        renamed.more = self.more
+        return renamed
+
 
 def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:
     return ValidationError([Issue(path, code, message)], what)
@@ -111,6 +120,8 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
     overflow to infinity are refused. With ``expect_format`` the value must be an object
     whose ``format`` field is that string.
     """
+    if not isinstance(text, str | bytes):
+        raise _refuse(what, "type", f"expected JSON text, got {type(text).__name__}")
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > max_bytes:
         raise _refuse(what, "too_large", f"{size} bytes; the limit is {max_bytes} bytes")
@@ -161,15 +172,44 @@ def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
     """Read and parse the JSON file at ``path`` with :func:`parse_json`'s limits; a missing
     or unreadable file is a ValidationError naming it, and an oversized file is refused
     before it is read."""
+    name = os.fspath(path)
+    if "\0" in str(name):
+        raise _refuse(what, "file", f"cannot read {name!r}: a file name has no NUL byte")
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise _refuse(what, "too_large",
-                              f"{os.fspath(path)} has {size} bytes; the limit is {max_bytes}")
-            data = handle.read(max_bytes + 1)
+            # A pipe or device reports size 0: reading one byte past the cap still lets
+            # parse_json refuse it as too large without reading an endless stream.
+            data = b"" if size > max_bytes else handle.read(max_bytes + 1)
     except OSError as exc:
-        raise _refuse(what, "file", f"cannot read {os.fspath(path)}: {exc.strerror}") from None
+        raise _refuse(what, "file", f"cannot read {name}: {exc.strerror or exc}") from None
+    if size > max_bytes:
+        raise _refuse(what, "too_large", f"{name} has {size} bytes; the limit is {max_bytes}")
+    return parse_json(data, what, max_bytes=max_bytes, expect_format=expect_format)
+
+
+def load_file(path: str | os.PathLike[str], what: str, build: Callable[[Any], T], *,
+              max_bytes: int = MAX_BYTES, expect_format: str | None = None) -> T:
+    """Read the JSON file at ``path`` (:func:`read_json`) and ``build`` a value from it; a
+    ValidationError from either says ``what`` was read (``--board b.json``), so the user
+    learns which flag and file the field path belongs to."""
+    data = read_json(path, what, max_bytes=max_bytes, expect_format=expect_format)
+    try:
+        return build(data)
+    except ValidationError as exc:
+        raise exc.about(f"{exc.what} in {what}") from None
+
+
+def read_package_json(package: str, name: str, *, expect_format: str,
+                      max_bytes: int = MAX_BYTES) -> Any:
+    """Read the data file ``name`` shipped inside ``package`` (``"gridforge.mines"``,
+    ``"data/presets.json"``) with :func:`parse_json`'s limits and format check; the
+    ValidationError names the file as ``package/name``."""
+    what = f"{package.replace('.', '/')}/{name}"
+    try:
+        data = resources.files(package).joinpath(name).read_bytes()
+    except OSError as exc:
+        raise _refuse(what, "file", f"cannot read {what}: {exc.strerror or exc}") from None
     return parse_json(data, what, max_bytes=max_bytes, expect_format=expect_format)
 
 

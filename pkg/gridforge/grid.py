@@ -29,13 +29,3 @@ def row_major_key(cell: Cell) -> tuple[int, int]:
     """Sort key of row-major order: by y, then x."""
     return (cell[1], cell[0])
 
-
-def neighbours(cell: Cell, cols: int, rows: int, offsets: tuple[Cell, ...]) -> list[Cell]:
-    """The in-bounds neighbours of ``cell`` for the given offsets, in the offsets' order."""
-    x, y = cell
-    out = []
-    for dx, dy in offsets:
-        nx, ny = x + dx, y + dy
-        if 0 <= nx < cols and 0 <= ny < rows:
-            out.append((nx, ny))
-    return out

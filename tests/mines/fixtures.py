@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from gridforge.mines.board import Board
-from gridforge.mines.engine import Engine
+from gridforge.mines.engine import Engine, check_install_invariants
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import Economy, Ledger
+from hypothesis import assume
+from hypothesis import strategies as st
 
 Cell = tuple[int, int]
 FOG = ("fog",)
@@ -286,3 +288,21 @@ class Harness:
 
     def types(self, stream: list[dict[str, Any]] | None = None) -> list[str]:
         return [ev["type"] for ev in (self.stream if stream is None else stream)]
+
+
+# A random legal board (hypothesis), for the engine's and the board's properties.
+@st.composite
+def boards(draw: st.DrawFn) -> Board:
+    cols = draw(st.integers(5, 11))
+    rows = draw(st.integers(5, 11))
+    spawn = (draw(st.integers(1, cols - 2)), draw(st.integers(1, rows - 2)))
+    spawn_area = {(spawn[0] + dx, spawn[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    free = [(x, y) for y in range(rows) for x in range(cols) if (x, y) not in spawn_area]
+    mines = draw(st.lists(st.sampled_from(free), unique=True, min_size=1, max_size=len(free) // 4))
+    plain = Board(cols, rows, mines, spawn)
+    r0 = set(naive_r0(plain))
+    fog_ok = [c for c in free if c not in r0 and c not in set(mines)]
+    fog = draw(st.lists(st.sampled_from(fog_ok), unique=True, max_size=4)) if fog_ok else []
+    board = Board(cols, rows, mines, spawn, variants={c: ("fog",) for c in fog})
+    assume(check_install_invariants(board) is None)
+    return board

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from gridforge.errors import ValidationError
 from gridforge.mines.board import BOARD_FORMAT, Board, initial_expansion, spawn_cells
+from hypothesis import given
+from hypothesis import strategies as st
+
+from .fixtures import boards
 
 
 def wall_board() -> Board:
@@ -141,3 +146,24 @@ def test_board_digits_json_rows_with_null_on_mines() -> None:
     tampered = Board.from_json(data)
     assert tampered.digit((0, 0)) == 2 and tampered.true_digit((0, 0)) == 1
     assert tampered.to_json()["digits"][0][:3] == [2, None, 0]  # (2,0) carried 0, true 1
+
+
+@given(boards())
+def test_board_json_round_trip(board: Board) -> None:
+    text = board.dumps()
+    again = Board.from_json(text)
+    assert again == board and again.dumps() == text
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                    max_leaves=20))  # fmt: skip
+def test_board_from_json_fuzz_raises_only_validation_errors(value: object) -> None:
+    base = {"format": "gridforge.mines.board/1", "cols": 7, "rows": 7, "spawn": [3, 3],
+            "mines": [[0, 0]]}  # fmt: skip
+    for candidate in (value, {**base, "mines": value}, {**base, "spawn": value},
+                      {**base, "variants": value}, {**base, "digits": value},
+                      {**base, "cols": value}):  # fmt: skip
+        with contextlib.suppress(ValidationError):
+            Board.from_json(candidate)  # type: ignore[arg-type]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
@@ -24,7 +23,6 @@ from gridforge.mines.generate import (
     preset,
     presets,
 )
-from gridforge.mines.generate_commands import register_generate
 from gridforge.mines.ledger import Ledger
 from gridforge.mines.solver import solve_board
 
@@ -303,54 +301,3 @@ def test_gates_on_a_thousand_boards_per_preset(name):
     gate_check(name, 1000)
 
 
-@pytest.mark.cpython_only
-def test_cli_generate_and_solve(tmp_path, capsys):
-    parser = argparse.ArgumentParser()
-    register_generate(parser.add_subparsers())
-    out = tmp_path / "board.json"
-    args = parser.parse_args(["generate", "--preset", "expert", "--seed", "7", "--out", str(out)])
-    assert args.handler(args) == 0
-    assert out.read_text() == generate("expert", 7).dumps()
-    args = parser.parse_args(["solve", str(out)])
-    assert args.handler(args) == 0
-    printed = capsys.readouterr().out
-    assert printed.startswith("no-guess: yes")
-    assert "single" in printed
-    many = tmp_path / "many.jsonl"
-    args = parser.parse_args(
-        ["generate", "--preset", "battle-1", "--seed", "3", "--count", "4", "--out", str(many)]
-    )
-    assert args.handler(args) == 0
-    lines = many.read_text().splitlines()
-    assert [json.loads(line)["seed"] for line in lines] == [3, 4, 5, 6]
-    plain = tmp_path / "plain.json"
-    args = parser.parse_args(["generate", "--seed", "2", "--board-only", "--out", str(plain)])
-    assert args.handler(args) == 0
-    assert Board.from_json(plain.read_text()) == generate("beginner", 2).board
-
-
-@pytest.mark.cpython_only
-def test_cli_solve_of_a_guessing_board_exits_1(tmp_path, capsys):
-    parser = argparse.ArgumentParser()
-    register_generate(parser.add_subparsers())
-    path = tmp_path / "guess.json"
-    path.write_text(Board(6, 4, [(3, 2), (3, 3), (4, 3)], (1, 1)).dumps())
-    args = parser.parse_args(["solve", str(path)])
-    assert args.handler(args) == 1
-    assert "no-guess: no" in capsys.readouterr().out
-
-
-@pytest.mark.cpython_only
-def test_gridforge_command_line(tmp_path, capsys):
-    from gridforge.cli import main
-
-    out = tmp_path / "b.json"
-    assert main(["mines", "generate", "--preset", "expert", "--seed", "7", "--out", str(out)]) == 0
-    assert out.read_text() == generate("expert", 7).dumps()
-    assert main(["mines", "solve", str(out)]) == 0
-    assert capsys.readouterr().out.startswith("no-guess: yes")
-    bad = tmp_path / "t.json"
-    bad.write_text(json.dumps({"cols": 5, "rows": 5, "mines": 30}))
-    assert main(["mines", "generate", "--table", str(bad)]) == 2
-    err = capsys.readouterr().err
-    assert "mines: 30 mines do not fit" in err

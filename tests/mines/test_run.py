@@ -99,7 +99,10 @@ def test_flag_hits_weaken_once_per_mine_however_often_judged():
     run.continue_run()
     second = run.act(Intent("stop"))["settlement"]
     assert not [line for line in second["lines"] if line["source"] == "flag_hit"]
-    assert run.to_json()["enemy"]["attack"] == run.battle.attack - 1
+    # the cut weakens the attack of the round the flag was first judged in, no later one
+    attacks = [[line["amount"] for line in s["lines"] if line["source"] == "enemy_attack"]
+               for s in (first, second)]
+    assert attacks == [[run.battle.attack - 1], [run.battle.attack]]
 
 
 def test_winning_a_battle_moves_to_the_next_with_a_new_board():
@@ -112,7 +115,10 @@ def test_winning_a_battle_moves_to_the_next_with_a_new_board():
     run.continue_run()
     state = run.to_json()
     assert state["battle"] == 2 and state["enemy"]["name"] == "Spider"
-    assert state["session"]["board"]["cols"] == 10 and state["session"]["phase"] == "active"
+    assert state["board"]["cols"] == 10 and state["phase"] == "active"
+    summary = run.settlements[0]["battle_summary"]
+    assert summary["won"] and summary["battle"] == 1 and summary["enemy"] == "Rat"
+    assert summary["damage_dealt"] == 3 and summary["rounds"] == 1
 
 
 def test_the_run_is_lost_when_the_player_falls():
@@ -180,7 +186,53 @@ def test_hint_proves_only_true_facts_from_what_the_player_sees():
             board = run.session.engine.board
             assert all(not board.is_mine(tuple(cell)) for cell in proof["safe"])
             assert all(board.is_mine(tuple(cell)) for cell in proof["mines"])
-            assert proof["step"] is not None and proof["step"]["text"]
+            assert proof["cell"] is not None and proof["text"]
+            assert proof["constraints"] or proof["mine_count"]
             for intent in next_safe_dig(run):
                 run.act(intent)
         runs.close_run(answer["run"])
+
+
+def test_the_table_refuses_a_list_preset_and_every_bad_field_with_a_path():
+    good = load_run_table().to_json()
+    assert RunTable.from_json(good) == load_run_table()
+    bad = json.loads(json.dumps(good))
+    bad["battles"][0]["preset"] = ["battle-1"]
+    bad["battles"][1]["hp"] = True
+    bad["battles"][2]["speed"] = 3
+    bad["settlement"]["extra"] = 1
+    bad["colour"] = "red"
+    with pytest.raises(ValidationError) as info:
+        RunTable.from_json(bad)
+    paths = {issue.path for issue in info.value.issues}
+    assert paths == {"battles[0].preset", "battles[1].hp", "battles[2].speed",
+                     "settlement.extra", "colour"}
+    for data in ([], "run", None, {"format": "gridforge.mines.run/1", "battles": {}}):
+        with pytest.raises(ValidationError):
+            RunTable.from_json(data)
+
+
+def test_every_ended_board_is_retired_before_the_next_is_installed():
+    run = Run(21, load_run_table({"battles": [
+        {"preset": "battle-1", "enemy": "Rat", "hp": 3, "attack": 0},
+        {"preset": "battle-2", "enemy": "Spider", "hp": 1, "attack": 0},
+    ]}))
+    retired = []
+    original = run.session.engine.retire_board
+
+    def spy():
+        retired.append(run.session.engine.board)
+        return original()
+
+    run.session.engine.retire_board = spy
+    first = run.session.engine.board
+    assert play_round(run)["result"] == "battle_won"
+    run.continue_run()
+    assert retired == [first]
+    second = run.session.engine.board
+    assert play_round(run)["result"] == "run_won"
+    assert retired == [first, second] and run.session.engine.board is None
+    state = run.to_json()  # the last board stays on the page after the run
+    assert state["status"] == "won" and state["board"]["cols"] == second.cols
+    assert state["offer"]["dig"] == [] and not state["offer"]["stop"]
+    assert state["totals"]["battles_won"] == 2

@@ -1,70 +1,291 @@
-"""The main line: its curriculum, block files with saved progress, resume after a stop."""
+"""The main line: its curriculum, block files byte-equal however they are built (alone, in a
+longer run, resumed, one or two workers, a Dask cluster), resume that trusts nothing, and
+``mainline level N``."""
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
+import io
+import itertools
 import json
+import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
-from gridforge.errors import Cancelled, GridforgeError
+from gridforge.errors import Cancelled, GridforgeError, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
-from gridforge.snakes.design.mainline import LEVELS, TEACHING, build_mainline, level_request
+from gridforge.snakes.design.commandline import add_mainline_commands
+from gridforge.snakes.design.console import print_mainline
+from gridforge.snakes.design.mainline import (
+    LESSONS,
+    LEVELS,
+    TEACHING,
+    build_mainline,
+    layout_key,
+    level_plan,
+    level_target,
+    mainline_level,
+    parse_levels,
+    recurs,
+    rule_misses,
+)
 
-
-def test_each_mechanic_is_taught_once_on_its_level_and_never_before():
-    for level, field in TEACHING.items():
-        assert level_request(level - 1, 1)[field] == 0
-        assert level_request(level, 1)[field] == 1
-        assert field not in level_request(level + 1, 1)  # free from then on
-    assert level_request(30, 1)["gold"] == 0  # the first lock is silver
-
-
-def test_targets_climb_in_waves_and_stay_in_range():
-    targets = [level_request(n, 1)["target"] for n in range(1, LEVELS + 1)]
-    assert all(5 <= t <= 95 for t in targets)
-    assert targets[199] > targets[0] + 40 and targets[-1] > targets[199] + 25
-    assert targets[9] < targets[8]  # the tenth level of a wave is a breather
-    with pytest.raises(GridforgeError):
-        level_request(LEVELS + 1, 1)
+SEED = 7
+BLOCK = 4
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name.startswith("main-")}
 
 
-def test_a_stopped_build_resumes_to_the_same_bytes(tmp_path: Path):
-    straight = tmp_path / "straight"
-    build_mainline(straight, seed=7, count=9, block=4)
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory) -> Path:
+    """Levels 1-10 in blocks of 4, built in one run by this process."""
+    out = tmp_path_factory.mktemp("straight")
+    build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK)
+    return out
 
-    stopped = tmp_path / "stopped"
-    def stop_in_second_block(done: int, total: int, label: str) -> bool:
-        return label == "level 6"
+
+def test_the_plan_teaches_each_mechanic_on_its_level_and_never_before():
+    for level, name in TEACHING.items():
+        assert next(level_plan(level - 1, 1)).request[name] == 0
+        assert next(level_plan(level, 1)).request[name] == 1
+    assert next(level_plan(30, 1)).request["gold"] == 0  # the first lock is silver
+    for level in TEACHING:  # and it comes back: at least one level in ten after it
+        back = [n for n in range(level + 1, LEVELS + 1) if recurs(n, level)]
+        assert all(b - a <= 10 for a, b in zip([level, *back], back, strict=False))
+
+
+def test_targets_climb_and_every_level_asks_for_at_most_8_colours_from_0_to_9():
+    targets = [level_target(n) for n in range(1, LEVELS + 1)]
+    assert all(5 <= t <= 95 for t in targets)
+    assert targets[199] > targets[0] + 40 and targets[-1] > targets[199] + 25
+    for n in (1, 500, 2000):
+        palette = next(level_plan(n, 1)).request["palette"]
+        assert len(palette) <= 8 and all(0 <= c <= 9 for c in palette)
+    with pytest.raises(GridforgeError, match=r"1\.\.2000"):
+        next(level_plan(LEVELS + 1, 1))
+
+
+@pytest.mark.cpython_only  # worker processes: not in Pyodide
+def test_a_block_has_the_same_bytes_alone_in_a_longer_run_and_with_two_workers(
+        straight, tmp_path):
+    alone = tmp_path / "alone"
+    build_mainline(alone, seed=SEED, levels=(5, 8), block=BLOCK)
+    assert files_of(alone) == {"main-0005-0008.json": files_of(straight)["main-0005-0008.json"]}
+    two = tmp_path / "two"
+    build_mainline(two, seed=SEED, levels=(1, 10), block=BLOCK, workers=2)
+    assert files_of(two) == files_of(straight)
+
+
+def test_an_unaligned_range_widens_its_blocks_on_resume(straight, tmp_path):
+    out = tmp_path / "parts"
+    state = build_mainline(out, seed=SEED, levels=(3, 6), block=BLOCK)
+    assert [f["name"] for f in state["files"]] == ["main-0003-0004.json", "main-0005-0006.json"]
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert state["done"] == 10
+    assert files_of(out) == files_of(straight)  # the narrower files were replaced
+
+
+def test_a_stopped_build_leaves_a_valid_resume_point(straight, tmp_path):
+    out = tmp_path / "stopped"
+
+    def stop_in_the_second_block(done: int, total: int, label: str) -> bool:
+        return done >= 6
 
     with pytest.raises(Cancelled):
-        build_mainline(stopped, seed=7, count=9, block=4, progress=Progress(stop_in_second_block))
-    assert sorted(p.name for p in stopped.iterdir()) == ["main-0001-0004.json", "progress.json"]
+        build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK,
+                       progress=Progress(stop_in_the_second_block))
+    progress = json.loads((out / "progress.json").read_text())
+    assert [f["name"] for f in progress["files"]] == ["main-0001-0004.json"]
     with pytest.raises(GridforgeError, match="--resume"):
-        build_mainline(stopped, seed=7, count=9, block=4)
+        build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK)
     with pytest.raises(GridforgeError, match="seed"):
-        build_mainline(stopped, seed=8, count=9, block=4, resume=True)
-    state = build_mainline(stopped, seed=7, count=9, block=4, resume=True)
-    assert state["done"] == 9 and len(state["files"]) == 3
-    assert files_of(stopped) == files_of(straight)
+        build_mainline(out, seed=SEED + 1, levels=(1, 10), block=BLOCK, resume=True)
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert state["built"] == 6 and state["done"] == 10
+    assert files_of(out) == files_of(straight)
 
 
-def test_every_main_line_certificate_replays(tmp_path: Path):
-    build_mainline(tmp_path, seed=3, count=5, block=5)
-    batch = json.loads((tmp_path / "main-0001-0005.json").read_text())
-    assert [lv["meta"]["id"] for lv in batch["levels"]] == [f"main-{n:04d}" for n in range(1, 6)]
-    for level, cert in zip(batch["levels"], batch["certificates"], strict=True):
-        assert cert["status"] == "verified"
-        assert check_certificate(level, cert) == []
+def test_resume_names_and_rebuilds_a_missing_or_changed_block(straight, tmp_path):
+    out = tmp_path / "hurt"
+    shutil.copytree(straight, out)
+    (out / "main-0001-0004.json").unlink()
+    changed = out / "main-0005-0008.json"
+    changed.write_bytes(changed.read_bytes().replace(b'"steps"', b'"steps" ', 1))
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert any("main-0001-0004.json is missing" in note for note in state["notes"])
+    assert any("main-0005-0008.json was changed" in note for note in state["notes"])
+    assert state["built"] == 8
+    assert files_of(out) == files_of(straight)
 
 
-def test_a_longer_resume_keeps_blocks_aligned(tmp_path: Path):
-    build_mainline(tmp_path / "a", seed=5, count=6, block=4)
-    state = build_mainline(tmp_path / "a", seed=5, count=9, block=4, resume=True)
-    assert state["files"] == ["main-0001-0004.json", "main-0005-0008.json", "main-0009-0009.json"]
-    build_mainline(tmp_path / "b", seed=5, count=9, block=4)
-    assert files_of(tmp_path / "a") == files_of(tmp_path / "b")
+@pytest.mark.parametrize(("change", "path"), [
+    (lambda p: p.pop("seed"), "seed"),
+    (lambda p: p.update(done="25"), "done"),
+    (lambda p: p.update(done=1e9), "done"),
+    (lambda p: p.update(done=3), "done"),
+    (lambda p: p.update(files=None), "files"),
+    (lambda p: p["files"][0].update(name="/etc/passwd"), "files[0].name"),
+    (lambda p: p["files"][0].update(name="../outside/main-0001-0004.json"), "files[0].name"),
+    (lambda p: p["files"][0].update(sha256="00"), "files[0].sha256"),
+    (lambda p: p["files"][0].update(first=0), "files[0]"),
+    (lambda p: p["files"].append(dict(p["files"][0])), "files[3]"),
+])
+def test_a_bad_progress_file_is_refused_whole_and_touches_nothing(straight, tmp_path, change,
+                                                                   path):
+    out = tmp_path / "out"
+    shutil.copytree(straight, out)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "main-0001-0004.json").write_text("mine")
+    progress = json.loads((out / "progress.json").read_text())
+    change(progress)
+    (out / "progress.json").write_text(json.dumps(progress))
+    before = files_of(out)
+    with pytest.raises(ValidationError) as info:
+        build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert path in [issue.path for issue in info.value.issues]
+    assert files_of(out) == before
+    assert (outside / "main-0001-0004.json").read_text() == "mine"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="Dask is an optional extra (pip install 'gridforge[cluster]')")
+@pytest.mark.cpython_only
+def test_a_dask_cluster_builds_the_same_bytes(straight, tmp_path):
+    scheduler_file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    procs = [subprocess.Popen([*dask, "--scheduler-file", str(scheduler_file), "--port", "0",
+                               "--no-dashboard", "--host", "127.0.0.1"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(600):  # the scheduler writes its address once it listens
+            if scheduler_file.exists() and scheduler_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for _ in range(2):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                 "--no-dashboard", "--host", "127.0.0.1"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        out = tmp_path / "cluster"
+        build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, scheduler=address)
+        assert files_of(out) == files_of(straight)
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+
+
+def test_every_built_certificate_replays_and_keeps_the_rules(straight):
+    for name in sorted(files_of(straight)):
+        batch = json.loads((straight / name).read_text())
+        first = batch["request"]["levels"][0]
+        for i, (level, cert) in enumerate(zip(batch["levels"], batch["certificates"],
+                                              strict=True)):
+            n = first + i
+            assert level["meta"]["id"] == f"main-{n:04d}"
+            assert cert["status"] == "verified" and check_certificate(level, cert) == []
+            assert "rules_missed" not in level["meta"]
+            assert rule_misses(n, level, cert) == []
+
+
+def test_layout_key_sees_through_symmetry_and_colour_names():
+    level = {"cols": 4, "rows": 3, "stones": [[3, 0]],
+             "bodies": [{"cells": [[0, 0], [1, 0], [1, 1]], "colors": [2, 5]}],
+             "holes": [{"cell": [3, 2], "color": 2}, {"cell": [0, 2], "color": 5}]}
+    mirrored = {"cols": 4, "rows": 3, "stones": [[0, 0]],
+                "bodies": [{"cells": [[2, 1], [2, 0], [3, 0]], "colors": [7, 1]}],
+                "holes": [{"cell": [0, 2], "color": 7}, {"cell": [3, 2], "color": 1}]}
+    assert layout_key(level) == layout_key(mirrored)
+    moved = json.loads(json.dumps(mirrored))
+    moved["holes"][0]["cell"] = [1, 2]
+    assert layout_key(level) != layout_key(moved)
+
+
+def test_level_ranges_and_the_cli_flags_are_checked():
+    assert parse_levels("26-50") == (26, 50) and parse_levels("7") == (7, 7)
+    for bad in ("0-5", "5-3", "1-2001", "a-b", "-5", ""):
+        with pytest.raises(GridforgeError, match="--levels"):
+            parse_levels(bad)
+    parser = argparse.ArgumentParser()
+    add_mainline_commands(parser.add_subparsers())
+    args = parser.parse_args(["generate-levels", "--levels", "26-50", "--workers", "2"])
+    assert (args.levels, args.workers, args.scheduler) == ((26, 50), 2, None)
+    for argv in (["generate-levels", "--workers", "0"], ["generate-levels", "--levels", "9-1"],
+                 ["generate-levels", "--seed", "-1"], ["mainline", "level", "2001"],
+                 ["mainline", "level", "x"]):
+        with pytest.raises(SystemExit) as info:
+            parser.parse_args(argv)
+        assert info.value.code == 2
+
+
+# ------------------------------------------------------------------------------------------
+# The shipped line (pkg/gridforge/snakes/data/main-*.json)
+
+DATA = Path(__file__).resolve().parents[2] / "pkg" / "gridforge" / "snakes" / "data"
+
+
+def shipped() -> list[tuple[int, dict, dict]]:
+    out = []
+    for path in sorted(DATA.glob("main-*.json")):
+        batch = json.loads(path.read_text(encoding="utf-8"))
+        first = batch["request"]["levels"][0]
+        out += [(first + i, lv, c) for i, (lv, c) in enumerate(zip(
+            batch["levels"], batch["certificates"], strict=True))]
+    return out
+
+
+def test_mainline_level_reads_the_shipped_line_and_refuses_other_numbers():
+    line = shipped()
+    assert line, "no shipped block"
+    n, level, cert = line[-1]
+    assert mainline_level(n) == {"level": level, "certificate": cert}
+    for bad in (0, LEVELS + 1, "3", 2.0, None):
+        with pytest.raises(GridforgeError, match=r"1\.\.2000"):
+            mainline_level(bad)
+
+
+def test_the_shipped_line_keeps_the_curriculum():
+    line = shipped()
+    numbers = [n for n, _, _ in line]
+    assert numbers == list(range(1, len(line) + 1)), "shipped levels are 1..k without gaps"
+    keys: dict[str, int] = {}
+    for n, level, cert in line:
+        assert cert["status"] == "verified" and check_certificate(level, cert) == []
+        assert rule_misses(n, level, cert) == [], n  # lesson, mechanics, straight-out, colours
+        if n in LESSONS or n in TEACHING:
+            assert level["meta"]["lesson"]
+        key = layout_key(level)
+        assert key not in keys, f"level {n} repeats level {keys.get(key)}"
+        keys[key] = n
+    # Band rules apply to every complete band of 100 shipped levels.
+    bands = [line[i:i + 100] for i in range(0, len(line) - 99, 100)]
+    medians = []
+    for band in bands:
+        scores = sorted(c["score"]["total"] for _, _, c in band)
+        medians.append((scores[49] + scores[50]) / 2)
+        templates = [lv["meta"]["template"] for _, lv, _ in band]
+        assert max(templates.count(t) for t in set(templates)) <= 30
+    assert all(b >= a - 2 for a, b in itertools.pairwise(medians))
+
+
+def test_a_finished_range_resumes_to_nothing_and_reports_its_bands(straight, tmp_path):
+    out = tmp_path / "again"
+    shutil.copytree(straight, out)
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert state["built"] == 0 and state["notes"] == [] and files_of(out) == files_of(straight)
+    (band,) = state["bands"]
+    assert band["levels"] == [1, 100] and band["built"] == 10 and 0 <= band["proven"] <= 1
+    text = io.StringIO()
+    assert print_mainline(state, str(out), 0.5, stdout=text) == 0
+    assert "levels 1-100: 10 built" in text.getvalue()
+    assert "0 levels built" in text.getvalue()

@@ -1,11 +1,12 @@
 // The Python console: call any function of the page's contract by name with JSON arguments
 // (gridforge.api.functions() lists them; the name field offers them as completions).
-// A tool for level designers and developers; also the page's own round-trip check.
+// A tool for level designers and developers; also the page's own round-trip check. Unlike
+// the games it shows Python's own error text, since its user typed the dotted name.
 
-export const consoleScreen = {
+export const screen = {
   id: "console",
   title: "Python console",
-  mount(root, gridforge) {
+  mount(root, app) {
     root.innerHTML = `
       <section class="console">
         <label>Function <input data-testid="call-name" value="gridforge.api.version" size="40" list="call-names"></label>
@@ -18,7 +19,9 @@ export const consoleScreen = {
     const args = root.querySelector('[data-testid="call-args"]');
     const result = root.querySelector('[data-testid="call-result"]');
     const names = root.querySelector('[data-testid="call-names"]');
-    gridforge.call("gridforge.api.functions").then((listed) => {
+    let live = true;
+    app.call("gridforge.api.functions").then((listed) => {
+      if (!live) return;
       for (const { name: option, doc } of listed) {
         const entry = document.createElement("option");
         entry.value = option;
@@ -27,7 +30,7 @@ export const consoleScreen = {
       }
     }, () => {});
     root.querySelector('[data-testid="call-run"]').addEventListener("click", async () => {
-      gridforge.clearError();
+      app.clearMessage();
       result.textContent = "…";
       let parsed;
       try {
@@ -35,15 +38,18 @@ export const consoleScreen = {
         if (!Array.isArray(parsed)) throw new Error("arguments must be a JSON array");
       } catch (error) {
         result.textContent = "";
-        gridforge.showError(`arguments: ${error.message}`);
+        app.message(`arguments: ${error.message}`, "error");
         return;
       }
       try {
-        const value = await gridforge.call(name.value.trim(), ...parsed);
-        result.textContent = JSON.stringify(value, null, 2);
+        const value = await app.call(name.value.trim(), ...parsed);
+        if (live) result.textContent = JSON.stringify(value, null, 2);
       } catch (error) {
-        result.textContent = "";  // the error banner already shows the message
+        if (!live) return;
+        result.textContent = "";
+        app.message(error.detail || error.message, "error");
       }
     });
+    return { unmount() { live = false; } };
   },
 };

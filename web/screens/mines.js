@@ -1,269 +1,650 @@
-// Mines: a whole run in the browser. This screen draws what Python answers and sends one
-// intent per click (gridforge.mines.run); every rule, price and settlement is Python's.
-// Presentation duties of the seed's D1 table live here: four cell states told apart at a
-// glance, hover pre-commitment (move / dig / flag) with the dig reach always shown, passable
-// dug mines, the move path preview, every rejection and every voided intent made visible,
-// and a one-time hint that clicking a number moves the avatar (there is no chord).
+// Mines: a whole run in the browser (route #mines). This screen draws what Python answers
+// and forwards one input at a time; every rule, price, settlement, hint and word shown comes
+// from Python (gridforge.mines.page). The view Python sends says what each click would do
+// (dig, move and its path, a far cell's move-then-dig, flag, unflag) and carries no digit
+// for an opened fog cell, so nothing here decides or reveals anything.
+//
+// The seed's D1 duties met here (docs/mines-run.md has the table): four cell states told
+// apart at a glance; the dig reach always outlined; hover says move / dig / walk-and-dig /
+// flag before the click and previews the move's path; dug mines drawn opened, walkable,
+// with a mine glyph; every refusal and voided intent in words; animations by event channel
+// (initial, chain, dig), under 150 ms, off under prefers-reduced-motion, never holding
+// input back; the one-time "no chord" tip. Input: mouse (left acts, right flags), touch
+// (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
+// (arrows, Space/Enter, F, S, H).
 
-import { el } from "./dom.js";
+import { download, el, svg } from "./dom.js";
 
-const REJECTIONS = {
-  phase: "The round is over: continue first.",
-  resource_face: "Not enough AP for that.",
-  board_invalid: "That board was refused.",
-  not_adjacent: "Too far: you can only dig or flag the 8 cells around you.",
-  target_revealed: "That cell is already open.",
-  target_concealed: "You can only move onto opened ground.",
-  flag_present: "There is a flag: pull it first (1 AP), then dig.",
-  flag_absent: "There is no flag to pull there.",
-  no_path: "No path over opened ground leads there.",
-  out_of_catalog: "That is not something you can do here.",
-};
-const SOURCES = {
-  safe_dig: "safe cell dug", safe_chain: "safe cell opened by the chain",
-  flag_hit: "flag on a mine", mine_ambush: "mine dug: ambush", clear_bonus: "board cleared",
-  enemy_attack: "enemy attack",
-};
+const LONG_PRESS_MS = 450;
+const MOVE_TOLERANCE_PX = 12;
+const STAGGER_MS = 45;  // the longest delay of a staggered reveal; each animation is 100 ms
+const SEED_LIMIT = 2 ** 31;
 
-export const minesScreen = {
+function ensureStyles() {
+  if (document.querySelector("link[data-mines-css]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./mines.css", import.meta.url).href;
+  link.dataset.minesCss = "1";
+  document.head.append(link);
+}
+
+function mineGlyph() {
+  const icon = svg("svg", { viewBox: "0 0 20 20", class: "glyph", "aria-hidden": "true" });
+  for (const [x1, y1, x2, y2] of [[10, 2, 10, 18], [2, 10, 18, 10], [4.3, 4.3, 15.7, 15.7],
+    [4.3, 15.7, 15.7, 4.3]]) {
+    icon.append(svg("line", { x1, y1, x2, y2, stroke: "#111", "stroke-width": "2",
+      "stroke-linecap": "round" }));
+  }
+  icon.append(svg("circle", { cx: "10", cy: "10", r: "5.5", fill: "#111" }));
+  icon.append(svg("circle", { cx: "8.2", cy: "8.2", r: "1.6", fill: "#fff" }));
+  return icon;
+}
+
+function flagGlyph() {
+  const icon = svg("svg", { viewBox: "0 0 20 20", class: "glyph", "aria-hidden": "true" });
+  icon.append(svg("rect", { x: "4", y: "16", width: "11", height: "2.4", fill: "#111" }));
+  icon.append(svg("rect", { x: "8.6", y: "2", width: "2", height: "15", fill: "#111" }));
+  icon.append(svg("path", { d: "M10.6 2.2 L17.5 5.6 L10.6 9 Z", fill: "#d40000",
+    stroke: "#111", "stroke-width": "0.8" }));
+  return icon;
+}
+
+const key = (x, y) => `${x},${y}`;
+
+export const screen = {
   id: "mines",
   title: "Mines",
-  mount(root, gridforge) {
+  mount(root, app) {
+    ensureStyles();
+    let live = true;
     let runId = null;
     let state = null;
-    let hintShown = false;
-    let pathCells = new Set();
-    const seedInput = el("input", { type: "number", value: "1", "data-testid": "mines-seed", min: "0" });
-    const status = el("div", { class: "mines-status", "data-testid": "mines-status" });
-    const message = el("div", { class: "mines-message", "data-testid": "mines-message", "aria-live": "polite" });
-    const tip = el("div", { class: "mines-tip", "data-testid": "mines-tip", hidden: "" });
-    const board = el("div", { class: "mines-board", "data-testid": "mines-board" });
-    const settlement = el("section", { class: "mines-settlement", "data-testid": "mines-settlement", hidden: "" });
-    const log = el("ul", { class: "mines-log", "data-testid": "mines-log" });
-    const stopButton = el("button", { type: "button", "data-testid": "mines-stop" }, "Stop (bank AP)");
-    const refreshButton = el("button", { type: "button", "data-testid": "mines-refresh" }, "Refresh board");
-    const hintButton = el("button", { type: "button", "data-testid": "mines-hint" }, "Hint");
-    let hinted = { safe: new Set(), mines: new Set() };
-    const continueButton = el("button", { type: "button", "data-testid": "mines-continue", hidden: "" }, "Continue");
-
-    const section = el("section", { class: "mines" });
-    root.append(section);
-    section.append(
-      el("div", { class: "mines-controls" },
-        el("label", {}, "Seed ", seedInput),
-        el("button", { type: "button", "data-testid": "mines-new-run", onclick: () => busy(newRun) }, "New run"),
-        stopButton, refreshButton, hintButton, continueButton),
-      status, message, tip,
-      el("div", { class: "mines-play" }, board, el("div", { class: "mines-side" }, settlement,
-        el("h3", {}, "Events"), log)),
-    );
-
-    // While a call is in flight the section carries data-busy: tests and tools wait on it.
+    let flagMode = false;
+    let chordTipShown = false;
+    let hint = null;
+    let cursor = null;           // [x, y] of the keyboard cursor
+    let cells = [];              // cells[y][x] -> element
+    let drawnShape = "";         // "cols x rows" of the drawn grid
+    let offers = new Map();      // "x,y" -> {primary, secondary, parent, stand}
+    let queue = Promise.resolve();
     let inFlight = 0;
-    async function busy(work) {
+    const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+    // ------------------------------------------------------------------ the page
+    const section = el("section", { class: "mines", "data-testid": "mines" });
+    const seedInput = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric",
+      placeholder: "random", "data-testid": "mines-seed", "aria-label": "Seed of a new run" });
+    const newRunButton = el("button", { type: "button", "data-testid": "mines-new-run" }, "New run");
+    const stopButton = el("button", { type: "button", class: "primary", "data-testid": "mines-stop",
+      title: "End the round now and bank the AP left (S)" }, "Stop");
+    const hintButton = el("button", { type: "button", "data-testid": "mines-hint",
+      title: "Show the next cell logic proves (H)" }, "Hint");
+    const flagButton = el("button", { type: "button", "data-testid": "mines-flag-mode",
+      "aria-pressed": "false", title: "While on, a tap or click places or pulls a flag" },
+    flagGlyph(), el("span", {}, "Flag mode"));
+    const refreshButton = el("button", { type: "button", "data-testid": "mines-refresh" }, "Fresh board");
+
+    const chips = {
+      battle: el("span", { class: "chip", "data-testid": "mines-battle" }),
+      enemy: el("span", { class: "chip enemy", "data-testid": "mines-enemy" }),
+      player: el("span", { class: "chip player", "data-testid": "mines-player" }),
+      ledger: el("span", { class: "chip", "data-testid": "mines-ledger" }),
+      count: el("span", { class: "chip mines-count", "data-testid": "mines-count" }),
+    };
+    const pendingLine = el("div", { class: "mines-pending", "data-testid": "mines-pending",
+      "aria-live": "polite" });
+    const tipLine = el("div", { class: "mines-tip", "data-testid": "mines-tip" });
+    const board = el("div", { class: "mines-board", "data-testid": "mines-board", tabindex: "0",
+      role: "grid", "aria-label": "Mines board: arrows move the cursor, Space digs or moves, " +
+        "F flags, S stops, H hints" });
+    const overlay = el("div", { class: "mines-overlay", hidden: true });
+    const wrap = el("div", { class: "mines-board-wrap" }, board, overlay);
+    const hintBox = el("div", { class: "mines-hint-text", "data-testid": "mines-hint-text",
+      hidden: true });
+    const log = el("ul", { class: "mines-log", "data-testid": "mines-log" });
+    const statsBody = el("div", { class: "mines-stats-body", "data-testid": "mines-stats-body" });
+    const stats = el("details", { class: "mines-stats", "data-testid": "mines-stats" },
+      el("summary", {}, "Stats"), statsBody,
+      el("button", { type: "button", "data-testid": "mines-stats-export",
+        onclick: () => exportTelemetry() }, "Export as JSON"));
+
+    section.append(
+      el("div", { class: "mines-status" }, ...Object.values(chips)),
+      pendingLine,
+      el("div", { class: "mines-controls" }, stopButton, flagButton, hintButton, refreshButton,
+        el("span", { class: "spacer" }),
+        el("label", { class: "seed" }, "Seed ", seedInput), newRunButton),
+      tipLine, wrap, hintBox,
+      el("div", { class: "mines-side" }, el("h3", {}, "Events"), log, stats));
+    root.append(section);
+
+    // ------------------------------------------------------------------ calls, in order
+    /** Run `work` after every earlier input: one intent at a time, in the order given. */
+    function enqueue(work) {
       inFlight += 1;
       section.dataset.busy = "1";
-      try { return await work(); } finally {
+      queue = queue.then(() => (live ? work() : null)).catch((error) => {
+        if (live) app.message(error.message, "error");
+      }).finally(() => {
         inFlight -= 1;
         if (inFlight === 0) delete section.dataset.busy;
-      }
+      });
+      return queue;
     }
 
-    function say(text, kind = "info") {
-      message.textContent = text;
-      message.dataset.kind = kind;
-    }
-
-    function logEvents(events) {
-      for (const event of events) {
-        let text;
-        if (event.type === "cell_revealed") {
-          const what = event.kind === "mine" ? "mine" : `safe ${event.digit}`;
-          text = `${event.channel}: (${event.cell}) ${what}${event.variant_ids.length ? " [fog]" : ""}`;
-        } else if (event.type === "flag_judged") {
-          text = `flag (${event.cell}) ${event.hit ? "hit" : "miss"}`;
-        } else {
-          text = `round end: ${event.path_tag}, ${event.continuation_hint}`;
-        }
-        log.prepend(el("li", {}, text));
-      }
-      while (log.children.length > 60) log.lastChild.remove();
-    }
-
-    function render() {
-      if (!state) return;
-      const s = state.session;
-      const ledger = `AP ${s.ap}/${s.economy.ap_per_round} · RAP ${s.rap}`;
-      status.replaceChildren(
-        el("span", { "data-testid": "mines-battle" }, `Battle ${state.battle}/${state.battles}`),
-        el("span", { "data-testid": "mines-enemy" },
-          `${state.enemy.name}: ${state.enemy.hp}/${state.enemy.max_hp} HP, attack ${state.enemy.attack}`),
-        el("span", { "data-testid": "mines-player" }, `You: ${state.player.hp}/${state.player.max_hp} HP`),
-        el("span", { "data-testid": "mines-ledger" }, ledger),
-        el("span", { "data-testid": "mines-count" },
-          `Mines ${s.board.mine_count} · safe cells left ${s.board.remaining_safe} · round ${s.round}`),
-      );
-      stopButton.disabled = state.status !== "playing" || s.phase !== "active";
-      refreshButton.disabled = stopButton.disabled || s.rap < s.economy.rap_refresh_cost;
-      refreshButton.textContent = `Refresh board (${s.economy.rap_refresh_cost} RAP)`;
-      continueButton.hidden = state.status !== "settled";
-      drawBoard();
-    }
-
-    function drawBoard() {
-      const b = state.session.board;
-      const fog = new Set((b.variants.fog || []).map((c) => c.join(",")));
-      const reach = new Set(state.reach.map((c) => c.join(",")));
-      board.style.gridTemplateColumns = `repeat(${b.cols}, 2rem)`;
-      board.replaceChildren();
-      for (let y = 0; y < b.rows; y++) {
-        for (let x = 0; x < b.cols; x++) {
-          const key = `${x},${y}`;
-          const value = b.grid[y][x];
-          const cell = el("button", { type: "button", class: "cell", "data-testid": "mines-cell",
-            "data-x": String(x), "data-y": String(y) });
-          const isFog = fog.has(key);
-          let state_;
-          if (value === null) state_ = isFog ? "concealed-fog" : "concealed";
-          else if (value === "flag") state_ = "flag";
-          else if (value === "mine") state_ = "mine";
-          else if (isFog) state_ = "open-fog";
-          else state_ = value === 0 ? "open-zero" : "open";
-          cell.dataset.state = state_;
-          if (state_ === "open") cell.textContent = String(value);  // a fog digit stays hidden
-          if (state_ === "flag") cell.textContent = "⚑";
-          if (state_ === "mine") cell.textContent = "✹";
-          if (reach.has(key)) cell.classList.add("reach");
-          if (b.avatar[0] === x && b.avatar[1] === y) cell.classList.add("avatar");
-          if (pathCells.has(key)) cell.classList.add("path");
-          if (hinted.safe.has(key)) cell.classList.add("hint-safe");
-          if (hinted.mines.has(key)) cell.classList.add("hint-mine");
-          board.append(cell);
-        }
-      }
-    }
-
-    function intentFor(cell, button) {
-      const s = cell.dataset.state;
-      const opened = s.startsWith("open") || s === "mine";
-      if (button === 2) return { kind: s === "flag" ? "flag_pull" : "flag_place" };
-      return { kind: opened ? "move" : "dig" };
-    }
-
-    async function send(intent) {
-      if (!runId) return;
+    function save(answer) {
+      if (!answer.save) return;
       try {
-        const answer = await gridforge.call("gridforge.mines.page.act", runId, intent);
-        state = answer.state;
-        logEvents(answer.events);
-        const outcome = answer.outcome;
-        if (outcome.outcome === "rejected") {
-          say(REJECTIONS[outcome.sub_reason || outcome.reject_reason] || outcome.reject_reason, "rejected");
-        } else if (outcome.outcome === "voided") {
-          say(`Your ${intent.kind} came too late: the round had already ended (voided).`, "voided");
-        } else {
-          say(`${intent.kind.replace("_", " ")}: done`, "ok");
-        }
-        if (answer.settlement) showSettlement(answer.settlement);
-        pathCells = new Set();
-        hinted = { safe: new Set(), mines: new Set() };
-        render();
+        app.store.updateProgress((progress) => { progress.mines = { ...progress.mines, run: answer.save }; });
       } catch (error) {
-        say(error.message, "rejected");
+        console.error(error);
       }
     }
 
-    function showSettlement(result) {
-      const total = (target) => result.lines.filter((l) => l.target === target)
-        .reduce((sum, l) => sum + l.amount, 0);
-      const headline = {
-        continue: "Round settled", battle_won: "Enemy defeated!", run_won: "Run won!",
-        run_lost: "You fell. The run is over.",
-      }[result.result];
-      settlement.replaceChildren(
-        el("h3", { "data-testid": "mines-settlement-title" }, `${headline} (${result.path_tag})`),
-        el("ul", {}, ...result.lines.map((line) => el("li", { "data-testid": "mines-settlement-line" },
-          `${SOURCES[line.source] || line.source}${line.cell ? ` (${line.cell})` : ""}: ` +
-          `${line.target === "enemy_attack" ? "enemy attack" : line.target} −${line.amount}`))),
-        el("p", {}, `Enemy −${total("enemy")} HP · you −${total("player")} HP`),
-      );
-      settlement.hidden = false;
+    function take(answer) {
+      state = answer.state;
+      save(answer);
+      for (const line of answer.log || []) log.prepend(el("li", {}, line));
+      while (log.children.length > 60) log.lastChild.remove();
+      hint = null;
+      hintBox.hidden = true;
+      render();
+      animate(answer.events || []);
+      const messages = answer.messages || [];
+      if (messages.length) {
+        const last = messages.find((m) => m.kind === "error") || messages[messages.length - 1];
+        app.message(messages.map((m) => m.text).join(" "), last.kind);
+      }
+      if (stats.open) refreshStats();
     }
 
-    async function newRun() {
-      const seed = Number.parseInt(seedInput.value, 10);
-      if (!Number.isInteger(seed)) { say("The seed is a whole number.", "rejected"); return; }
-      if (runId) gridforge.call("gridforge.mines.page.close_run", runId).catch(() => {});
-      const answer = await gridforge.call("gridforge.mines.page.new_run", seed);
+    async function startRun(seed) {
+      if (runId) app.call("mines.page.close_run", runId).catch(() => {});
+      const answer = await app.call("mines.page.new_run", seed);
+      if (!live) return;
       runId = answer.run;
       section.dataset.run = runId;
-      state = answer.state;
-      hintShown = false;
-      tip.hidden = true;
-      settlement.hidden = true;
+      chordTipShown = false;
+      cursor = null;
       log.replaceChildren();
-      logEvents(answer.events);
-      say("Dig the cells around you; click opened ground to move. Right click flags.", "info");
-      render();
+      take(answer);
+      app.message(`A new run (seed ${seed}). ${answer.state.tip || ""}`.trim(), "info");
     }
 
-    board.addEventListener("click", (event) => {
-      const cell = event.target.closest(".cell");
-      if (!cell) return;
-      if (cell.dataset.state === "open" && !hintShown) {
-        hintShown = true;  // once per run, never modal
-        tip.textContent = "Clicking a number moves you there: this game has no chord.";
-        tip.hidden = false;
+    async function resume(saved) {
+      try {
+        const answer = await app.call("mines.page.resume_run", saved);
+        if (!live) return;
+        runId = answer.run;
+        section.dataset.run = runId;
+        take(answer);
+        app.message(`Your run is back where you left it: battle ${answer.state.battle}, ` +
+          `round ${answer.state.round}.`, "info");
+      } catch (error) {
+        if (!live) return;
+        app.message(`Your saved run could not be resumed (${error.message}); a new run starts.`, "error");
+        await startRun(randomSeed());
       }
-      busy(() => send({ ...intentFor(cell, 0), cell: [Number(cell.dataset.x), Number(cell.dataset.y)] }));
-    });
-    board.addEventListener("contextmenu", (event) => {
-      const cell = event.target.closest(".cell");
-      if (!cell) return;
-      event.preventDefault();
-      busy(() => send({ ...intentFor(cell, 2), cell: [Number(cell.dataset.x), Number(cell.dataset.y)] }));
-    });
-    board.addEventListener("mouseover", async (event) => {
-      const cell = event.target.closest(".cell");
-      if (!cell || !runId) return;
-      const intent = intentFor(cell, 0).kind;
-      const reachable = cell.classList.contains("reach");
-      board.dataset.hover = intent === "dig" && !reachable ? "far" : intent;
-      if (intent === "move") {
-        const target = [Number(cell.dataset.x), Number(cell.dataset.y)];
-        const path = await gridforge.call("gridforge.mines.page.move_path", runId, target).catch(() => []);
-        pathCells = new Set(path.map((c) => c.join(",")));
-        for (const node of board.children) {
-          node.classList.toggle("path", pathCells.has(`${node.dataset.x},${node.dataset.y}`));
+    }
+
+    function randomSeed() {
+      return Math.floor(Math.random() * SEED_LIMIT);
+    }
+
+    function newRun() {
+      const text = seedInput.value.trim();
+      const seed = text === "" ? randomSeed() : Number(text);
+      if (!Number.isInteger(seed) || seed < 0) {
+        app.message("The seed is a whole number from 0 up (or empty for a random one).", "error");
+        return;
+      }
+      enqueue(() => startRun(seed));
+    }
+
+    function primary(x, y) {
+      if (!runId) return;
+      enqueue(async () => {
+        if (state && state.board && !chordTipShown && Number.isInteger(state.board.grid[y]?.[x]) &&
+            state.board.grid[y][x] > 0) {
+          chordTipShown = true;  // once per run, never modal (D1 duty 3)
+          tipLine.textContent = "Clicking a number moves you there: this game has no chord.";
+          tipLine.dataset.kind = "chord";
+        }
+        take(await app.call("mines.page.primary", runId, [x, y]));
+      });
+    }
+
+    function secondary(x, y) {
+      if (!runId) return;
+      enqueue(async () => take(await app.call("mines.page.secondary", runId, [x, y])));
+    }
+
+    function act(x, y) {
+      if (flagMode) secondary(x, y); else primary(x, y);
+    }
+
+    function stop() {
+      if (!runId) return;
+      enqueue(async () => take(await app.call("mines.page.act", runId, { kind: "stop" })));
+    }
+
+    function continueRun() {
+      if (!runId) return;
+      enqueue(async () => take(await app.call("mines.page.continue_run", runId)));
+    }
+
+    function refresh() {
+      if (!runId) return;
+      enqueue(async () => take(await app.call("mines.page.refresh", runId)));
+    }
+
+    function askHint() {
+      if (!runId) return;
+      enqueue(async () => {
+        const answer = await app.call("mines.page.hint", runId);
+        if (!live) return;
+        hint = answer;
+        hintBox.textContent = answer.text;
+        hintBox.hidden = false;
+        app.message(answer.cell ? `Hint: ${answer.text}` : answer.text, "info");
+        drawHint();
+      });
+    }
+
+    async function refreshStats() {
+      if (!runId) return;
+      const data = await app.call("mines.page.telemetry", runId);
+      if (!live) return;
+      drawStats(data);
+    }
+
+    function exportTelemetry() {
+      if (!runId) return;
+      enqueue(async () => {
+        const data = await app.call("mines.page.telemetry", runId);
+        download(`gridforge-mines-telemetry-${data.seed}.json`, `${JSON.stringify(data, null, 2)}\n`);
+      });
+    }
+
+    // ------------------------------------------------------------------ drawing
+    function render() {
+      if (!state) return;
+      const s = state;
+      const b = s.board;
+      section.dataset.status = s.status;
+      chips.battle.textContent = `Battle ${s.battle}/${s.battles}`;
+      chips.enemy.textContent = `${s.enemy.name} ${s.enemy.hp}/${s.enemy.max_hp} HP · attack ${s.enemy.attack}`;
+      chips.player.textContent = `You ${s.player.hp}/${s.player.max_hp} HP`;
+      chips.ledger.textContent = `AP ${s.ap}/${s.ap_per_round} · RAP ${s.rap}`;
+      chips.count.textContent = b ? `Mines ${b.mine_total} · left ${b.mines_left}` : "";
+      const p = s.pending;
+      pendingLine.textContent = s.status === "playing"
+        ? `This round so far: enemy −${p.enemy_damage}` +
+          (p.ambushes ? ` · you −${p.player_damage} (${p.ambushes} ambush${p.ambushes > 1 ? "es" : ""})` : "") +
+          ` · then the enemy strikes for ${p.enemy_attack}`
+        : "";
+      pendingLine.dataset.ambush = p.ambushes ? "1" : "0";
+      if (tipLine.dataset.kind !== "chord") tipLine.textContent = s.tip || "";
+      else delete tipLine.dataset.kind;  // the chord tip stays until the next answer
+      const playing = s.status === "playing" && s.offer.stop;
+      stopButton.disabled = !playing;
+      hintButton.disabled = !playing;
+      refreshButton.disabled = !s.can_refresh;
+      refreshButton.textContent = `Fresh board (${s.refresh_cost} RAP)`;
+      offers = new Map();
+      for (const [x, y] of s.offer.dig) offers.set(key(x, y), { primary: "dig" });
+      for (const [x, y, sx, sy] of s.offer.reach) offers.set(key(x, y), { primary: "reach", stand: [sx, sy] });
+      for (const [x, y, px, py] of s.offer.move) offers.set(key(x, y), { primary: "move", parent: [px, py] });
+      for (const [x, y] of s.offer.flag_place) {
+        offers.set(key(x, y), { ...(offers.get(key(x, y)) || {}), secondary: "flag_place" });
+      }
+      for (const [x, y] of s.offer.flag_pull) {
+        offers.set(key(x, y), { ...(offers.get(key(x, y)) || {}), secondary: "flag_pull" });
+      }
+      if (b) drawBoard(b);
+      drawOverlay();
+    }
+
+    function drawBoard(b) {
+      const shape = `${b.cols}x${b.rows}`;
+      if (shape !== drawnShape) {
+        drawnShape = shape;
+        board.style.setProperty("--cols", b.cols);
+        board.style.setProperty("--rows", b.rows);
+        board.dataset.cols = String(b.cols);
+        board.dataset.rows = String(b.rows);
+        cells = [];
+        const nodes = [];
+        for (let y = 0; y < b.rows; y++) {
+          const row = [];
+          for (let x = 0; x < b.cols; x++) {
+            const cell = el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
+              "data-x": String(x), "data-y": String(y) });
+            row.push(cell);
+            nodes.push(cell);
+          }
+          cells.push(row);
+        }
+        board.replaceChildren(...nodes);
+      }
+      if (!cursor || cursor[0] >= b.cols || cursor[1] >= b.rows) cursor = [...b.avatar];
+      const costs = state.offer.costs;
+      for (let y = 0; y < b.rows; y++) {
+        for (let x = 0; x < b.cols; x++) {
+          const cell = cells[y][x];
+          const value = b.grid[y][x];
+          let kind;
+          if (Number.isInteger(value)) kind = value === 0 ? "open-zero" : "open";
+          else kind = value;
+          const offer = offers.get(key(x, y)) || {};
+          if (cell.dataset.state !== kind || cell.dataset.digit !== String(value)) {
+            cell.dataset.state = kind;
+            cell.dataset.digit = kind === "open" ? String(value) : "";
+            cell.replaceChildren();
+            if (kind === "open") cell.textContent = String(value);
+            else if (kind === "flag") cell.append(flagGlyph());
+            else if (kind === "mine") cell.append(mineGlyph());
+          }
+          cell.dataset.do = offer.primary || "none";
+          cell.classList.toggle("reach", offer.primary === "dig");
+          if (x === b.avatar[0] && y === b.avatar[1]) cell.dataset.avatar = "1";
+          else delete cell.dataset.avatar;
+          cell.classList.remove("path", "hint-target", "hint-digit", "hint-also");
+          delete cell.dataset.hint;
+          cell.title = describe(kind, value, offer, costs, x === b.avatar[0] && y === b.avatar[1]);
         }
       }
-    });
-    stopButton.addEventListener("click", () => busy(() => send({ kind: "stop" })));
-    hintButton.addEventListener("click", () => busy(async () => {
-      if (!runId) return;
-      const proof = await gridforge.call("gridforge.mines.page.hint", runId);
-      if (!proof.step) { say("Logic proves nothing more from what you see: this spot needs a guess.", "rejected"); return; }
-      const keys = (cells) => new Set(cells.map((c) => c.join(",")));
-      hinted = { safe: keys(proof.step.safe), mines: keys(proof.step.mines) };
-      say(`Hint: ${proof.step.text}`, "info");
-      render();
-    }));
-    continueButton.addEventListener("click", () => busy(async () => {
-      const answer = await gridforge.call("gridforge.mines.page.continue_run", runId);
-      state = answer.state;
-      logEvents(answer.events);
-      settlement.hidden = true;
-      say(`Round ${state.session.round}: ${state.session.ap} AP.`, "info");
-      render();
-    }));
-    refreshButton.addEventListener("click", () => busy(async () => {
-      const answer = await gridforge.call("gridforge.mines.page.refresh", runId);
-      state = answer.state;
-      logEvents(answer.events);
-      say(answer.accepted ? "A fresh board, paid from your banked RAP." : "Not enough RAP.", answer.accepted ? "ok" : "rejected");
-      render();
-    }));
+      board.dataset.focus = key(...cursor);
+      drawCursor();
+    }
 
-    gridforge.ready.then(() => busy(newRun), () => {});
+    /** The tooltip of a cell: what it is and what a click would do (from Python's offer). */
+    function describe(kind, value, offer, costs, avatar) {
+      const what = {
+        concealed: "Concealed",
+        "concealed-fog": "Concealed, in fog: its digit will stay hidden",
+        flag: "Flag: your mark that a mine lies here; it is judged when the round ends " +
+          "(a flag on a mine weakens the enemy)",
+        mine: "Dug mine: opened ground now, you can walk over it",
+        "open-fog": "Opened, in fog: safe floor with no digit",
+        "open-zero": "Opened: no mine around",
+        open: `Opened: ${value} mine${value === 1 ? "" : "s"} around`,
+      }[kind];
+      const doing = {
+        dig: `click digs it (${costs.dig} AP)`,
+        reach: `click walks beside it and digs it (${costs.reach} AP)`,
+        move: "click moves you here (free)",
+      }[offer.primary];
+      const flagging = {
+        flag_place: `right click or long press flags it (${costs.flag_place} AP)`,
+        flag_pull: `right click or long press pulls the flag (${costs.flag_pull} AP)`,
+      }[offer.secondary];
+      return [avatar ? "You are here" : null, what, doing, flagging].filter(Boolean).join(" · ");
+    }
+
+    function drawCursor() {
+      for (const node of board.querySelectorAll(".cursor")) node.classList.remove("cursor");
+      if (cursor && cells[cursor[1]]) cells[cursor[1]][cursor[0]].classList.add("cursor");
+    }
+
+    function drawHint() {
+      for (const node of board.querySelectorAll(".hint-target, .hint-digit, .hint-also")) {
+        node.classList.remove("hint-target", "hint-digit", "hint-also");
+        delete node.dataset.hint;
+      }
+      delete board.dataset.hint;
+      if (!hint || !hint.cell) return;
+      const [hx, hy] = hint.cell;
+      const target = cells[hy] && cells[hy][hx];
+      if (!target) return;
+      target.classList.add("hint-target");
+      target.dataset.hint = hint.kind;
+      board.dataset.hint = key(hx, hy);
+      for (const [x, y] of hint.constraints) {
+        cells[y][x].classList.add("hint-digit");
+        cells[y][x].dataset.hint = "digit";
+      }
+      for (const [x, y] of [...hint.safe, ...hint.mines]) {
+        if (x !== hx || y !== hy) cells[y][x].classList.add("hint-also");
+      }
+    }
+
+    function drawOverlay() {
+      const s = state;
+      overlay.replaceChildren();
+      if (s.status === "playing") { overlay.hidden = true; return; }
+      overlay.hidden = false;
+      if (s.status === "settled") {
+        overlay.append(settlementPanel(s.last_settlement, true));
+        return;
+      }
+      const won = s.status === "won";
+      const t = s.totals;
+      const panel = el("section", { class: `mines-end ${won ? "won" : "lost"}`, "data-testid": "mines-end",
+        "data-result": s.status, role: "dialog", "aria-label": won ? "Run won" : "Run lost" },
+      el("h2", {}, won ? "You won the run!" : `You fell in battle ${s.battle}.`),
+      el("p", {}, won
+        ? `All ${s.battles} enemies defeated with ${t.player_hp} HP left.`
+        : `${s.enemy.name} had ${s.enemy.hp} of ${s.enemy.max_hp} HP left.`),
+      el("ul", { class: "numbers", "data-testid": "mines-end-numbers" },
+        el("li", {}, `Battles won: ${t.battles_won} of ${s.battles}`),
+        el("li", {}, `Rounds: ${t.rounds}`),
+        el("li", {}, `Cells dug open: ${t.cells_opened}`),
+        el("li", {}, `Mines dug (ambushes): ${t.mines_dug}`),
+        el("li", {}, `Flags on mines: ${t.flag_hits}`),
+        el("li", {}, `Damage dealt ${t.damage_dealt} · taken ${t.damage_taken}`)),
+      summaries(s.battle_summaries),
+      el("button", { type: "button", class: "primary", "data-testid": "mines-end-new-run",
+        onclick: () => { seedInput.value = ""; newRun(); } }, "New run"));
+      overlay.append(panel);
+    }
+
+    function summaries(list) {
+      if (!list.length) return null;
+      return el("ol", { class: "summaries" }, ...list.map((b) => el("li", {
+        "data-testid": "mines-battle-summary-line" },
+      `${b.enemy}: ${b.won ? "won" : "lost"} in ${b.rounds} round${b.rounds === 1 ? "" : "s"}, ` +
+      `${b.cells_opened} cells, ${b.mines_dug} mines dug, ${b.flag_hits} flags right, ` +
+      `HP ${b.player_hp_start} → ${b.player_hp_end}`)));
+    }
+
+    function settlementPanel(result, withContinue) {
+      const headline = {
+        continue: "Round over", battle_won: "Enemy defeated!", run_won: "Run won!",
+        run_lost: "You fell.",
+      }[result.result];
+      const panel = el("section", { class: "mines-settlement", "data-testid": "mines-settlement",
+        role: "dialog", "aria-label": "Round settlement" },
+      el("h3", { "data-testid": "mines-settlement-title" }, `${headline} (${result.path_text})`),
+      el("p", { class: "totals" }, `Enemy −${result.enemy_damage} HP · you −${result.player_damage} HP`),
+      el("ul", {}, ...result.lines.map((line) => el("li", { "data-testid": "mines-settlement-line",
+        "data-source": line.source }, line.text))));
+      if (result.battle_summary) {
+        const b = result.battle_summary;
+        panel.append(el("div", { class: "battle-summary", "data-testid": "mines-battle-summary" },
+          el("h4", {}, `Battle ${b.battle} won: ${b.enemy}`),
+          el("p", {}, `${b.rounds} round${b.rounds === 1 ? "" : "s"} on ${b.boards} board${b.boards === 1 ? "" : "s"}; ` +
+            `${b.cells_opened} cells dug open, ${b.mines_dug} mines dug, ${b.flag_hits} flags right; ` +
+            `you went from ${b.player_hp_start} to ${b.player_hp_end} HP.`)));
+      }
+      if (withContinue) {
+        panel.append(el("button", { type: "button", class: "primary", "data-testid": "mines-continue",
+          onclick: () => continueRun() }, result.result === "battle_won" ? "Next battle" : "Continue"));
+      }
+      return panel;
+    }
+
+    function drawStats(data) {
+      const t = data.totals;
+      const chains = Object.entries(t.chain_sizes).map(([size, n]) => `${size}: ${n}`).join(", ") || "none yet";
+      const rejections = Object.entries(t.rejections).map(([why, n]) => `${why.replaceAll("_", " ")}: ${n}`)
+        .join(", ") || "none";
+      statsBody.replaceChildren(
+        el("p", { "data-testid": "mines-stats-friction" },
+          `Input actions per AP spent: ${t.actions_per_ap ?? "–"} (guard rail ≤ ${data.guard_actions_per_ap}; ` +
+          `${t.rounds_over_guard} of ${t.rounds} rounds above it)`),
+        el("p", {}, `Batches per round: ${t.batches_per_round ?? "–"} · chain sizes (cells per dig): ${chains}`),
+        el("p", {}, `Refusals by reason: ${rejections}`),
+        el("table", {},
+          el("thead", {}, el("tr", {}, ...["Battle", "Round", "Inputs", "AP", "Per AP", "Batches"]
+            .map((h) => el("th", {}, h)))),
+          el("tbody", {}, ...data.rounds.slice(-12).map((r) => el("tr", {},
+            ...[r.battle, r.round, r.input_actions, r.ap_spent, r.actions_per_ap ?? "–", r.batches]
+              .map((v) => el("td", {}, String(v))))))));
+    }
+
+    // ------------------------------------------------------------------ animation
+    function animate(events) {
+      if (reducedMotion.matches) { board.dataset.motion = "off"; return; }
+      board.dataset.motion = "on";
+      const reveals = events.filter((e) => e.type === "cell_revealed");
+      const count = reveals.length;
+      reveals.forEach((event, index) => {
+        const [x, y] = event.cell;
+        const cell = cells[y] && cells[y][x];
+        if (!cell) return;
+        const name = `anim-${event.channel}`;
+        cell.classList.remove("anim-initial", "anim-chain", "anim-dig");
+        void cell.offsetWidth;  // restart the animation on a cell animated before
+        cell.style.animationDelay = event.channel === "dig" ? "0ms"
+          : `${Math.round((index / Math.max(1, count)) * STAGGER_MS)}ms`;
+        cell.classList.add(name);
+      });
+    }
+
+    board.addEventListener("animationend", (event) => {
+      event.target.classList?.remove("anim-initial", "anim-chain", "anim-dig");
+    });
+
+    // ------------------------------------------------------------------ pointer input
+    let press = null;   // {id, x, y, cell, timer, long}
+
+    function cellOf(target) {
+      const cell = target && target.closest ? target.closest(".cell") : null;
+      return cell && board.contains(cell) ? cell : null;
+    }
+
+    board.addEventListener("contextmenu", (event) => event.preventDefault());
+    board.addEventListener("pointerdown", (event) => {
+      const cell = cellOf(event.target);
+      if (!cell) return;
+      const x = Number(cell.dataset.x);
+      const y = Number(cell.dataset.y);
+      cursor = [x, y];
+      board.dataset.focus = key(x, y);
+      drawCursor();
+      if (event.pointerType === "mouse" && event.button === 2) {
+        event.preventDefault();
+        secondary(x, y);
+        return;
+      }
+      if (event.button !== 0) return;
+      if (press && press.timer) clearTimeout(press.timer);
+      press = { id: event.pointerId, sx: event.clientX, sy: event.clientY, x, y, long: false, timer: null };
+      if (event.pointerType !== "mouse") {
+        const mine = press;
+        press.timer = setTimeout(() => {
+          mine.timer = null;
+          if (press !== mine) return;
+          mine.long = true;
+          secondary(mine.x, mine.y);  // a long press flags or unflags
+          if (navigator.vibrate) navigator.vibrate(15);
+        }, LONG_PRESS_MS);
+      }
+    });
+    board.addEventListener("pointermove", (event) => {
+      if (!press || press.id !== event.pointerId) return;
+      if (Math.hypot(event.clientX - press.sx, event.clientY - press.sy) > MOVE_TOLERANCE_PX) {
+        if (press.timer) clearTimeout(press.timer);
+        press = null;  // a scroll or a drag, not a tap
+      }
+    });
+    const endPress = (event, fire) => {
+      if (!press || press.id !== event.pointerId) return;
+      const done = press;
+      press = null;
+      if (done.timer) clearTimeout(done.timer);
+      if (!fire || done.long) return;
+      const cell = cellOf(document.elementFromPoint(event.clientX, event.clientY)) || cellOf(event.target);
+      if (!cell || Number(cell.dataset.x) !== done.x || Number(cell.dataset.y) !== done.y) return;
+      act(done.x, done.y);
+    };
+    board.addEventListener("pointerup", (event) => endPress(event, true));
+    board.addEventListener("pointercancel", (event) => endPress(event, false));
+
+    // Hover: what a click would do, and the move's path (drawn from Python's move tree; no call).
+    board.addEventListener("pointerover", (event) => {
+      const cell = cellOf(event.target);
+      for (const node of board.querySelectorAll(".path")) node.classList.remove("path");
+      if (!cell) { delete board.dataset.hover; return; }
+      const offer = offers.get(key(cell.dataset.x, cell.dataset.y)) || {};
+      board.dataset.hover = flagMode ? (offer.secondary || "none") : (offer.primary || "none");
+      let at = null;
+      if (offer.primary === "move") at = [Number(cell.dataset.x), Number(cell.dataset.y)];
+      else if (offer.primary === "reach") at = offer.stand;
+      for (let guard = 0; at && guard < 10000; guard++) {
+        const node = cells[at[1]][at[0]];
+        node.classList.add("path");
+        const next = offers.get(key(at[0], at[1]));
+        at = next && next.parent ? next.parent : null;
+      }
+    });
+    board.addEventListener("pointerleave", () => {
+      for (const node of board.querySelectorAll(".path")) node.classList.remove("path");
+      delete board.dataset.hover;
+    });
+
+    // ------------------------------------------------------------------ keyboard
+    board.addEventListener("keydown", (event) => {
+      if (!state || !state.board || event.altKey || event.ctrlKey || event.metaKey) return;
+      const b = state.board;
+      const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      const k = event.key;
+      if (moves[k]) {
+        const [dx, dy] = moves[k];
+        cursor = [Math.min(b.cols - 1, Math.max(0, cursor[0] + dx)), Math.min(b.rows - 1, Math.max(0, cursor[1] + dy))];
+        board.dataset.focus = key(...cursor);
+        drawCursor();
+      } else if (k === " " || k === "Enter") {
+        if (state.can_continue) continueRun();
+        else if (state.status === "playing") act(cursor[0], cursor[1]);
+        else return;
+      } else if (k === "f" || k === "F") secondary(cursor[0], cursor[1]);
+      else if (k === "s" || k === "S") stop();
+      else if (k === "h" || k === "H") askHint();
+      else return;
+      event.preventDefault();
+    });
+
+    // ------------------------------------------------------------------ controls
+    newRunButton.addEventListener("click", newRun);
+    stopButton.addEventListener("click", stop);
+    hintButton.addEventListener("click", askHint);
+    refreshButton.addEventListener("click", refresh);
+    flagButton.addEventListener("click", () => {
+      flagMode = !flagMode;
+      flagButton.setAttribute("aria-pressed", String(flagMode));
+      board.dataset.flagMode = flagMode ? "1" : "0";
+    });
+    stats.addEventListener("toggle", () => { if (stats.open) refreshStats(); });
+    board.dataset.flagMode = "0";
+
+    // ------------------------------------------------------------------ start
+    enqueue(async () => {
+      await app.ready;
+      if (!live) return;
+      const saved = app.store.progress().mines.run;
+      if (saved) await resume(saved);
+      else await startRun(randomSeed());
+    });
+
+    return {
+      unmount() {
+        live = false;
+        if (press && press.timer) clearTimeout(press.timer);
+        if (runId) app.call("mines.page.close_run", runId).catch(() => {});
+      },
+    };
   },
 };

@@ -41,13 +41,21 @@ SPAWN_OFFSETS: tuple[Cell, ...] = (
 MAX_DIGIT = len(NEIGHBOURS_8)
 # A board must hold its spawn 3x3.
 MIN_SIDE = 3
-# Largest side accepted from input: bounds memory and time of a hostile file.
-MAX_SIDE = 1000
+# Largest side accepted from input: bounds the memory and time of every tool that reads a
+# board (``mines solve`` on a 256x256 board: a few seconds and ~150 MiB, measured by
+# bench/mines_limits.py and stated in docs/mines-engine.md).
+MAX_SIDE = 256
+# Largest board file read from disk: a 256x256 board with 90 % mines and all its digits
+# takes 1.0 MB compact, 2.7 MB indented by 2; a file listing one mine two million times
+# (12 MB) is refused unread.
+MAX_BOARD_BYTES = 4 * 1024 * 1024
 
 _BOARD_KEYS = ("format", "cols", "rows", "spawn", "mines", "variants", "digits")
 
 __all__ = [
     "BOARD_FORMAT",
+    "MAX_BOARD_BYTES",
+    "MAX_SIDE",
     "Board",
     "initial_expansion",
     "spawn_cells",
@@ -70,6 +78,11 @@ def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) ->
     if cols is not None and rows is not None and not in_bounds((value[0], value[1]), cols, rows):
         return Issue(path, "bounds", f"cell {list(value)} is outside the {cols}x{rows} board")
     return None
+
+
+def _too_many_mines(count: int, cols: int, rows: int) -> Issue:
+    return Issue("mines", "too_many",
+                 f"{count} entries, but a {cols}x{rows} board has only {cols * rows} cells")
 
 
 def _side_issue(value: object, path: str) -> Issue | None:
@@ -140,6 +153,8 @@ class Board:
             raise ValidationError(
                 [Issue("mines", "type", "mines must be a list of cells")], "mines board"
             ) from None
+        if len(mine_seq) > cols * rows:
+            raise ValidationError([_too_many_mines(len(mine_seq), cols, rows)], "mines board")
         for i, cell in enumerate(mine_seq):
             if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
                 issues.append(issue)
@@ -366,7 +381,7 @@ class Board:
         return self._variant_list
 
     def flood(
-        self, starts: Sequence[int], opened: bytearray, flagged: bytes | None = None
+        self, starts: Sequence[int], opened: bytearray, flagged: bytes | bytearray | None = None
     ) -> list[int]:
         """The canonical BFS of F2/F3 over row-major indices, opening cells in ``opened``.
 
@@ -479,6 +494,11 @@ class Board:
         mines = data.get("mines", [])
         if not isinstance(mines, list):
             issues.append(Issue("mines", "type", "mines must be a list of cells"))
+            mines = []
+        elif len(mines) > cols * rows:
+            # Refused before any cell is looked at: a list longer than the board has cells
+            # holds a duplicate at least, and could be millions of entries long.
+            raise ValidationError([_too_many_mines(len(mines), cols, rows)], "mines board")
         else:
             for i, cell in enumerate(mines):
                 if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
@@ -509,11 +529,7 @@ class Board:
         digits: dict[Cell, int] | None = None
         raw_digits = data.get("digits")
         if raw_digits is not None:
-            mine_cells = (
-                {(c[0], c[1]) for c in mines if _cell_issue(c, "", cols, rows) is None}
-                if isinstance(mines, list)
-                else set()
-            )
+            mine_cells = {(c[0], c[1]) for c in mines if _cell_issue(c, "", cols, rows) is None}
             digits = {}
             if not isinstance(raw_digits, list) or len(raw_digits) != rows:
                 issues.append(Issue("digits", "type", f"digits are {rows} rows of {cols} values"))
@@ -539,6 +555,7 @@ class Board:
                             digits[(x, y)] = value
         if issues:
             raise ValidationError(issues, "mines board")
+        assert isinstance(spawn, list | tuple)  # checked above: no issue means a valid cell
         return cls(
             cols,
             rows,
@@ -571,18 +588,6 @@ class Board:
             f"Board(cols={self.cols}, rows={self.rows}, mines={len(self.mines)}, "
             f"spawn={self.spawn}, variants={len(self.variants)})"
         )
-
-    def ascii(self) -> str:
-        """A drawing for tests and debugging: ``*`` mine, digit, ``f`` marks a fog digit."""
-        lines = []
-        for y in range(self.rows):
-            row = []
-            for x in range(self.cols):
-                i = y * self.cols + x
-                ch = "*" if self._mine_list[i] else str(self._digit_list[i])
-                row.append(ch + ("f" if self._variant_list[i] else " "))
-            lines.append("".join(row).rstrip())
-        return "\n".join(lines)
 
 
 def initial_expansion(board: Board) -> list[Cell]:

@@ -32,10 +32,17 @@ import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.errors import (
+    GridforgeError,
+    Issue,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+    read_package_json,
+)
 from gridforge.grid import Cell
 from gridforge.mines.board import BOARD_FORMAT, Board, spawn_cells
 from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Playthrough, geometry, result_of
@@ -292,12 +299,19 @@ _PRESETS: dict[str, GenTable] | None = None
 def _load_presets() -> dict[str, GenTable]:
     global _PRESETS
     if _PRESETS is None:
-        text = resources.files("gridforge.mines").joinpath("data/presets.json").read_text("utf-8")
-        data = json.loads(text)
-        if data.get("format") != PRESETS_FORMAT:
-            raise GridforgeError(f"presets.json: format must be {PRESETS_FORMAT!r}")
+        data = read_package_json("gridforge.mines", "data/presets.json",
+                                 expect_format=PRESETS_FORMAT)
+        entries = data.get("presets")
+        if not isinstance(entries, dict):
+            raise ValidationError([Issue("presets", "type", "presets map names to tables")],
+                                  "gridforge/mines/data/presets.json")
         out = {}
-        for name, entry in data["presets"].items():
+        for name, entry in entries.items():
+            if not isinstance(entry, dict):
+                raise ValidationError(
+                    [Issue(f"presets.{name}", "type", "a preset is a table object")],
+                    "gridforge/mines/data/presets.json",
+                )
             out[name] = GenTable.from_json({"name": name, **entry}, f"presets.{name}")
         _PRESETS = out
     return _PRESETS

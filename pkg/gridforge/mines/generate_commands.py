@@ -12,23 +12,27 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gridforge.errors import GridforgeError
+from gridforge.errors import load_file
+from gridforge.flags import int_range
+from gridforge.mines.board import MAX_BOARD_BYTES
 from gridforge.mines.generate import GenTable, generate_many, load_generated, preset, presets
 from gridforge.mines.solver import solve_board
 from gridforge.progress import NO_PROGRESS, terminal_bar
 
+# A generation table is a dozen fields: a larger file is not a table.
+MAX_TABLE_BYTES = 64 * 1024
+# Boards one ``generate`` call makes at most, and the range of seeds and run levels.
+MAX_COUNT = 10_000
+MAX_SEED = 2**63 - 1
+MAX_LEVEL = 1_000
+
 
 def _generate(args: argparse.Namespace) -> int:
     if args.table is not None:
-        try:
-            data = json.loads(Path(args.table).read_text("utf-8"))
-        except json.JSONDecodeError as exc:
-            raise GridforgeError(f"{args.table}: not valid JSON: {exc}") from None
-        table = GenTable.from_json(data)
+        table = load_file(args.table, f"--table {args.table}", GenTable.from_json,
+                          max_bytes=MAX_TABLE_BYTES)
     else:
         table = preset(args.preset)
-    if args.count < 1:
-        raise GridforgeError(f"--count must be at least 1, got {args.count}")
     bar = terminal_bar() if args.count > 1 and not args.quiet else NO_PROGRESS
     boards = generate_many(table, args.seed, args.count, args.level, bar)
     lines = []
@@ -65,7 +69,8 @@ def _step_line(n: int, step: dict[str, Any]) -> str:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    board, stored = load_generated(Path(args.board).read_bytes())
+    board, stored = load_file(args.board, f"board {args.board}", load_generated,
+                              max_bytes=MAX_BOARD_BYTES)
     result = solve_board(board, use_mine_count=not args.no_mine_count)
     if args.json:
         print(json.dumps(result.to_json(), separators=(",", ":")))
@@ -100,9 +105,12 @@ def register_generate(mines_subparsers: Any) -> None:
         "--preset", default="beginner", choices=sorted(presets()), help="preset table"
     )
     source.add_argument("--table", help="a generation table as a JSON file")
-    gen.add_argument("--seed", type=int, default=0, help="seed of the first board")
-    gen.add_argument("--count", type=int, default=1, help="boards to make (seeds seed..)")
-    gen.add_argument("--level", type=int, default=None, help="run level (fog unlock)")
+    gen.add_argument("--seed", type=int_range(0, MAX_SEED), default=0,
+                     help=f"seed of the first board (0..{MAX_SEED})")
+    gen.add_argument("--count", type=int_range(1, MAX_COUNT), default=1,
+                     help=f"boards to make, seeds seed.. (1..{MAX_COUNT})")
+    gen.add_argument("--level", type=int_range(0, MAX_LEVEL), default=None,
+                     help=f"run level, for the fog's unlock (0..{MAX_LEVEL})")
     gen.add_argument("--out", help="output file (default: stdout)")
     gen.add_argument("--board-only", action="store_true", help="write plain board JSON")
     gen.add_argument("--quiet", action="store_true", help="no progress bar, no summary")

@@ -19,12 +19,10 @@ the debug override that tests use (AC-21 needs ``flag_place_ap_cost = 2``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
-from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, is_int
+from gridforge.errors import Issue, ValidationError, is_int, read_package_json
 
 ECONOMY_FORMAT = "gridforge.mines.economy/1"
 ECONOMY_FIELDS = (
@@ -85,18 +83,19 @@ def _economy_issues(values: Mapping[str, Any], base: str) -> list[Issue]:
 
 
 def _file_defaults() -> dict[str, int]:
-    text = resources.files("gridforge.mines").joinpath("data/economy.json").read_text("utf-8")
-    data = json.loads(text)
-    if not isinstance(data, dict) or data.get("format") != ECONOMY_FORMAT:
-        raise GridforgeError(f"data/economy.json: format must be {ECONOMY_FORMAT!r}")
+    what = "gridforge/mines/data/economy.json"
+    data = read_package_json("gridforge.mines", "data/economy.json",
+                             expect_format=ECONOMY_FORMAT)
     values = data.get("action_economy")
     if not isinstance(values, dict):
-        raise GridforgeError("data/economy.json: action_economy must be an object")
+        raise ValidationError(
+            [Issue("action_economy", "type", "action_economy must be an object")], what
+        )
     issues = _economy_issues(values, "action_economy")
     missing = [k for k in ECONOMY_FIELDS if k not in values]
     issues += [Issue(f"action_economy.{k}", "missing", "missing price") for k in missing]
     if issues:
-        raise ValidationError(issues, "data/economy.json")
+        raise ValidationError(issues, what)
     return {k: values[k] for k in ECONOMY_FIELDS}
 
 

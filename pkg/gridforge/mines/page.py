@@ -13,12 +13,42 @@ from typing import Any
 from gridforge.mines import generate, run, solver
 
 __all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
-           "position_hint", "refresh", "run_state", "solve"]
+           "position_hint", "primary", "refresh", "resume_run", "run_state", "secondary",
+           "solve", "telemetry"]
 
 
 def new_run(seed: int) -> dict[str, Any]:
-    """Start a run from ``seed``: ``{"run": id, "events": [...], "state": {...}}``."""
+    """Start a run from ``seed``: ``{"run": id, "events", "log", "state", "save"}``.
+
+    ``save`` is what the page stores to resume the run (format
+    ``gridforge.mines.saved-run/1``); every answer that changes the run carries it anew.
+    """
     return run.new_run(seed)
+
+
+def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a saved run exactly from its ``save`` (after a reload); answers as
+    :func:`new_run`. A malformed or foreign save is refused naming the field or step."""
+    return run.resume_run(saved)
+
+
+def primary(run_id: str, cell: list[int]) -> dict[str, Any]:
+    """A click, tap, Space or Enter on ``cell``: move onto opened ground, dig a neighbour,
+    or move beside a far concealed cell and dig it (two one-intent batches). Answers the
+    outcomes, player-facing ``messages`` and ``log``, a settlement, the state and ``save``."""
+    return run.primary(run_id, cell)
+
+
+def secondary(run_id: str, cell: list[int]) -> dict[str, Any]:
+    """A right click, long press, F or a tap in flag mode on ``cell``: place or pull a
+    flag. Answers as :func:`primary`."""
+    return run.secondary(run_id, cell)
+
+
+def telemetry(run_id: str) -> dict[str, Any]:
+    """The run's telemetry (format ``gridforge.mines.telemetry/1``: input actions per AP
+    spent per round, chain sizes, batches per round, rejections by reason)."""
+    return run.telemetry(run_id)
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +73,9 @@ def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
 
 
 def hint(run_id: str) -> dict[str, Any]:
-    """What logic proves from what the player sees: the next safe cell or mine and why."""
+    """The next cell not yet settled that logic proves from what the player sees and has
+    marked (flags on proved mines, dug mines, the mine total): the cell, the digits used
+    (``constraints``) and the reason in words; ``cell`` is null when nothing is left."""
     return run.hint(run_id)
 
 

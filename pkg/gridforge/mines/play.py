@@ -1,14 +1,16 @@
-"""JSON-facing play of the mines engine: sessions for the browser, and the headless replay.
+"""JSON-facing play of the mines engine: single-board sessions, and the headless replay.
 
-Every public function here takes and returns JSON values only, so the page can call it
-through :mod:`gridforge.api` (``gridforge.mines.play.new_session`` ...). A session is one
-ledger (A3) and one engine (A2) on a board; the functions answer with the events that the
-call produced (both emitter faces merged in emission order), the outcomes, and the
-player's view of the state (never a concealed cell's content).
+A session is one ledger (A3) and one engine (A2) on a board, held by id; its functions take
+and return JSON values and answer with the events the call produced (both emitter faces
+merged in emission order), the outcomes, and the player's view of the state (never a
+concealed cell's content). They are a tool's API: the page plays whole runs through
+:mod:`gridforge.mines.page`, which reuses :class:`Session` and :class:`Registry`.
 
 :func:`replay` runs a board and a script headless and returns the event stream; the
 ``gridforge mines replay`` command prints it as JSON lines (:func:`event_lines`), the
-same bytes for the same input (seed rule 1, AC-19).
+same bytes for the same input (seed rule 1, AC-19). A script is validated whole before
+anything runs (:func:`parse_script`) and is bounded: :data:`MAX_SCRIPT_BYTES`,
+:data:`MAX_SCRIPT_STEPS` steps, :data:`MAX_SCRIPT_INTENTS` intents in all.
 
 Script format (``gridforge.mines.script/1``)::
 
@@ -28,7 +30,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
 from gridforge.mines.board import Board
@@ -40,10 +43,20 @@ SCRIPT_FORMAT = "gridforge.mines.script/1"
 CALLS = ("round_start", "settlement_done", "install", "refresh", "retire")
 # Sessions kept alive at once; the oldest goes first (a page rarely holds more than one).
 MAX_SESSIONS = 16
+# Limits of a replay script (docs/mines-engine.md, "Limits"): the file, its steps and the
+# intents of all its batches. A step costs at most one install or one dig of a board.
+MAX_SCRIPT_BYTES = 8 * 1024 * 1024
+MAX_SCRIPT_STEPS = 10_000
+MAX_SCRIPT_INTENTS = 100_000
 T = TypeVar("T")
 
 __all__ = [
+    "MAX_SCRIPT_BYTES",
+    "MAX_SCRIPT_INTENTS",
+    "MAX_SCRIPT_STEPS",
     "SCRIPT_FORMAT",
+    "Script",
+    "ScriptStep",
     "Session",
     "act",
     "call",
@@ -224,11 +237,30 @@ def close_session(session_id: str) -> bool:
 
 
 # ------------------------------------------------------------------- replay
-def parse_script(script: object) -> dict[str, Any]:
+class ScriptStep(NamedTuple):
+    """One validated step of a script: a batch of intents, or an orchestration call."""
+
+    batch: list[Intent] | None = None
+    call: str | None = None
+    board: Board | None = None  # install / refresh; None means the replay's own board
+    hint: str = "same_board"
+
+
+@dataclass(frozen=True)
+class Script:
+    """A validated replay script (:func:`parse_script`)."""
+
+    economy: Economy
+    start: bool
+    steps: list[ScriptStep]
+
+
+def parse_script(script: object) -> Script:
     """Validate a replay script (object or bare list of steps) before anything runs.
 
-    Returns ``{"economy": Economy, "start": bool, "steps": [...]}`` with boards and intents
-    parsed. :raises ValidationError: naming every faulty field (``steps[3].batch[1].kind``).
+    Boards and intents are parsed; at most :data:`MAX_SCRIPT_STEPS` steps and
+    :data:`MAX_SCRIPT_INTENTS` intents in all. :raises ValidationError: naming every faulty
+    field (``steps[3].batch[1].kind``).
     """
     if isinstance(script, list):
         script = {"format": SCRIPT_FORMAT, "steps": script}
@@ -249,22 +281,32 @@ def parse_script(script: object) -> dict[str, Any]:
     except ValidationError as exc:
         issues += exc.issues
     steps = script.get("steps")
-    parsed: list[dict[str, Any]] = []
+    parsed: list[ScriptStep] = []
     if not isinstance(steps, list):
         issues.append(Issue("steps", "type", "steps is a list"))
         steps = []
+    elif len(steps) > MAX_SCRIPT_STEPS:
+        raise ValidationError([Issue("steps", "too_many", f"{len(steps)} steps; the limit is "
+                                     f"{MAX_SCRIPT_STEPS}")], "mines script")
+    intents = 0
     for k, step in enumerate(steps):
         path = f"steps[{k}]"
         try:
             parsed.append(_parse_step(step, path))
         except ValidationError as exc:
             issues += exc.issues
+            continue
+        intents += len(parsed[-1].batch or ())
+        if intents > MAX_SCRIPT_INTENTS:
+            raise ValidationError([Issue(path, "too_many", f"more than {MAX_SCRIPT_INTENTS} "
+                                         "intents in all")], "mines script")
     if issues:
         raise ValidationError(issues, "mines script")
-    return {"economy": economy, "start": start, "steps": parsed}
+    assert economy is not None and isinstance(start, bool)  # no issue: both were valid
+    return Script(economy, start, parsed)
 
 
-def _parse_step(step: object, path: str) -> dict[str, Any]:
+def _parse_step(step: object, path: str) -> ScriptStep:
     if not isinstance(step, Mapping):
         raise ValidationError([Issue(path, "type", "a step is an object")], "mines script")
     if "batch" in step:
@@ -283,7 +325,7 @@ def _parse_step(step: object, path: str) -> dict[str, Any]:
                 issues += exc.issues
         if issues:
             raise ValidationError(issues, "mines script")
-        return {"batch": intents}
+        return ScriptStep(batch=intents)
     if "call" in step:
         name = step["call"]
         issues = []
@@ -295,7 +337,7 @@ def _parse_step(step: object, path: str) -> dict[str, Any]:
         board = None
         if name in ("install", "refresh") and "board" in step:  # omitted: the replay's board
             try:
-                board = Board.from_json(step.get("board"))  # type: ignore[arg-type]
+                board = Board.from_json(step["board"])
             except ValidationError as exc:
                 issues += [
                     Issue(f"{path}.board" + (f".{i.path}" if i.path else ""), i.code, i.message)
@@ -306,43 +348,52 @@ def _parse_step(step: object, path: str) -> dict[str, Any]:
             issues.append(Issue(f"{path}.hint", "type", "hint is a string"))
         if issues:
             raise ValidationError(issues, "mines script")
-        return {"call": name, "board": board, "hint": hint}
-    return {"batch": [Intent.from_json(step, path)]}
+        return ScriptStep(call=name, board=board, hint=hint)
+    return ScriptStep(batch=[Intent.from_json(step, path)])
 
 
 def replay(
-    board: dict[str, Any] | str, script: dict[str, Any] | list[Any] | str, outcomes: bool = False
+    board: Board | Mapping[str, Any] | str,
+    script: Script | Mapping[str, Any] | list[Any] | str,
+    outcomes: bool = False,
 ) -> list[dict[str, Any]]:
     """Run ``script`` on ``board`` headless; return the event stream (A2 and A3 faces merged).
 
     With ``outcomes``, each step also yields a record ``{"step": k, "outcomes": [...]}``
     (or ``{"step": k, "accepted": bool}`` for a call) after its events.
 
-    :raises ValidationError: for a malformed board or script; nothing runs then.
+    :raises ValidationError: for a malformed board or script, or a board whose install the
+        engine refuses when the script starts the round (the invariant it breaks); nothing
+        is emitted then.
     """
-    parsed_board = Board.from_json(board)
+    parsed_board = board if isinstance(board, Board) else Board.from_json(board)
     if isinstance(script, str):
         script = parse_json(script, "mines script")
-    plan = parse_script(script)
-    session = Session(plan["economy"])
+    plan = script if isinstance(script, Script) else parse_script(script)
+    session = Session(plan.economy)
     out: list[dict[str, Any]] = []
-    if plan["start"]:
+    if plan.start:
         install = session.engine.install_board(parsed_board)
-        if install.accepted:
-            session.ledger.notify_round_start()
+        if not install.accepted:
+            raise ValidationError(
+                [Issue("", d["category"], f"refused at install ({d['category']}): {d['message']}")
+                 for d in session.engine.diagnostics],
+                "mines board",
+            )
+        session.ledger.notify_round_start()
         out += session.drain()
         if outcomes:
             out.append({"step": "install", "outcomes": [install.to_json()]})
-    for k, step in enumerate(plan["steps"]):
-        if "batch" in step:
-            results: dict[str, Any] = {
-                "outcomes": _outcomes(session.engine.settle_batch(step["batch"]))
-            }
+    for k, step in enumerate(plan.steps):
+        results: dict[str, Any]
+        if step.batch is not None:
+            results = {"outcomes": _outcomes(session.engine.settle_batch(step.batch))}
         else:
-            board_arg = step["board"]
-            if step["call"] in ("install", "refresh") and board_arg is None:
+            assert step.call is not None
+            board_arg = step.board
+            if step.call in ("install", "refresh") and board_arg is None:
                 board_arg = parsed_board
-            results = {"accepted": session.run_call(step["call"], board_arg, step["hint"])}
+            results = {"accepted": session.run_call(step.call, board_arg, step.hint)}
         out += session.drain()
         if outcomes:
             out.append({"step": k, **results})

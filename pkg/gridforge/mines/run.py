@@ -7,16 +7,25 @@ shape and this module builds it on the engine (A2), the ledger (A3) and the gene
   points and an attack, and is fought in rounds of ``ap_per_round`` AP on boards from A1;
 - settlement happens at the Waiting phase (B1 obligation 1: it is triggered by the phase,
   not by the order events arrive in) and every line is attributed to one event (pillar P2):
-  each reward-eligible safe cell hurts the enemy, a flag judged hit weakens its attack
-  (once per mine and board, however often it is judged again: B1 obligation 3), a dug mine
+  each reward-eligible safe cell hurts the enemy, a flag judged hit weakens the attack that
+  ends this round (once per mine and board, however often it is judged again: B1
+  obligation 3; ``docs/mines-run.md`` says why the cut lasts one round), a dug mine
   is an ambush that hurts the player, a cleared board pays a clear bonus; initial-expansion
   cells never pay (B1 obligation 2). An enemy still standing then attacks;
 - the battle is won when the enemy falls, the run lost when the player does; later battles
-  grow the board and its density and unlock fog (the presets of ``data/presets.json``).
+  grow the board and its density and unlock fog (the presets of ``data/presets.json``);
+- every board that ends (cleared, its battle won, the run over) is retired with
+  ``retire_board`` before the next one is installed.
 
-Every intent goes to ``settle_batch`` as a one-intent batch (D1 obligations 1 and 6). Every
-number lives in the data file; every board seed derives from the run's seed, so the same
-seed and the same intents replay the same run.
+Every intent goes to ``settle_batch`` as a one-intent batch (D1 obligations 1 and 6); a
+click on a far concealed cell is two of them (a move beside it, then the dig: the compound
+intent of D1 data-supply item 13). Every number lives in the data file; every board seed
+derives from the run's seed, so the same seed and the same steps replay the same run:
+:meth:`Run.save` is all the page stores and :func:`resume_run` rebuilds the run from it.
+
+Everything the page receives is in the player's words and hides fog digits at the source
+(:mod:`gridforge.mines.view`). The run also keeps the D1 telemetry of data-supply item 13
+and A2's own metrics (format ``gridforge.mines.telemetry/1``, see ``docs/mines-run.md``).
 """
 
 from __future__ import annotations
@@ -28,21 +37,74 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, is_int
+from gridforge.errors import (
+    MAX_ISSUES,
+    GridforgeError,
+    Issue,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+)
+from gridforge.grid import Cell
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
-from gridforge.mines.intents import Intent
+from gridforge.mines.hints import next_hint
+from gridforge.mines.intents import ActionOutcome, Intent
+from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.play import Registry, Session
-from gridforge.mines.solver import hint as solver_hint
+from gridforge.mines.view import board_view, move_tree, offer, page_event, stand_for
 
 RUN_FORMAT = "gridforge.mines.run/1"
+SAVE_FORMAT = "gridforge.mines.saved-run/1"
+TELEMETRY_FORMAT = "gridforge.mines.telemetry/1"
 SETTLEMENT_KEYS = ("safe_cell_damage", "flag_hit_weaken", "mine_ambush_damage",
                    "clear_bonus_damage")
+BATTLE_KEYS = ("preset", "enemy", "hp", "attack")
+PAGE_STEPS = ("reach", "continue", "refresh")
 # Runs kept alive at once in the browser's interpreter; the oldest goes first.
 MAX_RUNS = 8
+# A saved run longer than this is refused (a real run takes a few thousand steps).
+MAX_STEPS = 100_000
+# The seed's input-friction guard rail (data-supply item 13): input actions per AP spent.
+FRICTION_GUARD = 2
 
 __all__ = ["Battle", "Run", "RunTable", "act", "close_run", "continue_run", "hint",
-           "load_run_table", "move_path", "new_run", "refresh", "run_state"]
+           "load_run_table", "move_path", "new_run", "primary", "refresh", "resume_run",
+           "run_state", "secondary", "telemetry"]
+
+# The player's words for every refusal (D1 duty 6, data-supply item 10): the seed's
+# reject_reason and sub_reason mapped to text.
+REFUSALS = {
+    "resource_face": "Not enough AP for that.",
+    "board_invalid": "That board was refused.",
+    "not_adjacent": "Too far: you can dig or flag only the 8 cells around you.",
+    "target_revealed": "That cell is already open.",
+    "target_concealed": "You can only move onto opened ground.",
+    "flag_present": "A flag stands there: pull it first (right click, long press or F), "
+                    "then dig.",
+    "flag_absent": "There is no flag to pull there.",
+    "no_path": "No path over opened ground leads there.",
+    "out_of_catalog": "That is not something you can do here.",
+}
+PHASE_TEXT = {
+    "settled": "The round is over: press Continue for the next one.",
+    "won": "The run is won: start a new run to play again.",
+    "lost": "The run is over: start a new run.",
+    "playing": "Not now: the round has not started.",
+}
+SOURCE_TEXT = {
+    "safe_dig": "safe cell dug", "safe_chain": "safe cell opened by the chain",
+    "flag_hit": "flag on a mine", "mine_ambush": "mine dug: ambush",
+    "clear_bonus": "board cleared", "enemy_attack": "enemy attack",
+}
+TARGET_TEXT = {"enemy": "enemy", "player": "you", "enemy_attack": "enemy attack"}
+PATH_TEXT = {"cleared": "board cleared", "stopped": "you stopped",
+             "ap_exhausted": "out of AP"}
+
+
+def _where(cell: Any) -> str:
+    return f"({cell[0]}, {cell[1]})"
 
 
 @dataclass(frozen=True)
@@ -65,57 +127,89 @@ class RunTable:
 
     @classmethod
     def from_json(cls, data: object) -> RunTable:
-        """Validate a run table; every problem is reported with its field path."""
+        """Validate a run table; every problem is reported with its field path.
+
+        :raises ValidationError: naming every faulty field; nothing is built then.
+        """
         issues: list[Issue] = []
 
-        def positive_int(value: object, path: str, minimum: int = 1) -> int:
-            if not is_int(value) or value < minimum:  # type: ignore[operator]
-                issues.append(Issue(path, "range", f"must be an integer >= {minimum}"))
+        def integer(value: object, path: str, minimum: int) -> int:
+            if not is_int(value) or value < minimum:
+                issues.append(Issue(path, "range", f"must be an integer >= {minimum}, "
+                                                   f"got {value!r}"[:120]))
                 return minimum
             return value
 
+        def unknown(mapping: Mapping[str, Any], known: tuple[str, ...], base: str) -> None:
+            for key in mapping:
+                if key not in known:
+                    issues.append(Issue(field_path(base, str(key)), "unknown_field",
+                                        f"unknown field {str(key)[:40]!r}"))
+
         if not isinstance(data, Mapping):
             raise ValidationError([Issue("", "type", "a run table is an object")], "run table")
+        unknown(data, ("format", "player_hp", "settlement", "battles"), "")
         if data.get("format") != RUN_FORMAT:
             issues.append(Issue("format", "format", f"format must be {RUN_FORMAT!r}"))
-        player_hp = positive_int(data.get("player_hp"), "player_hp")
+        player_hp = integer(data.get("player_hp"), "player_hp", 1)
         raw = data.get("settlement")
         settlement: dict[str, int] = {}
         if not isinstance(raw, Mapping):
             issues.append(Issue("settlement", "type", "settlement is an object"))
             raw = {}
+        else:
+            unknown(raw, SETTLEMENT_KEYS, "settlement")
         for key in SETTLEMENT_KEYS:
-            settlement[key] = positive_int(raw.get(key), f"settlement.{key}", 0)
+            settlement[key] = integer(raw.get(key), f"settlement.{key}", 0)
         battles: list[Battle] = []
         raw_battles = data.get("battles")
         if not isinstance(raw_battles, list) or not raw_battles:
             issues.append(Issue("battles", "type", "battles is a non-empty list"))
             raw_battles = []
         for k, item in enumerate(raw_battles):
-            path = f"battles[{k}]"
+            path = field_path("battles", k)
             if not isinstance(item, Mapping):
                 issues.append(Issue(path, "type", "a battle is an object"))
                 continue
+            unknown(item, BATTLE_KEYS, path)
             name = item.get("preset")
-            try:
-                preset(name)  # type: ignore[arg-type]
-            except GridforgeError:
-                issues.append(Issue(f"{path}.preset", "unknown", f"no board preset {name!r}"))
+            if not isinstance(name, str):
+                issues.append(Issue(f"{path}.preset", "type",
+                                    "preset is the name of a board preset"))
+                name = ""
+            else:
+                try:
+                    preset(name)
+                except GridforgeError:
+                    issues.append(Issue(f"{path}.preset", "unknown",
+                                        f"no board preset {name[:40]!r}"))
             enemy = item.get("enemy")
-            if not isinstance(enemy, str) or not enemy:
+            if not isinstance(enemy, str) or not enemy.strip():
                 issues.append(Issue(f"{path}.enemy", "type", "enemy is a non-empty name"))
-            battles.append(Battle(str(name), str(enemy), positive_int(item.get("hp"),
-                                  f"{path}.hp"), positive_int(item.get("attack"),
-                                  f"{path}.attack", 0)))
+                enemy = ""
+            battles.append(Battle(name, enemy, integer(item.get("hp"), f"{path}.hp", 1),
+                                  integer(item.get("attack"), f"{path}.attack", 0)))
         if issues:
             raise ValidationError(issues, "run table")
         return cls(player_hp, settlement, tuple(battles))
+
+    def to_json(self) -> dict[str, Any]:
+        """The table in its file format (``from_json(to_json())`` gives it back)."""
+        return {"format": RUN_FORMAT, "player_hp": self.player_hp,
+                "settlement": dict(self.settlement),
+                "battles": [{"preset": b.preset, "enemy": b.enemy, "hp": b.hp,
+                             "attack": b.attack} for b in self.battles]}
+
+    def digest(self) -> str:
+        """A short fingerprint of the numbers: a saved run replays only on the same table."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def load_run_table(overrides: Mapping[str, Any] | None = None) -> RunTable:
     """The shipped run table, with top-level fields replaced by ``overrides`` (tests)."""
     text = resources.files("gridforge.mines").joinpath("data/run.json").read_text("utf-8")
-    data = json.loads(text)
+    data = parse_json(text, "run table", expect_format=RUN_FORMAT)
     if overrides:
         data.update(overrides)
     return RunTable.from_json(data)
@@ -127,12 +221,45 @@ def board_seed(run_seed: int, battle: int, board_no: int) -> int:
     return int.from_bytes(digest.digest()[:6], "big")
 
 
+def outcome_text(outcome: ActionOutcome, intent: Intent, status: str) -> str | None:
+    """The player's words for a refused or voided intent (None when it was executed)."""
+    if outcome.outcome == "voided":
+        return f"Your {intent.kind.replace('_', ' ')} came too late: the round had already ended."
+    if outcome.outcome != "rejected":
+        return None
+    if outcome.reject_reason == "phase":
+        return PHASE_TEXT.get(status, PHASE_TEXT["playing"])
+    if intent.kind in ("flag_place", "flag_pull") and outcome.sub_reason == "not_adjacent":
+        return "Too far to flag: stand next to the cell first."
+    return REFUSALS.get(outcome.sub_reason or outcome.reject_reason or "",
+                        "That is not possible now.")
+
+
+class _Round:
+    """Telemetry of one round (D1 data-supply item 13 and A2's observable metrics)."""
+
+    def __init__(self, battle: int, board: int, number: int) -> None:
+        self.battle, self.board, self.number = battle, board, number
+        self.inputs = 0
+        self.ap_spent = 0
+        self.batches = 0
+        self.chains: list[int] = []
+        self.rejections: dict[str, int] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        ratio = round(self.inputs / self.ap_spent, 3) if self.ap_spent else None
+        return {"battle": self.battle, "board": self.board, "round": self.number,
+                "input_actions": self.inputs, "ap_spent": self.ap_spent,
+                "actions_per_ap": ratio, "batches": self.batches, "chain_sizes": self.chains,
+                "rejections": dict(sorted(self.rejections.items()))}
+
+
 class Run:
     """One run: a session (ledger + engine), the battle in progress and the settlements."""
 
     def __init__(self, seed: int, table: RunTable | None = None) -> None:
         if not is_int(seed):
-            raise GridforgeError(f"a run's seed is an integer, got {seed!r}")
+            raise GridforgeError(f"a run's seed is an integer, got {seed!r}"[:120])
         self.seed = seed
         self.table = table if table is not None else load_run_table()
         self.session = Session()
@@ -140,9 +267,16 @@ class Run:
         self.battle_index = 0
         self.status = "playing"  # playing | settled | won | lost
         self.settlements: list[dict[str, Any]] = []
+        self.steps: list[dict[str, Any]] = []
+        self.rounds: list[_Round] = []
+        self.battle_summaries: list[dict[str, Any]] = []
+        self.final_board: dict[str, Any] | None = None
         self._round_events: list[dict[str, Any]] = []
         self._start_battle()
         self.session.ledger.notify_round_start()
+        self._open_round()
+        self.initial_events = self._drain()
+        self._round_events = list(self.initial_events)
 
     # ------------------------------------------------------------ the battle
     @property
@@ -151,8 +285,12 @@ class Run:
 
     def _start_battle(self) -> None:
         self.enemy_hp = self.battle.hp
-        self.weakened = 0
         self.board_no = 0
+        self._battle: dict[str, Any] = {"battle": self.battle_index + 1,
+                                        "enemy": self.battle.enemy,
+                        "rounds": 0, "boards": 1, "cells_opened": 0, "mines_dug": 0,
+                        "flag_hits": 0, "damage_dealt": 0, "damage_taken": 0,
+                        "player_hp_start": self.player_hp}
         self._install(self._next_board(), refresh=False)
 
     def _next_board(self) -> Board:
@@ -164,10 +302,21 @@ class Run:
         if refresh:
             if not self.session.run_call("refresh", board):
                 return False
-        elif not self.session.engine.install_board(board).accepted:
-            raise GridforgeError("the generated board was refused by the engine")
+        else:
+            engine = self.session.engine
+            if engine.board is not None and not engine.retire_board().accepted:
+                raise GridforgeError("the ended board could not be retired")
+            if not engine.install_board(board).accepted:
+                raise GridforgeError("the generated board was refused by the engine")
         self.credited_mines: set[tuple[int, int]] = set()
         return True
+
+    def _open_round(self) -> None:
+        self.rounds.append(_Round(self.battle_index + 1, self.board_no + 1,
+                                  self.session.ledger.round))
+
+    def _drain(self) -> list[dict[str, Any]]:
+        return self.session.drain()
 
     # ------------------------------------------------------------ settlement
     def _settle(self) -> dict[str, Any]:
@@ -181,30 +330,42 @@ class Run:
                 if event["kind"] == "mine":
                     lines.append({"source": "mine_ambush", "cell": cell,
                                   "target": "player", "amount": values["mine_ambush_damage"]})
+                    self._battle["mines_dug"] += 1
                 elif event["reward_eligible"]:  # initial cells never pay (B1 obligation 2)
                     lines.append({"source": f"safe_{event['channel']}", "cell": cell,
                                   "target": "enemy", "amount": values["safe_cell_damage"]})
+                    self._battle["cells_opened"] += 1
             elif event["type"] == "flag_judged" and event["hit"]:
-                key = (cell[0], cell[1])
+                key = (event["cell"][0], event["cell"][1])
                 if key not in self.credited_mines:
                     self.credited_mines.add(key)
+                    self._battle["flag_hits"] += 1
                     lines.append({"source": "flag_hit", "cell": cell, "target": "enemy_attack",
                                   "amount": values["flag_hit_weaken"]})
             elif event["type"] == "round_end" and event["path_tag"] == "cleared":
                 lines.append({"source": "clear_bonus", "cell": None, "target": "enemy",
                               "amount": values["clear_bonus_damage"]})
+        enemy_before, player_before = self.enemy_hp, self.player_hp
+        weakened = 0
         for line in lines:
             if line["target"] == "enemy":
                 self.enemy_hp = max(0, self.enemy_hp - line["amount"])
             elif line["target"] == "enemy_attack":
-                self.weakened += line["amount"]
+                weakened += line["amount"]
             else:
                 self.player_hp = max(0, self.player_hp - line["amount"])
         if self.enemy_hp > 0 and self.player_hp > 0:
-            attack = max(0, self.battle.attack - self.weakened)
+            attack = max(0, self.battle.attack - weakened)
             lines.append({"source": "enemy_attack", "cell": None, "target": "player",
                           "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
+        for line in lines:
+            line["text"] = (f"{SOURCE_TEXT.get(line['source'], line['source'])}"
+                            f"{' ' + _where(line['cell']) if line['cell'] else ''}: "
+                            f"{TARGET_TEXT[line['target']]} −{line['amount']}")
+        self._battle["rounds"] += 1
+        self._battle["damage_dealt"] += enemy_before - self.enemy_hp
+        self._battle["damage_taken"] += player_before - self.player_hp
         if self.player_hp == 0:
             result = "run_lost"
         elif self.enemy_hp == 0:
@@ -212,47 +373,183 @@ class Run:
             result = "run_won" if last else "battle_won"
         else:
             result = "continue"
+        path_tag = round_end.get("path_tag")
         settlement = {
             "round": self.session.ledger.round,
             "battle": self.battle_index + 1,
-            "path_tag": round_end.get("path_tag"),
+            "path_tag": path_tag,
+            "path_text": PATH_TEXT.get(str(path_tag), str(path_tag)),
             "continuation_hint": round_end.get("continuation_hint"),
             "lines": lines,
+            "enemy_damage": enemy_before - self.enemy_hp,
+            "player_damage": player_before - self.player_hp,
             "enemy_hp": self.enemy_hp,
             "player_hp": self.player_hp,
             "result": result,
+            "battle_summary": None,
         }
+        if result in ("battle_won", "run_won", "run_lost"):
+            summary = {**self._battle, "won": result != "run_lost",
+                       "player_hp_end": self.player_hp}
+            self.battle_summaries.append(summary)
+            settlement["battle_summary"] = summary
         self.settlements.append(settlement)
         self._round_events = []
         self.status = {"run_lost": "lost", "run_won": "won"}.get(result, "settled")
+        if self.status in ("won", "lost"):
+            # The run is over: keep the last board's picture, then let the board go.
+            self.final_board = board_view(self.session.engine)
+            self.session.engine.retire_board()
         return settlement
 
     # ------------------------------------------------------------ player-facing
-    def act(self, intent: Intent) -> dict[str, Any]:
-        """Settle one intent (a one-intent batch); settle the round if it ended."""
+    def _batch(self, intent: Intent, current: _Round) -> tuple[ActionOutcome, list[Any]]:
+        """One intent as a one-intent batch, with its telemetry; the page's events."""
         outcome = self.session.engine.settle_batch([intent])[0]
-        events = self.session.drain()
+        events = self._drain()
         self._round_events += events
-        settlement = None
-        if self.status == "playing" and self.session.ledger.phase == "waiting":
-            settlement = self._settle()
-        return {"outcome": outcome.to_json(), "events": events, "settlement": settlement}
+        current.batches += 1
+        if outcome.outcome == "executed":
+            if intent.kind in SPEND_KINDS:
+                current.ap_spent += self.session.ledger.price(intent.kind)
+            if intent.kind == "dig":
+                current.chains.append(sum(1 for e in events if e["type"] == "cell_revealed"))
+        else:
+            reason = ("voided" if outcome.outcome == "voided"
+                      else outcome.sub_reason or outcome.reject_reason or "rejected")
+            current.rejections[reason] = current.rejections.get(reason, 0) + 1
+        return outcome, events
 
-    def refresh(self) -> dict[str, Any]:
+    def _answer(self, intents: list[Intent], outcomes: list[ActionOutcome],
+                events: list[dict[str, Any]], settlement: dict[str, Any] | None,
+                status_before: str) -> dict[str, Any]:
+        messages = []
+        for intent, outcome in zip(intents, outcomes, strict=True):
+            refusal = outcome_text(outcome, intent, status_before)
+            if refusal is not None:
+                messages.append({"kind": "error", "text": refusal})
+        if not messages:
+            done = self._done_text(intents[-1], events)
+            if done:
+                messages.append({"kind": "info", "text": done})
+        if settlement is not None:
+            headline = {"continue": "Round over", "battle_won": "Enemy defeated!",
+                        "run_won": "You won the run!", "run_lost": "You fell."}
+            messages.append({"kind": "success" if settlement["result"] != "run_lost"
+                             else "error",
+                             "text": f"{headline[settlement['result']]} "
+                                     f"({settlement['path_text']})"})
+        return {"outcomes": [o.to_json() for o in outcomes],
+                "outcome": outcomes[-1].to_json(),
+                "events": [page_event(e) for e in events],
+                "log": log_lines(events, self.session.engine.board),
+                "messages": messages, "settlement": settlement}
+
+    def _done_text(self, intent: Intent, events: list[dict[str, Any]]) -> str | None:
+        reveals = [e for e in events if e["type"] == "cell_revealed"]
+        if intent.kind == "dig" and reveals:
+            first = reveals[0]
+            if first["kind"] == "mine":
+                damage = self.table.settlement["mine_ambush_damage"]
+                return (f"Ambush! {_where(first['cell'])} was a mine: you take {damage} "
+                        "damage when the round ends.")
+            more = len(reveals) - 1
+            return f"Dug {_where(first['cell'])}: safe" + (
+                f", and the chain opened {more} more" if more else "") + "."
+        if intent.kind == "flag_place":
+            return f"Flag placed on {_where(intent.cell)}."
+        if intent.kind == "flag_pull":
+            return f"Flag pulled from {_where(intent.cell)}."
+        if intent.kind == "stop":
+            return "You stopped."
+        return None
+
+    def act(self, intent: Intent, record: bool = True) -> dict[str, Any]:
+        """Settle one intent (a one-intent batch); settle the round if it ended."""
+        return self._run([intent], record, {**intent.to_json()})
+
+    def _run(self, intents: list[Intent], record: bool, step: dict[str, Any],
+             far: Cell | None = None) -> dict[str, Any]:
+        status_before = self.status
+        current = self.rounds[-1]
+        current.inputs += 1  # one raw input action, however many intents it becomes
+        if record:
+            self.steps.append(step)
+        outcomes: list[ActionOutcome] = []
+        events: list[dict[str, Any]] = []
+        settlement = None
+        for k, intent in enumerate(intents):
+            if k and (outcomes[-1].outcome != "executed" or self.status != "playing"):
+                break  # the move of a far click was refused: no dig (its refusal is shown)
+            outcome, new = self._batch(intent, current)
+            outcomes.append(outcome)
+            events += new
+            if self.status == "playing" and self.session.ledger.phase == "waiting":
+                settlement = self._settle()
+        answer = self._answer(intents[:len(outcomes)], outcomes, events, settlement,
+                              status_before)
+        if far is not None and len(intents) == 1 and outcomes[0].outcome == "rejected" \
+                and outcomes[0].sub_reason == "not_adjacent":
+            answer["messages"] = [{"kind": "error", "text": "No opened ground you can reach "
+                                   "lies beside that cell."}]
+        return answer
+
+    def primary(self, cell: Cell) -> dict[str, Any]:
+        """A click, a tap, Space or Enter on ``cell``: move onto opened ground, dig a
+        neighbour, or, for a far concealed cell, move beside it and dig it (two batches)."""
+        engine = self.session.engine
+        board = engine.board
+        step: dict[str, Any]
+        if board is None or not board.contains(cell):
+            intent = Intent("dig", cell)
+            return self._run([intent], True, intent.to_json())
+        if engine.is_open(cell):
+            intent = Intent("move", cell)
+            return self._run([intent], True, intent.to_json())
+        avatar = engine.avatar
+        if (avatar is not None and cell in board.neighbours(avatar)) or self.status != "playing":
+            intent = Intent("dig", cell)
+            return self._run([intent], True, intent.to_json())
+        step = {"do": "reach", "cell": [cell[0], cell[1]]}
+        stand = stand_for(engine, cell)
+        if stand is None:
+            return self._run([Intent("dig", cell)], True, step, far=cell)
+        return self._run([Intent("move", stand), Intent("dig", cell)], True, step, far=cell)
+
+    def secondary(self, cell: Cell) -> dict[str, Any]:
+        """A right click, a long press, F or a tap in flag mode: place or pull a flag."""
+        kind = "flag_pull" if self.session.engine.has_flag(cell) else "flag_place"
+        intent = Intent(kind, cell)
+        return self._run([intent], True, intent.to_json())
+
+    def refresh(self, record: bool = True) -> dict[str, Any]:
         """Pay the refresh price from RAP for a new board of the same battle."""
         if self.status != "playing":
             raise GridforgeError("a refresh is only possible during a round")
+        if record:
+            self.steps.append({"do": "refresh"})
         self.board_no += 1
         accepted = self._install(self._next_board(), refresh=True)
         if not accepted:
             self.board_no -= 1
-        return {"accepted": accepted, "events": self.session.drain()}
+        else:
+            self._battle["boards"] += 1
+        events = self._drain()
+        self._round_events += events
+        text = ("A fresh board, paid from your banked RAP." if accepted else
+                f"Not enough banked RAP: a fresh board costs "
+                f"{self.session.ledger.economy.rap_refresh_cost}.")
+        return {"accepted": accepted, "events": [page_event(e) for e in events],
+                "log": log_lines(events, self.session.engine.board),
+                "messages": [{"kind": "info" if accepted else "error", "text": text}]}
 
-    def continue_run(self) -> dict[str, Any]:
+    def continue_run(self, record: bool = True) -> dict[str, Any]:
         """After a settlement: the next round, on a new board when the last one was cleared,
         or the next battle when the enemy fell."""
         if self.status != "settled":
             raise GridforgeError(f"nothing to continue: the run is {self.status}")
+        if record:
+            self.steps.append({"do": "continue"})
         ledger, last = self.session.ledger, self.settlements[-1]
         new_board = last["result"] == "battle_won" or last["continuation_hint"] == "new_board"
         ledger.notify_settlement_done("new_board" if new_board else "same_board")
@@ -261,54 +558,269 @@ class Run:
             self._start_battle()
         elif new_board:
             self.board_no += 1
+            self._battle["boards"] += 1
             self._install(self._next_board(), refresh=False)
         ledger.notify_round_start()
+        self._open_round()
         self.status = "playing"
         # The initial expansion of a new board belongs to the new round (it never pays).
-        events = self.session.drain()
+        events = self._drain()
         self._round_events = list(events)
-        return {"events": events}
+        what = (f"Battle {self.battle_index + 1}: {self.battle.enemy}."
+                if last["result"] == "battle_won" else
+                "A new board." if new_board else "Same board.")
+        return {"events": [page_event(e) for e in events],
+                "log": log_lines(events, self.session.engine.board),
+                "messages": [{"kind": "info", "text": f"{what} Round {ledger.round}: "
+                                                      f"{ledger.ap} AP."}]}
 
-    def reach(self) -> list[list[int]]:
-        """Concealed cells the avatar can dig or flag from where it stands (8-adjacent)."""
+    # ------------------------------------------------------------ what the page sees
+    def pending(self) -> dict[str, int]:
+        """What the round's events so far will settle to (shown at once, before the end)."""
+        values = self.table.settlement
+        ambushes = safe = 0
+        for event in self._round_events:
+            if event["type"] == "cell_revealed":
+                if event["kind"] == "mine":
+                    ambushes += 1
+                elif event["reward_eligible"]:
+                    safe += 1
+        return {"ambushes": ambushes,
+                "player_damage": ambushes * values["mine_ambush_damage"],
+                "enemy_damage": safe * values["safe_cell_damage"],
+                "enemy_attack": self.battle.attack}
+
+    def tip(self) -> str | None:
+        """A line for the player when the next move is not obvious (None otherwise)."""
+        if self.status != "playing":
+            return None
         engine, board = self.session.engine, self.session.engine.board
         if board is None or engine.avatar is None:
-            return []
-        x, y = engine.avatar
-        return [[x + dx, y + dy] for dy in (-1, 0, 1) for dx in (-1, 0, 1)
-                if (dx or dy) and board.contains((x + dx, y + dy))
-                and not engine.is_open((x + dx, y + dy))]
+            return None
+        if all(engine.is_open(n) or engine.has_flag(n) for n in board.neighbours(engine.avatar)):
+            return ("Nothing to dig around you: click opened ground to move, or click a "
+                    "concealed cell to walk beside it and dig it.")
+        return ("Click or tap a concealed cell next to you to dig it; right click, long press "
+                "or flag mode flags it.")
 
-    def position(self) -> dict[str, Any]:
-        """What the player sees, as the solver's position: opened digits (a fog cell's digit
-        hidden), dug mines as known mines, and the mine total (the page shows it)."""
+    def hint(self) -> dict[str, Any]:
+        """The next cell logic proves from what the player sees and has marked, and why."""
         engine, board = self.session.engine, self.session.engine.board
-        opened = []
+        if board is None or self.status in ("won", "lost"):
+            return {"cell": None, "kind": None, "action": None, "rule": None,
+                    "constraints": [], "safe": [], "mines": [], "mine_count": False,
+                    "reachable": False, "text": "The run is over.", "proved": {"safe": 0, "mines": 0}}
+        opened: dict[Cell, int | None] = {}
         known_mines = []
         for cell in engine.opened:
             if board.is_mine(cell):
-                known_mines.append(list(cell))
-            else:
-                digit = None if board.variant_ids(cell) else board.digit(cell)
-                opened.append([cell[0], cell[1], digit])
-        return {"cols": board.cols, "rows": board.rows, "opened": opened,
-                "known_mines": known_mines, "mine_total": len(board.mines)}
+                known_mines.append(cell)
+            else:  # a fog cell's digit is hidden from the solver as from the player
+                opened[cell] = None if board.variant_ids(cell) else board.digit(cell)
+        reachable = {n for cell in move_tree(engine) for n in board.neighbours(cell)
+                     if not engine.is_open(n)}
+        return next_hint(board.cols, board.rows, opened, known_mines, engine.flags,
+                         len(board.mines), reachable)
 
     def to_json(self) -> dict[str, Any]:
-        """The run as the page draws it: battle, enemy, player, status, board view."""
+        """The run as the page draws it: battle, enemy, player, board, offers, pending."""
+        ledger = self.session.ledger
+        playing = self.status == "playing"
+        view = board_view(self.session.engine) or self.final_board
         return {
-            "reach": self.reach(),
             "seed": self.seed,
             "status": self.status,
             "battle": self.battle_index + 1,
             "battles": len(self.table.battles),
             "enemy": {"name": self.battle.enemy, "hp": self.enemy_hp, "max_hp": self.battle.hp,
-                      "attack": max(0, self.battle.attack - self.weakened)},
+                      "attack": self.battle.attack},
             "player": {"hp": self.player_hp, "max_hp": self.table.player_hp},
             "board_no": self.board_no + 1,
+            "round": ledger.round,
+            "phase": ledger.phase,
+            "ap": ledger.ap,
+            "ap_per_round": ledger.economy.ap_per_round,
+            "rap": ledger.rap,
+            "refresh_cost": ledger.economy.rap_refresh_cost,
+            "can_refresh": playing and ledger.phase == "active"
+            and ledger.rap >= ledger.economy.rap_refresh_cost,
+            "can_continue": self.status == "settled",
+            "board": view,
+            "offer": offer(self.session.engine, ledger, playing),
+            "pending": self.pending(),
+            "tip": self.tip(),
             "last_settlement": self.settlements[-1] if self.settlements else None,
-            "session": self.session.view(),
+            "battle_summaries": self.battle_summaries,
+            "totals": self.totals(),
         }
+
+    def totals(self) -> dict[str, Any]:
+        """The run's numbers for the win and loss screens."""
+        done = self.battle_summaries
+        current = [] if self.status in ("won", "lost") else [self._battle]
+        every = done + current
+        return {"battles_won": sum(1 for b in done if b["won"]),
+                "rounds": len(self.settlements),
+                "cells_opened": sum(b["cells_opened"] for b in every),
+                "mines_dug": sum(b["mines_dug"] for b in every),
+                "flag_hits": sum(b["flag_hits"] for b in every),
+                "damage_dealt": sum(b["damage_dealt"] for b in every),
+                "damage_taken": sum(b["damage_taken"] for b in every),
+                "player_hp": self.player_hp}
+
+    def save(self) -> dict[str, Any]:
+        """All the page stores to resume this run exactly: the seed, the table's
+        fingerprint and the steps (see :func:`resume_run`)."""
+        return {"format": SAVE_FORMAT, "seed": self.seed, "table": self.table.digest(),
+                "steps": list(self.steps)}
+
+    def telemetry(self) -> dict[str, Any]:
+        """D1's telemetry of the run (format ``gridforge.mines.telemetry/1``)."""
+        rounds = [r.to_json() for r in self.rounds]
+        inputs = sum(r.inputs for r in self.rounds)
+        spent = sum(r.ap_spent for r in self.rounds)
+        rejections: dict[str, int] = {}
+        chains: dict[str, int] = {}
+        for r in self.rounds:
+            for reason, count in r.rejections.items():
+                rejections[reason] = rejections.get(reason, 0) + count
+            for size in r.chains:
+                chains[str(size)] = chains.get(str(size), 0) + 1
+        over = sum(1 for r in rounds
+                   if r["actions_per_ap"] is not None and r["actions_per_ap"] > FRICTION_GUARD)
+        return {
+            "format": TELEMETRY_FORMAT,
+            "seed": self.seed,
+            "guard_actions_per_ap": FRICTION_GUARD,
+            "totals": {
+                "rounds": len(rounds),
+                "input_actions": inputs,
+                "ap_spent": spent,
+                "actions_per_ap": round(inputs / spent, 3) if spent else None,
+                "rounds_over_guard": over,
+                "batches": sum(r.batches for r in self.rounds),
+                "batches_per_round": round(sum(r.batches for r in self.rounds) / len(rounds),
+                                           3) if rounds else None,
+                "chain_sizes": dict(sorted(chains.items(), key=lambda i: int(i[0]))),
+                "rejections": dict(sorted(rejections.items())),
+            },
+            "rounds": rounds,
+        }
+
+
+def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[str]:
+    """The event log in the player's words; an opened fog cell never shows a digit."""
+    lines: list[str] = []
+    initial = [e for e in events if e["type"] == "cell_revealed" and e["channel"] == "initial"]
+    if initial:
+        lines.append(f"The board wakes: {len(initial)} cells open around you.")
+    reveals = [e for e in events if e["type"] == "cell_revealed" and e["channel"] != "initial"]
+    if reveals:
+        first = reveals[0]
+        where = _where(first["cell"])
+        if first["kind"] == "mine":
+            lines.append(f"Dug {where}: a mine! Ambush.")
+        elif first["variant_ids"]:
+            lines.append(f"Dug {where}: fog, no digit shown.")
+        else:
+            lines.append(f"Dug {where}: {first['digit']}.")
+        if len(reveals) > 1:
+            fog = sum(1 for e in reveals[1:] if e["variant_ids"])
+            lines.append(f"The chain opened {len(reveals) - 1} more cells"
+                         + (f" ({fog} in fog)." if fog else "."))
+    for e in events:
+        if e["type"] == "flag_judged":
+            lines.append(f"Flag on {_where(e['cell'])}: "
+                         + ("a mine, well read." if e["hit"] else "no mine there."))
+        elif e["type"] == "round_end":
+            tag = PATH_TEXT.get(e["path_tag"], e["path_tag"])
+            banked = f", {e['rap_banked']} AP banked" if e.get("rap_banked") else ""
+            lines.append(f"Round {e['round']} ends: {tag}{banked}.")
+    return lines
+
+
+# ---------------------------------------------------------------- saved runs
+def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any]]]:
+    """Validate a saved run; every problem is reported with its field path."""
+    if not isinstance(data, Mapping):
+        raise ValidationError([Issue("", "type", "a saved run is an object")], "saved run")
+    issues: list[Issue] = []
+    for key in data:
+        if key not in ("format", "seed", "table", "steps"):
+            issues.append(Issue(str(key)[:40], "unknown_field", f"unknown field {key!r}"[:80]))
+    if data.get("format") != SAVE_FORMAT:
+        issues.append(Issue("format", "format", f"format must be {SAVE_FORMAT!r}"))
+    seed = data.get("seed")
+    if not is_int(seed):
+        issues.append(Issue("seed", "type", "seed is an integer"))
+    if data.get("table") != table.digest():
+        issues.append(Issue("table", "mismatch", "the run was saved under other run rules "
+                                                 "(the run table changed)"))
+    steps = data.get("steps")
+    parsed: list[dict[str, Any]] = []
+    if not isinstance(steps, list):
+        issues.append(Issue("steps", "type", "steps is a list"))
+        steps = []
+    elif len(steps) > MAX_STEPS:
+        issues.append(Issue("steps", "too_long", f"at most {MAX_STEPS} steps"))
+        steps = []
+    for k, step in enumerate(steps):
+        if len(issues) > MAX_ISSUES:
+            break
+        path = field_path("steps", k)
+        if isinstance(step, Mapping) and "do" in step:
+            do = step.get("do")
+            keys = ("do", "cell") if do == "reach" else ("do",)
+            if do not in PAGE_STEPS:
+                issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
+            elif any(key not in keys for key in step) or (
+                    do == "reach" and not _is_cell(step.get("cell"))):
+                issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': "
+                                                  "[x, y]}" if do == "reach" else
+                                    f"a {do} step is {{'do': {do!r}}}"))
+            else:
+                parsed.append(dict(step))
+            continue
+        try:
+            parsed.append({"intent": Intent.from_json(step, path)})
+        except ValidationError as exc:
+            issues += exc.issues
+    if issues:
+        raise ValidationError(issues, "saved run")
+    assert is_int(seed)
+    return seed, parsed
+
+
+def _is_cell(value: object) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)
+
+
+def replay_saved(data: object, table: RunTable | None = None) -> Run:
+    """Rebuild a run from its saved form (:meth:`Run.save`), step by step.
+
+    :raises ValidationError: when the saved run is malformed or a step cannot replay
+        (naming the step); nothing is kept then.
+    """
+    table = table if table is not None else load_run_table()
+    seed, steps = _parse_saved(data, table)
+    run = Run(seed, table)
+    for k, step in enumerate(steps):
+        try:
+            if "intent" in step:
+                run.act(step["intent"])
+            elif step["do"] == "reach":
+                run.primary((step["cell"][0], step["cell"][1]))
+            elif step["do"] == "continue":
+                run.continue_run()
+            else:
+                run.refresh()
+        except ValidationError:
+            raise
+        except GridforgeError as exc:
+            raise ValidationError([Issue(field_path("steps", k), "replay",
+                                         f"this step does not replay: {exc}")],
+                                  "saved run") from None
+    return run
 
 
 # ---------------------------------------------------------------- JSON facade for the page
@@ -319,47 +831,80 @@ def _run(run_id: object) -> Run:
     return _runs.get(run_id)
 
 
+def _cell(value: object, what: str = "cell") -> Cell:
+    if not _is_cell(value):
+        raise ValidationError([Issue(what, "type", "a cell is [x, y], two integers")], what)
+    assert isinstance(value, list)
+    return (value[0], value[1])
+
+
+def _full(run: Run, answer: dict[str, Any]) -> dict[str, Any]:
+    return {**answer, "state": run.to_json(), "save": run.save()}
+
+
 def new_run(seed: int) -> dict[str, Any]:
-    """Start a run from ``seed``; answers its id, the initial events and the state."""
+    """Start a run from ``seed``; answers its id, the initial events, the state and what
+    the page stores to resume it."""
     run = Run(seed)
     run_id = _runs.add(run)
-    events = run.session.drain()
-    run._round_events = list(events)
-    return {"run": run_id, "events": events, "state": run.to_json()}
+    return {"run": run_id, "events": [page_event(e) for e in run.initial_events],
+            "log": log_lines(run.initial_events, run.session.engine.board),
+            "state": run.to_json(), "save": run.save()}
+
+
+def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a saved run exactly (the page's store after a reload); answers as
+    :func:`new_run`. :raises ValidationError: naming the faulty field or step."""
+    run = replay_saved(saved)
+    run_id = _runs.add(run)
+    return {"run": run_id, "events": [], "log": [], "state": run.to_json(), "save": run.save()}
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
     """Settle one intent ``{"kind": "dig" | "flag_place" | "flag_pull" | "move" | "stop",
     "cell": [x, y]}``; answers the outcome, the events, a settlement if the round ended."""
     run = _run(run_id)
-    answer = run.act(Intent.from_json(intent, "intent"))
-    return {**answer, "state": run.to_json()}
+    return _full(run, run.act(Intent.from_json(intent, "intent")))
+
+
+def primary(run_id: str, cell: list[int]) -> dict[str, Any]:
+    """A click or tap on ``cell`` (move, dig, or move beside a far cell and dig it)."""
+    run = _run(run_id)
+    return _full(run, run.primary(_cell(cell)))
+
+
+def secondary(run_id: str, cell: list[int]) -> dict[str, Any]:
+    """A right click or long press on ``cell``: place or pull a flag."""
+    run = _run(run_id)
+    return _full(run, run.secondary(_cell(cell)))
 
 
 def continue_run(run_id: str) -> dict[str, Any]:
     """Go on after a settlement (next round, next board or next battle)."""
     run = _run(run_id)
-    return {**run.continue_run(), "state": run.to_json()}
+    return _full(run, run.continue_run())
 
 
 def refresh(run_id: str) -> dict[str, Any]:
     """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
     run = _run(run_id)
-    return {**run.refresh(), "state": run.to_json()}
+    return _full(run, run.refresh())
 
 
 def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
     """The path a move to ``cell`` would take, for the preview ([] when it cannot)."""
     engine = _run(run_id).session.engine
-    if not (isinstance(cell, list) and len(cell) == 2
-            and all(is_int(v) for v in cell)):
-        raise GridforgeError(f"a cell is [x, y], got {cell!r}")
-    return [list(c) for c in engine.compute_move_path((cell[0], cell[1]))]
+    return [list(c) for c in engine.compute_move_path(_cell(cell))]
 
 
 def hint(run_id: str) -> dict[str, Any]:
-    """What logic proves from what the player sees: the next safe cell or mine and why."""
-    return solver_hint(_run(run_id).position())
+    """The next cell logic proves from what the player sees and has marked, and why."""
+    return _run(run_id).hint()
+
+
+def telemetry(run_id: str) -> dict[str, Any]:
+    """The run's telemetry (format ``gridforge.mines.telemetry/1``)."""
+    return _run(run_id).telemetry()
 
 
 def run_state(run_id: str) -> dict[str, Any]:

@@ -53,7 +53,7 @@ from typing import Any, NamedTuple
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import NEIGHBOURS_8, Cell
-from gridforge.mines.board import Board
+from gridforge.mines.board import MAX_SIDE, Board
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -563,7 +563,7 @@ class Deducer:
 
     def run(self, limit: int | None = None) -> list[Step]:
         """Apply steps until nothing more is provable (or ``limit`` steps); return them."""
-        steps = []
+        steps: list[Step] = []
         while limit is None or len(steps) < limit:
             step = self.next_step()
             if step is None:
@@ -612,12 +612,11 @@ def enumerate_component(
     for j in range(n):
         layout = layout + starts[j]
         where = {q: p for p, q in enumerate(layout)}
-        checks = []
-        for q in touching[j]:
-            after = len(qcells[q]) - 1 - qcells[q].index(j)
-            checks.append((where[q], need[q], after))
-        keep = [p for p, q in enumerate(layout) if qcells[q][-1] != j]
-        plans.append((len(starts[j]), tuple(checks), tuple(keep)))
+        checks = tuple(
+            (where[q], need[q], len(qcells[q]) - 1 - qcells[q].index(j)) for q in touching[j]
+        )
+        keep = tuple(p for p, q in enumerate(layout) if qcells[q][-1] != j)
+        plans.append((len(starts[j]), checks, keep))
         layout = [layout[p] for p in keep]
 
     forward: list[dict[tuple[int, ...], int]] = [{(): 1}]
@@ -735,11 +734,20 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
             issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
     cols, rows = data.get("cols"), data.get("rows")
     for name, side in (("cols", cols), ("rows", rows)):
-        if not is_int(side) or not 1 <= side <= 1000:
-            issues.append(Issue(name, "range", f"must be an integer in 1..1000, got {side!r}"))
+        if not is_int(side) or not 1 <= side <= MAX_SIDE:
+            issues.append(
+                Issue(name, "range", f"must be an integer in 1..{MAX_SIDE}, got {side!r}")
+            )
     if any(issue.path in ("cols", "rows") for issue in issues):
         raise ValidationError(issues, "position")
     assert isinstance(cols, int) and isinstance(rows, int)
+    for name in ("opened", "known_mines"):
+        listed = data.get(name)
+        if isinstance(listed, list) and len(listed) > cols * rows:
+            # Refused before any entry is read: more entries than cells repeat some.
+            raise ValidationError([Issue(name, "too_many", f"{len(listed)} entries, but a "
+                                         f"{cols}x{rows} board has only {cols * rows} cells")],
+                                  "position")
 
     def cell_ok(value: Any, path: str, length: int) -> bool:
         if (

@@ -96,3 +96,72 @@ def topologies() -> list[str]:
     from gridforge.snakes.design.templates import TOPOLOGIES
 
     return list(TOPOLOGIES)
+
+
+# --- editor (the level editor screen, issue 14: gridforge.snakes.editing)
+__all__ += ["editor_blank", "editor_edit", "editor_export_batch", "editor_free_area",
+            "editor_import", "editor_open", "editor_share_text"]
+
+
+def editor_blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
+    """An empty ``cols`` x ``rows`` board to draw on: ``{level, issues, ok, sha256}``."""
+    from gridforge.snakes import editing
+
+    return editing.blank(cols, rows)
+
+
+def editor_open(level: Any) -> dict[str, Any]:
+    """Start editing ``level`` (a level or a stored draft): ``{level, issues, ok, sha256}``;
+    refuses (field paths) what is no draft at all."""
+    from gridforge.snakes import editing
+
+    return editing.open_draft(level)
+
+
+def editor_edit(level: Any, edit: Any) -> dict[str, Any]:
+    """Apply one editor edit (stone, erase, hole, body, resize, body_props, hole_props) to
+    the draft ``level``; a refused edit raises with field paths and changes nothing."""
+    from gridforge.snakes import editing
+
+    return editing.apply_edit(level, edit)
+
+
+def _proven(level: Any, certificate: Any) -> dict[str, Any]:
+    """The certificate that :func:`export`'s recheck establishes for ``level`` (raises,
+    naming the claim, when it does not hold): imports and batch exports judge certificates
+    exactly as a single export does."""
+    import json
+
+    proven: dict[str, Any] = json.loads(export(level, certificate))["certificate"]
+    return proven
+
+
+def editor_import(text: Any) -> dict[str, Any]:
+    """Read a dropped, picked or pasted file (level, certified level or batch):
+    ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
+    and a certificate that does not hold again is dropped with a note."""
+    from gridforge.snakes import editing
+
+    return editing.read_import(text, _proven)
+
+
+def editor_export_batch(items: Any) -> str:
+    """Certified levels (``[{level, certificate}]``) as one ``gridforge.snakes.batch/1``
+    text, every certificate checked again as :func:`export` checks it."""
+    from gridforge.snakes import editing
+
+    return editing.export_batch(items, _proven)
+
+
+def editor_free_area(level: Any) -> list[list[int]]:
+    """The cells of the level's largest contiguous free area (to outline on the board)."""
+    from gridforge.snakes import editing
+
+    return editing.largest_free_area(level)
+
+
+def editor_share_text(level: Any) -> str:
+    """The canonical text of a whole level, which a share link compresses."""
+    from gridforge.snakes import editing
+
+    return editing.share_text(level)

@@ -43,6 +43,26 @@ def _clip(x: float) -> float:
     return min(1.0, max(0.0, x))
 
 
+def occupancy_term(occupancy: float) -> float:
+    """The occupancy term's normalised value for an occupancy ratio."""
+    return _clip((occupancy - 0.25) / 0.60)
+
+
+def body_scale_term(body_cells: int) -> float:
+    """The body-scale term's normalised value for a number of body cells."""
+    return _clip(body_cells / 70)
+
+
+def steps_term(steps: int) -> float:
+    """The steps term's normalised value for a solution length."""
+    return _clip(steps / 100)
+
+
+def mechanics_term(n: int, extra_layers: int, frozen_sum: int, key_lock_bodies: int) -> float:
+    """The mechanics term's normalised value for ``n`` bodies."""
+    return _clip(extra_layers / (n * 0.7) + frozen_sum / (n * 5) + key_lock_bodies / (n * 1.1))
+
+
 def _r(x: float) -> float:
     """Round a reported float (4 decimals) so that the JSON stays short and stable."""
     return round(x, 4)
@@ -114,12 +134,11 @@ def score_level(level: Level, solution: Sequence[Any], *, diagnostics: bool = Tr
     space = analyse_space(level.cols, level.rows, floor, bodies, holes, diagnostics=diagnostics)
 
     normalised = {
-        "occupancy": _clip((occupancy - 0.25) / 0.60),
-        "body_scale": _clip(body_cells / 70),
-        "steps": _clip(len(solution) / 100),
+        "occupancy": occupancy_term(occupancy),
+        "body_scale": body_scale_term(body_cells),
+        "steps": steps_term(len(solution)),
         "blocking": 1 - exit_count / n,
-        "mechanics": _clip(extra_layers / (n * 0.7) + frozen_sum / (n * 5)
-                           + (key_bodies + lock_bodies) / (n * 1.1)),
+        "mechanics": mechanics_term(n, extra_layers, frozen_sum, key_bodies + lock_bodies),
         "shuffling": 0.55 * (exit_count == 0)
         + 0.45 * _clip(shuffles / max(4, body_cells * 0.2)),
         "space": space["value"],

@@ -1,9 +1,11 @@
-"""Backward play (reverse.py): every level it builds is solved by its recorded moves."""
+"""Backward play (design/backward.py): every level it builds is solved by its recorded moves;
+and tightening (design/tighten.py) of the long solutions it leaves."""
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 from gridforge.snakes.design.backward import Plan, Unsolver, unsolve
@@ -79,7 +81,9 @@ def test_backward_slide_is_undone_by_its_forward_move():
 
 
 def test_backward_candidate_blocks_every_body():
-    from gridforge.snakes.design.pipeline import _backward, _backward_recipe, _Tally, parse_request
+    from gridforge.snakes.design.pipeline import _backward, _Tally
+    from gridforge.snakes.design.recipe import backward_recipe as _backward_recipe
+    from gridforge.snakes.design.request import parse_request
 
     req = parse_request({"target": 100, "seed": 1})
     rng = random.Random(7)
@@ -105,18 +109,21 @@ def test_backward_candidate_blocks_every_body():
     pytest.fail(f"no blocked backward level in 6 tries: {tally.reasons}")
 
 
+def _courtyard_games(seeds: int) -> Iterator[tuple[Game, list[int]]]:
+    """Small backward-built courtyard levels and their recorded solutions."""
+    for seed in range(seeds):
+        built = _build(seed, "courtyard", 30, (5, 4, 3))
+        if built is not None:
+            board, data, _left = built
+            yield Game(level_from_json(data)), board.forward()
+
+
 def test_tighten_never_lengthens_and_still_solves():
     from gridforge.snakes.design.tighten import tighten
     from gridforge.snakes.search import shorten
 
     checked = 0
-    for seed in range(6):
-        built = _build(seed, "courtyard", 30, (5, 4, 3))
-        if built is None:
-            continue
-        board, data, _left = built
-        game = Game(level_from_json(data))
-        moves = board.forward()
+    for game, moves in _courtyard_games(6):
         short = shorten(game, moves)
         tight = tighten(game, short, depth=4, max_states=200)
         assert len(tight) <= len(short) <= len(moves)
@@ -129,13 +136,8 @@ def test_tighten_removes_a_detour_that_shorten_keeps():
     from gridforge.snakes.design.tighten import tighten
     from gridforge.snakes.search import shorten
 
-    for seed in range(8):
-        built = _build(seed, "courtyard", 30, (5, 4, 3))
-        if built is None:
-            continue
-        board, data, _left = built
-        game = Game(level_from_json(data))
-        moves = shorten(game, board.forward())
+    for game, forward in _courtyard_games(8):
+        moves = shorten(game, forward)
         s0 = game.initial
         m0, m1 = moves[0], moves[1]
         s2 = game.apply(game.apply(s0, m0), m1)

@@ -1,4 +1,4 @@
-"""The designer's pipeline on small requests: bad requests, determinism, certificates, budgets."""
+"""The designer's pipeline on small requests: determinism, certificates, budgets, the CLI."""
 
 from __future__ import annotations
 
@@ -10,59 +10,11 @@ import pytest
 from gridforge.errors import Cancelled, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
-from gridforge.snakes.design.pipeline import design_levels, load_spec, parse_request
+from gridforge.snakes.design.pipeline import SafetyNetError, design_levels
+from gridforge.snakes.design.request import parse_request
 from gridforge.snakes.level import Level, level_sha256
 
 SMALL = {"candidates": 300, "exact_states": 500}
-
-
-def issue_paths(request) -> list[str]:
-    with pytest.raises(ValidationError) as info:
-        parse_request(request)
-    return [issue.path for issue in info.value.issues]
-
-
-def test_request_more_colours_than_bodies_refused():
-    assert "colors" in issue_paths({"target": 40, "bodies": {"count": 2}, "colors": 3})
-
-
-def test_request_impossible_size_for_template_refused():
-    paths = issue_paths({"target": 40, "topology": "cross",
-                         "size": {"auto": False, "cols": 4, "rows": 4}})
-    assert "size" in paths
-    paths = issue_paths({"target": 40, "topology": "island",
-                         "size": {"auto": False, "cols": 7, "rows": 7, "cells": 45}})
-    assert "size.cells" in paths
-
-
-def test_request_unreachable_steps_refused():
-    # three bodies with two coats have five layers: four steps can never do
-    paths = issue_paths({"target": 40, "bodies": {"count": 3}, "coats": 2,
-                         "steps": {"min": 1, "max": 4}})
-    assert "steps.max" in paths
-    assert "steps.min" in issue_paths({"target": 40, "steps": {"min": 5000}})
-    assert "steps" in issue_paths({"target": 40, "steps": [30, 10]})
-
-
-def test_request_unreachable_target_refused():
-    paths = issue_paths({"target": 100, "bodies": {"count": 1, "total": 2},
-                         "steps": {"max": 5}, "coats": 0, "frozen": 0, "frozen_holes": 0,
-                         "locks": 0})
-    assert "target" in paths
-
-
-def test_request_reports_every_problem_at_once():
-    paths = issue_paths({"target": 140, "topology": "maze", "count": 0, "surprise": 1,
-                         "budgets": {"candidates": -1}})
-    assert {"target", "topology", "count", "surprise", "budgets.candidates"} <= set(paths)
-
-
-def test_load_spec_reads_editor_parameters():
-    req = load_spec(json.dumps({"topology": "twin", "target": 30, "count": 2, "seed": 9,
-                                "bodies": {"count": 3, "min_length": 2, "max_length": 4},
-                                "colors": 2, "budgets": {"candidates": 50}}))
-    assert (req.topology, req.bodies, req.colors, req.budgets["candidates"]) == ("twin", 3, 2, 50)
-    assert req.to_json()["budgets"]["candidates"] == 50
 
 
 def _batch(target: float, count: int = 2, seed: int = 1, **extra) -> dict:
@@ -122,13 +74,18 @@ def test_budget_spent_ends_with_reasons_not_a_hang():
     assert sum(report["shortfall"]["reasons"].values()) == 3
 
 
-def test_a_target_the_template_cannot_reach_ends_on_its_time_budget():
-    # Pillars have no narrow point: 100 is out of reach, and each candidate is costly.
-    batch = design_levels({"target": 100, "count": 1, "seed": 1, "topology": "pillars",
-                           "budgets": {"level_seconds": 0.5}}, Progress())
-    short = batch["report"]["shortfall"]
-    assert batch["levels"] == [] and short["stopped_by"] == "level_seconds"
-    assert short["candidates"] >= 1
+def test_the_level_time_cap_is_a_loud_safety_net_not_a_budget():
+    # Pillars have no narrow point: 100 is out of reach, and each candidate is costly. The
+    # seconds cap must not decide what is written: hitting it stops the batch with an error.
+    with pytest.raises(SafetyNetError, match="level_seconds"):
+        design_levels({"target": 100, "count": 1, "seed": 1, "topology": "pillars",
+                       "budgets": {"level_seconds": 0.5}}, Progress())
+
+
+def test_the_exact_search_time_cap_is_a_loud_safety_net():
+    with pytest.raises(SafetyNetError, match="exact_seconds"):
+        design_levels({"target": 60, "count": 1, "seed": 3,
+                       "budgets": {"exact_seconds": 1e-9, "candidates": 50}}, Progress())
 
 
 def test_time_budgets_are_validated():

@@ -1,0 +1,66 @@
+"""Argparse types for the numeric flags of the ``gridforge`` command, shared by both games.
+
+A flag's value is checked when the command line is parsed, before any work: an integer or a
+finite number inside its stated range, else argparse's own one-line usage error naming the
+flag (exit code 2). The games' ``commands`` modules use these; this module imports no game
+and not :mod:`gridforge.cli`, so the games may depend on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+__all__ = ["finite_float", "int_range"]
+
+# Integers on the command line have at most this many digits (Python's int() would parse
+# thousands, slowly, before any range check could refuse them).
+MAX_FLAG_DIGITS = 30
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"in {low}..{high}"
+    if low is not None:
+        return f">= {low}"
+    return f"<= {high}"
+
+
+def int_range(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` accepting a whole number in ``low..high`` (bounds inclusive)."""
+
+    def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if len(digits) > MAX_FLAG_DIGITS:
+            raise argparse.ArgumentTypeError(f"{text[:40]}...: too many digits")
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is not {_range_text(low, high)}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its message
+    return parse
+
+
+def finite_float(low: float | None = None, high: float | None = None) -> Callable[[str], float]:
+    """An argparse ``type`` accepting a finite number in ``low..high`` (no nan, no inf)."""
+
+    def parse(text: str) -> float:
+        if len(text) > 64:
+            raise argparse.ArgumentTypeError(f"{text[:40]}...: too long for a number")
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text} is not {_range_text(low, high)}")
+        return value
+
+    parse.__name__ = "number"
+    return parse

@@ -1,0 +1,112 @@
+"""Hints for a player in a run (seed 000's A1 solver, read for D1): the next cell to settle.
+
+The solver (:func:`gridforge.mines.solver.deduce`) proves cells from what the player sees:
+opened digits (an opened fog cell shows none, A4), dug mines (facts on the board), and the
+board's mine total (the page always shows it). What the player has *marked* counts too,
+but only where logic agrees: a flag on a cell the solver proves to be a mine is settled
+knowledge, a flag anywhere else is a promise the hint does not build on.
+
+A cell is *settled* when the player has nothing left to do about it: it is opened, or it
+is a proved mine under a flag. The hint answers the first proof step (the solver's order:
+cheapest rule first, row-major among equals) that proves a cell not yet settled, and names
+that cell, the digits the proof used and a sentence in the player's words. Flagging the
+hinted mine therefore moves the next hint to another cell; a flag on a proved safe cell is
+itself the next thing to fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable, Mapping
+from typing import Any
+
+from gridforge.grid import Cell
+from gridforge.mines.solver import Step, deduce
+
+__all__ = ["next_hint"]
+
+
+def _cell_text(cell: Cell) -> str:
+    return f"[{cell[0]}, {cell[1]}]"
+
+
+def next_hint(
+    cols: int,
+    rows: int,
+    opened: Mapping[Cell, int | None],
+    known_mines: Iterable[Cell],
+    flags: Iterable[Cell],
+    mine_total: int | None,
+    reachable: Container[Cell] | None = None,
+) -> dict[str, Any]:
+    """The next unsettled cell that logic proves, with its reason.
+
+    :param opened: opened safe cells and the digit each shows (None: an opened fog cell).
+    :param known_mines: dug mines (opened, known to the player).
+    :param flags: the player's flags.
+    :param mine_total: the board's mine total as the page shows it.
+    :param reachable: the concealed cells the player can act on now (beside ground the
+        avatar can walk to); a proved cell among them is preferred to one out of reach.
+        None: every cell counts as reachable.
+    :returns: ``{"cell": [x, y] | None, "kind": "safe" | "mine" | None, "action": "dig" |
+        "flag" | "pull_flag" | None, "rule", "constraints": [[x, y], ...], "safe": [...],
+        "mines": [...], "mine_count": bool, "reachable": bool, "text": str,
+        "proved": {"safe": n, "mines": n}}``; ``cell`` is None when nothing is left to
+        prove (``text`` says whether the board is done or a guess is needed).
+    """
+    flag_set = set(flags)
+    deduction = deduce(cols, rows, opened, known_mines, mine_total)
+    settled_mines = set(deduction.mines) & flag_set
+    proved = {"safe": len(deduction.safe), "mines": len(deduction.mines)}
+    first: tuple[Step, Cell, str, str] | None = None
+    for step in deduction.steps:
+        for cell, kind, action in _candidates(step, settled_mines, flag_set):
+            if first is None:
+                first = (step, cell, kind, action)
+            if reachable is None or cell in reachable:
+                return _answer(step, cell, kind, action, settled_mines, True, proved)
+    if first is not None:
+        return _answer(*first, settled_mines, False, proved)
+    concealed = cols * rows - len(opened) - len(set(known_mines))
+    text = ("Every cell logic can prove is settled: the rest needs a guess."
+            if concealed > len(settled_mines) else "Nothing is left to find on this board.")
+    if not deduction.complete:
+        text = "This position is too large to work through completely; no safe cell found."
+    return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
+            "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
+            "proved": proved}
+
+
+def _candidates(step: Step, settled_mines: set[Cell],
+                flags: set[Cell]) -> list[tuple[Cell, str, str]]:
+    """The cells ``step`` proves that are not settled, most urgent first: a flag on a safe
+    cell (to pull), then safe cells (to dig), then mines not yet flagged."""
+    out = [(c, "safe", "pull_flag") for c in step.safe if c in flags]
+    out += [(c, "safe", "dig") for c in step.safe if c not in flags]
+    out += [(c, "mine", "flag") for c in step.mines if c not in settled_mines]
+    return out
+
+
+def _answer(step: Step, cell: Cell, kind: str, action: str, settled_mines: set[Cell],
+            reachable: bool, proved: dict[str, int]) -> dict[str, Any]:
+    """The hint of ``step`` about ``cell``."""
+    if action == "pull_flag":
+        todo = f"your flag at {_cell_text(cell)} stands on a safe cell: pull it and dig there"
+    elif action == "dig":
+        todo = f"{_cell_text(cell)} is safe to dig"
+    else:
+        todo = f"{_cell_text(cell)} is a mine: flag it or leave it alone"
+    if not reachable:
+        todo += " (no opened ground beside it can be reached yet)"
+    return {
+        "cell": [cell[0], cell[1]],
+        "kind": kind,
+        "action": action,
+        "rule": step.rule,
+        "constraints": [[x, y] for x, y in step.constraints],
+        "safe": [[x, y] for x, y in step.safe],
+        "mines": [[x, y] for x, y in step.mines if (x, y) not in settled_mines],
+        "mine_count": step.mine_count,
+        "reachable": reachable,
+        "text": f"{todo[0].upper()}{todo[1:]}. Why: {step.text}.",
+        "proved": proved,
+    }

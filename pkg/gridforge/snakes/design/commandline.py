@@ -1,0 +1,93 @@
+"""The main line's command-line glue, for ``snakes/commands.py`` to register:
+``gridforge generate-levels [--levels A-B] [--workers N] [--scheduler ADDRESS] [--resume]``
+and ``gridforge mainline level N``. Flags are checked by argparse types (a bad value is a
+usage error naming the flag, exit code 2); the work is :mod:`~gridforge.snakes.design.mainline`'s
+and the printing :mod:`~gridforge.snakes.design.console`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import Any
+
+from gridforge.progress import Progress, terminal_bar
+from gridforge.snakes.design.console import print_json, print_mainline
+from gridforge.snakes.design.mainline import LEVELS, build_mainline, mainline_level, parse_levels
+
+__all__ = ["add_mainline_commands", "generate_levels_command", "mainline_level_command"]
+
+
+def add_mainline_commands(subparsers: Any) -> None:
+    """Register ``generate-levels`` and ``mainline level N`` on ``gridforge``'s subparsers
+    (for ``snakes/commands.py``: this replaces its own ``generate-levels`` parser)."""
+    build = subparsers.add_parser(
+        "generate-levels", help="build the main line in blocks of 25, resumable, in parallel",
+        description="Build main-line levels into block files and progress.json in --out.")
+    build.add_argument("--out", default="output/mainline", metavar="DIR",
+                       help="folder of the block files (default output/mainline)")
+    build.add_argument("--seed", type=_seed, default=2026, help="main-line seed (default 2026)")
+    build.add_argument("--levels", type=_levels, default=None, metavar="A-B",
+                       help="levels to build (default 1-2000)")
+    build.add_argument("--workers", type=_workers, default=None, metavar="N",
+                       help="local worker processes (default: the machine's cores)")
+    build.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a Dask distributed scheduler (pip install 'gridforge[cluster]')")
+    build.add_argument("--resume", action="store_true",
+                       help="go on from the folder's progress.json")
+    build.add_argument("--quiet", action="store_true", help="no progress bar")
+    build.set_defaults(handler=generate_levels_command)
+    mainline = subparsers.add_parser("mainline", help="read the shipped main line",
+                                     description="Print a shipped main-line level as JSON.")
+    mainline.add_argument("what", choices=["level"], help="what to print")
+    mainline.add_argument("n", type=_level_number, help="level number, 1..2000")
+    mainline.set_defaults(handler=mainline_level_command)
+
+
+def _argument_type(parse: Any, name: str) -> Any:
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as exc:  # GridforgeError is a ValueError
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = name
+    return convert
+
+
+def _int_in(text: str, lo: int, hi: int, flag: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{flag}: an integer in {lo}..{hi}, got {text!r}") from None
+    if not lo <= value <= hi:
+        raise ValueError(f"{flag}: an integer in {lo}..{hi}, got {value}")
+    return value
+
+
+_seed = _argument_type(lambda t: _int_in(t, 0, 2**31 - 1, "--seed"), "seed")
+_workers = _argument_type(lambda t: _int_in(t, 1, 256, "--workers"), "workers")
+_level_number = _argument_type(lambda t: _int_in(t, 1, 2000, "level"), "level")
+
+
+def _parse_levels(text: str) -> tuple[int, int]:
+    return parse_levels(text)
+
+
+_levels = _argument_type(_parse_levels, "levels")
+
+
+def generate_levels_command(args: Any) -> int:
+    """``gridforge generate-levels``: build (a range of) the main line, then print a summary."""
+    started = time.monotonic()
+    state = build_mainline(
+        args.out, seed=args.seed, levels=args.levels or (1, LEVELS), resume=args.resume,
+        workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler,
+        progress=Progress() if args.quiet else terminal_bar())
+    return print_mainline(state, args.out, time.monotonic() - started)
+
+
+def mainline_level_command(args: Any) -> int:
+    """``gridforge mainline level N``: level N of the shipped line and its certificate."""
+    return print_json(mainline_level(args.n))

@@ -1,0 +1,64 @@
+"""What the designer's commands print: lines a person reads, from the data the designer
+returns (the designer's modules print nothing). A leaf module: it imports no other part of
+the designer, so any of them may use it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+__all__ = [
+    "print_batch",
+    "print_json",
+    "print_mainline",
+]
+
+
+def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
+                stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """One line per designed level, a summary line, and on a shortfall the reason on stderr.
+
+    Returns the exit code: 0 when every level asked for was made, else 1.
+    """
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    for level, cert in zip(batch["levels"], batch["certificates"], strict=True):
+        bound = ("minimum proven" if cert["optimal"]
+                 else f"lower bound {cert['lower_bound']}, minimum unproven")
+        print(f"{level['meta']['id']}: score {cert['score']['total']}, "
+              f"{level['meta']['template']}, {cert['steps']} steps ({bound})", file=stdout)
+    report = batch["report"]
+    print(f"{report['made']}/{report['asked']} levels in {seconds:.1f} s -> {out}", file=stdout)
+    if "shortfall" not in report:
+        return 0
+    short = report["shortfall"]
+    print(f"stopped at level {short['level'] + 1}: its candidate budget (budgets.candidates) "
+          f"ran out after {short['candidates']} candidates; scores seen "
+          f"{short['lowest_score']}..{short['highest_score']}; rejected: {short['reasons']}",
+          file=stderr)
+    return 1
+
+
+def print_mainline(state: dict[str, Any], out: str, seconds: float, *,
+                   stdout: TextIO | None = None) -> int:
+    """What resume found, then one summary line of a main-line build; exit code 0."""
+    stdout = stdout or sys.stdout
+    for note in state.get("notes", []):
+        print(note, file=stdout)
+    for band in state.get("bands", []):
+        lo, hi = band["levels"]
+        print(f"levels {lo}-{hi}: {band['built']} built, {band['proven'] * 100:.0f}% proven, "
+              f"mean gap {band['mean_gap']} steps, median score {band['median_score']}, "
+              f"largest template share {band['top_template_share'] * 100:.0f}%, "
+              f"{band['fallbacks']} fallbacks", file=stdout)
+    print(f"main line: {state['built']} levels built in {seconds:.1f} s; {out} holds "
+          f"{state['done']} levels in {len(state['files'])} files", file=stdout)
+    return 0
+
+
+def print_json(value: Any, *, stdout: TextIO | None = None) -> int:
+    """``value`` as indented JSON (key order kept); exit code 0."""
+    print(json.dumps(value, indent=2, ensure_ascii=False), file=stdout or sys.stdout)
+    return 0

@@ -1,0 +1,261 @@
+"""Mechanics along a found solution (seed 004, section 4, step 6 "机制依赖").
+
+Each mechanic is arranged only where the found solution keeps it legal: a coat is a hole put
+on a cell next to a body's end that no body has touched before that moment, its exit inserted
+there; a frozen threshold never exceeds the layers gone before the body's (or the hole's) first
+use; a lock waits only for keys whose carriers left before it first moves. :func:`scramble`
+walks the start toward fewer potential exits, the walk undone joining the solution.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gridforge.snakes.design.layout import reach_cells
+from gridforge.snakes.design.recipe import Recipe
+from gridforge.snakes.design.topology import FloorGraph, potential_exits
+from gridforge.snakes.rules import CELL_MASK, Game, Move, State
+from gridforge.snakes.search import Solver
+
+__all__ = ["add_coats", "add_dependencies", "scramble", "states_along"]
+
+
+def states_along(game: Game, moves: Sequence[Move]) -> list[State]:
+    """The states a solution passes through, the start included."""
+    states = [game.initial]
+    for move in moves:
+        states.append(game.apply(states[-1], move))
+    return states
+
+
+def _state_exits(game: Game, state: State, holes: list[tuple[tuple[int, int], int]],
+                 graph: Any) -> int:
+    bodies = [(game.body_cells(state, b), game.colors[b]) for b in range(game.n)]
+    return sum(potential_exits(graph, bodies, holes))
+
+
+def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe,
+              rng: random.Random) -> tuple[dict[str, Any], list[Move]]:
+    """Walk the start position along legal, non-exit steps toward fewer potential exits.
+
+    Steps are reversible (the far end moves back into the cell just left), so the walked-to
+    position is solved by the walk undone, then the found solution: the new level's start
+    is that position. This is how blocked starts (no body can reach its hole yet) stay
+    solvable: the solution begins by making room, as a player would.
+    """
+    level = game.level
+    floor = [(x, y) for y in range(level.rows) for x in range(level.cols)
+             if (x, y) not in set(level.stones)]
+    graph = FloorGraph(level.cols, level.rows, floor)
+    holes = [(h.cell, h.color) for h in level.holes]
+    n = game.n
+    solver = Solver(game)
+    state = game.initial
+    occ = game.occupancy(state)
+    seen = {state}
+    trail = [state]
+    exits = _state_exits(game, state, holes, graph)
+    for _ in range(recipe.scramble):
+        if exits <= recipe.exits:
+            break
+        options = [(m, child, cocc) for m, child, cocc in game.successors(state, occ)
+                   if child[n + 1] == state[n + 1] and child not in seen]
+        if not options:
+            break
+        # Fewest potential exits first, then the highest lower bound (bodies pushed away from
+        # their holes), so that undoing the walk is work the solution needs, not padding.
+        ranked = sorted(
+            ((_state_exits(game, child, holes, graph), -solver.bound(child), i)
+             for i, (_, child, _) in enumerate(options)),
+        )
+        top = [r for r in ranked if r[:2] == ranked[0][:2]]
+        pick = rng.choice(top)[2] if rng.random() < 0.9 else rng.randrange(len(options))
+        _, state, occ = options[pick]
+        exits = _state_exits(game, state, holes, graph)
+        seen.add(state)
+        trail.append(state)
+    if len(trail) == 1:
+        return data, moves
+    # The walk undone: from each position the one step back to the previous one.
+    back: list[Move] = []
+    for later, earlier in zip(trail[:0:-1], trail[-2::-1], strict=True):
+        for m, child, _ in game.successors(later, game.occupancy(later)):
+            if child == earlier:
+                back.append(m)
+                break
+        else:  # pragma: no cover - steps are always reversible
+            raise AssertionError("a scramble step could not be undone")
+    data = json.loads(json.dumps(data))
+    for b in range(n):
+        data["bodies"][b]["cells"] = [list(c) for c in game.body_cells(state, b)]
+    return data, back + list(moves)
+
+
+def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
+              hide: bool, rng: random.Random, allowed: Sequence[int] = tuple(range(15))
+              ) -> tuple[dict[str, Any], list[Move]] | None:
+    """Put ``count`` coats on bodies: each coat's hole lies next to a body's end at a moment
+    when no body has yet touched that cell; its exit step is inserted at that moment.
+
+    With ``hide``, bodies first get one coat each of a colour of its own whose hole the body
+    cannot reach at the start (a blocked start, as the blocking term counts it), where the
+    solution offers such a moment; the other coats take colours already in use."""
+    if count == 0:
+        return data, moves
+    reach: list[set[int]] = []
+    if hide:
+        level = game.level
+        free = {game.cell(p) for p in range(game.size) if game.floor[p]}
+        free -= {c for b in level.bodies for c in b.cells}
+        free -= {h.cell for h in level.holes}
+        reach = [{game.index(c) for c in reach_cells(free, list(b.cells))} for b in level.bodies]
+    states = states_along(game, moves)
+    n = game.n
+    first_touch: dict[int, int] = {}
+    for t, state in enumerate(states):
+        for b in range(n):
+            for p in game.unpack(state[b], b):
+                first_touch.setdefault(p, t)
+    hole_cells = set(game.hole_cells)
+    options: list[tuple[int, int, int, int, int]] = []  # (t, body, end, direction, cell)
+    for t in range(len(moves)):
+        state = states[t]
+        occ = None
+        for b in range(n):
+            code = state[b]
+            if not code:
+                continue
+            if states[t + 1][b] == 0 and moves[t] >> 3 == b:
+                continue  # the body leaves with this very step: a coat must come earlier
+            ends = (code & CELL_MASK, code >> game.shifts[b])
+            for end, p in enumerate(ends):
+                for d, cell in game.nb[p]:
+                    if cell in hole_cells or first_touch.get(cell, len(states)) <= t:
+                        continue
+                    if occ is None:
+                        occ = game.occupancy(state)
+                    if occ >> cell & 1:
+                        continue
+                    options.append((t, b, end, d, cell))
+    rng.shuffle(options)
+    chosen: list[tuple[int, int, int, int, int]] = []
+    used_cells: set[int] = set()
+    per_body = [len(b["colors"]) for b in data["bodies"]]
+    times: set[tuple[int, int]] = set()
+    in_use = {c for b in data["bodies"] for c in b["colors"]} | {h["color"]
+                                                                for h in data["holes"]}
+    fresh = [c for c in allowed if c not in in_use]
+    own: dict[int, int] = {}  # body -> the colour of its hidden coat
+    if hide:
+        for t, b, _end, _d, cell in options:
+            if b in own or cell in used_cells or cell in reach[b] or not fresh:
+                continue
+            if len(own) == count:
+                break
+            chosen.append((t, b, _end, _d, cell))
+            used_cells.add(cell)
+            times.add((t, b))
+            per_body[b] += 1
+            own[b] = fresh.pop(rng.randrange(len(fresh)))
+    for opt in options:
+        if len(chosen) >= count:
+            break
+        t, b, _end, _d, cell = opt
+        if cell in used_cells or per_body[b] >= 4 or (t, b) in times or b in own:
+            continue
+        chosen.append(opt)
+        used_cells.add(cell)
+        times.add((t, b))
+        per_body[b] += 1
+        if len(chosen) == count:
+            break
+    if len(chosen) < count:
+        return None
+    palette = sorted({b["colors"][0] for b in data["bodies"]})
+    chosen.sort()
+    data = json.loads(json.dumps(data))
+    coats: dict[int, list[int]] = {}
+    inserted: dict[int, list[Move]] = {}
+    for t, b, end, d, cell in chosen:
+        color = own[b] if b in own else rng.choice(palette)
+        coats.setdefault(b, []).append(color)
+        data["holes"].append({"cell": list(game.cell(cell)), "color": color})
+        inserted.setdefault(t, []).append(b << 3 | end << 2 | d)
+    for b, layers in coats.items():
+        data["bodies"][b]["colors"] = layers + data["bodies"][b]["colors"]
+    new_moves: list[Move] = []
+    for t, move in enumerate(moves):
+        new_moves.extend(inserted.get(t, ()))
+        new_moves.append(move)
+    return data, new_moves
+
+
+def add_dependencies(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe,
+                      rng: random.Random) -> dict[str, Any] | None:
+    """Frozen bodies and holes, keys and locks that the solution ``moves`` already obeys."""
+    if not (recipe.frozen or recipe.frozen_holes or recipe.locks):
+        return data
+    states = states_along(game, moves)
+    n = game.n
+    first_move = [len(moves)] * n
+    gone = [len(moves)] * n
+    for t, move in enumerate(moves):
+        b = move >> 3
+        first_move[b] = min(first_move[b], t)
+        if states[t + 1][b] == 0 and states[t][b] != 0:
+            gone[b] = t
+    exited = [s[n + 1].bit_count() for s in states]
+    data = json.loads(json.dumps(data))
+    # Frozen bodies: the threshold is at most the layers gone before the body's first step.
+    if not _freeze(data["bodies"], range(n), first_move, exited, recipe.frozen, rng):
+        return None
+    # Frozen holes: at most the layers gone before the hole is used.
+    use_time: dict[int, int] = {}
+    for t in range(len(moves)):
+        diff = states[t + 1][n + 1] & ~states[t][n + 1]
+        if diff:
+            use_time[diff.bit_length() - 1] = t
+    if not _freeze(data["holes"], list(use_time), use_time, exited, recipe.frozen_holes, rng):
+        return None
+    # Locks: the carriers of a lock's keys leave before the locked body first moves.
+    carriers_free = list(range(n))
+    order = sorted(range(n), key=lambda b: (-first_move[b], b))
+    made = 0
+    gold_left = recipe.gold
+    for b in order:
+        if made == recipe.locks:
+            break
+        need = 2 if gold_left else 1
+        ready = [c for c in carriers_free if c != b and gone[c] < first_move[b]]
+        if len(ready) < need:
+            continue
+        keys = rng.sample(ready, need)
+        lock_id = f"L{made + 1}"
+        data["bodies"][b]["lock"] = {"id": lock_id, "kind": "gold" if need == 2 else "silver"}
+        for c in keys:
+            data["bodies"][c]["key"] = lock_id
+            carriers_free.remove(c)
+        if need == 2:
+            gold_left -= 1
+        made += 1
+    if made < recipe.locks:
+        return None
+    return data
+
+
+def _freeze(entries: list[dict[str, Any]], ids: Iterable[int], first_use: Mapping[int, int] |
+            Sequence[int], exited: Sequence[int], count: int, rng: random.Random) -> bool:
+    """Freeze ``count`` of the ``entries`` (bodies or holes) named by ``ids``, those with the
+    most layers gone before their first use first, each at most that many; False when fewer
+    than ``count`` are used only after some layer left."""
+    ranked = sorted((i for i in ids if exited[first_use[i]] >= 1),
+                    key=lambda i: (-exited[first_use[i]], i))
+    if len(ranked) < count:
+        return False
+    for i in ranked[:count]:
+        most = exited[first_use[i]]
+        entries[i]["frozen"] = rng.randint((most + 1) // 2, most)
+    return True

@@ -1,0 +1,490 @@
+"""The designer's request: its format, its checks and what it may ask for (seed 004, section 4,
+step 1 "条件检查"; spec sections 7 and 8).
+
+Every field of a request is checked at once, with a field path, and so is what the fields
+allow together (more colours than bodies, a step range no level can meet, a score target the
+fixed parameters cannot reach, computed from the score's own weights, a fixed size the template
+cannot fill). Nothing is generated for a bad request. The format names of the designer's files
+and the default tolerance are defined once: here, or in :mod:`gridforge.snakes.certificate` for
+the two formats the game itself reads (batches and certificates).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, TypeGuard
+
+from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json, read_json
+from gridforge.snakes.certificate import BATCH_FORMAT, DEFAULT_TOLERANCE
+from gridforge.snakes.design.score import (
+    WEIGHTS,
+    body_scale_term,
+    mechanics_term,
+    occupancy_term,
+    steps_term,
+)
+from gridforge.snakes.design.templates import MIN_SIZE, TEMPLATES, TOPOLOGIES, natural_area
+from gridforge.snakes.level import level_from_json
+
+__all__ = [
+    "BATCH_FORMAT",
+    "DEFAULT_BUDGETS",
+    "DEFAULT_TOLERANCE",
+    "MAINLINE_FORMAT",
+    "REQUEST_FORMAT",
+    "Request",
+    "check_batch",
+    "check_batch_request",
+    "load_spec",
+    "parse_request",
+    "read_spec",
+]
+
+ALL_COLORS = tuple(range(15))  # the colours a level may use (spec section 2)
+MAX_SPEC_BYTES = 64 * 1024  # a spec is a few hundred bytes; this is generous
+REQUEST_FORMAT = "gridforge.snakes.request/1"
+MAINLINE_FORMAT = "gridforge.snakes.mainline/1"
+
+MAX_COUNT = 2000
+MAX_STEPS = 600  # the designer does not promise certified solutions longer than this
+MAX_CANDIDATES = 1_000_000
+
+DEFAULT_BUDGETS: dict[str, float] = {
+    "candidates": 6000,  # candidate levels tried per requested level (16000 from target 80)
+    "fast_branches": 6000,  # states the fast search may store per candidate
+    "path_search": 400,  # cells one body's hole search may visit when placing holes
+    "exact_states": 2000,  # states the exact A* may store
+    "exact_seconds": 10.0,  # wall-clock cap of one exact search (a safety net)
+    # Wall-clock cap per requested level (a safety net, like exact_seconds): a request whose
+    # target the template cannot reach ends with a reason instead of running for hours.
+    "level_seconds": 300.0,
+}
+SECONDS_BUDGETS = {"exact_seconds": 3600.0, "level_seconds": 86400.0}
+HIGH_TARGET = 80  # from here the default candidate budget is 16000
+
+
+@dataclass(frozen=True)
+class Request:
+    """A checked design request. ``None`` means "chosen per candidate"; anything else is fixed."""
+
+    target: float
+    tolerance: float = float(DEFAULT_TOLERANCE)
+    count: int = 1
+    seed: int = 0
+    topology: str = "mixed"
+    cols: int | None = None
+    rows: int | None = None
+    cells: int | None = None
+    bodies: int | None = None
+    min_length: int = 2
+    max_length: int = 40
+    total: int | None = None
+    colors: int | None = None
+    coats: int | None = None
+    frozen: int | None = None
+    frozen_holes: int | None = None
+    locks: int | None = None
+    gold: int | None = None
+    steps_min: int | None = None
+    steps_max: int | None = None
+    palette: tuple[int, ...] = ALL_COLORS
+    budgets: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_BUDGETS))
+
+    def to_json(self) -> dict[str, Any]:
+        """The request in the spec file's layout (fixed fields only), key order fixed."""
+        out: dict[str, Any] = {
+            "format": REQUEST_FORMAT,
+            "topology": self.topology,
+            "target": self.target,
+            "tolerance": self.tolerance,
+            "count": self.count,
+            "seed": self.seed,
+        }
+        size = {k: v for k, v in (("cols", self.cols), ("rows", self.rows),
+                                  ("cells", self.cells)) if v is not None}
+        out["size"] = {"auto": self.cols is None, **size}
+        bodies: dict[str, Any] = {"min_length": self.min_length, "max_length": self.max_length}
+        if self.bodies is not None:
+            bodies["count"] = self.bodies
+        if self.total is not None:
+            bodies["total"] = self.total
+        out["bodies"] = bodies
+        for name in ("colors", "coats", "frozen", "frozen_holes", "locks", "gold"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.steps_min is not None or self.steps_max is not None:
+            out["steps"] = [self.steps_min, self.steps_max]
+        if self.palette != ALL_COLORS:  # written only when narrowed: older batches keep bytes
+            out["palette"] = list(self.palette)
+        out["budgets"] = dict(self.budgets)
+        return out
+
+
+def _num(value: object) -> TypeGuard[int | float]:
+    """A finite JSON number (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+class _Issues:
+    def __init__(self) -> None:
+        self.items: list[Issue] = []
+
+    def add(self, path: str, code: str, message: str) -> None:
+        self.items.append(Issue(path, code, message))
+
+    def int_field(self, obj: dict[str, Any], key: str, path: str, lo: int, hi: int,
+                  default: int | None = None) -> int | None:
+        value = obj.get(key)
+        if value is None:
+            return default
+        if is_int(value) and lo <= value <= hi:
+            return value
+        code, wanted = ("range", f"in {lo}..{hi}") if is_int(value) else ("type", "an integer")
+        self.add(path, code, f"{key} must be {wanted}, got {value!r}")
+        return default
+
+    def obj(self, data: dict[str, Any], key: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+        value = data.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.add(key, "type", f"{key} must be an object")
+            return {}
+        for extra in sorted(k for k in value if k not in allowed):
+            self.add(field_path(key, extra), "unknown_field", f"unknown field {extra!r}")
+        return value
+
+
+REQUEST_KEYS = ("format", "topology", "target", "tolerance", "count", "seed", "size", "bodies",
+                "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "steps", "palette",
+                "budgets")
+
+
+def parse_request(data: Any) -> Request:
+    """Check a request (the editor's spec JSON, or the CLI's fields) and build it.
+
+    :raises ValidationError: listing every problem with its field path, including requests
+        that no level can satisfy (more colours than bodies, unreachable step ranges or
+        score targets, sizes the template cannot fill).
+    """
+    if isinstance(data, Request):
+        return data
+    bad = _Issues()
+    if not isinstance(data, dict):
+        raise ValidationError([Issue("", "type", "a request is a JSON object")], "request")
+    for extra in sorted(k for k in data if k not in REQUEST_KEYS):
+        bad.add(extra, "unknown_field", f"unknown field {extra!r}")
+    if data.get("format", REQUEST_FORMAT) != REQUEST_FORMAT:
+        bad.add("format", "format", f"format must be {REQUEST_FORMAT!r}")
+    topology = data.get("topology", "mixed")
+    if topology not in TOPOLOGIES:
+        bad.add("topology", "choice", f"topology must be one of {', '.join(TOPOLOGIES)}, "
+                                      f"got {topology!r}")
+        topology = "mixed"
+    raw_target = data.get("target")
+    target: float = 50
+    if not _num(raw_target) or not 0 <= raw_target <= 100:
+        bad.add("target", "range", f"target must be a number in 0..100, got {raw_target!r}")
+    else:
+        target = raw_target
+    raw_tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
+    tolerance: float = DEFAULT_TOLERANCE
+    if not _num(raw_tolerance) or not 0 <= raw_tolerance <= 100:
+        bad.add("tolerance", "range",
+                f"tolerance must be a number in 0..100, got {raw_tolerance!r}")
+    else:
+        tolerance = raw_tolerance
+    count = bad.int_field(data, "count", "count", 1, MAX_COUNT, 1)
+    seed = bad.int_field(data, "seed", "seed", 0, 2**63 - 1, 0)
+
+    size = bad.obj(data, "size", ("auto", "cols", "rows", "cells"))
+    cols = bad.int_field(size, "cols", "size.cols", 2, 18)
+    rows = bad.int_field(size, "rows", "size.rows", 2, 24)
+    cells = bad.int_field(size, "cells", "size.cells", 4, 400)
+    auto = size.get("auto", cols is None and rows is None)
+    if not isinstance(auto, bool):
+        bad.add("size.auto", "type", "auto must be true or false")
+        auto = True
+    if auto:
+        if cols is not None or rows is not None:
+            bad.add("size", "auto", "give cols and rows only with auto: false")
+        cols = rows = None
+    elif cols is None or rows is None:
+        bad.add("size", "fixed", "with auto: false, cols and rows are both fixed and required")
+    if cols is not None and rows is not None and (cols + 2) * (rows + 2) > 600:
+        bad.add("size", "too_large", f"(cols+2)*(rows+2) = {(cols + 2) * (rows + 2)} exceeds 600")
+
+    body = bad.obj(data, "bodies", ("count", "min_length", "max_length", "total"))
+    n = bad.int_field(body, "count", "bodies.count", 1, 16)
+    lo = bad.int_field(body, "min_length", "bodies.min_length", 2, 40, 2)
+    hi = bad.int_field(body, "max_length", "bodies.max_length", 2, 40, 40)
+    total = bad.int_field(body, "total", "bodies.total", 2, 350)
+    assert lo is not None and hi is not None
+    if lo > hi:
+        bad.add("bodies.min_length", "range", f"min_length {lo} exceeds max_length {hi}")
+    if total is not None and n is not None and not n * lo <= total <= n * hi:
+        bad.add("bodies.total", "range", f"a total of {total} cells cannot be split into {n} "
+                                         f"bodies of {lo}..{hi} cells")
+    palette = ALL_COLORS
+    raw_palette = data.get("palette")
+    if raw_palette is not None:
+        if (not isinstance(raw_palette, list) or not raw_palette
+                or not all(is_int(c) and 0 <= c <= 14 for c in raw_palette)
+                or len(set(raw_palette)) != len(raw_palette)):
+            bad.add("palette", "type", "palette must be a list of distinct colours 0..14")
+        else:
+            palette = tuple(raw_palette)
+    colors = bad.int_field(data, "colors", "colors", 1, 15)
+    if colors is not None and colors > len(palette):
+        bad.add("colors", "too_many", f"{colors} colours, but the palette holds {len(palette)}")
+    if colors is not None and n is not None and colors > n:
+        bad.add("colors", "too_many", f"{colors} outer colours need at least {colors} bodies, "
+                                      f"but bodies.count is {n}")
+    coats = bad.int_field(data, "coats", "coats", 0, 48)
+    frozen = bad.int_field(data, "frozen", "frozen", 0, 16)
+    frozen_holes = bad.int_field(data, "frozen_holes", "frozen_holes", 0, 64)
+    locks = bad.int_field(data, "locks", "locks", 0, 8)
+    gold = bad.int_field(data, "gold", "gold", 0, 8)
+    if gold is not None and locks is not None and gold > locks:
+        bad.add("gold", "range", f"gold ({gold}) counts among the locks ({locks})")
+    if n is not None:
+        if coats is not None and coats > 3 * n:
+            bad.add("coats", "range", f"{n} bodies carry at most {3 * n} coats (3 each)")
+        if frozen is not None and frozen > n - 1:
+            bad.add("frozen", "range", f"at most {n - 1} of {n} bodies can be frozen: "
+                                       f"someone must move first")
+        n_locks = locks or 0
+        keys = n_locks + (gold or 0)
+        if n_locks and (n_locks > n - 1 or keys > n - 1):
+            bad.add("locks", "range", f"{n_locks} lock(s) with {keys} key(s) need more than "
+                                      f"the {n} bodies (a key rides on another body)")
+
+    raw_steps = data.get("steps")
+    if isinstance(raw_steps, list) and len(raw_steps) == 2:
+        data = {**data, "steps": {"min": raw_steps[0], "max": raw_steps[1]}}
+    steps = bad.obj(data, "steps", ("min", "max"))
+    steps_min = bad.int_field(steps, "min", "steps.min", 0, 10**6)
+    steps_max = bad.int_field(steps, "max", "steps.max", 0, 10**6)
+    if steps_min is not None and steps_max is not None and steps_min > steps_max:
+        bad.add("steps", "range", f"steps.min {steps_min} exceeds steps.max {steps_max}")
+    if steps_min is not None and steps_min > MAX_STEPS:
+        bad.add("steps.min", "unreachable", f"the designer certifies solutions of at most "
+                                            f"{MAX_STEPS} steps, steps.min is {steps_min}")
+    least_layers = (n or 1) + (coats or 0)
+    if steps_max is not None and steps_max < least_layers:
+        bad.add("steps.max", "unreachable", f"every one of the {least_layers} layers needs at "
+                                            f"least one step; steps.max {steps_max} is too few")
+
+    budgets = dict(DEFAULT_BUDGETS)
+    if target >= HIGH_TARGET:
+        budgets["candidates"] = 16000
+    raw_budgets = bad.obj(data, "budgets", tuple(DEFAULT_BUDGETS))
+    for key in DEFAULT_BUDGETS:
+        value = raw_budgets.get(key)
+        if value is None:
+            continue
+        path = field_path("budgets", key)
+        if key in SECONDS_BUDGETS:
+            cap = SECONDS_BUDGETS[key]
+            if not _num(value) or not 0 < value <= cap:
+                bad.add(path, "range", f"{key} must be a number in (0, {cap:g}], got {value!r}")
+                continue
+            budgets[key] = float(value)
+        elif not is_int(value) or not 1 <= value <= MAX_CANDIDATES:
+            bad.add(path, "range", f"{key} must be an integer in 1..{MAX_CANDIDATES}, "
+                                   f"got {value!r}")
+        else:
+            budgets[key] = value
+    for key in ("candidates", "fast_branches", "path_search", "exact_states"):
+        budgets[key] = int(budgets[key])
+    if bad.items:
+        raise ValidationError(bad.items, "request")
+
+    request = Request(
+        target=target, tolerance=tolerance, count=count or 1, seed=seed or 0, topology=topology,
+        cols=cols, rows=rows, cells=cells, bodies=n, min_length=lo, max_length=hi, total=total,
+        colors=colors, coats=coats, frozen=frozen, frozen_holes=frozen_holes, locks=locks,
+        gold=gold, steps_min=steps_min, steps_max=steps_max, palette=palette, budgets=budgets,
+    )
+    _check_feasible(request)
+    return request
+
+
+def _check_feasible(req: Request) -> None:
+    """Refuse requests whose fixed parameters rule out every level (with the reason)."""
+    bad = _Issues()
+    templates = TEMPLATES if req.topology == "mixed" else (req.topology,)
+    if req.cols is not None and req.rows is not None:
+        fitting = [t for t in templates if req.cols >= MIN_SIZE[t][0]
+                   and req.rows >= MIN_SIZE[t][1]]
+        if not fitting:
+            t = templates[0]
+            bad.add("size", "template", f"template {t!r} needs at least {MIN_SIZE[t][0]}x"
+                                        f"{MIN_SIZE[t][1]}, the size is fixed at "
+                                        f"{req.cols}x{req.rows}")
+        else:
+            areas = {t: natural_area(t, req.cols, req.rows) for t in fitting}
+            need = req.cells or 4
+            if max(areas.values()) < need:
+                bad.add("size.cells", "template",
+                        f"at {req.cols}x{req.rows} the template(s) {', '.join(fitting)} give at "
+                        f"most {max(areas.values())} floor cells, fewer than {need}")
+    least_cells = req.total if req.total is not None else (req.bodies or 1) * req.min_length
+    least_holes = (req.bodies or 1) + (req.coats or 0)
+    room = req.cells
+    if room is None and req.cols is not None and req.rows is not None:
+        room = req.cols * req.rows
+    if room is not None and least_cells + least_holes + 1 > room:
+        bad.add("size", "too_small", f"{least_cells} body cells and {least_holes} holes need "
+                                     f"more than the {room} cells the size allows")
+    if req.colors is not None and req.bodies is None and req.colors > 16:
+        bad.add("colors", "too_many", "more colours than the 16 bodies a level can hold")
+    low, high = _score_range(req)
+    if high < req.target - req.tolerance:
+        bad.add("target", "unreachable", f"with these fixed parameters the score cannot rise "
+                                         f"above {high:.1f}; the target is {req.target} "
+                                         f"± {req.tolerance}")
+    if low > req.target + req.tolerance:
+        bad.add("target", "unreachable", f"with these fixed parameters the score cannot fall "
+                                         f"below {low:.1f}; the target is {req.target} "
+                                         f"± {req.tolerance}")
+    if bad.items:
+        raise ValidationError(bad.items, "request")
+
+
+def _score_range(req: Request) -> tuple[float, float]:
+    """Loose lower and upper bounds of the seven-term score under the fixed parameters, from
+    the score's own weights and normalisations (:mod:`~gridforge.snakes.design.score`)."""
+    n_lo = req.bodies or 1
+    n_hi = req.bodies or 16
+    cells_lo = req.total if req.total is not None else n_lo * req.min_length
+    cells_hi = req.total if req.total is not None else min(350, n_hi * req.max_length)
+    area_hi = req.cells or (req.cols * req.rows if req.cols and req.rows else 400)
+    occ_lo = (cells_lo + n_lo) / area_hi
+    steps_hi = req.steps_max if req.steps_max is not None else MAX_STEPS
+    steps_lo = max(req.steps_min or 0, n_lo + (req.coats or 0))
+    mech_hi = 1.0
+    if (req.coats is not None and req.frozen is not None and req.frozen_holes is not None
+            and req.locks is not None):
+        frozen_sum = (req.frozen + req.frozen_holes) * (n_lo + req.coats)  # thresholds stay
+        # below the layer count; a silver lock has one key body, a gold lock two
+        key_lock_bodies = 2 * req.locks + (req.gold or 0)
+        mech_hi = mechanics_term(n_lo, req.coats, frozen_sum, key_lock_bodies)
+    mech_lo = mechanics_term(n_hi, req.coats, 0, 0) if req.coats is not None else 0.0
+    # Blocking, shuffling and space can each be 0 and 1 whatever the fixed parameters are.
+    lowest = {"occupancy": occupancy_term(occ_lo), "body_scale": body_scale_term(cells_lo),
+              "steps": steps_term(steps_lo), "blocking": 0.0, "mechanics": mech_lo,
+              "shuffling": 0.0, "space": 0.0}
+    highest = {"occupancy": 1.0, "body_scale": body_scale_term(cells_hi),
+               "steps": steps_term(steps_hi), "blocking": 1.0, "mechanics": mech_hi,
+               "shuffling": 1.0, "space": 1.0}
+    return (sum(weight * lowest[name] for name, weight in WEIGHTS),
+            sum(weight * highest[name] for name, weight in WEIGHTS))
+
+
+def load_spec(text: str | bytes) -> Request:
+    """Parse a spec file (JSON text, read with :func:`gridforge.errors.parse_json`'s limits)
+    into a checked :class:`Request`.
+
+    :raises ValidationError: for text that is not bounded JSON, or a bad request.
+    """
+    return parse_request(parse_json(text, "design spec", max_bytes=MAX_SPEC_BYTES))
+
+
+def read_spec(path: str | os.PathLike[str]) -> Request:
+    """Read a spec file (``--spec``) into a checked :class:`Request`."""
+    return parse_request(read_json(path, "design spec", max_bytes=MAX_SPEC_BYTES))
+
+
+def _prefixed(error: ValidationError, prefix: str) -> list[Issue]:
+    return [Issue(field_path(prefix, issue.path) if issue.path else prefix, issue.code,
+                  issue.message) for issue in error.issues]
+
+
+def check_batch_request(request: Any) -> dict[str, Any] | None:
+    """Validate a batch file's ``request`` whole, before any level is searched.
+
+    A batch holds ``null`` (no request), a design request (:func:`parse_request`'s format,
+    returned in its canonical layout, :meth:`Request.to_json`) or a main-line block's request
+    ``{"mainline": "gridforge.snakes.mainline/1", "seed", "levels": [first, last]}``
+    (returned as it is).
+
+    :raises ValidationError: naming every bad field under ``request`` (``request.target``,
+        ``request.steps.min``, ...).
+    """
+    if request is None:
+        return None
+    if isinstance(request, dict) and "mainline" in request:
+        return _check_block_request(request)
+    try:
+        return parse_request(request).to_json()
+    except ValidationError as exc:
+        raise ValidationError(_prefixed(exc, "request"), "batch") from None
+
+
+def _check_block_request(request: dict[str, Any]) -> dict[str, Any]:
+    bad = _Issues()
+    for extra in sorted(k for k in request if k not in ("mainline", "seed", "levels")):
+        bad.add(field_path("request", extra), "unknown_field", f"unknown field {extra!r}")
+    if request.get("mainline") != MAINLINE_FORMAT:
+        bad.add("request.mainline", "format", f"mainline must be {MAINLINE_FORMAT!r}")
+    bad.int_field(request, "seed", "request.seed", 0, 2**63 - 1)
+    if "seed" not in request:
+        bad.add("request.seed", "missing", "a main-line block names its seed")
+    span = request.get("levels")
+    if (not isinstance(span, list) or len(span) != 2 or not all(is_int(x) for x in span)
+            or not 1 <= span[0] <= span[1] <= MAX_COUNT):
+        bad.add("request.levels", "range", f"levels must be [first, last] within "
+                                           f"1..{MAX_COUNT}, got {str(span)[:40]}")
+    if bad.items:
+        raise ValidationError(bad.items, "batch")
+    return request
+
+
+def check_batch(data: Any) -> dict[str, Any]:
+    """Validate a whole batch file's data (``gridforge.snakes.batch/1``) before use: its
+    format, its request (:func:`check_batch_request`), every level (paths ``levels[i]....``)
+    and, when present, that ``certificates`` is a list of one object per level. Returns
+    ``{"format", "request", "levels"[, "certificates"]}`` with the request in canonical form.
+
+    :raises ValidationError: listing every problem found, with its field path.
+    """
+    if not isinstance(data, dict):
+        raise ValidationError([Issue("", "type", "a batch is a JSON object")], "batch")
+    issues: list[Issue] = []
+    if data.get("format") != BATCH_FORMAT:
+        issues.append(Issue("format", "format", f"format must be {BATCH_FORMAT!r}"))
+    request: dict[str, Any] | None = None
+    try:
+        request = check_batch_request(data.get("request"))
+    except ValidationError as exc:
+        issues.extend(exc.issues)
+    levels = data.get("levels")
+    if not isinstance(levels, list) or not levels:
+        issues.append(Issue("levels", "type", "levels must be a non-empty list of levels"))
+        levels = []
+    elif len(levels) > MAX_COUNT:
+        issues.append(Issue("levels", "too_many", f"a batch holds at most {MAX_COUNT} levels, "
+                                                  f"got {len(levels)}"))
+        levels = []
+    for i, raw in enumerate(levels):
+        try:
+            level_from_json(raw, balanced=False)
+        except ValidationError as exc:
+            issues.extend(_prefixed(exc, field_path("levels", i)))
+    out: dict[str, Any] = {"format": BATCH_FORMAT, "request": request, "levels": levels}
+    if "certificates" in data:
+        certs = data["certificates"]
+        if not isinstance(certs, list) or len(certs) != len(levels):
+            issues.append(Issue("certificates", "type",
+                                "certificates must be a list of one certificate per level"))
+        elif not all(isinstance(c, dict) for c in certs):
+            issues.append(Issue("certificates", "type", "every certificate is an object"))
+        else:
+            out["certificates"] = certs
+    if issues:
+        raise ValidationError(issues, "batch")
+    return out

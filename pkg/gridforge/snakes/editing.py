@@ -1,0 +1,563 @@
+"""Editor operations on a draft level (seed 004 section 6, "编辑、试玩与批量接入").
+
+A *draft* is a level dict that the editor is still building: it may lack bodies, hold a
+lock whose keys are not placed yet, or have holes and layers that do not balance; in every
+other respect it is a valid level (cells on the board, bodies 4-adjacent paths that overlap
+nothing, colours and thresholds in range). Every edit is data (a dict naming a ``tool``)
+and goes through :func:`apply_edit`, which checks the edit's own fields, applies it to a
+copy, and refuses it with field paths when the result is no longer a draft: a refused edit
+changes nothing. Each answer also lists what still stops the level from being played or
+verified (the full level check, supply and demand included), and the level's SHA-256 as
+its certificate would name it, once it has one.
+
+Around the edits: :func:`open_draft` (a level to start from, e.g. a stored draft),
+:func:`blank` (an empty board), :func:`read_import` (a level, an exported certified level or
+a batch, read with the project's bounded JSON reader), :func:`export_batch` (certified
+drafts together as ``gridforge.snakes.batch/1``), :func:`share_text` (a level's canonical
+text for a share link) and :func:`largest_free_area` (the cells of the largest free area,
+which the score's diagnostics only count).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.grid import NEIGHBOURS_4, Cell
+from gridforge.snakes.certificate import BATCH_FORMAT, CERT_FORMAT, check_certificate
+from gridforge.snakes.level import (
+    FORMAT,
+    LOCK_KEYS,
+    MAX_BODIES,
+    MAX_COLOR,
+    MAX_COLS,
+    MAX_FROZEN,
+    MAX_LAYERS,
+    MAX_ROWS,
+    MIN_COLOR,
+    MIN_COLS,
+    MIN_ROWS,
+    canonical_json,
+    level_from_json,
+    level_sha256,
+    validate_level,
+)
+
+__all__ = [
+    "IMPORT_MAX_BYTES",
+    "TOOLS",
+    "Prover",
+    "apply_edit",
+    "blank",
+    "export_batch",
+    "largest_free_area",
+    "open_draft",
+    "prove_by_replay",
+    "read_import",
+    "share_text",
+]
+
+TOOLS = ("stone", "erase", "hole", "body", "resize", "body_props", "hole_props")
+# An imported file larger than this is refused before parsing (a batch of 50 large levels
+# with certificates stays well below it).
+IMPORT_MAX_BYTES = 4 * 1024 * 1024
+
+# Proves a certificate for a level again and answers the certificate that the proof
+# established (raising GridforgeError, with the claim that failed, when it does not hold).
+# The page passes its own export check, so imports and exports are judged exactly as a single
+# export is; the default replays the certificate with the game's check.
+Prover = Callable[[Any, Any], dict[str, Any]]
+
+# Issues a draft may carry while it is being built: no body yet, a lock whose keys are not
+# all placed, a key whose lock is not set yet. Anything else makes it no draft at all.
+_UNFINISHED = ("key_count", "unknown_lock")
+
+
+def _unfinished(issue: Issue, data: dict[str, Any]) -> bool:
+    if issue.code in _UNFINISHED:
+        return True
+    return issue.path == "bodies" and issue.code == "count" and data.get("bodies") == []
+
+
+def _draft_problems(data: Any) -> list[Issue]:
+    """What makes ``data`` no draft (empty for a draft, finished or not)."""
+    if not isinstance(data, dict):
+        return validate_level(data, balanced=False)
+    return [i for i in validate_level(data, balanced=False) if not _unfinished(i, data)]
+
+
+def _answer(data: dict[str, Any]) -> dict[str, Any]:
+    """A draft with what still stops it from being a playable level, and its SHA-256."""
+    issues = validate_level(data, balanced=True)
+    sha: str | None
+    try:
+        sha = level_sha256(data)
+    except ValidationError:
+        sha = None  # unfinished (no body yet, keys missing): no level to name yet
+    return {"level": data, "issues": [i.to_json() for i in issues], "ok": not issues,
+            "sha256": sha}
+
+
+def blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
+    """An empty board of ``cols`` x ``rows`` floor cells (a draft with no body yet).
+
+    :raises ValidationError: ``cols`` / ``rows`` out of the level's ranges.
+    """
+    data = {"format": FORMAT, "cols": cols, "rows": rows, "stones": [], "bodies": [],
+            "holes": []}
+    problems = _draft_problems(data)
+    if problems:
+        raise ValidationError(problems, "board size")
+    return _answer(data)
+
+
+def open_draft(level: Any) -> dict[str, Any]:
+    """Start editing ``level`` (a level dict or a stored draft).
+
+    :raises ValidationError: every problem that makes it no draft, with field paths.
+    """
+    problems = _draft_problems(level)
+    if problems:
+        raise ValidationError(problems, "snakes level")
+    return _answer(copy.deepcopy(level))
+
+
+# ---------------------------------------------------------------- edit fields
+
+
+class _Fields:
+    """Collects problems of an edit's own fields (paths under ``edit``)."""
+
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []
+
+    def add(self, name: str, code: str, message: str) -> None:
+        self.issues.append(Issue(field_path("edit", name), code, message))
+
+    def int_in(self, edit: dict[str, Any], name: str, lo: int, hi: int) -> int | None:
+        value = edit.get(name)
+        if not is_int(value) or not lo <= value <= hi:
+            self.add(name, "range", f"{name} must be an integer in {lo}..{hi}, got {value!r}")
+            return None
+        return value
+
+    def optional_int(self, edit: dict[str, Any], name: str, lo: int, hi: int) -> int | None:
+        if edit.get(name) is None:
+            return None
+        return self.int_in(edit, name, lo, hi)
+
+    def cell(self, value: Any, name: str, data: dict[str, Any]) -> Cell | None:
+        if not isinstance(value, list) or len(value) != 2 or not all(is_int(v) for v in value):
+            self.add(name, "type", f"a cell is [x, y] with two integers, got {value!r}")
+            return None
+        x, y = value
+        if not (0 <= x < data["cols"] and 0 <= y < data["rows"]):
+            self.add(name, "off_board",
+                     f"cell [{x}, {y}] is outside the {data['cols']}x{data['rows']} board")
+            return None
+        return (x, y)
+
+    def cells(self, edit: dict[str, Any], data: dict[str, Any]) -> list[Cell]:
+        raw = edit.get("cells")
+        if not isinstance(raw, list) or not raw:
+            self.add("cells", "type", "cells must be a non-empty list of [x, y]")
+            return []
+        out = []
+        for j, value in enumerate(raw):
+            cell = self.cell(value, f"cells[{j}]", data)
+            if cell is not None:
+                out.append(cell)
+        return out
+
+    def check(self) -> None:
+        if self.issues:
+            raise ValidationError(self.issues, "edit")
+
+
+def _where(data: dict[str, Any], cell: Cell) -> tuple[str, int] | None:
+    """What occupies ``cell``: ("stones" | "holes" | "bodies", index), or None for free floor."""
+    target = list(cell)
+    for i, stone in enumerate(data["stones"]):
+        if stone == target:
+            return ("stones", i)
+    for i, hole in enumerate(data["holes"]):
+        if hole["cell"] == target:
+            return ("holes", i)
+    for i, body in enumerate(data["bodies"]):
+        if target in body["cells"]:
+            return ("bodies", i)
+    return None
+
+
+def _taken(fields: _Fields, name: str, cell: Cell, at: tuple[str, int]) -> None:
+    kind, index = at
+    fields.add(name, "occupied",
+               f"cell {list(cell)} holds {kind}[{index}]; erase it first")
+
+
+# ---------------------------------------------------------------- the tools
+
+
+def _stone(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Paint stones along ``cells`` (or erase them with ``erase: true``)."""
+    cells = fields.cells(edit, data)
+    erase = edit.get("erase", False)
+    if not isinstance(erase, bool):
+        fields.add("erase", "type", "erase must be true or false")
+    fields.check()
+    for j, cell in enumerate(cells):
+        at = _where(data, cell)
+        if erase:
+            if at is not None and at[0] == "stones":
+                data["stones"].remove(list(cell))
+        elif at is None:
+            data["stones"].append(list(cell))
+        elif at[0] != "stones":
+            _taken(fields, f"cells[{j}]", cell, at)
+    fields.check()
+
+
+def _erase(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Remove whatever stands on ``cell``: a stone, a hole or a whole body."""
+    cell = fields.cell(edit.get("cell"), "cell", data)
+    fields.check()
+    assert cell is not None
+    at = _where(data, cell)
+    if at is None:
+        fields.add("cell", "empty", f"cell {list(cell)} is empty floor: nothing to erase")
+        fields.check()
+        return
+    kind, index = at
+    removed = data[kind].pop(index)
+    if kind == "bodies" and isinstance(removed.get("lock"), dict):
+        # Keys for a lock that left with its body open nothing: they go with it.
+        lock_id = removed["lock"].get("id")
+        for body in data["bodies"]:
+            if body.get("key") == lock_id:
+                del body["key"]
+
+
+def _hole(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Place a hole of ``color`` (and ``frozen`` threshold) on free floor, or restyle one."""
+    cell = fields.cell(edit.get("cell"), "cell", data)
+    color = fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
+    frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
+    fields.check()
+    assert cell is not None
+    hole: dict[str, Any] = {"cell": list(cell), "color": color}
+    if frozen is not None:
+        hole["frozen"] = frozen
+    at = _where(data, cell)
+    if at is None:
+        data["holes"].append(hole)
+    elif at[0] == "holes":
+        data["holes"][at[1]] = hole
+    else:
+        _taken(fields, "cell", cell, at)
+        fields.check()
+
+
+def _body(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Draw a body along ``cells`` (head first). Starting on an existing body redraws that
+    body along the new path, keeping its colours and mechanisms; starting on free floor makes
+    a new body of ``color``."""
+    cells = fields.cells(edit, data)
+    fields.check()
+    start = _where(data, cells[0])
+    if start is not None and start[0] == "bodies":
+        data["bodies"][start[1]]["cells"] = [list(c) for c in cells]
+        return
+    if start is not None:
+        _taken(fields, "cells[0]", cells[0], start)
+    color = fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
+    if len(data["bodies"]) >= MAX_BODIES:
+        fields.add("cells", "count", f"a level has at most {MAX_BODIES} bodies")
+    fields.check()
+    data["bodies"].append({"cells": [list(c) for c in cells], "colors": [color]})
+
+
+def _resize(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Set the board to ``cols`` x ``rows``; stones outside go, a body or hole outside refuses."""
+    cols = fields.int_in(edit, "cols", MIN_COLS, MAX_COLS)
+    rows = fields.int_in(edit, "rows", MIN_ROWS, MAX_ROWS)
+    fields.check()
+    assert cols is not None and rows is not None
+
+    def inside(c: list[int]) -> bool:
+        return c[0] < cols and c[1] < rows
+
+    for i, body in enumerate(data["bodies"]):
+        if not all(inside(c) for c in body["cells"]):
+            fields.add("cols", "cuts", f"bodies[{i}] lies partly outside {cols}x{rows}: "
+                                       "move or erase it first")
+    for i, hole in enumerate(data["holes"]):
+        if not inside(hole["cell"]):
+            fields.add("cols", "cuts", f"holes[{i}] at {hole['cell']} lies outside "
+                                       f"{cols}x{rows}: move or erase it first")
+    fields.check()
+    data["cols"], data["rows"] = cols, rows
+    data["stones"] = [s for s in data["stones"] if inside(s)]
+
+
+def _body_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Set body ``index``'s ``colors`` (outer first), ``frozen``, ``lock`` and ``key``
+    (null removes the last three)."""
+    index = fields.int_in(edit, "index", 0, max(0, len(data["bodies"]) - 1))
+    if not data["bodies"]:
+        fields.add("index", "range", "there is no body to edit")
+    colors = edit.get("colors")
+    if not isinstance(colors, list) or not 1 <= len(colors) <= MAX_LAYERS:
+        fields.add("colors", "length", f"colors lists 1..{MAX_LAYERS} layers, outer first")
+    else:
+        for j, c in enumerate(colors):
+            if not is_int(c) or not MIN_COLOR <= c <= MAX_COLOR:
+                fields.add(f"colors[{j}]", "range",
+                           f"a colour is an integer in {MIN_COLOR}..{MAX_COLOR}, got {c!r}")
+    frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
+    lock = edit.get("lock")
+    if lock is not None and (not isinstance(lock, dict) or set(lock) != {"id", "kind"}
+                             or not isinstance(lock["id"], str) or not lock["id"].strip()
+                             or lock["kind"] not in LOCK_KEYS):
+        fields.add("lock", "type", 'a lock is {"id": "L1", "kind": "silver" | "gold"}')
+    key = edit.get("key")
+    if key is not None and (not isinstance(key, str) or not key.strip()):
+        fields.add("key", "type", "key names a lock id (a non-empty string)")
+    fields.check()
+    assert index is not None
+    body = data["bodies"][index]
+    body["colors"] = list(colors)  # type: ignore[arg-type]
+    for name, value in (("frozen", frozen),
+                        ("lock", None if lock is None else {"id": lock["id"].strip(),
+                                                            "kind": lock["kind"]}),
+                        ("key", None if key is None else key.strip())):
+        if value is None:
+            body.pop(name, None)
+        else:
+            body[name] = value
+
+
+def _hole_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Set hole ``index``'s ``color`` and ``frozen`` threshold (null removes it)."""
+    index = fields.int_in(edit, "index", 0, max(0, len(data["holes"]) - 1))
+    if not data["holes"]:
+        fields.add("index", "range", "there is no hole to edit")
+    color = fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
+    frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
+    fields.check()
+    assert index is not None
+    hole = data["holes"][index]
+    hole["color"] = color
+    if frozen is None:
+        hole.pop("frozen", None)
+    else:
+        hole["frozen"] = frozen
+
+
+_APPLY = {"stone": _stone, "erase": _erase, "hole": _hole, "body": _body, "resize": _resize,
+          "body_props": _body_props, "hole_props": _hole_props}
+
+
+def apply_edit(level: Any, edit: Any) -> dict[str, Any]:
+    """Apply one edit to the draft ``level`` and answer the new draft (see module doc).
+
+    Edits: ``{"tool": "stone", "cells": [[x, y], ...], "erase": false}`` paints (or erases)
+    stones along a drag; ``{"tool": "erase", "cell": [x, y]}`` removes the stone, hole or
+    body there; ``{"tool": "hole", "cell", "color", "frozen"?}`` places or restyles a hole;
+    ``{"tool": "body", "cells", "color"}`` draws a new body, or redraws the body that the
+    path starts on; ``{"tool": "resize", "cols", "rows"}``; ``{"tool": "body_props",
+    "index", "colors", "frozen"?, "lock"?, "key"?}``; ``{"tool": "hole_props", "index",
+    "color", "frozen"?}``.
+
+    :raises ValidationError: the edit's fields (paths ``edit.*``), or what the edit would
+        break in the level (level paths such as ``bodies[1].cells[3]``); nothing changes.
+    """
+    problems = _draft_problems(level)
+    if problems:
+        raise ValidationError(problems, "snakes level")
+    if not isinstance(edit, dict):
+        raise ValidationError([Issue("edit", "type", "an edit is a JSON object")], "edit")
+    tool = edit.get("tool")
+    if tool not in _APPLY:
+        raise ValidationError([Issue("edit.tool", "choice",
+                                     f"tool must be one of {', '.join(TOOLS)}, got {tool!r}")],
+                              "edit")
+    data = copy.deepcopy(level)
+    _APPLY[tool](data, edit, _Fields())
+    # The edit's own checks passed; the level's validator has the last word (two bodies'
+    # cells, the floor count, colours, a lock without keys only as far as a draft allows).
+    problems = _draft_problems(data)
+    if problems:
+        raise ValidationError(problems, "edited level")
+    return _answer(data)
+
+
+# ---------------------------------------------------------------- reading and writing
+
+
+def largest_free_area(level: Any) -> list[list[int]]:
+    """The cells of the largest connected free area (floor with no body and no hole), in
+    row-major order; of two equal areas the one whose first cell comes first."""
+    parsed = level_from_json(level, balanced=False)
+    blocked = set(parsed.stones) | {h.cell for h in parsed.holes}
+    blocked |= {c for b in parsed.bodies for c in b.cells}
+    seen: set[Cell] = set()
+    best: list[Cell] = []
+    for y in range(parsed.rows):
+        for x in range(parsed.cols):
+            if (x, y) in blocked or (x, y) in seen:
+                continue
+            part = [(x, y)]
+            seen.add((x, y))
+            k = 0
+            while k < len(part):
+                cx, cy = part[k]
+                k += 1
+                for dx, dy in NEIGHBOURS_4:
+                    nxt = (cx + dx, cy + dy)
+                    if (0 <= nxt[0] < parsed.cols and 0 <= nxt[1] < parsed.rows
+                            and nxt not in blocked and nxt not in seen):
+                        seen.add(nxt)
+                        part.append(nxt)
+            if len(part) > len(best):
+                best = part
+    return [list(c) for c in sorted(best, key=lambda c: (c[1], c[0]))]
+
+
+def _level_issues(raw: Any, base: str) -> list[Issue]:
+    return [Issue(field_path(base, *_split(i.path)) if i.path else base, i.code, i.message)
+            for i in validate_level(raw, balanced=False)]
+
+
+def _split(path: str) -> list[str | int]:
+    """``bodies[2].cells[3]`` -> ``["bodies", 2, "cells", 3]`` (to re-root a level's paths)."""
+    parts: list[str | int] = []
+    for name in path.split("."):
+        head, _, rest = name.partition("[")
+        if head:
+            parts.append(head)
+        for index in rest.rstrip("]").split("][") if rest else []:
+            parts.append(int(index))
+    return parts
+
+
+def prove_by_replay(level: Any, certificate: Any) -> dict[str, Any]:
+    """The default :data:`Prover`: ``certificate`` itself when it is ``verified`` and the
+    game's check replays it for ``level``.
+
+    :raises GridforgeError: naming what does not hold.
+    """
+    if not isinstance(certificate, dict) or certificate.get("format") != CERT_FORMAT \
+            or certificate.get("status") != "verified":
+        raise GridforgeError("only a verified level can be exported: verify it first")
+    problems = check_certificate(level, certificate)
+    if problems:
+        raise GridforgeError("; ".join(problems))
+    return certificate
+
+
+def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
+    """Read a file the designer drops, picks or pastes: a level, an exported certified level
+    (``{"level", "certificate"}``) or a ``gridforge.snakes.batch/1``.
+
+    Answers ``{"kind": "level" | "certified" | "batch", "levels": [...], "certificates":
+    [...], "notes": [...]}``. A certificate is kept only when ``prove`` establishes it again
+    for its level (it is then the proven one); otherwise it is null and ``notes`` says why.
+    A level must be whole (bodies present, keys placed); supply and demand may still differ
+    (verify then says unsolvable).
+
+    :raises ValidationError: the text is not JSON within the limits, or not one of the three
+        kinds, or any level in it has a problem (all listed, with paths); nothing is loaded.
+    """
+    if not isinstance(text, str):
+        raise ValidationError([Issue("", "type", "the file's text is needed")], "file")
+    data = parse_json(text, "file", max_bytes=IMPORT_MAX_BYTES)
+    if isinstance(data, dict) and data.get("format") == BATCH_FORMAT:
+        kind = "batch"
+        levels, certs = data.get("levels"), data.get("certificates")
+        issues: list[Issue] = []
+        if not isinstance(levels, list) or not levels:
+            issues.append(Issue("levels", "type", "a batch lists at least one level"))
+            levels = []
+        if certs is not None and (not isinstance(certs, list) or len(certs) != len(levels)):
+            issues.append(Issue("certificates", "length",
+                                "certificates, when present, has one entry per level"))
+            certs = None
+        for i, raw in enumerate(levels):
+            issues.extend(_level_issues(raw, f"levels[{i}]"))
+        if issues:
+            raise ValidationError(issues, "batch file")
+        cert_list: list[Any] = list(certs) if certs is not None else [None] * len(levels)
+    elif isinstance(data, dict) and "level" in data and "certificate" in data:
+        kind = "certified"
+        issues = _level_issues(data["level"], "level")
+        if issues:
+            raise ValidationError(issues, "certified level file")
+        levels, cert_list = [data["level"]], [data["certificate"]]
+    else:
+        kind = "level"
+        issues = validate_level(data, balanced=False)
+        if issues:
+            raise ValidationError(issues, "snakes level file")
+        levels, cert_list = [data], [None]
+    notes: list[str] = []
+    checked: list[Any] = []
+    for i, (raw, cert) in enumerate(zip(levels, cert_list, strict=True)):
+        if cert is None:
+            checked.append(None)
+            continue
+        try:
+            checked.append(prove(raw, cert))
+        except GridforgeError as exc:
+            notes.append(f"level {i + 1}: certificate dropped ({exc}); verify it again")
+            checked.append(None)
+    return {"kind": kind, "levels": levels, "certificates": checked, "notes": notes}
+
+
+def export_batch(items: Any, prove: Prover = prove_by_replay) -> str:
+    """Certified levels together as ``gridforge.snakes.batch/1`` text (``items`` is a list
+    of ``{"level", "certificate"}``); each certificate is proven again by ``prove`` and the
+    batch holds the proven ones.
+
+    :raises ValidationError: an item that is not a level with a verified certificate that
+        holds for it (paths ``items[i]``); nothing is written.
+    """
+    if not isinstance(items, list) or not items:
+        raise ValidationError([Issue("items", "type", "nothing to export: verify a level")],
+                              "export")
+    issues: list[Issue] = []
+    levels, certs = [], []
+    for i, item in enumerate(items):
+        base = f"items[{i}]"
+        if not isinstance(item, dict) or "level" not in item:
+            issues.append(Issue(base, "type", 'an item is {"level", "certificate"}'))
+            continue
+        level_problems = _level_issues(item["level"], field_path(base, "level"))
+        if level_problems:
+            issues.extend(level_problems)
+            continue
+        try:
+            cert = prove(item["level"], item.get("certificate"))
+        except GridforgeError as exc:
+            issues.append(Issue(field_path(base, "certificate"), "refused", str(exc)))
+            continue
+        levels.append(level_from_json(item["level"], balanced=False).to_json())
+        certs.append(cert)
+    if issues:
+        raise ValidationError(issues, "export")
+    batch = {"format": BATCH_FORMAT, "request": None, "levels": levels, "certificates": certs}
+    return json.dumps(batch, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+def share_text(level: Any) -> str:
+    """The canonical text of ``level`` (keys sorted, no whitespace, no ``meta``): what a
+    share link compresses. Reading it back gives the same SHA-256.
+
+    :raises GridforgeError: the level is not whole yet (a draft cannot be shared).
+    """
+    try:
+        return canonical_json(level)
+    except ValidationError as exc:
+        raise GridforgeError(f"only a whole level can be shared: {exc}") from None

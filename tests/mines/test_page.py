@@ -1,0 +1,341 @@
+"""The mines page's contract: fog digits never leave Python, the view says what every click
+does, saved runs resume exactly, far clicks move and dig, telemetry counts what it says."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from gridforge.errors import ValidationError
+from gridforge.mines import page
+from gridforge.mines import run as runs
+from gridforge.mines.intents import Intent
+from gridforge.mines.run import REFUSALS, Run, load_run_table, replay_saved
+from gridforge.mines.view import fog_digits, move_tree
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+# Fog unlocks from the third battle: two one-hit battles first, then long foggy ones.
+FOG_TABLE = {"battles": [
+    {"preset": "battle-1", "enemy": "Rat", "hp": 1, "attack": 0},
+    {"preset": "battle-2", "enemy": "Bat", "hp": 1, "attack": 0},
+    {"preset": "battle-3", "enemy": "Wisp", "hp": 60, "attack": 1},
+    {"preset": "battle-5", "enemy": "Warden", "hp": 90, "attack": 1},
+]}
+
+
+def fog_table():
+    return load_run_table(FOG_TABLE)
+
+
+def fog_run(seed: int) -> Run:
+    """A run of FOG_TABLE brought to its first foggy board by a player who knows the mines."""
+    run = Run(seed, fog_table())
+    while run.battle_index < 2:
+        engine, board = run.session.engine, run.session.engine.board
+        target = next((x, y) for y in range(board.rows) for x in range(board.cols)
+                      if not engine.is_open((x, y)) and not board.is_mine((x, y))
+                      and any(engine.is_open(n) for n in board.neighbours((x, y))))
+        assert all(o["accepted"] for o in run.primary(target)["outcomes"])
+        assert run.act(Intent("stop"))["settlement"]["result"] == "battle_won"
+        run.continue_run()
+    return run
+
+
+def random_step(run: Run, rng: random.Random) -> dict:
+    """One input a restless player might give: mostly what the view offers, sometimes not."""
+    state = run.to_json()
+    if state["status"] == "settled":
+        return run.continue_run()
+    offer = state["offer"]
+    roll = rng.random()
+    board = state["board"]
+    if roll < 0.05:
+        return run.act(Intent("stop"))
+    if roll < 0.08 and state["can_refresh"]:
+        return run.refresh()
+    if roll < 0.15:  # anything at all, refusals included
+        cell = (rng.randrange(-1, board["cols"] + 1), rng.randrange(board["rows"]))
+        return (run.primary if rng.random() < 0.7 else run.secondary)(cell)
+    choices = ([("p", c) for c in offer["dig"]] * 3 + [("p", c) for c in offer["reach"]]
+               + [("p", c) for c in offer["move"]] + [("s", c) for c in offer["flag_place"]]
+               + [("s", c) for c in offer["flag_pull"]])
+    if not choices:
+        return run.act(Intent("stop"))
+    how, cell = rng.choice(choices)
+    target = (cell[0], cell[1])
+    return run.primary(target) if how == "p" else run.secondary(target)
+
+
+def texts(answer: dict) -> list[str]:
+    """Every string the page may print from an answer."""
+    out = list(answer.get("log", []))
+    out += [m["text"] for m in answer.get("messages", [])]
+    settlement = answer.get("settlement")
+    if settlement:
+        out += [line["text"] for line in settlement["lines"]] + [settlement["path_text"]]
+    return out
+
+
+def assert_no_fog_digit(run: Run, answer: dict) -> None:
+    board = run.session.engine.board
+    if board is None:
+        return
+    fog = fog_digits(board)
+    state = run.to_json()
+    for (x, y) in fog:
+        assert not isinstance(state["board"]["grid"][y][x], int), (x, y)
+    for event in answer.get("events", []):
+        if event["type"] == "cell_revealed" and tuple(event["cell"]) in fog:
+            assert "digit" not in event, event
+    for text in [*texts(answer), state["tip"] or "", run.hint()["text"]]:
+        for (x, y), digit in fog.items():
+            # the two ways a text shows a digit: "Dug (x, y): d." and "[x, y] shows d"
+            assert not re.search(rf"[\[(]{x}, {y}[\])](:| shows) {digit}\b", text), text
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), play=st.integers(0, 10**6))
+def test_no_fog_digit_in_any_view_event_or_text(seed, play):
+    run = fog_run(seed)
+    rng = random.Random(play)
+    assert fog_digits(run.session.engine.board)  # these boards have fog
+    for _ in range(60):
+        answer = random_step(run, rng)
+        assert_no_fog_digit(run, answer)
+        if run.status in ("won", "lost"):
+            break
+    board = run.session.engine.board
+    if board is not None:
+        for x, y in fog_digits(board):
+            if run.session.engine.is_open((x, y)):
+                assert run.to_json()["board"]["grid"][y][x] == "open-fog"
+
+
+def test_an_opened_fog_cell_is_floor_without_digit_in_the_view_and_events():
+    for seed in range(40):
+        run = fog_run(seed)
+        rng = random.Random(seed)
+        for _ in range(80):
+            answer = random_step(run, rng)
+            reveals = [e for e in answer.get("events", []) if e["type"] == "cell_revealed"
+                       and e["variant_ids"]]
+            if reveals:
+                x, y = reveals[0]["cell"]
+                assert "digit" not in reveals[0]
+                assert run.to_json()["board"]["grid"][y][x] == "open-fog"
+                assert any("fog" in line for line in answer["log"])
+                return
+    pytest.fail("no fog cell was opened in 40 random runs")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), play=st.integers(0, 10**6), length=st.integers(1, 90))
+def test_replaying_a_saved_run_gives_the_same_state(seed, play, length):
+    table = fog_table()
+    run = fog_run(seed)
+    rng = random.Random(play)
+    for _ in range(length):
+        random_step(run, rng)
+        if run.status in ("won", "lost"):
+            break
+    saved = json.loads(json.dumps(run.save()))  # as the page stores it
+    again = replay_saved(saved, table)
+    assert json.dumps(again.to_json()) == json.dumps(run.to_json())
+    assert again.telemetry() == run.telemetry()
+    assert again.save() == run.save()
+
+
+def test_resume_through_the_page_rebuilds_board_ap_flags_and_hp():
+    answer = page.new_run(12)
+    run_id = answer["run"]
+    state = answer["state"]
+    x, y, sx, sy = state["offer"]["reach"][0]
+    page.primary(run_id, [sx, sy])  # a move beside a concealed cell
+    state = page.primary(run_id, [x, y])["state"]  # a dig
+    if not state["offer"]["flag_place"]:
+        x, y, sx, sy = state["offer"]["reach"][0]
+        state = page.primary(run_id, [sx, sy])["state"]
+    fx, fy = state["offer"]["flag_place"][0]
+    last = page.secondary(run_id, [fx, fy])
+    resumed = page.resume_run(last["save"])
+    assert resumed["run"] != run_id
+    for key in ("board", "ap", "rap", "player", "enemy", "round", "offer", "pending"):
+        assert resumed["state"][key] == last["state"][key], key
+    assert resumed["state"]["board"]["grid"][fy][fx] == "flag"
+
+
+def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing():
+    good = page.new_run(5)["save"]
+    count = len(runs._runs.items)
+    cases = {
+        "format": {**good, "format": "x"},
+        "seed": {**good, "seed": "5"},
+        "table": {**good, "table": "0000"},
+        "steps": {**good, "steps": {}},
+        "steps[0].do": {**good, "steps": [{"do": "jump"}]},
+        "steps[1]": {**good, "steps": [{"kind": "stop"}, {"do": "reach", "cell": [1]}]},
+        "steps[0].kind": {**good, "steps": [{"kind": 3}]},
+        "steps[2]": {**good, "steps": [{"kind": "stop"}, {"do": "continue"},
+                                       {"do": "continue"}]},
+    }
+    for path, data in cases.items():
+        with pytest.raises(ValidationError) as info:
+            page.resume_run(data)
+        assert path in [issue.path for issue in info.value.issues], (path, info.value.issues)
+    with pytest.raises(ValidationError):
+        page.resume_run([])
+    assert len(runs._runs.items) == count
+
+
+def test_the_move_tree_gives_exactly_the_engines_move_paths():
+    for seed in range(8):
+        run = Run(seed)
+        rng = random.Random(seed)
+        for _ in range(25):
+            random_step(run, rng)
+            engine = run.session.engine
+            if engine.board is None:
+                break
+            tree = move_tree(engine)
+            for cell in engine.opened:
+                path = [cell]
+                while path[-1] != engine.avatar:
+                    path.append(tree[path[-1]])
+                assert list(reversed(path)) == engine.compute_move_path(cell)
+
+
+def test_every_offered_click_does_what_the_view_says():
+    for seed in range(5):
+        run = Run(seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            state = run.to_json()
+            if state["status"] != "playing":
+                break
+            offer = state["offer"]
+            ap = state["ap"]
+            for kind in ("dig", "reach", "move", "flag_place", "flag_pull"):
+                for cell in offer[kind][:3]:
+                    probe = replay_saved(run.save())
+                    target = (cell[0], cell[1])
+                    answer = (probe.secondary if kind.startswith("flag") else
+                              probe.primary)(target)
+                    assert all(o["accepted"] for o in answer["outcomes"]), (kind, answer)
+                    spent = ap - probe.session.ledger.ap if probe.status == "playing" else None
+                    if kind == "move":
+                        assert probe.session.engine.avatar == target
+                        assert spent == 0
+                    elif kind == "reach":
+                        assert len(answer["outcomes"]) == 2
+                        assert probe.session.engine.is_open(target)
+                        assert probe.steps[-1] == {"do": "reach", "cell": list(target)}
+                    elif kind == "dig":
+                        assert len(answer["outcomes"]) == 1
+                        assert probe.session.engine.is_open(target)
+                    if spent is not None and kind != "move":
+                        assert spent == offer["costs"][kind]
+            random_step(run, rng)
+
+
+def test_a_far_click_moves_beside_the_cell_then_digs_it_as_two_batches():
+    run = Run(3)
+    far = run.to_json()["offer"]["reach"][0]
+    target, stand = (far[0], far[1]), (far[2], far[3])
+    path = run.session.engine.compute_move_path(stand)
+    answer = run.primary(target)
+    assert [o["outcome"] for o in answer["outcomes"]] == ["executed", "executed"]
+    assert run.session.engine.avatar == stand and len(path) >= 2
+    assert run.session.engine.is_open(target)
+    assert run.telemetry()["rounds"][0]["batches"] == 2
+    assert run.telemetry()["rounds"][0]["input_actions"] == 1
+
+
+def test_a_far_click_with_no_ground_beside_the_cell_is_refused_in_words():
+    run = Run(3)
+    state = run.to_json()
+    board = state["board"]
+    reach = {(c[0], c[1]) for c in state["offer"]["reach"]}
+    lonely = next((x, y) for y in range(board["rows"]) for x in range(board["cols"])
+                  if board["grid"][y][x] == "concealed" and (x, y) not in reach)
+    answer = run.primary(lonely)
+    assert answer["outcome"]["sub_reason"] == "not_adjacent"
+    assert answer["messages"][0]["text"].startswith("No opened ground")
+    assert run.session.ledger.ap == state["ap"]
+
+
+def test_every_refusal_is_in_the_players_words():
+    run = Run(3)
+    answer = run.act(Intent("chord", (0, 0)))
+    assert answer["messages"] == [{"kind": "error", "text": REFUSALS["out_of_catalog"]}]
+    state = run.to_json()
+    x, y = next((x, y) for y in range(state["board"]["rows"])
+                for x in range(state["board"]["cols"])
+                if state["board"]["grid"][y][x] == "concealed")
+    assert run.act(Intent("move", (x, y)))["messages"][0]["text"] == \
+        REFUSALS["target_concealed"]
+    assert "Too far to flag" in run.secondary((x, y))["messages"][0]["text"]
+    run.act(Intent("stop"))
+    text = run.primary((x, y))["messages"][0]["text"]
+    assert "Continue" in text
+    for answer_text in REFUSALS.values():
+        assert "_" not in answer_text  # no internal names reach the player
+
+
+def test_pending_ambush_damage_shows_at_once():
+    run = Run(5)
+    engine, board = run.session.engine, run.session.engine.board
+    for mine in sorted(board.mines, key=lambda c: (c[1], c[0])):
+        stand = next((n for n in board.neighbours(mine) if engine.is_open(n)
+                      and engine.compute_move_path(n)), None)
+        if stand is not None:
+            break
+    run.act(Intent("move", stand))
+    answer = run.primary(mine)
+    assert "Ambush" in answer["messages"][0]["text"]
+    pending = run.to_json()["pending"]
+    damage = run.table.settlement["mine_ambush_damage"]
+    assert pending["ambushes"] == 1 and pending["player_damage"] == damage
+    assert run.to_json()["board"]["mines_left"] == len(board.mines) - 1
+
+
+def test_mine_total_and_mines_left_are_in_every_view():
+    run = Run(9)
+    rng = random.Random(9)
+    for _ in range(60):
+        random_step(run, rng)
+        if run.status in ("won", "lost"):
+            break
+        view = run.to_json()["board"]
+        grid = [v for row in view["grid"] for v in row]
+        assert view["mine_total"] == len(run.session.engine.board.mines)
+        assert view["mines_left"] == view["mine_total"] - grid.count("mine") - grid.count("flag")
+
+
+def test_telemetry_counts_inputs_ap_batches_chains_and_rejections():
+    run = Run(3)
+    far = run.to_json()["offer"]["reach"][0]
+    run.primary((far[0], far[1]))  # 1 input, 2 batches, 1 AP
+    run.act(Intent("move", (0, 0)))  # refused or not, one input and one batch
+    run.act(Intent("chord", (0, 0)))  # refused: out_of_catalog
+    data = run.telemetry()
+    assert data["format"] == "gridforge.mines.telemetry/1"
+    first = data["rounds"][0]
+    assert first["input_actions"] == 3 and first["ap_spent"] == 1 and first["batches"] == 4
+    assert first["rejections"]["out_of_catalog"] == 1
+    assert first["actions_per_ap"] == 3.0 and len(first["chain_sizes"]) == 1
+    assert data["totals"]["chain_sizes"] == {str(first["chain_sizes"][0]): 1}
+    run.act(Intent("stop"))
+    run.continue_run()
+    assert len(run.telemetry()["rounds"]) == 2
+    json.dumps(data)  # JSON as it stands
+
+
+def test_the_page_lists_the_run_calls():
+    for name in ("new_run", "resume_run", "primary", "secondary", "act", "continue_run",
+                 "refresh", "hint", "telemetry", "run_state", "close_run"):
+        assert name in page.__all__ and callable(getattr(page, name))
+    with pytest.raises(ValidationError):
+        page.primary(page.new_run(1)["run"], [1, "2"])

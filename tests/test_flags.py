@@ -1,0 +1,45 @@
+"""Argparse types of the numeric flags (gridforge.flags): whole or finite numbers in range."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from gridforge.flags import finite_float, int_range
+
+
+def test_int_range_accepts_whole_numbers_in_range():
+    parse = int_range(1, 10)
+    assert parse("1") == 1 and parse("10") == 10 and parse(" 7 ") == 7
+    assert int_range()("-123456789") == -123456789
+    assert int_range(0)("99999") == 99999
+
+
+@pytest.mark.parametrize("text", ["0", "11", "-1", "1.5", "1e3", "nan", "inf", "", "x",
+                                  "9" * 31])  # fmt: skip
+def test_int_range_refuses_the_rest_with_a_reason(text):
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        int_range(1, 10)(text)
+    assert str(info.value)
+
+
+def test_finite_float_accepts_finite_numbers_in_range():
+    parse = finite_float(0.0, 60.0)
+    assert parse("0") == 0.0 and parse("2.5") == 2.5 and parse("6e1") == 60.0
+    assert finite_float(high=0.0)("-1e300") == -1e300
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "-1", "60.5", "1e999", "x", "",
+                                  "1" * 65])  # fmt: skip
+def test_finite_float_refuses_nan_infinities_and_out_of_range(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        finite_float(0.0, 60.0)(text)
+
+
+def test_a_parser_reports_the_flag_and_exits_2(capsys):
+    parser = argparse.ArgumentParser(prog="t")
+    parser.add_argument("--seconds", type=finite_float(0.0, 60.0))
+    with pytest.raises(SystemExit) as info:
+        parser.parse_args(["--seconds", "nan"])
+    assert info.value.code == 2
+    assert "argument --seconds: 'nan' is not a finite number" in capsys.readouterr().err

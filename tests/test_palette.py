@@ -1,0 +1,137 @@
+"""The page's palette (web/palette.js): colours the designer may place in one level are told
+apart at a glance, every pair at least 20 apart in CIEDE2000 (spec/web.md, "Layout and look").
+
+CIEDE2000 is computed here from its definition (Sharma, Wu and Dalal 2005) and checked
+against their published test pairs before it judges the palette.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.cpython_only  # reads web/ from the source tree
+
+ROOT = Path(__file__).resolve().parent.parent
+PALETTE_JS = ROOT / "web" / "palette.js"
+MIN_DELTA_E = 20.0
+
+
+def palette() -> tuple[list[str], list[str], int]:
+    """PALETTE, LETTERS and DESIGNER_COLOURS as web/palette.js writes them."""
+    text = PALETTE_JS.read_text()
+    colours_block = re.search(r"export const PALETTE = \[(.*?)\];", text, re.S)
+    letters_block = re.search(r"export const LETTERS = \[(.*?)\];", text, re.S)
+    count = re.search(r"export const DESIGNER_COLOURS = (\d+);", text)
+    assert colours_block and letters_block and count, "palette.js lost one of its exports"
+    colours = re.findall(r'"(#[0-9a-fA-F]{6})"', colours_block.group(1))
+    letters = re.findall(r'"([^"]*)"', letters_block.group(1))
+    return colours, letters, int(count.group(1))
+
+
+def srgb_to_lab(colour: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of a "#rrggbb" sRGB colour."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+    z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e_2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:
+    """CIEDE2000 colour difference (kL = kC = kH = 1)."""
+    l1, a1, b1 = lab1
+    l2, a2, b2 = lab2
+    c_bar = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_bar**7 / (c_bar**7 + 25**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
+    dlp, dcp = l2 - l1, c2p - c1p
+    if c1p * c2p == 0:
+        dhp = 0.0
+    else:
+        dhp = h2p - h1p
+        if dhp > 180:
+            dhp -= 360
+        elif dhp < -180:
+            dhp += 360
+    d_hp = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dhp / 2))
+    l_bar, c_bar_p = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        h_bar = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        h_bar = (h1p + h2p) / 2
+    elif h1p + h2p < 360:
+        h_bar = (h1p + h2p + 360) / 2
+    else:
+        h_bar = (h1p + h2p - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(h_bar - 30)) + 0.24 * math.cos(math.radians(2 * h_bar))
+         + 0.32 * math.cos(math.radians(3 * h_bar + 6))
+         - 0.20 * math.cos(math.radians(4 * h_bar - 63)))
+    d_theta = 30 * math.exp(-(((h_bar - 275) / 25) ** 2))
+    r_c = 2 * math.sqrt(c_bar_p**7 / (c_bar_p**7 + 25**7))
+    s_l = 1 + 0.015 * (l_bar - 50) ** 2 / math.sqrt(20 + (l_bar - 50) ** 2)
+    s_c = 1 + 0.045 * c_bar_p
+    s_h = 1 + 0.015 * c_bar_p * t
+    r_t = -math.sin(math.radians(2 * d_theta)) * r_c
+    return math.sqrt((dlp / s_l) ** 2 + (dcp / s_c) ** 2 + (d_hp / s_h) ** 2
+                     + r_t * (dcp / s_c) * (d_hp / s_h))
+
+
+# Sharma, Wu and Dalal (2005), table 1: (Lab 1, Lab 2, ΔE00).
+SHARMA_PAIRS = [
+    ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+    ((50.0, -1.3802, -84.2814), (50.0, 0.0, -82.7485), 1.0),
+    ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+    ((50.0, 2.49, -0.001), (50.0, -2.49, 0.0011), 7.2195),
+    ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ((22.7233, 20.0904, -46.694), (23.0331, 14.973, -42.5619), 2.0373),
+    ((90.9257, -0.5406, -0.9208), (88.6381, -0.8985, -0.7239), 1.5381),
+    ((2.0776, 0.0795, -1.135), (0.9033, -0.0636, -0.5514), 0.9082),
+]
+
+
+@pytest.mark.parametrize(("lab1", "lab2", "expected"), SHARMA_PAIRS)
+def test_delta_e_2000_matches_the_published_test_pairs(lab1, lab2, expected):
+    assert delta_e_2000(lab1, lab2) == pytest.approx(expected, abs=1e-4)
+    assert delta_e_2000(lab2, lab1) == pytest.approx(expected, abs=1e-4)
+
+
+def test_every_pair_of_designer_colours_is_at_least_20_apart():
+    colours, _, count = palette()
+    assert count == 10 and len(colours) >= count
+    labs = [srgb_to_lab(c) for c in colours[:count]]
+    too_close = [
+        (colours[i], colours[j], round(delta_e_2000(labs[i], labs[j]), 2))
+        for i, j in itertools.combinations(range(count), 2)
+        if delta_e_2000(labs[i], labs[j]) < MIN_DELTA_E
+    ]
+    assert too_close == []
+
+
+def test_each_colour_has_its_own_letter_for_colour_blind_players():
+    colours, letters, _ = palette()
+    assert len(letters) == len(colours) == 15
+    assert all(len(letter) == 1 for letter in letters)
+    assert len(set(letters)) == len(letters)
+
+
+def test_every_body_colour_stands_out_from_the_floor():
+    colours, _, count = palette()
+    floor = srgb_to_lab("#efe9dc")  # .snakes-board .floor in web/style.css
+    assert "#efe9dc" in (ROOT / "web" / "style.css").read_text()
+    assert min(delta_e_2000(floor, srgb_to_lab(c)) for c in colours[:count]) >= MIN_DELTA_E

@@ -1,0 +1,62 @@
+// Routes: the URL fragment names the screen (spec/web.md, "Screens and routes"). parse()
+// never throws: a bad fragment becomes the nearest sensible screen plus a message saying
+// what was wrong, so a link can never show a blank page.
+
+export const MAX_LEVEL = 2000;
+export const SCREENS = ["home", "snakes", "mines", "editor", "console"];
+
+const LEVEL = /^[1-9][0-9]{0,5}$/;
+
+/**
+ * Parse a fragment ("#snakes/level/3", "snakes/level/3" or "") into
+ * `{screen, params, hash, problem}`: `problem` is null or the player-facing reason why the
+ * fragment was not taken as written.
+ */
+export function parse(fragment) {
+  const raw = String(fragment ?? "").replace(/^#/, "");
+  let text = raw;
+  try { text = decodeURIComponent(raw); } catch { /* keep it raw; reported below if unknown */ }
+  const parts = text.split("/").filter((part) => part !== "");
+  const route = (screen, params = {}, problem = null) =>
+    ({ screen, params, hash: format(screen, params), problem });
+  if (parts.length === 0) return route("home");
+  const [head, ...rest] = parts;
+  if (head === "home" || head === "console" || head === "mines") {
+    if (rest.length) return route(head, {}, `There is no page “${text}”; here is ${title(head)}.`);
+    return route(head);
+  }
+  if (head === "snakes" || head === "editor") {
+    if (rest.length === 0) return route(head);
+    if (rest[0] === "level" && rest.length === 2) {
+      if (!LEVEL.test(rest[1])) {
+        return route(head, {}, `“${rest[1]}” is not a level number (1 to ${MAX_LEVEL}).`);
+      }
+      const level = Number(rest[1]);
+      if (level > MAX_LEVEL) {
+        return route(head, {}, `There is no level ${level}: the main line has ${MAX_LEVEL} levels.`);
+      }
+      return route(head, { level });
+    }
+    if (head === "editor" && rest[0] === "share" && rest.length === 2 && rest[1]) {
+      return route(head, { share: rest[1] });
+    }
+    return route(head, {}, `There is no page “${text}”; here is ${title(head)}.`);
+  }
+  return route("home", {}, `There is no page “${text}”; here is the start page.`);
+}
+
+/** The fragment (with "#") of a screen and its params; the inverse of parse(). */
+export function format(screen, params = {}) {
+  if (screen === "home") return "#home";
+  if (params.level !== undefined) return `#${screen}/level/${params.level}`;
+  if (params.share !== undefined) return `#${screen}/share/${encodeURIComponent(params.share)}`;
+  return `#${screen}`;
+}
+
+/** A screen's name as the player reads it. */
+export function title(screen) {
+  return {
+    home: "the start page", snakes: "the snakes level map", mines: "mines",
+    editor: "the level editor", console: "the Python console",
+  }[screen] ?? screen;
+}

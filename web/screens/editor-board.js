@@ -1,0 +1,276 @@
+// The editor's board: draws a draft level (or a replayed state of it) as a regular SVG grid
+// and turns pointer and keyboard input into gestures: a list of cells the designer touched.
+// It knows no rule: what a gesture does is decided by the screen (editor.js) and Python.
+//
+// Gesture kinds, chosen by the screen per tool:
+// - "click": one cell (pointer down, or Enter/Space on the keyboard cursor);
+// - "paint": every cell entered during a drag, once each (the stone tool);
+// - "path":  a 4-adjacent path drawn by dragging, moving back over the last cell takes it
+//            back (the body tool); on the keyboard, Enter starts it at the cursor, the arrow
+//            keys extend it, Enter ends it and Escape drops it.
+
+const SVG = "http://www.w3.org/2000/svg";
+const S = 40;  // user units per cell; the element scales to its box
+const KEY_DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+function node(tag, attrs = {}, text = null) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) el.setAttribute(key, String(value));
+  }
+  if (text !== null) el.textContent = text;
+  return el;
+}
+
+const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+const centre = (c) => [c[0] * S + S / 2, c[1] * S + S / 2];
+const points = (cells) => cells.map((c) => centre(c).join(",")).join(" ");
+
+/** The outline of a set of cells: the unit edges that border a cell outside the set. */
+function outline(cells) {
+  const inside = new Set(cells.map((c) => `${c[0]},${c[1]}`));
+  const has = (x, y) => inside.has(`${x},${y}`);
+  let d = "";
+  for (const [x, y] of cells) {
+    const [l, t, r, b] = [x * S, y * S, (x + 1) * S, (y + 1) * S];
+    if (!has(x, y - 1)) d += `M${l} ${t}H${r}`;
+    if (!has(x, y + 1)) d += `M${l} ${b}H${r}`;
+    if (!has(x - 1, y)) d += `M${l} ${t}V${b}`;
+    if (!has(x + 1, y)) d += `M${r} ${t}V${b}`;
+  }
+  return d;
+}
+
+export class EditorBoard {
+  /**
+   * @param {HTMLElement} host where the board goes
+   * @param {{gesture: (kind: string, cells: number[][]) => void, mode: () => string,
+   *          describe: () => string}} hooks the screen's answers: what a gesture does, which
+   *          gesture kind the current tool takes, and a sentence for screen readers.
+   */
+  constructor(host, hooks) {
+    this.hooks = hooks;
+    this.state = null;
+    this.drag = null;        // {kind, cells, pointerId} while a pointer is down
+    this.keyPath = null;     // cells of a path being drawn from the keyboard
+    this.cursor = [0, 0];
+    this.svg = node("svg", {
+      class: "editor-board", "data-testid": "editor-board", tabindex: 0, role: "application",
+      "aria-roledescription": "level editor board", "data-level": "draft", "data-steps": 0,
+      "data-state": "playing", "data-focus": "0,0",
+    });
+    host.append(this.svg);
+    this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+    this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+    this.svg.addEventListener("pointercancel", () => { this.drag = null; this.draw(); });
+    this.svg.addEventListener("keydown", (e) => this.key(e));
+    this.svg.addEventListener("focus", () => this.draw());
+    this.svg.addEventListener("blur", () => this.draw());
+  }
+
+  /** Draw ``state``: {level, levelAttr, sha, palette, letters, selected, view, narrow,
+   * freeArea, cursorShown}. ``view`` (a replayed state from Python) replaces the level's
+   * bodies and hides used holes. */
+  render(state) {
+    this.state = state;
+    const { level } = state;
+    this.cursor = [Math.min(this.cursor[0], level.cols - 1), Math.min(this.cursor[1], level.rows - 1)];
+    const a = this.svg;
+    a.setAttribute("viewBox", `0 0 ${level.cols * S} ${level.rows * S}`);
+    a.setAttribute("data-cols", level.cols);
+    a.setAttribute("data-rows", level.rows);
+    a.setAttribute("data-level", state.levelAttr);
+    a.setAttribute("data-level-sha", state.sha || "");
+    a.setAttribute("data-steps", state.view ? state.viewSteps : 0);
+    a.style.aspectRatio = `${level.cols} / ${level.rows}`;
+    // As large as fits: at most 64 px a cell, and the whole board inside 72% of the viewport's
+    // height, so tools and the board stay on screen together.
+    a.style.maxWidth = `min(${level.cols * 64}px, calc(72vh * ${level.cols} / ${level.rows}))`;
+    a.setAttribute("aria-label", this.hooks.describe());
+    this.draw();
+  }
+
+  cellOf(event) {
+    const { level } = this.state;
+    const box = this.svg.getBoundingClientRect();
+    const x = Math.floor(((event.clientX - box.left) / box.width) * level.cols);
+    const y = Math.floor(((event.clientY - box.top) / box.height) * level.rows);
+    return x >= 0 && y >= 0 && x < level.cols && y < level.rows ? [x, y] : null;
+  }
+
+  pointerDown(event) {
+    if (!this.state || event.button > 0) return;
+    const cell = this.cellOf(event);
+    if (!cell) return;
+    event.preventDefault();
+    this.svg.focus({ preventScroll: true });
+    this.cursor = cell;
+    const kind = this.hooks.mode();
+    if (kind === "click") { this.hooks.gesture("click", [cell]); return; }
+    this.drag = { kind, cells: [cell], pointerId: event.pointerId };
+    this.svg.setPointerCapture(event.pointerId);
+    this.draw();
+  }
+
+  pointerMove(event) {
+    if (!this.drag || event.pointerId !== this.drag.pointerId) return;
+    const cell = this.cellOf(event);
+    if (!cell) return;
+    if (this.extend(this.drag.cells, cell, this.drag.kind)) this.draw();
+  }
+
+  pointerUp(event) {
+    if (!this.drag || event.pointerId !== this.drag.pointerId) return;
+    const { kind, cells } = this.drag;
+    this.drag = null;
+    this.draw();
+    this.hooks.gesture(kind, cells);
+  }
+
+  /** Add ``cell`` to a gesture's cells; true when they changed. */
+  extend(cells, cell, kind) {
+    const last = cells[cells.length - 1];
+    if (same(cell, last)) return false;
+    if (kind === "paint") {
+      if (cells.some((c) => same(c, cell))) return false;
+      cells.push(cell);
+      return true;
+    }
+    if (cells.length > 1 && same(cells[cells.length - 2], cell)) { cells.pop(); return true; }
+    if (Math.abs(cell[0] - last[0]) + Math.abs(cell[1] - last[1]) !== 1) return false;
+    if (cells.some((c) => same(c, cell))) return false;  // a body never crosses itself
+    cells.push(cell);
+    return true;
+  }
+
+  key(event) {
+    if (!this.state) return;
+    const dir = KEY_DIRS[event.key];
+    const { level } = this.state;
+    if (dir) {
+      event.preventDefault();
+      const next = [this.cursor[0] + dir[0], this.cursor[1] + dir[1]];
+      if (next[0] < 0 || next[1] < 0 || next[0] >= level.cols || next[1] >= level.rows) return;
+      this.cursor = next;
+      if (this.keyPath) this.extend(this.keyPath, next, "path");
+      this.draw();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const kind = this.hooks.mode();
+      if (kind !== "path") { this.hooks.gesture(kind, [this.cursor]); return; }
+      if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
+      const cells = this.keyPath;
+      this.keyPath = null;
+      this.draw();
+      this.hooks.gesture("path", cells);
+    } else if (event.key === "Escape" && this.keyPath) {
+      event.preventDefault();
+      this.keyPath = null;
+      this.draw();
+    }
+  }
+
+  draw() {
+    if (!this.state) return;
+    const { level, palette, letters, selected, view } = this.state;
+    const a = this.svg;
+    a.setAttribute("data-focus", this.cursor.join(","));
+    a.replaceChildren();
+    const colour = (i) => palette[i] || "#000";
+    for (let y = 0; y < level.rows; y++) {
+      for (let x = 0; x < level.cols; x++) {
+        a.append(node("rect", { x: x * S, y: y * S, width: S, height: S, class: "editor-floor" }));
+      }
+    }
+    for (const [x, y] of level.stones) {
+      a.append(node("rect", { x: x * S, y: y * S, width: S, height: S, class: "editor-stone",
+        "data-testid": "editor-stone", "data-cell": `${x},${y}` }));
+    }
+    if (this.state.freeArea && this.state.freeArea.length && !view) {
+      a.append(node("path", { d: outline(this.state.freeArea), class: "editor-free-area",
+        "data-testid": "editor-free-area", "data-cells": this.state.freeArea.length }));
+    }
+    const used = view ? view.holes_used : [];
+    level.holes.forEach((hole, i) => {
+      if (used[i]) return;
+      const [x, y] = hole.cell;
+      const picked = selected && selected.kind === "hole" && selected.index === i;
+      a.append(node("rect", { x: x * S + 5, y: y * S + 5, width: S - 10, height: S - 10, rx: 7,
+        class: `editor-hole${picked ? " editor-selected" : ""}`, stroke: colour(hole.color),
+        "data-testid": "editor-hole", "data-cell": `${x},${y}`, "data-color": hole.color }));
+      if (letters) this.badge([x, y], letters[hole.color] || "", "#222", "centre");
+      if (hole.frozen) this.badge([x, y], `❄${hole.frozen}`, "#1c4f8a");
+    });
+    const bodies = view ? view.bodies
+      : level.bodies.map((b) => ({ cells: b.cells, color: b.colors[0], shed: 0 }));
+    bodies.forEach((body, b) => {
+      if (!body.cells.length) return;
+      const spec = level.bodies[b];
+      const picked = selected && selected.kind === "body" && selected.index === b;
+      const line = points(body.cells);
+      const group = node("g", { "data-testid": "editor-body", "data-body": b,
+        class: picked ? "editor-selected" : null });
+      group.append(node("polyline", { points: line, fill: "none", stroke: colour(body.color),
+        "stroke-width": S * 0.56, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+      spec.colors.slice(body.shed + 1).forEach((inner, k) => {
+        group.append(node("polyline", { points: line, fill: "none", stroke: colour(inner),
+          "stroke-width": Math.max(3, S * 0.2 - k * 4), "stroke-linecap": "round",
+          "stroke-linejoin": "round" }));
+      });
+      const ends = [["head", body.cells[0]], ["tail", body.cells[body.cells.length - 1]]];
+      for (const [end, cell] of ends) {
+        const [cx, cy] = centre(cell);
+        group.append(node("circle", { cx, cy, r: end === "head" ? S * 0.34 : S * 0.22,
+          fill: colour(body.color), stroke: "#222", "stroke-width": 2, "data-testid": "editor-end",
+          "data-body": b, "data-end": end, "data-cell": cell.join(",") }));
+      }
+      a.append(group);
+      if (letters) this.badge(body.cells[0], letters[body.color] || "", "#fff", "centre");
+      if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
+      if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
+      if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
+    });
+    for (const point of (view ? [] : this.state.narrow || [])) {
+      const group = node("g", { "data-testid": "editor-narrow", "data-load": point.load,
+        "data-cells": point.cells.map((c) => c.join(",")).join(" "), class: "editor-narrow" });
+      for (const [x, y] of point.cells) {
+        group.append(node("rect", { x: x * S + 2, y: y * S + 2, width: S - 4, height: S - 4 }));
+      }
+      const [lx, ly] = centre(point.cells[0]);
+      group.append(node("text", { x: lx, y: ly + 5, class: "editor-narrow-load" },
+        Number(point.load).toFixed(2)));
+      a.append(group);
+    }
+    const path = this.drag ? this.drag.cells : this.keyPath;
+    if (path) {
+      const kind = this.drag ? this.drag.kind : "path";
+      if (kind === "paint") {
+        for (const [x, y] of path) {
+          a.append(node("rect", { x: x * S + 8, y: y * S + 8, width: S - 16, height: S - 16,
+            class: "editor-preview" }));
+        }
+      } else {
+        a.append(node("polyline", { points: line2(path), class: "editor-preview-path",
+          "data-testid": "editor-preview" }));
+      }
+    }
+    if (document.activeElement === a || this.keyPath) {
+      const [x, y] = this.cursor;
+      a.append(node("rect", { x: x * S + 1.5, y: y * S + 1.5, width: S - 3, height: S - 3,
+        class: "editor-cursor", "data-testid": "editor-cursor" }));
+    }
+  }
+
+  badge(cell, text, fill, where = "corner") {
+    if (!text) return;
+    const [x, y] = centre(cell);
+    const at = where === "centre" ? { x, y: y + 5, "text-anchor": "middle" }
+      : { x: x + S * 0.46, y: y + S * 0.46, "text-anchor": "end" };
+    this.svg.append(node("text", { ...at, fill, class: "editor-badge" }, text));
+  }
+}
+
+function line2(cells) {
+  return cells.length === 1 ? `${points(cells)} ${points(cells)}` : points(cells);
+}

@@ -1,0 +1,74 @@
+// The main line as the page reads it: levels/index.json lists the block files
+// ([{file, first, last, sha256}], 25 levels each) laid out beside the wheel; a block is
+// fetched when first needed (the map asks as blocks come into view), checked against its
+// SHA-256, and kept. Data only: what a level is and whether a move is legal is Python's.
+
+let indexPromise = null;
+const blocks = new Map();  // file -> Promise of {levels, certificates}
+
+async function fetchJson(path) {
+  const response = await fetch(new URL(`../${path}`, import.meta.url));
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response;
+}
+
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The list of blocks (sorted by first level); rejects when the index cannot be read. */
+export function mainlineIndex() {
+  if (!indexPromise) {
+    indexPromise = fetchJson("levels/index.json")
+      .then((response) => response.json())
+      .then((index) => {
+        if (!Array.isArray(index)) throw new Error("levels/index.json is not a list");
+        return [...index].sort((a, b) => a.first - b.first);
+      });
+    indexPromise.catch(() => { indexPromise = null; });  // a later visit may try again
+  }
+  return indexPromise;
+}
+
+/** The number of main-line levels this site ships (levels 1..count). */
+export async function shippedCount() {
+  const index = await mainlineIndex();
+  let count = 0;
+  for (const entry of index) {
+    if (entry.first !== count + 1) break;  // levels must follow on without a gap
+    count = entry.last;
+  }
+  return count;
+}
+
+/** One block's {levels, certificates}, fetched once and checked against the index. */
+export function loadBlock(entry) {
+  if (!blocks.has(entry.file)) {
+    const promise = (async () => {
+      const response = await fetchJson(`levels/${entry.file}`);
+      const bytes = await response.arrayBuffer();
+      const hex = await sha256Hex(bytes);
+      if (hex !== entry.sha256) throw new Error(`levels/${entry.file} does not match its SHA-256`);
+      const batch = JSON.parse(new TextDecoder().decode(bytes));
+      const count = entry.last - entry.first + 1;
+      if (!Array.isArray(batch.levels) || batch.levels.length !== count ||
+          !Array.isArray(batch.certificates) || batch.certificates.length !== count) {
+        throw new Error(`levels/${entry.file} does not hold levels ${entry.first}-${entry.last}`);
+      }
+      return { levels: batch.levels, certificates: batch.certificates };
+    })();
+    promise.catch(() => blocks.delete(entry.file));
+    blocks.set(entry.file, promise);
+  }
+  return blocks.get(entry.file);
+}
+
+/** Main-line level `n` as {level, certificate}, or null when this site does not ship it. */
+export async function mainlineLevel(n) {
+  const index = await mainlineIndex();
+  const entry = index.find((e) => e.first <= n && n <= e.last);
+  if (!entry) return null;
+  const block = await loadBlock(entry);
+  return { level: block.levels[n - entry.first], certificate: block.certificates[n - entry.first] };
+}

@@ -1,0 +1,298 @@
+// Play one snakes level: drag an end with mouse, touch or pen and the body follows cell by
+// cell (each cell entered is one gridforge.snakes.page.step call); undo, redo, restart,
+// hint; keyboard play (N/P pick an end, arrows move it, U/Y/R/H); the win panel. Used by
+// the main line (#snakes/level/N) and by the editor's try-play (saveProgress false).
+// Legality, refusals, exits and the win come from Python's answers.
+import { attachDrag, direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
+import { el } from "./dom.js";
+
+const PAGE = "gridforge.snakes.page";
+const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
+
+// Drag-step timings read by bench/web_input.py: from the pointermove event to the board
+// redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames).
+const metrics = (window.gridforgeMetrics ??= { dragSteps: [], dragFrames: [] });
+
+/**
+ * Mount play of `level` into `root`. Options: `levelNumber` (main-line number or null),
+ * `certificate` (its steps are shown and its level_sha256 names the level), `sha`,
+ * `onWin({steps})`, `saveProgress` (main line only: progress after each step and win),
+ * `onNext` / `onMap` (win panel buttons; hidden when absent). Returns `{unmount()}`.
+ */
+export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
+  onWin = null, saveProgress = false, onNext = null, onMap = null } = {}) {
+  let session = null;
+  let view = null;
+  let legal = [];
+  let stepCount = 0;
+  let hintStep = null;
+  let focus = null;          // "b:head" | "b:tail"
+  let grabbed = null;        // {body, end, stopped} while a drag is on
+  let won = false;
+  let live = true;
+  let chain = Promise.resolve();
+  let stamp = null;          // the pointermove time of the drag step being answered
+  let moved = null;          // the end that stepped last, drawn sliding in once
+  const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
+  const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
+  const meta = level.meta || {};
+  const tip = typeof meta.tip === "string" ? meta.tip : typeof meta.lesson === "string" ? meta.lesson : null;
+
+  const counter = el("span", { class: "steps", "data-testid": "snakes-steps" }, "Steps: 0");
+  const par = el("span", { class: "par", "data-testid": "snakes-certified" },
+    certified === null ? "" : `Certified: ${certified}${certificate.optimal ? " (minimum)" : ""}`);
+  const buttons = {
+    undo: el("button", { type: "button", "data-testid": "snakes-undo", onclick: () => act(undo) }, "Undo"),
+    redo: el("button", { type: "button", "data-testid": "snakes-redo", onclick: () => act(redo) }, "Redo"),
+    restart: el("button", { type: "button", "data-testid": "snakes-restart", onclick: () => act(restart) }, "Restart"),
+    hint: el("button", { type: "button", "data-testid": "snakes-hint", onclick: () => act(hint) }, "Hint"),
+  };
+  const boardBox = el("div", { class: "board-box" });
+  const winTitle = el("h2", {}, "Level complete");
+  const winText = el("p", { "data-testid": "snakes-win-steps" });
+  const win = el("div", { class: "snakes-win", "data-testid": "snakes-win", hidden: true, role: "dialog",
+    "aria-label": "Level complete" },
+  winTitle, winText,
+  el("div", { class: "win-buttons" },
+    onNext ? el("button", { type: "button", class: "primary", "data-testid": "snakes-next", onclick: () => onNext() }, "Next level") : null,
+    el("button", { type: "button", "data-testid": "snakes-replay-level", onclick: () => act(restart) }, "Replay"),
+    onMap ? el("button", { type: "button", "data-testid": "snakes-map", onclick: () => onMap() }, "Map") : null));
+  const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
+    el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
+    el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? `Tip: ${tip}` : ""),
+    el("div", { class: "board-wrap" }, boardBox, win));
+  root.append(section);
+
+  function draw() {
+    if (!view || !live) return null;
+    let targets = [];
+    if (grabbed && !grabbed.stopped) {
+      const from = endCell(view, grabbed.body, grabbed.end);
+      targets = legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
+        const delta = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[d];
+        return [from[0] + delta[0], from[1] + delta[1]];
+      });
+    }
+    const board = drawBoard(boardBox, level, view, {
+      label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
+      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved,
+      ariaLabel: `Level ${levelNumber ?? "draft"}: press N or P to pick an end, arrows to move it`,
+    });
+    moved = null;
+    counter.textContent = `Steps: ${stepCount}`;
+    buttons.undo.disabled = won || stepCount === 0;
+    buttons.redo.disabled = won || !(session && session.redo && session.redo.length);
+    buttons.hint.disabled = won;
+    return board;
+  }
+
+  /** Take Python's answer: the new session, view, legal steps and count. */
+  function take(answer) {
+    session = answer.session;
+    view = answer.view;
+    legal = answer.legal || [];
+    stepCount = answer.step_count;
+    if (focus && !endsOf(view).includes(focus)) focus = endsOf(view)[0] ?? null;
+  }
+
+  function save() {
+    if (!saveProgress || levelNumber === null) return;
+    app.store.updateProgress((progress) => {
+      if (won) {
+        const key = String(levelNumber);
+        const best = progress.snakes.done[key];
+        progress.snakes.done[key] = best === undefined ? stepCount : Math.min(best, stepCount);
+        progress.snakes.open = Math.min(2000, Math.max(progress.snakes.open, levelNumber + 1));
+        progress.snakes.current = null;
+      } else {
+        progress.snakes.current = { level: levelNumber, sha: levelSha, steps: session.steps,
+          redo: session.redo };
+      }
+    });
+  }
+
+  function afterMove(answer, { quiet = false } = {}) {
+    take(answer);
+    hintStep = null;
+    if (answer.refused) app.message(`That move is not allowed: ${answer.refused.message}.`, "error");
+    else if (!quiet) app.clearMessage();
+    if (view.complete && !won) {
+      won = true;
+      grabbed = null;
+      save();
+      showWin();
+      if (onWin) onWin({ steps: stepCount });
+    } else if (!answer.refused) save();
+  }
+
+  function showWin() {
+    const certifiedText = certified === null ? "" : stepCount <= certified
+      ? ` The certificate needs ${certified}: you matched it${certificate.optimal ? " (the proven minimum)" : ""}.`
+      : ` The certificate needs ${certified}.`;
+    winText.textContent = `Solved in ${stepCount} step${stepCount === 1 ? "" : "s"}.${certifiedText}`;
+    win.hidden = false;
+    app.message(`Level ${levelNumber ?? ""} complete in ${stepCount} steps.`.replace("  ", " "), "success");
+    const next = win.querySelector('[data-testid="snakes-next"]') ||
+      win.querySelector('[data-testid="snakes-replay-level"]');
+    next.focus();
+  }
+
+  /** Run actions one after another, each on the answer of the one before. */
+  function act(fn, ...args) {
+    chain = chain.then(() => (live ? fn(...args) : null)).catch((error) => {
+      if (live) app.message(error.message, "error");
+    }).then(() => {
+      if (!live) return;
+      draw();
+      if (stamp !== null) {
+        const started = stamp;
+        stamp = null;
+        metrics.dragSteps.push(performance.now() - started);
+        requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
+      }
+    });
+    return chain;
+  }
+
+  async function restart() {
+    const answer = await app.call(`${PAGE}.start`, level);
+    won = false;
+    win.hidden = true;
+    focus = null;
+    afterMove(answer, { quiet: true });
+    if (saveProgress && levelNumber !== null) {
+      app.store.updateProgress((progress) => { progress.snakes.current = null; });
+    }
+  }
+
+  async function undo() {
+    if (won) return;
+    afterMove(await app.call(`${PAGE}.undo`, session));
+  }
+
+  async function redo() {
+    if (won) return;
+    afterMove(await app.call(`${PAGE}.redo`, session));
+  }
+
+  async function hint() {
+    if (won) return;
+    const answer = await app.call(`${PAGE}.hint`, session);
+    if (answer.step) {
+      hintStep = answer.step;
+      app.message(answer.remaining !== null
+        ? `Hint: move the marked end along the arrow (${answer.remaining} step${answer.remaining === 1 ? "" : "s"} to go from here).`
+        : "Hint: move the marked end along the arrow.", "info");
+    } else {
+      hintStep = null;
+      app.message(answer.status === "unsolvable"
+        ? "No way to finish from here: undo or restart."
+        : "No hint found in time: try undo or restart.", "error");
+    }
+  }
+
+  async function step(stepJson) {
+    if (won) return;
+    const answer = await app.call(`${PAGE}.step`, session, stepJson);
+    const before = view;
+    afterMove(answer);
+    if (!answer.refused && !won) {
+      const [b, end, dir] = stepJson;
+      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
+      moved = { body: b, end, dx, dy };
+    }
+    if (grabbed && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
+      grabbed.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
+    }
+  }
+
+  /** A drag's next cell: one step of the grabbed end towards it, if it is a neighbour. */
+  async function enterCell(cell, when) {
+    if (!grabbed || grabbed.stopped || won) return;
+    const from = endCell(view, grabbed.body, grabbed.end);
+    if (!from) { grabbed.stopped = true; return; }
+    const dir = direction(from, cell);
+    if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
+    await step([grabbed.body, grabbed.end, dir]);
+    stamp = when;
+  }
+
+  // ---------------------------------------------------------------- input
+  let detach = () => {};
+  function wireBoard(board) {
+    detach = attachDrag(board, {
+      grab(cell) {
+        if (!view || won) return false;
+        const end = endAt(view, cell);
+        if (!end) {
+          app.message("Grab a body by its head or its tail.", "info");
+          return false;
+        }
+        grabbed = { ...end, stopped: false };
+        focus = `${end.body}:${end.end}`;
+        hintStep = null;
+        act(() => {});  // redraw with the reachable cells once earlier actions are drawn
+        return true;
+      },
+      enter(cell, event) { act(enterCell, cell, event.timeStamp); },
+      release() { act(() => { grabbed = null; }); },
+    });
+    board.addEventListener("keydown", onKey);
+  }
+
+  function onKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || !view) return;
+    const key = event.key;
+    const ends = endsOf(view);
+    if (key === "n" || key === "N" || key === "p" || key === "P") {
+      if (!ends.length) return;
+      const at = ends.indexOf(focus);
+      const forward = key === "n" || key === "N";
+      focus = at < 0 ? ends[forward ? 0 : ends.length - 1]
+        : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length];
+      hintStep = null;
+      act(() => {});
+    } else if (KEY_DIRS[key]) {
+      if (!focus) focus = ends[0] ?? null;
+      if (focus) {
+        const [b, end] = focus.split(":");
+        act(step, [Number(b), end, KEY_DIRS[key]]);
+      }
+    } else if (key === "u" || key === "U") act(undo);
+    else if (key === "y" || key === "Y") act(redo);
+    else if (key === "r" || key === "R") act(restart);
+    else if (key === "h" || key === "H") act(hint);
+    else return;
+    event.preventDefault();
+  }
+
+  const onSettings = () => draw();
+  app.addEventListener("settings", onSettings);
+
+  // ---------------------------------------------------------------- start
+  act(async () => {
+    const current = saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
+    if (current && current.level === levelNumber && current.sha === levelSha && current.steps.length) {
+      try {
+        take(await app.call(`${PAGE}.view`, { level, steps: current.steps, redo: current.redo }));
+        app.message(`Back where you left level ${levelNumber}: ${stepCount} steps in. ` +
+          "Restart starts over.", "info");
+      } catch {
+        take(await app.call(`${PAGE}.start`, level));  // a stale save: start fresh
+      }
+    } else {
+      take(await app.call(`${PAGE}.start`, level));
+    }
+    wireBoard(draw());
+    section.dataset.ready = "1";
+  });
+
+  return {
+    element: section,
+    unmount() {
+      live = false;
+      detach();
+      app.removeEventListener("settings", onSettings);
+    },
+  };
+}

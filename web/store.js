@@ -1,0 +1,217 @@
+// Saved state (spec/web.md, "Saved state"): the player's progress and the editor's drafts
+// in localStorage. A stored value that does not parse or has an unknown format is never
+// dropped silently: it is copied to "<key>.corrupt.<ISO time>", reported, and play starts
+// fresh. Imports are validated whole (field paths) before anything is written.
+
+export const PROGRESS_KEY = "gridforge.progress";
+export const DRAFTS_KEY = "gridforge.drafts";
+export const SETTINGS_KEY = "gridforge.settings";
+export const PROGRESS_FORMAT = "gridforge.progress/1";
+const MAX_LEVEL = 2000;
+const MAX_IMPORT_BYTES = 1_000_000;
+
+/** A fresh progress object: level 1 open, nothing done, no mines run. */
+export function freshProgress() {
+  return { format: PROGRESS_FORMAT, snakes: { done: {}, open: 1 }, mines: { run: null } };
+}
+
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
+
+/** Every problem of a progress value, as `{path, message}` issues (empty when valid). */
+export function progressIssues(value) {
+  const issues = [];
+  const bad = (path, message) => issues.push({ path, message });
+  if (!isObject(value)) {
+    bad("", "progress must be a JSON object");
+    return issues;
+  }
+  if (value.format !== PROGRESS_FORMAT) {
+    bad("format", `must be "${PROGRESS_FORMAT}"`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!["format", "snakes", "mines"].includes(key)) bad(key, "unknown field");
+  }
+  const snakes = value.snakes;
+  if (!isObject(snakes)) {
+    bad("snakes", "must be an object with done and open");
+  } else {
+    for (const key of Object.keys(snakes)) {
+      if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, "unknown field");
+    }
+    if (!isCount(snakes.open, 1, MAX_LEVEL)) {
+      bad("snakes.open", `must be a level number from 1 to ${MAX_LEVEL}`);
+    }
+    if (!isObject(snakes.done)) {
+      bad("snakes.done", 'must map level numbers to best steps, e.g. {"1": 7}');
+    } else {
+      for (const [level, best] of Object.entries(snakes.done)) {
+        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > MAX_LEVEL) {
+          bad(`snakes.done.${level}`, `not a level number from 1 to ${MAX_LEVEL}`);
+        } else if (!isCount(best, 1, 1_000_000)) {
+          bad(`snakes.done.${level}`, "best steps must be a whole number of at least 1");
+        }
+      }
+    }
+    if (snakes.current !== undefined && snakes.current !== null) {
+      const current = snakes.current;
+      if (!isObject(current)) bad("snakes.current", "must be an object or null");
+      else {
+        if (!isCount(current.level, 1, MAX_LEVEL)) bad("snakes.current.level", "must be a level number");
+        for (const key of ["steps", "redo"]) {
+          if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, "must be a list of steps");
+        }
+        if (typeof current.sha !== "string") bad("snakes.current.sha", "must be the level's SHA-256");
+      }
+    }
+  }
+  const mines = value.mines;
+  if (!isObject(mines)) bad("mines", "must be an object with run");
+  else if (mines.run !== null && !isObject(mines.run)) bad("mines.run", "must be an object or null");
+  return issues;
+}
+
+/** An Error carrying field-path issues, as app.call's errors do. */
+function invalid(message, issues) {
+  const error = new Error(message);
+  error.issues = issues;
+  return error;
+}
+
+export class Store {
+  /**
+   * @param {Storage|null} storage localStorage (null when the browser refuses it)
+   * @param {(text: string, kind: string) => void} report how problems reach the player
+   */
+  constructor(storage, report) {
+    this.storage = storage;
+    this.report = report;
+    this.cache = new Map();
+  }
+
+  readRaw(key) {
+    try { return this.storage ? this.storage.getItem(key) : null; } catch { return null; }
+  }
+
+  writeRaw(key, text) {
+    try {
+      if (!this.storage) throw new Error("storage is off");
+      this.storage.setItem(key, text);
+      return true;
+    } catch (error) {
+      this.report(`Your progress could not be saved (${error.message}); it lasts until this tab closes.`,
+        "error");
+      return false;
+    }
+  }
+
+  /** Keep a bad stored value under "<key>.corrupt.<ISO time>" and say so. */
+  quarantine(key, text, why, what) {
+    const corruptKey = `${key}.corrupt.${new Date().toISOString()}`;
+    this.writeRaw(corruptKey, text);
+    try { this.storage?.removeItem(key); } catch { /* nothing more can be done */ }
+    this.report(`Your saved ${what} could not be read (${why}). It was kept as “${corruptKey}” ` +
+      "and play starts fresh.", "error");
+  }
+
+  /** The parsed progress (gridforge.progress/1); fresh when nothing valid is stored. */
+  progress() {
+    // Read afresh each time (another tab may have written); the cache serves only a
+    // browser that refuses storage, so progress lasts at least until the tab closes.
+    const text = this.readRaw(PROGRESS_KEY);
+    if (text === null && this.cache.has(PROGRESS_KEY)) {
+      return structuredClone(this.cache.get(PROGRESS_KEY));
+    }
+    let value = freshProgress();
+    if (text !== null) {
+      let parsed;
+      let why = null;
+      try { parsed = JSON.parse(text); } catch { why = "it is not valid JSON"; }
+      if (why === null) {
+        const issues = progressIssues(parsed);
+        if (issues.length) why = issues.map((i) => `${i.path || "value"}: ${i.message}`).slice(0, 3).join("; ");
+        else value = parsed;
+      }
+      if (why !== null) this.quarantine(PROGRESS_KEY, text, why, "progress");
+    }
+    this.cache.set(PROGRESS_KEY, value);
+    return structuredClone(value);
+  }
+
+  /** Read-modify-write: `fn(progress)` edits (or returns) the new progress, written at once. */
+  updateProgress(fn) {
+    const current = this.progress();
+    const next = fn(current) ?? current;
+    const issues = progressIssues(next);
+    if (issues.length) {
+      // A bug in a screen, never the player's fault: keep the stored value as it was.
+      throw invalid("the new progress is not valid", issues);
+    }
+    this.cache.set(PROGRESS_KEY, structuredClone(next));
+    this.writeRaw(PROGRESS_KEY, JSON.stringify(next));
+    return structuredClone(next);
+  }
+
+  /** The progress as a file's text (pretty JSON). */
+  exportProgress() {
+    return JSON.stringify(this.progress(), null, 1) + "\n";
+  }
+
+  /** Replace the progress with `text` when it is valid; otherwise throw and change nothing. */
+  importProgress(text) {
+    if (typeof text !== "string" || text.length > MAX_IMPORT_BYTES) {
+      throw invalid("That file is too large to be a progress file.", [{ path: "", message: "too large" }]);
+    }
+    let parsed;
+    try { parsed = JSON.parse(text); } catch (error) {
+      throw invalid(`That file is not valid JSON (${error.message}).`, [{ path: "", message: "not JSON" }]);
+    }
+    const issues = progressIssues(parsed);
+    if (issues.length) {
+      throw invalid("That file is not a gridforge progress file: " +
+        issues.slice(0, 3).map((i) => `${i.path || "file"}: ${i.message}`).join("; "), issues);
+    }
+    this.cache.set(PROGRESS_KEY, parsed);
+    this.writeRaw(PROGRESS_KEY, JSON.stringify(parsed));
+    return structuredClone(parsed);
+  }
+
+  /** The editor's drafts (a list); corrupt values are kept aside like progress. */
+  drafts() {
+    if (this.cache.has(DRAFTS_KEY)) return structuredClone(this.cache.get(DRAFTS_KEY));
+    const text = this.readRaw(DRAFTS_KEY);
+    let value = [];
+    if (text !== null) {
+      let parsed = null;
+      try { parsed = JSON.parse(text); } catch { /* reported below */ }
+      if (Array.isArray(parsed)) value = parsed;
+      else this.quarantine(DRAFTS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not a list", "drafts");
+    }
+    this.cache.set(DRAFTS_KEY, value);
+    return structuredClone(value);
+  }
+
+  /** Replace the drafts list. */
+  setDrafts(list) {
+    if (!Array.isArray(list)) throw new TypeError("setDrafts: drafts must be a list");
+    this.cache.set(DRAFTS_KEY, structuredClone(list));
+    this.writeRaw(DRAFTS_KEY, JSON.stringify(list));
+  }
+
+  /** Saved settings: {colourLetters}. Unreadable settings fall back to defaults. */
+  settings() {
+    const defaults = { colourLetters: false };
+    const text = this.readRaw(SETTINGS_KEY);
+    if (text === null) return defaults;
+    try {
+      const parsed = JSON.parse(text);
+      return { colourLetters: parsed?.colourLetters === true };
+    } catch {
+      return defaults;
+    }
+  }
+
+  saveSettings(settings) {
+    this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+  }
+}
