@@ -276,9 +276,6 @@ def _as_javascript_reads_it(value: Any) -> Any:
     return value
 
 
-@pytest.mark.xfail(strict=True, reason="certificate._compare refuses 0 for 0.0 (type check on "
-                   "JSON numbers); the editor's export of a certificate kept by the page fails "
-                   "until it compares numbers by value")
 def test_a_certificate_that_went_through_the_browser_still_exports():
     level = small_level()
     cert = _as_javascript_reads_it(page.verify(level))

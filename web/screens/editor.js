@@ -7,6 +7,7 @@
 import { el } from "./dom.js";
 import { EditorBoard } from "./editor-board.js";
 import { decodeShare, encodeShare, SHARE_MAX_CODE, ShareError } from "./editor-share.js";
+import { mainlineLevel, shippedCount } from "./levels.js";
 
 const PAGE = "gridforge.snakes.page.";
 const IMPORT_MAX_BYTES = 4 * 1024 * 1024;  // as gridforge.snakes.editing.IMPORT_MAX_BYTES
@@ -53,34 +54,11 @@ function slug(text) {
   return (text || "level").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "level";
 }
 
-/** Main-line level N: from the site's levels/ blocks (index.json), else the package's own. */
-async function fetchMainline(app, number) {
-  let index = null;
-  try {
-    const answer = await fetch("levels/index.json", { cache: "no-cache" });
-    if (answer.ok) index = await answer.json();
-  } catch { index = null; }
-  const blocks = index && Array.isArray(index.blocks) ? index.blocks : Array.isArray(index) ? index : null;
-  if (blocks) {
-    const highest = Math.max(0, ...blocks.map((b) => b.last));
-    const block = blocks.find((b) => b.first <= number && number <= b.last);
-    if (!block) return { level: null, highest };
-    const response = await fetch(`levels/${block.file}`);
-    if (!response.ok) throw new Error(`level block ${block.file} could not be loaded (${response.status})`);
-    const bytes = await response.arrayBuffer();
-    if (block.sha256 && crypto.subtle) {
-      const digest = await crypto.subtle.digest("SHA-256", bytes);
-      const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-      if (hex !== block.sha256) throw new Error(`level block ${block.file} is damaged (SHA-256 differs)`);
-    }
-    const data = JSON.parse(new TextDecoder().decode(bytes));
-    const level = data.levels.find((lv) => lv.meta && lv.meta.level === number) || data.levels[number - block.first];
-    return { level, highest };
-  }
-  const samples = await app.call(`${PAGE}sample_levels`);
-  const main = samples.filter((lv) => lv.meta && Number.isInteger(lv.meta.level));
-  const highest = Math.max(0, ...main.map((lv) => lv.meta.level));
-  return { level: main.find((lv) => lv.meta.level === number) || null, highest };
+/** Main-line level N (from the site's levels/ blocks, as the map reads them) and the
+ * highest level shipped; `level` is null when N is not shipped. */
+async function fetchMainline(number) {
+  const [found, highest] = await Promise.all([mainlineLevel(number), shippedCount()]);
+  return { level: found ? found.level : null, highest };
 }
 
 export const screen = {
@@ -970,7 +948,7 @@ export const screen = {
       try {
         if (params.level !== undefined && params.level !== null) {
           const number = Number(params.level);
-          const { level, highest } = await fetchMainline(app, number);
+          const { level, highest } = await fetchMainline(number);
           if (!level) {
             await fallback(`Main-line level ${number} is not shipped yet: levels 1–${highest} are.`);
             return;

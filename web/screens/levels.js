@@ -1,5 +1,5 @@
 // The main line as the page reads it: levels/index.json lists the block files
-// ([{file, first, last, sha256}], 25 levels each) laid out beside the wheel; a block is
+// ({format, blocks: [{file, first, last, sha256}]}, 25 levels each) laid out beside the wheel; a block is
 // fetched when first needed (the map asks as blocks come into view), checked against its
 // SHA-256, and kept. Data only: what a level is and whether a move is legal is Python's.
 
@@ -23,8 +23,11 @@ export function mainlineIndex() {
     indexPromise = fetchJson("levels/index.json")
       .then((response) => response.json())
       .then((index) => {
-        if (!Array.isArray(index)) throw new Error("levels/index.json is not a list");
-        return [...index].sort((a, b) => a.first - b.first);
+        // build.py writes {"format": "gridforge.levels-index/1", "blocks": [...]}
+        if (index?.format !== "gridforge.levels-index/1" || !Array.isArray(index.blocks)) {
+          throw new Error("levels/index.json is not a gridforge.levels-index/1");
+        }
+        return [...index.blocks].sort((a, b) => a.first - b.first);
       });
     indexPromise.catch(() => { indexPromise = null; });  // a later visit may try again
   }

@@ -258,7 +258,7 @@ class _Claims:
     def expect(self, name: str, value: Any) -> None:
         """The claim ``name`` must equal ``value`` (what the recheck established)."""
         claimed = self.cert.get(name)
-        if claimed != value or type(claimed) is not type(value):
+        if not _same(claimed, value):
             self.bad(name, f"claims {_show(claimed)}, but the recheck gives {_show(value)}")
 
     def structure(self) -> bool:
@@ -473,6 +473,12 @@ def _judge_proof(claims: _Claims, found: SearchResult, steps: int, states: int) 
                    f"{found.lower_bound} within {states} states: refused, not believed")
 
 
+def _same(claimed: Any, value: Any) -> bool:
+    """Equal as JSON values: numbers by value (a browser hands 0.0 back as 0), but a
+    boolean is never a number."""
+    return bool(claimed == value) and isinstance(claimed, bool) == isinstance(value, bool)
+
+
 def _compare(claims: _Claims, path: str, claimed: Any, value: Any) -> None:
     """Issues where the claimed JSON differs from the recomputed one (the deepest field)."""
     if isinstance(claimed, dict) and isinstance(value, dict):
@@ -489,7 +495,7 @@ def _compare(claims: _Claims, path: str, claimed: Any, value: Any) -> None:
         for i, (a, b) in enumerate(zip(claimed, value, strict=True)):
             _compare(claims, field_path(path, i), a, b)
         return
-    if claimed != value or type(claimed) is not type(value):
+    if not _same(claimed, value):
         claims.bad(path, f"claims {_show(claimed)}, but the recheck gives {_show(value)}")
 
 
