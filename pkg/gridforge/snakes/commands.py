@@ -9,10 +9,11 @@
   :func:`gridforge.snakes.design.pipeline.command` (budgets come from the spec file).
 - ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.selfcheck` and the
   recheck of the shipped certificates (:mod:`gridforge.snakes.design.certify`).
+- ``gridforge generate-levels`` and ``gridforge mainline level N``: the main line
+  (:mod:`gridforge.snakes.design.commandline`).
 
 Numeric flags are checked by their argparse types (exit 2 naming the flag); input files are
 read by :func:`gridforge.errors.read_json` with a size cap per kind of file.
-- ``gridforge generate-levels [--resume]``: the main line (:mod:`gridforge.snakes.design.mainline`).
 """
 
 from __future__ import annotations
@@ -109,19 +110,10 @@ def register(subparsers: Any) -> None:
     check.add_argument("--quiet", action="store_true", help="no progress bar")
     check.set_defaults(handler=check_designer_command)
 
-    mainline = subparsers.add_parser(
-        "generate-levels",
-        help="build the main line in blocks of 25, resumable",
-        description="Build the main-line levels (block files and progress.json in --out).",
-    )
-    mainline.add_argument("--out", default="output/mainline", metavar="DIR",
-                          help="folder of the block files (default output/mainline)")
-    mainline.add_argument("--seed", type=int, default=2026, help="main-line seed (default 2026)")
-    mainline.add_argument("--count", type=int, default=2000, help="levels (default 2000)")
-    mainline.add_argument("--resume", action="store_true",
-                          help="go on from the folder's progress.json")
-    mainline.add_argument("--quiet", action="store_true", help="no progress bar")
-    mainline.set_defaults(handler=generate_levels_command)
+    # generate-levels (--levels, --workers, --scheduler, --resume) and mainline level N
+    from gridforge.snakes.design.commandline import add_mainline_commands
+
+    add_mainline_commands(subparsers)
 
 
 def _progress(args: argparse.Namespace) -> Progress:
@@ -215,13 +207,3 @@ def check_designer_command(args: argparse.Namespace) -> int:
 
 
 __all__ = ["check_designer_command", "design_levels_command", "read_json", "register", "write_json"]
-
-
-def generate_levels_command(args: argparse.Namespace) -> int:
-    """``generate-levels``: build (or resume) the main line in blocks."""
-    from gridforge.snakes.design.mainline import build_mainline
-
-    state = build_mainline(args.out, seed=args.seed, count=args.count, resume=args.resume,
-                           progress=_progress(args))
-    print(f"main line: {state['done']} levels in {len(state['files'])} files -> {args.out}")
-    return 0
