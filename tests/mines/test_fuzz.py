@@ -215,7 +215,7 @@ def fuzz_loader(name: str, examples: int) -> int:
     load, seeds = LOADERS[name]
     count = [0]
 
-    @settings(max_examples=examples, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(mutated(seeds))
     def case(data: bytes) -> None:
         count[0] += 1
@@ -271,7 +271,7 @@ def arguments(draw: st.DrawFn, name: str) -> str:
 def fuzz_dispatch(examples: int) -> int:
     count = [0]
 
-    @settings(max_examples=examples, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def case(data: st.DataObject) -> None:
         count[0] += 1
@@ -327,7 +327,7 @@ def fuzz_cli(verb: str, examples: int) -> int:
         with open(board_path, "w", encoding="utf-8") as handle:
             handle.write(BOARD)
 
-        @settings(max_examples=examples, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
         @given(mutated(seeds), st.booleans())
         def case(data: bytes, swap: bool) -> None:
             if verb == "generate" and not _small_or_invalid_table(data):
