@@ -82,6 +82,7 @@ POSITION = _position()
 
 # --------------------------------------------------------------------------- mutations
 SENTINEL = "\x00fuzz\x00"
+MAX_TEXT = 12 * 1024 * 1024  # a mutated text stays about this size or smaller
 RAW_VALUES = [
     b"[" * 31 + b"1" + b"]" * 31, b"[" * 33 + b"1" + b"]" * 33, b"[" * 5000,
     b"{\"a\":" * 40 + b"1" + b"}" * 40,
@@ -143,6 +144,9 @@ def mutated(draw: st.DrawFn, seeds: tuple[str, ...]) -> bytes:
             elif kind == "repeat":
                 node = _get(data, path)
                 times = draw(st.sampled_from((2, 10, 300, 5000)))
+                # Repeats of repeats grow as a product: keep the text near the readers'
+                # 8 MiB cap, or the harness (not the loader) runs out of memory.
+                times = max(2, min(times, MAX_TEXT // max(1, len(json.dumps(node)))))
                 data = _replace(data, path, [node] * times if not isinstance(node, list)
                                 else node * times)  # fmt: skip
                 raw = json.dumps(data).encode("utf-8")
@@ -211,7 +215,7 @@ def fuzz_loader(name: str, examples: int) -> int:
     load, seeds = LOADERS[name]
     count = [0]
 
-    @settings(max_examples=examples, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(mutated(seeds))
     def case(data: bytes) -> None:
         count[0] += 1
@@ -267,7 +271,7 @@ def arguments(draw: st.DrawFn, name: str) -> str:
 def fuzz_dispatch(examples: int) -> int:
     count = [0]
 
-    @settings(max_examples=examples, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.data())
     def case(data: st.DataObject) -> None:
         count[0] += 1
@@ -323,7 +327,7 @@ def fuzz_cli(verb: str, examples: int) -> int:
         with open(board_path, "w", encoding="utf-8") as handle:
             handle.write(BOARD)
 
-        @settings(max_examples=examples, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
         @given(mutated(seeds), st.booleans())
         def case(data: bytes, swap: bool) -> None:
             if verb == "generate" and not _small_or_invalid_table(data):
