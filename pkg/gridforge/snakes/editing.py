@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
-from gridforge.grid import NEIGHBOURS_4, Cell
+from gridforge.grid import Cell
 from gridforge.snakes.certificate import BATCH_FORMAT, CERT_FORMAT, check_certificate
 from gridforge.snakes.level import (
     FORMAT,
@@ -43,6 +43,7 @@ from gridforge.snakes.level import (
     canonical_json,
     level_from_json,
     level_sha256,
+    regions,
     validate_level,
 )
 
@@ -403,27 +404,9 @@ def largest_free_area(level: Any) -> list[list[int]]:
     parsed = level_from_json(level, balanced=False)
     blocked = set(parsed.stones) | {h.cell for h in parsed.holes}
     blocked |= {c for b in parsed.bodies for c in b.cells}
-    seen: set[Cell] = set()
-    best: list[Cell] = []
-    for y in range(parsed.rows):
-        for x in range(parsed.cols):
-            if (x, y) in blocked or (x, y) in seen:
-                continue
-            part = [(x, y)]
-            seen.add((x, y))
-            k = 0
-            while k < len(part):
-                cx, cy = part[k]
-                k += 1
-                for dx, dy in NEIGHBOURS_4:
-                    nxt = (cx + dx, cy + dy)
-                    if (0 <= nxt[0] < parsed.cols and 0 <= nxt[1] < parsed.rows
-                            and nxt not in blocked and nxt not in seen):
-                        seen.add(nxt)
-                        part.append(nxt)
-            if len(part) > len(best):
-                best = part
-    return [list(c) for c in sorted(best, key=lambda c: (c[1], c[0]))]
+    areas = regions(parsed.cols, parsed.rows, blocked)
+    best = max(areas, key=len) if areas else []  # the first of equal areas
+    return [list(c) for c in best]
 
 
 def _level_issues(raw: Any, base: str) -> list[Issue]:

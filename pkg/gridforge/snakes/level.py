@@ -460,15 +460,15 @@ def _check_hole(
 # ---------------------------------------------------------------- regions and balance
 
 
-def floor_regions(level: Level) -> list[list[Cell]]:
-    """Connected floor regions (4-adjacency; bodies and holes count as floor), row-major."""
-    stones = set(level.stones)
+def regions(cols: int, rows: int, blocked: set[Cell]) -> list[list[Cell]]:
+    """Connected regions (4-adjacency) of the ``cols`` x ``rows`` cells not in ``blocked``,
+    each row-major, in the row-major order of their first cells."""
     seen: set[Cell] = set()
-    regions: list[list[Cell]] = []
-    for y in range(level.rows):
-        for x in range(level.cols):
+    found: list[list[Cell]] = []
+    for y in range(rows):
+        for x in range(cols):
             start = (x, y)
-            if start in stones or start in seen:
+            if start in blocked or start in seen:
                 continue
             seen.add(start)
             region = [start]
@@ -479,15 +479,20 @@ def floor_regions(level: Level) -> list[list[Cell]]:
                 for dx, dy in NEIGHBOURS_4:
                     nxt = (cx + dx, cy + dy)
                     if (
-                        0 <= nxt[0] < level.cols
-                        and 0 <= nxt[1] < level.rows
-                        and nxt not in stones
+                        0 <= nxt[0] < cols
+                        and 0 <= nxt[1] < rows
+                        and nxt not in blocked
                         and nxt not in seen
                     ):
                         seen.add(nxt)
                         region.append(nxt)
-            regions.append(sorted(region, key=lambda c: (c[1], c[0])))
-    return regions
+            found.append(sorted(region, key=lambda c: (c[1], c[0])))
+    return found
+
+
+def floor_regions(level: Level) -> list[list[Cell]]:
+    """Connected floor regions (4-adjacency; bodies and holes count as floor), row-major."""
+    return regions(level.cols, level.rows, set(level.stones))
 
 
 def balance_issues(level: Level) -> list[Issue]:
