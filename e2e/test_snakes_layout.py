@@ -14,6 +14,7 @@ from snakes_helpers import (
     end_cell,
     goto_ready,
     mainline,
+    set_progress,
     wait_level,
 )
 
@@ -89,24 +90,29 @@ def test_the_board_does_not_move_during_a_drag_a_hover_a_hint_or_a_busy_call(
     browser: Browser, base_url: str
 ):
     with device_page(browser, base_url, "desktop") as page:
-        goto_ready(page, "#snakes/level/1")
-        wait_level(page, 1)
+        # Level 5: the first run of steps by one end leaves the level unfinished.
+        goto_ready(page)
+        set_progress(page, {"format": "gridforge.progress/1",
+                            "snakes": {"done": {}, "open": 5}, "mines": {"run": None}})
+        page.goto("/#snakes/level/5")
+        page.reload()
+        wait_level(page, 5)
         before = box(page)
         # Hover over every cell of the board: no Python call, no movement.
         calls = page.evaluate("() => { window.__calls = 0; const c = window.gridforge.app.call;"
                               " window.gridforge.app.call = (...a) => { window.__calls++;"
                               " return c.apply(window.gridforge.app, a); }; return 0; }")
         assert calls == 0
-        level = BLOCK["levels"][0]
+        level = BLOCK["levels"][4]
         for y in range(level["rows"]):
             for x in range(level["cols"]):
                 page.mouse.move(*cell_centre(page, x, y))
         assert page.evaluate("() => window.__calls") == 0, "hovering called Python"
         assert box(page) == before
         # A drag along the solution's first run of steps, measured after every step.
-        body, end, _ = BLOCK["certificates"][0]["solution"][0]
+        body, end, _ = BLOCK["certificates"][4]["solution"][0]
         run = []
-        for step in BLOCK["certificates"][0]["solution"]:
+        for step in BLOCK["certificates"][4]["solution"]:
             if step[0] != body or step[1] != end:
                 break
             run.append(step[2])
