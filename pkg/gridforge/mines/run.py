@@ -37,15 +37,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from gridforge.errors import (
-    MAX_ISSUES,
-    GridforgeError,
-    Issue,
-    ValidationError,
-    field_path,
-    is_int,
-    parse_json,
-)
+from gridforge import errors
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
@@ -766,7 +759,7 @@ def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any
         issues.append(Issue("steps", "too_long", f"at most {MAX_STEPS} steps"))
         steps = []
     for k, step in enumerate(steps):
-        if len(issues) > MAX_ISSUES:
+        if len(issues) > errors.MAX_ISSUES:
             break
         path = field_path("steps", k)
         if isinstance(step, Mapping) and "do" in step:
