@@ -232,8 +232,12 @@ def test_a_bad_file_is_refused_with_its_problems_and_changes_nothing(page: Page)
 def test_a_share_link_opens_the_same_level_in_a_fresh_page(page: Page, browser: Browser,
                                                          base_url: str):
     open_editor(page, "#editor/level/3")
+    original = board_sha(page)
     pick(page, "stone")
     tap(page, free_cell(current_level_or_copy(page)))
+    # The edit is applied when Python answers: wait for it before reading the board's SHA.
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-level", "draft")
+    expect(page.get_by_test_id("editor-board")).not_to_have_attribute("data-level-sha", original)
     sha = board_sha(page)
     page.get_by_test_id("editor-share").click()
     link = page.get_by_test_id("editor-share-link")
