@@ -305,3 +305,16 @@ def test_the_two_commands_build_a_range_and_print_a_shipped_level(tmp_path, caps
     printed = json.loads(capsys.readouterr().out)
     assert printed["level"]["meta"]["id"] == "main-0001"
     assert printed["certificate"]["status"] == "verified"
+
+
+@pytest.mark.cpython_only
+@pytest.mark.slow
+def test_the_shipped_block_is_what_the_code_builds_today(tmp_path):
+    # The shipped data is only as good as the code that built it: any change of an output
+    # byte in the designer or the game makes this fail until the block is rebuilt.
+    shipped_files = sorted(DATA.glob("main-*.json"))
+    assert shipped_files, "no shipped block"
+    first = shipped_files[0]
+    levels = parse_levels(first.name[len("main-"):-len(".json")])
+    build_mainline(tmp_path, seed=2026, levels=levels, workers=2)
+    assert (tmp_path / first.name).read_bytes() == first.read_bytes()
