@@ -14,7 +14,7 @@ of the reject sources and, for the board face only, a sub-reason from the closed
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from gridforge.errors import Issue, ValidationError
@@ -94,12 +94,7 @@ class ActionOutcome:
         return cls(False, "rejected", reason, sub_reason)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "accepted": self.accepted,
-            "outcome": self.outcome,
-            "reject_reason": self.reject_reason,
-            "sub_reason": self.sub_reason,
-        }
+        return asdict(self)  # the four fields, in their declared order
 
 
 EXECUTED = ActionOutcome(True, "executed")

@@ -227,11 +227,7 @@ class Unsolver:
             self.seen.add(self.key())
 
     def _undo_slide(self, b: int, before: list[Cell]) -> None:
-        for c in self.bodies[b]:
-            del self.owner[c]
-        for c in before:
-            self.owner[c] = b
-        self.bodies[b] = before
+        self._place(b, before)
         self.ops.pop()
 
     def trial(self, b: int, end: int, t: Cell) -> tuple[list[Cell], bool]:
