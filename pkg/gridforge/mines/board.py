@@ -21,9 +21,9 @@ one operator, as the seed's red line 2 and F3 demand.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_8, Cell, in_bounds
@@ -69,6 +69,23 @@ def spawn_cells(spawn: Cell) -> list[Cell]:
 
 
 
+def _cell_entries(table: object, name: str, not_a_map: str, cols: int | None, rows: int | None,
+                  issues: list[Issue]) -> Iterator[tuple[Cell, Any, str]]:
+    """The entries ``(cell, value, path)`` of the optional cell-keyed mapping ``table`` (field
+    ``name``) whose key is a cell on the board; every other problem goes to ``issues``."""
+    if table is None:
+        return
+    if not isinstance(table, Mapping):
+        issues.append(Issue(name, "type", not_a_map))
+        return
+    for cell, value in table.items():
+        path = f"{name}[{list(cell) if isinstance(cell, tuple) else cell!r}]"
+        if (issue := _cell_issue(cell, path, cols, rows)) is not None:
+            issues.append(issue)
+            continue
+        yield (cell[0], cell[1]), value, path
+
+
 def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) -> Issue | None:
     """An issue if ``value`` is not a cell ``[x, y]`` inside the board, else None."""
     if not isinstance(value, list | tuple) or len(value) != 2:
@@ -94,6 +111,18 @@ def _side_issue(value: object, path: str) -> Issue | None:
     return None
 
 
+class FlatView(NamedTuple):
+    """A board's read-only arrays, each indexed by row-major cell index."""
+
+    mine_flags: bytes  # 1 per mine cell
+    neighbour_indices: tuple[tuple[int, ...], ...]  # in-bounds 8-neighbours, row-major order
+    true_digits: tuple[int, ...]  # num(x); -1 for a mine
+    carried_digits: tuple[int, ...]  # the digit the board carries; -1 for a mine
+    xs: tuple[int, ...]  # x of each cell
+    ys: tuple[int, ...]  # y of each cell
+    variant_marks: tuple[tuple[str, ...], ...]  # variant ids of each cell
+
+
 class Board:
     """An immutable mines board (A1's product). See the module docstring.
 
@@ -109,6 +138,7 @@ class Board:
     __slots__ = (
         "_digit_list",
         "_digits_view",
+        "_flat",
         "_key",
         "_mine_list",
         "_nbrs",
@@ -174,59 +204,39 @@ class Board:
             issues.append(issue)
         mine_set = frozenset(mine_cells)
         variant_map: dict[Cell, tuple[str, ...]] = {}
-        if variants is not None:
-            if not isinstance(variants, Mapping):
-                issues.append(Issue("variants", "type", "variants must map cells to id lists"))
-            else:
-                for cell, ids in variants.items():
-                    path = f"variants[{list(cell) if isinstance(cell, tuple) else cell!r}]"
-                    if (issue := _cell_issue(cell, path, cols, rows)) is not None:
-                        issues.append(issue)
-                        continue
-                    c = (cell[0], cell[1])
-                    id_list = [ids] if isinstance(ids, str) else ids
-                    if not isinstance(id_list, Iterable) or not all(
-                        isinstance(v, str) and v for v in id_list
-                    ):
-                        issues.append(Issue(path, "type", "variant ids must be non-empty strings"))
-                        continue
-                    clean = tuple(sorted(set(id_list)))
-                    if not clean:
-                        continue
-                    if c in mine_set:
-                        issues.append(
-                            Issue(path, "variant_on_mine", f"variant on mine cell {list(c)}")
-                        )
-                        continue
-                    variant_map[c] = clean
+        for c, ids, path in _cell_entries(variants, "variants", "variants must map cells to "
+                                          "id lists", cols, rows, issues):
+            id_list = [ids] if isinstance(ids, str) else ids
+            if not isinstance(id_list, Iterable) or not all(
+                isinstance(v, str) and v for v in id_list
+            ):
+                issues.append(Issue(path, "type", "variant ids must be non-empty strings"))
+                continue
+            clean = tuple(sorted(set(id_list)))
+            if not clean:
+                continue
+            if c in mine_set:
+                issues.append(Issue(path, "variant_on_mine", f"variant on mine cell {list(c)}"))
+                continue
+            variant_map[c] = clean
         digit_map: dict[Cell, int] = {}
-        if digits is not None:
-            if not isinstance(digits, Mapping):
-                issues.append(Issue("digits", "type", "digits must map cells to integers"))
+        for c, value, path in _cell_entries(digits, "digits", "digits must map cells to "
+                                            "integers", cols, rows, issues):
+            if c in mine_set:
+                issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
+            elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
+                issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
             else:
-                for cell, value in digits.items():
-                    path = f"digits[{list(cell) if isinstance(cell, tuple) else cell!r}]"
-                    if (issue := _cell_issue(cell, path, cols, rows)) is not None:
-                        issues.append(issue)
-                        continue
-                    c = (cell[0], cell[1])
-                    if c in mine_set:
-                        issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
-                    elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
-                        issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
-                    else:
-                        digit_map[c] = value
-                if not issues:
-                    missing = [
-                        (x, y)
-                        for y in range(rows)
-                        for x in range(cols)
-                        if (x, y) not in mine_set and (x, y) not in digit_map
-                    ]
-                    for c in missing:
-                        issues.append(
-                            Issue(f"digits[{list(c)}]", "missing", "safe cell lacks a digit")
-                        )
+                digit_map[c] = value
+        if isinstance(digits, Mapping) and not issues:
+            missing = [
+                (x, y)
+                for y in range(rows)
+                for x in range(cols)
+                if (x, y) not in mine_set and (x, y) not in digit_map
+            ]
+            for c in missing:
+                issues.append(Issue(f"digits[{list(c)}]", "missing", "safe cell lacks a digit"))
         if issues:
             raise ValidationError(issues, "mines board")
 
@@ -275,6 +285,8 @@ class Board:
         for (x, y), ids in self.variants.items():
             variant_list[y * cols + x] = ids
         self._variant_list = tuple(variant_list)
+        self._flat = FlatView(self._mine_list, self._nbrs, self._true_list, self._digit_list,
+                              self._xs, self._ys, self._variant_list)
         self._key: str | None = None
 
     # ----------------------------------------------------------------- cells
@@ -344,41 +356,10 @@ class Board:
         return [self.cell(j) for j in self._nbrs[self.index(cell)]]
 
     # ----------------------------------------------------------- flat views
-    # The engine works on row-major indices; these are the board's read-only arrays.
     @property
-    def mine_flags(self) -> bytes:
-        """1 per mine cell, by row-major index."""
-        return self._mine_list
-
-    @property
-    def neighbour_indices(self) -> tuple[tuple[int, ...], ...]:
-        """In-bounds 8-neighbour indices of each cell, in row-major neighbour order."""
-        return self._nbrs
-
-    @property
-    def true_digits(self) -> tuple[int, ...]:
-        """num(x) by row-major index; -1 for a mine."""
-        return self._true_list
-
-    @property
-    def carried_digits(self) -> tuple[int, ...]:
-        """The board's carried digit by row-major index; -1 for a mine."""
-        return self._digit_list
-
-    @property
-    def xs(self) -> tuple[int, ...]:
-        """x of each cell, by row-major index."""
-        return self._xs
-
-    @property
-    def ys(self) -> tuple[int, ...]:
-        """y of each cell, by row-major index."""
-        return self._ys
-
-    @property
-    def variant_marks(self) -> tuple[tuple[str, ...], ...]:
-        """Variant ids by row-major index."""
-        return self._variant_list
+    def flat(self) -> FlatView:
+        """The board's read-only arrays by row-major index (what the engine works on)."""
+        return self._flat
 
     def flood(
         self, starts: Sequence[int], opened: bytearray, flagged: bytes | bytearray | None = None

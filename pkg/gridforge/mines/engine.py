@@ -85,8 +85,8 @@ _OUT_OF_CATALOG = _board_face("out_of_catalog")
 def _install_check(board: Board) -> tuple[tuple[str, str] | None, list[int]]:
     """The first violated install invariant (category, message) or None, and R0's indices."""
     spawn = [board.index(c) for c in board.spawn_cells]
-    mine = board.mine_flags
-    marks = board.variant_marks
+    mine = board.flat.mine_flags
+    marks = board.flat.variant_marks
     for j in spawn:
         if mine[j]:
             return ("inv1_mine_in_spawn", f"mine at {list(board.cell(j))} in the spawn 3x3"), []
@@ -99,7 +99,7 @@ def _install_check(board: Board) -> tuple[tuple[str, str] | None, list[int]]:
         if marks[j]:
             where = list(board.cell(j))
             return ("inv2b_variant_in_r0", f"variant {list(marks[j])} at {where} in R0"), r0
-    carried, true = board.carried_digits, board.true_digits
+    carried, true = board.flat.carried_digits, board.flat.true_digits
     if carried != true:
         wrong = next(
             j for j, pair in enumerate(zip(carried, true, strict=True)) if pair[0] != pair[1]
@@ -301,7 +301,7 @@ class Engine:
         i = self._catalog_index(intent)
         if (
             i is None
-            or i not in board.neighbour_indices[self._avatar]
+            or i not in board.flat.neighbour_indices[self._avatar]
             or self._opened[i]
             or self._flags[i]
             or not self.ledger.can_afford("dig")
@@ -309,7 +309,7 @@ class Engine:
             return "C_other"
         # Simulate F2 on a scratch copy: a dug mine never clears, a chain may.
         cells = board.flood([i], bytearray(self._opened), self._flags)
-        return "C_dig" if len(cells) - board.mine_flags[i] == self._rem else "C_other"
+        return "C_dig" if len(cells) - board.flat.mine_flags[i] == self._rem else "C_other"
 
     def _execute(self, intent: object) -> ActionOutcome:
         board = self._board
@@ -336,7 +336,7 @@ class Engine:
                 self._avatar = i
             return EXECUTED
         flags = self._flags
-        if i not in board.neighbour_indices[self._avatar]:
+        if i not in board.flat.neighbour_indices[self._avatar]:
             return _NOT_ADJACENT
         if kind == "flag_pull":
             if not flags[i]:
@@ -365,7 +365,7 @@ class Engine:
     def _dig(self, board: Board, i: int) -> None:
         """Open ``i`` and its chain (F2), emit the reveals, report to the ledger."""
         cells = board.flood([i], self._opened, self._flags)
-        self._rem -= len(cells) - board.mine_flags[i]
+        self._rem -= len(cells) - board.flat.mine_flags[i]
         if self._listeners:
             self._emit_all(reveal_batch(board, cells, "dig", "chain"))
         self.ledger.request_dig(len(cells) - 1, self._rem == 0)
@@ -374,7 +374,7 @@ class Engine:
         """One flag_judged per standing flag, row-major: hit iff a mine lies under it."""
         board = self._board
         assert board is not None
-        mine = board.mine_flags
+        mine = board.flat.mine_flags
         cols = board.cols
         for j in compress(range(len(self._flags)), self._flags):
             y, x = divmod(j, cols)
@@ -388,7 +388,7 @@ class Engine:
         if start == target:
             return [start]
         opened = self._opened
-        nbrs = board.neighbour_indices
+        nbrs = board.flat.neighbour_indices
         parent = {start: start}
         queue = [start]
         append = queue.append

@@ -69,14 +69,14 @@ def reveal_batch(
     if not indices:
         return []
     first = indices[0]
-    digits, marks = board.carried_digits, board.variant_marks
+    digits, marks = board.flat.carried_digits, board.flat.variant_marks
     head = cell_revealed(
-        (board.xs[first], board.ys[first]),
-        None if board.mine_flags[first] else digits[first],
+        (board.flat.xs[first], board.flat.ys[first]),
+        None if board.flat.mine_flags[first] else digits[first],
         marks[first],
         first_channel,
     )
-    xs, ys = board.xs, board.ys
+    xs, ys = board.flat.xs, board.flat.ys
     reward = channel != "initial"
     rest = [
         {

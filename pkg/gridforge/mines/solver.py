@@ -985,11 +985,11 @@ def playthrough_for(
     """A :class:`Playthrough` of ``board`` that has opened R0 (fog = variant ``fog``)."""
     if any(board.is_mine(c) for c in board.spawn_cells):
         raise GridforgeError("the board has a mine in its spawn 3x3 (install invariant 1)")
-    fog = [1 if "fog" in ids else 0 for ids in board.variant_marks]
+    fog = [1 if "fog" in ids else 0 for ids in board.flat.variant_marks]
     return Playthrough(
         board.cols,
         board.rows,
-        board.mine_flags,
+        board.flat.mine_flags,
         fog,
         board.spawn,
         len(board.mines) if use_mine_count else None,

@@ -92,7 +92,7 @@ def move_tree(engine: Engine) -> dict[Cell, Cell]:
     start = board.index(engine.avatar)
     parent = {start: start}
     queue = [start]
-    nbrs = board.neighbour_indices
+    nbrs = board.flat.neighbour_indices
     for here in queue:  # a FIFO: iteration visits what is appended
         for j in nbrs[here]:
             if j in opened and j not in parent:

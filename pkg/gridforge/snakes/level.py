@@ -31,7 +31,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_4, Cell
@@ -270,7 +270,7 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
                              "count")
     raw_bodies = raw_bodies or []
     bodies: list[Body | None] = [
-        _check_body(col, raw, i, bc, br, owner) for i, raw in enumerate(raw_bodies)
+        _check_body(_Scope(col, bc, br, owner), raw, i) for i, raw in enumerate(raw_bodies)
     ]
     total_cells = sum(len(b.cells) for b in bodies if b is not None)
     # The total is judged only when every body is valid: an invalid one would miscount it.
@@ -318,7 +318,7 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     raw_holes = col.list_of(data.get("holes"), "holes", 0, MAX_HOLES, "holes", "too_many") or []
     holes: list[Hole] = []
     for i, raw in enumerate(raw_holes):
-        hole = _check_hole(col, raw, i, bc, br, owner)
+        hole = _check_hole(_Scope(col, bc, br, owner), raw, i)
         if hole is not None:
             holes.append(hole)
 
@@ -355,11 +355,19 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     return [], level
 
 
-def _check_body(
-    col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
-) -> Body | None:
-    base = field_path("bodies", i)
-    before = len(col.issues)
+class _Scope(NamedTuple):
+    """What each body and hole check needs: the collector, the board's bounds (None when the
+    size itself is bad) and the owner (a field path) of every cell taken so far."""
+
+    col: _Collector
+    cols: int | None
+    rows: int | None
+    owner: dict[Cell, str]
+
+
+def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
+    col, bc, br, owner = scope
+    base, before = field_path("bodies", i), len(col.issues)
     if not col.object_of(raw, base, BODY_KEYS, "a body"):
         return None
     cells: list[Cell] = []
@@ -431,11 +439,9 @@ def _check_lock(col: _Collector, raw: Any, path: str) -> Lock | None:
     return None
 
 
-def _check_hole(
-    col: _Collector, raw: Any, i: int, bc: int | None, br: int | None, owner: dict[Cell, str]
-) -> Hole | None:
-    base = field_path("holes", i)
-    before = len(col.issues)
+def _check_hole(scope: _Scope, raw: Any, i: int) -> Hole | None:
+    col, bc, br, owner = scope
+    base, before = field_path("holes", i), len(col.issues)
     if not col.object_of(raw, base, HOLE_KEYS, "a hole"):
         return None
     cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
