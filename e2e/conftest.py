@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -30,11 +31,13 @@ CHROMIUM_ARGS = [
 READY_TIMEOUT_MS = 60_000
 
 
-@pytest.fixture(scope="session")
-def base_url() -> Iterator[str]:
+@contextmanager
+def served_site(*, isolation: bool = True) -> Iterator[str]:
+    """The built site served on a free loopback port (with or without the isolation headers),
+    always shut down afterwards; yields its base URL."""
     if not (build.SITE / "manifest.json").exists():
         pytest.fail("the site is not built: run `python3 build.py build` (or build.py test)")
-    server = build.make_server(build.SITE, port=0)
+    server = build.make_server(build.SITE, port=0, isolation=isolation)
     build.start_in_thread(server)
     host, port = server.server_address[:2]
     try:
@@ -42,6 +45,27 @@ def base_url() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url() -> Iterator[str]:
+    with served_site() as url:
+        yield url
+
+
+@contextmanager
+def open_page(browser: Browser, base_url: str, **options: object) -> Iterator[Page]:
+    """A page in a fresh context (``options`` go to ``browser.new_context``) whose uncaught
+    errors are collected in ``page.page_errors``; the context is closed afterwards."""
+    context = browser.new_context(base_url=base_url, **options)  # type: ignore[arg-type]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.page_errors = errors  # type: ignore[attr-defined]
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
@@ -63,15 +87,8 @@ def page(browser: Browser, base_url: str) -> Iterator[Page]:
     background of every test. A test that makes its own context and routes requests with
     `route.fetch` should pass `service_workers="block"` too, or a worker still filling its
     cache when the context closes makes the route handler fail."""
-    context = browser.new_context(base_url=base_url, service_workers="block")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.page_errors = errors  # type: ignore[attr-defined]
-    try:
-        yield page
-    finally:
-        context.close()
+    with open_page(browser, base_url, service_workers="block") as opened:
+        yield opened
 
 
 def open_ready(page: Page) -> dict:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import READY_TIMEOUT_MS
+from conftest import READY_TIMEOUT_MS, open_page
 from playwright.sync_api import Browser, Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,15 +29,8 @@ def mainline() -> dict[str, Any]:
 @contextmanager
 def device_page(browser: Browser, base_url: str, device: str) -> Iterator[Page]:
     """A page in a fresh context sized as ``device`` (its own empty localStorage)."""
-    context = browser.new_context(base_url=base_url, **DEVICES[device])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.page_errors = errors  # type: ignore[attr-defined]
-    try:
+    with open_page(browser, base_url, **DEVICES[device]) as page:
         yield page
-    finally:
-        context.close()
 
 
 def goto_ready(page: Page, fragment: str = "") -> None:

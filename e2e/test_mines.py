@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, open_page
 from gridforge.mines.run import Run, load_run_table
 from playwright.sync_api import Browser, Page, expect
 
@@ -73,37 +73,22 @@ class Device:
 @pytest.fixture(params=["desk", "phone"])
 def device(request, browser: Browser, base_url: str) -> Iterator[Device]:
     touch = request.param == "phone"
-    context = browser.new_context(base_url=base_url, viewport=PHONE if touch else DESK,
-                                  has_touch=touch, is_mobile=touch)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    with open_page(browser, base_url, viewport=PHONE if touch else DESK, has_touch=touch,
+                   is_mobile=touch) as page:
         yield Device(page, touch)
-        assert not errors, errors
-    finally:
-        context.close()
+        assert not page.page_errors, page.page_errors  # type: ignore[attr-defined]
 
 
 @pytest.fixture
 def desk(browser: Browser, base_url: str) -> Iterator[Page]:
-    context = browser.new_context(base_url=base_url, viewport=DESK)
-    page = context.new_page()
-    try:
+    with open_page(browser, base_url, viewport=DESK) as page:
         yield page
-    finally:
-        context.close()
 
 
 @pytest.fixture
 def phone(browser: Browser, base_url: str) -> Iterator[Device]:
-    context = browser.new_context(base_url=base_url, viewport=PHONE, has_touch=True,
-                                  is_mobile=True)
-    page = context.new_page()
-    try:
+    with open_page(browser, base_url, viewport=PHONE, has_touch=True, is_mobile=True) as page:
         yield Device(page, True)
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------------------- the page

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import READY_TIMEOUT_MS, ROOT, build
+from conftest import READY_TIMEOUT_MS, ROOT, build, served_site
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 SW_PREFIX = "gridforge-"
@@ -56,14 +56,8 @@ def block_everything(context: BrowserContext) -> list[str]:
 @pytest.fixture(scope="module")
 def plain_url() -> Iterator[str]:
     """The built site on a plain static host: no COOP/COEP, no Cache-Control."""
-    server = build.make_server(build.SITE, port=0, isolation=False)
-    build.start_in_thread(server)
-    host, port = server.server_address[:2]
-    try:
-        yield f"http://{host}:{port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served_site(isolation=False) as url:
+        yield url
 
 
 @pytest.mark.parametrize("host", ["isolated", "plain"])
