@@ -160,15 +160,21 @@ class Unsolver:
         """Per body: a potential exit at this position, read as the score reads it (either end,
         through free cells, own cells passable, a hole of the body's outer colour next to the
         reached cells). Bit-set flood fills over the board padded with its wall ring."""
+        return self._exits_of([self._mask(cells) for cells in self.bodies])
+
+    def _mask(self, cells: Sequence[Cell]) -> int:
+        bit = self.bit
+        m = 0
+        for c in cells:
+            m |= bit[c]
+        return m
+
+    def _exits_of(self, masks: Sequence[int]) -> list[bool]:
+        """:meth:`exits` for the bodies' bit sets ``masks`` (one per body, in order)."""
         near = self._hole_masks()
-        bit, w = self.bit, self.width
-        masks = []
+        w = self.width
         occ = 0
-        for cells in self.bodies:
-            m = 0
-            for c in cells:
-                m |= bit[c]
-            masks.append(m)
+        for m in masks:
             occ |= m
         free = self.floor_bits & ~occ & ~self._hole_bits
         out: list[bool] = []
@@ -367,10 +373,17 @@ class Unsolver:
         root = self.key()
         parents: dict[tuple[tuple[Cell, ...], ...], Any] = {root: None}
 
-        def rank() -> tuple[int, int]:
-            return (sum(self.exits()), -sum(self.spread(o, self.goal[o]) for o in range(n)))
+        # The goals stay put while sealing: one distance map per body, and per position the
+        # masks and spreads of the bodies that a trial slide leaves where they are.
+        dists = [self.distances(self.goal[o]) for o in range(n)]
 
-        first = rank()
+        def spread_of(o: int) -> int:
+            dist = dists[o]
+            return sum(dist.get(c, 0) for c in self.bodies[o])
+
+        masks = [self._mask(cells) for cells in self.bodies]
+        spreads = [spread_of(o) for o in range(n)]
+        first = (sum(self._exits_of(masks)), -sum(spreads))
         heap: list[tuple[int, int, int, int, tuple[tuple[Cell, ...], ...]]] = [
             (*first, 0, 0, root)]
         best = (*first, root)
@@ -378,13 +391,20 @@ class Unsolver:
         while heap and len(parents) < budget and best[0] > 0:
             _e, _f, depth, _c, pos = heapq.heappop(heap)
             self._place_all(pos)
+            masks = [self._mask(cells) for cells in self.bodies]
+            spreads = [spread_of(o) for o in range(n)]
+            spread_sum = sum(spreads)
             for b in range(n):
+                mask_b, spread_b = masks[b], spreads[b]
                 for end, t in self.slides(b):
                     before, _ = self.trial(b, end, t)
                     nxt = self.key()
                     if nxt not in parents and nxt not in self.seen:
                         parents[nxt] = (pos, b, end, t)
-                        exits, far = rank()
+                        masks[b] = self._mask(self.bodies[b])
+                        exits = sum(self._exits_of(masks))
+                        far = -(spread_sum - spread_b + spread_of(b))
+                        masks[b] = mask_b
                         counter += 1
                         heapq.heappush(heap, (exits, far, depth + 1, counter, nxt))
                         if (exits, far) < best[:2]:

@@ -16,7 +16,6 @@ from typing import Any
 
 from gridforge.snakes.design.layout import reach_cells
 from gridforge.snakes.design.recipe import Recipe
-from gridforge.snakes.design.topology import FloorGraph, potential_exits
 from gridforge.snakes.rules import CELL_MASK, Game, Move, State
 from gridforge.snakes.search import Solver
 
@@ -31,10 +30,52 @@ def states_along(game: Game, moves: Sequence[Move]) -> list[State]:
     return states
 
 
-def _state_exits(game: Game, state: State, holes: list[tuple[tuple[int, int], int]],
-                 graph: Any) -> int:
-    bodies = [(game.body_cells(state, b), game.colors[b]) for b in range(game.n)]
-    return sum(potential_exits(graph, bodies, holes))
+class _Exits:
+    """Potential exits of positions with every hole unused, counted as
+    :func:`~gridforge.snakes.design.topology.potential_exits` counts them (either end, own
+    cells passable, other bodies and holes blocking, a hole of the body's outer colour next to
+    a reached cell), by bit-set flood fills over the game's padded board."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        w = self.width = game.width
+        holes = 0
+        near: dict[int, int] = {}
+        for p, hole in zip(game.hole_cells, game.level.holes, strict=True):
+            holes |= 1 << p
+            near[hole.color] = near.get(hole.color, 0) | (
+                1 << (p - 1) | 1 << (p + 1) | 1 << (p - w) | 1 << (p + w))
+        self.open = sum(1 << p for p in range(game.size) if game.floor[p]) & ~holes
+        self.near = [near.get(game.colors[b][0], 0) for b in range(game.n)]
+        self._masks: list[dict[int, int]] = [{} for _ in range(game.n)]
+
+    def _mask(self, b: int, code: int) -> int:
+        mask = self._masks[b].get(code)
+        if mask is None:
+            mask = 0
+            for p in self.game.unpack(code, b):
+                mask |= 1 << p
+            self._masks[b][code] = mask
+        return mask
+
+    def count(self, state: State, occ: int) -> int:
+        """Bodies of ``state`` (occupancy ``occ``) with a potential exit."""
+        w = self.width
+        total = 0
+        for b, target in enumerate(self.near):
+            m = self._mask(b, state[b])
+            if m & target:
+                total += 1
+                continue
+            room = self.open & ~(occ & ~m)
+            x = m
+            while True:
+                y = (x | x << 1 | x >> 1 | x << w | x >> w) & room
+                if y == x:
+                    break
+                x = y
+            total += bool(x & target)
+        return total
 
 
 def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe,
@@ -46,18 +87,14 @@ def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe
     is that position. This is how blocked starts (no body can reach its hole yet) stay
     solvable: the solution begins by making room, as a player would.
     """
-    level = game.level
-    floor = [(x, y) for y in range(level.rows) for x in range(level.cols)
-             if (x, y) not in set(level.stones)]
-    graph = FloorGraph(level.cols, level.rows, floor)
-    holes = [(h.cell, h.color) for h in level.holes]
     n = game.n
     solver = Solver(game)
+    counter = _Exits(game)
     state = game.initial
     occ = game.occupancy(state)
     seen = {state}
     trail = [state]
-    exits = _state_exits(game, state, holes, graph)
+    exits = counter.count(state, occ)
     for _ in range(recipe.scramble):
         if exits <= recipe.exits:
             break
@@ -67,14 +104,15 @@ def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe
             break
         # Fewest potential exits first, then the highest lower bound (bodies pushed away from
         # their holes), so that undoing the walk is work the solution needs, not padding.
-        ranked = sorted(
-            ((_state_exits(game, child, holes, graph), -solver.bound(child), i)
-             for i, (_, child, _) in enumerate(options)),
-        )
-        top = [r for r in ranked if r[:2] == ranked[0][:2]]
-        pick = rng.choice(top)[2] if rng.random() < 0.9 else rng.randrange(len(options))
+        # The bound is only needed among the options with the fewest exits.
+        counts = [counter.count(child, cocc) for _, child, cocc in options]
+        fewest = min(counts)
+        ranked = sorted((-solver.bound(options[i][1]), i)
+                        for i, e in enumerate(counts) if e == fewest)
+        top = [i for bound, i in ranked if bound == ranked[0][0]]
+        pick = rng.choice(top) if rng.random() < 0.9 else rng.randrange(len(options))
         _, state, occ = options[pick]
-        exits = _state_exits(game, state, holes, graph)
+        exits = counts[pick]
         seen.add(state)
         trail.append(state)
     if len(trail) == 1:
