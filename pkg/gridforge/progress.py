@@ -9,8 +9,9 @@ page from the Web Worker, nothing at all in tests. A sink may ask to stop; ``ste
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from gridforge.errors import Cancelled
 
@@ -43,15 +44,19 @@ NO_PROGRESS = Progress()
 def terminal_bar(stream: TextIO | None = None, width: int = 30) -> Progress:
     """A Progress drawing a one-line bar on a terminal (stderr by default)."""
     out = stream if stream is not None else sys.stderr
-    last: list[int] = [-1]
+    last: list[Any] = [-1, "", 0.0, 0]  # bar filled, label, when drawn, line length
 
     def sink(done: int, total: int, label: str) -> None:
         filled = 0 if total <= 0 else min(width, done * width // total)
-        if filled == last[0] and done != total:
+        now = time.monotonic()
+        # Redraw when the bar grows, and when the label changes at most once a second (a
+        # long build keeps its "slowest running" and time left current without flooding).
+        if done != total and filled == last[0] and (label == last[1] or now - last[2] < 1.0):
             return
-        last[0] = filled
         bar = "#" * filled + "-" * (width - filled)
-        out.write(f"\r[{bar}] {done}/{total} {label}"[:120])
+        line = f"[{bar}] {done}/{total} {label}"[:119]
+        out.write("\r" + line.ljust(last[3]))  # spaces wipe what a longer line left
+        last[:] = [filled, label, now, len(line)]
         if done >= total:
             out.write("\n")
         out.flush()

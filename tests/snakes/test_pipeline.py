@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import subprocess
 import sys
 
@@ -105,6 +107,25 @@ def test_cancellation_stops_generation():
     with pytest.raises(Cancelled):
         design_levels({"target": 60, "count": 3, "seed": 1, "budgets": dict(SMALL)},
                       Progress(sink))
+
+
+def test_progress_names_the_level_and_the_score_nearest_the_target_so_far():
+    labels = []
+
+    def sink(done, total, label):
+        labels.append(label)
+        return False
+
+    batch = design_levels({"target": 70, "tolerance": 1, "count": 1, "seed": 2,
+                           "budgets": {"candidates": 24}}, Progress(sink))
+    scored = [float(m[1]) for m in (re.search(r"best score ([\d.]+)", x) for x in labels) if m]
+    assert labels[0] == "level 1/1" and labels[-1] == "done" and scored
+    # Each reported best is at least as near the target as the one before.
+    assert all(abs(b - 70) <= abs(a - 70) for a, b in itertools.pairwise(scored))
+    report = batch["report"]
+    if not batch["levels"]:
+        lowest, highest = report["shortfall"]["lowest_score"], report["shortfall"]["highest_score"]
+        assert lowest <= scored[-1] <= highest
 
 
 @pytest.mark.cpython_only

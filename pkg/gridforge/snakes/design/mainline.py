@@ -77,6 +77,7 @@ BLOCK = 25
 PROGRESS_FORMAT = "gridforge.snakes.mainline-progress/2"
 BLOCK_NAME = re.compile(r"main-(\d{4})-(\d{4})\.json")
 MAX_PROGRESS_BYTES = 1024 * 1024
+PACE_WINDOW = 40  # completions the time-left estimate looks back over
 
 # Levels 1-11: one idea a level, checked on the certified solution by LESSON_CHECKS.
 LESSONS: dict[int, str] = {
@@ -678,17 +679,25 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     started = time.monotonic()
     running: dict[int, float] = {}
 
+    pace: list[tuple[float, int]] = [(started, 0)]  # (when, levels done) as levels come in
+
     def report(label: str = "") -> None:
         done = len(results)
+        now = time.monotonic()
+        if done != pace[-1][1]:
+            pace.append((now, done))
+            del pace[:-PACE_WINDOW]
         left = ""
-        if done:
-            per = (time.monotonic() - started) / done
-            left = f", about {_fmt_seconds(per * (total - done))} left"
+        if done and done < total:
+            # The recent pace, not the whole run's: later levels cost more than early ones.
+            (t0, d0), (t1, d1) = pace[0], pace[-1]
+            per = (t1 - t0) / max(1, d1 - d0)
+            left = f", about {_fmt_seconds(per * (total - done))} left at the recent pace"
         slow = ""
         if running:
             n0 = min(running, key=lambda k: running[k])
             slow = f", slowest running: level {n0} ({_fmt_seconds(time.monotonic() - running[n0])})"
-        progress.step(done, max(total, 1), label or f"{done}/{total} levels{slow}{left}")
+        progress.step(done, max(total, 1), label or f"levels{slow}{left}")
 
     def finish_blocks() -> None:
         for b in sorted(todo):

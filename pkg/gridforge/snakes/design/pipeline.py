@@ -309,6 +309,11 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
     return cert
 
 
+def _stage(k: int, count: int, best: float | None) -> str:
+    """The progress label: which level, and the score nearest the target seen so far."""
+    return f"level {k + 1}/{count}" + ("" if best is None else f", best score {best:g}")
+
+
 def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
     """Design ``count`` certified levels for a request (see :func:`parse_request`).
 
@@ -336,7 +341,8 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
         tried = 0
         stop = budget
         deadline = time.monotonic() + float(req.budgets["level_seconds"])
-        progress.step(k * budget, total_work, f"level {k + 1}/{req.count}")
+        best: float | None = None  # the score nearest the target so far, for the progress
+        progress.step(k * budget, total_work, _stage(k, req.count, best))
         while tried < stop:
             if time.monotonic() > deadline:
                 raise SafetyNetError(
@@ -346,12 +352,15 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
                     "(lower budgets.candidates, or raise budgets.level_seconds)")
             tried += 1
             if tried % 8 == 0:
-                progress.step(k * budget + tried, total_work, f"level {k + 1}/{req.count}")
+                progress.step(k * budget + tried, total_work, _stage(k, req.count, best))
             recipe = make_recipe(req, pressure, rng, provable=made is not None and tried % 2 == 0)
             if recipe is None:
                 tally.reject("recipe")
                 continue
             cand, score = _candidate(req, recipe, rng, tally)
+            if score is not None and (best is None or abs(score - req.target)
+                                      < abs(best - req.target)):
+                best = score
             if score is not None and not recipe.provable:
                 # Steer the pressure toward the target by the error seen.
                 pressure = clamp(pressure + 0.25 * (req.target - score) / 100, 0.0, 1.15)
