@@ -368,49 +368,55 @@ class Unsolver:
         term): a best-first search over positions (holes stay put, at most ``budget``
         positions), fewest potential exits first, then bodies farthest from their next
         holes, then fewest slides. Returns the potential exits left."""
-        start = [list(cells) for cells in self.bodies]
         n = len(self.bodies)
-        root = self.key()
-        parents: dict[tuple[tuple[Cell, ...], ...], Any] = {root: None}
-
-        # The goals stay put while sealing: one distance map per body, and per position the
-        # masks and spreads of the bodies that a trial slide leaves where they are.
+        bit, nb, unused, seen = self.bit, self.nb, self.unused, self.seen
+        # The goals stay put while sealing: one distance map per body. A position is searched
+        # as tuples (its bodies' cells, bit sets and spreads), without touching the board:
+        # :meth:`slides` and :meth:`slide` read as bit-set tests and tuple edits.
         dists = [self.distances(self.goal[o]) for o in range(n)]
-
-        def spread_of(o: int) -> int:
-            dist = dists[o]
-            return sum(dist.get(c, 0) for c in self.bodies[o])
-
-        masks = [self._mask(cells) for cells in self.bodies]
-        spreads = [spread_of(o) for o in range(n)]
-        first = (sum(self._exits_of(masks)), -sum(spreads))
+        root = self.key()
+        masks0 = tuple(self._mask(cells) for cells in root)
+        spreads0 = tuple(sum(dists[o].get(c, 0) for c in root[o]) for o in range(n))
+        parents: dict[tuple[tuple[Cell, ...], ...], Any] = {root: None}
+        known = {root: (masks0, spreads0)}
+        first = (sum(self._exits_of(masks0)), -sum(spreads0))
         heap: list[tuple[int, int, int, int, tuple[tuple[Cell, ...], ...]]] = [
             (*first, 0, 0, root)]
         best = (*first, root)
         counter = 0
         while heap and len(parents) < budget and best[0] > 0:
             _e, _f, depth, _c, pos = heapq.heappop(heap)
-            self._place_all(pos)
-            masks = [self._mask(cells) for cells in self.bodies]
-            spreads = [spread_of(o) for o in range(n)]
+            masks, spreads = known[pos]
+            occ = 0
+            for m in masks:
+                occ |= m
             spread_sum = sum(spreads)
             for b in range(n):
-                mask_b, spread_b = masks[b], spreads[b]
-                for end, t in self.slides(b):
-                    before, _ = self.trial(b, end, t)
-                    nxt = self.key()
-                    if nxt not in parents and nxt not in self.seen:
+                cells = pos[b]
+                long = len(cells) >= 3
+                dist = dists[b]
+                for end, here, far in ((0, cells[0], cells[-1]), (1, cells[-1], cells[0])):
+                    for t in nb[here]:
+                        if t in unused or (occ & bit[t] and not (long and t == far)):
+                            continue
+                        if end == 0:
+                            vacated, new = cells[-1], (t, *cells[:-1])
+                        else:
+                            vacated, new = cells[0], (*cells[1:], t)
+                        nxt = (*pos[:b], new, *pos[b + 1:])
+                        if nxt in parents or nxt in seen:
+                            continue
                         parents[nxt] = (pos, b, end, t)
-                        masks[b] = self._mask(self.bodies[b])
-                        exits = sum(self._exits_of(masks))
-                        far = -(spread_sum - spread_b + spread_of(b))
-                        masks[b] = mask_b
+                        mask = masks[b] & ~bit[vacated] | bit[t]
+                        spread = spreads[b] - dist.get(vacated, 0) + dist.get(t, 0)
+                        child_masks = (*masks[:b], mask, *masks[b + 1:])
+                        known[nxt] = (child_masks, (*spreads[:b], spread, *spreads[b + 1:]))
+                        exits = sum(self._exits_of(child_masks))
+                        far_rank = -(spread_sum - spreads[b] + spread)
                         counter += 1
-                        heapq.heappush(heap, (exits, far, depth + 1, counter, nxt))
-                        if (exits, far) < best[:2]:
-                            best = (exits, far, nxt)
-                    self._undo_slide(b, before)
-        self._place_all(start)
+                        heapq.heappush(heap, (exits, far_rank, depth + 1, counter, nxt))
+                        if (exits, far_rank) < best[:2]:
+                            best = (exits, far_rank, nxt)
         path: list[tuple[int, int, Cell]] = []
         pos = best[2]
         while parents[pos] is not None:
@@ -470,9 +476,15 @@ class Unsolver:
     def _options(self, cell: Cell, taken: set[Cell]) -> list[Cell]:
         """Free onward cells, the one with the least free room around it last (tried first):
         a compact body leaves the free space in one piece."""
-        options = [t for t in self.nb[cell] if t not in taken and self.free(t)]
-        self.rng.shuffle(options)
-        options.sort(key=lambda c: -sum(1 for t in self.nb[c] if t not in taken and self.free(t)))
+        nb, owner, unused = self.nb, self.owner, self.unused  # neighbours are floor cells
+
+        def room(c: Cell) -> int:
+            return -sum(1 for t in nb[c] if t not in taken and t not in owner and t not in unused)
+
+        options = [t for t in nb[cell] if t not in taken and t not in owner and t not in unused]
+        if len(options) > 1:  # (shuffling one option draws nothing from the generator)
+            self.rng.shuffle(options)
+            options.sort(key=room)
         return options
 
     def try_coat(self, b: int, color: int, budget: int = 300) -> Cell | None:
@@ -517,15 +529,6 @@ class Unsolver:
         end, cell = rng.choice(options)
         self.coat(b, end, cell, color)
         return cell
-
-    def _place_all(self, bodies: Sequence[Sequence[Cell]]) -> None:
-        for cells in self.bodies:
-            for c in cells:
-                del self.owner[c]
-        self.bodies = [list(cells) for cells in bodies]
-        for b, cells in enumerate(self.bodies):
-            for c in cells:
-                self.owner[c] = b
 
     def _place(self, b: int, cells: list[Cell]) -> None:
         for c in self.bodies[b]:
