@@ -5,11 +5,14 @@ longer run, resumed, one or two workers, a Dask cluster), resume that trusts not
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import io
 import itertools
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -318,3 +321,56 @@ def test_the_shipped_block_is_what_the_code_builds_today(tmp_path):
     levels = parse_levels(first.name[len("main-"):-len(".json")])
     build_mainline(tmp_path, seed=2026, levels=levels, workers=2)
     assert (tmp_path / first.name).read_bytes() == first.read_bytes()
+
+
+def _wait_for(predicate, what: str, limit: float = 180.0) -> None:
+    # Polls a condition the build reaches by itself; the limit only ends a broken run.
+    end = time.monotonic() + limit
+    while not predicate():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.2)
+
+
+def _children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(x) for x in found]
+
+
+@pytest.mark.cpython_only
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_and_a_killed_worker_stop_the_cli_cleanly_and_leave_a_resume_point(tmp_path):
+    out = tmp_path / "line"
+    command = [sys.executable, "-m", "gridforge", "generate-levels", "--out", str(out),
+               "--seed", str(SEED), "--levels", "1-100", "--workers", "2", "--quiet"]
+    first_block = out / "main-0001-0025.json"
+
+    # Ctrl-C at a terminal: SIGINT to the whole process group, workers included.
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    _wait_for(lambda: first_block.exists() and len(_children(proc.pid)) == 2, "block 1-25")
+    workers = _children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    _stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and "stopped by Ctrl-C" in stderr and "--resume" in stderr
+    for pid in workers:  # the running levels were stopped, not waited for
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(
+            f"/proc/{pid}/status").read_text()
+    state = json.loads((out / "progress.json").read_text())
+    kept = [f["name"] for f in state["files"]]
+    assert kept[0] == "main-0001-0025.json" and len(kept) < 4
+    for record in state["files"]:  # every listed block whole and as recorded
+        text = (out / record["name"]).read_bytes()
+        assert hashlib.sha256(text).hexdigest() == record["sha256"]
+
+    # A worker killed from outside: one clear line, the finished blocks kept.
+    proc = subprocess.Popen([*command, "--resume"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for(lambda: len(_children(proc.pid)) == 2, "two workers")
+    os.kill(_children(proc.pid)[0], signal.SIGKILL)
+    _stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 2, stderr
+    assert "Traceback" not in stderr and "worker process ended abruptly" in stderr
+    state = json.loads((out / "progress.json").read_text())
+    assert [f["name"] for f in state["files"]][:len(kept)] == kept

@@ -41,14 +41,16 @@ import importlib
 import os
 import random
 import re
+import signal
 import time
 from collections.abc import Callable, Generator
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gridforge import __version__
-from gridforge.errors import GridforgeError, Issue, ValidationError, is_int, read_json
+from gridforge.errors import Cancelled, GridforgeError, Issue, ValidationError, is_int, read_json
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.design.files import dumps, write_text
 from gridforge.snakes.design.pipeline import design_levels
@@ -619,7 +621,23 @@ def _executor(workers: int, scheduler: str | None) -> tuple[cf.Executor | None, 
         return executor, client
     if workers <= 1:
         return None, None
-    return cf.ProcessPoolExecutor(max_workers=workers), None
+    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts), None
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the builder, which stops it (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(executor: cf.Executor) -> None:
+    """Stop a local pool's workers now, running levels included (shutdown alone waits for
+    them; Python has no public call for this before 3.14's ``terminate_workers``)."""
+    executor.shutdown(wait=False, cancel_futures=True)
+    processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+    for process in list(processes.values()):
+        process.join(5)
 
 
 def _fmt_seconds(seconds: float) -> str:
@@ -692,11 +710,11 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
             # The recent pace, not the whole run's: later levels cost more than early ones.
             (t0, d0), (t1, d1) = pace[0], pace[-1]
             per = (t1 - t0) / max(1, d1 - d0)
-            left = f", about {_fmt_seconds(per * (total - done))} left at the recent pace"
+            left = f"; about {_fmt_seconds(per * (total - done))} left"
         slow = ""
         if running:
             n0 = min(running, key=lambda k: running[k])
-            slow = f", slowest running: level {n0} ({_fmt_seconds(time.monotonic() - running[n0])})"
+            slow = f"; slowest: level {n0} ({_fmt_seconds(time.monotonic() - running[n0])})"
         progress.step(done, max(total, 1), label or f"levels{slow}{left}")
 
     def finish_blocks() -> None:
@@ -728,18 +746,30 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
             if client is not None:  # one task in flight per thread of the cluster
                 workers = max(workers, sum(client.nthreads().values()))
             _run_pool(executor, wanted, seed, workers, results, running, report, finish_blocks)
+    except KeyboardInterrupt:
+        raise Cancelled(f"stopped by Ctrl-C with {_kept(records)}: run the same command with "
+                        "--resume to go on") from None
+    except BrokenProcessPool:
+        raise GridforgeError(f"a worker process ended abruptly (killed, or out of memory) with "
+                             f"{_kept(records)}: run the same command with --resume to go on"
+                             ) from None
     finally:
         if client is not None and executor is not None:
             executor.shutdown(wait=False)  # Dask's executor cancels nothing on its own
             client.close()
         elif executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            _stop_workers(executor)
     report("done")
     state = _progress_json(seed, block, records)
     state["notes"] = plan.notes
     state["built"] = total
     state["bands"] = band_report(out)
     return state
+
+
+def _kept(records: dict[int, BlockFile]) -> str:
+    done = sum(f.last - f.first + 1 for f in records.values())
+    return f"{done} levels kept in {len(records)} block files"
 
 
 def _run_pool(executor: cf.Executor, wanted: list[int], seed: int, workers: int,
