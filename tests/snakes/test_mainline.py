@@ -257,6 +257,18 @@ def test_mainline_level_reads_the_shipped_line_and_refuses_other_numbers():
             mainline_level(bad)
 
 
+def _uses(level: dict, mechanic: str) -> bool:
+    bodies, holes = level["bodies"], level["holes"]
+    if mechanic == "coats":  # a coat shows: its colour differs from the layer under it
+        return any(len(b["colors"]) > 1 and b["colors"][0] != b["colors"][1] for b in bodies)
+    if mechanic == "frozen":
+        return any(b.get("frozen") for b in bodies)
+    if mechanic == "frozen_holes":
+        return any(h.get("frozen") for h in holes)
+    return any("lock" in b for b in bodies)
+
+
+@pytest.mark.cpython_only  # the same bytes as on CPython; the rechecks take a minute or two
 def test_the_shipped_line_keeps_the_curriculum():
     line = shipped()
     numbers = [n for n, _, _ in line]
@@ -270,15 +282,32 @@ def test_the_shipped_line_keeps_the_curriculum():
         key = layout_key(level)
         assert key not in keys, f"level {n} repeats level {keys.get(key)}"
         keys[key] = n
+    # A mechanic, once taught, comes back in every ten levels, and more often later on.
+    for taught, mechanic in TEACHING.items():
+        used = [n for n, level, _ in line if n > taught and _uses(level, mechanic)]
+        for start in range(taught + 1, len(line) - 9):
+            assert any(start <= n < start + 10 for n in used), (mechanic, start)
+        if len(line) >= 200:
+            early = sum(1 for n in used if n <= 100)
+            late = sum(1 for n in used if n > len(line) - 100)
+            assert late >= early, mechanic
     # Band rules apply to every complete band of 100 shipped levels.
     bands = [line[i:i + 100] for i in range(0, len(line) - 99, 100)]
     medians = []
-    for band in bands:
+    for k, band in enumerate(bands):
         scores = sorted(c["score"]["total"] for _, _, c in band)
         medians.append((scores[49] + scores[50]) / 2)
         templates = [lv["meta"]["template"] for _, lv, _ in band]
-        assert max(templates.count(t) for t in set(templates)) <= 30
+        assert max(templates.count(t) for t in set(templates)) <= 30, k
+        breathers = {lv["meta"]["template"] for n, lv, _ in band if n % 10 == 0 and n > 11}
+        assert len(breathers) >= 3, (k, breathers)  # breathers spread across templates
+        if k >= 10:  # the top half: body counts vary
+            assert len({len(lv["bodies"]) for _, lv, _ in band}) >= 4, k
     assert all(b >= a - 2 for a, b in itertools.pairwise(medians))
+    if medians:
+        assert medians[0] <= 35
+    if len(medians) == LEVELS // 100:
+        assert medians[-1] >= 80
 
 
 def test_a_finished_range_resumes_to_nothing_and_reports_its_bands(straight, tmp_path):

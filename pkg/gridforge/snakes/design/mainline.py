@@ -427,7 +427,7 @@ def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100
                 ) -> list[dict[str, Any]]:
     """Per band of ``band`` levels found in the block files of ``folder`` (the shipped line by
     default): levels, proven share, mean gap between solution and lower bound, median score,
-    and the largest template share."""
+    the largest template share, fallbacks and the body counts used."""
     where = Path(folder) if folder is not None else Path(__file__).parent.parent / "data"
     rows: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
     for path in sorted(where.glob("main-*.json")):
@@ -453,6 +453,7 @@ def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100
             "top_template_share": round(max(templates.count(t) for t in set(templates))
                                         / len(pairs), 3),
             "fallbacks": sum(1 for lv, _ in pairs if "fallback" in lv["meta"]),
+            "body_counts": sorted({len(lv["bodies"]) for lv, _ in pairs}),
         })
     return out
 
