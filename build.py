@@ -233,6 +233,30 @@ def precompiled(step: str, source: Path, name: str, *, least: float) -> Path:
     return target
 
 
+# The main line's block files and progress.json: served beside the wheel (levels/), fetched
+# a block at a time by the page; only pip's wheel carries them (for `gridforge mainline`).
+MAINLINE_MEMBER = re.compile(r"gridforge/snakes/data/(main-\d{4}-\d{4}|progress)\.json")
+
+
+def without_mainline(wheel: Path) -> Path:
+    """A copy of ``wheel`` without the main line's files (the site's wheel), entries and
+    their dates as they were, so the same wheel gives the same bytes; RECORD keeps no line
+    for a dropped file."""
+    target = BUILD / "site-wheel" / wheel.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(target, "w") as out:
+        for info in source.infolist():
+            if MAINLINE_MEMBER.fullmatch(info.filename):
+                continue
+            data = source.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode("utf-8").splitlines(keepends=True)
+                data = "".join(x for x in lines
+                               if not MAINLINE_MEMBER.fullmatch(x.split(",")[0])).encode()
+            out.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
+    return target
+
+
 SNAPSHOT_NAME = "snapshot.bin.gz"
 
 
@@ -326,8 +350,8 @@ def lay_out_site(wheel: Path) -> None:
     # The page imports gridforge straight from this zip (zipimport, nothing unpacked), with
     # bytecode beside each module; build/dist keeps the plain wheel for pip and the tests.
     shipped = wheels_dir / wheel.name
-    shutil.copy2(precompiled("precompile the gridforge wheel", wheel, "gridforge-wheel",
-                             least=1.0), shipped)
+    shutil.copy2(precompiled("precompile the gridforge wheel", without_mainline(wheel),
+                             "gridforge-wheel", least=1.0), shipped)
     wheel = shipped
     pyodide_version = json.loads((pyodide_pkg / "package.json").read_text())["version"]
     manifest = {
@@ -402,20 +426,32 @@ def lay_out_levels(source: Path, dest: Path) -> list[dict[str, object]]:
 SW_PLACEHOLDER = "const BUILD = null;  // build.py writes this build's version and files here"
 
 
+# The service worker fills its cache with the whole site but the main line's later blocks:
+# those (tens of MiB in all) are cached one by one as the player reaches them.
+PRECACHED_LEVELS = 100
+LEVEL_BLOCK = re.compile(r"levels/main-(\d{4})-\d{4}\.json")
+
+
 def write_offline_manifest(site: Path) -> str:
     """Write the service worker's list of files (every file of the site but sw.js, with
-    its SHA-256 and size) into sw.js and sw-manifest.json; return the build's version.
+    its SHA-256 and size; main-line blocks past level 100 marked ``lazy``) into sw.js and
+    sw-manifest.json; return the build's version.
 
     The version is a hash of that list, so any change to any file names a new cache; and
     because it is written into sw.js itself, the browser sees a new service worker on
     every new build (an unchanged sw.js would never be re-installed).
     """
     sw = site / "sw.js"
-    files = []
+    files: list[dict[str, object]] = []
     for path in sorted(site.rglob("*")):
         if path.is_file() and path != sw and path.name != "sw-manifest.json":
-            files.append({"path": path.relative_to(site).as_posix(),
-                          "sha256": sha256_of(path), "bytes": path.stat().st_size})
+            entry: dict[str, object] = {"path": path.relative_to(site).as_posix(),
+                                        "sha256": sha256_of(path),
+                                        "bytes": path.stat().st_size}
+            block = LEVEL_BLOCK.fullmatch(str(entry["path"]))
+            if block and int(block[1]) > PRECACHED_LEVELS:
+                entry["lazy"] = True  # cached when first fetched, not at install
+            files.append(entry)
     listing = "".join(f"{f['path']} {f['sha256']}\n" for f in files)
     version = hashlib.sha256(listing.encode("utf-8")).hexdigest()[:16]
     build_info = {"version": version, "files": files}

@@ -83,7 +83,7 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def page(browser: Browser, base_url: str) -> Iterator[Page]:
     """A page in a fresh context. Its service worker is blocked: the offline cache is
-    tested in test_offline.py, and elsewhere it would only fill itself (13 MiB) in the
+    tested in test_offline.py, and elsewhere it would only fill itself (about 13 MiB) in the
     background of every test. A test that makes its own context and routes requests with
     `route.fetch` should pass `service_workers="block"` too, or a worker still filling its
     cache when the context closes makes the route handler fail."""

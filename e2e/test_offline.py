@@ -248,3 +248,41 @@ def test_a_file_of_another_build_fails_the_install_and_nothing_is_cached(
         assert outcome == {"state": "redundant", "keys": []}
     finally:
         context.close()
+
+
+def test_later_main_line_blocks_are_cached_when_first_opened_not_at_install(
+        browser: Browser, deployed):
+    origin, site = deployed
+    # Two blocks past level 100 (the install caches the first 100 levels and the rest of the
+    # site; later blocks join the cache one by one).
+    later = ["main-0101-0125.json", "main-0126-0150.json"]
+    for name in later:
+        (site / "levels" / name).write_text(json.dumps({"block": name}))
+    shutil.copy2(ROOT / "web" / "sw.js", site / "sw.js")
+    build.write_offline_manifest(site)
+    listed = {f["path"]: f for f in json.loads((site / "sw-manifest.json").read_text())["files"]}
+    assert all(listed[f"levels/{name}"]["lazy"] for name in later)
+    context = browser.new_context(base_url=origin)
+    cached = """() => caches.keys().then((keys) => caches.open(keys.find(
+        k => k.startsWith('gridforge-')))).then((c) => c.keys())
+        .then((requests) => requests.map((r) => new URL(r.url).pathname))"""
+    fetch_block = """(name) => fetch('levels/' + name).then((r) => r.json())
+        .then((v) => v.block, () => 'unavailable')"""
+    try:
+        page = context.new_page()
+        page.goto("/app/")
+        ready(page)
+        wait_offline_ready(page)
+        page.reload()  # now this page is served by the worker
+        ready(page)
+        paths = page.evaluate(cached)
+        assert "/app/levels/index.json" in paths
+        assert not any(p.endswith(name) for p in paths for name in later)
+        assert page.evaluate(fetch_block, later[0]) == later[0]  # opened once, online
+        assert f"/app/levels/{later[0]}" in page.evaluate(cached)
+
+        block_everything(context)
+        assert page.evaluate(fetch_block, later[0]) == later[0]  # offline: from the cache
+        assert page.evaluate(fetch_block, later[1]) == "unavailable"  # never opened
+    finally:
+        context.close()

@@ -11,6 +11,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -343,3 +344,25 @@ def test_the_snapshot_lists_every_stdlib_module_the_code_imports_and_nothing_els
         archive.writestr("pkg/data.json", "import os")
     assert build.stdlib_imports(wheel) == ["heapq", "importlib", "importlib.resources",
                                            "json", "typing"]
+
+
+def test_the_site_wheel_leaves_the_main_line_to_the_level_blocks(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(build, "BUILD", tmp_path / "build")
+    wheel = tmp_path / "gridforge-0.1.0-py3-none-any.whl"
+    kept = ["gridforge/__init__.py", "gridforge/snakes/data/samples.json",
+            "gridforge/snakes/data/main-notes.json", "gridforge/mines/data/run.json"]
+    dropped = ["gridforge/snakes/data/main-0001-0025.json", "gridforge/snakes/data/progress.json"]
+    record = "".join(f"{name},sha256=x,1\n" for name in kept + dropped)
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name in kept + dropped:
+            archive.writestr(zipfile.ZipInfo(name, (2020, 2, 2, 0, 0, 0)), "{}")
+        archive.writestr("gridforge-0.1.0.dist-info/RECORD", record)
+    site = build.without_mainline(wheel)
+    first = site.read_bytes()
+    with zipfile.ZipFile(site) as archive:
+        names = archive.namelist()
+        assert names == [*kept, "gridforge-0.1.0.dist-info/RECORD"]
+        assert archive.read("gridforge-0.1.0.dist-info/RECORD").decode().splitlines() == [
+            f"{name},sha256=x,1" for name in kept]
+        assert all(i.date_time == (2020, 2, 2, 0, 0, 0) for i in archive.infolist()[:4])
+    assert build.without_mainline(wheel).read_bytes() == first  # the same bytes again

@@ -1,6 +1,7 @@
 // The offline service worker: after the first visit the whole site (the shell, the Pyodide
-// runtime, micropip, the gridforge wheel, the level blocks) is served from one cache, so a
-// second visit is ready with the network gone and does not wait for the server.
+// runtime, micropip, the gridforge wheel, the main line's first 100 levels) is served from
+// one cache, so a second visit is ready with the network gone and does not wait for the
+// server; each later block of the line joins the cache when the player first opens it.
 //
 // One build, one cache: build.py writes the build's file list (path, SHA-256, bytes) and a
 // version (a hash of that list) into the line below, so every new build is a new sw.js and
@@ -15,6 +16,10 @@ const BUILD = null;  // build.py writes this build's version and files here
 
 const PREFIX = "gridforge-";
 const CACHE = BUILD ? PREFIX + BUILD.version : null;
+// The main line's later blocks (build.py marks them lazy): not fetched at install, but
+// cached, checked against their SHA-256, the first time the page asks for one.
+const LAZY = new Map((BUILD ? BUILD.files : []).filter((f) => f.lazy)
+  .map((f) => [new URL(f.path, self.registration.scope).href, f]));
 
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -34,7 +39,7 @@ async function fetchChecked(file, cacheMode) {
 
 async function fillCache() {
   try {
-    const entries = await Promise.all(BUILD.files.map(async (file) => {
+    const entries = await Promise.all(BUILD.files.filter((f) => !f.lazy).map(async (file) => {
       try {
         // A revalidation first: right after the first visit the files are in the HTTP
         // cache and the server answers 304.
@@ -71,9 +76,17 @@ async function respond(request) {
   const navigate = request.mode === "navigate";
   if (navigate && url.pathname.endsWith("/")) url.pathname += "index.html";
   const hit = await cache.match(url.href, { ignoreSearch: navigate });
+  if (hit) return hit;
+  // A later main-line block: fetched and checked like the rest, then kept for offline play.
+  const lazy = LAZY.get(url.href);
+  if (lazy) {
+    const [key, response] = await fetchChecked(lazy, "no-cache");
+    await cache.put(key, response.clone());
+    return response;
+  }
   // A miss (a file that is not part of the build, or storage the browser evicted) goes to
   // the network as if there were no service worker.
-  return hit || fetch(request);
+  return fetch(request);
 }
 
 self.addEventListener("fetch", (event) => {
