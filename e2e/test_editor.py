@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 from gridforge.snakes import page as contract
+from gridforge.snakes.design.certify import shipped_data
+from gridforge.snakes.design.mainline import mainline_level
 from gridforge.snakes.level import level_sha256
 from gridforge.snakes.selfcheck import SPEC_EXAMPLE
 from playwright.sync_api import Browser, Page, expect
@@ -337,9 +339,10 @@ def test_a_design_with_fixed_parameters_has_exactly_those_parameters(page: Page)
     assert board_sha(page) == sha
 
 
-def test_main_line_copies_open_by_route_and_level_1500_says_it_is_not_shipped(page: Page):
-    main = {lv["meta"]["level"]: lv for lv in contract.sample_levels() if "level" in lv["meta"]}
-    highest = max(main)
+def test_main_line_copies_open_by_route_level_1500_as_soon_as_it_ships(page: Page):
+    shipped = sorted(f.name for f in shipped_data().iterdir() if f.name.startswith("main-"))
+    highest = int(shipped[-1][len("main-0001-"):-len(".json")])
+    main = {n: mainline_level(n)["level"] for n in (highest, 1500) if n <= highest}
     open_editor(page, f"#editor/level/{highest}")
     board = page.get_by_test_id("editor-board")
     expect(board).to_have_attribute("data-level", str(highest))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from gridforge.snakes.level import spec_example
 
-__all__ = ["level_dict", "spec_example"]
+__all__ = ["data_with_first_block", "level_dict", "spec_example"]
 
 
 def level_dict(
@@ -25,3 +27,16 @@ def level_dict(
         "bodies": bodies,
         "holes": holes,
     }
+
+
+def data_with_first_block(folder: Path) -> Path:
+    """A copy of the package's ``snakes/data`` with the main line's first block only: the
+    tests of a command that rechecks the data (the whole line is rechecked once, by the
+    shipped-line test of test_mainline.py)."""
+    data = resources.files("gridforge.snakes").joinpath("data")
+    folder.mkdir(parents=True, exist_ok=True)
+    for f in data.iterdir():
+        if f.name.endswith(".json") and (not f.name.startswith("main-")
+                                         or f.name.startswith("main-0001-")):
+            (folder / f.name).write_bytes(f.read_bytes())
+    return folder

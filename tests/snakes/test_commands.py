@@ -8,9 +8,10 @@ import pytest
 from gridforge.cli import main
 from gridforge.snakes.certificate import BATCH_FORMAT
 from gridforge.snakes.commands import MAX_VERIFY_BYTES
+from gridforge.snakes.design import certify
 from gridforge.snakes.level import MAX_LEVEL_BYTES
 
-from .fixtures import level_dict, spec_example
+from .fixtures import data_with_first_block, level_dict, spec_example
 
 pytestmark = pytest.mark.cpython_only
 
@@ -128,7 +129,9 @@ def test_cli_verify_reads_a_batch_above_the_level_cap(tmp_path, capsys):
     assert code == 2 and "must be a batch that begins with its format" in err
 
 
-def test_cli_check_designer_small(capsys):
+def test_cli_check_designer_small(capsys, monkeypatch, tmp_path):
+    data = data_with_first_block(tmp_path / "data")
+    monkeypatch.setattr(certify, "shipped_data", lambda: data)
     code, stdout, _ = run(["check-designer", "--levels", "10", "--quiet"], capsys)
     assert code == 0
     assert "astar_vs_bfs: ok" in stdout and "matching_vs_brute_force: ok" in stdout

@@ -21,15 +21,17 @@ MAX_DATA_BYTES = 8 * 1024 * 1024
 
 def sample_levels() -> list[dict[str, Any]]:
     """The levels shipped with the package (each a level dict with meta): the contract's
-    example, ``data/samples.json``, then the shipped main-line blocks (``data/main-*.json``)."""
+    example, ``data/samples.json``, then the main line's first block (levels 1-25, the
+    lessons) where the package carries it; the whole line is read a block at a time by
+    :func:`~gridforge.snakes.design.mainline.mainline_level` and, in the browser, by the
+    page."""
     data = resources.files("gridforge.snakes").joinpath("data")
     example = {**spec_example(), "meta": {"id": "sample-spec", "template": "twin",
                                           "title": "The contract's example (minimum 20 steps)"}}
     samples = parse_json(data.joinpath("samples.json").read_bytes(), "samples.json",
                          max_bytes=MAX_DATA_BYTES)
     levels = [example, *samples["levels"]]
-    blocks = sorted((f for f in data.iterdir() if f.name.startswith("main-")),
-                    key=lambda f: f.name)
+    blocks = [f for f in data.iterdir() if f.name.startswith("main-0001-")]
     for block in blocks:
         for level in parse_json(block.read_bytes(), block.name, max_bytes=MAX_DATA_BYTES)["levels"]:
             meta = level["meta"]

@@ -123,12 +123,17 @@ def _data_files(root: Traversable) -> list[Traversable]:
     return sorted((f for f in root.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
 
 
+def shipped_data() -> Traversable:
+    """The package's ``snakes/data`` folder: samples and the main line's blocks."""
+    return resources.files("gridforge.snakes").joinpath("data")
+
+
 def check_shipped_certificates(progress: Progress = NO_PROGRESS, *,
                                root: Traversable | None = None) -> dict[str, Any]:
     """Recheck every certificate in the package's ``snakes/data`` batch files (or ``root``):
     each claim, the score included; a failure names the file, the level and the claim."""
     if root is None:
-        root = resources.files("gridforge.snakes").joinpath("data")
+        root = shipped_data()
     failures: list[str] = []
     checked = 0
     for f in _data_files(root):
@@ -145,4 +150,5 @@ def check_shipped_certificates(progress: Progress = NO_PROGRESS, *,
 
 
 __all__ = ["certify", "certify_file_data", "check", "check_file_certificates",
-           "check_shipped_certificates", "export", "is_certified_level", "recheck", "score"]
+           "check_shipped_certificates", "export", "is_certified_level", "recheck", "score",
+           "shipped_data"]
