@@ -273,12 +273,22 @@ def test_a_loss_ends_on_a_loss_screen_and_a_new_run_starts_from_it(device: Devic
     expect(page.get_by_test_id("mines-player")).to_contain_text("You 0/24 HP")
     # the board says the round is over, not "continue": nothing is offered
     expect(page.locator('[data-testid="mines-cell"]:not([data-do="none"])')).to_have_count(0)
+    # The home screen (another tab of the same browser) says how the run ended.
+    home = page.context.new_page()
+    home.goto(page.url.split("#")[0] + "#home")
+    expect(home.get_by_test_id("home-mines-place")).to_have_text("Last run lost in battle 1 of 5")
+    expect(home.get_by_test_id("home-mines-go")).to_have_text("New run")
+    home.close()
     device.primary(page.get_by_test_id("mines-end-new-run"))
     settle(page)
     expect(page.get_by_test_id("mines-end")).to_be_hidden()
     expect(page.get_by_test_id("mines-player")).to_contain_text("You 24/24 HP")
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 1/5")
     expect(page.locator('[data-testid="mines-cell"][data-do="reach"]').first).to_be_visible()
+    page.evaluate("() => { location.hash = '#home'; }")
+    expect(page.get_by_test_id("home-mines-place")).to_have_text(
+        "A run is in progress: battle 1 of 5")
+    expect(page.get_by_test_id("home-mines-go")).to_have_text("Resume")
 
 
 def board_picture(page: Page) -> list:
@@ -305,12 +315,17 @@ def test_a_reload_mid_round_resumes_the_same_board_ap_flags_and_hp(device: Devic
                            "mines-count")}
     assert "You 22/24 HP" in before["mines-player"]  # the enemy struck once
     picture = board_picture(page)
+    log = page.get_by_test_id("mines-log").locator("li").all_inner_texts()
+    assert len(log) >= 2
     page.reload()
     page.evaluate("() => window.gridforge.ready")
     settle(page)
     after = {name: page.get_by_test_id(name).inner_text() for name in before}
     assert after == before
     assert board_picture(page) == picture
+    # the event log is back as it was, newest line first
+    expect(page.get_by_test_id("mines-log").locator("li")).to_have_count(len(log))
+    assert page.get_by_test_id("mines-log").locator("li").all_inner_texts() == log
     expect(page.get_by_test_id("app-message")).to_contain_text("back where you left it")
 
 

@@ -9,6 +9,7 @@ export const SETTINGS_KEY = "gridforge.settings";
 export const PROGRESS_FORMAT = "gridforge.progress/1";
 const MAX_LEVEL = 2000;
 const MAX_IMPORT_BYTES = 1_000_000;
+const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
@@ -67,7 +68,22 @@ export function progressIssues(value) {
   }
   const mines = value.mines;
   if (!isObject(mines)) bad("mines", "must be an object with run");
-  else if (mines.run !== null && !isObject(mines.run)) bad("mines.run", "must be an object or null");
+  else {
+    if (mines.run !== null && !isObject(mines.run)) bad("mines.run", "must be an object or null");
+    const summary = mines.summary;
+    if (summary !== undefined && summary !== null) {
+      if (!isObject(summary)) bad("mines.summary", "must be an object or null");
+      else {
+        if (!RUN_STATUSES.includes(summary.status)) {
+          bad("mines.summary.status", `must be one of ${RUN_STATUSES.join(", ")}`);
+        }
+        if (!isCount(summary.battles, 1, 99)) bad("mines.summary.battles", "must be a count of battles");
+        else if (!isCount(summary.battle, 1, summary.battles)) {
+          bad("mines.summary.battle", "must be a battle number within battles");
+        }
+      }
+    }
+  }
   return issues;
 }
 
@@ -76,6 +92,12 @@ function invalid(message, issues) {
   const error = new Error(message);
   error.issues = issues;
   return error;
+}
+
+/** Whether the stored mines run can still be played (not won or lost: the Mines screen
+ * starts a new run then, its end screen having been shown). */
+export function minesRunOpen(mines) {
+  return Boolean(mines.run) && !["won", "lost"].includes(mines.summary?.status);
 }
 
 export class Store {

@@ -167,6 +167,35 @@ def test_resume_through_the_page_rebuilds_board_ap_flags_and_hp():
     assert resumed["state"]["board"]["grid"][fy][fx] == "flag"
 
 
+def _played_with_its_log(seed: int) -> tuple[dict, list[str]]:
+    """A run played through the page (far-click digs, continues after each settlement) and
+    every log line its answers gave, in order."""
+    answer = page.new_run(seed)
+    run_id, shown = answer["run"], list(answer["log"])
+    for _ in range(200):
+        state = answer["state"]
+        if state["status"] in ("won", "lost") or len(shown) > 80:
+            break
+        if state["can_continue"]:
+            answer = page.continue_run(run_id)
+        elif state["offer"]["reach"]:
+            x, y, _sx, _sy = state["offer"]["reach"][0]
+            answer = page.primary(run_id, [x, y])
+        else:
+            answer = page.act(run_id, {"kind": "stop", "cell": [0, 0]})
+        shown += answer["log"]
+    return answer, shown
+
+
+def test_resume_gives_back_the_event_log_as_it_was_shown(monkeypatch):
+    for seed in range(4):
+        answer, shown = _played_with_its_log(seed)
+        assert len(shown) > 10
+        assert page.resume_run(answer["save"])["log"] == shown[-60:]  # the page keeps 60
+    monkeypatch.setattr(runs, "RESUMED_LOG_LINES", 10)  # the newest lines, when there are more
+    assert page.resume_run(answer["save"])["log"] == shown[-10:]
+
+
 def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing():
     good = page.new_run(5)["save"]
     count = len(runs._runs.items)

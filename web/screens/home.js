@@ -1,5 +1,6 @@
 // The start page: the two games and the editor, each with the player's place in it, and
 // the progress file (export, import). Reads saved state only; Python is not needed here.
+import { minesRunOpen } from "../store.js";
 import { download, el } from "./dom.js";
 
 /** The player's place in the snakes main line, in words. */
@@ -9,6 +10,16 @@ function snakesPlace(progress) {
   if (current) return `Level ${current.level} is waiting where you left it · ${done} done`;
   if (done === 0) return "Start with level 1";
   return `Level ${progress.snakes.open} is next · ${done} done`;
+}
+
+function minesPlace(mines) {
+  const summary = mines.summary;
+  if (!mines.run) return "No run in progress";
+  if (!summary) return "A run is in progress";
+  const of = `battle ${summary.battle} of ${summary.battles}`;
+  if (summary.status === "won") return `Last run won: all ${summary.battles} battles`;
+  if (summary.status === "lost") return `Last run lost in ${of}`;
+  return `A run is in progress: ${of}`;
 }
 
 export const screen = {
@@ -44,10 +55,9 @@ export const screen = {
         el("article", { class: "card", "data-testid": "home-mines" },
           el("h2", {}, "Mines"),
           el("p", {}, "A roguelike minesweeper: five battles, action points, no guessing."),
-          el("p", { class: "place", "data-testid": "home-mines-place" },
-            progress.mines.run ? "A run is in progress" : "No run in progress"),
+          el("p", { class: "place", "data-testid": "home-mines-place" }, minesPlace(progress.mines)),
           el("a", { class: "go", href: "#mines", "data-testid": "home-mines-go" },
-            progress.mines.run ? "Resume" : "Play")),
+            minesRunOpen(progress.mines) ? "Resume" : progress.mines.run ? "New run" : "Play")),
         el("article", { class: "card", "data-testid": "home-editor" },
           el("h2", {}, "Level editor"),
           el("p", {}, "Build a snakes level, prove it solvable, share it."),

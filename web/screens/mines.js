@@ -13,6 +13,7 @@
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
 
+import { minesRunOpen } from "../store.js";
 import { download, el, svg } from "./dom.js";
 
 const LONG_PRESS_MS = 450;
@@ -136,7 +137,12 @@ export const screen = {
     function save(answer) {
       if (!answer.save) return;
       try {
-        app.store.updateProgress((progress) => { progress.mines = { ...progress.mines, run: answer.save }; });
+        // The summary lets the home screen say where the run stands without replaying it.
+        const s = answer.state;
+        const summary = s ? { status: s.status, battle: s.battle, battles: s.battles } : null;
+        app.store.updateProgress((progress) => {
+          progress.mines = { ...progress.mines, run: answer.save, summary };
+        });
       } catch (error) {
         console.error(error);
       }
@@ -638,8 +644,9 @@ export const screen = {
     enqueue(async () => {
       await app.ready;
       if (!live) return;
-      const saved = app.store.progress().mines.run;
-      if (saved) await resume(saved);
+      const mines = app.store.progress().mines;
+      // A run that was won or lost has shown its end screen: coming back starts a new one.
+      if (minesRunOpen(mines)) await resume(mines.run);
       else await startRun(randomSeed());
     });
 

@@ -789,8 +789,10 @@ def _is_cell(value: object) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)
 
 
-def replay_saved(data: object, table: RunTable | None = None) -> Run:
-    """Rebuild a run from its saved form (:meth:`Run.save`), step by step.
+def replay_saved(data: object, table: RunTable | None = None,
+                 log: list[str] | None = None) -> Run:
+    """Rebuild a run from its saved form (:meth:`Run.save`), step by step; the event log's
+    lines, as the page showed them, are added to ``log`` when it is given.
 
     :raises ValidationError: when the saved run is malformed or a step cannot replay
         (naming the step); nothing is kept then.
@@ -798,16 +800,19 @@ def replay_saved(data: object, table: RunTable | None = None) -> Run:
     table = table if table is not None else load_run_table()
     seed, steps = _parse_saved(data, table)
     run = Run(seed, table)
+    lines = log if log is not None else []
+    lines += log_lines(run.initial_events, run.session.engine.board)
     for k, step in enumerate(steps):
         try:
             if "intent" in step:
-                run.act(step["intent"])
+                answer = run.act(step["intent"])
             elif step["do"] == "reach":
-                run.primary((step["cell"][0], step["cell"][1]))
+                answer = run.primary((step["cell"][0], step["cell"][1]))
             elif step["do"] == "continue":
-                run.continue_run()
+                answer = run.continue_run()
             else:
-                run.refresh()
+                answer = run.refresh()
+            lines += answer.get("log", [])
         except ValidationError:
             raise
         except GridforgeError as exc:
@@ -818,6 +823,7 @@ def replay_saved(data: object, table: RunTable | None = None) -> Run:
 
 
 # ---------------------------------------------------------------- JSON facade for the page
+RESUMED_LOG_LINES = 60  # the event log's newest lines given back on resume (the page keeps 60)
 _runs: Registry[Run] = Registry("r", MAX_RUNS, "run")
 
 
@@ -849,9 +855,11 @@ def new_run(seed: int) -> dict[str, Any]:
 def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a saved run exactly (the page's store after a reload); answers as
     :func:`new_run`. :raises ValidationError: naming the faulty field or step."""
-    run = replay_saved(saved)
+    lines: list[str] = []
+    run = replay_saved(saved, log=lines)
     run_id = _runs.add(run)
-    return {"run": run_id, "events": [], "log": [], "state": run.to_json(), "save": run.save()}
+    return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
+            "state": run.to_json(), "save": run.save()}
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
