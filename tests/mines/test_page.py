@@ -11,7 +11,7 @@ import pytest
 from gridforge.errors import ValidationError
 from gridforge.mines import page
 from gridforge.mines import run as runs
-from gridforge.mines.intents import Intent
+from gridforge.mines.intents import REJECT_REASONS, SUB_REASONS, Intent
 from gridforge.mines.run import REFUSALS, Run, load_run_table, replay_saved
 from gridforge.mines.view import fog_digits, move_tree
 from hypothesis import HealthCheck, given, settings
@@ -356,6 +356,11 @@ def test_telemetry_counts_inputs_ap_batches_chains_and_rejections():
     assert first["rejections"]["out_of_catalog"] == 1
     assert first["actions_per_ap"] == 3.0 and len(first["chain_sizes"]) == 1
     assert data["totals"]["chain_sizes"] == {str(first["chain_sizes"][0]): 1}
+    # every counted reason has its words for the stats panel, and every known reason has words
+    words = data["totals"]["reason_words"]
+    assert set(words) == set(data["totals"]["rejections"]) and words["out_of_catalog"]
+    assert set(runs.REASON_WORDS) >= {*REJECT_REASONS, *SUB_REASONS, "voided"}
+    assert all("_" not in text for text in runs.REASON_WORDS.values())
     run.act(Intent("stop"))
     run.continue_run()
     assert len(run.telemetry()["rounds"]) == 2

@@ -488,7 +488,7 @@ export const screen = {
     function drawStats(data) {
       const t = data.totals;
       const chains = Object.entries(t.chain_sizes).map(([size, n]) => `${size}: ${n}`).join(", ") || "none yet";
-      const rejections = Object.entries(t.rejections).map(([why, n]) => `${why.replaceAll("_", " ")}: ${n}`)
+      const rejections = Object.entries(t.rejections).map(([why, n]) => `${t.reason_words[why]}: ${n}`)
         .join(", ") || "none";
       statsBody.replaceChildren(
         el("p", { "data-testid": "mines-stats-friction" },

@@ -80,6 +80,17 @@ REFUSALS = {
     "no_path": "No path over opened ground leads there.",
     "out_of_catalog": "That is not something you can do here.",
 }
+# The same reasons as a stats panel counts them: a few words each (telemetry's
+# ``reason_words``), plus "voided" (an intent that came after the round ended).
+REASON_WORDS = {
+    "board_face": "not possible on the board", "resource_face": "not enough AP",
+    "phase": "not during a round", "board_invalid": "board refused",
+    "not_adjacent": "too far", "target_revealed": "cell already open",
+    "target_concealed": "not opened ground", "flag_present": "a flag in the way",
+    "flag_absent": "no flag there", "no_path": "no path there",
+    "out_of_catalog": "not an action here", "voided": "too late: round over",
+    "rejected": "refused",
+}
 PHASE_TEXT = {
     "settled": "The round is over: press Continue for the next one.",
     "won": "The run is won: start a new run to play again.",
@@ -697,6 +708,8 @@ class Run:
                                            3) if rounds else None,
                 "chain_sizes": dict(sorted(chains.items(), key=lambda i: int(i[0]))),
                 "rejections": dict(sorted(rejections.items())),
+                "reason_words": {reason: REASON_WORDS.get(reason, reason.replace("_", " "))
+                                 for reason in sorted(rejections)},
             },
             "rounds": rounds,
         }
