@@ -4,9 +4,11 @@ Builds a few levels of each chosen band with :func:`gridforge.snakes.design.main
 (exactly what ``generate-levels`` runs per level), measures process CPU time (not wall time:
 other jobs on the machine do not count against a level) and prints, per band, the mean CPU
 seconds per level, how many fell back, and the band's projected cost. Bands not measured are
-interpolated linearly between measured ones. The projection for ``--workers`` processes
-assumes the levels share the cores evenly (a level is one task; 2000 tasks keep every worker
-busy to the end but for the last few).
+interpolated linearly between measured ones. The sample itself runs in ``--workers``
+processes (each level's own CPU time is measured, so the figures do not depend on how many
+run at once on an idle machine). The projection for ``--workers`` processes assumes the
+levels share the cores evenly (a level is one task; 2000 tasks keep every worker busy to the
+end but for the last few).
 
     .venv/bin/python bench/mainline_cost.py                       # bands 1,5,10,15,20, 1 level
     .venv/bin/python bench/mainline_cost.py --bands 1-20 --per-band 3 --workers 2
@@ -15,6 +17,7 @@ busy to the end but for the last few).
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import time
 
 from gridforge.snakes.design.mainline import LEVELS, design_level
@@ -31,6 +34,17 @@ def bands_of(text: str) -> list[int]:
     return sorted(b for b in out if 1 <= b <= LEVELS // BAND)
 
 
+def measure(n: int, seed: int) -> tuple[str, float]:
+    """Build level ``n`` and return its printed row and its process CPU seconds."""
+    start = time.process_time()
+    level, cert = design_level(n, seed)
+    spent = time.process_time() - start
+    meta = level["meta"]
+    return (f"{meta['target']:6} {cert['score']['total']:5} {cert['steps']:5} "
+            f"{cert['optimal']!s:>6} {spent:7.1f} {meta.get('fallback', {}).get('tries', '')}",
+            spent)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bands", default="1,5,10,15,20")
@@ -41,20 +55,17 @@ def main() -> None:
     measured: dict[int, float] = {}
     print(f"{'band':>9} {'level':>5} {'target':>6} {'score':>5} {'steps':>5} {'proven':>6} "
           f"{'cpu s':>7} fallback")
-    for band in bands_of(args.bands):
-        cpu = []
-        for k in range(args.per_band):
-            # Spread over the band and over the wave (slot 3, 8, 5, ...): breathers included.
-            n = (band - 1) * BAND + 1 + (37 + 61 * k) % BAND
-            start = time.process_time()
-            level, cert = design_level(n, args.seed)
-            spent = time.process_time() - start
-            cpu.append(spent)
-            meta = level["meta"]
-            print(f"{(band - 1) * BAND + 1:4}-{band * BAND:<4} {n:5} {meta['target']:6} "
-                  f"{cert['score']['total']:5} {cert['steps']:5} {cert['optimal']!s:>6} "
-                  f"{spent:7.1f} {meta.get('fallback', {}).get('tries', '')}", flush=True)
-        measured[band] = sum(cpu) / len(cpu)
+    # Spread over the band and over the wave (slot 3, 8, 5, ...): breathers included.
+    levels = [(band, (band - 1) * BAND + 1 + (37 + 61 * k) % BAND)
+              for band in bands_of(args.bands) for k in range(args.per_band)]
+    cpu: dict[int, list[float]] = {}
+    # The sample is measured by --workers processes at once (each level's own CPU time).
+    with cf.ProcessPoolExecutor(max_workers=args.workers) as pool:
+        runs = pool.map(measure, [n for _, n in levels], [args.seed] * len(levels))
+        for (band, n), (row, spent) in zip(levels, runs, strict=True):
+            cpu.setdefault(band, []).append(spent)
+            print(f"{(band - 1) * BAND + 1:4}-{band * BAND:<4} {n:5} {row}", flush=True)
+    measured = {band: sum(times) / len(times) for band, times in cpu.items()}
     if not measured:
         return
     known = sorted(measured)
