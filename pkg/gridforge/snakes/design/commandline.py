@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from typing import Any
 
+from gridforge.errors import GridforgeError
 from gridforge.progress import Progress, terminal_bar
 from gridforge.snakes.design.console import print_json, print_mainline
 
@@ -87,10 +89,15 @@ def generate_levels_command(args: Any) -> int:
     from gridforge.snakes.design.mainline import LEVELS, build_mainline
 
     started = time.monotonic()
-    state = build_mainline(
-        args.out, seed=args.seed, levels=args.levels or (1, LEVELS), resume=args.resume,
-        workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler,
-        progress=Progress() if args.quiet else terminal_bar())
+    try:
+        state = build_mainline(
+            args.out, seed=args.seed, levels=args.levels or (1, LEVELS), resume=args.resume,
+            workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler,
+            progress=Progress() if args.quiet else terminal_bar())
+    except (GridforgeError, KeyboardInterrupt):
+        if not args.quiet:
+            print(file=sys.stderr)  # the message starts below the bar, not after it
+        raise
     return print_mainline(state, args.out, time.monotonic() - started)
 
 
