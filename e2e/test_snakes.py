@@ -258,3 +258,34 @@ def test_a_level_left_midway_is_offered_back_where_it_was(browser: Browser, base
         wait_level(page, 1)
         expect(board(page)).to_have_attribute("data-steps", "0")
         assert page.page_errors == []
+
+
+def test_a_step_glides_the_whole_body_unless_motion_is_reduced(browser: Browser, base_url: str):
+    with device_page(browser, base_url, "desktop") as page:
+        goto_ready(page)
+        set_progress(page, open_progress(4))
+        page.goto("/#snakes/level/4")
+        page.reload()
+        wait_level(page, 4)
+        arrows = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+
+        def step(count: int) -> None:
+            body, end, direction = solution(4)[count - 1]
+            board(page).focus()
+            while board(page).get_attribute("data-focus") != f"{body}:{end}":
+                page.keyboard.press("n")
+            page.keyboard.press(arrows[direction])
+            expect(board(page)).to_have_attribute("data-steps", str(count))
+
+        step(1)
+        body = solution(4)[0][0]
+        glide = page.locator(f'[data-testid="snakes-body"][data-body="{body}"] > animate.glide')
+        expect(glide).to_have_count(1)
+        assert glide.get_attribute("from") != glide.get_attribute("to")
+        # both ends slide: the one that stepped and the one the body pulls along
+        ends = page.locator(f'[data-testid="snakes-end"][data-body="{body}"]')
+        assert ends.evaluate_all("gs => gs.every(g => g.classList.contains('moved'))")
+        page.emulate_media(reduced_motion="reduce")
+        step(2)
+        expect(page.locator("animate.glide")).to_have_count(0)
+        assert page.page_errors == []

@@ -7,6 +7,7 @@ import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
 
 const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
+const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
 const MAX_CELL_PX = 48;
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
@@ -79,6 +80,10 @@ export function drawBoard(parent, level, view, options = {}) {
   if (options.focus) board.dataset.focus = options.focus; else delete board.dataset.focus;
   board.setAttribute("aria-label", options.ariaLabel ?? `Snakes board, ${cols} by ${rows}`);
 
+  // The cells each body had when last drawn (same level only): a step glides from them.
+  const before = board.gridforgeLevel === level ? board.gridforgeBodies || [] : [];
+  board.gridforgeBodies = view.bodies.map((body) => body.cells);
+  const glide = !REDUCED_MOTION.matches;
   // The floor and the stones change only with the level: drawn once per level.
   if (board.gridforgeLevel !== level) {
     board.gridforgeLevel = level;
@@ -116,12 +121,23 @@ export function drawBoard(parent, level, view, options = {}) {
     const spec = level.bodies[b] || { colors: [body.color] };
     const outer = body.color;
     const line = points(body.cells);
-    nodes.push(svg("polyline", { points: line, class: "body", stroke: colour(outer),
-      "data-testid": "snakes-body", "data-body": b }));
+    // The body that stepped glides as a whole, every cell from where it was (a step moves
+    // each cell one along, so the old and new lines have the same number of points).
+    const was = options.moved && options.moved.body === b && before[b];
+    const slid = glide && was && was.length === body.cells.length &&
+      was.some((c, i) => !sameCell(c, body.cells[i])) ? points(was) : null;
+    const polyline = (attrs) => {
+      const node = svg("polyline", { points: line, ...attrs });
+      if (slid) {
+        node.append(svg("animate", { attributeName: "points", from: slid, to: line, dur: "90ms",
+          begin: "indefinite", fill: "freeze", class: "glide" }));
+      }
+      nodes.push(node);
+    };
+    polyline({ class: "body", stroke: colour(outer), "data-testid": "snakes-body", "data-body": b });
     const inner = (spec.colors || []).slice(body.shed + 1);
     inner.forEach((c, k) => {
-      nodes.push(svg("polyline", { points: line, class: "coat", stroke: colour(c),
-        "stroke-width": Math.max(0.08, 0.22 - k * 0.07) }));
+      polyline({ class: "coat", stroke: colour(c), "stroke-width": Math.max(0.08, 0.22 - k * 0.07) });
     });
     const ends = body.cells.length > 1 ? ["head", "tail"] : ["head"];
     for (const end of ends) {
@@ -146,6 +162,12 @@ export function drawBoard(parent, level, view, options = {}) {
         group.classList.add("moved");
         group.style.setProperty("--from-x", `${-moved.dx}px`);
         group.style.setProperty("--from-y", `${-moved.dy}px`);
+      } else if (slid) {
+        // The other end follows the body: it slides from its own old cell.
+        const old = end === "head" ? was[0] : was[was.length - 1];
+        group.classList.add("moved");
+        group.style.setProperty("--from-x", `${old[0] - cell[0]}px`);
+        group.style.setProperty("--from-y", `${old[1] - cell[1]}px`);
       }
       if (options.focus === `${b}:${end}`) {
         group.append(svg("circle", { cx, cy, r: 0.46, class: "focus-ring", "data-testid": "snakes-focus" }));
@@ -187,6 +209,7 @@ export function drawBoard(parent, level, view, options = {}) {
     }
   }
   layer.replaceChildren(...nodes);
+  for (const anim of layer.querySelectorAll("animate.glide")) anim.beginElement();
   return board;
 }
 
