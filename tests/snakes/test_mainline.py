@@ -28,6 +28,7 @@ from gridforge.snakes.design.mainline import (
     LESSONS,
     LEVELS,
     TEACHING,
+    band_report,
     build_mainline,
     layout_key,
     level_plan,
@@ -403,3 +404,17 @@ def test_ctrl_c_and_a_killed_worker_stop_the_cli_cleanly_and_leave_a_resume_poin
     assert "Traceback" not in stderr and "worker process ended abruptly" in stderr
     state = json.loads((out / "progress.json").read_text())
     assert [f["name"] for f in state["files"]][:len(kept)] == kept
+
+
+@pytest.mark.cpython_only
+def test_the_docs_picture_of_the_line_is_drawn_from_the_shipped_blocks():
+    # docs/mainline.svg is what bench/mainline_picture.py draws from the shipped line: a
+    # rebuilt line without a redrawn picture fails here.
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("mainline_picture",
+                                                  root / "bench" / "mainline_picture.py")
+    assert spec is not None and spec.loader is not None
+    picture = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(picture)
+    drawn = picture.draw(picture.read_line(DATA), band_report(DATA))
+    assert (root / "docs" / "mainline.svg").read_text(encoding="utf-8") == drawn
