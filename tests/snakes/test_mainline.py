@@ -258,6 +258,13 @@ def test_mainline_level_reads_the_shipped_line_and_refuses_other_numbers():
             mainline_level(bad)
 
 
+@pytest.mark.cpython_only  # reads every block once per level: a few seconds
+def test_mainline_level_gives_every_shipped_level_with_its_own_number():
+    for n, level, cert in shipped():
+        got = mainline_level(n)
+        assert got["level"]["meta"]["level"] == n and got["certificate"] == cert
+
+
 def _uses(level: dict, mechanic: str) -> bool:
     bodies, holes = level["bodies"], level["holes"]
     if mechanic == "coats":  # a coat shows: its colour differs from the layer under it
