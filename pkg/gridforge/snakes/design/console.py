@@ -50,7 +50,7 @@ def print_mainline(state: dict[str, Any], out: str, seconds: float, *,
     for band in state.get("bands", []):
         lo, hi = band["levels"]
         print(f"levels {lo}-{hi}: {band['built']} built, {band['proven'] * 100:.0f}% proven, "
-              f"mean gap {band['mean_gap']} steps, median score {band['median_score']}, "
+              f"mean gap {band['mean_gap']:.1f} steps, median score {band['median_score']:.1f}, "
               f"largest template share {band['top_template_share'] * 100:.0f}%, "
               f"{band['fallbacks']} fallbacks", file=stdout)
     print(f"main line: {state['built']} levels built in {seconds:.1f} s; {out} holds "

@@ -449,7 +449,7 @@ def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100
             "proven": round(sum(1 for _, c in pairs if c["optimal"]) / len(pairs), 3),
             "mean_gap": round(sum(c["steps"] - c["lower_bound"] for _, c in pairs)
                               / len(pairs), 2),
-            "median_score": median,
+            "median_score": round(median, 2),
             "top_template_share": round(max(templates.count(t) for t in set(templates))
                                         / len(pairs), 3),
             "fallbacks": sum(1 for lv, _ in pairs if "fallback" in lv["meta"]),
