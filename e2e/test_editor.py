@@ -457,8 +457,8 @@ def test_cancelling_a_design_leaves_a_clear_state_and_the_board_as_it_was(page: 
     page.get_by_test_id("editor-design-go").click()
     progress = page.get_by_test_id("editor-design-progress")
     expect(progress).to_contain_text(re.compile(r"Candidates \d+ of \d+"), timeout=60_000)
-    expect(progress).to_contain_text(re.compile(r"best score so far \d+(\.\d+)?"),
-                                     timeout=60_000)
+    # (the score nearest the target appears once a candidate is scored: this one may not be)
+    expect(progress).to_contain_text("best score so far")
     expect(page.get_by_test_id("editor-design-go")).to_be_disabled()
     page.get_by_test_id("editor-design-cancel").click()
     expect(progress).to_have_attribute("data-state", "cancelled")

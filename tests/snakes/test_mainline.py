@@ -260,7 +260,7 @@ def test_mainline_level_reads_the_shipped_line_and_refuses_other_numbers():
 
 @pytest.mark.cpython_only  # reads every block once per level: a few seconds
 def test_mainline_level_gives_every_shipped_level_with_its_own_number():
-    for n, level, cert in shipped():
+    for n, _level, cert in shipped():
         got = mainline_level(n)
         assert got["level"]["meta"]["level"] == n and got["certificate"] == cert
 
@@ -368,6 +368,10 @@ def _wait_for(predicate, what: str, limit: float = 180.0) -> None:
         time.sleep(0.2)
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _children(pid: int) -> list[int]:
     found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     return [int(x) for x in found]
@@ -382,9 +386,11 @@ def test_ctrl_c_and_a_killed_worker_stop_the_cli_cleanly_and_leave_a_resume_poin
                "--seed", str(SEED), "--levels", "1-100", "--workers", "2", "--quiet"]
     first_block = out / "main-0001-0025.json"
 
-    # Ctrl-C at a terminal: SIGINT to the whole process group, workers included.
+    # Ctrl-C at a terminal: SIGINT to the whole process group, workers included. (A shell
+    # that starts a job in the background ignores SIGINT for it, and the ignore is
+    # inherited: the command gets the terminal's default back, as a foreground job has.)
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=_default_sigint)
     _wait_for(lambda: first_block.exists() and len(_children(proc.pid)) == 2, "block 1-25")
     workers = _children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)

@@ -149,8 +149,13 @@ export const screen = {
     }
 
     function take(answer) {
+      const before = state;
       state = answer.state;
       save(answer);
+      // The log tells the current board's story: a line names cells of its own board.
+      if (before && state && (before.battle !== state.battle || before.board_no !== state.board_no)) {
+        log.replaceChildren();
+      }
       for (const line of answer.log || []) log.prepend(el("li", {}, line));
       while (log.children.length > 60) log.lastChild.remove();
       hint = null;

@@ -804,8 +804,9 @@ def _is_cell(value: object) -> bool:
 
 def replay_saved(data: object, table: RunTable | None = None,
                  log: list[str] | None = None) -> Run:
-    """Rebuild a run from its saved form (:meth:`Run.save`), step by step; the event log's
-    lines, as the page showed them, are added to ``log`` when it is given.
+    """Rebuild a run from its saved form (:meth:`Run.save`), step by step; ``log``, when
+    given, receives the event log of the current board as the page showed it (the page starts
+    its log anew with each board: a line names cells of its own board only).
 
     :raises ValidationError: when the saved run is malformed or a step cannot replay
         (naming the step); nothing is kept then.
@@ -815,6 +816,7 @@ def replay_saved(data: object, table: RunTable | None = None,
     run = Run(seed, table)
     lines = log if log is not None else []
     lines += log_lines(run.initial_events, run.session.engine.board)
+    board = (run.battle_index, run.board_no)
     for k, step in enumerate(steps):
         try:
             if "intent" in step:
@@ -825,6 +827,9 @@ def replay_saved(data: object, table: RunTable | None = None,
                 answer = run.continue_run()
             else:
                 answer = run.refresh()
+            if (run.battle_index, run.board_no) != board:  # as the page sees a new board
+                board = (run.battle_index, run.board_no)
+                lines.clear()
             lines += answer.get("log", [])
         except ValidationError:
             raise
@@ -836,7 +841,7 @@ def replay_saved(data: object, table: RunTable | None = None,
 
 
 # ---------------------------------------------------------------- JSON facade for the page
-RESUMED_LOG_LINES = 60  # the event log's newest lines given back on resume (the page keeps 60)
+RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
 _runs: Registry[Run] = Registry("r", MAX_RUNS, "run")
 
 
