@@ -233,9 +233,13 @@ def precompiled(step: str, source: Path, name: str, *, least: float) -> Path:
     return target
 
 
-# The main line's block files and progress.json: served beside the wheel (levels/), fetched
-# a block at a time by the page; only pip's wheel carries them (for `gridforge mainline`).
-MAINLINE_MEMBER = re.compile(r"gridforge/snakes/data/(main-\d{4}-\d{4}|progress)\.json")
+def is_mainline_member(name: str) -> bool:
+    """Whether a wheel member is one of the main line's block files or its progress.json:
+    served beside the wheel (levels/), fetched a block at a time by the page; only pip's
+    wheel carries them (for `gridforge mainline`)."""
+    folder, _, file = name.rpartition("/")
+    return folder == "gridforge/snakes/data" and (
+        file == "progress.json" or BLOCK_NAME.fullmatch(file) is not None)
 
 
 def without_mainline(wheel: Path) -> Path:
@@ -246,13 +250,13 @@ def without_mainline(wheel: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(target, "w") as out:
         for info in source.infolist():
-            if MAINLINE_MEMBER.fullmatch(info.filename):
+            if is_mainline_member(info.filename):
                 continue
             data = source.read(info)
             if info.filename.endswith(".dist-info/RECORD"):
                 lines = data.decode("utf-8").splitlines(keepends=True)
                 data = "".join(x for x in lines
-                               if not MAINLINE_MEMBER.fullmatch(x.split(",")[0])).encode()
+                               if not is_mainline_member(x.split(",")[0])).encode()
             out.writestr(info, data, compress_type=zipfile.ZIP_DEFLATED)
     return target
 
@@ -429,7 +433,6 @@ SW_PLACEHOLDER = "const BUILD = null;  // build.py writes this build's version a
 # The service worker fills its cache with the whole site but the main line's later blocks:
 # those (tens of MiB in all) are cached one by one as the player reaches them.
 PRECACHED_LEVELS = 100
-LEVEL_BLOCK = re.compile(r"levels/main-(\d{4})-\d{4}\.json")
 
 
 def write_offline_manifest(site: Path) -> str:
@@ -448,7 +451,7 @@ def write_offline_manifest(site: Path) -> str:
             entry: dict[str, object] = {"path": path.relative_to(site).as_posix(),
                                         "sha256": sha256_of(path),
                                         "bytes": path.stat().st_size}
-            block = LEVEL_BLOCK.fullmatch(str(entry["path"]))
+            block = BLOCK_NAME.fullmatch(path.name) if path.parent.name == "levels" else None
             if block and int(block[1]) > PRECACHED_LEVELS:
                 entry["lazy"] = True  # cached when first fetched, not at install
             files.append(entry)
