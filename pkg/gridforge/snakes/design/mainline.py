@@ -44,7 +44,6 @@ import re
 import signal
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -750,7 +749,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     except KeyboardInterrupt:
         raise Cancelled(f"stopped by Ctrl-C with {_kept(records)}: run the same command with "
                         "--resume to go on") from None
-    except BrokenProcessPool:
+    except cf.BrokenExecutor:  # (a broken process pool; the name needs no multiprocessing)
         raise GridforgeError(f"a worker process ended abruptly (killed, or out of memory) with "
                              f"{_kept(records)}: run the same command with --resume to go on"
                              ) from None
