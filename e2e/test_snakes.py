@@ -28,9 +28,30 @@ def solution(n: int) -> list[list[object]]:
     return BLOCK["certificates"][n - 1]["solution"]
 
 
-def open_progress(open_level: int) -> dict[str, object]:
-    return {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": open_level},
+ARROWS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+
+
+def open_progress(level: int) -> dict[str, object]:
+    return {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": level},
             "mines": {"run": None}}
+
+
+def open_level(page, n: int) -> None:
+    """Level ``n`` open and on screen, from a saved progress that unlocks it."""
+    goto_ready(page)
+    set_progress(page, open_progress(n))
+    page.goto(f"/#snakes/level/{n}")
+    page.reload()
+    wait_level(page, n)
+
+
+def focus_end(page, body: object, end: object) -> None:
+    """Cycle the keyboard focus (N) to ``body``'s ``end``."""
+    for _ in range(20):
+        if board(page).get_attribute("data-focus") == f"{body}:{end}":
+            return
+        page.keyboard.press("n")
+    assert board(page).get_attribute("data-focus") == f"{body}:{end}"
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -127,11 +148,7 @@ def test_back_and_forward_move_between_map_and_level(browser: Browser, base_url:
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_whole_level_played_with_the_keyboard_alone(browser: Browser, base_url: str, device: str):
     with device_page(browser, base_url, device) as page:
-        goto_ready(page)
-        set_progress(page, open_progress(4))
-        page.goto("/#snakes/level/4")
-        page.reload()
-        wait_level(page, 4)
+        open_level(page, 4)
         # Tab moves focus into the board as usual.
         for _ in range(30):
             page.keyboard.press("Tab")
@@ -140,15 +157,10 @@ def test_a_whole_level_played_with_the_keyboard_alone(browser: Browser, base_url
         else:
             raise AssertionError("Tab never reached the board")
         steps = solution(4)
-        arrows = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
         for count, (body, end, direction) in enumerate(steps, start=1):
-            for _ in range(20):
-                if board(page).get_attribute("data-focus") == f"{body}:{end}":
-                    break
-                page.keyboard.press("n")
-            assert board(page).get_attribute("data-focus") == f"{body}:{end}"
+            focus_end(page, body, end)
             expect(page.get_by_test_id("snakes-focus")).to_have_count(1)
-            page.keyboard.press(arrows[direction])
+            page.keyboard.press(ARROWS[direction])
             if count < len(steps):
                 expect(board(page)).to_have_attribute("data-steps", str(count))
                 focused = page.evaluate("() => document.activeElement?.dataset?.testid")
@@ -160,9 +172,8 @@ def test_a_whole_level_played_with_the_keyboard_alone(browser: Browser, base_url
         board(page).focus()
         page.keyboard.press("n")
         body, end, direction = steps[0]
-        while board(page).get_attribute("data-focus") != f"{body}:{end}":
-            page.keyboard.press("n")
-        page.keyboard.press(arrows[direction])
+        focus_end(page, body, end)
+        page.keyboard.press(ARROWS[direction])
         expect(board(page)).to_have_attribute("data-steps", "1")
         page.keyboard.press("u")
         expect(board(page)).to_have_attribute("data-steps", "0")
@@ -262,19 +273,13 @@ def test_a_level_left_midway_is_offered_back_where_it_was(browser: Browser, base
 
 def test_a_step_glides_the_whole_body_unless_motion_is_reduced(browser: Browser, base_url: str):
     with device_page(browser, base_url, "desktop") as page:
-        goto_ready(page)
-        set_progress(page, open_progress(4))
-        page.goto("/#snakes/level/4")
-        page.reload()
-        wait_level(page, 4)
-        arrows = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+        open_level(page, 4)
 
         def step(count: int) -> None:
             body, end, direction = solution(4)[count - 1]
             board(page).focus()
-            while board(page).get_attribute("data-focus") != f"{body}:{end}":
-                page.keyboard.press("n")
-            page.keyboard.press(arrows[direction])
+            focus_end(page, body, end)
+            page.keyboard.press(ARROWS[direction])
             expect(board(page)).to_have_attribute("data-steps", str(count))
 
         step(1)
