@@ -1,5 +1,5 @@
 """Backward play (design/backward.py): every level it builds is solved by its recorded moves;
-and tightening (design/tighten.py) of the long solutions it leaves."""
+and tightening (snakes/improve.py) of the long solutions it leaves."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ def _courtyard_games(seeds: int) -> Iterator[tuple[Game, list[int]]]:
 
 
 def test_tighten_never_lengthens_and_still_solves():
-    from gridforge.snakes.design.tighten import tighten
+    from gridforge.snakes.improve import tighten
     from gridforge.snakes.search import shorten
 
     checked = 0
@@ -133,7 +133,7 @@ def test_tighten_never_lengthens_and_still_solves():
 
 
 def test_tighten_removes_a_detour_that_shorten_keeps():
-    from gridforge.snakes.design.tighten import tighten
+    from gridforge.snakes.improve import tighten
     from gridforge.snakes.search import shorten
 
     for game, forward in _courtyard_games(8):

@@ -588,6 +588,7 @@ class Solver:
         weight: int,
         buckets: dict[int, deque[Item]],
         active: list[int],
+        scale: int = 1,
     ) -> tuple[Item | None, int]:
         """Push every child of ``key`` worth keeping; returns ``(goal or None, pruned)``.
 
@@ -617,8 +618,8 @@ class Solver:
         exit_estimate = self._exit_estimate
         near_get = self._near_cache.get
         cmask = self._cmask
-        # bucket = (ng + weight * lb) << _H_BITS | lb = gbase + lb * lmul
-        gbase = ng << _H_BITS
+        # bucket = (scale * ng + weight * lb) << _H_BITS | lb = gbase + lb * lmul
+        gbase = scale * ng << _H_BITS
         cap = min(upper - ng, INF)  # lb >= cap: dead (INF) or pruned (ng + lb >= upper)
         lmul = weight << _H_BITS | 1
         last_bk = -1
@@ -655,7 +656,7 @@ class Solver:
                     child = key + delta
                     if best_get(child, _UNSEEN) <= ng:
                         continue
-                    if weight != 1 and child >> uoff == all_used:
+                    if weight != scale and child >> uoff == all_used:
                         best[child] = ng
                         return (child, key, move), pruned
                     lb = exit_estimate(h, base, b, shed, head, tail, c, group, i, hole, used)
@@ -798,11 +799,13 @@ class Solver:
         max_seconds: float = DEFAULT_SECONDS,
         upper: int | None = None,
         weight: int = 1,
+        scale: int = 1,
         progress: Progress = NO_PROGRESS,
     ) -> SearchResult:
-        """A* over full states from ``start``.
+        """A* over full states from ``start``, ordered by ``f = g + (weight / scale) * h``
+        (kept in integers as ``scale * g + weight * h``).
 
-        With ``weight == 1`` the first goal popped is optimal. ``upper`` (a known
+        With ``weight == scale`` the first goal popped is optimal. ``upper`` (a known
         solution length) prunes every node that cannot beat it: if the open list then
         empties, no solution shorter than ``upper`` exists (status ``budget`` is never
         returned in that case; the caller holds the solution of length ``upper``).
@@ -819,7 +822,9 @@ class Solver:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._astar(start, max_states, max_seconds, upper, weight, progress)
+            if weight < scale or scale < 1:
+                raise ValueError(f"a weight below 1 is not A*: {weight}/{scale}")
+            return self._astar(start, max_states, max_seconds, upper, weight, scale, progress)
         finally:
             if collecting:
                 gc.enable()
@@ -831,6 +836,7 @@ class Solver:
         max_seconds: float,
         upper: int | None,
         weight: int,
+        scale: int,
         progress: Progress,
     ) -> SearchResult:
         game = self.game
@@ -872,7 +878,7 @@ class Solver:
             item = lst.popleft()
             key, parent, move = item
             hb = bk & _H_MASK
-            g = (bk >> _H_BITS) - weight * hb
+            g = ((bk >> _H_BITS) - weight * hb) // scale
             if best[key] != g:
                 continue  # stale: reached again with a smaller g
             node = settled.pop(key, None)
@@ -884,7 +890,7 @@ class Solver:
                     continue
                 if h > hb:
                     settled[key] = node
-                    nb = (g + weight * h) << _H_BITS | h
+                    nb = (scale * g + weight * h) << _H_BITS | h
                     other = buckets.get(nb)
                     if other is None:
                         buckets[nb] = deque((item,))
@@ -908,10 +914,11 @@ class Solver:
                     reason = "seconds"
                     break
                 if not expanded & 4095:
-                    progress.step(len(best), max_states, "A*" if weight == 1 else "fast search")
+                    progress.step(len(best), max_states,
+                                  "A*" if weight == scale else "fast search")
             nodes[key] = node
             came[key] = item
-            found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active)
+            found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active, scale)
             pruned += cut
             if found is not None:
                 goal = found
@@ -921,7 +928,7 @@ class Solver:
         stats = {"pruned": pruned, "open": open_count}
         if goal is not None:
             moves = _path(came, goal)
-            optimal = weight == 1
+            optimal = weight == scale
             lb = len(moves) if optimal else h0
             return SearchResult(
                 "solved", moves, optimal, lb, len(moves), expanded, len(best), seconds, "", stats
@@ -938,7 +945,7 @@ class Solver:
                 "state space exhausted", stats,
             )  # fmt: skip
         lowest = min(bk >> _H_BITS for bk, x in buckets.items() if x)
-        lb = h0 if weight != 1 else max(h0, lowest)
+        lb = h0 if weight != scale else max(h0, lowest)
         if upper is not None:
             lb = min(lb, upper)
         return SearchResult(

@@ -37,7 +37,7 @@ would not have written.
 
 From pressure 0.95 candidates are built *backwards* from the solved board instead
 (:mod:`~gridforge.snakes.design.backward`): steps 4 and 5 become backward play, which yields the
-level and its solution together, and :func:`~gridforge.snakes.design.tighten.tighten` shortens
+level and its solution together, and :func:`~gridforge.snakes.improve.tighten` shortens
 it further.
 
 Fixed parameters of the request are never relaxed: a candidate that cannot honour them is
@@ -71,8 +71,8 @@ from gridforge.snakes.design.recipe import Recipe, area_for, clamp, make_recipe
 from gridforge.snakes.design.request import Request, parse_request, read_spec
 from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
-from gridforge.snakes.design.tighten import tighten
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
+from gridforge.snakes.improve import tighten
 from gridforge.snakes.level import Level, level_from_json, level_sha256
 from gridforge.snakes.rules import Game, Move, move_to_step
 from gridforge.snakes.search import SearchResult, Solver, shorten
