@@ -14,7 +14,8 @@ the minimum:
    any shorter path to a later state of the solution (windows re-solved exactly);
 4. suffix re-solving: exact A* from states near the end of the solution, where few bodies
    remain, replaces a suffix by a shortest one;
-5. the exact A* under the final upper bound proves the minimum or gives a lower bound.
+5. the exact A* under the final upper bound proves the minimum or gives a lower bound, and
+   the pairwise bound (:mod:`~gridforge.snakes.pairs`) may raise that bound up to the solution.
 
 Every budget counts stored states, never seconds (the seconds arguments are safety nets that
 callers turn into loud errors), so the same solution and budgets give the same result on any
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.pairs import DEFAULT_PAIR_STATES, pairwise_bound
 from gridforge.snakes.rules import Game, Move, State
 from gridforge.snakes.search import SearchResult, Solver, shorten
 
@@ -48,6 +50,7 @@ class Budget:
     suffixes: int = 12  # suffix starts tried, from the end backwards
     window_depth: int = 6
     window_states: int = 300
+    pair_states: int = DEFAULT_PAIR_STATES  # per pair of the pairwise bound
     seconds: float = 900.0  # safety net only (the caller raises on it)
 
 
@@ -214,6 +217,11 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
             proven = True
         else:
             lower = max(h0, min(exact.lower_bound, len(moves)))
+    if not proven and not net:
+        pairs = pairwise_bound(game, pair_states=budget.pair_states)
+        record["pairwise"] = pairs.bound
+        lower = max(lower, min(pairs.bound, len(moves)))
+        proven = lower >= len(moves)
     if proven:
         lower = len(moves)
     if not game.is_complete(_states(game, moves, game.initial)[-1]):  # pragma: no cover
