@@ -212,6 +212,34 @@ def test_a_picked_file_verifies_with_the_steps_the_cli_reports(page: Page, tmp_p
     assert f"level 0: verified ({reported['steps']} steps" in run.stdout
 
 
+def test_verify_keeps_the_solution_of_a_shipped_certified_level(page: Page, tmp_path: Path):
+    # Spec section 5b: verify keeps what it is given. Main-line level 1000 as
+    # `gridforge mainline level 1000` prints it (with its shipped certificate) is opened in
+    # the editor, which then holds that certificate; Verify sends its solution back to
+    # Python, so the level stays verified and never gets more steps than the certificate
+    # states. (A search from scratch within the page's budget leaves this level undetermined.)
+    shipped = mainline_level(1000)
+    given = shipped["certificate"]["steps"]
+    source = tmp_path / "level-1000.json"
+    source.write_text(json.dumps(shipped))
+    open_editor(page)
+    page.get_by_test_id("editor-import-file").set_input_files(str(source))
+    expect(page.get_by_test_id("editor-board")).to_have_attribute(
+        "data-level-sha", level_sha256(shipped["level"]))
+    status = page.get_by_test_id("editor-status")
+    expect(status).to_have_attribute("data-status", "verified")
+    expect(status).to_have_attribute("data-steps", str(given))
+    message = page.get_by_test_id("editor-message")
+    expect(message).to_contain_text("Imported 1 level")
+    page.get_by_test_id("editor-verify").click()
+    expect(message).to_have_text(re.compile(r"^Verification: "), timeout=120_000)
+    expect(status).to_have_attribute("data-status", "verified")
+    steps = int(status.get_attribute("data-steps") or "-1")
+    assert 0 < steps <= given
+    expect(page.get_by_test_id("editor-replay-step")).to_have_attribute("max", str(steps))
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
 def test_a_bad_file_is_refused_with_its_problems_and_changes_nothing(page: Page):
     open_editor(page, "#editor/level/2")
     before = board_sha(page)

@@ -131,3 +131,102 @@ def test_the_game_check_judges_bounds_without_a_scorer():
     assert check_certificate(spec_example(), {**cert, "surprise": 1}) == [
         "surprise: unknown field 'surprise'"]
     assert check_certificate(spec_example(), [1, 2])[0].startswith("format")
+
+
+def test_witnesses_are_rechecked_legal_without_their_mechanic_and_refused_with_it():
+    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.puzzle import relaxations, witness
+
+    level = level_from_json(spec_example())
+    cert = certify(level)
+    found = {}
+    for name, relaxed in relaxations(level):
+        steps = witness(level, relaxed, cert["steps"], max_states=50_000)
+        if steps is not None:
+            found[name] = steps
+    assert found, "the spec example has a mechanic that binds"
+    witnesses = [{"mechanic": k, "solution": v} for k, v in sorted(found.items())]
+    assert check_certificate(level, {**cert, "witnesses": witnesses}) == []
+    name, steps = next(iter(sorted(found.items())))
+    forged = [
+        ({"mechanic": name, "solution": cert["solution"]}, "does not bind"),
+        ({"mechanic": "bodies[9].frozen", "solution": steps}, "naming a mechanic"),
+        ({"mechanic": name, "solution": steps + steps}, "more than the certificate"),
+        ({"mechanic": name, "solution": steps[:-1]}, "does not complete"),
+    ]
+    for item, words in forged:
+        problems = check_certificate(level, {**cert, "witnesses": [item]})
+        assert len(problems) == 1 and words in problems[0] and "witnesses[0]" in problems[0]
+
+
+def test_a_given_solution_is_kept_shortened_or_proven_never_worse():
+    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.rules import Game, move_to_step
+
+    level = spec_example()
+    best = certify(level)
+    game = Game(level_from_json(level))
+    start = game.initial
+    # A slide and the slide back, then the shortest solution: legal, two steps too long.
+    there = next((m, c) for m, c, _ in game.successors(start, game.occupancy(start))
+                 if c[game.n + 1] == start[game.n + 1])
+    back = next(m for m, c, _ in game.successors(there[1], game.occupancy(there[1]))
+                if c == start)
+    detour = [move_to_step(there[0]), move_to_step(back), *best["solution"]]
+    for states in (1, 200_000):
+        cert = certify(level, solution=detour, max_states=states)
+        assert cert["status"] == "verified" and cert["steps"] <= len(detour)
+    assert certify(level, solution=detour)["steps"] == 20
+    with pytest.raises(ValidationError, match=r"solution"):
+        certify(level, solution=best["solution"][:-1])
+    with pytest.raises(ValidationError, match=r"solution"):
+        certify(level, solution=[[0, "head", "X"]])
+
+
+def _detour(level: dict) -> tuple[list, dict]:
+    """A legal solution of ``level`` two steps longer than its shortest (a slide and the slide
+    back first), and the level's certificate."""
+    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.rules import Game, move_to_step
+
+    best = certify(level)
+    game = Game(level_from_json(level))
+    start = game.initial
+    there = next((m, c) for m, c, _ in game.successors(start, game.occupancy(start))
+                 if c[game.n + 1] == start[game.n + 1])
+    back = next(m for m, c, _ in game.successors(there[1], game.occupancy(there[1]))
+                if c == start)
+    return [move_to_step(there[0]), move_to_step(back), *best["solution"]], best
+
+
+def test_a_batch_keeps_the_solutions_its_certificates_carry():
+    level = spec_example()
+    detour, _ = _detour(level)
+    carried = {"level_sha256": level_sha256(level), "solution": detour}
+    batch = {"format": BATCH_FORMAT, "request": None, "levels": [level, level],
+             "certificates": [carried, {**carried, "level_sha256": "0" * 64}]}
+    out = certify_file_data(batch, max_states=1, max_seconds=5.0)
+    kept, other = out["certificates"]
+    # Even a budget of one state keeps the carried solution: verified, never longer.
+    assert kept["status"] == "verified" and kept["steps"] <= len(detour)
+    # A certificate of another level carries nothing for this one: searched from scratch.
+    assert other["status"] == "undetermined"
+    assert out["levels"] == batch["levels"]
+    bad = {**batch, "certificates": [{**carried, "solution": detour[:-1]}, None]}
+    with pytest.raises(ValidationError) as err:
+        certify_file_data(bad, max_states=1)
+    assert [i.path for i in err.value.issues] == ["certificates[0].solution"]
+
+
+def test_a_certified_level_file_verifies_from_its_certificate_solution():
+    level = spec_example()
+    detour, _ = _detour(level)
+    data = {"level": level, "certificate": {"level_sha256": level_sha256(level),
+                                            "solution": detour}}
+    cert = certify_file_data(data, max_states=1, max_seconds=5.0)
+    assert cert["format"] == CERT_FORMAT and cert["level_sha256"] == level_sha256(level)
+    assert cert["status"] == "verified" and cert["steps"] <= len(detour)
+    data["certificate"]["solution"] = [[0, "head", "X"], *detour]
+    with pytest.raises(ValidationError) as err:
+        certify_file_data(data, max_states=1)
+    assert [i.path for i in err.value.issues] == ["certificate.solution"]

@@ -136,3 +136,55 @@ def test_cli_check_designer_small(capsys, monkeypatch, tmp_path):
     assert code == 0
     assert "astar_vs_bfs: ok" in stdout and "matching_vs_brute_force: ok" in stdout
     assert "shipped_certificates: ok" in stdout
+
+
+def test_cli_verify_keeps_the_solutions_of_a_designed_batch(tmp_path, capsys):
+    from gridforge.snakes.design.pipeline import design_levels
+
+    batch = design_levels({"target": 30, "count": 2, "seed": 1,
+                           "budgets": {"candidates": 300, "exact_states": 500}})
+    assert len(batch["certificates"]) == 2
+    src, out = tmp_path / "batch.json", tmp_path / "checked.json"
+    src.write_text(json.dumps(batch), encoding="utf-8")
+    # A budget of one state could not find a solution: the batch's own are kept.
+    code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out),
+                           "--states", "1", "--seconds", "5", "--quiet"], capsys)
+    assert code == 0, stdout
+    assert [line.split(":")[1].split()[0] for line in stdout.splitlines()] == ["verified"] * 2
+    checked = json.loads(out.read_text(encoding="utf-8"))["certificates"]
+    for given, cert in zip(batch["certificates"], checked, strict=True):
+        assert cert["status"] == "verified" and cert["steps"] <= given["steps"]
+
+
+def test_cli_verify_a_certified_level_keeps_its_solution_and_refuses_an_illegal_one(
+        tmp_path, capsys):
+    level = spec_example()
+    exported = json.loads(certify.export(level, certify.certify(level)))
+    src, out = tmp_path / "certified.json", tmp_path / "c.json"
+    src.write_text(json.dumps(exported), encoding="utf-8")
+    code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out),
+                           "--states", "1", "--seconds", "5", "--quiet"], capsys)
+    cert = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0 and stdout.startswith("level 0: verified")
+    assert cert["status"] == "verified" and cert["steps"] <= exported["certificate"]["steps"]
+    exported["certificate"]["solution"][0] = [0, "head", "X"]
+    src.write_text(json.dumps(exported), encoding="utf-8")
+    out.unlink()
+    code, _, err = run(["design-levels", "--verify", str(src), "--out", str(out)], capsys)
+    assert code == 2 and "certificate.solution" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+@pytest.mark.slow  # several seconds of search per level
+@pytest.mark.parametrize("number", [1000, 2000])  # 1000: a search from scratch finds nothing
+def test_cli_verify_main_line_levels_never_report_more_steps(number, tmp_path, capsys):
+    code, stdout, _ = run(["mainline", "level", str(number)], capsys)
+    assert code == 0
+    shipped = json.loads(stdout)
+    src, out = tmp_path / "L.json", tmp_path / "c.json"
+    src.write_text(stdout, encoding="utf-8")
+    code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out), "--quiet"],
+                          capsys)
+    cert = json.loads(out.read_text(encoding="utf-8"))
+    assert code == 0 and stdout.startswith("level 0: verified")
+    assert cert["status"] == "verified" and cert["steps"] <= shipped["certificate"]["steps"]

@@ -35,3 +35,26 @@ def test_topologies_start_with_mixed_and_name_all_eleven():
 
 def test_every_listed_function_has_a_docstring():
     assert all((getattr(page, name).__doc__ or "").strip() for name in page.__all__)
+
+
+def test_verify_keeps_a_given_solution_even_on_a_tiny_budget():
+    from gridforge import api
+
+    level = spec_example()
+    given = page.verify(level)["solution"]
+    assert page.verify(level, 1, 1.0)["status"] == "undetermined"  # from scratch: no room
+    cert = page.verify(level, 1, 1.0, given)
+    assert cert["status"] == "verified" and cert["steps"] <= len(given)
+    assert cert["score"]["total"] > 0
+    # The browser's way: by position through the bridge, null budgets being the defaults.
+    answer = json.loads(api.dispatch("gridforge.snakes.page.verify",
+                                     json.dumps([level, None, None, given])))
+    assert answer["ok"] and answer["value"]["status"] == "verified"
+    assert answer["value"]["steps"] <= len(given)
+    with pytest.raises(ValidationError) as err:
+        page.verify(level, 1, 1.0, given[:-1])
+    assert [i.path for i in err.value.issues] == ["solution"]
+    refused = json.loads(api.dispatch("gridforge.snakes.page.verify",
+                                      json.dumps([level, None, None, [[0, "head", "X"]]])))
+    assert not refused["ok"] and refused["error"]["type"] == "ValidationError"
+    assert [i["path"] for i in refused["error"]["issues"]] == ["solution"]

@@ -442,9 +442,15 @@ export const screen = {
         return;
       }
       const level = answer.level;
+      // Verify keeps what it is given (spec section 5b): the solution of the certificate
+      // Python gave for exactly this level goes back with it, so Python may only shorten it.
+      const held = certificate();
+      const solution = held && held.level_sha256 === answer.sha256 && Array.isArray(held.solution)
+        && (held.status === "verified" || held.status === "out_of_range") ? held.solution : null;
       say("Verifying…");
       try {
-        const cert = await app.callWithProgress(`${PAGE}verify`, [level], () => {});
+        // null budgets: Python's defaults (the bridge passes arguments by position).
+        const cert = await app.callWithProgress(`${PAGE}verify`, [level, null, null, solution], () => {});
         certificates.set(cert.level_sha256, cert);
         if (cert.level_sha256 === answer.sha256 && cert.score) {
           freeArea = { sha: cert.level_sha256, cells: await call("editor_free_area", level) };

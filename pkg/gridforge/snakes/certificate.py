@@ -43,10 +43,13 @@ from typing import Any
 from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.improve import Budget, improve
 from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
 from gridforge.snakes.level import Level, balance_issues, level_from_json, level_sha256
 from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import Game, IllegalStep
+from gridforge.snakes.pairs import pairwise_bound
+from gridforge.snakes.puzzle import relaxations
+from gridforge.snakes.rules import Game, IllegalStep, move_to_step, step_to_move
 from gridforge.snakes.search import DEFAULT_SECONDS, DEFAULT_STATES, SearchResult, Solver
 
 CERT_FORMAT = "gridforge.snakes.certificate/1"
@@ -56,6 +59,11 @@ DEFAULT_TOLERANCE = 7
 CERT_KEYS = ("format", "level_sha256", "status", "reason", "solution", "steps", "optimal",
              "minimum", "lower_bound", "upper_bound", "score", "request", "budgets", "search",
              "version")
+# Optional: ``witnesses``, one per mechanic instance that binds (spec section 5b), each
+# {"mechanic": "bodies[i].frozen" | "holes[j].frozen" | "bodies[i].lock", "solution": steps}: a
+# solution of the level with that mechanic removed, no longer than the certificate's, that the
+# real rules refuse.
+OPTIONAL_KEYS = ("witnesses",)
 MAX_BATCH_LEVELS = 2000  # the designer's largest batch (its MAX_COUNT)
 MAX_SOLUTION = 10_000  # steps; far above any certified solution, refused before replay
 # A recheck re-proves claims within at most this many stored states (and these seconds, a
@@ -190,6 +198,7 @@ def certify(
     fast_states: int | None = None,
     request: dict[str, Any] | None = None,
     scorer: Scorer | None = None,
+    solution: list[Any] | None = None,
     progress: Progress = NO_PROGRESS,
 ) -> dict[str, Any]:
     """Search ``level`` within the budgets and write its certificate.
@@ -197,6 +206,14 @@ def certify(
     A level dict is validated first (structural problems raise ValidationError: such a
     file is not a level); a supply/demand mismatch is a certificate of ``unsolvable``.
     ``scorer`` fills ``score`` of a solved level (null without one).
+
+    Verify keeps what it is given (spec section 5b): with ``solution`` (JSON steps that must
+    replay to completion) the level is solved by it, and the searches may only shorten it or
+    prove it minimal (:func:`~gridforge.snakes.improve.improve`); without one the solver
+    looks for a solution first. Either way the certificate's solution is the shortest found.
+
+    :raises ValidationError: when ``solution`` is not a legal complete solution (``solution``
+        or ``solution[i]`` named).
     """
     if not isinstance(level, Level):
         level = level_from_json(level, balanced=False)
@@ -211,24 +228,50 @@ def certify(
         cert["reason"] = "supply_demand: " + "; ".join(i.message for i in issues)
         return cert
     game = Game(level)
-    result = Solver(game).solve(
-        max_states=max_states, max_seconds=max_seconds, fast_states=fast_states, progress=progress
-    )
-    cert["search"] = {"expanded": result.expanded, "stored": result.stored}
-    if result.status == "unsolvable":
-        cert["status"] = "unsolvable"
-        cert["reason"] = result.reason
-        return cert
-    if result.moves is None:
-        cert["reason"] = f"budget spent ({result.reason}); this does not mean unsolvable"
-        cert["lower_bound"] = result.lower_bound if result.lower_bound < INF else None
-        return cert
-    solution = result.steps or []
+    solver = Solver(game)
+    if solution is not None:
+        moves = _given_moves(game, solution)
+        cert["search"] = {"given": len(moves)}
+    else:
+        result = solver.solve(max_states=max_states, max_seconds=max_seconds,
+                              fast_states=fast_states, progress=progress)
+        cert["search"] = {"expanded": result.expanded, "stored": result.stored}
+        if result.status == "unsolvable":
+            cert["status"] = "unsolvable"
+            cert["reason"] = result.reason
+            return cert
+        if result.moves is None:
+            cert["reason"] = f"budget spent ({result.reason}); this does not mean unsolvable"
+            cert["lower_bound"] = result.lower_bound if result.lower_bound < INF else None
+            return cert
+        moves = result.moves
+    best = improve(game, moves, Budget(exact_states=max_states, seconds=max_seconds),
+                   solver=solver, progress=progress)
+    cert["search"] = {**cert["search"], **best.record}
+    steps = [move_to_step(m) for m in best.moves]
     # Export replays the solution again before writing: a certificate never rests on trust.
-    if not game.is_complete(game.replay(solution)[-1]):
+    if not game.is_complete(game.replay(steps)[-1]):
         raise GridforgeError("internal error: the solution does not complete the level")
-    score = scorer(level, solution, game) if scorer is not None else None
-    return _solved(cert, solution, result.optimal, result.lower_bound, score)
+    score = scorer(level, steps, game) if scorer is not None else None
+    return _solved(cert, steps, best.optimal, best.lower_bound, score)
+
+
+def _given_moves(game: Game, solution: Any) -> list[int]:
+    """The moves of a given solution, replayed to completion.
+
+    :raises ValidationError: naming the solution (or its first refused step).
+    """
+    if not isinstance(solution, list) or len(solution) > MAX_SOLUTION:
+        raise ValidationError([Issue("solution", "type", f"a solution is a list of at most "
+                                     f"{MAX_SOLUTION} steps")], "solution")
+    try:
+        final = game.replay(solution)[-1]
+    except IllegalStep as exc:
+        raise ValidationError([Issue("solution", exc.reason, str(exc))], "solution") from None
+    if not game.is_complete(final):
+        raise ValidationError([Issue("solution", "incomplete", "the solution does not "
+                                     "complete the level")], "solution")
+    return [step_to_move(s) for s in solution]
 
 
 # ------------------------------------------------------------------------------ checking
@@ -263,7 +306,7 @@ class _Claims:
 
     def structure(self) -> bool:
         cert = self.cert
-        for key in sorted(k for k in cert if k not in CERT_KEYS):
+        for key in sorted(k for k in cert if k not in CERT_KEYS + OPTIONAL_KEYS):
             self.bad(str(key), f"unknown field {key!r}", "unknown_field")
         for key in CERT_KEYS:
             if key not in cert:
@@ -427,16 +470,26 @@ def _recheck_solved(claims: _Claims, out: dict[str, Any], solver: Solver,
         claims.bad("lower_bound", "a solved certificate states its lower bound")
     elif lower > steps:
         claims.bad("lower_bound", f"claims {lower}, above the solution's {steps} steps")
-    # What is proven: the static bound, or (for a claim above it) exact A* under the
-    # solution's length, within the certificate's own state budget.
+    # What is proven: the static bound; for a claim above it the pairwise bound, then exact
+    # A* under the solution's length within the certificate's own state budget.
     h0 = solver.bound(game.initial)
     optimal, proven = steps <= h0, min(h0, steps)
-    if not optimal and (claimed_optimal or (lower is not None and lower > h0)):
+    wanted = steps if claimed_optimal else lower if lower is not None else 0
+    if not optimal and wanted > h0:
         found = solver.astar(max_states=states, max_seconds=seconds, upper=steps)
         out["search"] = {"expanded": found.expanded, "stored": found.stored}
-        _judge_proof(claims, found, steps, states)
         optimal = found.status == "exhausted_below_upper"
         proven = steps if optimal else found.lower_bound
+        if found.moves is None and wanted > proven:
+            # Only then: the pairwise bound costs more than most re-proofs.
+            proven = max(proven, min(pairwise_bound(game).bound, steps))
+            optimal = proven >= steps
+        _judge_proof(claims, found, steps, states, proven)
+    if "witnesses" in cert:
+        witnesses = _recheck_witnesses(claims, game.level, cert["witnesses"], steps)
+        if witnesses is None:
+            return
+        out["witnesses"] = witnesses
     score = cert["score"]
     if scorer is not None:
         score = scorer(game.level, solution, game)
@@ -449,9 +502,58 @@ def _recheck_solved(claims: _Claims, out: dict[str, Any], solver: Solver,
     _solved(out, solution, optimal, proven, score)
 
 
-def _judge_proof(claims: _Claims, found: SearchResult, steps: int, states: int) -> None:
+def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Any, steps: int
+                       ) -> list[dict[str, Any]] | None:
+    """The witnesses, each replayed on the level without its mechanic (to completion, in at
+    most ``steps`` steps) and refused by the real rules; None (issues noted) when one fails."""
+    relaxed = dict(relaxations(level))
+    if not isinstance(witnesses, list) or len(witnesses) > len(relaxed):
+        claims.bad("witnesses", f"a list of at most one witness per mechanic ({len(relaxed)})",
+                   "type")
+        return None
+    seen: set[str] = set()
+    for i, item in enumerate(witnesses):
+        where = field_path("witnesses", i)
+        if (not isinstance(item, dict) or set(item) != {"mechanic", "solution"}
+                or item["mechanic"] not in relaxed or item["mechanic"] in seen
+                or not isinstance(item["solution"], list)):
+            claims.bad(where, "a witness is {mechanic, solution} naming a mechanic of the level "
+                       "once", "type")
+            return None
+        seen.add(item["mechanic"])
+        if len(item["solution"]) > steps:
+            claims.bad(field_path(where, "solution"), f"{len(item['solution'])} steps, more "
+                       f"than the certificate's {steps}")
+            return None
+        relaxed_game = Game(relaxed[item["mechanic"]])
+        try:
+            final = relaxed_game.replay(item["solution"])[-1]
+        except IllegalStep as exc:
+            claims.bad(field_path(where, "solution"), f"without {item['mechanic']}: {exc}")
+            return None
+        if not relaxed_game.is_complete(final):
+            claims.bad(field_path(where, "solution"), "does not complete the level without "
+                       f"{item['mechanic']}")
+            return None
+        if _replays(Game(level), item["solution"]):
+            claims.bad(field_path(where, "solution"), f"the real rules accept it: "
+                       f"{item['mechanic']} does not bind")
+            return None
+    return [dict(w) for w in witnesses]
+
+
+def _replays(game: Game, steps: list[Any]) -> bool:
+    """Whether ``steps`` replay to completion under ``game``'s rules."""
+    try:
+        return game.is_complete(game.replay(steps)[-1])
+    except IllegalStep:
+        return False
+
+
+def _judge_proof(claims: _Claims, found: SearchResult, steps: int, states: int,
+                 proven: int) -> None:
     """Issues of the ``optimal`` and ``lower_bound`` claims against an A* run under the
-    solution's length."""
+    solution's length and ``proven``, the bound the recheck established."""
     cert = claims.cert
     lower = cert["lower_bound"]
     if found.moves is not None:
@@ -463,14 +565,14 @@ def _judge_proof(claims: _Claims, found: SearchResult, steps: int, states: int) 
             claims.bad("lower_bound", f"claims {lower}, but a solution of {shorter} steps "
                        "exists")
         return
-    if found.status == "exhausted_below_upper":
+    if proven >= steps:
         return
     if cert["optimal"]:
         claims.bad("optimal", f"claims {steps} steps are the minimum, which exact search did "
                    f"not re-prove within {states} states: refused, not believed")
-    elif lower is not None and lower > found.lower_bound:
-        claims.bad("lower_bound", f"claims {lower}, but exact search re-proved only "
-                   f"{found.lower_bound} within {states} states: refused, not believed")
+    elif lower is not None and lower > proven:
+        claims.bad("lower_bound", f"claims {lower}, but exact search and the pairwise bound "
+                   f"re-proved only {proven} within {states} states: refused, not believed")
 
 
 def _same(claimed: Any, value: Any) -> bool:
@@ -514,7 +616,14 @@ def check_certificate(level: Level | dict[str, Any], cert: Any, *,
 def certify_batch(
     data: dict[str, Any], *, progress: Progress = NO_PROGRESS, **budgets: Any
 ) -> dict[str, Any]:
-    """Certify every level of a batch file against the batch's request."""
+    """Certify every level of a batch file against the batch's request.
+
+    Verify keeps what it is given (spec section 5b): a level whose certificate in the batch's
+    ``certificates`` (one per level, for the same ``level_sha256``) carries a solution starts
+    from that solution (see :func:`certify`), so it stays solved and never gets longer. The
+    caller rechecks those certificates first; a carried solution that does not replay is a
+    ValidationError naming it (``certificates[2].solution``).
+    """
     levels = data.get("levels")
     if not isinstance(levels, list):
         raise ValidationError([Issue("levels", "type", "a batch needs a list of levels")],
@@ -527,12 +636,39 @@ def certify_batch(
     if issues:
         raise ValidationError(issues, "batch")
     parsed = _levels(levels)
+    carried = data.get("certificates")
+    if not isinstance(carried, list) or len(carried) != len(levels):
+        carried = [None] * len(levels)
     certs = []
     for i, level in enumerate(parsed):
         progress.step(i, len(levels), "certifying")
-        certs.append(certify(level, request=request, progress=progress, **budgets))
+        certs.append(_certify_carried(level, carried[i], field_path("certificates", i),
+                                      request=request, progress=progress, **budgets))
     progress.step(len(levels), len(levels), "certified")
     return {"format": BATCH_FORMAT, "request": request, "levels": levels, "certificates": certs}
+
+
+def _carried_solution(level: Level, cert: Any) -> list[Any] | None:
+    """The solution a file carries for ``level``: its certificate's ``solution`` when that is
+    a list and the certificate names this very level (its ``level_sha256``); else None."""
+    if not isinstance(cert, dict) or cert.get("level_sha256") != level_sha256(level):
+        return None
+    solution = cert.get("solution")
+    return solution if isinstance(solution, list) else None
+
+
+def _certify_carried(level: Level, cert: Any, cert_path: str, **options: Any
+                     ) -> dict[str, Any]:
+    """:func:`certify` from the solution of ``cert`` (the certificate a file carries for
+    ``level`` at ``cert_path``), when it carries one; a refused solution names its path."""
+    solution = _carried_solution(level, cert)
+    try:
+        return certify(level, solution=solution, **options)
+    except ValidationError as exc:
+        if solution is None or not all(i.path.startswith("solution") for i in exc.issues):
+            raise
+        raise ValidationError([Issue(field_path(cert_path, i.path), i.code, i.message)
+                               for i in exc.issues], "carried solution") from None
 
 
 def _levels(levels: list[Any]) -> list[Level]:
@@ -554,9 +690,21 @@ def _levels(levels: list[Any]) -> list[Level]:
 def certify_file_data(
     data: Any, *, progress: Progress = NO_PROGRESS, **budgets: Any
 ) -> dict[str, Any]:
-    """Certify a level file's data or a batch file's data (dispatching on ``format``)."""
+    """Certify a level file's data, an exported certified level's (``{"level",
+    "certificate"}``) or a batch file's (dispatching on ``format``); the solutions a file
+    carries are kept (see :func:`certify_batch`). A certified level gives the certificate of
+    its level, starting from its certificate's solution (for the same ``level_sha256``)."""
     if isinstance(data, dict) and data.get("format") == BATCH_FORMAT:
         return certify_batch(data, progress=progress, **budgets)
+    if isinstance(data, dict) and set(data) == {"level", "certificate"}:
+        try:
+            level = level_from_json(data["level"], balanced=False)
+        except ValidationError as exc:
+            raise ValidationError([Issue(field_path("level", i.path) if i.path else "level",
+                                         i.code, i.message) for i in exc.issues],
+                                  "certified level") from None
+        return _certify_carried(level, data["certificate"], "certificate", progress=progress,
+                                **budgets)
     if isinstance(data, dict) and data.get("format") not in (None, LEVEL_FORMAT):
         raise ValidationError([Issue("format", "format", f"expected {LEVEL_FORMAT!r} or "
                                      f"{BATCH_FORMAT!r}, got {_show(data.get('format'))}")],

@@ -3,7 +3,8 @@
 - ``gridforge design-levels --verify in.json --out certificate.json``: certify a level file
   (or every level of a batch file) with :func:`gridforge.snakes.design.certify.certify`; the
   certificates a batch or an exported level carries are rechecked first, claim by claim, and
-  a forged one is refused (exit 2) naming the claim.
+  a forged one is refused (exit 2) naming the claim; their solutions are then kept, the
+  search only shortening them or proving them minimal (spec section 5b).
 - ``gridforge design-levels --target 70 --count 10 --seed 123 --out batch.json`` and
   ``--spec my-spec.json``: the designer's generation mode,
   :func:`gridforge.snakes.design.pipeline.command` (budgets come from the spec file).
@@ -166,10 +167,9 @@ def _verify(args: argparse.Namespace) -> int:
         "level file (a file above 1 MiB must be a batch that begins with its format)")
     data = read_json(args.verify, what, max_bytes=cap)
     progress = _progress(args)
-    # Claims a file carries are rechecked before anything is searched or written.
+    # Claims a file carries are rechecked before anything is searched or written; then the
+    # solutions they carry are kept, only shortened or proven minimal (spec section 5b).
     certify.check_file_certificates(data, progress=progress)
-    if certify.is_certified_level(data):
-        data = data["level"]
     out = certify.certify_file_data(
         data, max_states=args.states, max_seconds=args.seconds, progress=progress
     )

@@ -64,12 +64,28 @@ def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> di
     return play.hint(session, max_states, max_seconds)
 
 
-def verify(level: Any, max_states: int = 200_000, max_seconds: float = 10.0, *,
-           progress: Progress = NO_PROGRESS) -> dict[str, Any]:
-    """The certificate of ``level`` with its score (progress and cancel through the bridge)."""
-    max_states, max_seconds = play.budgets(max_states, max_seconds)
+VERIFY_STATES = 200_000
+VERIFY_SECONDS = 10.0
+
+
+def verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIFY_SECONDS,
+           solution: Any = None, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """The certificate of ``level`` with its score (progress and cancel through the bridge).
+
+    A null budget is the default one (the page passes null to reach ``solution``, since the
+    bridge passes arguments by position). Verify keeps what it is given (spec section 5b):
+    with ``solution`` (JSON steps, e.g. those of the certificate the page holds for this very
+    level) the level stays solved and the search may only shorten the solution or prove it
+    minimal, never reporting more steps; without it the level is searched from scratch.
+
+    :raises ValidationError: when ``solution`` does not replay to completion (``solution``
+        named), or the level is not one (field paths).
+    """
+    max_states, max_seconds = play.budgets(
+        VERIFY_STATES if max_states is None else max_states,
+        VERIFY_SECONDS if max_seconds is None else max_seconds)
     return certify.certify(level, max_states=max_states, max_seconds=max_seconds,
-                           progress=progress)
+                           solution=solution, progress=progress)
 
 
 def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:

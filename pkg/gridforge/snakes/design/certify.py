@@ -46,7 +46,9 @@ def certify(level: Level | dict[str, Any], **options: Any) -> dict[str, Any]:
 
 def certify_file_data(data: Any, *, progress: Progress = NO_PROGRESS,
                       **budgets: Any) -> dict[str, Any]:
-    """Full certificates of a level file's or a batch file's data."""
+    """Full certificates of a level file's, a certified level's or a batch file's data,
+    each starting from the solution the file carries for its level (see
+    :func:`gridforge.snakes.certificate.certify_file_data`)."""
     return game_certificate.certify_file_data(data, progress=progress, scorer=score, **budgets)
 
 
