@@ -166,7 +166,7 @@ def test_make_way_corridor_is_solvable_but_not_serial():
     g = corridor_make_way()
     assert bfs_optimum(g) is not None
     result = serial(g)
-    assert result.status == "not_serial" and result.order is None and result.work > 0
+    assert result.status == "not_serial" and result.order is None
     assert oracle_serial(g) == set()
 
 

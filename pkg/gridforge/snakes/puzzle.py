@@ -74,12 +74,44 @@ class _Serial:
             for p in game.unpack(game.initial[b], b):
                 self.start_occ[b] |= 1 << p
         self.key_masks = [sum(1 << k for k in game.carriers[b]) for b in range(n)]
+        self.floor = sum(1 << p for p in range(game.size) if game.floor[p])
 
     def movable(self, b: int, gone: int, used: int) -> bool:
         """Whether body b can move at all on its turn (the thresholds only grow while it
         moves alone, and its key carriers cannot leave during its turn)."""
         g = self.game
         return g.frozen[b] <= used.bit_count() and self.key_masks[b] & ~gone == 0
+
+    def may_leave(self, b: int, gone: int, used: int) -> bool:
+        """A quick necessary condition of :meth:`outcomes` yielding anything: a flood of the
+        free cells (its own cells passable, the other remaining bodies, stones and unused holes
+        blocking) from body b's ends touches an unused hole of its outer colour that is open
+        now (its own first exit must come before any threshold it could raise)."""
+        g = self.game
+        w = g.width
+        others = 0
+        for o in range(g.n):
+            if o != b and not gone >> o & 1:
+                others |= self.start_occ[o]
+        unused = g.unused_holes(used)
+        free = self.floor & ~others & ~unused
+        color = g.colors[b][0]
+        exited = used.bit_count()
+        targets = 0
+        for h, p in enumerate(g.hole_cells):
+            if not used >> h & 1 and g.hole_color[h] == color and g.hole_frozen[h] <= exited:
+                targets |= 1 << p
+        if not targets:
+            return False
+        code = g.initial[b]
+        region = 1 << (code & CELL_MASK) | 1 << (code >> g.shifts[b])
+        while True:
+            grown = region | ((region << 1 | region >> 1 | region << w | region >> w) & free)
+            if (region << 1 | region >> 1 | region << w | region >> w) & targets:
+                return True
+            if grown == region:
+                return False
+            region = grown
 
     def outcomes(self, b: int, gone: int, used: int) -> Iterator[tuple[int, list[Move]]]:
         """Every distinct used-holes set with which body b, moving alone from its start
@@ -196,7 +228,8 @@ class _Serial:
         if (gone, used) in self.dead:
             return None
         for b in range(self.game.n):
-            if gone >> b & 1 or not self.movable(b, gone, used):
+            if gone >> b & 1 or not self.movable(b, gone, used) or not self.may_leave(b, gone,
+                                                                                   used):
                 continue
             for new_used, path in self.outcomes(b, gone, used):
                 rest = self.search(gone | 1 << b, new_used)
