@@ -39,6 +39,11 @@ RESTARTS: tuple[tuple[int, int, int], ...] = (
     (3, 2, 40_000), (3, 1, 60_000), (2, 1, 60_000), (5, 4, 60_000))
 
 
+# The most states a proof after an exhausted weighted restart may take: the recheck of a
+# certificate re-proves within at most as many (certificate.CHECK_STATES).
+PROOF_STATES = 200_000
+
+
 @dataclass(frozen=True)
 class Budget:
     """The work :func:`improve` may spend: stored states per weighted restart, per suffix and
@@ -160,6 +165,21 @@ def _suffixes(solver: Solver, moves: list[Move], budget: Budget, record: dict[st
     return moves, False
 
 
+def _exact(solver: Solver, moves: list[Move], states: int, budget: Budget,
+           record: dict[str, int | str], h0: int) -> tuple[bool, list[Move], int, bool]:
+    """Exact A* under ``len(moves)``: (proven, moves, lower bound, a seconds cap fired)."""
+    exact = solver.astar(max_states=states, max_seconds=budget.seconds, upper=len(moves))
+    record["exact"] = int(record.get("exact", 0)) + exact.stored
+    record["stopped_by"] = exact.reason
+    if exact.status == "solved" and exact.moves is not None:
+        record["proof_states"] = exact.stored
+        return True, exact.moves, len(exact.moves), False
+    if exact.status == "exhausted_below_upper":
+        record["proof_states"] = exact.stored
+        return True, moves, len(moves), False
+    return False, moves, max(h0, min(exact.lower_bound, len(moves))), exact.reason == "seconds"
+
+
 def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
             solver: Solver | None = None, progress: Progress = NO_PROGRESS) -> Improved:
     """The shortest solution of ``game`` that the budgets find starting from ``moves`` (a
@@ -176,15 +196,21 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
     net = False
     if len(moves) <= h0:
         return Improved(moves, True, len(moves), given, {"proof": "bound"})
-    proven = False
+    # First the exact search under the given length: on small levels it proves the minimum
+    # (or finds it) at once, and the restarts are not needed.
+    proven, moves, lower, net = _exact(solver, moves, budget.exact_states, budget, record, h0)
+    exhausted = 0  # states of a weighted restart that exhausted every shorter line
+    given_length = len(moves)
     # Passes until one changes nothing: then improving the result again gives it back
     # unchanged (the restarts depend only on the upper bound), so a verify that runs the
     # same budgets on a designed level keeps its solution and its score.
-    while not (proven or net):
+    while not (proven or net or exhausted):
         before = len(moves)
         for weight, scale, states in budget.restarts:
+            if net or exhausted:
+                break
             name = f"w{weight}/{scale}"
-            while not (proven or net):
+            while True:
                 progress.step(0, 1, f"shortening ({len(moves)} steps)")
                 found: SearchResult = solver.astar(
                     max_states=states, max_seconds=budget.seconds, upper=len(moves),
@@ -192,31 +218,26 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
                 record[name] = int(record.get(name, 0)) + found.stored
                 net = found.reason == "seconds"
                 if found.status == "exhausted_below_upper":
-                    proven = True  # the pruned weighted search saw every shorter line
-                    record["proof_states"] = found.stored
-                elif found.moves is not None and len(found.moves) < len(moves):
+                    # The pruned weighted search saw every shorter line: nothing to improve.
+                    # The exact search below proves it again, so that a recheck (exact A*
+                    # within the certificate's states) re-proves it by the same search.
+                    exhausted = max(exhausted, found.stored)
+                    break
+                if found.moves is not None and len(found.moves) < len(moves):
                     moves = shorten(game, found.moves)
                     continue
                 break
-        if proven or net:
+        if net or exhausted:
             break
         moves = tighten(game, moves, depth=budget.window_depth, max_states=budget.window_states)
         moves, net = _suffixes(solver, moves, budget, record)
         if len(moves) == before:
             break
-    lower = h0
-    if not proven and not net:
-        exact = solver.astar(max_states=budget.exact_states, max_seconds=budget.seconds,
-                             upper=len(moves))
-        record["exact"] = exact.stored
-        record["stopped_by"] = exact.reason
-        net = exact.reason == "seconds"
-        if exact.status == "solved" and exact.moves is not None:
-            moves, proven = exact.moves, True
-        elif exact.status == "exhausted_below_upper":
-            proven = True
-        else:
-            lower = max(h0, min(exact.lower_bound, len(moves)))
+    if not (proven or net) and (exhausted or len(moves) < given_length):
+        states = budget.exact_states
+        if exhausted:
+            states = max(states, min(PROOF_STATES, 4 * exhausted))
+        proven, moves, lower, net = _exact(solver, moves, states, budget, record, h0)
     if not proven and not net:
         pairs = pairwise_bound(game, pair_states=budget.pair_states)
         record["pairwise"] = pairs.bound
