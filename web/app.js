@@ -7,6 +7,7 @@ import { PythonBridge } from "./bridge.js";
 import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
+import { download } from "./screens/dom.js";
 import { Store } from "./store.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -130,19 +131,76 @@ function tracked(name, args, options = {}) {
 const qualified = (name) => (name.startsWith("gridforge.") ? name : `gridforge.${name}`);
 
 // ---------------------------------------------------------------------------- the app
-const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
-const savedSettings = store.settings();
+let mounting = false;
+let routed = false;  // the first screen has been mounted
 let pendingReports = [];
+const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
+
+// ---------------------------------------------------------------------------- held values
+// A saved value that could be neither used nor copied aside (spec/web.md, "Saved state"):
+// it stays in storage, untouched; this banner says so on every screen until the player
+// lets it go, and offers its raw text as a file.
+const heldBanner = document.createElement("div");
+heldBanner.className = "store-held-list";
+heldBanner.hidden = true;
+$("app-message").after(heldBanner);
+
+function drawHeld() {
+  const list = store.heldList();
+  heldBanner.hidden = list.length === 0;
+  heldBanner.replaceChildren(...list.map((held) => {
+    const box = document.createElement("div");
+    box.dataset.testid = "store-held";
+    box.setAttribute("data-testid", "store-held");
+    box.dataset.key = held.key;
+    box.setAttribute("role", "alert");
+    box.style.cssText = "margin:.3rem .8rem;padding:.4rem .8rem;border-radius:.4rem;" +
+      "background:#fdecea;color:var(--bad, #a40000);display:flex;flex-wrap:wrap;gap:.4rem .8rem;" +
+      "align-items:center";
+    const text = document.createElement("span");
+    text.textContent = `Your saved ${held.what} could not be used (${held.why}) and no copy ` +
+      `could be kept aside (${held.error}). It stays as it was under “${held.key}”; nothing ` +
+      "is saved over it, so what you do now lasts until this tab closes.";
+    const exportButton = document.createElement("button");
+    exportButton.type = "button";
+    exportButton.setAttribute("data-testid", "store-held-export");
+    exportButton.textContent = `Export it (${held.chars.toLocaleString("en")} characters)`;
+    const discardButton = document.createElement("button");
+    discardButton.type = "button";
+    discardButton.setAttribute("data-testid", "store-held-discard");
+    discardButton.textContent = "Discard it from this browser and save again";
+    discardButton.hidden = true;  // offered once its text has been exported
+    exportButton.addEventListener("click", () => {
+      const raw = store.heldText(held.key);
+      if (raw === null) return;
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      download(`${held.key}-${stamp}.txt`, raw, "text/plain");
+      discardButton.hidden = false;
+    });
+    discardButton.addEventListener("click", () => {
+      store.discardHeld(held.key);
+      message(`The unreadable saved ${held.what} was removed; from now on it is saved again.`,
+        "info");
+    });
+    box.append(text, exportButton, discardButton);
+    return box;
+  }));
+}
+store.addEventListener("held", drawHeld);
+
+const savedSettings = store.settings();
 
 function safeStorage() {
   try { return window.localStorage; } catch { return null; }
 }
 
-/** Reports raised while a screen is being mounted are shown once it is on the page. */
+/** Reports raised before the first screen or while one is being mounted are shown once it
+ * is on the page. */
 function reportSoon(text, kind) {
-  if (mounting) pendingReports.push([text, kind]);
+  if (mounting || !routed) pendingReports.push([text, kind]);
   else message(text, kind);
 }
+
 
 const app = new EventTarget();
 Object.assign(app, {
@@ -226,7 +284,6 @@ letters.addEventListener("change", () => { app.settings.colourLetters = letters.
 const main = document.getElementById("screen");
 let current = null;   // {id, handle}
 let routeToken = 0;
-let mounting = false;
 
 /** The screen module's `screen` export (or an older screen's single export with mount). */
 function screenOf(module) {
@@ -282,6 +339,7 @@ async function route() {
   } finally {
     mounting = false;
   }
+  routed = true;
   if (parsed.problem) message(parsed.problem, "error");
   const reports = pendingReports;
   pendingReports = [];

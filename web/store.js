@@ -1,7 +1,11 @@
 // Saved state (spec/web.md, "Saved state"): the player's progress and the editor's drafts
-// in localStorage. A stored value that does not parse or has an unknown format is never
-// dropped silently: it is copied to "<key>.corrupt.<ISO time>", reported, and play starts
-// fresh. Imports are validated whole (field paths) before anything is written.
+// in localStorage. Saved state is never lost: a stored value that the store (it does not
+// parse, an unknown format) or Python (a mines run it cannot resume) refuses is first copied
+// to "<key>.corrupt.<ISO time>" and the copy read back equal; only then is the original
+// touched. When no copy can be written (the storage quota), the original is *held*: it stays
+// as it is, nothing is written over it, play goes on in memory, and the page offers its raw
+// text as a file (the "held" event). Imports are validated whole (field paths) before
+// anything is written.
 
 export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
@@ -14,6 +18,15 @@ const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
   return { format: PROGRESS_FORMAT, snakes: { done: {}, open: 1 }, mines: { run: null } };
+}
+
+/** A storage error in words (a full quota is the usual one). */
+function quotaWords(error) {
+  const name = error && error.name;
+  if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") {
+    return "this browser's storage is full";
+  }
+  return String((error && error.message) || error || "storage refused it");
 }
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -100,15 +113,20 @@ export function minesRunOpen(mines) {
   return Boolean(mines.run) && !["won", "lost"].includes(mines.summary?.status);
 }
 
-export class Store {
+
+export class Store extends EventTarget {
   /**
    * @param {Storage|null} storage localStorage (null when the browser refuses it)
    * @param {(text: string, kind: string) => void} report how problems reach the player
    */
   constructor(storage, report) {
+    super();
     this.storage = storage;
     this.report = report;
     this.cache = new Map();
+    /** key -> {key, text, why, what, error}: values that could not be copied aside, kept
+     * in place and never written over until the player discards them. */
+    this.held = new Map();
   }
 
   readRaw(key) {
@@ -116,6 +134,7 @@ export class Store {
   }
 
   writeRaw(key, text) {
+    if (this.held.has(key)) return false;  // the banner says why; the original stays
     try {
       if (!this.storage) throw new Error("storage is off");
       this.storage.setItem(key, text);
@@ -127,13 +146,98 @@ export class Store {
     }
   }
 
-  /** Keep a bad stored value under "<key>.corrupt.<ISO time>" and say so. */
-  quarantine(key, text, why, what) {
-    const corruptKey = `${key}.corrupt.${new Date().toISOString()}`;
-    this.writeRaw(corruptKey, text);
-    try { this.storage?.removeItem(key); } catch { /* nothing more can be done */ }
-    this.report(`Your saved ${what} could not be read (${why}). It was kept as “${corruptKey}” ` +
-      "and play starts fresh.", "error");
+  /**
+   * Copy `text` to a new "<key>.corrupt.<ISO time>" and read it back: `{key}` when the copy
+   * is there and equal, `{error}` otherwise (nothing of it left behind). Never touches `key`.
+   */
+  copyAside(key, text) {
+    const base = `${key}.corrupt.${new Date().toISOString()}`;
+    let name = base;
+    for (let n = 2; this.readRaw(name) !== null; n++) name = `${base}.${n}`;
+    try {
+      if (!this.storage) throw new Error("storage is off");
+      this.storage.setItem(name, text);
+    } catch (error) {
+      return { error: quotaWords(error) };
+    }
+    if (this.readRaw(name) === text) return { key: name };
+    try { this.storage.removeItem(name); } catch { /* it was not written */ }
+    return { error: "the copy did not read back equal" };
+  }
+
+  /** Keep `text` (the value of `key`) in place, never written over, and say so. */
+  hold(key, text, why, what, error) {
+    const held = { key, text, why, what, error };
+    this.held.set(key, held);
+    this.report(`Your saved ${what} could not be used (${why}) and no copy of it could be ` +
+      `kept aside (${error}). It stays as it was under “${key}” and nothing is saved over ` +
+      "it; export it with the button below.", "error");
+    this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
+  }
+
+  /** The held values: [{key, what, why, error, bytes}] (for the page's banner). */
+  heldList() {
+    return [...this.held.values()].map(({ key, what, why, error, text }) =>
+      ({ key, what, why, error, chars: text.length }));
+  }
+
+  /** The raw text of a held value (to export), or null. */
+  heldText(key) {
+    return this.held.get(key)?.text ?? null;
+  }
+
+  /**
+   * The player chose to let a held value go (after exporting it): remove it, lift the hold
+   * and save what this tab holds in its place.
+   */
+  discardHeld(key) {
+    const held = this.held.get(key);
+    if (!held) return;
+    try {
+      if (this.readRaw(key) === held.text) this.storage?.removeItem(key);
+    } catch { /* it stays; nothing more can be done */ }
+    this.held.delete(key);
+    if (this.cache.has(key)) this.writeRaw(key, JSON.stringify(this.cache.get(key)));
+    this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
+  }
+
+  /**
+   * A value of `key` refused (by the store or by Python): copy it aside, verified, and only
+   * then remove the original (`remove`; otherwise the caller saves over it next). When no
+   * copy can be written the original is held instead. Answers `{kept}` (the copy's key) or
+   * `{held: true}`.
+   */
+  quarantine(key, text, why, what, { remove = true, fresh = "play starts fresh" } = {}) {
+    const copy = this.copyAside(key, text);
+    if (copy.error) {
+      this.hold(key, text, why, what, copy.error);
+      return { held: true };
+    }
+    if (remove) {
+      try {
+        if (this.readRaw(key) === text) this.storage?.removeItem(key);
+      } catch { /* the original stays beside its copy */ }
+    }
+    this.report(`Your saved ${what} could not be read (${why}). It was kept as “${copy.key}” ` +
+      `and ${fresh}.`, "error");
+    return { kept: copy.key };
+  }
+
+  /**
+   * Python refused part of the stored progress (a mines run it cannot resume): copy the
+   * whole stored value aside before anything saves over it. Answers `{kept}` or `{held}`;
+   * reports nothing (the screen says where the run went).
+   */
+  keepAside(key, why, what) {
+    const text = this.readRaw(key) ?? (this.cache.has(key) ? JSON.stringify(this.cache.get(key)) : null);
+    if (text === null) return { kept: null };
+    if (this.held.has(key)) return { held: true };
+    const copy = this.copyAside(key, text);
+    if (copy.error) {
+      this.hold(key, text, why, what, copy.error);
+      return { held: true };
+    }
+    return { kept: copy.key };
   }
 
   /** The parsed progress (gridforge.progress/1); fresh when nothing valid is stored. */
@@ -143,6 +247,14 @@ export class Store {
     const text = this.readRaw(PROGRESS_KEY);
     if (text === null && this.cache.has(PROGRESS_KEY)) {
       return structuredClone(this.cache.get(PROGRESS_KEY));
+    }
+    const held = this.held.get(PROGRESS_KEY);
+    if (held && text === held.text && this.cache.has(PROGRESS_KEY)) {
+      return structuredClone(this.cache.get(PROGRESS_KEY));  // play goes on in memory
+    }
+    if (held && text !== held.text) {  // another tab replaced it: the hold is over
+      this.held.delete(PROGRESS_KEY);
+      this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
     }
     let value = freshProgress();
     if (text !== null) {
@@ -181,6 +293,10 @@ export class Store {
 
   /** Replace the progress with `text` when it is valid; otherwise throw and change nothing. */
   importProgress(text) {
+    if (this.held.has(PROGRESS_KEY)) {
+      throw invalid("Your unreadable saved progress is still kept in this browser: export or " +
+        "discard it first (the notice at the top of the page).", [{ path: "", message: "saved progress held" }]);
+    }
     if (typeof text !== "string" || text.length > MAX_IMPORT_BYTES) {
       throw invalid("That file is too large to be a progress file.", [{ path: "", message: "too large" }]);
     }
@@ -220,17 +336,20 @@ export class Store {
     this.writeRaw(DRAFTS_KEY, JSON.stringify(list));
   }
 
-  /** Saved settings: {colourLetters}. Unreadable settings fall back to defaults. */
+  /** Saved settings: {colourLetters}. Unreadable settings are kept aside like progress
+   * and the defaults apply. */
   settings() {
     const defaults = { colourLetters: false };
     const text = this.readRaw(SETTINGS_KEY);
     if (text === null) return defaults;
-    try {
-      const parsed = JSON.parse(text);
-      return { colourLetters: parsed?.colourLetters === true };
-    } catch {
-      return defaults;
+    let parsed = null;
+    try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
+    if (isObject(parsed)) return { colourLetters: parsed.colourLetters === true };
+    if (!this.held.has(SETTINGS_KEY)) {
+      this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
+        "settings", { fresh: "the default settings apply" });
     }
+    return defaults;
   }
 
   saveSettings(settings) {

@@ -13,7 +13,7 @@
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
 
-import { minesRunOpen } from "../store.js";
+import { minesRunOpen, PROGRESS_KEY } from "../store.js";
 import { download, el, svg } from "./dom.js";
 
 const LONG_PRESS_MS = 450;
@@ -194,8 +194,27 @@ export const screen = {
           `round ${answer.state.round}.`, "info");
       } catch (error) {
         if (!live) return;
-        app.message(`Your saved run could not be resumed (${error.message}); a new run starts.`, "error");
-        await startRun(randomSeed());
+        if (error.type === "Cancelled") {
+          // Nothing was refused: the saved run stays as it is for the next visit.
+          app.message("Resuming your run was stopped; it is still saved. Open Mines again to " +
+            "resume it, or press New run.", "error");
+          return;
+        }
+        // Python refused the saved run (a damaged save, or one from an older build): keep
+        // the whole stored progress aside, read back equal, before a new run saves over it.
+        const kept = app.store.keepAside(PROGRESS_KEY, error.message, "mines run");
+        const where = kept.kept
+          ? `it was kept as “${kept.kept}” in this browser.`
+          : kept.held
+            ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and this new ` +
+              "run is not saved over it."
+            : "there was nothing stored to keep.";
+        const seed = randomSeed();
+        await startRun(seed);
+        if (!live) return;
+        // Where the run went comes first: the message line shows two lines.
+        app.message(`Your saved run could not be resumed: ${where} A new run starts (seed ` +
+          `${seed}). Why: ${error.message}`, "error");
       }
     }
 
