@@ -186,3 +186,84 @@ def test_a_small_corrupt_value_is_copied_aside_equal_before_it_is_removed(page: 
     assert settings == ["not json"]
     expect(page.get_by_test_id("store-held")).to_have_count(0)
     assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------- a snakes level Python refuses
+def snakes_certificate(n: int) -> dict:
+    from snakes_helpers import mainline  # the e2e folder's helpers (test_snakes.py uses them)
+
+    return mainline()["certificates"][n - 1]
+
+
+SNAKES_LEVEL = 3
+
+
+def refused_currents() -> dict[str, dict]:
+    certificate = snakes_certificate(SNAKES_LEVEL)
+    return {
+        # steps Python cannot replay (no such body; not a step at all)
+        "bad-steps": {"level": SNAKES_LEVEL, "sha": certificate["level_sha256"],
+                      "steps": [[99, "head", "U"], "MYDATA"], "redo": []},
+        # saved for another version of the level (an older build's level of that number)
+        "older-build": {"level": SNAKES_LEVEL, "sha": "0" * 64,
+                        "steps": certificate["solution"][:1], "redo": []},
+    }
+
+
+def progress_with_current(current: dict) -> str:
+    """A stored progress text: levels 1 and 2 done, level 3 in progress as ``current``, and
+    a mines run."""
+    return json.dumps({"format": "gridforge.progress/1",
+                       "snakes": {"done": {"1": 2, "2": 5}, "open": SNAKES_LEVEL,
+                                  "current": current},
+                       "mines": {"run": Run(7).save()}})
+
+
+def open_snakes_level(page: Page, n: int) -> None:
+    page.goto(f"/#snakes/level/{n}")
+    page.evaluate("() => window.gridforge.ready")
+    settle_snakes(page, n)
+
+
+def settle_snakes(page: Page, n: int) -> None:
+    expect(page.get_by_test_id("snakes-board")).to_have_attribute("data-level", str(n))
+    expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
+
+
+@pytest.mark.parametrize("name", ["bad-steps", "older-build"])
+def test_a_snakes_level_python_refuses_is_kept_aside_before_play_saves(page: Page, name: str):
+    from snakes_helpers import play_solution_by_dragging
+
+    original = progress_with_current(refused_currents()[name])
+    store_once(page, original)
+    open_snakes_level(page, SNAKES_LEVEL)
+    board = page.get_by_test_id("snakes-board")
+    expect(board).to_have_attribute("data-steps", "0")  # the level starts fresh
+    copies = corrupt_copies(page)
+    assert len(copies) == 1, copies
+    kept_key, kept_text = copies[0]
+    assert kept_text == original  # an equal copy of the whole stored value
+    error = page.get_by_test_id("error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("could not be resumed")
+    expect(error).to_contain_text(kept_key)
+    assert json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(KEY)})")) == \
+        json.loads(original)  # nothing saved yet
+    # A step saves the fresh level over the old one; the rest of the progress is as it was.
+    first = snakes_certificate(SNAKES_LEVEL)["solution"][:1]
+    play_solution_by_dragging(page, "desktop", first)
+    before, now = json.loads(original), stored(page)
+    assert now["snakes"]["current"] == {"level": SNAKES_LEVEL,
+                                        "sha": snakes_certificate(SNAKES_LEVEL)["level_sha256"],
+                                        "steps": first, "redo": []}
+    assert now["snakes"]["done"] == before["snakes"]["done"]
+    assert now["snakes"]["open"] == before["snakes"]["open"]
+    assert now["mines"] == before["mines"]
+    # The next visit resumes the new save; the copy is still there, unchanged.
+    page.reload()
+    settle_snakes(page, SNAKES_LEVEL)
+    expect(board).to_have_attribute("data-steps", "1")
+    expect(page.get_by_test_id("app-message")).to_contain_text("Back where you left level 3")
+    assert corrupt_copies(page) == [[kept_key, original]]
+    expect(page.get_by_test_id("store-held")).to_have_count(0)
+    assert page.page_errors == []  # type: ignore[attr-defined]

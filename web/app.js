@@ -154,9 +154,7 @@ function drawHeld() {
     box.setAttribute("data-testid", "store-held");
     box.dataset.key = held.key;
     box.setAttribute("role", "alert");
-    box.style.cssText = "margin:.3rem .8rem;padding:.4rem .8rem;border-radius:.4rem;" +
-      "background:#fdecea;color:var(--bad, #a40000);display:flex;flex-wrap:wrap;gap:.4rem .8rem;" +
-      "align-items:center";
+    box.className = "store-held";  // styled in style.css
     const text = document.createElement("span");
     text.textContent = `Your saved ${held.what} could not be used (${held.why}) and no copy ` +
       `could be kept aside (${held.error}). It stays as it was under “${held.key}”; nothing ` +

@@ -5,6 +5,7 @@
 // Legality, refusals, exits and the win come from Python's answers.
 import { attachDrag, direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 import { el } from "./dom.js";
+import { PROGRESS_KEY } from "../store.js";
 
 const PAGE = "gridforge.snakes.page";
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
@@ -266,20 +267,45 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     event.preventDefault();
   }
 
+  /**
+   * The saved level in progress cannot be resumed (`why`): copy the whole stored progress
+   * aside, read back equal (as mines does with a run), then start the level fresh and say
+   * where the saved steps went. Nothing is saved over them before they are kept.
+   */
+  async function startFresh(why) {
+    const kept = app.store.keepAside(PROGRESS_KEY, why, `level ${levelNumber} in progress`);
+    const where = kept.kept
+      ? `it was kept as “${kept.kept}” in this browser.`
+      : kept.held
+        ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and nothing is ` +
+          "saved over it."
+        : "there was nothing stored to keep.";
+    take(await app.call(`${PAGE}.start`, level));
+    if (!live) return;
+    // Where the steps went comes first: the message line shows two lines.
+    app.message(`Your level ${levelNumber} in progress could not be resumed: ${where} The ` +
+      `level starts fresh. Why: ${why}`, "error");
+  }
+
   const onSettings = () => draw();
   app.addEventListener("settings", onSettings);
 
   // ---------------------------------------------------------------- start
   act(async () => {
     const current = saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
-    if (current && current.level === levelNumber && current.sha === levelSha && current.steps.length) {
+    const ours = current && current.level === levelNumber && current.steps.length;
+    if (ours && current.sha === levelSha) {
       try {
         take(await app.call(`${PAGE}.view`, { level, steps: current.steps, redo: current.redo }));
         app.message(`Back where you left level ${levelNumber}: ${stepCount} steps in. ` +
           "Restart starts over.", "info");
-      } catch {
-        take(await app.call(`${PAGE}.start`, level));  // a stale save: start fresh
+      } catch (error) {
+        // Python refused the saved steps (a damaged save, or one from an older build):
+        // keep them aside before this fresh start saves over them.
+        await startFresh(error.type === "Cancelled" ? "resuming it was stopped" : error.message);
       }
+    } else if (ours) {
+      await startFresh(`it was saved for another version of level ${levelNumber}`);
     } else {
       take(await app.call(`${PAGE}.start`, level));
     }
