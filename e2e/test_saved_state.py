@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import READY_TIMEOUT_MS
 from gridforge.mines.run import Run
 from playwright.sync_api import Page, expect
 
@@ -43,7 +44,9 @@ def open_mines(page: Page) -> None:
 
 
 def settle(page: Page) -> None:
-    expect(page.locator("section.mines[data-run]:not([data-busy])")).to_have_count(1)
+    # A new run generates its first board in Python: allow a loaded machine its time.
+    expect(page.locator("section.mines[data-run]:not([data-busy])")).to_have_count(
+        1, timeout=READY_TIMEOUT_MS)
 
 
 def corrupt_copies(page: Page) -> list[list[str]]:
