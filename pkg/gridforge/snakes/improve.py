@@ -171,11 +171,13 @@ def _exact(solver: Solver, moves: list[Move], states: int, budget: Budget,
     exact = solver.astar(max_states=states, max_seconds=budget.seconds, upper=len(moves))
     record["exact"] = int(record.get("exact", 0)) + exact.stored
     record["stopped_by"] = exact.reason
+    # The budget a re-proof needs: the search stops once it holds max_states states, so one
+    # more than it stored.
     if exact.status == "solved" and exact.moves is not None:
-        record["proof_states"] = exact.stored
+        record["proof_states"] = exact.stored + 1
         return True, exact.moves, len(exact.moves), False
     if exact.status == "exhausted_below_upper":
-        record["proof_states"] = exact.stored
+        record["proof_states"] = exact.stored + 1
         return True, moves, len(moves), False
     return False, moves, max(h0, min(exact.lower_bound, len(moves))), exact.reason == "seconds"
 
