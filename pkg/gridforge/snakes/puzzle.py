@@ -30,7 +30,7 @@ from typing import Any
 from gridforge.snakes.level import Level
 from gridforge.snakes.matching import INF
 from gridforge.snakes.rules import BITS, CELL_MASK, Game, IllegalStep, Move, State, move_to_step
-from gridforge.snakes.search import Solver
+from gridforge.snakes.search import Solver, bfs_optimum
 
 SERIAL = "serial"
 NOT_SERIAL = "not_serial"
@@ -278,27 +278,10 @@ def restricted_optimum(
     """Fewest steps to completion using only moves for which ``allowed`` holds, by
     exhaustive BFS over full states: an int, None (impossible), or ``"budget"`` when more
     than ``max_states`` states would be stored."""
-    start = game.initial
-    if game.is_complete(start):
-        return 0
-    seen = {start}
-    frontier = [(start, game.occupancy(start))]
-    depth = 0
-    while frontier:
-        depth += 1
-        nxt: list[tuple[State, int]] = []
-        for state, occ in frontier:
-            for move, child, cocc in game.successors(state, occ):
-                if child in seen or not allowed(move):
-                    continue
-                if game.is_complete(child):
-                    return depth
-                if len(seen) >= max_states:
-                    return BUDGET
-                seen.add(child)
-                nxt.append((child, cocc))
-        frontier = nxt
-    return None
+    try:
+        return bfs_optimum(game, max_states, allowed)
+    except OverflowError:
+        return BUDGET
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from heapq import heappop, heappush
 from operator import sub
@@ -1085,11 +1086,13 @@ def shorten(game: Game, moves: list[Move], start: State | None = None) -> list[M
 # ---------------------------------------------------------------- exhaustive references
 
 
-def bfs_optimum(game: Game, max_states: int = 1_000_000) -> int | None:
-    """Fewest steps to completion by exhaustive BFS (None: unsolvable; raises if too big)."""
+def bfs_optimum(game: Game, max_states: int = 1_000_000,
+                allowed: Callable[[Move], bool] | None = None) -> int | None:
+    """Fewest steps to completion by exhaustive BFS (None: unsolvable), using only the moves
+    ``allowed`` accepts when it is given; raises OverflowError before storing more than
+    ``max_states`` states."""
     start = game.initial
-    n = game.n
-    if start[n + 1] == game.all_used:
+    if game.is_complete(start):
         return 0
     seen = {start}
     frontier = [(start, game.occupancy(start))]
@@ -1098,15 +1101,15 @@ def bfs_optimum(game: Game, max_states: int = 1_000_000) -> int | None:
         depth += 1
         nxt = []
         for state, occ in frontier:
-            for _, child, cocc in game.successors(state, occ):
-                if child in seen:
+            for move, child, cocc in game.successors(state, occ):
+                if child in seen or (allowed is not None and not allowed(move)):
                     continue
-                if child[n + 1] == game.all_used:
+                if game.is_complete(child):
                     return depth
+                if len(seen) >= max_states:
+                    raise OverflowError(f"BFS passed {max_states} states")
                 seen.add(child)
                 nxt.append((child, cocc))
-        if len(seen) > max_states:
-            raise OverflowError(f"BFS passed {max_states} states")
         frontier = nxt
     return None
 
