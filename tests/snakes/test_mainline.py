@@ -5,12 +5,15 @@ longer run, resumed, one or two workers, a Dask cluster), resume that trusts not
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import hashlib
 import importlib.util
 import io
 import itertools
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -19,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from gridforge.cli import main
 from gridforge.errors import Cancelled, GridforgeError, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
@@ -38,6 +42,8 @@ from gridforge.snakes.design.mainline import (
     recurs,
     rule_misses,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 SEED = 7
 BLOCK = 4
@@ -431,3 +437,320 @@ def test_the_docs_picture_of_the_line_is_drawn_from_the_shipped_blocks():
     spec.loader.exec_module(picture)
     drawn = picture.draw(picture.read_line(DATA), band_report(DATA))
     assert (root / "docs" / "mainline.svg").read_text(encoding="utf-8") == drawn
+
+
+# ------------------------------------------------------------------------------------------
+# Build folders that cannot be turned against their owner: only what progress.json lists is
+# read (checked by its SHA-256), never through a symbolic link; writes go through fresh
+# temporary names; a failed write leaves nothing behind and names the file.
+
+
+def levels_of(folder: Path) -> dict[int, tuple[dict, dict]]:
+    out = {}
+    for text in files_of(folder).values():
+        batch = json.loads(text)
+        first = batch["request"]["levels"][0]
+        for i, pair in enumerate(zip(batch["levels"], batch["certificates"], strict=True)):
+            out[first + i] = pair
+    return out
+
+
+@pytest.fixture
+def quick(straight, monkeypatch):
+    """design_level answers from the straight build (the same bytes, no search): a rebuilt
+    block costs nothing."""
+    known = levels_of(straight)
+
+    def design_level(n: int, seed: int) -> tuple[dict, dict]:
+        assert seed == SEED
+        return json.loads(json.dumps(known[n]))
+
+    monkeypatch.setattr("gridforge.snakes.design.mainline.design_level", design_level)
+    return straight
+
+
+BAD_BLOCKS = [
+    '{"format":"gridforge.snakes.batch/1"}',  # the issue's reproduction: no levels
+    '{"format":"gridforge.snakes.batch/1","levels":[{}],"certificates":[]}',  # zip() lengths
+    '{"format":"gridforge.snakes.batch/1","levels":[{"meta":{"template":"t"}}],'
+    '"certificates":[{}]}',  # no score
+    '{"format": "gridforge.snakes.batch/1", "levels": "x", "certificates": 5}',
+    "not json at all", "\xff\xfe",
+]
+
+
+@pytest.mark.cpython_only
+@pytest.mark.parametrize("text", BAD_BLOCKS)
+def test_a_stray_block_file_is_ignored_and_named_not_read(quick, tmp_path, text):
+    out = tmp_path / "stray"
+    shutil.copytree(quick, out)
+    clean = band_report(quick)
+    for name in ("main-0101-0125.json", "main-0011-0012.json", "main-0001-0002.json"):
+        (out / name).write_text(text, "utf-8")
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert state["built"] == 0 and state["notes"] == [] and state["bands"] == clean
+    assert state["warnings"] == [f"{out / name} is not listed in progress.json: ignored" for name
+                                 in ("main-0001-0002.json", "main-0011-0012.json",
+                                     "main-0101-0125.json")]
+    warnings: list[str] = []
+    assert band_report(out, warnings=warnings) == clean and warnings == state["warnings"]
+    err = io.StringIO()
+    print_mainline(state, str(out), 0.1, stdout=io.StringIO(), stderr=err)
+    assert err.getvalue().splitlines()[0] == f"warning: {state['warnings'][0]}"
+
+
+@pytest.mark.cpython_only
+def test_the_cli_after_a_complete_build_with_a_stray_block_exits_0(quick, tmp_path, capsys):
+    out = tmp_path / "D"
+    out.mkdir()
+    (out / "main-0101-0125.json").write_text('{"format":"gridforge.snakes.batch/1"}\n')
+    assert main(["generate-levels", "--out", str(out), "--seed", str(SEED), "--levels", "1-2",
+                 "--workers", "1", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err == f"warning: {out / 'main-0101-0125.json'} is not listed in progress.json: " \
+                  "ignored\n"
+    assert main(["generate-levels", "--out", str(out), "--seed", str(SEED), "--levels", "1-3",
+                 "--workers", "1", "--quiet", "--resume"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.cpython_only
+def test_a_listed_file_forged_with_its_own_sha256_is_rebuilt(quick, tmp_path):
+    out = tmp_path / "forged"
+    shutil.copytree(quick, out)
+    forged = (b'{"format":"gridforge.snakes.batch/1","request":{"seed":7,"levels":[5,8]},'
+              b'"levels":[],"certificates":[]}')
+    (out / "main-0005-0008.json").write_bytes(forged)
+    progress = json.loads((out / "progress.json").read_text())
+    progress["files"][1]["sha256"] = hashlib.sha256(forged).hexdigest()
+    (out / "progress.json").write_text(json.dumps(progress))
+    with pytest.raises(GridforgeError, match=r"main-0005-0008\.json is not the block it is listed"):
+        mainline_level(6, out)
+    warnings: list[str] = []
+    assert band_report(out, warnings=warnings)[0]["built"] == 6
+    assert warnings[0].endswith("it must hold 4 levels and 4 certificates): left out of the "
+                                "band report")
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert state["notes"] == ["main-0005-0008.json is not the block it is listed as (it must "
+                              "hold 4 levels and 4 certificates): rebuilding it"]
+    assert files_of(out) == files_of(quick) and mainline_level(6, out) == {
+        "level": levels_of(quick)[6][0], "certificate": levels_of(quick)[6][1]}
+
+
+@pytest.mark.cpython_only
+def test_resume_writes_nothing_through_a_planted_link(quick, tmp_path, capsys):
+    out, victim = tmp_path / "t2", tmp_path / "victim"
+    shutil.copytree(quick, out)
+    (out / "main-0001-0004.json").unlink()  # something to rebuild
+    (out / "progress.json.tmp").symlink_to("../victim")  # the issue's reproduction
+    (out / "main-0001-0004.json.tmp").symlink_to("../victim")
+    (tmp_path / "copy").write_bytes((quick / "main-0005-0008.json").read_bytes())
+    (out / "main-0005-0008.json").unlink()  # a link to the very bytes listed: not followed
+    (out / "main-0005-0008.json").symlink_to("../copy")
+    state = build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert not victim.exists() and not os.path.lexists(victim)
+    assert state["notes"] == ["main-0001-0004.json is missing: rebuilding it",
+                              "main-0005-0008.json is a symbolic link (not followed): "
+                              "rebuilding it"]
+    for name in ("progress.json", *files_of(quick)):
+        assert not (out / name).is_symlink() and (out / name).is_file()
+    assert {name: (out / name).read_bytes() for name in files_of(quick)} == files_of(quick)
+    assert (tmp_path / "copy").read_bytes() == (quick / "main-0005-0008.json").read_bytes()
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["progress.json", "progress.json.tmp", "main-0001-0004.json.tmp", *files_of(quick)])
+    # A progress.json that is a link is refused, named, and nothing is written.
+    (out / "progress.json").rename(tmp_path / "real-progress.json")
+    (out / "progress.json").symlink_to("../real-progress.json")
+    before = sorted(p.name for p in out.iterdir())
+    assert main(["generate-levels", "--out", str(out), "--seed", str(SEED), "--levels", "1-10",
+                 "--workers", "1", "--quiet", "--resume"]) == 2
+    assert capsys.readouterr().err == (f"gridforge: error: {out / 'progress.json'} is a "
+                                       "symbolic link (not followed)\n")
+    assert sorted(p.name for p in out.iterdir()) == before
+    assert (out / "progress.json").is_symlink() and not victim.exists()
+    assert {name: (out / name).read_bytes() for name in files_of(quick)} == files_of(quick)
+
+
+def _no_space(*_args: object) -> None:
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.cpython_only
+def test_a_full_disk_leaves_no_temporary_file_and_names_it(quick, tmp_path, monkeypatch,
+                                                           capsys):
+    out = tmp_path / "full"
+    shutil.copytree(quick, out)
+    for name in ("main-0005-0008.json", "main-0009-0010.json"):
+        (out / name).unlink()
+    real_write = os.write
+
+    def fill_up(fd: int, data: bytes) -> int:  # the disk fills half way through a block
+        if len(data) > 4000:
+            real_write(fd, bytes(data[:4000]))
+            _no_space()
+        return real_write(fd, data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "write", fill_up)
+        with pytest.raises(GridforgeError) as info:
+            build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+        assert str(info.value) == (
+            f"cannot write {out / 'main-0005-0008.json'}: No space left on device; 4 levels "
+            "kept in 1 block files: make room and run the same command with --resume to go on")
+        assert sorted(p.name for p in out.iterdir()) == ["main-0001-0004.json",
+                                                         "progress.json"]
+        progress = json.loads((out / "progress.json").read_text())
+        assert [f["name"] for f in progress["files"]] == ["main-0001-0004.json"]
+        # Through the command line: exit code 2 and one line naming the file, no traceback.
+        cli = tmp_path / "cli"
+        code = main(["generate-levels", "--out", str(cli), "--seed", str(SEED), "--levels",
+                     "1-2", "--workers", "1", "--quiet"])
+        assert code == 2
+        assert capsys.readouterr().err == (
+            f"gridforge: error: cannot write {cli / 'main-0001-0002.json'}: No space left on "
+            "device; 0 levels kept in 0 block files: make room and run the same command with "
+            "--resume to go on\n")
+        assert [p.name for p in cli.iterdir()] == ["progress.json"]
+        patch.setattr(os, "fsync", _no_space)
+        with pytest.raises(GridforgeError, match=r"progress\.json: No space left on device"):
+            build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert sorted(p.name for p in out.iterdir()) == ["main-0001-0004.json", "progress.json"]
+    build_mainline(out, seed=SEED, levels=(1, 10), block=BLOCK, resume=True)
+    assert files_of(out) == files_of(quick)
+
+
+# A fuzz target: stray, garbled and linked entries dropped into a finished build folder.
+FUZZ_NAMES = ["progress.json", "main-0001-0004.json", "main-0005-0008.json",
+              "main-0009-0010.json", "main-0001-0002.json", "main-0011-0012.json",
+              "main-0101-0125.json", "main-1-4.json", "progress.json.tmp",
+              "main-0005-0008.json.tmp", ".progress.json.0123456789abcdef.tmp", "notes.txt"]
+FUZZ_KINDS = ["text", "copy", "link-victim", "link-copy", "link-folder", "link-dangling",
+              "link-device", "link-loop", "folder", "fifo"]
+OURS = re.compile(r"\..+\.[0-9a-f]{16}\.tmp")  # the writer's temporary names
+FUZZ_SHORT = settings(max_examples=30, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+FUZZ_LONG = settings(max_examples=5_000, deadline=None, database=None,
+                     suppress_health_check=list(HealthCheck))
+
+
+def _snapshot(root: Path) -> dict[str, object]:
+    """Everything under ``root``, links as links (never followed)."""
+    seen: dict[str, object] = {}
+    for base, dirs, names in os.walk(root):
+        for name in dirs + names:
+            path = Path(base) / name
+            key = str(path.relative_to(root))
+            if path.is_symlink():
+                seen[key] = ("link", os.readlink(path))
+            elif path.is_file():
+                seen[key] = path.read_bytes()
+            else:
+                seen[key] = "dir" if path.is_dir() else "other"
+    return seen
+
+
+def _plant(folder: Path, outside: Path, name: str, kind: str, text: bytes, pick: int,
+           straight: Path) -> None:
+    path = folder / name
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        path.unlink()
+    real = sorted(files_of(straight))
+    link = {"link-victim": outside / "victim", "link-folder": outside / "folder",
+            "link-copy": outside / f"copy-{name if name in real else real[pick % len(real)]}",
+            "link-dangling": outside / "nowhere", "link-device": Path("/dev/zero"),
+            "link-loop": path}
+    if kind == "text":
+        path.write_bytes(text)
+    elif kind == "copy":  # a real block (or the progress file) under this name
+        source = [*real, "progress.json"][pick % (len(real) + 1)]
+        shutil.copyfile(straight / source, path)
+    elif kind == "folder":
+        path.mkdir()
+        (path / "inside").write_text("x")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(link[kind])
+
+
+def _contents(straight_files: dict[str, bytes]) -> st.SearchStrategy[bytes]:
+    blocks = sorted(straight_files.values())
+    return st.one_of(
+        st.sampled_from([t.encode("utf-8", "surrogateescape") for t in BAD_BLOCKS]),
+        st.binary(max_size=64),
+        st.tuples(st.sampled_from(blocks), st.integers(0, 30_000)).map(lambda b: b[0][:b[1]]),
+        st.tuples(st.sampled_from(blocks), st.integers(0, 30_000)).map(  # one byte changed
+            lambda b: b[0][:b[1] % len(b[0])] + b"#" + b[0][b[1] % len(b[0]) + 1:]),
+    )
+
+
+def _fuzz_folder(quick: Path, base: Path, limits: settings) -> None:
+    straight_files = files_of(quick)
+    count = itertools.count()
+    # Half the time one of the listed files: the ones resume reads.
+    names = st.one_of(st.sampled_from(sorted(straight_files)), st.sampled_from(FUZZ_NAMES))
+    plant = st.tuples(names, st.sampled_from(FUZZ_KINDS),
+                      _contents(straight_files), st.integers(0, 99))
+
+    @limits
+    @given(st.lists(plant, min_size=1, max_size=6), st.integers(1, 12))
+    def check(planted: list[tuple[str, str, bytes, int]], n: int) -> None:
+        root = base / f"case{next(count)}"
+        folder, outside = root / "line", root / "outside"
+        shutil.copytree(quick, folder)
+        outside.mkdir()
+        (outside / "victim").write_text("not yours")
+        (outside / "folder").mkdir()
+        (outside / "folder" / "main-0001-0004.json").write_text("not yours either")
+        for name, data in straight_files.items():  # the very bytes listed, behind a link
+            (outside / f"copy-{name}").write_bytes(data)
+        for name, kind, text, pick in planted:
+            _plant(folder, outside, name, kind, text, pick, quick)
+        names = {name for name, _, _, _ in planted}
+        before_outside = _snapshot(outside)
+
+        warnings: list[str] = []
+        with contextlib.suppress(GridforgeError):
+            band_report(folder, warnings=warnings)
+        with contextlib.suppress(GridforgeError):
+            mainline_level(n, folder)
+        try:
+            state = build_mainline(folder, seed=SEED, levels=(1, 10), block=BLOCK,
+                                   resume=True)
+        except GridforgeError:
+            state = None
+
+        assert _snapshot(outside) == before_outside  # nothing outside read-through or written
+        assert sorted(p.name for p in root.iterdir()) == ["line", "outside"]
+        left = [p.name for p in folder.iterdir() if OURS.fullmatch(p.name)]
+        assert set(left) <= names, left  # no temporary file of the writer stays behind
+        if state is None:
+            return
+        progress = folder / "progress.json"
+        assert progress.is_file() and not progress.is_symlink()
+        listed = [f["name"] for f in json.loads(progress.read_text())["files"]]
+        assert listed == sorted(straight_files)
+        for name in listed:  # rebuilt where needed: regular files, the very bytes
+            assert not (folder / name).is_symlink() and (folder / name).read_bytes() == \
+                straight_files[name]
+        stray = sorted(p.name for p in folder.iterdir() if p.name not in {*listed,
+                                                                          "progress.json"})
+        assert state["warnings"] == [f"{folder / name} is not listed in progress.json: ignored"
+                                     for name in stray]
+        assert state["bands"] == band_report(quick)
+        shutil.rmtree(root)
+
+    check()
+
+
+@pytest.mark.cpython_only
+def test_fuzz_stray_garbled_and_linked_entries_never_crash_resume_or_escape(quick, tmp_path):
+    _fuzz_folder(quick, tmp_path, FUZZ_SHORT)
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.cpython_only
+def test_fuzz_long_build_folders(quick, tmp_path):
+    _fuzz_folder(quick, tmp_path, FUZZ_LONG)

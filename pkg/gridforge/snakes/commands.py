@@ -20,13 +20,11 @@ read by :func:`gridforge.errors.read_json` with a size cap per kind of file.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from gridforge import errors
@@ -128,14 +126,12 @@ def read_json(path: str, what: str = "", *, max_bytes: int = MAX_SPEC_BYTES) -> 
 
 
 def write_json(path: str, data: Any) -> None:
-    """Write ``data`` as indented, key-ordered JSON (the same input gives the same bytes)."""
-    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    out = Path(path)
-    if out.parent and not out.parent.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)  # never a half-written certificate
+    """Write ``data`` as indented, key-ordered JSON (the same input gives the same bytes),
+    whole or not at all, never through a planted name
+    (:func:`gridforge.snakes.design.files.write_json`; a failure names the file)."""
+    from gridforge.snakes.design.files import write_json as write_whole
+
+    write_whole(path, data, indent=2)
 
 
 def design_levels_command(args: argparse.Namespace) -> int:

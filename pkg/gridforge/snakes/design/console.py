@@ -42,11 +42,15 @@ def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
 
 
 def print_mainline(state: dict[str, Any], out: str, seconds: float, *,
-                   stdout: TextIO | None = None) -> int:
-    """What resume found, then one summary line of a main-line build; exit code 0."""
+                   stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """What resume found, the folder's entries it ignored (warnings, on stderr), then one
+    summary line of a main-line build; exit code 0."""
     stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
     for note in state.get("notes", []):
         print(note, file=stdout)
+    for warning in state.get("warnings", []):
+        print(f"warning: {warning}", file=stderr)
     for band in state.get("bands", []):
         lo, hi = band["levels"]
         print(f"levels {lo}-{hi}: {band['built']} built, {band['proven'] * 100:.0f}% proven, "

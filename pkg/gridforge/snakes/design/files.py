@@ -1,18 +1,57 @@
-"""Writing the designer's files: whole or not at all, and durable once written.
+"""Writing and reading back the designer's files: whole or not at all, durable once written,
+and never through a name someone else planted in the folder.
 
-A file is written to a temporary name beside its target, flushed and fsync'ed, renamed over
-the target, and the folder is fsync'ed so that the rename itself survives a crash: a reader (or
-a resumed main-line build) never meets half a file.
+Writing (:func:`write_text`, :func:`write_json`): the bytes go to a fresh temporary name in the
+target's folder (``.<name>.<16 random hex digits>.tmp``), created with ``O_EXCL`` and
+``O_NOFOLLOW`` (never an existing file, never through a symbolic link), are fsync'ed, and the
+file is renamed over the target (a rename replaces the folder entry itself: a symbolic link
+there is replaced, not followed); then the folder is fsync'ed so that the rename survives a
+crash. On any failure (a full disk, an interrupt) the temporary file is removed and a
+:class:`WriteError` names the target: a reader (or a resumed main-line build) never meets half
+a file, and nothing is left behind.
+
+Reading back (:func:`read_regular`): only a regular file is read, opened with ``O_NOFOLLOW``
+(a symbolic link, a folder, a pipe or a device is refused before a byte is read), within a
+size cap.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
-__all__ = ["dumps", "write_json", "write_text"]
+from gridforge.errors import GridforgeError
+
+__all__ = ["FileRefused", "WriteError", "dumps", "read_regular", "write_json", "write_text"]
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_FLAGS = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0) | _NOFOLLOW
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | _FLAGS  # a pipe does not block the open
+
+
+class WriteError(GridforgeError):
+    """A file could not be written; the message names it (its temporary file is removed)."""
+
+    def __init__(self, path: str | os.PathLike[str], error: OSError) -> None:
+        super().__init__(f"cannot write {os.fspath(path)}: {error.strerror or error}")
+        self.path = os.fspath(path)
+
+
+class FileRefused(GridforgeError):
+    """A file is not read back: ``reason`` says why ("is missing", "is a symbolic link (not
+    followed)", ...); the message is the path and the reason."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        super().__init__(f"{os.fspath(path)} {reason}")
+        self.path = os.fspath(path)
+        self.reason = reason
 
 
 def dumps(data: Any, indent: int | None = 2) -> str:
@@ -21,21 +60,96 @@ def dumps(data: Any, indent: int | None = 2) -> str:
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically and durably (temp + fsync + rename)."""
+    """Write ``text`` (UTF-8) to ``path`` atomically and durably, through a fresh temporary
+    file in the same folder (``O_EXCL``, no symbolic link followed).
+
+    :raises WriteError: naming ``path`` when the folder or the file cannot be written; no
+        temporary file stays behind.
+    """
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, out)
+    data = text.encode("utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(out, exc) from None
+    # Unpredictable and fresh: a name planted beforehand (a symbolic link out of the folder)
+    # is never opened, and O_EXCL refuses one planted in between.
+    tmp = out.with_name(f".{out.name[:64]}.{secrets.token_hex(8)}.tmp")
+    try:
+        fd = os.open(tmp, _CREATE, 0o666)
+    except OSError as exc:
+        raise WriteError(out, exc) from None
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                if written <= 0:  # pragma: no cover - a regular file raises instead
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, out)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise WriteError(out, exc) from None
+        raise
     _sync_folder(out.parent)
 
 
 def write_json(path: str | os.PathLike[str], data: Any, indent: int | None = 2) -> None:
-    """Write ``data`` as JSON with :func:`dumps`, atomically and durably."""
+    """Write ``data`` as JSON with :func:`dumps`, atomically and durably (:func:`write_text`)."""
     write_text(path, dumps(data, indent))
+
+
+def read_regular(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``max_bytes`` of them.
+
+    :raises FileRefused: when ``path`` is missing, a symbolic link (never followed), not a
+        regular file (a folder, a pipe, a device: never read), larger than ``max_bytes``, or
+        cannot be read.
+    """
+    try:
+        before = os.lstat(path)
+    except FileNotFoundError:
+        raise FileRefused(path, "is missing") from None
+    except OSError as exc:
+        raise FileRefused(path, f"cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(before.st_mode):
+        raise FileRefused(path, "is a symbolic link (not followed)")
+    if not stat.S_ISREG(before.st_mode):
+        raise FileRefused(path, "is not a regular file")
+    try:
+        fd = os.open(path, _READ)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # replaced by a link since the lstat
+            raise FileRefused(path, "is a symbolic link (not followed)") from None
+        raise FileRefused(path, f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (before.st_dev,
+                                                                          before.st_ino):
+            raise FileRefused(path, "is not a regular file")
+        if now.st_size > max_bytes:
+            raise FileRefused(path, f"is larger than {max_bytes} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise FileRefused(path, f"cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:  # it grew while being read
+        raise FileRefused(path, f"is larger than {max_bytes} bytes")
+    return b"".join(chunks)
 
 
 def _sync_folder(folder: Path) -> None:

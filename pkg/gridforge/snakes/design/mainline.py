@@ -49,9 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from gridforge import __version__
-from gridforge.errors import Cancelled, GridforgeError, Issue, ValidationError, is_int, read_json
+from gridforge.errors import Cancelled, GridforgeError, Issue, ValidationError, is_int, parse_json
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.design.files import dumps, write_text
+from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_regular, write_text
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 from gridforge.snakes.design.templates import TEMPLATES
@@ -405,54 +405,72 @@ def _with_meta(n: int, seed: int, attempt: Attempt, level: dict[str, Any],
 
 def mainline_level(n: Any, folder: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Shipped main-line level ``n`` and its certificate, ``{"level", "certificate"}``, read
-    from the block files in ``folder`` (the package's data by default).
+    from the block file that ``folder``'s ``progress.json`` lists for it (the package's data
+    by default), checked against its SHA-256; no other file of the folder is read.
 
-    :raises GridforgeError: when ``n`` is not an integer in 1..2000, or its block is not there.
+    :raises GridforgeError: when ``n`` is not an integer in 1..2000, its block is not listed,
+        or the listed file is missing, changed or not a main-line block (named with the reason).
     """
     if not is_int(n) or not 1 <= n <= LEVELS:
         raise GridforgeError(f"level: a main-line level is 1..{LEVELS}, got {n!r}")
     where = Path(folder) if folder is not None else Path(__file__).parent.parent / "data"
-    for path in sorted(where.glob("main-*.json")):
-        match = BLOCK_NAME.fullmatch(path.name)
-        if match and int(match[1]) <= n <= int(match[2]):
-            data = read_json(path, "main-line block", expect_format=BATCH_FORMAT)
-            i = n - int(match[1])
+    seed, _block, files = _read_progress(where)
+    for f in files:
+        if f.first <= n <= f.last:
+            data, _rows = _read_block(where, f, seed)
+            i = n - f.first
             return {"level": data["levels"][i], "certificate": data["certificates"][i]}
     raise GridforgeError(f"level: main-line level {n} is not built yet (no block file holds it "
                          f"in {where})")
 
 
-def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100
-                ) -> list[dict[str, Any]]:
+def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100, *,
+                warnings: list[str] | None = None) -> list[dict[str, Any]]:
     """Per band of ``band`` levels found in the block files of ``folder`` (the shipped line by
     default): levels, proven share, mean gap between solution and lower bound, median score,
-    the largest template share, fallbacks and the body counts used."""
+    the largest template share, fallbacks and the body counts used.
+
+    Only the block files ``folder/progress.json`` lists are read, each checked against its
+    SHA-256 and its shape; a listed file that fails is left out and anything else in the
+    folder is ignored, each named in a line appended to ``warnings`` (when given).
+
+    :raises GridforgeError: when ``progress.json`` is missing, not a regular file or not valid.
+    """
     where = Path(folder) if folder is not None else Path(__file__).parent.parent / "data"
-    rows: dict[int, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
-    for path in sorted(where.glob("main-*.json")):
-        match = BLOCK_NAME.fullmatch(path.name)
-        if not match:
-            continue
-        data = read_json(path, "main-line block", expect_format=BATCH_FORMAT)
-        for i, pair in enumerate(zip(data["levels"], data["certificates"], strict=True)):
-            rows.setdefault((int(match[1]) + i - 1) // band, []).append(pair)
+    seed, _block, files = _read_progress(where)
+    notes = warnings if warnings is not None else []
+    rows: dict[int, list[_Row]] = {}
+    for f in files:
+        try:
+            rows[f.first] = _read_block(where, f, seed)[1]
+        except GridforgeError as exc:
+            notes.append(f"{exc}: left out of the band report")
+    notes += _unlisted(where, {f.name for f in files})
+    return _band_table(rows, band)
+
+
+def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[dict[str, Any]]:
+    """The band rows of :func:`band_report` from the rows of block files (by first level)."""
+    rows: dict[int, list[_Row]] = {}
+    for first in sorted(blocks):
+        for i, row in enumerate(blocks[first]):
+            rows.setdefault((first + i - 1) // band, []).append(row)
     out = []
     for b in sorted(rows):
         pairs = rows[b]
-        scores = sorted(c["score"]["total"] for _, c in pairs)
+        scores = sorted(r.score for r in pairs)
         mid = len(scores) // 2
         median = scores[mid] if len(scores) % 2 else (scores[mid - 1] + scores[mid]) / 2
-        templates = [lv["meta"]["template"] for lv, _ in pairs]
+        templates = [r.template for r in pairs]
         out.append({
             "levels": [b * band + 1, b * band + band], "built": len(pairs),
-            "proven": round(sum(1 for _, c in pairs if c["optimal"]) / len(pairs), 3),
-            "mean_gap": round(sum(c["steps"] - c["lower_bound"] for _, c in pairs)
-                              / len(pairs), 2),
+            "proven": round(sum(1 for r in pairs if r.optimal) / len(pairs), 3),
+            "mean_gap": round(sum(r.gap for r in pairs) / len(pairs), 2),
             "median_score": round(median, 2),
             "top_template_share": round(max(templates.count(t) for t in set(templates))
                                         / len(pairs), 3),
-            "fallbacks": sum(1 for lv, _ in pairs if "fallback" in lv["meta"]),
-            "body_counts": sorted({len(lv["bodies"]) for lv, _ in pairs}),
+            "fallbacks": sum(1 for r in pairs if r.fallback),
+            "body_counts": sorted({r.bodies for r in pairs}),
         })
     return out
 
@@ -500,8 +518,9 @@ def _block_of(n: int, block: int) -> int:
     return (n - 1) // block
 
 
-def _check_progress(data: Any, block: int) -> tuple[int, list[BlockFile]]:
-    """Validate a progress file whole; returns its seed and block files.
+def _check_progress(data: Any, block: int | None) -> tuple[int, int, list[BlockFile]]:
+    """Validate a progress file whole; returns its seed, block size and block files. The
+    block size must be ``block``; ``None`` takes the file's own (an integer in 1..2000).
 
     :raises ValidationError: naming every bad field (``files[2].name``, ``done``, ...).
     """
@@ -518,7 +537,12 @@ def _check_progress(data: Any, block: int) -> tuple[int, list[BlockFile]]:
     if not is_int(seed) or not 0 <= seed < 2**31:
         bad("seed", f"seed must be an integer in 0..2**31-1, got {str(seed)[:30]}")
         seed = -1
-    if data.get("block") != block:
+    if block is None:
+        block = data.get("block")
+        if not is_int(block) or not 1 <= block <= LEVELS:
+            bad("block", f"block must be an integer in 1..{LEVELS}, got {str(block)[:30]}")
+            block = LEVELS
+    elif data.get("block") != block:
         bad("block", f"block must be {block}, got {str(data.get('block'))[:30]}")
     files: list[BlockFile] = []
     raw = data.get("files")
@@ -556,14 +580,112 @@ def _check_progress(data: Any, block: int) -> tuple[int, list[BlockFile]]:
     if issues:
         raise ValidationError(issues, "progress.json")
     assert is_int(seed)
-    return seed, sorted(files, key=lambda f: f.first)
+    return seed, block, sorted(files, key=lambda f: f.first)
 
 
-def _sha256(path: Path) -> str | None:
+# A block file is about 15 KB a level; a file larger than this is not read back.
+MAX_BLOCK_BYTES_PER_LEVEL = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class _Row:
+    """What the band report needs of one level."""
+
+    score: float
+    optimal: bool
+    gap: int
+    template: str
+    fallback: bool
+    bodies: int
+
+
+def _row(n: int, level: Any, cert: Any) -> _Row:
+    """The band report's row of main-line level ``n``; a ValueError says what is wrong."""
+    if not isinstance(level, dict) or not isinstance(cert, dict):
+        raise ValueError(f"level {n}: a level and its certificate are objects")
+    meta, score = level.get("meta"), cert.get("score")
+    if not isinstance(meta, dict) or meta.get("level") != n or not isinstance(
+            meta.get("template"), str):
+        raise ValueError(f"level {n}: meta must name level {n} and its template")
+    total = score.get("total") if isinstance(score, dict) else None
+    if isinstance(total, bool) or not isinstance(total, int | float):
+        raise ValueError(f"level {n}: certificate score.total must be a number")
+    steps, bound = cert.get("steps"), cert.get("lower_bound")
+    if not (is_int(steps) and is_int(bound) and isinstance(cert.get("optimal"), bool)):
+        raise ValueError(f"level {n}: certificate steps, lower_bound and optimal are missing")
+    bodies = level.get("bodies")
+    if not isinstance(bodies, list):
+        raise ValueError(f"level {n}: bodies must be a list")
+    return _Row(float(total), cert["optimal"], steps - bound, meta["template"],
+                "fallback" in meta, len(bodies))
+
+
+def _block_rows(data: Any, f: BlockFile, seed: int) -> list[_Row]:
+    """Check a parsed block file against its record; its band report rows."""
+    request = data.get("request")
+    if not isinstance(request, dict) or request.get("seed") != seed or request.get(
+            "levels") != [f.first, f.last]:
+        raise ValueError(f"its request must be seed {seed}, levels [{f.first}, {f.last}]")
+    levels, certs = data.get("levels"), data.get("certificates")
+    count = f.last - f.first + 1
+    if not (isinstance(levels, list) and isinstance(certs, list)
+            and len(levels) == len(certs) == count):
+        raise ValueError(f"it must hold {count} levels and {count} certificates")
+    return [_row(f.first + i, lv, c) for i, (lv, c) in enumerate(zip(levels, certs,
+                                                                       strict=True))]
+
+
+def _read_block(where: Path, f: BlockFile, seed: int) -> tuple[dict[str, Any], list[_Row]]:
+    """The listed block file ``f`` in ``where``, read once (never through a symbolic link),
+    checked against its SHA-256 and its record, and its band report rows.
+
+    :raises FileRefused: naming the file and the reason (``reason``: "is missing", "was
+        changed (SHA-256 differs)", "is not the block it is listed as (...)", ...).
+    """
+    path = where / f.name
+    raw = read_regular(path, (f.last - f.first + 1) * MAX_BLOCK_BYTES_PER_LEVEL)
+    if hashlib.sha256(raw).hexdigest() != f.sha256:
+        raise FileRefused(path, "was changed (SHA-256 differs)")
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        data = parse_json(raw, f.name, max_bytes=len(raw), expect_format=BATCH_FORMAT)
+        return data, _block_rows(data, f, seed)
+    except (ValidationError, ValueError) as exc:
+        why = exc.issues[0] if isinstance(exc, ValidationError) and exc.issues else exc
+        raise FileRefused(path, f"is not the block it is listed as ({str(why)[:200]})"
+                          ) from None
+
+
+def _read_progress(where: Path, block: int | None = None
+                   ) -> tuple[int, int, list[BlockFile]]:
+    """``where/progress.json``, read with the bounded reader (never through a symbolic link)
+    and validated whole: its seed, block size and block files.
+
+    :raises GridforgeError: when it is missing, a symbolic link or not a regular file.
+    :raises ValidationError: naming every bad field.
+    """
+    path = where / "progress.json"
+    raw = read_regular(path, MAX_PROGRESS_BYTES)
+    return _check_progress(parse_json(raw, "progress.json", max_bytes=MAX_PROGRESS_BYTES),
+                           block)
+
+
+MAX_WARNED = 20  # stray entries named one by one; the rest are counted
+
+
+def _unlisted(where: Path, listed: set[str]) -> list[str]:
+    """One warning per entry of ``where`` that is neither progress.json nor a listed block
+    file: such entries are never read (the first :data:`MAX_WARNED` named, the rest counted)."""
+    try:
+        names = sorted(entry.name for entry in os.scandir(where))
     except OSError:
-        return None
+        return []
+    stray = [name for name in names if name != "progress.json" and name not in listed]
+    out = [f"{where / name} is not listed in progress.json: ignored"
+           for name in stray[:MAX_WARNED]]
+    if len(stray) > MAX_WARNED:
+        out.append(f"{len(stray) - MAX_WARNED} more entries of {where} are not listed in "
+                   "progress.json: ignored")
+    return out
 
 
 @dataclass
@@ -573,20 +695,22 @@ class _Plan:
     spans: dict[int, tuple[int, int]]
     valid: dict[int, BlockFile]  # listed block files whose bytes match their SHA-256
     keep: dict[int, BlockFile]  # those of them that stay as they are
+    rows: dict[int, list[_Row]]  # the band report rows of the valid files
     notes: list[str]
 
 
-def _plan(files: list[BlockFile], out: Path, first: int, last: int, block: int) -> _Plan:
+def _plan(files: list[BlockFile], out: Path, first: int, last: int, block: int,
+          seed: int) -> _Plan:
     spans: dict[int, tuple[int, int]] = {}
     valid: dict[int, BlockFile] = {}
+    rows: dict[int, list[_Row]] = {}
     notes: list[str] = []
     for f in files:
-        actual = _sha256(out / f.name)
         b = _block_of(f.first, block)
-        if actual is None:
-            notes.append(f"{f.name} is missing: rebuilding it")
-        elif actual != f.sha256:
-            notes.append(f"{f.name} was changed (SHA-256 differs): rebuilding it")
+        try:
+            rows[b] = _read_block(out, f, seed)[1]
+        except FileRefused as exc:
+            notes.append(f"{f.name} {exc.reason}: rebuilding it")
         else:
             valid[b] = f
         spans[b] = (f.first, f.last)
@@ -600,7 +724,7 @@ def _plan(files: list[BlockFile], out: Path, first: int, last: int, block: int) 
             if (lo, hi) != spans[b] and b in keep:
                 del keep[b]
         spans[b] = (lo, hi)
-    return _Plan(spans, valid, keep, notes)
+    return _Plan(spans, valid, keep, rows, notes)
 
 
 def _executor(workers: int, scheduler: str | None) -> tuple[cf.Executor | None, Any]:
@@ -656,7 +780,8 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
                    count: int | None = None) -> dict[str, Any]:
     """Build main-line levels ``levels[0]..levels[1]`` into ``out_dir``: block files
     ``main-NNNN-NNNN.json`` and ``progress.json``; returns the progress data with ``notes``
-    (what resume found and rebuilt) and ``built`` (levels designed by this run).
+    (what resume found and rebuilt), ``warnings`` (entries of ``out_dir`` that are not
+    listed, and so never read) and ``built`` (levels designed by this run).
 
     ``workers`` local processes share the levels (one: this process); ``scheduler`` sends them
     to a Dask cluster instead. Either way a block's bytes are the same. ``count`` (the older
@@ -665,6 +790,8 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     :raises GridforgeError: for bad arguments; when ``out_dir`` holds a main line and
         ``resume`` is false; when ``resume`` meets one of another seed or block size.
     :raises ValidationError: when ``progress.json`` is not valid (each bad field named).
+    :raises GridforgeError: when ``progress.json`` is a symbolic link or not a regular file,
+        and when a file cannot be written (named; nothing half-written stays behind).
     :raises Cancelled: when ``progress`` asks to stop; finished blocks stay saved and listed.
     """
     if not is_int(seed) or not 0 <= seed < 2**31:
@@ -679,17 +806,20 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     out = Path(out_dir)
     state_path = out / "progress.json"
     files: list[BlockFile] = []
-    if state_path.exists():
+    if os.path.lexists(state_path):  # (a dangling symbolic link exists too)
         if not resume:
             raise GridforgeError(f"{state_path} exists: pass --resume to go on with it")
-        data = read_json(state_path, "progress.json", max_bytes=MAX_PROGRESS_BYTES)
-        old_seed, files = _check_progress(data, block)
+        old_seed, _block, files = _read_progress(out, block)
         if old_seed != seed:
             raise GridforgeError(f"--seed: {state_path} was built with seed {old_seed}, "
                                  f"not {seed}")
-    out.mkdir(parents=True, exist_ok=True)
-    plan = _plan(files, out, first, last, block)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(out, exc) from None
+    plan = _plan(files, out, first, last, block, seed)
     records = dict(plan.valid)  # a valid file stays listed until its replacement is written
+    rows = dict(plan.rows)  # the band report rows of the listed files
     todo = {b: span for b, span in plan.spans.items() if b not in plan.keep}
     wanted = [n for b in sorted(todo) for n in range(todo[b][0], todo[b][1] + 1)]
     results: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
@@ -722,9 +852,10 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
             lo, hi = todo[b]
             if all(n in results for n in range(lo, hi + 1)):
                 old = records.get(b)
-                records[b] = _write_block(out, seed, lo, hi, results)
+                new, new_rows = _write_block(out, seed, lo, hi, results)
+                _write_progress(state_path, seed, block, {**records, b: new})
+                records[b], rows[b] = new, new_rows
                 del todo[b]
-                _write_progress(state_path, seed, block, records)
                 if old is not None and old.name != records[b].name:
                     # The narrower block file this one replaces: a validated name of the
                     # builder's own pattern, so the path is inside ``out``.
@@ -749,6 +880,9 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     except KeyboardInterrupt:
         raise Cancelled(f"stopped by Ctrl-C with {_kept(records)}: run the same command with "
                         "--resume to go on") from None
+    except WriteError as exc:  # a full disk, say: the temporary file is already removed
+        raise GridforgeError(f"{exc}; {_kept(records)}: make room and run the same command "
+                             "with --resume to go on") from None
     except cf.BrokenExecutor:  # (a broken process pool; the name needs no multiprocessing)
         raise GridforgeError(f"a worker process ended abruptly (killed, or out of memory) with "
                              f"{_kept(records)}: run the same command with --resume to go on"
@@ -762,8 +896,10 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     report("done")
     state = _progress_json(seed, block, records)
     state["notes"] = plan.notes
+    state["warnings"] = _unlisted(out, {f.name for f in records.values()})
     state["built"] = total
-    state["bands"] = band_report(out)
+    # From what was checked or written, not read back: nothing unlisted is ever read.
+    state["bands"] = _band_table({records[b].first: rows[b] for b in records}, 100)
     return state
 
 
@@ -796,7 +932,8 @@ def _run_pool(executor: cf.Executor, wanted: list[int], seed: int, workers: int,
 
 
 def _write_block(out: Path, seed: int, lo: int, hi: int,
-                 results: dict[int, tuple[dict[str, Any], dict[str, Any]]]) -> BlockFile:
+                 results: dict[int, tuple[dict[str, Any], dict[str, Any]]]
+                 ) -> tuple[BlockFile, list[_Row]]:
     name = block_name(lo, hi)
     data = {"format": BATCH_FORMAT,
             "request": {"mainline": MAINLINE_FORMAT, "seed": seed, "levels": [lo, hi]},
@@ -804,7 +941,8 @@ def _write_block(out: Path, seed: int, lo: int, hi: int,
             "certificates": [results[n][1] for n in range(lo, hi + 1)]}
     text = dumps(data, indent=1)
     write_text(out / name, text)
-    return BlockFile(name, lo, hi, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    rows = [_row(n, *results[n]) for n in range(lo, hi + 1)]
+    return BlockFile(name, lo, hi, hashlib.sha256(text.encode("utf-8")).hexdigest()), rows
 
 
 def _progress_json(seed: int, block: int, records: dict[int, BlockFile]) -> dict[str, Any]:
