@@ -19,7 +19,9 @@ import functools
 import hashlib
 import http.server
 import importlib.util
+import io
 import json
+import math
 import os
 import re
 import shutil
@@ -513,13 +515,67 @@ def site_path_parts(path: str) -> list[str]:
     return [segment for segment in segments if segment]
 
 
+class _Deadline:
+    """The deadline of the request a connection is on: every read and write of the
+    connection waits at most until then (a per-request limit, not a per-read one)."""
+
+    def __init__(self, sock: socket.socket, seconds: float) -> None:
+        self.sock = sock
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def restart(self) -> None:
+        """A new request begins (the first, or the next one on a kept-alive connection)."""
+        self.at = time.monotonic() + self.seconds
+
+    def arm(self) -> None:
+        """Let the next socket call wait only for what is left; TimeoutError when nothing is."""
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request deadline passed")
+        self.sock.settimeout(left)
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The reading side of a connection under its request's deadline."""
+
+    def __init__(self, deadline: _Deadline) -> None:
+        self.deadline = deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        self.deadline.arm()
+        return self.deadline.sock.recv_into(buffer)
+
+
+class _DeadlineWriter(io.BufferedIOBase):
+    """The writing side of a connection under its request's deadline (unbuffered)."""
+
+    def __init__(self, deadline: _Deadline) -> None:
+        self.deadline = deadline
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.deadline.arm()
+        self.deadline.sock.sendall(data)
+        with memoryview(data) as view:
+            return view.nbytes
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files of one folder, with the right MIME types and, unless the server is a
     plain host, cross-origin isolation headers.
 
     Only regular files inside the folder are served: a folder answers its index.html (a
-    redirect adds the trailing slash) or 404, never a listing; a symlink whose target lies
-    outside the folder is refused (403); a malformed path is answered 400.
+    redirect adds the trailing slash) or 404, never a listing; a path that goes on past a
+    file (``/index.html/``) is 404; a symlink whose target lies outside the folder is
+    refused (403); a malformed path is answered 400. Each request, from its first byte to
+    the last byte of its answer (and the wait for it on a kept-alive connection), must be
+    done within the server's ``request_timeout``, however slowly the client trickles it.
     """
 
     server: SiteServer
@@ -528,10 +584,17 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
 
     def setup(self) -> None:
-        # A client that sends half a request (or idles on a kept-alive connection) is
-        # dropped after this many seconds, so it cannot hold a thread for ever.
-        super().setup()
-        self.connection.settimeout(self.server.request_timeout)
+        # Reads and writes go through the request's deadline, so a client that sends half a
+        # request, trickles it a line at a time, reads the answer slowly or idles on a
+        # kept-alive connection is dropped when its request's time is up.
+        self.connection = self.request
+        self.deadline = _Deadline(self.connection, self.server.request_timeout)
+        self.rfile = io.BufferedReader(_DeadlineReader(self.deadline))
+        self.wfile = _DeadlineWriter(self.deadline)
+
+    def handle_one_request(self) -> None:
+        self.deadline.restart()
+        super().handle_one_request()
 
     def end_headers(self) -> None:
         if self.server.isolation:
@@ -560,6 +623,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             return None
         if not real.is_relative_to(root):
             self.send_error(HTTPStatus.FORBIDDEN, "outside the site")
+            return None
+        if urllib.parse.unquote(split.path).endswith("/") and not real.is_dir():
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")  # nothing below a file
             return None
         if real.is_dir():
             index = real / "index.html"
@@ -617,13 +683,47 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+BUSY = (b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: 12\r\nRetry-After: 1\r\nConnection: close\r\n\r\nServer busy\n")
+
+
 class SiteServer(http.server.ThreadingHTTPServer):
-    """The site's server: one thread per connection, bound to the loopback address."""
+    """The site's server: one thread per connection, at most ``max_connections`` of them,
+    bound to the loopback address. A connection beyond that is answered 503 and closed at
+    once, without a thread."""
 
     daemon_threads = True
     verbose = False
     isolation = True
     request_timeout = 10.0
+    max_connections = 64
+
+    def __init__(self, address: tuple[str, int], handler: Any, *,
+                 max_connections: int = 64) -> None:
+        self.max_connections = max_connections
+        self.slots = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.slots.acquire(blocking=False):
+            try:
+                request.setblocking(False)  # a fresh socket takes these bytes at once
+                request.send(BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.slots.release()  # no thread was started to release it
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
     def handle_error(self, request: socket.socket | tuple[bytes, socket.socket],
                      client_address: Any) -> None:
@@ -634,18 +734,22 @@ class SiteServer(http.server.ThreadingHTTPServer):
 
 
 def make_server(root: Path = SITE, port: int = 8000, *, verbose: bool = False,
-                isolation: bool = True, request_timeout: float = 10.0) -> SiteServer:
+                isolation: bool = True, request_timeout: float = 10.0,
+                max_connections: int = 64) -> SiteServer:
     """A server for ``root`` on 127.0.0.1 (never another interface); port 0 picks a free
     port (see ``server.server_address``).
 
     ``isolation=False`` serves as a plain static host would: no COOP/COEP/CORP and no
-    Cache-Control header. ``request_timeout`` is how long (seconds) a connection may stay
-    silent before it is dropped.
+    Cache-Control header. ``request_timeout`` is the deadline (seconds) of each request,
+    from the wait for its first byte to the last byte of its answer: a connection still on
+    it then is dropped. ``max_connections`` bounds the connections (threads) served at once.
     """
-    if not request_timeout > 0:
+    if not request_timeout > 0 or not math.isfinite(request_timeout):
         raise ValueError(f"request_timeout must be > 0, got {request_timeout!r}")
+    if not isinstance(max_connections, int) or max_connections < 1:
+        raise ValueError(f"max_connections must be an integer >= 1, got {max_connections!r}")
     handler = functools.partial(SiteHandler, directory=str(root))
-    server = SiteServer(("127.0.0.1", port), handler)
+    server = SiteServer(("127.0.0.1", port), handler, max_connections=max_connections)
     server.verbose = verbose
     server.isolation = isolation
     server.request_timeout = request_timeout

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import select
 import socket
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -178,6 +180,116 @@ def test_a_half_sent_request_is_dropped_after_the_timeout(served, capfd):
     assert "Traceback" not in capfd.readouterr().err
 
 
+def test_a_path_that_goes_on_past_a_file_is_404(served):
+    host, port, _site = served
+    for target in ("/index.html/", "/x.wasm/", "/alias.wasm/", "/index.html%2F",
+                   "/game/index.html/", "/index.html/more"):
+        assert raw_get(host, port, target)[0] == 404, target
+    assert raw_get(host, port, "/game/") == (200, b"<p>game</p>")
+    assert raw_get(host, port, "/index.html") == (200, b"<p>home</p>")
+
+
+def trickle(host: str, port: int, every: float, give_up: float) -> dict[str, float | bool]:
+    """A client that sends a request one header line every ``every`` seconds and never ends
+    it; how long the server let it stay (``closed``: whether the server closed it before the
+    client gave up after ``give_up`` seconds)."""
+    started = time.monotonic()
+    conn = socket.create_connection((host, port), timeout=give_up)
+    try:
+        conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: x\r\n")
+        line = 0
+        while time.monotonic() - started < give_up:
+            readable, _, _ = select.select([conn], [], [], every)
+            if readable:
+                try:
+                    data = conn.recv(1024)
+                except OSError:  # reset: closed as well
+                    data = b""
+                if not data:
+                    return {"closed": True, "after": time.monotonic() - started}
+                continue
+            try:
+                conn.sendall(b"X-Slow-%d: y\r\n" % line)
+            except OSError:  # the server closed it while we slept
+                return {"closed": True, "after": time.monotonic() - started}
+            line += 1
+        return {"closed": False, "after": time.monotonic() - started}
+    finally:
+        conn.close()
+
+
+def test_slow_trickle_connections_are_closed_at_the_request_deadline(tmp_path: Path, capfd):
+    # Each client sends a header line every 0.3 s, well within any per-read timeout: only a
+    # deadline per request ends them. All ten must be closed within the deadline plus a
+    # second (the bound issue 20 states), while a normal request is still answered.
+    (tmp_path / "index.html").write_text("<p>hi</p>")
+    deadline = 2.0
+    server = build.make_server(tmp_path, port=0, request_timeout=deadline)
+    thread = build.start_in_thread(server)
+    host, port = server.server_address[:2]
+    results: list[dict[str, float | bool]] = []
+    clients = [threading.Thread(target=lambda: results.append(trickle(host, port, 0.3, 30)))
+               for _ in range(10)]
+    try:
+        for client in clients:
+            client.start()
+        assert raw_get(host, port, "/index.html") == (200, b"<p>hi</p>")
+        for client in clients:
+            client.join(timeout=60)
+        assert len(results) == 10
+        assert all(r["closed"] for r in results), results
+        assert max(float(r["after"]) for r in results) <= deadline + 1.0, results
+        assert raw_get(host, port, "/index.html") == (200, b"<p>hi</p>")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_connections_beyond_the_bound_are_answered_503_without_a_thread(tmp_path: Path):
+    (tmp_path / "index.html").write_text("<p>hi</p>")
+    server = build.make_server(tmp_path, port=0, request_timeout=30.0, max_connections=3)
+    thread = build.start_in_thread(server)
+    host, port = server.server_address[:2]
+    stalled = []
+    try:
+        for _ in range(3):
+            conn = socket.create_connection((host, port), timeout=10)
+            conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: x\r\n")  # never finished
+            stalled.append(conn)
+        # The server accepts in order: the three stalled clients hold every slot, so the
+        # fourth gets an answer at once and is closed (it sends nothing, so that the answer
+        # is not lost to a reset).
+        with socket.create_connection((host, port), timeout=10) as extra:
+            data = b""
+            while chunk := extra.recv(1024):
+                data += chunk
+        assert data.startswith(b"HTTP/1.0 503 ")
+        assert sum("process_request" in t.name for t in threading.enumerate()) == 3
+        for conn in stalled:
+            conn.close()
+        # The slots come back as the stalled connections end: a request is served again.
+        for _ in range(100):
+            status, body = raw_get(host, port, "/index.html")
+            if status == 200:
+                break
+            time.sleep(0.1)
+        assert (status, body) == (200, b"<p>hi</p>")
+    finally:
+        for conn in stalled:
+            conn.close()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("bound", [0, -1, 1.5])
+def test_a_connection_bound_that_is_not_a_positive_integer_is_refused(bound):
+    with pytest.raises(ValueError, match="max_connections"):
+        build.make_server(Path("."), port=0, max_connections=bound)
+
+
 def test_plain_host_mode_sends_no_isolation_headers(tmp_path: Path):
     (tmp_path / "index.html").write_text("<p>hi</p>")
     server = build.make_server(tmp_path, port=0, isolation=False)
@@ -195,7 +307,7 @@ def test_plain_host_mode_sends_no_isolation_headers(tmp_path: Path):
         thread.join(timeout=5)
 
 
-@pytest.mark.parametrize("timeout", [0, -1, float("nan")])
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf")])
 def test_a_request_timeout_that_is_not_positive_is_refused(timeout):
     with pytest.raises(ValueError, match="request_timeout"):
         build.make_server(Path("."), port=0, request_timeout=timeout)
