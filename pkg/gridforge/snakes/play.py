@@ -8,6 +8,9 @@ to ``redo``; redo moves it back; a new step clears ``redo``. A refused step is a
 with ``"refused": {"reason", "message"}``, not an error; bad input (a level that does not
 validate) raises ValidationError, which the bridge turns into JSON with field paths.
 
+Every view carries ``markers``: what the board draws for the mechanics still in play, so the
+page computes no rule (see :func:`markers`).
+
 Public calls: :func:`start`, :func:`view`, :func:`step`, :func:`drag`, :func:`undo`,
 :func:`redo`, :func:`hint`, :func:`validate`, :func:`budgets`. Verification needs the designer's
 score and lives in :mod:`gridforge.snakes.design.certify` (the page's ``verify``).
@@ -20,7 +23,14 @@ from typing import Any
 
 from gridforge.errors import GridforgeError, is_int
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
-from gridforge.snakes.rules import REFUSALS, Game, IllegalStep, move_to_step, step_to_move
+from gridforge.snakes.rules import (
+    REFUSALS,
+    Game,
+    IllegalStep,
+    State,
+    move_to_step,
+    step_to_move,
+)
 from gridforge.snakes.search import hint as search_hint
 
 _CACHE: dict[str, Game] = {}
@@ -63,13 +73,51 @@ def _answer(
     state = game.replay(steps)[-1]
     out = {
         "session": {"level": game.level.to_json(), "steps": steps, "redo": redo},
-        "view": game.state_to_json(state),
+        "view": {**game.state_to_json(state), "markers": markers(game, state)},
         "legal": [move_to_step(m) for m in game.legal_moves(state)],
         "step_count": len(steps),
         "refused": None,
     }
     if refused is not None:
         out["refused"] = {"reason": refused, "message": REFUSALS.get(refused, refused)}
+    return out
+
+
+def markers(game: Game, state: State) -> list[dict[str, Any]]:
+    """The mechanics' markers of ``state``, in the order the page draws them.
+
+    - ``{"kind": "frozen-body", "body": b, "needed": n, "count": left}`` for each frozen body
+      still on the board: ``left`` more layers must exit before it may move (0: thawed);
+    - ``{"kind": "frozen-hole", "hole": i, "needed": n, "count": left}`` for each frozen hole
+      not yet used, the same count;
+    - ``{"kind": "lock", "body": b, "pair": id, "metal": "silver" | "gold", "needed": k,
+      "count": held}`` for each locked body still on the board: ``held`` of its ``k`` keys
+      are still carried by bodies on the board (0: open);
+    - ``{"kind": "key", "body": c, "pair": id, "lock_body": b, "used": bool}`` for each key
+      of such a lock: ``c`` carries it (``used`` once ``c`` has left the board, which
+      releases the key). A key and the lock it opens share ``pair`` (the lock's id).
+    """
+    exited = game.exited_layers(state)
+    out: list[dict[str, Any]] = []
+    bodies = game.level.bodies
+    for b, body in enumerate(bodies):
+        if body.frozen and state[b]:
+            out.append({"kind": "frozen-body", "body": b, "needed": body.frozen,
+                        "count": max(0, body.frozen - exited)})
+    used = game.used_holes(state)
+    for i, hole in enumerate(game.level.holes):
+        if hole.frozen and not used[i]:
+            out.append({"kind": "frozen-hole", "hole": i, "needed": hole.frozen,
+                        "count": max(0, hole.frozen - exited)})
+    for b, body in enumerate(bodies):
+        if body.lock is None or not state[b]:
+            continue
+        carriers = game.carriers[b]
+        out.append({"kind": "lock", "body": b, "pair": body.lock.id, "metal": body.lock.kind,
+                    "needed": body.lock.keys_needed,
+                    "count": sum(1 for c in carriers if state[c])})
+        out.extend({"kind": "key", "body": c, "pair": body.lock.id, "lock_body": b,
+                    "used": not state[c]} for c in carriers)
     return out
 
 
@@ -163,4 +211,5 @@ def budgets(max_states: Any, max_seconds: Any) -> tuple[int, float]:
     return max_states, float(max_seconds)
 
 
-__all__ = ["budgets", "drag", "hint", "redo", "start", "step", "undo", "validate", "view"]
+__all__ = ["budgets", "drag", "hint", "markers", "redo", "start", "step", "undo", "validate",
+           "view"]
