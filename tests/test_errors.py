@@ -73,6 +73,31 @@ def test_parse_json_checks_the_format_tag():
     assert (issue.path, issue.code) == ("format", "format")
 
 
+def test_parse_json_refuses_a_key_given_twice_naming_its_path():
+    issue = refusal('{"format": "f/1", "format": "g/1"}')
+    assert (issue.path, issue.code) == ("format", "duplicate_key")
+    issue = refusal('{"bodies": [{"cells": [[0, 0]]}, {"cells": [], "colors": [1], "cells": []}]}')
+    assert (issue.path, issue.code) == ("bodies[1].cells", "duplicate_key")
+    assert refusal('[{"a": 1}, {"b": {"c": 1, "c": 1}}]').path == "[1].b.c"
+    with pytest.raises(ValidationError) as info:
+        parse_json('{"a": 1, "a": 2, "b": {"x": 0, "x": 0}, "a": 3}', "thing")
+    assert [(i.path, i.code) for i in info.value.issues] == [
+        ("a", "duplicate_key"), ("b.x", "duplicate_key")]
+    # The same key in different objects is no duplicate, and nothing of the hook leaks out.
+    value = parse_json('{"a": {"k": 1}, "b": [{"k": 2}, {"k": 3}]}', "x")
+    assert value == {"a": {"k": 1}, "b": [{"k": 2}, {"k": 3}]}
+    assert type(value) is dict and type(value["a"]) is dict
+
+
+def test_read_json_refuses_a_duplicate_key_naming_the_file_kind(tmp_path):
+    path = tmp_path / "spec.json"
+    path.write_text('{"target": 30, "size": {"cells": 10, "cells": 400}}')
+    with pytest.raises(ValidationError) as info:
+        read_json(path, "design spec")
+    assert info.value.what == "design spec"
+    assert [(i.path, i.code) for i in info.value.issues] == [("size.cells", "duplicate_key")]
+
+
 def test_validation_error_keeps_fifty_issues_and_counts_the_rest():
     exc = ValidationError((Issue(f"a[{k}]", "bad", "no") for k in range(200_000)), "list")
     assert len(exc.issues) == MAX_ISSUES and exc.more == 200_000 - MAX_ISSUES

@@ -111,14 +111,55 @@ def _nesting_depth(text: str, limit: int) -> int:
     return deepest
 
 
+class _Repeated(dict[str, Any]):
+    """An object of the text that names a key twice (the keys in ``repeated``); only seen
+    by :func:`parse_json`, which refuses the text naming where."""
+
+    repeated: list[str]
+
+
+def _repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    out = _Repeated(obj)
+    out.repeated = []
+    for key, _ in pairs:
+        if key in seen and key not in out.repeated:
+            out.repeated.append(key)
+        seen.add(key)
+    return out
+
+
+def _duplicate_issues(value: Any) -> list[Issue]:
+    """Every key an object of ``value`` names twice, with its field path, document order."""
+    issues: list[Issue] = []
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, dict):
+            for key in getattr(node, "repeated", ()):
+                issues.append(Issue(field_path(path, key), "duplicate_key",
+                                    f"the key {key[:60]!r} is given more than once"))
+            children: list[tuple[Any, str]] = [(v, field_path(path, k)) for k, v in node.items()]
+        elif isinstance(node, list):
+            children = [(v, field_path(path, i)) for i, v in enumerate(node)]
+        else:
+            continue
+        stack += reversed(children)
+    return issues
+
+
 def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
                expect_format: str | None = None) -> Any:
     """Parse JSON text within the reader's limits; every failure is a ValidationError.
 
     UTF-8 only; at most ``max_bytes`` bytes, :data:`MAX_DEPTH` levels of nesting and
     :data:`MAX_INT_DIGITS` digits per integer; ``NaN``, ``Infinity`` and numbers that
-    overflow to infinity are refused. With ``expect_format`` the value must be an object
-    whose ``format`` field is that string.
+    overflow to infinity are refused, and so is an object that names a key twice (the issue
+    names its path, ``bodies[0].cells``: JSON does not say which one would count).
+    With ``expect_format`` the value must be an object whose ``format`` field is that string.
     """
     if not isinstance(text, str | bytes):
         raise _refuse(what, "type", f"expected JSON text, got {type(text).__name__}")
@@ -151,13 +192,23 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
     def no_constant(token: str) -> Any:
         raise _refuse(what, "number", f"{token} is not a JSON number")
 
+    repeated = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal repeated
+        obj = _repeated_keys(pairs)
+        repeated = repeated or isinstance(obj, _Repeated)
+        return obj
+
     try:
         value = json.loads(text, parse_int=bounded_int, parse_float=finite_float,
-                           parse_constant=no_constant)
+                           parse_constant=no_constant, object_pairs_hook=pairs_hook)
     except json.JSONDecodeError as exc:
         raise _refuse(what, "json", f"not valid JSON: {exc}") from None
     except RecursionError:  # pragma: no cover - the depth scan refuses this first
         raise _refuse(what, "too_deep", "nested too deeply") from None
+    if repeated:
+        raise ValidationError(_duplicate_issues(value), what)
     if expect_format is not None:
         if not isinstance(value, dict):
             raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
