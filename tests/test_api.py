@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from gridforge import __version__, api
 from gridforge.errors import Cancelled, GridforgeError
 from gridforge.progress import Progress
@@ -78,6 +79,22 @@ def test_arguments_must_be_a_json_array():
 def test_spin_rejects_a_negative_duration():
     answer = envelope("gridforge.api.spin", -1)
     assert answer["error"]["type"] == "GridforgeError"
+
+
+@pytest.mark.parametrize("args", [
+    [-1], [1e308], [True], ["1"], [None], [3601],
+    [0.1, 0], [0.1, -1], [0.1, 1e-9], [0.1, True], [0.1, "0.25"], [0.1, None], [0.1, 1e9],
+])
+def test_spin_refuses_a_bad_duration_or_report_interval_naming_it(args):
+    answer = envelope("gridforge.api.spin", *args)
+    assert answer["ok"] is False and answer["error"]["type"] == "GridforgeError"
+    name = "report_every" if len(args) == 2 else "seconds"
+    assert f"spin: {name} must be" in answer["error"]["message"]
+
+
+def test_spin_takes_a_short_loop_with_its_report_interval():
+    answer = envelope("gridforge.api.spin", 0.01, 0.005)
+    assert answer["ok"] is True and answer["value"]["seconds"] >= 0.01
 
 
 def test_spin_reports_progress_and_can_be_cancelled():

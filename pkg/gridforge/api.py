@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import math
 import platform
 import sys
 import time
@@ -48,15 +49,30 @@ def echo(value: Any) -> Any:
     return value
 
 
+SPIN_SECONDS = 3600.0  # spin's longest loop (the page's tests spin for at most a minute)
+SPIN_REPORT = (0.001, 3600.0)  # spin's report interval in seconds: at most 1,000 a second
+
+
+def _seconds(value: Any, name: str, lo: float, hi: float) -> float:
+    """A finite JSON number (not a bool) in ``lo..hi``, else a GridforgeError naming it."""
+    if (not isinstance(value, int | float) or isinstance(value, bool)
+            or not math.isfinite(value) or not lo <= value <= hi):
+        raise GridforgeError(f"spin: {name} must be a number of seconds in {lo:g}..{hi:g}, "
+                             f"got {value!r}")
+    return float(value)
+
+
 def spin(seconds: float, report_every: float = 0.25, *,
          progress: Progress = NO_PROGRESS) -> dict[str, float]:
     """Test-only long call: a busy loop of ``seconds`` that reports progress.
 
     It proves that long Python work can be cancelled from the page (the interrupt buffer
-    raises KeyboardInterrupt inside this loop) and that the worker survives it.
+    raises KeyboardInterrupt inside this loop) and that the worker survives it. ``seconds``
+    is a number in 0..3600 and ``report_every`` one in 0.001..3600 (a report at most every
+    millisecond); anything else is refused naming the argument.
     """
-    if not isinstance(seconds, int | float) or isinstance(seconds, bool) or seconds < 0:
-        raise GridforgeError(f"spin: seconds must be a non-negative number, got {seconds!r}")
+    seconds = _seconds(seconds, "seconds", 0.0, SPIN_SECONDS)
+    report_every = _seconds(report_every, "report_every", *SPIN_REPORT)
     start = time.monotonic()
     next_report = start
     spins = 0
