@@ -188,3 +188,55 @@ def test_cli_verify_main_line_levels_never_report_more_steps(number, tmp_path, c
     cert = json.loads(out.read_text(encoding="utf-8"))
     assert code == 0 and stdout.startswith("level 0: verified")
     assert cert["status"] == "verified" and cert["steps"] <= shipped["certificate"]["steps"]
+
+
+# ------------------------------------------------------ informational certificate fields
+
+
+def test_budgets_search_and_version_are_informational_never_believed(tmp_path, capsys):
+    # They are no claims: a recheck accepts any of the right shape and shows only its own.
+    from gridforge import __version__
+
+    level = spec_example()
+    exported = json.loads(certify.export(level, certify.certify(level)))
+    forged = exported["certificate"]
+    forged["budgets"] = {"exact_states": 200_000, "candidates": 10**9, "exact_seconds": 1e9}
+    forged["search"] = {"expanded": 10**12, "status": "proved by hand", "stopped_by": None}
+    forged["version"] = "99.0-forged"
+    checked = certify.recheck(level, forged)
+    assert checked.issues == [] and checked.certificate is not None
+    own = checked.certificate
+    assert own["version"] == __version__
+    assert own["budgets"]["exact_states"] <= 200_000 and "candidates" not in own["budgets"]
+    assert own["search"] != forged["search"]
+    assert "proved by hand" not in certify.export(level, forged)
+    src, out = tmp_path / "certified.json", tmp_path / "c.json"
+    src.write_text(json.dumps(exported), encoding="utf-8")
+    code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out),
+                           "--states", "50", "--seconds", "5", "--quiet"], capsys)
+    assert code == 0 and stdout.startswith("level 0: verified")
+    cert = json.loads(out.read_text(encoding="utf-8"))
+    assert cert["version"] == __version__
+    assert cert["budgets"] == {"exact_states": 50, "exact_seconds": 5.0, "fast_states": 50}
+    assert "proved by hand" not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("field", "value", "path"), [
+    ("budgets", {"exact_states": "lots"}, "certificate.budgets.exact_states"),
+    ("budgets", {"exact_states": -1}, "certificate.budgets.exact_states"),
+    ("budgets", {f"b{i}": 1 for i in range(17)}, "certificate.budgets"),
+    ("search", {"expanded": {"nested": 1}}, "certificate.search.expanded"),
+    ("search", {"note": "x" * 65}, "certificate.search.note"),
+    ("version", "v" * 65, "certificate.version"),
+    ("version", 1, "certificate.version"),
+])
+def test_informational_fields_of_another_shape_are_refused_naming_them(tmp_path, capsys, field,
+                                                                       value, path):
+    level = spec_example()
+    exported = json.loads(certify.export(level, certify.certify(level)))
+    exported["certificate"][field] = value
+    src, out = tmp_path / "certified.json", tmp_path / "c.json"
+    src.write_text(json.dumps(exported), encoding="utf-8")
+    code, _, err = run(["design-levels", "--verify", str(src), "--out", str(out)], capsys)
+    assert code == 2 and path in err and "Traceback" not in err
+    assert not out.exists()

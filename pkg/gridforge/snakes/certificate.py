@@ -25,6 +25,12 @@ issues of the claims that do not hold), :func:`check_certificate` (the issues as
 :func:`judge` and :func:`request_issues` (a request's ranges), :func:`certify_batch`,
 :func:`certify_file_data`, :data:`CERT_FORMAT`, :data:`BATCH_FORMAT`, :data:`STATUSES`.
 
+``budgets``, ``search`` and ``version`` are informational, not claims: what the maker says
+of its budgets, of its searches' work and of the package that wrote it. A recheck believes
+none of them and shows none of them as a result: it judges their shape only (a few figures,
+short texts) and writes its own in the certificate it returns; ``budgets.exact_states`` can
+only lower the states a re-proof may store.
+
 Requests (optional) are dicts with ``target`` and ``tolerance`` (default 7) for the score,
 and ``steps`` as ``[min, max]`` (either may be null) or ``min_steps`` / ``max_steps``; other
 fields are the designer's and are carried along unread. Certificates hold no wall-clock
@@ -64,6 +70,14 @@ CERT_KEYS = ("format", "level_sha256", "status", "reason", "solution", "steps", 
 # solution of the level with that mechanic removed, no longer than the certificate's, that the
 # real rules refuse.
 OPTIONAL_KEYS = ("witnesses",)
+# ``budgets``, ``search`` and ``version`` are informational: the maker's own account of the
+# budgets it had, the work its searches did and the package that wrote it. They are no
+# claims (nothing about the level follows from them), so a recheck judges only their shape
+# (below) and writes its own; ``budgets.exact_states`` only ever lowers the states a re-proof
+# may store (an honest claim is re-proved by the very search that made it).
+INFORMATIONAL_KEYS = ("budgets", "search", "version")
+MAX_INFO_ITEMS = 16  # figures in ``budgets`` or ``search``
+MAX_INFO_TEXT = 64  # characters of ``version`` or of a text in ``search``
 MAX_BATCH_LEVELS = 2000  # the designer's largest batch (its MAX_COUNT)
 MAX_SOLUTION = 10_000  # steps; far above any certified solution, refused before replay
 # A recheck re-proves claims within at most this many stored states (and these seconds, a
@@ -330,8 +344,38 @@ class _Claims:
         if isinstance(solution, list) and len(solution) > MAX_SOLUTION:
             self.bad("solution", f"{len(solution)} steps; the limit is {MAX_SOLUTION}",
                      "too_large")
+        self.informational()
         self.issues += request_issues(cert.get("request"), field_path(self.base, "request"))
         return not self.issues
+
+    def informational(self) -> None:
+        """The shape of the informational fields (:data:`INFORMATIONAL_KEYS`): a few named
+        figures, never a claim. ``budgets`` holds numbers >= 0, ``search`` numbers, short
+        texts, booleans or nulls, ``version`` a short text."""
+        cert = self.cert
+        version = cert.get("version")
+        if isinstance(version, str) and len(version) > MAX_INFO_TEXT:
+            self.bad("version", f"at most {MAX_INFO_TEXT} characters", "too_large")
+        for key in ("budgets", "search"):
+            figures = cert.get(key)
+            if not isinstance(figures, dict):
+                continue
+            if len(figures) > MAX_INFO_ITEMS:
+                self.bad(key, f"at most {MAX_INFO_ITEMS} figures, got {len(figures)}",
+                         "too_large")
+                continue
+            for name, value in figures.items():
+                if key == "budgets":
+                    fits = _number(value) and value >= 0
+                else:
+                    fits = (value is None or isinstance(value, bool) or _number(value)
+                            or (isinstance(value, str) and len(value) <= MAX_INFO_TEXT))
+                if not fits:
+                    wanted = ("a number >= 0" if key == "budgets" else
+                              f"a number, a text of at most {MAX_INFO_TEXT} characters, "
+                              "a boolean or null")
+                    self.bad(field_path(key, str(name)), f"must be {wanted}, got "
+                             f"{_show(value)}", "type")
 
 
 def _show(value: Any) -> str:
