@@ -30,6 +30,7 @@ def test_bad_fragments_land_on_the_nearest_screen_with_a_message(browser: Browse
             expect(message).to_contain_text(re.compile(says, re.I))
             expect(page.locator("main")).not_to_be_empty()
         # The message is gone on the next screen, and the nav marks it.
+        page.get_by_test_id("setting-developer").check()  # the Console tab is a developer's
         page.get_by_test_id("screen-console").click()
         expect(page).to_have_url(re.compile(r"#console$"))
         expect(message).to_have_text("")

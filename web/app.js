@@ -233,6 +233,15 @@ Object.assign(app, {
       $("setting-colour-letters").checked = savedSettings.colourLetters;
       app.dispatchEvent(new CustomEvent("settings", { detail: { ...savedSettings } }));
     },
+    /** Developer tools: the Console tab and the version line (the #console route works
+     * either way, for tools and tests). */
+    get developer() { return savedSettings.developer === true; },
+    set developer(on) {
+      savedSettings.developer = Boolean(on);
+      store.saveSettings(savedSettings);
+      showDeveloper();
+      app.dispatchEvent(new CustomEvent("settings", { detail: { ...savedSettings } }));
+    },
   },
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
@@ -268,6 +277,33 @@ bridge.addEventListener("ready", ({ detail }) => {
   $("versions").textContent =
     `gridforge ${detail.gridforge} · Python ${detail.python} · Pyodide ${detail.pyodide}`;
 });
+
+// ---------------------------------------------------------------------------- developer tools
+// Players see a game: the Console tab and the version line are there only with the
+// "Developer tools" setting (kept in gridforge.settings beside the colour letters).
+const consoleLink = $("screen-console");
+const developerBox = document.createElement("input");
+developerBox.type = "checkbox";
+developerBox.setAttribute("data-testid", "setting-developer");
+{
+  const label = document.createElement("label");
+  label.className = "setting";
+  label.append(developerBox, " Developer tools");
+  $("setting-colour-letters").closest("label").after(label);
+}
+developerBox.addEventListener("change", () => { app.settings.developer = developerBox.checked; });
+
+function showDeveloper() {
+  const on = savedSettings.developer === true;
+  developerBox.checked = on;
+  $("versions")?.toggleAttribute("hidden", !on);
+  const nav = document.querySelector("nav[data-testid=screens]");
+  if (consoleLink) {
+    if (on && !consoleLink.isConnected) nav.append(consoleLink);
+    else if (!on) consoleLink.remove();
+  }
+}
+showDeveloper();
 bridge.addEventListener("load-error", ({ detail }) => {
   $("status").textContent = "Failed to load";
   $("status").dataset.state = "error";
@@ -346,4 +382,24 @@ async function route() {
 
 window.addEventListener("hashchange", () => route());
 route();
-registerOffline();
+
+// ---------------------------------------------------------------------------- offline
+// How much of the main line plays offline, in the page's foot (offline.js does the work).
+const offlineLine = document.createElement("span");
+offlineLine.className = "offline-status";
+offlineLine.setAttribute("data-testid", "offline-status");
+offlineLine.hidden = true;
+$("versions").before(offlineLine);
+registerOffline({
+  onStatus({ state, done, total }) {
+    offlineLine.dataset.state = state;
+    offlineLine.hidden = state === "unavailable" || total === 0;
+    if (state === "ready") offlineLine.textContent = "Every level plays offline on this device.";
+    else if (state === "saving") {
+      offlineLine.textContent = `Saving the levels for offline play… ${Math.floor(100 * done / total)}%`;
+    } else if (state === "partial") {
+      offlineLine.textContent = `${Math.floor(100 * done / total)}% of the levels play offline; ` +
+        "the rest are saved on your next visit with a connection.";
+    }
+  },
+});

@@ -336,15 +336,17 @@ export class Store extends EventTarget {
     this.writeRaw(DRAFTS_KEY, JSON.stringify(list));
   }
 
-  /** Saved settings: {colourLetters}. Unreadable settings are kept aside like progress
+  /** Saved settings: {colourLetters, developer}. Unreadable settings are kept aside like progress
    * and the defaults apply. */
   settings() {
-    const defaults = { colourLetters: false };
+    const defaults = { colourLetters: false, developer: false };
     const text = this.readRaw(SETTINGS_KEY);
     if (text === null) return defaults;
     let parsed = null;
     try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
-    if (isObject(parsed)) return { colourLetters: parsed.colourLetters === true };
+    if (isObject(parsed)) {
+      return { colourLetters: parsed.colourLetters === true, developer: parsed.developer === true };
+    }
     if (!this.held.has(SETTINGS_KEY)) {
       this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
         "settings", { fresh: "the default settings apply" });

@@ -1,7 +1,10 @@
 // The offline service worker: after the first visit the whole site (the shell, the Pyodide
 // runtime, micropip, the gridforge wheel, the main line's first 100 levels) is served from
 // one cache, so a second visit is ready with the network gone and does not wait for the
-// server; each later block of the line joins the cache when the player first opens it.
+// server. The rest of the main line joins the cache in the background once the worker is
+// active (the page asks for it with a "fill-line" message, offline.js), one block at a
+// time, each checked against its SHA-256; a block the page opens before then joins at once.
+// A new build's install takes every block it shares with the old build from the old cache.
 //
 // One build, one cache: build.py writes the build's file list (path, SHA-256, bytes) and a
 // version (a hash of that list) into the line below, so every new build is a new sw.js and
@@ -37,6 +40,27 @@ async function fetchChecked(file, cacheMode) {
   return [url, response];
 }
 
+/** What `cache` holds for `url`, if its body has `sha256`; else null. */
+async function cachedChecked(cache, url, sha256) {
+  const hit = await cache.match(url);
+  if (!hit) return null;
+  const digest = hex(await crypto.subtle.digest("SHA-256", await hit.clone().arrayBuffer()));
+  return digest === sha256 ? hit : null;
+}
+
+/** The main-line blocks an older build's cache already holds, checked: kept, not fetched. */
+async function carryOver(cache) {
+  const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+  for (const key of older) {
+    const old = await caches.open(key);
+    for (const [url, file] of LAZY) {
+      if (await cache.match(url)) continue;
+      const hit = await cachedChecked(old, url, file.sha256);
+      if (hit) await cache.put(url, hit);
+    }
+  }
+}
+
 async function fillCache() {
   try {
     const entries = await Promise.all(BUILD.files.filter((f) => !f.lazy).map(async (file) => {
@@ -51,6 +75,7 @@ async function fillCache() {
     // Only when every file is here and checked is anything stored.
     const cache = await caches.open(CACHE);
     await Promise.all(entries.map(([url, response]) => cache.put(url, response)));
+    try { await carryOver(cache); } catch { /* the background fill fetches them instead */ }
   } catch (error) {
     await caches.delete(CACHE);
     throw error;  // the install fails; the browser tries again on a later visit
@@ -88,6 +113,65 @@ async function respond(request) {
   // the network as if there were no service worker.
   return fetch(request);
 }
+
+// ---------------------------------------------------------------- the whole line, in the background
+// One fill at a time per worker; each page's "fill-line" message (with a port) joins it and
+// hears its progress: {type: "progress", done, total} then {type: "done", done, total,
+// failed}. done and total count the main line's blocks (levels/main-*.json) in the cache.
+const BLOCKS = BUILD ? BUILD.files.filter((f) => /^levels\/main-[^/]*\.json$/.test(f.path)) : [];
+let filling = null;
+const listeners = new Set();
+
+function tell(message) {
+  for (const port of listeners) {
+    try { port.postMessage(message); } catch { listeners.delete(port); }
+  }
+}
+
+async function fillLine() {
+  // A worker whose cache is gone (a newer build took over) must not make it again.
+  if (!(await caches.keys()).includes(CACHE)) return { done: 0, total: BLOCKS.length, failed: BLOCKS.length };
+  const cache = await caches.open(CACHE);
+  let done = 0;
+  let failed = 0;
+  const missing = [];
+  for (const file of BLOCKS) {
+    const url = new URL(file.path, self.registration.scope).href;
+    if (await cache.match(url)) done += 1;
+    else missing.push([url, file]);
+  }
+  tell({ type: "progress", done, total: BLOCKS.length });
+  for (const [url, file] of missing) {
+    try {
+      if (!(await cache.match(url))) {  // the page may have opened it meanwhile
+        const [key, response] = await fetchChecked(file, "no-cache");
+        await cache.put(key, response);
+      }
+      done += 1;
+    } catch (error) {
+      failed += 1;  // offline, or the server has another build: the next visit tries again
+    }
+    tell({ type: "progress", done, total: BLOCKS.length });
+  }
+  return { done, total: BLOCKS.length, failed };
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "fill-line" || !BUILD) return;
+  const port = event.ports && event.ports[0];
+  if (port) listeners.add(port);
+  if (!filling) {
+    filling = fillLine().catch(() => ({ done: 0, total: BLOCKS.length, failed: BLOCKS.length }))
+      .then((outcome) => {
+        filling = null;
+        tell({ type: "done", ...outcome });
+        listeners.clear();
+        return outcome;
+      });
+  }
+  event.waitUntil(filling);
+});
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;

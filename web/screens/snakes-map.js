@@ -98,7 +98,7 @@ export function mountMap(root, app) {
       if (tile.dataset.best !== undefined && Number(tile.dataset.best) <= certificate.steps) {
         tile.dataset.par = certificate.optimal ? "minimum" : "certificate";
         tile.title = `Level ${tile.dataset.level}: done in ${tile.dataset.best} steps, ` +
-          (certificate.optimal ? "the proven minimum" : "as few as the certificate");
+          (certificate.optimal ? "the fewest possible" : "as few as the best known");
         tile.append(el("span", { class: "mark", "data-testid": "level-par", "aria-hidden": "true" }, "★"));
       }
     }
