@@ -245,3 +245,141 @@ def test_the_mutations_reach_the_files_every_way():
 
     probe()
     assert {"ok", "json", "encoding"} <= seen and len(seen) >= 5, seen
+
+
+# ------------------------------------------------------ the designer's whole request space
+# Every template at sizes and cell counts across the limits either designs (a batch, with a
+# shortfall report when the candidates ran out) or is refused with the request field at
+# fault; anything else fails. Tiny budgets: what is swept is the request space, not the
+# search. The long run adds sizes, cell counts, targets and every other request field.
+
+SWEEP_BUDGETS = {"candidates": 1, "fast_branches": 60, "exact_states": 60, "path_search": 40}
+SWEEP_SIZES: list[tuple[int, int] | None] = [None, (2, 2), (5, 5), (9, 12)]
+SWEEP_CELLS: list[int | None] = [None, 4, 10, 60]
+LONG_SIZES: list[tuple[int, int] | None] = [None] + [
+    (c, r) for c in (2, 3, 5, 8, 12, 18) for r in (2, 3, 6, 12, 18, 24)
+    if (c + 2) * (r + 2) <= 600]
+LONG_CELLS: list[int | None] = [None, 4, 5, 7, 10, 16, 30, 60, 120, 250, 400]
+
+
+def sweep_request(topology: str, size: tuple[int, int] | None, cells: int | None,
+                  target: float, **fields: Any) -> dict[str, Any]:
+    box: dict[str, Any] = {"auto": size is None}
+    if size is not None:
+        box["cols"], box["rows"] = size
+    if cells is not None:
+        box["cells"] = cells
+    return {"topology": topology, "target": target, "seed": 1, "size": box,
+            "budgets": SWEEP_BUDGETS, **fields}
+
+
+def design_or_refusal(request: dict[str, Any]) -> str:
+    """``designed``, ``shortfall`` or ``refused`` (with the request's fields named); any other
+    exception escapes and fails the test."""
+    from gridforge.errors import ValidationError
+    from gridforge.snakes.design.pipeline import design_levels
+    from gridforge.snakes.design.request import REQUEST_KEYS
+
+    try:
+        batch = design_levels(request)
+    except ValidationError as exc:
+        heads = {issue.path.split(".")[0] for issue in exc.issues}
+        assert heads <= set(REQUEST_KEYS), (request, exc)
+        return "refused"
+    report = batch["report"]
+    assert len(batch["levels"]) == len(batch["certificates"]) == report["made"]
+    if report["made"] == report["asked"]:
+        assert "shortfall" not in report
+        return "designed"
+    assert report["shortfall"]["reasons"], request
+    return "shortfall"
+
+
+def test_every_template_size_and_cell_count_designs_or_names_the_field():
+    from gridforge.snakes.design.templates import TOPOLOGIES
+
+    seen: dict[str, int] = {}
+    for topology in TOPOLOGIES:
+        for size in SWEEP_SIZES:
+            for cells in SWEEP_CELLS:
+                outcome = design_or_refusal(sweep_request(topology, size, cells, 25))
+                seen[outcome] = seen.get(outcome, 0) + 1
+    assert seen.get("designed", 0) > 0 and seen.get("refused", 0) > 0, seen
+
+
+def test_the_issue_20_request_designs_a_level_of_ten_cells():
+    # template winding, 18x24, 10 effective cells: the recipe asked for more body cells than
+    # the fixed floor holds, and laying out the bodies ran out of cells (IndexError).
+    from gridforge.snakes.design.pipeline import design_levels
+    from gridforge.snakes.level import level_from_json
+
+    for target in (10, 30):
+        batch = design_levels({"topology": "winding", "target": target, "seed": 0,
+                               "size": {"auto": False, "cols": 18, "rows": 24, "cells": 10},
+                               "budgets": {"candidates": 40}})
+        for raw in batch["levels"]:
+            level = level_from_json(raw)
+            assert (level.cols, level.rows) == (18, 24)
+            assert level.cols * level.rows - len(level.stones) == 10
+        assert batch["levels"] or batch["report"]["shortfall"]
+    assert design_or_refusal(sweep_request("winding", (18, 24), 10, 30)) != "refused"
+
+
+REQUEST_FIELDS = st.fixed_dictionaries({}, optional={
+    "bodies": st.fixed_dictionaries({}, optional={
+        "count": st.integers(1, 16), "min_length": st.integers(2, 6),
+        "max_length": st.integers(2, 40), "total": st.integers(2, 350)}),
+    "colors": st.integers(1, 15), "coats": st.integers(0, 48), "frozen": st.integers(0, 16),
+    "frozen_holes": st.integers(0, 64), "locks": st.integers(0, 8), "gold": st.integers(0, 8),
+    "steps": st.tuples(st.none() | st.integers(0, 700), st.none() | st.integers(0, 700)).map(list),
+    "palette": st.lists(st.integers(0, 14), min_size=1, max_size=15, unique=True),
+    "tolerance": st.sampled_from([0, 3, 7, 20, 100]),
+})
+
+
+def _request_property(conf: settings) -> Any:
+    from gridforge.snakes.design.templates import TOPOLOGIES
+
+    @conf
+    @given(topology=st.sampled_from(TOPOLOGIES), size=st.sampled_from(LONG_SIZES),
+           cells=st.sampled_from(LONG_CELLS), target=st.sampled_from([0, 10, 30, 50, 70]),
+           fields=REQUEST_FIELDS)
+    def designs_or_refuses(topology: str, size: tuple[int, int] | None, cells: int | None,
+                           target: float, fields: dict[str, Any]) -> None:
+        design_or_refusal(sweep_request(topology, size, cells, target, **fields))
+
+    return designs_or_refuses
+
+
+def test_fuzz_design_requests_design_or_name_the_field():
+    _request_property(settings(max_examples=10 if sys.platform == "emscripten" else 30,
+                               deadline=None, suppress_health_check=list(HealthCheck)))()
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.cpython_only
+def test_fuzz_long_every_template_size_and_cell_count(tmp_path):
+    # Every template at 33 sizes across the limits (and auto) x 11 cell counts, then the CLI
+    # on a sample of it: exit 0 designed, 1 shortfall, 2 refused, never a traceback.
+    from gridforge.snakes.design.templates import TOPOLOGIES
+
+    expected = {"designed": 0, "shortfall": 1, "refused": 2}
+    spec = tmp_path / "spec.json"
+    for k, (topology, size, cells) in enumerate(
+            (t, s, c) for t in TOPOLOGIES for s in LONG_SIZES for c in LONG_CELLS):
+        # Targets in turn; every tenth request aims high (backward play, the costly recipe).
+        target = 97 if k % 10 == 9 else (5, 30, 50, 75)[k % 4]
+        request = sweep_request(topology, size, cells, target)
+        outcome = design_or_refusal(request)
+        if k % 25 == 0:
+            spec.write_text(json.dumps(request), encoding="utf-8")
+            code = main(["design-levels", "--spec", str(spec), "--out",
+                         str(tmp_path / "out.json"), "--quiet"])
+            assert code == expected[outcome], request
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.cpython_only
+def test_fuzz_long_design_requests_design_or_name_the_field():
+    _request_property(settings(max_examples=3_000, deadline=None, database=None,
+                               suppress_health_check=list(HealthCheck)))()

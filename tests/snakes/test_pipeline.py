@@ -147,3 +147,76 @@ def test_cli_design_levels_writes_a_batch(tmp_path):
     )
     assert proc.returncode == 2
     assert "colors" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_recipe_never_asks_for_more_cells_than_the_fixed_floor_holds():
+    # Issue 20: the recipe drew bodies for the pressure alone, so a fixed size.cells of 10 got
+    # 20 body cells, and laying them out ran out of floor (IndexError from random.choice).
+    # Now every recipe is None (counted) or leaves a hole per layer and a free cell, and its
+    # bodies are laid out (or refused, counted) on the shape it asks for, never a crash.
+    import random
+
+    from gridforge.snakes.design.layout import place_bodies
+    from gridforge.snakes.design.recipe import area_for, floor_room, make_recipe
+    from gridforge.snakes.design.templates import TOPOLOGIES, TemplateError, make_shape
+
+    made = 0
+    for topology, (size, cells) in itertools.product(TOPOLOGIES, [
+            (None, 4), (None, 10), ((18, 24), 10), ((18, 24), 5), ((5, 5), None), ((3, 3), 4),
+            ((5, 5), 10), ((6, 8), 12), ((2, 2), None)]):
+        box: dict = {"auto": size is None}
+        if size is not None:
+            box["cols"], box["rows"] = size
+        if cells is not None:
+            box["cells"] = cells
+        try:
+            req = parse_request({"topology": topology, "target": 50, "tolerance": 100,
+                                 "size": box})
+        except ValidationError:
+            continue
+        for k in range(25):
+            rng = random.Random(k)
+            recipe = make_recipe(req, k / 21, rng, provable=k % 5 == 0)
+            if recipe is None:
+                continue
+            made += 1
+            need = sum(recipe.lengths) + len(recipe.lengths) + recipe.coats + 1
+            assert need <= floor_room(req), (topology, size, cells, recipe)
+            if size is not None and size[0] * size[1] > 64:
+                continue  # trimming a large board to a few cells is slow: the bound suffices
+            try:
+                shape = make_shape(recipe.template, area_for(req, recipe), rng,
+                                   cols=req.cols, rows=req.rows)
+            except TemplateError:
+                continue
+            place_bodies(shape, recipe.lengths, recipe.pressure, rng)
+    assert made > 150
+
+
+@pytest.mark.cpython_only
+def test_cli_design_levels_exit_codes_are_0_1_2_never_a_traceback(tmp_path):
+    # 0: every level made; 1: fewer (the batch is still written, the reason on stderr);
+    # 2: a refused request, the field named. The first spec is issue 20's.
+    out, spec = tmp_path / "batch.json", tmp_path / "spec.json"
+    cases = [
+        ({"topology": "winding", "target": 30, "seed": 0,
+          "size": {"auto": False, "cols": 18, "rows": 24, "cells": 10}}, 0, None),
+        ({"target": 60, "tolerance": 0, "budgets": {"candidates": 1}}, 1, "budgets.candidates"),
+        ({"topology": "winding", "target": 30, "size": {"cells": 3}}, 2, "size.cells"),
+        ({"topology": "twin", "target": 30, "size": {"auto": False, "cols": 3, "rows": 3}},
+         2, "size"),
+    ]
+    for request, code, named in cases:
+        spec.write_text(json.dumps(request), encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-m", "gridforge", "design-levels", "--spec", str(spec), "--out",
+             str(out), "--quiet"], capture_output=True, text=True, check=False)
+        assert proc.returncode == code, (request, proc.stderr)
+        assert "Traceback" not in proc.stderr
+        if named:
+            assert named in proc.stderr, proc.stderr
+    spec.write_text('{"target": 30, "size": {"cells": 10, "cells": 400}}', encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "gridforge", "design-levels", "--spec", str(spec), "--out",
+         str(out), "--quiet"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "size.cells" in proc.stderr and "Traceback" not in proc.stderr

@@ -30,6 +30,20 @@ def test_request_impossible_size_for_template_refused():
     assert "size.cells" in paths
 
 
+def test_request_whose_fewest_bodies_do_not_fit_the_fixed_floor_refused():
+    # Five outer colours need five bodies (2 cells and a hole each) and a free cell: 16 > 10.
+    assert "size" in issue_paths({"target": 30, "colors": 5, "size": {"cells": 10}})
+    assert "size" in issue_paths({"target": 30, "locks": 3, "size": {"cells": 12}})
+    # Three colours fit ten cells (9 and a free one), as does issue 20's request.
+    assert parse_request({"target": 30, "colors": 3, "size": {"cells": 10}}).colors == 3
+    assert parse_request({"topology": "winding", "target": 30,
+                          "size": {"auto": False, "cols": 18, "rows": 24, "cells": 10}}
+                         ).cells == 10
+    with pytest.raises(ValidationError) as info:
+        load_spec('{"target": 30, "size": {"cells": 10, "cells": 400}}')
+    assert [i.path for i in info.value.issues] == ["size.cells"]
+
+
 def test_request_unreachable_steps_refused():
     # three bodies with two coats have five layers: four steps can never do
     paths = issue_paths({"target": 40, "bodies": {"count": 3}, "coats": 2,

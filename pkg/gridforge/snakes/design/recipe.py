@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from gridforge.snakes.design.backward import Plan
 from gridforge.snakes.design.request import Request
-from gridforge.snakes.design.templates import TEMPLATES
+from gridforge.snakes.design.templates import MAX_FLOOR, TEMPLATES
 
-__all__ = ["BACKWARD_PRESSURE", "Recipe", "area_for", "backward_recipe", "clamp", "make_recipe"]
+__all__ = ["BACKWARD_PRESSURE", "Recipe", "area_for", "backward_recipe", "clamp", "floor_room",
+           "make_recipe"]
 
 
 HARDNESS = {  # how much each template leans toward hard levels (mixed picks by pressure)
@@ -84,11 +85,15 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
         template = rng.choices(TEMPLATES, weights)[0]
     else:
         template = req.topology
+    room = floor_room(req)
     n = req.bodies
     if n is None:
         n = int(clamp(round(1 + 7.5 * q + rng.uniform(-1.0, 1.0)), 1, 12))
         if provable:
             n = rng.randint(1, 3)
+        # A fixed floor holds at most this many bodies of the shortest length, each with its
+        # hole, and a free cell (the count of the request's own check).
+        n = min(n, max(1, (room - 1) // (req.min_length + 1)))
         if req.colors is not None:
             n = max(n, req.colors)
         if req.locks:
@@ -97,7 +102,7 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
     if total is None:
         want = 70 * q * rng.uniform(0.85, 1.15) if q > 0.05 else 2 * n
         total = int(clamp(round(want), n * req.min_length, n * req.max_length))
-        total = min(total, 350)
+        total = min(total, 350, room - 1 - n - (req.coats or 0))
     lengths = _lengths(req, n, total, rng)
     if lengths is None:
         return None
@@ -127,6 +132,10 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
         coats_first = False
     if provable:
         scramble, hide_coats = 0, False
+    if req.coats is None:
+        coats = max(0, min(coats, room - 1 - n - total))  # the coats' holes fit the floor too
+    if total + n + coats + 1 > room:
+        return None  # the fixed fields leave no room for this candidate's bodies
     if q >= BACKWARD_PRESSURE and not provable:
         backward = backward_recipe(req, q, rng)
         if backward is not None:
@@ -152,12 +161,17 @@ def backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None
     base_colors = rng.randint(2, 3)
     if req.bodies is None and n + base_colors > len(req.palette):
         n = len(req.palette) - base_colors  # one colour of its own per body, within the palette
+    base_colors = min(base_colors, n)  # every base colour on a body of its own
     if n < 1 or n + base_colors > len(req.palette) or (req.coats is not None and req.coats != n):
         return None
     total = req.total if req.total is not None else int(clamp(72 + rng.randint(0, 4),
                                                                n * req.min_length,
                                                                n * req.max_length))
     lo, hi = req.min_length, req.max_length
+    if not n * lo <= total <= n * hi or total + 2 * n + 1 > floor_room(req):
+        # The lengths cannot sum to a fixed total, or the bodies, a hole and a coat's hole
+        # each need more than the fixed floor holds.
+        return None
     # Lengths fall from long to short: the last bodies come back into the fullest board.
     mean = total / n
     spread = min(mean - lo, hi - mean, 4.0)
@@ -184,6 +198,16 @@ def backward_recipe(req: Request, q: float, rng: random.Random) -> Recipe | None
     return Recipe(q, template, lengths, base_colors, occupancy, n, req.frozen or 0,
                   req.frozen_holes or 0, req.locks or 0, 0, 0, 0, False, 0,
                   False, False, plan)
+
+
+def floor_room(req: Request) -> int:
+    """The most floor cells a candidate's shape may have: the fixed ``size.cells``, else the
+    fixed rectangle, else the largest floor a board holds."""
+    if req.cells is not None:
+        return req.cells
+    if req.cols is not None and req.rows is not None:
+        return min(req.cols * req.rows, MAX_FLOOR)
+    return MAX_FLOOR
 
 
 def area_for(req: Request, recipe: Recipe) -> int:

@@ -332,8 +332,11 @@ def _check_feasible(req: Request) -> None:
                 bad.add("size.cells", "template",
                         f"at {req.cols}x{req.rows} the template(s) {', '.join(fitting)} give at "
                         f"most {max(areas.values())} floor cells, fewer than {need}")
-    least_cells = req.total if req.total is not None else (req.bodies or 1) * req.min_length
-    least_holes = (req.bodies or 1) + (req.coats or 0)
+    # Every outer colour needs a body of its own, and a lock its body and key carriers.
+    least_bodies = req.bodies or max(1, req.colors or 1,
+                                     (req.locks + (req.gold or 0) + 1) if req.locks else 1)
+    least_cells = req.total if req.total is not None else least_bodies * req.min_length
+    least_holes = least_bodies + (req.coats or 0)
     room = req.cells
     if room is None and req.cols is not None and req.rows is not None:
         room = req.cols * req.rows
