@@ -1,11 +1,15 @@
-"""Balance of the mines run (issue 13): many runs by two bots, win rates and HP per battle.
+"""Balance of the mines run (issues 13, 21): many runs by three bots, win rates and HP.
 
-Two players, both acting only through the page's calls (``Run.primary``/``secondary``/
-``act``/``continue_run``), one intent at a time:
+Three players, all acting only through the page's calls (``Run.primary``/``secondary``/
+``act``/``continue_run``/``hint``), one intent at a time:
 
-- the **deducing** bot asks the hint (the solver on what the player sees and has marked)
-  and does what it says: digs a proved safe cell (walking to it by a far click), flags a
-  proved mine; when logic proves nothing it can reach, it digs a random offered cell;
+- the **deducing** bot works out itself what a hint would say (``Run.proved_next``: the
+  solver on what the player sees and has marked, at no cost; it never presses Hint) and
+  does it: digs a proved safe cell (walking to it by a far click), flags a proved mine;
+  when logic proves nothing it can reach, it digs a random offered cell;
+- the **hint-only** bot deduces nothing: it presses Hint (``Run.hint``, paid from the
+  battle's stock) and does what it says; when the hint names nothing it can act on (the
+  stock is spent, or nothing is proved) it digs a random offered cell;
 - the **careless** bot digs a random offered cell (a neighbour or a far cell) every time
   and never flags.
 
@@ -51,7 +55,15 @@ def careless(run: Run, rng: random.Random) -> None:
 
 def deducing(run: Run, rng: random.Random) -> None:
     """One input of the deducing bot (see the module docstring)."""
-    hint = run.hint()
+    _follow(run, run.proved_next(), rng)
+
+
+def hint_only(run: Run, rng: random.Random) -> None:
+    """One input of the hint-only bot (see the module docstring)."""
+    _follow(run, run.hint(), rng)
+
+
+def _follow(run: Run, hint: dict[str, Any], rng: random.Random) -> None:
     if hint["cell"] is None or not hint["reachable"]:
         # nothing proved that can be reached: a guess (walled-in safe cells are reached
         # over a dug mine, the seed's paid shortcut)
@@ -110,13 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first run seed (default 1)")
     parser.add_argument("--max-steps", type=int, default=5000,
                         help="inputs per run at most (default 5000)")
+    parser.add_argument("--bots", default="", help="comma-separated bots (default: all "
+                        "three: deducing,hint-only,careless)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.max_steps < 1:
         parser.error("--runs and --max-steps must be at least 1")
     table = load_run_table()
     print(f"run table {table.digest()}: player {table.player_hp} HP, "
+          f"{table.hints_per_battle} hints a battle, "
           + ", ".join(f"{b.enemy} {b.hp} HP/{b.attack} atk" for b in table.battles))
-    for name, bot in (("deducing", deducing), ("careless", careless)):
+    bots = {"deducing": deducing, "hint-only": hint_only, "careless": careless}
+    parser_bots = args.bots.split(",") if args.bots else list(bots)
+    for name in parser_bots:
+        bot = bots[name]
         rng = random.Random(f"{name}:{args.seed}")
         runs = [play(args.seed + k, bot, rng, args.max_steps, table) for k in range(args.runs)]
         print("\n".join(report(name, runs, len(table.battles))))

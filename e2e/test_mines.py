@@ -216,14 +216,25 @@ def walk_beside_concealed(page: Page, device: Device) -> None:
     expect(page.locator('[data-testid="mines-cell"].reach').first).to_be_visible()
 
 
+def deduced(page: Page):
+    """What a careful player works out on the board now (a hint costs since issue 21, so
+    the player deduces: the solver on the page's own saved run, replayed here): the proved
+    cell's locator (or None) and its kind."""
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('gridforge.progress'))")
+    proof = replay(saved["mines"]["run"]).proved_next()
+    if proof["cell"] is None or not proof["reachable"]:
+        return None, None
+    return cell(page, *proof["cell"]), proof["kind"]
+
+
 def one_deducing_input(page: Page, device: Device) -> None:
-    """What a careful player does next: continue after a settlement, else follow the hint
-    (dig a proved safe cell, flag a proved mine), else dig what the board offers."""
+    """What a careful player does next: continue after a settlement, else do what logic
+    proves (dig a proved safe cell, flag a proved mine), else dig what the board offers."""
     if page.get_by_test_id("mines-continue").is_visible():
         device.primary(page.get_by_test_id("mines-continue"))
         settle(page)
         return
-    target, kind = ask_hint(page, device)
+    target, kind = deduced(page)
     if target is not None and kind == "safe" and target.get_attribute("data-do") != "none":
         device.primary(target)
     elif target is not None and kind == "mine" and target.get_attribute("data-state") != "flag":
@@ -441,7 +452,9 @@ def test_a_far_click_moves_beside_the_cell_and_digs_it(device: Device):
     ax, ay = avatar(page)
     assert max(abs(ax - fx), abs(ay - fy)) == 1
     expect(page.get_by_test_id("mines-ledger")).to_contain_text("AP 7/8")
-    expect(page.get_by_test_id("app-message")).to_contain_text(f"Dug ({fx}, {fy})")
+    # the message names no coordinates (issue 21): the board shows where
+    expect(page.get_by_test_id("app-message")).to_contain_text(
+        re.compile(r"Dug a safe cell|Ambush! That cell was a mine"))
     # a far cell with no ground beside it: the refusal is shown, nothing is spent
     lonely = page.locator('[data-testid="mines-cell"][data-state="concealed"][data-do="none"]')
     if lonely.count():
@@ -503,10 +516,12 @@ def test_a_battle_played_with_the_keyboard_alone(desk: Page):
         if page.get_by_test_id("mines-continue").is_visible():
             page.keyboard.press("Enter")
         else:
-            page.keyboard.press("h")
+            page.keyboard.press("h")  # a hint while the stock lasts; then the player deduces
             settle(page)
             target = page.locator('[data-testid="mines-cell"].hint-target')
             kind = target.get_attribute("data-hint") if target.count() else None
+            if kind is None:
+                target, kind = deduced(page)
             if kind == "safe" and target.get_attribute("data-do") != "none":
                 cursor_to(*xy(target))
                 page.keyboard.press("Space")
@@ -561,6 +576,7 @@ def test_no_sideways_scroll_at_390_for_every_battle_preset(phone: Device, battle
     expect(page.get_by_test_id("mines-settlement")).to_be_visible()
     no_sideways_scroll(page)
     page.locator("summary").filter(has_text="Stats").click()
+    page.locator("summary").filter(has_text="Playtest telemetry").click()
     expect(page.get_by_test_id("mines-stats-friction")).to_contain_text("Input actions per AP")
     no_sideways_scroll(page)
 
@@ -575,6 +591,7 @@ def test_the_stats_panel_exports_the_telemetry_as_json(desk: Page):
     page.locator('[data-testid="mines-cell"][data-state="open"]').first.click(button="right")
     settle(page)
     page.locator("summary").filter(has_text="Stats").click()
+    page.locator("summary").filter(has_text="Playtest telemetry").click()
     expect(page.get_by_test_id("mines-stats-friction")).to_contain_text("Input actions per AP "
                                                                         "spent: 2")
     expect(page.get_by_test_id("mines-stats-body")).to_contain_text(

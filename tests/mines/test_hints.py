@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from gridforge.mines.hints import next_hint
 from gridforge.mines.intents import Intent
@@ -61,8 +62,15 @@ def test_the_hint_names_the_digits_it_used():
     # 3x3 with the centre opened showing 1 and the mine known below-right: all else safe.
     hint = next_hint(3, 3, {(1, 1): 1}, [(2, 2)], [], mine_total=None)
     assert hint["kind"] == "safe" and hint["constraints"] == [[1, 1]]
-    assert hint["rule"] == "single" and "[1, 1] shows 1" in hint["text"]
+    assert hint["rule"] == "single" and "this 1 already has all its mines" in hint["text"]
     assert hint["cell"] == [0, 0]
+    # The sentence points at cells instead of numbering them (issue 21): the hinted cell and
+    # the digit it reads are pieces that carry the cell; the plain text has no coordinates.
+    pointed = [p["cell"] for p in hint["parts"] if isinstance(p, dict)]
+    assert pointed == [[0, 0], [1, 1]]
+    assert "".join(p if isinstance(p, str) else p["text"] for p in hint["parts"]) == hint["text"]
+    assert not re.search(r"\[\s*\d+\s*,\s*\d+\s*\]|\(\s*\d+\s*,\s*\d+\s*\)",
+                         hint["text"])
 
 
 def test_a_position_that_needs_a_guess_says_so():

@@ -30,15 +30,16 @@ function ensureStyles() {
   document.head.append(link);
 }
 
-function mineGlyph() {
-  const icon = svg("svg", { viewBox: "0 0 20 20", class: "glyph", "aria-hidden": "true" });
-  for (const [x1, y1, x2, y2] of [[10, 2, 10, 18], [2, 10, 18, 10], [4.3, 4.3, 15.7, 15.7],
-    [4.3, 15.7, 15.7, 4.3]]) {
-    icon.append(svg("line", { x1, y1, x2, y2, stroke: "#111", "stroke-width": "2",
+// A dug mine is trodden ground (walkable), not danger: a small scar mark in earth tones.
+function scarGlyph() {
+  const icon = svg("svg", { viewBox: "0 0 20 20", class: "glyph scar", "aria-hidden": "true" });
+  icon.append(svg("circle", { cx: "10", cy: "10", r: "3.2", fill: "none", stroke: "#6b5a3e",
+    "stroke-width": "1.6" }));
+  for (const [x1, y1, x2, y2] of [[10, 3.5, 10, 5.5], [10, 14.5, 10, 16.5], [3.5, 10, 5.5, 10],
+    [14.5, 10, 16.5, 10]]) {
+    icon.append(svg("line", { x1, y1, x2, y2, stroke: "#6b5a3e", "stroke-width": "1.6",
       "stroke-linecap": "round" }));
   }
-  icon.append(svg("circle", { cx: "10", cy: "10", r: "5.5", fill: "#111" }));
-  icon.append(svg("circle", { cx: "8.2", cy: "8.2", r: "1.6", fill: "#fff" }));
   return icon;
 }
 
@@ -92,7 +93,30 @@ export const screen = {
       player: el("span", { class: "chip player", "data-testid": "mines-player" }),
       ledger: el("span", { class: "chip", "data-testid": "mines-ledger" }),
       count: el("span", { class: "chip mines-count", "data-testid": "mines-count" }),
+      fog: el("span", { class: "chip fog", "data-testid": "mines-fog", hidden: true }),
     };
+    // Every term is explained where it shows: a tooltip for a mouse, and a tap (or Enter)
+    // opens the sentence under the status line for touch and keyboard (Python's words).
+    const termBox = el("div", { class: "mines-term", "data-testid": "mines-term", hidden: true,
+      role: "note", "aria-live": "polite" });
+    let openTerm = null;
+    function term(word, name) {
+      const button = el("button", { type: "button", class: "term", "data-term": name,
+        "data-testid": "mines-term-button", "aria-expanded": "false" }, word);
+      const explanation = state && state.terms ? state.terms[name] : "";
+      if (explanation) button.title = explanation;
+      if (openTerm === name) button.setAttribute("aria-expanded", "true");
+      return button;
+    }
+    function showTerm(name) {
+      openTerm = openTerm === name ? null : name;
+      const text = openTerm && state && state.terms ? state.terms[openTerm] : "";
+      termBox.textContent = text || "";
+      termBox.hidden = !text;
+      for (const b of section.querySelectorAll("button.term")) {
+        b.setAttribute("aria-expanded", String(b.dataset.term === openTerm));
+      }
+    }
     const pendingLine = el("div", { class: "mines-pending", "data-testid": "mines-pending",
       "aria-live": "polite" });
     const tipLine = el("div", { class: "mines-tip", "data-testid": "mines-tip" });
@@ -103,15 +127,23 @@ export const screen = {
     const wrap = el("div", { class: "mines-board-wrap" }, board, overlay);
     const hintBox = el("div", { class: "mines-hint-text", "data-testid": "mines-hint-text",
       hidden: true });
+    const hintStock = el("span", { class: "hint-stock", "data-testid": "mines-hint-stock" });
+    hintButton.append(" ", hintStock);
     const log = el("ul", { class: "mines-log", "data-testid": "mines-log" });
+    // Stats: the player's numbers; the input telemetry (for playtesting) sits in a panel of
+    // its own inside, opened on purpose.
+    const playerStats = el("div", { class: "mines-player-stats", "data-testid": "mines-player-stats" });
     const statsBody = el("div", { class: "mines-stats-body", "data-testid": "mines-stats-body" });
-    const stats = el("details", { class: "mines-stats", "data-testid": "mines-stats" },
-      el("summary", {}, "Stats"), statsBody,
+    const telemetryPanel = el("details", { class: "mines-telemetry", "data-testid": "mines-telemetry" },
+      el("summary", {}, "Playtest telemetry"), statsBody,
       el("button", { type: "button", "data-testid": "mines-stats-export",
         onclick: () => exportTelemetry() }, "Export as JSON"));
+    const stats = el("details", { class: "mines-stats", "data-testid": "mines-stats" },
+      el("summary", {}, "Stats"), playerStats, telemetryPanel);
 
     section.append(
       el("div", { class: "mines-status" }, ...Object.values(chips)),
+      termBox,
       pendingLine,
       el("div", { class: "mines-controls" }, stopButton, flagButton, hintButton, refreshButton,
         el("span", { class: "spacer" }),
@@ -156,10 +188,11 @@ export const screen = {
       if (before && state && (before.battle !== state.battle || before.board_no !== state.board_no)) {
         log.replaceChildren();
       }
-      for (const line of answer.log || []) log.prepend(el("li", {}, line));
+      for (const line of answer.log || []) log.prepend(pointingLine(el("li", {}), line));
       while (log.children.length > 60) log.lastChild.remove();
       hint = null;
       hintBox.hidden = true;
+      hintBox.replaceChildren();
       render();
       animate(answer.events || []);
       const messages = answer.messages || [];
@@ -190,8 +223,9 @@ export const screen = {
         runId = answer.run;
         section.dataset.run = runId;
         take(answer);
+        const more = (answer.messages || []).map((m) => ` ${m.text}`).join("");
         app.message(`Your run is back where you left it: battle ${answer.state.battle}, ` +
-          `round ${answer.state.round}.`, "info");
+          `round ${answer.state.round}.${more}`, "info");
       } catch (error) {
         if (!live) return;
         if (error.type === "Cancelled") {
@@ -276,18 +310,27 @@ export const screen = {
     function askHint() {
       if (!runId) return;
       enqueue(async () => {
+        if (state && state.hints && !state.hints.can_ask) return;
         const answer = await app.call("mines.page.hint", runId);
         if (!live) return;
+        if (answer.state) {
+          state = answer.state;
+          save(answer);
+          render();
+        }
         hint = answer;
-        hintBox.textContent = answer.text;
+        pointingLine(hintBox, answer);
         hintBox.hidden = false;
-        app.message(answer.cell ? `Hint: ${answer.text}` : answer.text, "info");
+        const paid = answer.price ? ` (${answer.hints_left} left in this battle)` : "";
+        app.message(answer.cell ? `Hint${paid}: ${answer.text}` : answer.text,
+          answer.refused ? "error" : "info");
         drawHint();
       });
     }
 
     async function refreshStats() {
-      if (!runId) return;
+      drawPlayerStats();
+      if (!runId || !telemetryPanel.open) return;
       const data = await app.call("mines.page.telemetry", runId);
       if (!live) return;
       drawStats(data);
@@ -308,22 +351,31 @@ export const screen = {
       const b = s.board;
       section.dataset.status = s.status;
       chips.battle.textContent = `Battle ${s.battle}/${s.battles}`;
-      chips.enemy.textContent = `${s.enemy.name} ${s.enemy.hp}/${s.enemy.max_hp} HP · attack ${s.enemy.attack}`;
-      chips.player.textContent = `You ${s.player.hp}/${s.player.max_hp} HP`;
-      chips.ledger.textContent = `AP ${s.ap}/${s.ap_per_round} · RAP ${s.rap}`;
-      chips.count.textContent = b ? `Mines ${b.mine_total} · left ${b.mines_left}` : "";
+      chips.enemy.replaceChildren(`${s.enemy.name} ${s.enemy.hp}/${s.enemy.max_hp} `, term("HP", "HP"),
+        " · ", term("attack", "attack"), ` ${s.enemy.attack}`);
+      chips.player.replaceChildren(`You ${s.player.hp}/${s.player.max_hp} `, term("HP", "HP"));
+      chips.ledger.replaceChildren(term("AP", "AP"), ` ${s.ap}/${s.ap_per_round} · `, term("RAP", "RAP"),
+        ` ${s.rap}`);
+      chips.count.replaceChildren(...(b ? [term("Mines", "mines"), ` ${b.mine_total} · left ${b.mines_left}`] : []));
+      const foggy = b && b.grid.some((row) => row.some((v) => v === "concealed-fog" || v === "open-fog"));
+      chips.fog.hidden = !foggy;
+      chips.fog.replaceChildren(...(foggy ? [term("Fog", "fog"), " on this board"] : []));
       const p = s.pending;
-      pendingLine.textContent = s.status === "playing"
-        ? `This round so far: enemy −${p.enemy_damage}` +
+      pendingLine.replaceChildren(...(s.status === "playing"
+        ? [term("This round so far", "pending"), `: enemy −${p.enemy_damage}` +
           (p.ambushes ? ` · you −${p.player_damage} (${p.ambushes} ambush${p.ambushes > 1 ? "es" : ""})` : "") +
-          ` · then the enemy strikes for ${p.enemy_attack}`
-        : "";
+          ` · then the enemy strikes for ${p.enemy_attack}`]
+        : []));
       pendingLine.dataset.ambush = p.ambushes ? "1" : "0";
       if (tipLine.dataset.kind !== "chord") tipLine.textContent = s.tip || "";
       else delete tipLine.dataset.kind;  // the chord tip stays until the next answer
       const playing = s.status === "playing" && s.offer.stop;
       stopButton.disabled = !playing;
-      hintButton.disabled = !playing;
+      const hints = s.hints || { left: 0, per_battle: 0, can_ask: false };
+      hintButton.disabled = !(playing && hints.can_ask);
+      hintStock.textContent = `${hints.left}/${hints.per_battle}`;
+      hintButton.dataset.left = String(hints.left);
+      hintButton.title = `${(s.terms && s.terms.hints) || ""} (H)`.trim();
       refreshButton.disabled = !s.can_refresh;
       refreshButton.textContent = `Fresh board (${s.refresh_cost} RAP)`;
       offers = new Map();
@@ -378,7 +430,7 @@ export const screen = {
             cell.replaceChildren();
             if (kind === "open") cell.textContent = String(value);
             else if (kind === "flag") cell.append(flagGlyph());
-            else if (kind === "mine") cell.append(mineGlyph());
+            else if (kind === "mine") cell.append(scarGlyph());
           }
           cell.dataset.do = offer.primary || "none";
           cell.classList.toggle("reach", offer.primary === "dig");
@@ -417,6 +469,62 @@ export const screen = {
       return [avatar ? "You are here" : null, what, doing, flagging].filter(Boolean).join(" · ");
     }
 
+    /** Fill `node` with a line's words; a piece that names a cell points at it: hovering,
+     *  focusing or tapping the piece (or the line) highlights that cell on the board. */
+    function pointingLine(node, line) {
+      const parts = line.parts || [line.text || ""];
+      const all = line.cells ? [...line.cells] : [];
+      node.replaceChildren(...parts.map((part) => {
+        if (typeof part === "string") return part;
+        if (!all.some(([x, y]) => x === part.cell[0] && y === part.cell[1])) all.push(part.cell);
+        return el("span", { class: "cell-ref", "data-testid": "mines-cell-ref", tabindex: "0",
+          role: "button", "data-cell": key(...part.cell), title: "Show this cell on the board" },
+        part.text);
+      }));
+      node.dataset.cells = JSON.stringify(all);
+      node.classList.add("pointing");
+      return node;
+    }
+
+    function point(cellsList) {
+      for (const n of board.querySelectorAll(".pointed")) n.classList.remove("pointed");
+      delete board.dataset.pointed;
+      for (const [x, y] of cellsList || []) {
+        const c = cells[y] && cells[y][x];
+        if (c) c.classList.add("pointed");
+      }
+      if (cellsList && cellsList.length) board.dataset.pointed = cellsList.map((c) => key(...c)).join(" ");
+    }
+
+    function pointedBy(target) {
+      const ref = target.closest && target.closest(".cell-ref");
+      if (ref) return [ref.dataset.cell.split(",").map(Number)];
+      const line = target.closest && target.closest(".pointing");
+      return line && line.dataset.cells ? JSON.parse(line.dataset.cells) : null;
+    }
+
+    for (const type of ["pointerover", "focusin"]) {
+      section.addEventListener(type, (event) => {
+        if (board.contains(event.target)) return;
+        const which = pointedBy(event.target);
+        if (which) point(which);
+      });
+    }
+    for (const type of ["pointerout", "focusout"]) {
+      section.addEventListener(type, (event) => {
+        if (board.contains(event.target)) return;
+        if (pointedBy(event.target) && !section.dataset.pinned) point(null);
+      });
+    }
+    // a tap (touch users have no hover): keeps the cell highlighted until the next tap
+    section.addEventListener("click", (event) => {
+      if (board.contains(event.target)) return;
+      const which = pointedBy(event.target);
+      if (!which) { if (section.dataset.pinned) { delete section.dataset.pinned; point(null); } return; }
+      section.dataset.pinned = "1";
+      point(which);
+    });
+
     function drawCursor() {
       for (const node of board.querySelectorAll(".cursor")) node.classList.remove("cursor");
       if (cursor && cells[cursor[1]]) cells[cursor[1]][cursor[0]].classList.add("cursor");
@@ -447,6 +555,7 @@ export const screen = {
     function drawOverlay() {
       const s = state;
       overlay.replaceChildren();
+      overlay.classList.toggle("end", s.status === "won" || s.status === "lost");
       if (s.status === "playing") { overlay.hidden = true; return; }
       overlay.hidden = false;
       if (s.status === "settled") {
@@ -461,6 +570,10 @@ export const screen = {
       el("p", {}, won
         ? `All ${s.battles} enemies defeated with ${t.player_hp} HP left.`
         : `${s.enemy.name} had ${s.enemy.hp} of ${s.enemy.max_hp} HP left.`),
+      // New run comes first: it shows without scrolling on a phone, the numbers below it
+      el("div", { class: "end-actions" },
+        el("button", { type: "button", class: "primary", "data-testid": "mines-end-new-run",
+          onclick: () => { seedInput.value = ""; newRun(); } }, "New run")),
       el("ul", { class: "numbers", "data-testid": "mines-end-numbers" },
         el("li", {}, `Battles won: ${t.battles_won} of ${s.battles}`),
         el("li", {}, `Rounds: ${t.rounds}`),
@@ -468,9 +581,7 @@ export const screen = {
         el("li", {}, `Mines dug (ambushes): ${t.mines_dug}`),
         el("li", {}, `Flags on mines: ${t.flag_hits}`),
         el("li", {}, `Damage dealt ${t.damage_dealt} · taken ${t.damage_taken}`)),
-      summaries(s.battle_summaries),
-      el("button", { type: "button", class: "primary", "data-testid": "mines-end-new-run",
-        onclick: () => { seedInput.value = ""; newRun(); } }, "New run"));
+      summaries(s.battle_summaries));
       overlay.append(panel);
     }
 
@@ -492,8 +603,9 @@ export const screen = {
         role: "dialog", "aria-label": "Round settlement" },
       el("h3", { "data-testid": "mines-settlement-title" }, `${headline} (${result.path_text})`),
       el("p", { class: "totals" }, `Enemy −${result.enemy_damage} HP · you −${result.player_damage} HP`),
-      el("ul", {}, ...result.lines.map((line) => el("li", { "data-testid": "mines-settlement-line",
-        "data-source": line.source }, line.text))));
+      el("ul", {}, ...result.lines.map((line) => pointingLine(el("li", {
+        "data-testid": "mines-settlement-line", "data-source": line.source }),
+      { parts: line.parts || [line.text], cells: line.cell ? [line.cell] : [] }))));
       if (result.battle_summary) {
         const b = result.battle_summary;
         panel.append(el("div", { class: "battle-summary", "data-testid": "mines-battle-summary" },
@@ -507,6 +619,19 @@ export const screen = {
           onclick: () => continueRun() }, result.result === "battle_won" ? "Next battle" : "Continue"));
       }
       return panel;
+    }
+
+    function drawPlayerStats() {
+      if (!state) return;
+      const t = state.totals;
+      const used = [...state.battle_summaries.map((b) => b.hints_used || 0)];
+      const hints = state.hints || { left: 0, per_battle: 0 };
+      playerStats.replaceChildren(el("ul", {},
+        el("li", {}, `Rounds played: ${t.rounds}`),
+        el("li", {}, `Cells dug open: ${t.cells_opened} · mines dug: ${t.mines_dug} · flags on mines: ${t.flag_hits}`),
+        el("li", {}, `Damage dealt ${t.damage_dealt} · taken ${t.damage_taken}`),
+        el("li", {}, `Hints left in this battle: ${hints.left} of ${hints.per_battle}` +
+          (used.length ? ` · used in earlier battles: ${used.join(", ")}` : ""))));
     }
 
     function drawStats(data) {
@@ -662,6 +787,11 @@ export const screen = {
       board.dataset.flagMode = flagMode ? "1" : "0";
     });
     stats.addEventListener("toggle", () => { if (stats.open) refreshStats(); });
+    telemetryPanel.addEventListener("toggle", () => { if (telemetryPanel.open) refreshStats(); });
+    section.addEventListener("click", (event) => {
+      const button = event.target.closest && event.target.closest("button.term");
+      if (button && section.contains(button)) showTerm(button.dataset.term);
+    });
     board.dataset.flagMode = "0";
 
     // ------------------------------------------------------------------ start

@@ -9,7 +9,11 @@ knowledge, a flag anywhere else is a promise the hint does not build on.
 A cell is *settled* when the player has nothing left to do about it: it is opened, or it
 is a proved mine under a flag. The hint answers the first proof step (the solver's order:
 cheapest rule first, row-major among equals) that proves a cell not yet settled, and names
-that cell, the digits the proof used and a sentence in the player's words. Flagging the
+that cell, the digits the proof used and a sentence in the player's words. The sentence
+points at cells instead of numbering them (the board shows no coordinates): ``parts`` is
+the sentence as pieces, a piece ``{"cell": [x, y], "text": "this cell"}`` naming a cell the
+page highlights when the player hovers or taps it; ``text`` is the same sentence as plain
+words. Flagging the
 hinted mine therefore moves the next hint to another cell; a flag on a proved safe cell is
 itself the next thing to fix.
 """
@@ -22,11 +26,49 @@ from typing import Any
 from gridforge.grid import Cell
 from gridforge.mines.solver import Step, deduce
 
-__all__ = ["next_hint"]
+__all__ = ["next_hint", "parts_text", "ref"]
+
+Part = str | dict[str, Any]
 
 
-def _cell_text(cell: Cell) -> str:
-    return f"[{cell[0]}, {cell[1]}]"
+def ref(cell: Cell | list[int], text: str) -> dict[str, Any]:
+    """A piece of a sentence that points at ``cell`` on the board, in the words ``text``."""
+    return {"cell": [cell[0], cell[1]], "text": text}
+
+
+def parts_text(parts: list[Part]) -> str:
+    """The sentence of ``parts`` as plain words."""
+    return "".join(p if isinstance(p, str) else str(p["text"]) for p in parts)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _reason(step: Step, digits: Mapping[Cell, int | None], cell: Cell) -> list[Part]:
+    """Why ``step`` proves what it proves, pointing at the digits it reads."""
+    cons = list(step.constraints)
+
+    def digit(c: Cell) -> dict[str, Any]:
+        return ref(c, f"this {digits.get(c)}")
+
+    if step.rule == "single" and cons:
+        if step.safe:
+            return [digit(cons[0]), " already has all its mines accounted for: its other "
+                    "hidden neighbours are safe"]
+        return [digit(cons[0]), " has just as many hidden neighbours left as mines still "
+                "missing: they are all mines"]
+    if step.rule == "subset" and len(cons) == 2:
+        what = "are safe" if step.safe else "are mines"
+        return ["the hidden cells around ", digit(cons[0]), " and ", digit(cons[1]),
+                " overlap; comparing the mines each still needs shows that the cells outside "
+                f"the overlap {what}"]
+    lead = ("the board's total of mines, after every arrangement the highlighted digits "
+            "allow, settles the cells that touch no digit" if step.rule == "mine_count" else
+            f"every arrangement of mines that fits the {_plural(len(cons), 'highlighted digit')}"
+            + (" and the board's total of mines" if step.mine_count else ""))
+    verdict = " leaves no mine on " if cell in step.safe else " puts a mine on "
+    return [lead, verdict, ref(cell, "this cell")]
 
 
 def next_hint(
@@ -63,9 +105,10 @@ def next_hint(
             if first is None:
                 first = (step, cell, kind, action)
             if reachable is None or cell in reachable:
-                return _answer(step, cell, kind, action, settled_mines, True, proved)
+                return _answer(step, cell, kind, action, settled_mines, True, proved,
+                               opened)
     if first is not None:
-        return _answer(*first, settled_mines, False, proved)
+        return _answer(*first, settled_mines, False, proved, opened)
     concealed = cols * rows - len(opened) - len(set(known_mines))
     text = ("Every cell logic can prove is settled: the rest needs a guess."
             if concealed > len(settled_mines) else "Nothing is left to find on this board.")
@@ -73,7 +116,7 @@ def next_hint(
         text = "This position is too large to work through completely; no safe cell found."
     return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
             "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
-            "proved": proved}
+            "parts": [text], "proved": proved}
 
 
 def _candidates(step: Step, settled_mines: set[Cell],
@@ -87,16 +130,21 @@ def _candidates(step: Step, settled_mines: set[Cell],
 
 
 def _answer(step: Step, cell: Cell, kind: str, action: str, settled_mines: set[Cell],
-            reachable: bool, proved: dict[str, int]) -> dict[str, Any]:
+            reachable: bool, proved: dict[str, int],
+            digits: Mapping[Cell, int | None]) -> dict[str, Any]:
     """The hint of ``step`` about ``cell``."""
+    todo: list[Part]
     if action == "pull_flag":
-        todo = f"your flag at {_cell_text(cell)} stands on a safe cell: pull it and dig there"
+        todo = ["Your flag on ", ref(cell, "this cell"), " stands on a safe cell: pull it "
+                "and dig there"]
     elif action == "dig":
-        todo = f"{_cell_text(cell)} is safe to dig"
+        todo = [ref(cell, "This cell"), " is safe to dig"]
     else:
-        todo = f"{_cell_text(cell)} is a mine: flag it or leave it alone"
+        todo = [ref(cell, "This cell"), " is a mine: flag it or leave it alone"]
     if not reachable:
-        todo += " (no opened ground beside it can be reached yet)"
+        todo.append(" (no opened ground beside it can be reached yet)")
+    why = _reason(step, digits, cell)
+    parts: list[Part] = [*todo, ". Why: ", *why, "."]
     return {
         "cell": [cell[0], cell[1]],
         "kind": kind,
@@ -107,6 +155,7 @@ def _answer(step: Step, cell: Cell, kind: str, action: str, settled_mines: set[C
         "mines": [[x, y] for x, y in step.mines if (x, y) not in settled_mines],
         "mine_count": step.mine_count,
         "reachable": reachable,
-        "text": f"{todo[0].upper()}{todo[1:]}. Why: {step.text}.",
+        "text": parts_text(parts),
+        "parts": parts,
         "proved": proved,
     }

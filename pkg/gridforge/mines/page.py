@@ -75,7 +75,10 @@ def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
 def hint(run_id: str) -> dict[str, Any]:
     """The next cell not yet settled that logic proves from what the player sees and has
     marked (flags on proved mines, dug mines, the mine total): the cell, the digits used
-    (``constraints``) and the reason in words; ``cell`` is null when nothing is left."""
+    (``constraints``) and the reason in words (``parts`` point at cells); ``cell`` is null
+    when nothing is left. A hint has a price: one from the battle's stock (``price``,
+    ``hints_left``; ``refused`` when the stock is spent); the answer carries ``state`` and
+    ``save`` since a paid hint changes the run."""
     return run.hint(run_id)
 
 

@@ -42,7 +42,7 @@ from gridforge.errors import GridforgeError, Issue, ValidationError, field_path,
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
-from gridforge.mines.hints import next_hint
+from gridforge.mines.hints import Part, next_hint, parts_text, ref
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.play import Registry, Session
@@ -54,7 +54,7 @@ TELEMETRY_FORMAT = "gridforge.mines.telemetry/1"
 SETTLEMENT_KEYS = ("safe_cell_damage", "flag_hit_weaken", "mine_ambush_damage",
                    "clear_bonus_damage")
 BATTLE_KEYS = ("preset", "enemy", "hp", "attack")
-PAGE_STEPS = ("reach", "continue", "refresh")
+PAGE_STEPS = ("reach", "continue", "refresh", "hint")
 # Runs kept alive at once in the browser's interpreter; the oldest goes first.
 MAX_RUNS = 8
 # A saved run longer than this is refused (a real run takes a few thousand steps).
@@ -107,8 +107,13 @@ PATH_TEXT = {"cleared": "board cleared", "stopped": "you stopped",
              "ap_exhausted": "out of AP"}
 
 
-def _where(cell: Any) -> str:
-    return f"({cell[0]}, {cell[1]})"
+def say(*parts: Part, cells: list[Any] | None = None) -> dict[str, Any]:
+    """A line for the player that points at cells instead of numbering them: ``parts`` as
+    in a hint (a piece ``{"cell": [x, y], "text": ...}`` names a cell the page highlights on
+    hover or tap), ``text`` the plain words, ``cells`` every cell the line is about."""
+    pointed = [p["cell"] for p in parts if isinstance(p, dict)]
+    return {"text": parts_text(list(parts)), "parts": list(parts),
+            "cells": [list(c) for c in (cells if cells is not None else pointed)]}
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,8 @@ class RunTable:
     player_hp: int
     settlement: dict[str, int]
     battles: tuple[Battle, ...]
+    # Hints a battle gives (the price of a hint: one from this stock; see docs/mines-run.md).
+    hints_per_battle: int = 3
 
     @classmethod
     def from_json(cls, data: object) -> RunTable:
@@ -152,10 +159,11 @@ class RunTable:
 
         if not isinstance(data, Mapping):
             raise ValidationError([Issue("", "type", "a run table is an object")], "run table")
-        unknown(data, ("format", "player_hp", "settlement", "battles"), "")
+        unknown(data, ("format", "player_hp", "hints_per_battle", "settlement", "battles"), "")
         if data.get("format") != RUN_FORMAT:
             issues.append(Issue("format", "format", f"format must be {RUN_FORMAT!r}"))
         player_hp = integer(data.get("player_hp"), "player_hp", 1)
+        hints = integer(data.get("hints_per_battle"), "hints_per_battle", 0)
         raw = data.get("settlement")
         settlement: dict[str, int] = {}
         if not isinstance(raw, Mapping):
@@ -195,19 +203,30 @@ class RunTable:
                                   integer(item.get("attack"), f"{path}.attack", 0)))
         if issues:
             raise ValidationError(issues, "run table")
-        return cls(player_hp, settlement, tuple(battles))
+        return cls(player_hp, settlement, tuple(battles), hints)
 
     def to_json(self) -> dict[str, Any]:
         """The table in its file format (``from_json(to_json())`` gives it back)."""
         return {"format": RUN_FORMAT, "player_hp": self.player_hp,
+                "hints_per_battle": self.hints_per_battle,
                 "settlement": dict(self.settlement),
                 "battles": [{"preset": b.preset, "enemy": b.enemy, "hp": b.hp,
                              "attack": b.attack} for b in self.battles]}
 
     def digest(self) -> str:
         """A short fingerprint of the numbers: a saved run replays only on the same table."""
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return _digest(self.to_json())
+
+    def free_hint_digest(self) -> str:
+        """The fingerprint this table's numbers had in the builds before hints cost (the
+        table without ``hints_per_battle``): a run saved then recorded no hint (a hint
+        changed nothing), so it replays unchanged under this table, with a full stock."""
+        return _digest({k: v for k, v in self.to_json().items() if k != "hints_per_battle"})
+
+
+def _digest(table: dict[str, Any]) -> str:
+    text = json.dumps(table, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def load_run_table(overrides: Mapping[str, Any] | None = None) -> RunTable:
@@ -290,11 +309,12 @@ class Run:
     def _start_battle(self) -> None:
         self.enemy_hp = self.battle.hp
         self.board_no = 0
+        self.hints_left = self.table.hints_per_battle  # a new stock with every battle
         self._battle: dict[str, Any] = {"battle": self.battle_index + 1,
                                         "enemy": self.battle.enemy,
                         "rounds": 0, "boards": 1, "cells_opened": 0, "mines_dug": 0,
                         "flag_hits": 0, "damage_dealt": 0, "damage_taken": 0,
-                        "player_hp_start": self.player_hp}
+                        "hints_used": 0, "player_hp_start": self.player_hp}
         self._install(self._next_board(), refresh=False)
 
     def _next_board(self) -> Board:
@@ -313,6 +333,7 @@ class Run:
             if not engine.install_board(board).accepted:
                 raise GridforgeError("the generated board was refused by the engine")
         self.credited_mines: set[tuple[int, int]] = set()
+        self.hinted: Cell | None = None  # the cell the last paid hint on this board named
         return True
 
     def _open_round(self) -> None:
@@ -363,10 +384,11 @@ class Run:
             lines.append({"source": "enemy_attack", "cell": None, "target": "player",
                           "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
-        for line in lines:
-            line["text"] = (f"{SOURCE_TEXT.get(line['source'], line['source'])}"
-                            f"{' ' + _where(line['cell']) if line['cell'] else ''}: "
-                            f"{TARGET_TEXT[line['target']]} −{line['amount']}")
+        for entry in lines:
+            words = SOURCE_TEXT.get(entry["source"], entry["source"])
+            tail = f": {TARGET_TEXT[entry['target']]} −{entry['amount']}"
+            said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
+            entry["text"], entry["parts"] = said["text"], said["parts"]
         self._battle["rounds"] += 1
         self._battle["damage_dealt"] += enemy_before - self.enemy_hp
         self._battle["damage_taken"] += player_before - self.player_hp
@@ -455,15 +477,15 @@ class Run:
             first = reveals[0]
             if first["kind"] == "mine":
                 damage = self.table.settlement["mine_ambush_damage"]
-                return (f"Ambush! {_where(first['cell'])} was a mine: you take {damage} "
-                        "damage when the round ends.")
+                return (f"Ambush! That cell was a mine: you take {damage} damage when the "
+                        "round ends.")
             more = len(reveals) - 1
-            return f"Dug {_where(first['cell'])}: safe" + (
+            return "Dug a safe cell" + (
                 f", and the chain opened {more} more" if more else "") + "."
         if intent.kind == "flag_place":
-            return f"Flag placed on {_where(intent.cell)}."
+            return "Flag placed."
         if intent.kind == "flag_pull":
-            return f"Flag pulled from {_where(intent.cell)}."
+            return "Flag pulled."
         if intent.kind == "stop":
             return "You stopped."
         return None
@@ -607,14 +629,12 @@ class Run:
         return ("Click or tap a concealed cell next to you to dig it; right click, long press "
                 "or flag mode flags it.")
 
-    def hint(self) -> dict[str, Any]:
-        """The next cell logic proves from what the player sees and has marked, and why."""
+    def proved_next(self) -> dict[str, Any]:
+        """The next cell logic proves from what the player sees and has marked, and why
+        (what a hint says), without paying for it: what a player who deduces knows."""
         engine, board = self.session.engine, self.session.engine.board
         if board is None or self.status in ("won", "lost"):
-            return {"cell": None, "kind": None, "action": None, "rule": None,
-                    "constraints": [], "safe": [], "mines": [], "mine_count": False,
-                    "reachable": False, "text": "The run is over.",
-                    "proved": {"safe": 0, "mines": 0}}
+            return _no_hint("The run is over.")
         opened: dict[Cell, int | None] = {}
         known_mines = []
         for cell in engine.opened:
@@ -626,6 +646,45 @@ class Run:
                      if not engine.is_open(n)}
         return next_hint(board.cols, board.rows, opened, known_mines, engine.flags,
                          len(board.mines), reachable)
+
+    def can_hint(self) -> bool:
+        """Whether the Hint button may be pressed now: a round in play and a hint in stock."""
+        return (self.status == "playing" and self.session.ledger.phase == "active"
+                and self.hints_left > 0)
+
+    def hint(self, record: bool = True) -> dict[str, Any]:
+        """A hint, at its price: one from the battle's stock (``hints_per_battle``).
+
+        Only a hint that names a cell costs; asking again while the last paid hint's cell
+        is still the answer shows it again for free; an answer with nothing to prove is
+        free. With the stock spent, the hint is refused (``refused``) and nothing changes.
+        A paid hint is a step of the saved run (``{"do": "hint"}``): it changes the run.
+        ``price`` says what this answer cost, ``hints_left`` what is left.
+        """
+        if self.status != "playing" or self.session.ledger.phase != "active":
+            answer = (self.proved_next() if self.status in ("won", "lost") else
+                      _no_hint("The round is over: a hint is for a round in play."))
+            answer["refused"] = self.status not in ("won", "lost")
+        else:
+            answer = self.proved_next()
+            cell = answer["cell"]
+            answer["refused"] = False
+            if cell is not None and tuple(cell) != self.hinted:
+                if self.hints_left <= 0:
+                    per = self.table.hints_per_battle
+                    answer = _no_hint(f"No hints left in this battle (a battle gives "
+                                      f"{per}): work it out from the digits.")
+                    answer["refused"] = True
+                else:
+                    self.hints_left -= 1
+                    self._battle["hints_used"] += 1
+                    self.hinted = (cell[0], cell[1])
+                    answer["price"] = 1
+                    if record:
+                        self.steps.append({"do": "hint"})
+        answer.setdefault("price", 0)
+        answer["hints_left"] = self.hints_left
+        return answer
 
     def to_json(self) -> dict[str, Any]:
         """The run as the page draws it: battle, enemy, player, board, offers, pending."""
@@ -650,6 +709,9 @@ class Run:
             "can_refresh": playing and ledger.phase == "active"
             and ledger.rap >= ledger.economy.rap_refresh_cost,
             "can_continue": self.status == "settled",
+            "hints": {"left": self.hints_left, "per_battle": self.table.hints_per_battle,
+                      "price": 1, "can_ask": self.can_hint()},
+            "terms": self.terms(),
             "board": view,
             "offer": offer(self.session.engine, ledger, playing),
             "pending": self.pending(),
@@ -657,6 +719,31 @@ class Run:
             "last_settlement": self.settlements[-1] if self.settlements else None,
             "battle_summaries": self.battle_summaries,
             "totals": self.totals(),
+        }
+
+    def terms(self) -> dict[str, str]:
+        """Every term the page shows, explained in a sentence (numbers from the tables)."""
+        economy = self.session.ledger.economy
+        s = self.table.settlement
+        return {
+            "AP": f"Action points: you get {economy.ap_per_round} each round. A dig costs "
+                  f"{economy.dig_ap_cost}, placing or pulling a flag "
+                  f"{economy.flag_place_ap_cost}; moving over opened ground is free. The round "
+                  "ends when they run out, when you stop, or when the board is cleared.",
+            "RAP": "Reserve AP: the AP you had left when you pressed Stop, banked for later. "
+                   f"{economy.rap_refresh_cost} RAP buys a fresh board.",
+            "HP": "Hit points. At 0 the enemy falls; at 0 you fall and the run ends.",
+            "attack": "What the enemy strikes you for at the end of each round; each new "
+                      f"flag on a mine that round takes {s['flag_hit_weaken']} off it.",
+            "mines": "Mines on this board in all, and how many are left once dug mines and "
+                     "your flags are counted off.",
+            "hints": f"A battle gives {self.table.hints_per_battle} hints. A hint shows one "
+                     "cell logic proves, and why; asking again about the same cell is free.",
+            "pending": f"Each safe cell you dig or chain open hurts the enemy by "
+                       f"{s['safe_cell_damage']}; each dug mine is an ambush that hurts you "
+                       f"by {s['mine_ambush_damage']}; a cleared board adds "
+                       f"{s['clear_bonus_damage']}. It is all settled when the round ends.",
+            "fog": "Fog: a fog cell is safe, but its digit is never shown.",
         }
 
     def totals(self) -> dict[str, Any]:
@@ -715,34 +802,43 @@ class Run:
         }
 
 
-def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[str]:
-    """The event log in the player's words; an opened fog cell never shows a digit."""
-    lines: list[str] = []
+def _no_hint(text: str) -> dict[str, Any]:
+    return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
+            "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
+            "parts": [text], "proved": {"safe": 0, "mines": 0}}
+
+
+def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[str, Any]]:
+    """The event log in the player's words (lines as :func:`line`: a cell is pointed at,
+    never numbered); an opened fog cell never shows a digit."""
+    lines: list[dict[str, Any]] = []
     initial = [e for e in events if e["type"] == "cell_revealed" and e["channel"] == "initial"]
     if initial:
-        lines.append(f"The board wakes: {len(initial)} cells open around you.")
+        lines.append(say(f"The board wakes: {len(initial)} cells open around you.",
+                          cells=[e["cell"] for e in initial]))
     reveals = [e for e in events if e["type"] == "cell_revealed" and e["channel"] != "initial"]
     if reveals:
         first = reveals[0]
-        where = _where(first["cell"])
+        here = ref(first["cell"], "this cell")
         if first["kind"] == "mine":
-            lines.append(f"Dug {where}: a mine! Ambush.")
+            lines.append(say("Dug ", here, ": a mine! Ambush."))
         elif first["variant_ids"]:
-            lines.append(f"Dug {where}: fog, no digit shown.")
+            lines.append(say("Dug ", here, ": fog, no digit shown."))
         else:
-            lines.append(f"Dug {where}: {first['digit']}.")
+            lines.append(say("Dug ", here, f": it shows {first['digit']}."))
         if len(reveals) > 1:
             fog = sum(1 for e in reveals[1:] if e["variant_ids"])
-            lines.append(f"The chain opened {len(reveals) - 1} more cells"
-                         + (f" ({fog} in fog)." if fog else "."))
+            lines.append(say(f"The chain opened {len(reveals) - 1} more cells"
+                              + (f" ({fog} in fog)." if fog else "."),
+                              cells=[e["cell"] for e in reveals[1:]]))
     for e in events:
         if e["type"] == "flag_judged":
-            lines.append(f"Flag on {_where(e['cell'])}: "
-                         + ("a mine, well read." if e["hit"] else "no mine there."))
+            lines.append(say("Flag on ", ref(e["cell"], "this cell"),
+                              ": a mine, well read." if e["hit"] else ": no mine there."))
         elif e["type"] == "round_end":
             tag = PATH_TEXT.get(e["path_tag"], e["path_tag"])
-            banked = f", {e['rap_banked']} AP banked" if e.get("rap_banked") else ""
-            lines.append(f"Round {e['round']} ends: {tag}{banked}.")
+            banked = f", {e['rap_banked']} AP banked as RAP" if e.get("rap_banked") else ""
+            lines.append(say(f"Round {e['round']} ends: {tag}{banked}."))
     return lines
 
 
@@ -760,7 +856,7 @@ def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any
     seed = data.get("seed")
     if not is_int(seed):
         issues.append(Issue("seed", "type", "seed is an integer"))
-    if data.get("table") != table.digest():
+    if data.get("table") not in (table.digest(), table.free_hint_digest()):
         issues.append(Issue("table", "mismatch", "the run was saved under other run rules "
                                                  "(the run table changed)"))
     steps = data.get("steps")
@@ -803,7 +899,7 @@ def _is_cell(value: object) -> bool:
 
 
 def replay_saved(data: object, table: RunTable | None = None,
-                 log: list[str] | None = None) -> Run:
+                 log: list[dict[str, Any]] | None = None) -> Run:
     """Rebuild a run from its saved form (:meth:`Run.save`), step by step; ``log``, when
     given, receives the event log of the current board as the page showed it (the page starts
     its log anew with each board: a line names cells of its own board only).
@@ -825,6 +921,10 @@ def replay_saved(data: object, table: RunTable | None = None,
                 answer = run.primary((step["cell"][0], step["cell"][1]))
             elif step["do"] == "continue":
                 answer = run.continue_run()
+            elif step["do"] == "hint":
+                if run.hint()["price"] != 1:
+                    raise GridforgeError("a paid hint was recorded where none can be paid")
+                answer = {}
             else:
                 answer = run.refresh()
             if (run.battle_index, run.board_no) != board:  # as the page sees a new board
@@ -873,11 +973,16 @@ def new_run(seed: int) -> dict[str, Any]:
 def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a saved run exactly (the page's store after a reload); answers as
     :func:`new_run`. :raises ValidationError: naming the faulty field or step."""
-    lines: list[str] = []
+    lines: list[dict[str, Any]] = []
     run = replay_saved(saved, log=lines)
     run_id = _runs.add(run)
+    messages = []
+    if saved.get("table") != run.table.digest():  # replayable, saved before hints cost
+        messages.append({"kind": "info", "text": (
+            "This run was saved before hints had a price: it goes on as it was, and from "
+            f"now on a battle gives {run.table.hints_per_battle} hints.")})
     return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
-            "state": run.to_json(), "save": run.save()}
+            "state": run.to_json(), "save": run.save(), "messages": messages}
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
@@ -918,8 +1023,11 @@ def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
 
 
 def hint(run_id: str) -> dict[str, Any]:
-    """The next cell logic proves from what the player sees and has marked, and why."""
-    return _run(run_id).hint()
+    """A hint at its price (:meth:`Run.hint`): the next cell logic proves from what the
+    player sees and has marked, and why; with the state and the save (a paid hint is a step
+    of the run)."""
+    run = _run(run_id)
+    return _full(run, run.hint())
 
 
 def telemetry(run_id: str) -> dict[str, Any]:
