@@ -111,7 +111,8 @@ def test_at_390x844_cells_are_30px_or_zoom_to_it_and_nothing_scrolls_sideways(
                 assert zoomed >= 30, (n, zoomed)
                 # The board scrolls inside its frame; the frame and the page stay 390 wide.
                 frame = page.get_by_test_id("snakes-frame").bounding_box()
-                assert frame is not None and frame["x"] >= 0 and frame["x"] + frame["width"] <= 390.01
+                assert frame is not None and frame["x"] >= 0
+                assert frame["x"] + frame["width"] <= 390.01
                 assert sideways(page) <= 0, n
                 assert page.evaluate(
                     "() => { const f = document.querySelector('[data-testid=snakes-frame]');"
