@@ -359,7 +359,7 @@ def test_fuzz_design_requests_design_or_name_the_field():
 @pytest.mark.fuzz_long
 @pytest.mark.cpython_only
 def test_fuzz_long_every_template_size_and_cell_count(tmp_path):
-    # Every template at 33 sizes across the limits (and auto) x 11 cell counts, then the CLI
+    # Every template at 36 sizes across the limits (and auto) x 11 cell counts, then the CLI
     # on a sample of it: exit 0 designed, 1 shortfall, 2 refused, never a traceback.
     from gridforge.snakes.design.templates import TOPOLOGIES
 
