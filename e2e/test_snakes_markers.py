@@ -55,6 +55,16 @@ READ = """() => {
 }"""
 
 
+# Whether the used key of a pair is drawn on its lock's row.
+DOCKED = """(pair) => {
+  const of = (kind) => [...document.querySelectorAll(
+    `[data-testid="snakes-marker"][data-kind="${kind}"][data-pair="${pair}"]`)];
+  const lock = of("lock")[0], key = of("key").find((m) => m.dataset.state === "used");
+  return !!lock && !!key
+    && Math.abs(key.getBoundingClientRect().y - lock.getBoundingClientRect().y) < 1;
+}"""
+
+
 # Counts every key flight the board starts (an animateTransform added to a key marker).
 WATCH_FLIGHTS = """() => {
   window.__flights = 0;
@@ -217,9 +227,9 @@ def test_a_key_and_its_lock_share_pair_colour_and_shape_and_the_key_flies_unless
         used = next(m for m in snaps[at]["markers"] if m["kind"] == "key")
         assert used["state"] == "used" and used["flight"] in ("flying", "landed")
         assert used["pair"] == lock["pair"]
-        # Docked by its lock: on the lock's row, beside it.
-        now_lock = next(m for m in snaps[at]["markers"] if m["kind"] == "lock")
-        assert abs(used["box"]["y"] - now_lock["box"]["y"]) < 1
+        # Docked by its lock once the flight is over: on the lock's row, beside it (waited
+        # for as a page state: a loaded machine may read the board mid-flight).
+        page.wait_for_function(DOCKED, arg=used["pair"], timeout=READY_TIMEOUT_MS)
         # Again with reduced motion: the same state, drawn without the flight.
         page.get_by_test_id("snakes-restart").click()
         expect(board(page)).to_have_attribute("data-steps", "0")
