@@ -6,16 +6,20 @@ the minimum:
 
 1. :func:`~gridforge.snakes.search.shorten` removes cycles on full states and one-step
    shortcuts;
-2. weighted A* restarts (:data:`RESTARTS`: ``f = g + w h`` for w = 3/2, 3, 2 and 5/4), each
-   pruned by the best solution so far (``g + h >= upper`` is never expanded), so each finds only
-   strictly shorter solutions; after a success the same weight runs again under the new upper
-   bound (a restart seeded with it), until a round finds nothing;
-3. :func:`tighten`: from each state of the solution a small breadth-first search splices in
+2. exact A* under the given length: on small levels it proves the minimum (or finds it)
+   at once, and the rest is skipped;
+3. weighted A* restarts (:data:`RESTARTS`: ``f = g + w h`` for w = 3/2, 3, 2 and 5/4), each
+   pruned by the best solution so far (``g + h >= upper`` is never stored), so each finds
+   only strictly shorter solutions; after a success the same weight runs again under the new
+   upper bound; a restart that exhausts every shorter line ends them (the minimum is found);
+4. :func:`tighten`: from each state of the solution a small breadth-first search splices in
    any shorter path to a later state of the solution (windows re-solved exactly);
-4. suffix re-solving: exact A* from states near the end of the solution, where few bodies
+5. suffix re-solving: exact A* from states near the end of the solution, where few bodies
    remain, replaces a suffix by a shortest one;
-5. the exact A* under the final upper bound proves the minimum or gives a lower bound, and
-   the pairwise bound (:mod:`~gridforge.snakes.pairs`) may raise that bound up to the solution.
+6. steps 3-5 repeat until a pass changes nothing (so improving the result again gives it
+   back unchanged), then exact A* under the final length proves the minimum or gives a lower
+   bound, and the pairwise bound (:mod:`~gridforge.snakes.pairs`) may raise that bound up to
+   the solution.
 
 Every budget counts stored states, never seconds (the seconds arguments are safety nets that
 callers turn into loud errors), so the same solution and budgets give the same result on any
