@@ -16,6 +16,23 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 SW_PREFIX = "gridforge-"
 
 
+
+def install_update(page) -> None:
+    """Ask the service worker for the redeployed build and wait until it has installed."""
+    page.evaluate("""() => {
+        window.updated = false;
+        navigator.serviceWorker.getRegistration().then(async (reg) => {
+            await reg.update();
+            const waiting = reg.installing || reg.waiting;
+            if (waiting.state !== 'installed') {
+                await new Promise((resolve) => waiting.addEventListener(
+                    'statechange', () => waiting.state === 'installed' && resolve()));
+            }
+            window.updated = true;
+        });
+    }""")
+    page.wait_for_function("() => window.updated", timeout=READY_TIMEOUT_MS)
+
 def build_version(site: Path) -> str:
     return json.loads((site / "sw-manifest.json").read_text())["version"]
 
@@ -171,19 +188,7 @@ def test_a_new_build_replaces_the_cache_as_a_whole(browser: Browser, deployed):
 
         new = SW_PREFIX + redeploy(site)
         assert new != old
-        page.evaluate("""() => {
-            window.updated = false;
-            navigator.serviceWorker.getRegistration().then(async (reg) => {
-                await reg.update();
-                const waiting = reg.installing || reg.waiting;
-                if (waiting.state !== 'installed') {
-                    await new Promise((resolve) => waiting.addEventListener(
-                        'statechange', () => waiting.state === 'installed' && resolve()));
-                }
-                window.updated = true;
-            });
-        }""")
-        page.wait_for_function("() => window.updated", timeout=READY_TIMEOUT_MS)
+        install_update(page)
         # The new build waits while a page of the old one is open: that page still gets
         # the old files, never a mix.
         assert sorted(page.evaluate(
@@ -318,19 +323,7 @@ def test_a_new_build_takes_the_blocks_it_shares_from_the_old_cache(browser: Brow
         new = SW_PREFIX + redeploy(site)
         fetched: list[str] = []
         context.on("request", lambda r: fetched.append(r.url) if "/levels/main-" in r.url else None)
-        page.evaluate("""() => {
-            window.updated = false;
-            navigator.serviceWorker.getRegistration().then(async (reg) => {
-                await reg.update();
-                const waiting = reg.installing || reg.waiting;
-                if (waiting.state !== 'installed') {
-                    await new Promise((resolve) => waiting.addEventListener(
-                        'statechange', () => waiting.state === 'installed' && resolve()));
-                }
-                window.updated = true;
-            });
-        }""")
-        page.wait_for_function("() => window.updated", timeout=READY_TIMEOUT_MS)
+        install_update(page)
         count = page.evaluate("""(name) => caches.open(name).then((c) => c.keys())
             .then((r) => r.filter((q) => q.url.includes('/levels/main-')).length)""", new)
         listed = json.loads((site / "sw-manifest.json").read_text())["files"]

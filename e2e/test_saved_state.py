@@ -55,6 +55,23 @@ def corrupt_copies(page: Page) -> list[list[str]]:
         .map(k => [k, localStorage.getItem(k)])""")
 
 
+def kept_once(page: Page, original: str) -> str:
+    """The key of the one copy kept aside, which must equal the whole stored value."""
+    copies = corrupt_copies(page)
+    assert len(copies) == 1, copies
+    kept_key, kept_text = copies[0]
+    assert kept_text == original
+    return kept_key
+
+
+def said_where_it_went(page: Page, kept_key: str) -> None:
+    """The visible message says the save could not be resumed and names where it went."""
+    error = page.get_by_test_id("error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("could not be resumed")
+    expect(error).to_contain_text(kept_key)
+
+
 def stored(page: Page) -> dict:
     return json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(KEY)})"))
 
@@ -80,15 +97,8 @@ def test_a_run_python_refuses_is_kept_aside_before_a_new_run_saves(page: Page, n
     original = progress_with_run(REFUSED_RUNS[name])
     store_once(page, original)
     open_mines(page)
-    copies = corrupt_copies(page)
-    assert len(copies) == 1, copies
-    kept_key, kept_text = copies[0]
-    assert kept_text == original  # an equal copy of the whole stored value
-    # The message says the run could not be resumed and where it went, and is on screen.
-    error = page.get_by_test_id("error")
-    expect(error).to_be_visible()
-    expect(error).to_contain_text("could not be resumed")
-    expect(error).to_contain_text(kept_key)
+    kept_key = kept_once(page, original)
+    said_where_it_went(page, kept_key)
     # The new run is saved over the mines part only; the snakes progress is as it was.
     now = stored(page)
     assert now["mines"]["run"] != REFUSED_RUNS[name]
@@ -242,14 +252,8 @@ def test_a_snakes_level_python_refuses_is_kept_aside_before_play_saves(page: Pag
     open_snakes_level(page, SNAKES_LEVEL)
     board = page.get_by_test_id("snakes-board")
     expect(board).to_have_attribute("data-steps", "0")  # the level starts fresh
-    copies = corrupt_copies(page)
-    assert len(copies) == 1, copies
-    kept_key, kept_text = copies[0]
-    assert kept_text == original  # an equal copy of the whole stored value
-    error = page.get_by_test_id("error")
-    expect(error).to_be_visible()
-    expect(error).to_contain_text("could not be resumed")
-    expect(error).to_contain_text(kept_key)
+    kept_key = kept_once(page, original)
+    said_where_it_went(page, kept_key)
     assert json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(KEY)})")) == \
         json.loads(original)  # nothing saved yet
     # A step saves the fresh level over the old one; the rest of the progress is as it was.
