@@ -148,6 +148,11 @@ def test_the_board_does_not_move_during_a_drag_a_hover_a_hint_or_a_busy_call(
 def test_quick_calls_never_show_the_busy_overlay(browser: Browser, base_url: str):
     with device_page(browser, base_url, "desktop") as page:
         goto_ready(page, "#home")
+        # The overlay waits BUSY_DELAY_MS of page time. With the page's clock paused, every
+        # call is quick whatever the machine's load, so only an overlay shown without that
+        # wait (at the call itself) is seen: the check no longer depends on durations.
+        page.clock.install()
+        page.clock.pause_at(page.evaluate("Date.now()") + 86_400_000)
         seen = page.evaluate("""async () => {
             let seen = 0;
             const watch = new MutationObserver(() => {
@@ -159,3 +164,18 @@ def test_quick_calls_never_show_the_busy_overlay(browser: Browser, base_url: str
             return seen;
         }""")
         assert seen == 0
+        page.clock.run_for(1000)  # the delay passes with nothing in flight: still nothing
+        expect(page.get_by_test_id("app-busy")).to_have_count(0)
+        # A long call (a design that runs until cancelled, in practice) shows it once 150 ms
+        # of page time have passed, not before, and it goes when the call ends.
+        page.evaluate("""() => { window.__design = window.gridforge.app.callWithProgress(
+            'gridforge.snakes.page.design_levels',
+            [{target: 90, count: 50, seed: 3, budgets: {candidates: 1000000}}], () => {})
+            .catch((e) => e.type); }""")
+        page.clock.run_for(149)
+        expect(page.get_by_test_id("app-busy")).to_have_count(0)
+        page.clock.run_for(2)
+        expect(page.get_by_test_id("app-busy")).to_be_visible()
+        page.evaluate("() => window.gridforge.app.cancel()")
+        assert page.evaluate("() => window.__design") == "Cancelled"
+        expect(page.get_by_test_id("app-busy")).to_have_count(0)
