@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from urllib.parse import urlparse
 
 import pytest
@@ -69,10 +68,11 @@ def test_console_screen_calls_python(page: Page):
     expect(page.get_by_test_id("error")).to_be_hidden()
 
 
-def test_long_call_is_cancelled_and_next_call_answers_fast(page: Page):
+def test_long_call_is_cancelled_and_the_same_python_answers_next(page: Page):
     open_ready(page)
     page.evaluate(
-        """() => { window.spinOutcome = window.gridforge.call('gridforge.api.spin', 30)
+        """() => { window.readyBefore = window.gridforge.ready;
+                   window.spinOutcome = window.gridforge.call('gridforge.api.spin', 30)
                      .then(v => ({ok: true, v}),
                            e => ({ok: false, type: e.type, message: e.message})); }"""
     )
@@ -81,10 +81,11 @@ def test_long_call_is_cancelled_and_next_call_answers_fast(page: Page):
     page.get_by_test_id("cancel").click()
     outcome = page.evaluate("() => window.spinOutcome")
     assert outcome["ok"] is False and outcome["type"] == "Cancelled"
-    started = time.monotonic()
     answer = page.evaluate("() => window.gridforge.call('gridforge.api.echo', 42)")
     assert answer == 42
-    assert time.monotonic() - started < 2.0, "the next call must answer within 2 s of a cancel"
+    # Answered by the same Python, interrupted and not replaced (no reload of the runtime,
+    # which is what made a cancel slow): the bridge's ready promise is still the first one.
+    assert page.evaluate("() => window.gridforge.ready === window.readyBefore")
     expect(page.get_by_test_id("busy")).to_be_hidden()
 
 
