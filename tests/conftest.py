@@ -1,5 +1,7 @@
-"""Shared pytest set-up: deterministic hypothesis profiles for CPython and Pyodide, and the
-``fuzz_long`` marker (long fuzz runs, left out unless ``-m fuzz_long`` asks for them)."""
+"""Shared pytest set-up: deterministic hypothesis profiles for CPython and Pyodide, the
+``fuzz_long`` marker (long fuzz runs, left out unless ``-m fuzz_long`` asks for them) and the
+``requires`` marker (a test that needs an optional part: skipped without it, except under the
+README's test command, which installs every part and so fails instead)."""
 
 import os
 import sys
@@ -26,6 +28,9 @@ settings.register_profile(
     database=None,
 )
 IN_PYODIDE = sys.platform == "emscripten"
+# Set by `python3 build.py test` once it has installed everything the suites use (the venv
+# with the test and cluster extras, node_modules, the built site).
+FULL_SUITE = os.environ.get("GRIDFORGE_FULL_SUITE") == "1"
 settings.load_profile(
     os.environ.get("GRIDFORGE_HYPOTHESIS", "pyodide" if IN_PYODIDE else "default")
 )
@@ -36,6 +41,19 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "fuzz_long: the long fuzz run (>= 10,000 cases per loader); deselected "
         "unless -m names fuzz_long"
     )
+    config.addinivalue_line(
+        "markers", "requires(present, what): the test needs an optional part; skipped when "
+        "it is absent, a failure under the README's test command"
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in item.iter_markers("requires"):
+        present, what = marker.args
+        if not present:
+            if FULL_SUITE:
+                pytest.fail(f"the test command installs it, yet it is missing: {what}")
+            pytest.skip(what)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

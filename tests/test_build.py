@@ -423,9 +423,9 @@ def test_a_service_worker_without_its_placeholder_fails_the_build(tmp_path: Path
 
 
 @pytest.mark.slow  # one Pyodide start under Node.js
+@pytest.mark.requires((ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists(),
+                      "node_modules/pyodide is missing: run `python3 build.py build`")
 def test_precompile_adds_bytecode_that_pyodide_takes_and_keeps_the_rest(tmp_path: Path):
-    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
-        pytest.skip("node_modules/pyodide is missing: run `python3 build.py build`")
     import zipfile
 
     source = tmp_path / "in.zip"
