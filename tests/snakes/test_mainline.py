@@ -13,6 +13,7 @@ import io
 import itertools
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -26,6 +27,7 @@ from gridforge.cli import main
 from gridforge.errors import Cancelled, GridforgeError, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
+from gridforge.snakes.design import recipe as recipes
 from gridforge.snakes.design.commandline import add_mainline_commands
 from gridforge.snakes.design.console import print_mainline
 from gridforge.snakes.design.mainline import (
@@ -43,6 +45,7 @@ from gridforge.snakes.design.mainline import (
     recurs,
     rule_misses,
 )
+from gridforge.snakes.design.request import parse_request
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -166,8 +169,8 @@ def test_a_bad_progress_file_is_refused_whole_and_touches_nothing(straight, tmp_
     assert (outside / "main-0001-0004.json").read_text() == "mine"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
-                    reason="Dask is an optional extra (pip install 'gridforge[cluster]')")
+@pytest.mark.requires(importlib.util.find_spec("distributed") is not None,
+                      "Dask is an optional extra (pip install 'gridforge[cluster]')")
 @pytest.mark.cpython_only
 def test_a_dask_cluster_builds_the_same_bytes(straight, tmp_path):
     scheduler_file = tmp_path / "scheduler.json"
@@ -365,6 +368,35 @@ def test_the_shipped_block_is_what_the_code_builds_today(tmp_path):
     levels = parse_levels(first.name[len("main-"):-len(".json")])
     build_mainline(tmp_path, seed=2026, levels=levels, workers=2)
     assert (tmp_path / first.name).read_bytes() == first.read_bytes()
+
+
+def test_the_floor_caps_added_after_the_build_never_change_a_main_line_recipe(monkeypatch):
+    # d47f1f7 (after the shipped line was built) made the recipe keep bodies, holes and coats
+    # within a fixed floor. A main-line request fixes no size, so the caps must be inert for
+    # it: the same draws give the same recipe with the floor unbounded, for every attempt of
+    # a level's plan (fallbacks and the last resort too). Then no shipped byte changed.
+    def recipes_of(request: dict) -> list:
+        req = parse_request(request)
+        made = []
+        for k in range(40):
+            rng = random.Random(k)
+            made.append(recipes.make_recipe(req, k / 36, rng, provable=k % 3 == 0))
+        return made
+
+    for n in [*range(1, 37), *range(37, LEVELS + 1, 41)]:
+        plan = level_plan(n, 2026)
+        attempt = next(plan)
+        while True:
+            capped = recipes_of(attempt.request)
+            with monkeypatch.context() as patch:
+                patch.setattr(recipes, "floor_room", lambda req: 10**9)
+                assert recipes_of(attempt.request) == capped, n
+            # The backward recipe's new "a base colour per body" cap acts below 3 bodies only.
+            assert all(r.backward is None or len(r.lengths) >= 3 for r in capped if r)
+            try:
+                attempt = plan.send("none")
+            except StopIteration:
+                break
 
 
 @pytest.mark.cpython_only
