@@ -245,6 +245,9 @@ Object.assign(app, {
   },
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
+  /** Which worker answers now: it changes when a cancel had to replace the worker, and
+   * everything that worker held (open games) is gone then. */
+  get generation() { return bridge.generation; },
   // Older screens' names (mount(root, gridforge)): kept working.
   showError(text) { message(text, "error"); },
   clearError: clearMessage,

@@ -9,10 +9,12 @@ export class PythonBridge extends EventTarget {
     this.nextId = 1;
     this.pending = new Map();
     this.versions = null;
+    this.generation = 0;  // counts the workers started: what Python held dies with a worker
     this.start();
   }
 
   start() {
+    this.generation += 1;
     this.failure = null;
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.worker = new Worker(this.workerUrl, { type: "module" });

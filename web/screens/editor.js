@@ -526,7 +526,7 @@ export const screen = {
       const step = Math.max(0, Math.min(cert.solution.length, k));
       const level = answer.level;
       if (step > 0) {
-        const answerView = await call("view", { level, steps: cert.solution.slice(0, step), redo: [] });
+        const answerView = await call("position", level, cert.solution.slice(0, step));
         if (answer.level !== level) return;  // edited meanwhile
         replay.view = answerView.view;
       } else replay.view = null;

@@ -2,7 +2,10 @@
 // cell (each cell entered is one gridforge.snakes.page.step call); undo, redo, restart,
 // hint; keyboard play (N/P pick an end, arrows move it, U/Y/R/H); the win panel. Used by
 // the main line (#snakes/level/N) and by the editor's try-play (saveProgress false).
-// Legality, refusals, exits and the win come from Python's answers.
+// The game lives in Python (gridforge.snakes.play, held by the id `start` or `resume`
+// answers); legality, refusals, exits, the win and what the buttons may offer come from its
+// answers. The page keeps only the last `save`, to resume after a reload or when the worker
+// was replaced (a cancel without cross-origin isolation).
 import { attachDrag, direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 import { el } from "./dom.js";
 import { PROGRESS_KEY } from "../store.js";
@@ -22,9 +25,11 @@ const metrics = (window.gridforgeMetrics ??= { dragSteps: [], dragFrames: [] });
  */
 export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
   onWin = null, saveProgress = false, onNext = null, onMap = null } = {}) {
-  let session = null;
+  let session = null;        // the id of the game Python holds
+  let generation = null;     // the worker that holds it (app.generation)
+  let saved = null;          // Python's last save: {sha, steps, redo}
   let view = null;
-  let legal = [];
+  let offer = { undo: false, redo: false, hint: false, restart: true, legal: [] };
   let stepCount = 0;
   let hintStep = null;
   let focus = null;          // "b:head" | "b:tail"
@@ -79,7 +84,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     let targets = [];
     if (grabbed && !grabbed.stopped) {
       const from = endCell(view, grabbed.body, grabbed.end);
-      targets = legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
+      targets = offer.legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
         const delta = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[d];
         return [from[0] + delta[0], from[1] + delta[1]];
       });
@@ -91,17 +96,20 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     });
     moved = null;
     counter.textContent = `Steps: ${stepCount}`;
-    buttons.undo.disabled = won || stepCount === 0;
-    buttons.redo.disabled = won || !(session && session.redo && session.redo.length);
-    buttons.hint.disabled = won;
+    buttons.undo.disabled = !offer.undo;
+    buttons.redo.disabled = !offer.redo;
+    buttons.hint.disabled = !offer.hint;
+    buttons.restart.disabled = !offer.restart;
     return board;
   }
 
-  /** Take Python's answer: the new session, view, legal steps and count. */
+  /** Take Python's answer: the game's id, view, offer, count and save. */
   function take(answer) {
     session = answer.session;
+    generation = app.generation;
+    saved = answer.save;
     view = answer.view;
-    legal = answer.legal || [];
+    offer = answer.offer;
     stepCount = answer.step_count;
     if (focus && !endsOf(view).includes(focus)) focus = endsOf(view)[0] ?? null;
   }
@@ -116,8 +124,8 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         progress.snakes.open = Math.min(2000, Math.max(progress.snakes.open, levelNumber + 1));
         progress.snakes.current = null;
       } else {
-        progress.snakes.current = { level: levelNumber, sha: levelSha, steps: session.steps,
-          redo: session.redo };
+        progress.snakes.current = { level: levelNumber, sha: saved.sha, steps: saved.steps,
+          redo: saved.redo };
       }
     });
   }
@@ -180,8 +188,27 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     return chain;
   }
 
+  /** Open the game again from the last save: the id is gone (the worker was replaced, or
+   * Python forgot the oldest of many games). */
+  async function reopen() {
+    take(await app.call(`${PAGE}.resume`, level, saved));
+  }
+
+  /** A verb on the open game; a game the worker no longer holds is resumed from its save
+   * first (or when Python says it does not know the id). */
+  async function play(verb, ...args) {
+    if (generation !== app.generation) await reopen();
+    try {
+      return await app.call(`${PAGE}.${verb}`, session, ...args);
+    } catch (error) {
+      if (error.type !== "UnknownSession") throw error;
+      await reopen();
+      return app.call(`${PAGE}.${verb}`, session, ...args);
+    }
+  }
+
   async function restart() {
-    const answer = await app.call(`${PAGE}.start`, level);
+    const answer = await play("restart");
     won = false;
     win.hidden = true;
     focus = null;
@@ -192,18 +219,18 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   }
 
   async function undo() {
-    if (won) return;
-    afterMove(await app.call(`${PAGE}.undo`, session));
+    if (!offer.undo) return;
+    afterMove(await play("undo"));
   }
 
   async function redo() {
-    if (won) return;
-    afterMove(await app.call(`${PAGE}.redo`, session));
+    if (!offer.redo) return;
+    afterMove(await play("redo"));
   }
 
   async function hint() {
-    if (won) return;
-    const answer = await app.call(`${PAGE}.hint`, session);
+    if (!offer.hint) return;
+    const answer = await play("hint");
     if (answer.step) {
       hintStep = answer.step;
       app.message(answer.remaining !== null
@@ -219,7 +246,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   async function step(stepJson) {
     if (won) return;
-    const answer = await app.call(`${PAGE}.step`, session, stepJson);
+    const answer = await play("step", stepJson);
     const before = view;
     afterMove(answer);
     if (!answer.refused && !won) {
@@ -320,18 +347,20 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   act(async () => {
     const current = saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
     const ours = current && current.level === levelNumber && current.steps.length;
-    if (ours && current.sha === levelSha) {
+    if (ours) {
       try {
-        take(await app.call(`${PAGE}.view`, { level, steps: current.steps, redo: current.redo }));
+        take(await app.call(`${PAGE}.resume`, level,
+          { sha: current.sha, steps: current.steps, redo: current.redo }));
         app.message(`Back where you left level ${levelNumber}: ${stepCount} steps in. ` +
           "Restart starts over.", "info");
       } catch (error) {
-        // Python refused the saved steps (a damaged save, or one from an older build):
-        // keep them aside before this fresh start saves over them.
-        await startFresh(error.type === "Cancelled" ? "resuming it was stopped" : error.message);
+        // Python refused the save (a damaged one, or one for another version of the level,
+        // from an older build): keep it aside before this fresh start saves over it.
+        const why = error.type === "Cancelled" ? "resuming it was stopped"
+          : (error.issues || []).some((issue) => issue.path === "save.sha")
+            ? `it was saved for another version of level ${levelNumber}` : error.message;
+        await startFresh(why);
       }
-    } else if (ours) {
-      await startFresh(`it was saved for another version of level ${levelNumber}`);
     } else {
       take(await app.call(`${PAGE}.start`, level));
     }
@@ -344,6 +373,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     element: section,
     unmount() {
       live = false;
+      // Let Python forget the game once the queue is done (a game of a replaced worker is
+      // gone already).
+      chain.then(() => {
+        if (session !== null && generation === app.generation) {
+          app.call(`${PAGE}.close`, session).catch(() => {});
+        }
+      });
       detach();
       layout.stop();
       app.removeEventListener("settings", onSettings);
