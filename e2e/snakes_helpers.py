@@ -119,12 +119,14 @@ def drag_path(page: Page, device: str, path: list[tuple[float, float]]) -> None:
 
 
 def play_solution_by_dragging(
-    page: Page, device: str, solution: list[list[Any]], *, paced: bool = False
+    page: Page, device: str, solution: list[list[Any]], *, paced: bool = False,
+    already: int = 0,
 ) -> None:
     """Play ``solution`` by dragging each run of steps of one end along its cells. ``paced``
     (mouse only) waits for each step's answer before the pointer enters the next cell, as
-    a person's slower hand would; otherwise the pointer runs ahead and steps queue up."""
-    done = 0
+    a person's slower hand would; otherwise the pointer runs ahead and steps queue up.
+    ``already``: the steps on the board's counter before the first of ``solution``."""
+    done = already
     for body, end, directions in groups(solution):
         x, y = end_cell(page, body, end)
         cells = [(x, y)]

@@ -245,13 +245,15 @@ Object.assign(app, {
   },
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
-  /** Which worker answers now: it changes when a cancel had to replace the worker, and
-   * everything that worker held (open games) is gone then. */
-  get generation() { return bridge.generation; },
   // Older screens' names (mount(root, gridforge)): kept working.
   showError(text) { message(text, "error"); },
   clearError: clearMessage,
 });
+
+// Which worker answers now: it changes when a cancel had to replace the worker, and
+// everything that worker held (open games) is gone then. (A getter defined here, not in
+// Object.assign above, which would copy its first value.)
+Object.defineProperty(app, "generation", { get: () => bridge.generation });
 
 // Tests and tools: window.gridforge.ready / call / cancel (raw dotted names, raw errors).
 window.gridforge = {
