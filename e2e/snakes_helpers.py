@@ -127,22 +127,41 @@ def play_solution_by_dragging(
     a person's slower hand would; otherwise the pointer runs ahead and steps queue up.
     ``already``: the steps on the board's counter before the first of ``solution``."""
     done = already
-    for body, end, directions in groups(solution):
-        x, y = end_cell(page, body, end)
-        cells = [(x, y)]
-        for direction in directions:
-            dx, dy = DIRS[direction]
-            x, y = x + dx, y + dy
-            cells.append((x, y))
-        points = [cell_centre(page, *c) for c in cells]
-        if paced and device != "phone":
-            page.mouse.move(*points[0])
-            page.mouse.down()
-            for count, point in enumerate(points[1:], start=done + 1):
-                page.mouse.move(*point)
-                expect(board(page)).to_have_attribute("data-steps", str(count))
-            page.mouse.up()
+    for body, end, run in groups(solution):
+        for directions in _drags(page, body, end, run):
+            x, y = end_cell(page, body, end)
+            cells = [(x, y)]
+            for direction in directions:
+                dx, dy = DIRS[direction]
+                x, y = x + dx, y + dy
+                cells.append((x, y))
+            points = [cell_centre(page, *c) for c in cells]
+            if paced and device != "phone":
+                page.mouse.move(*points[0])
+                page.mouse.down()
+                for count, point in enumerate(points[1:], start=done + 1):
+                    page.mouse.move(*point)
+                    expect(board(page)).to_have_attribute("data-steps", str(count))
+                page.mouse.up()
+            else:
+                drag_path(page, device, points)
+            done += len(directions)
+            expect(board(page)).to_have_attribute("data-steps", str(done))
+
+
+def _drags(page: Page, body: int, end: str, directions: list[str]) -> list[list[str]]:
+    """A run of steps of one end as drags: an exit into a hole ends a drag (a coated body
+    stays where it is and sheds a layer; the next layer needs a new grab)."""
+    holes = set(page.get_by_test_id("snakes-hole").evaluate_all(
+        "(holes) => holes.map(h => h.dataset.cell)"))
+    x, y = end_cell(page, body, end)
+    out: list[list[str]] = [[]]
+    for direction in directions:
+        dx, dy = DIRS[direction]
+        out[-1].append(direction)
+        if f"{x + dx},{y + dy}" in holes:
+            holes.discard(f"{x + dx},{y + dy}")
+            out.append([])
         else:
-            drag_path(page, device, points)
-        done += len(directions)
-        expect(board(page)).to_have_attribute("data-steps", str(done))
+            x, y = x + dx, y + dy
+    return [d for d in out if d]

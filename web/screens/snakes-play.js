@@ -14,8 +14,11 @@ const PAGE = "gridforge.snakes.page";
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
 // Drag-step timings read by bench/web_input.py: from the pointermove event to the board
-// redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames).
-const metrics = (window.gridforgeMetrics ??= { dragSteps: [], dragFrames: [] });
+// redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames);
+// and their parts: the event to its step's turn in the queue (dragWaits), the Python call
+// through the bridge (dragCalls) and the redraw (dragDraws).
+const metrics = (window.gridforgeMetrics ??= {});
+for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDraws"]) metrics[name] ??= [];
 
 /**
  * Mount play of `level` into `root`. Options: `levelNumber` (main-line number or null),
@@ -177,10 +180,12 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       if (live) app.message(error.message, "error");
     }).then(() => {
       if (!live) return;
+      const drawing = performance.now();
       draw();
       if (stamp !== null) {
         const started = stamp;
         stamp = null;
+        metrics.dragDraws.push(performance.now() - drawing);
         metrics.dragSteps.push(performance.now() - started);
         requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
       }
@@ -266,7 +271,10 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (!from) { grabbed.stopped = true; return; }
     const dir = direction(from, cell);
     if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
+    const calling = performance.now();
     await step([grabbed.body, grabbed.end, dir]);
+    metrics.dragWaits.push(calling - when);
+    metrics.dragCalls.push(performance.now() - calling);
     stamp = when;
   }
 
