@@ -71,7 +71,7 @@ def _figures(values: list[float]) -> str:
 
 
 def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds: int,
-                    rushed: bool) -> dict[int, dict[str, list[list[float]]]]:
+                    rushed: bool, reduced: bool) -> dict[int, dict[str, list[list[float]]]]:
     """``{level: {"steps": [per round: ms per step], "frames": [...]}}`` from the page."""
     server = build.make_server(build.SITE, port=0)
     build.start_in_thread(server)
@@ -85,7 +85,9 @@ def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds:
                 executable_path=str(build.CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )
             context = browser.new_context(base_url=f"http://{host}:{port}/",
-                                          service_workers="block", **DEVICES["desktop"])
+                                          service_workers="block",
+                                          reduced_motion="reduce" if reduced else None,
+                                          **DEVICES["desktop"])
             page = context.new_page()
             page.goto("/")
             page.evaluate("() => window.gridforge.ready")
@@ -136,14 +138,18 @@ def main() -> int:
                         help="play levels 1..N instead (at most 2000)")
     parser.add_argument("--rounds", type=int, default=1, help="times each level is played")
     parser.add_argument("--rushed", action="store_true", help="send each drag's path at once")
+    parser.add_argument("--reduced-motion", action="store_true",
+                        help="play with prefers-reduced-motion (no 90 ms glide after a step)")
     args = parser.parse_args()
     numbers = list(range(1, max(1, min(args.first, 2000)) + 1)) if args.first else args.levels
     entries = {n: mainline_level(n) for n in numbers}
     solutions = {n: e["certificate"]["solution"] for n, e in entries.items()}
-    measured = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed)
+    measured = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed,
+                               args.reduced_motion)
 
     print(f"pointer move -> board redrawn, per level ({args.rounds} round(s), "
-          f"{'rushed' if args.rushed else 'paced'}; goal median < {GOAL_MS:.0f} ms):")
+          f"{'rushed' if args.rushed else 'paced'}"
+          f"{', reduced motion' if args.reduced_motion else ''}; goal median < {GOAL_MS:.0f} ms):")
     every: list[float] = []
     for n in numbers:
         values = [v for run in measured[n]["steps"] for v in run]
