@@ -80,13 +80,11 @@ export function drawBoard(parent, level, view, options = {}) {
   if (options.focus) board.dataset.focus = options.focus; else delete board.dataset.focus;
   board.setAttribute("aria-label", options.ariaLabel ?? `Snakes board, ${cols} by ${rows}`);
 
-  // The cells each body had when last drawn (same level only): a step glides from them.
-  const before = board.gridforgeLevel === level ? board.gridforgeBodies || [] : [];
-  board.gridforgeBodies = view.bodies.map((body) => body.cells);
-  const glide = !REDUCED_MOTION.matches;
   // The floor and the stones change only with the level: drawn once per level.
   if (board.gridforgeLevel !== level) {
     board.gridforgeLevel = level;
+    board.gridforgePieces = null;
+    board.gridforgeBodies = [];  // a new level's bodies never glide
     const floor = svg("g", { class: "floor-layer" });
     floor.append(svg("rect", { x: 0, y: 0, width: cols, height: rows, class: "floor" }));
     // One square per cell (the hook snakes-cell with data-x, data-y stays for tools).
@@ -100,15 +98,40 @@ export function drawBoard(parent, level, view, options = {}) {
       floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
         class: "stone", "data-testid": "snakes-stone" }));
     }
-    board.replaceChildren(floor, svg("g", { class: "piece-layer" }));
+    board.replaceChildren(floor, svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
+      svg("g", { class: "marker-layer" }));
   }
-  const layer = board.querySelector(".piece-layer");
-  const nodes = [];
+  // The bodies, holes and markers change only with the view (a step, an undo), the colour
+  // letters and the markers' scale: a grab, a focus or a hint redraws the overlay alone, so
+  // the page repaints a few small marks, not the whole board.
   const letters = Boolean(options.letters);
+  const scale = markerScale(board, cols);
+  const last = board.gridforgePieces;
+  let slides = new Map();
+  if (!last || last.view !== view || last.letters !== letters || last.scale !== scale || options.moved) {
+    board.gridforgePieces = { view, letters, scale };
+    slides = drawPieces(board, level, view, options, letters, scale);
+  }
+  drawOverlay(board, view, options, slides);
+  watchSize(board, () => drawBoard(parent, level, view, { ...options, moved: null }));
+  return board;
+}
+
+/**
+ * The holes, bodies and markers of `view` (the piece and marker layers). Returns the ends
+ * that slide in ("b:end" -> [from-x, from-y]), for the focus ring to follow them.
+ */
+function drawPieces(board, level, view, options, letters, scale) {
+  // The cells each body had when last drawn (same level only): a step glides from them.
+  const before = board.gridforgeBodies || [];
+  board.gridforgeBodies = view.bodies.map((body) => body.cells);
+  const glide = !REDUCED_MOTION.matches;
+  const nodes = [];
+  const slides = new Map();
 
   // The mechanics' markers (Python's view.markers): where each sits, decided first so that
   // colour letters can step aside from them.
-  const marks = layoutMarkers(board, level, view);
+  const marks = layoutMarkers(board, level, view, scale);
 
   level.holes.forEach((hole, i) => {
     if (view.holes_used && view.holes_used[i]) return;
@@ -169,19 +192,13 @@ export function drawBoard(parent, level, view, options = {}) {
       const moved = options.moved;
       if (moved && moved.body === b && moved.end === end) {
         // A brief slide from the cell it left (CSS; off under prefers-reduced-motion).
-        group.classList.add("moved");
-        group.style.setProperty("--from-x", `${-moved.dx}px`);
-        group.style.setProperty("--from-y", `${-moved.dy}px`);
+        slides.set(`${b}:${end}`, [-moved.dx, -moved.dy]);
       } else if (slid) {
         // The other end follows the body: it slides from its own old cell.
         const old = end === "head" ? was[0] : was[was.length - 1];
-        group.classList.add("moved");
-        group.style.setProperty("--from-x", `${old[0] - cell[0]}px`);
-        group.style.setProperty("--from-y", `${old[1] - cell[1]}px`);
+        slides.set(`${b}:${end}`, [old[0] - cell[0], old[1] - cell[1]]);
       }
-      if (options.focus === `${b}:${end}`) {
-        group.append(svg("circle", { cx, cy, r: 0.46, class: "focus-ring", "data-testid": "snakes-focus" }));
-      }
+      slide(group, slides.get(`${b}:${end}`));
       nodes.push(group);
     }
     if (letters) {
@@ -196,6 +213,38 @@ export function drawBoard(parent, level, view, options = {}) {
     }
   });
 
+  const layer = board.querySelector(".piece-layer");
+  layer.replaceChildren(...nodes);
+  board.querySelector(".marker-layer").replaceChildren(...marks.nodes);
+  for (const anim of layer.querySelectorAll("animate.glide")) anim.beginElement();
+  for (const anim of board.querySelectorAll(".marker-layer animateTransform.key-flight")) {
+    anim.beginElementAt(-(anim.gridforgeOffset || 0));
+  }
+  return slides;
+}
+
+/** A brief slide of `node` from `from` (cells; CSS, off under prefers-reduced-motion). */
+function slide(node, from) {
+  if (!from) return;
+  node.classList.add("moved");
+  node.style.setProperty("--from-x", `${from[0]}px`);
+  node.style.setProperty("--from-y", `${from[1]}px`);
+}
+
+/** The focus ring, the reachable cells of a grabbed end and the hint's arrow. */
+function drawOverlay(board, view, options, slides) {
+  const nodes = [];
+  if (options.focus) {
+    const [b, end] = options.focus.split(":");
+    const cell = endCell(view, Number(b), end);
+    if (cell) {
+      const [cx, cy] = centre(cell);
+      const ring = svg("g", { class: "ring" });
+      ring.append(svg("circle", { cx, cy, r: 0.46, class: "focus-ring", "data-testid": "snakes-focus" }));
+      slide(ring, slides.get(options.focus));
+      nodes.push(ring);
+    }
+  }
   for (const [x, y] of options.targets || []) {
     nodes.push(svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.12, class: "target",
       "data-testid": "snakes-target", "data-cell": `${x},${y}` }));
@@ -217,14 +266,7 @@ export function drawBoard(parent, level, view, options = {}) {
       nodes.push(hint);
     }
   }
-  nodes.push(...marks.nodes);
-  layer.replaceChildren(...nodes);
-  for (const anim of layer.querySelectorAll("animate.glide")) anim.beginElement();
-  for (const anim of layer.querySelectorAll("animateTransform.key-flight")) {
-    anim.beginElementAt(-(anim.gridforgeOffset || 0));
-  }
-  watchSize(board, () => drawBoard(parent, level, view, { ...options, moved: null }));
-  return board;
+  board.querySelector(".overlay-layer").replaceChildren(...nodes);
 }
 
 // ------------------------------------------------------------------ mechanics' markers
@@ -263,9 +305,8 @@ function watchSize(board, redraw) {
  * Place and draw `view.markers`. Returns {nodes, cells (the "x,y" cells markers sit on),
  * bodyIce (frozen bodies), holeIce (frozen holes)}.
  */
-function layoutMarkers(board, level, view) {
+function layoutMarkers(board, level, view, scale) {
   const { cols, rows } = level;
-  const scale = markerScale(board, cols);
   board.gridforgeScale = scale;
   const out = { nodes: [], cells: new Set(), bodyIce: new Set(), holeIce: new Map() };
   const markers = view.markers || [];

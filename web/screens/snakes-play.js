@@ -42,6 +42,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let chain = Promise.resolve();
   let stamp = null;          // the pointermove time of the drag step being answered
   let moved = null;          // the end that stepped last, drawn sliding in once
+  let winning = false;       // the win panel opens once the board shows the last step
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const meta = level.meta || {};
@@ -142,8 +143,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       won = true;
       grabbed = null;
       save();
-      showWin();
-      if (onWin) onWin({ steps: stepCount });
+      winning = true;
     } else if (!answer.refused) save();
   }
 
@@ -188,6 +188,12 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         metrics.dragDraws.push(performance.now() - drawing);
         metrics.dragSteps.push(performance.now() - started);
         requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
+      }
+      if (winning) {
+        // After the board: the panel's layout and focus never hold up the last step's redraw.
+        winning = false;
+        showWin();
+        if (onWin) onWin({ steps: stepCount });
       }
     });
     return chain;
