@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import READY_TIMEOUT_MS, open_page
+from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +37,7 @@ def goto_ready(page: Page, fragment: str = "") -> None:
     """Open the site at ``fragment`` and wait until Python is loaded."""
     page.goto(f"/{fragment}")
     page.evaluate("() => window.gridforge.ready")
+    wait_idle(page)
 
 
 def set_progress(page: Page, progress: dict[str, Any] | str) -> None:
@@ -53,6 +54,7 @@ def wait_level(page: Page, n: int) -> None:
     """Wait until level ``n`` is drawn and ready for input."""
     expect(board(page)).to_have_attribute("data-level", str(n), timeout=READY_TIMEOUT_MS)
     expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
+    wait_idle(page)
 
 
 def cell_centre(page: Page, x: int, y: int) -> tuple[float, float]:

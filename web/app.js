@@ -94,8 +94,18 @@ function busyElement() {
   return overlay;
 }
 
+// The idle signal for tests and tools (spec/web.md, stable hooks): <body data-busy="1"> from
+// the instant a call starts until the page has drawn its answer. The screens draw in the
+// promise reactions of the call; the mark is cleared in a task after the last call settled,
+// once those reactions (and any call they chain) have run. The overlay below is separate.
+const idleChannel = new MessageChannel();
+idleChannel.port1.onmessage = () => {
+  if (inFlight === 0) delete document.body.dataset.busy;
+};
+
 function busyStart() {
   inFlight += 1;
+  document.body.dataset.busy = "1";
   if (busyOverlay || busyTimer !== null) return;
   busyTimer = setTimeout(() => {
     busyTimer = null;
@@ -109,6 +119,7 @@ function busyStart() {
 function busyEnd() {
   inFlight = Math.max(0, inFlight - 1);
   if (inFlight > 0) return;
+  idleChannel.port2.postMessage(null);
   if (busyTimer !== null) { clearTimeout(busyTimer); busyTimer = null; }
   if (busyOverlay) { busyOverlay.remove(); busyOverlay = null; }
   busyLabel = "";
