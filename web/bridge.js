@@ -71,6 +71,7 @@ export class PythonBridge extends EventTarget {
           const error = new Error(message.error.message);
           error.type = message.error.type;
           error.issues = message.error.issues;
+          error.text = message.error.text;  // the player's words, from Python
           call.reject(error);
         }
         this.emit("idle", { id: message.id });

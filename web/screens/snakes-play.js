@@ -1,16 +1,15 @@
 // Play one snakes level: drag an end with mouse, touch or pen and the body follows cell by
-// cell (each cell entered is one gridforge.snakes.page.step call); undo, redo, restart,
+// cell (each cell entered is one step call to Python); undo, redo, restart,
 // hint; keyboard play (N/P pick an end, arrows move it, U/Y/R/H); the win panel. Used by
 // the main line (#snakes/level/N) and by the editor's try-play (saveProgress false).
-// The game lives in Python (gridforge.snakes.play, held by the id `start` or `resume`
-// answers); legality, refusals, exits, the win and what the buttons may offer come from its
+// The game lives in Python (held by the id `start` or `resume` answers); legality, refusals, exits, the win and what the buttons may offer come from its
 // answers. The page keeps only the last `save`, to resume after a reload or when the worker
 // was replaced (a cancel without cross-origin isolation).
-import { attachDrag, direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
-import { el } from "./dom.js";
+import { serialQueue } from "../contract.js";
 import { PROGRESS_KEY } from "../store.js";
+import { el } from "./dom.js";
+import { attachDrag, direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 
-const PAGE = "gridforge.snakes.page";
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
 // Drag-step timings read by bench/web_input.py: from the pointermove event to the board
@@ -39,7 +38,8 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let grabbed = null;        // {body, end, stopped} while a drag is on
   let won = false;
   let live = true;
-  let chain = Promise.resolve();
+  const python = app.python.snakes;
+  const queue = serialQueue({ live: () => live, report: (error) => app.message(error.message, "error") });
   let stamp = null;          // the pointermove time of the drag step being answered
   let moved = null;          // the end that stepped last, drawn sliding in once
   let winning = false;       // the win panel opens once the board shows the last step
@@ -118,20 +118,20 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (focus && !endsOf(view).includes(focus)) focus = endsOf(view)[0] ?? null;
   }
 
+  /** The level in progress, saved after each step (a win is saved by saveWin). */
   function save() {
     if (!saveProgress || levelNumber === null) return;
     app.store.updateProgress((progress) => {
-      if (won) {
-        const key = String(levelNumber);
-        const best = progress.snakes.done[key];
-        progress.snakes.done[key] = best === undefined ? stepCount : Math.min(best, stepCount);
-        progress.snakes.open = Math.min(2000, Math.max(progress.snakes.open, levelNumber + 1));
-        progress.snakes.current = null;
-      } else {
-        progress.snakes.current = { level: levelNumber, sha: saved.sha, steps: saved.steps,
-          redo: saved.redo };
-      }
+      progress.snakes.current = { level: levelNumber, sha: saved.sha, steps: saved.steps,
+        redo: saved.redo };
     });
+  }
+
+  /** The win in the main line's progress: Python says what it unlocks and keeps. */
+  async function saveWin() {
+    if (!saveProgress || levelNumber === null) return;
+    const snakes = await python.progressAfterWin(app.store.progress().snakes, levelNumber, stepCount);
+    app.store.updateProgress((progress) => { progress.snakes = snakes; });
   }
 
   function afterMove(answer, { quiet = false } = {}) {
@@ -142,7 +142,6 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (view.complete && !won) {
       won = true;
       grabbed = null;
-      save();
       winning = true;
     } else if (!answer.refused) save();
   }
@@ -174,35 +173,35 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     next.focus();
   }
 
-  /** Run actions one after another, each on the answer of the one before. */
+  /** Run actions one after another, each on the answer of the one before, each drawn. */
   function act(fn, ...args) {
-    chain = chain.then(() => (live ? fn(...args) : null)).catch((error) => {
-      if (live) app.message(error.message, "error");
-    }).then(() => {
-      if (!live) return;
-      const drawing = performance.now();
-      draw();
-      if (stamp !== null) {
-        const started = stamp;
-        stamp = null;
-        metrics.dragDraws.push(performance.now() - drawing);
-        metrics.dragSteps.push(performance.now() - started);
-        requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
-      }
-      if (winning) {
-        // After the board: the panel's layout and focus never hold up the last step's redraw.
-        winning = false;
-        showWin();
-        if (onWin) onWin({ steps: stepCount });
-      }
-    });
-    return chain;
+    queue.act(() => fn(...args));
+    return queue.act(drawAfter);
+  }
+
+  async function drawAfter() {
+    const drawing = performance.now();
+    draw();
+    if (stamp !== null) {
+      const started = stamp;
+      stamp = null;
+      metrics.dragDraws.push(performance.now() - drawing);
+      metrics.dragSteps.push(performance.now() - started);
+      requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
+    }
+    if (winning) {
+      // After the board: the panel's layout and focus never hold up the last step's redraw.
+      winning = false;
+      await saveWin();
+      showWin();
+      if (onWin) onWin({ steps: stepCount });
+    }
   }
 
   /** Open the game again from the last save: the id is gone (the worker was replaced, or
    * Python forgot the oldest of many games). */
   async function reopen() {
-    take(await app.call(`${PAGE}.resume`, level, saved));
+    take(await python.resume(level, saved));
   }
 
   /** A verb on the open game; a game the worker no longer holds is resumed from its save
@@ -210,11 +209,11 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   async function play(verb, ...args) {
     if (generation !== app.generation) await reopen();
     try {
-      return await app.call(`${PAGE}.${verb}`, session, ...args);
+      return await python[verb](session, ...args);
     } catch (error) {
       if (error.type !== "UnknownSession") throw error;
       await reopen();
-      return app.call(`${PAGE}.${verb}`, session, ...args);
+      return python[verb](session, ...args);
     }
   }
 
@@ -347,7 +346,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and nothing is ` +
           "saved over it."
         : "there was nothing stored to keep.";
-    take(await app.call(`${PAGE}.start`, level));
+    take(await python.start(level));
     if (!live) return;
     // Where the steps went comes first: the message line shows two lines.
     app.message(`Your level ${levelNumber} in progress could not be resumed: ${where} The ` +
@@ -363,8 +362,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     const ours = current && current.level === levelNumber && current.steps.length;
     if (ours) {
       try {
-        take(await app.call(`${PAGE}.resume`, level,
-          { sha: current.sha, steps: current.steps, redo: current.redo }));
+        take(await python.resume(level, { sha: current.sha, steps: current.steps, redo: current.redo }));
         app.message(`Back where you left level ${levelNumber}: ${stepCount} steps in. ` +
           "Restart starts over.", "info");
       } catch (error) {
@@ -376,7 +374,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         await startFresh(why);
       }
     } else {
-      take(await app.call(`${PAGE}.start`, level));
+      take(await python.start(level));
     }
     wireBoard(draw());
     layout.update();
@@ -389,10 +387,8 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       live = false;
       // Let Python forget the game once the queue is done (a game of a replaced worker is
       // gone already).
-      chain.then(() => {
-        if (session !== null && generation === app.generation) {
-          app.call(`${PAGE}.close`, session).catch(() => {});
-        }
+      queue.settled().then(() => {
+        if (session !== null && generation === app.generation) python.close(session).catch(() => {});
       });
       detach();
       layout.stop();

@@ -19,8 +19,48 @@ from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.design import certify
 
-__all__ = ["close", "design_levels", "export", "hint", "position", "redo", "restart", "resume",
-           "sample_levels", "start", "step", "topologies", "undo", "validate", "verify"]
+__all__ = ["close", "design_levels", "export", "facts", "hint", "position", "progress_after_win",
+           "redo", "restart", "resume", "sample_levels", "start", "step", "topologies", "undo",
+           "validate", "verify"]
+
+
+def facts() -> dict[str, Any]:
+    """What the page must know before it asks anything else: the number of main-line levels
+    and the editor's board and file limits (the page copies none of them)."""
+    from gridforge.snakes import editing, level
+    from gridforge.snakes.design.mainline import LEVELS
+
+    return {"levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
+            "rows": [level.MIN_ROWS, level.MAX_ROWS],
+            "import_max_bytes": editing.IMPORT_MAX_BYTES}
+
+
+def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
+    """The main line's progress (``progress.snakes`` of ``gridforge.progress/1``) once level
+    ``number`` is won in ``steps``: its best is the fewest steps so far, the next level opens
+    (never past the last), and no level is in progress. The other fields stay as they were.
+
+    :raises GridforgeError: when ``snakes`` is not an object or ``number``/``steps`` are not
+        a level number and a count.
+    """
+    from gridforge.errors import GridforgeError
+    from gridforge.snakes.design.mainline import LEVELS
+
+    def count(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(snakes, dict):
+        raise GridforgeError("snakes: the main line's progress must be an object")
+    if not count(number) or not 1 <= number <= LEVELS:
+        raise GridforgeError(f"level: a main-line level is 1..{LEVELS}, got {number!r}")
+    if not count(steps):
+        raise GridforgeError(f"steps: a count of steps, got {steps!r}")
+    done = dict(snakes.get("done") or {})
+    best = done.get(str(number))
+    done[str(number)] = steps if not count(best) else min(best, steps)
+    opened = snakes.get("open")
+    opened = opened if count(opened) else 1
+    return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
 
 
 def validate(level: Any) -> dict[str, Any]:
