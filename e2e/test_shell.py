@@ -103,8 +103,9 @@ def test_the_idle_signal_is_set_at_the_call_and_cleared_once_its_answer_is_drawn
             const watch = new MutationObserver(() => {
                 if (!document.body.dataset.busy) {
                     watch.disconnect();
-                    resolve(document.querySelector('[data-testid="snakes-board"]').dataset.steps !== steps
-                        || document.querySelector('[data-testid="error"]').textContent !== '');
+                    const now = document.querySelector('[data-testid="snakes-board"]');
+                    const said = document.querySelector('[data-testid="error"]').textContent;
+                    resolve(now.dataset.steps !== steps || said !== '');
                 }
             });
             watch.observe(document.body, { attributes: true, attributeFilter: ['data-busy'] });
