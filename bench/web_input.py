@@ -1,33 +1,43 @@
 """Benchmark: a snakes drag step, from the pointer move to the redraw, in headless Chromium.
 
-    .venv/bin/python bench/web_input.py [--levels 8] [--rounds 2]
+    .venv/bin/python bench/web_input.py [--levels 1,500,1000,1500,2000] [--rounds 1]
+    .venv/bin/python bench/web_input.py --first 8 [--rounds 2]
 
 Needs a built site (`python3 build.py build`). Plays the certified solutions of main-line
-levels 1..N by dragging with the mouse (each cell entered is one Python step call and one
-redraw), one cell at a time as a hand moves (the pointer enters the next cell after the
-last step was drawn; --rushed sends the whole path at once, so steps queue). The page records,
-for every drag step, the time from the pointermove event's timestamp to the board redrawn
-from Python's answer (window.gridforgeMetrics.dragSteps), and to the next animation frame
-(dragFrames). Prints count, median, 90th percentile and the ratio to the goal (< 16 ms).
+levels (by default 1, 500, 1000, 1500 and 2000; `--first N` plays levels 1..N instead) by
+dragging with the mouse (each cell entered is one Python step call and one redraw), one cell
+at a time as a hand moves (the pointer enters the next cell after the last step was drawn;
+--rushed sends the whole path at once, so steps queue). The page records, for every drag
+step, the time from the pointermove event's timestamp to the board redrawn from Python's
+answer (window.gridforgeMetrics.dragSteps), and to the next animation frame (dragFrames).
+Prints, per level, the count, median, 90th percentile and the ratio of the median to the goal
+(< 16 ms); then, on the longest solution, the median of its first ten and of its last ten
+steps (the step cost must not grow with the steps played); and the same first/last figures of
+Python's `play.step` alone on CPython, for reference.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "e2e"))
+sys.path.insert(0, str(ROOT / "pkg"))
 
 from conftest import CHROMIUM_ARGS  # noqa: E402
+from gridforge.snakes import play  # noqa: E402
+from gridforge.snakes.design.mainline import mainline_level  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from snakes_helpers import (  # noqa: E402
     DEVICES,
-    mainline,
     play_solution_by_dragging,
     wait_level,
 )
@@ -35,27 +45,49 @@ from snakes_helpers import (  # noqa: E402
 import build  # noqa: E402
 
 GOAL_MS = 16.0
+DEFAULT_LEVELS = "1,500,1000,1500,2000"
+# What the page records per drag step (window.gridforgeMetrics), by the names printed here.
+PARTS = {"steps": "dragSteps", "frames": "dragFrames", "waits": "dragWaits",
+         "calls": "dragCalls", "draws": "dragDraws"}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--levels", type=int, default=8, help="play levels 1..N (at most 25)")
-    parser.add_argument("--rounds", type=int, default=2, help="times each level is played")
-    parser.add_argument("--rushed", action="store_true", help="send each drag's path at once")
-    args = parser.parse_args()
-    block = mainline()
-    levels = max(1, min(args.levels, len(block["levels"])))
+def _levels(text: str) -> list[int]:
+    try:
+        out = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"level numbers separated by commas, got {text!r}") from None
+    if not out or not all(1 <= n <= 2000 for n in out):
+        raise argparse.ArgumentTypeError("level numbers from 1 to 2000")
+    return out
+
+
+def _figures(values: list[float]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]  # nearest rank
+    median = statistics.median(ordered)
+    return (f"median {median:.1f} ms (ratio {median / GOAL_MS:.2f}), p90 {p90:.1f} ms, "
+            f"min {ordered[0]:.1f} ms, max {ordered[-1]:.1f} ms")
+
+
+def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds: int,
+                    rushed: bool, reduced: bool) -> dict[int, dict[str, list[list[float]]]]:
+    """``{level: {"steps": [per round: ms per step], "frames": [...]}}`` from the page."""
     server = build.make_server(build.SITE, port=0)
     build.start_in_thread(server)
     host, port = server.server_address[:2]
     progress = {"format": "gridforge.progress/1", "mines": {"run": None},
-                "snakes": {"done": {}, "open": levels}}
+                "snakes": {"done": {}, "open": max(numbers)}}
+    out: dict[int, dict[str, list[list[float]]]] = {}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=str(build.CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )
-            context = browser.new_context(base_url=f"http://{host}:{port}/", **DEVICES["desktop"])
+            context = browser.new_context(base_url=f"http://{host}:{port}/",
+                                          service_workers="block",
+                                          reduced_motion="reduce" if reduced else None,
+                                          **DEVICES["desktop"])
             page = context.new_page()
             page.goto("/")
             page.evaluate("() => window.gridforge.ready")
@@ -63,31 +95,86 @@ def main() -> int:
                           json.dumps(progress))
             page.reload()
             page.evaluate("() => window.gridforge.ready")
-            for n in range(1, levels + 1):
-                for _ in range(args.rounds):
+            for n in numbers:
+                out[n] = {}
+                for _ in range(rounds):
                     page.goto("/#home")
                     page.goto(f"/#snakes/level/{n}")
                     wait_level(page, n)
-                    solution = block["certificates"][n - 1]["solution"]
-                    play_solution_by_dragging(page, "desktop", solution,
-                                              paced=not args.rushed)
-            samples = page.evaluate("() => window.gridforgeMetrics.dragSteps")
-            frames = page.evaluate("() => window.gridforgeMetrics.dragFrames")
+                    page.evaluate("() => { for (const v of Object.values(window.gridforgeMetrics))"
+                                  " v.length = 0; }")
+                    play_solution_by_dragging(page, "desktop", solutions[n], paced=not rushed)
+                    page.wait_for_function(
+                        "(k) => window.gridforgeMetrics.dragFrames.length >= k",
+                        arg=len(solutions[n]))
+                    metrics = page.evaluate("() => window.gridforgeMetrics")
+                    for key, name in PARTS.items():
+                        out[n].setdefault(key, []).append(metrics[name])
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
-    print(f"drag steps measured: {len(samples)} (levels 1-{levels}, {args.rounds} rounds, "
-          f"{'rushed' if args.rushed else 'paced'})")
-    for name, values in (("pointer move -> board redrawn", samples),
-                         ("pointer move -> next frame", frames)):
-        values.sort()
-        p90 = values[int(0.9 * (len(values) - 1))]
-        print(f"{name}: median {statistics.median(values):.1f} ms, p90 {p90:.1f} ms, "
-              f"min {values[0]:.1f} ms, max {values[-1]:.1f} ms")
-    median = statistics.median(samples)
-    print(f"goal median < {GOAL_MS:.0f} ms: ratio {median / GOAL_MS:.2f} "
-          f"({'met' if median < GOAL_MS else 'NOT met'})")
+    return out
+
+
+def python_steps(level: dict[str, Any], solution: list[Any]) -> list[float]:
+    """Milliseconds of each ``play.step`` along ``solution`` on this CPython."""
+    answer = play.start(level)
+    times = []
+    for step in solution:
+        started = time.perf_counter()
+        answer = play.step(answer["session"], step)
+        times.append(1000 * (time.perf_counter() - started))
+    assert answer["view"]["complete"]
+    play.close(answer["session"])
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", type=_levels, default=_levels(DEFAULT_LEVELS),
+                        help=f"main-line levels to play (default {DEFAULT_LEVELS})")
+    parser.add_argument("--first", type=int, default=None,
+                        help="play levels 1..N instead (at most 2000)")
+    parser.add_argument("--rounds", type=int, default=1, help="times each level is played")
+    parser.add_argument("--rushed", action="store_true", help="send each drag's path at once")
+    parser.add_argument("--reduced-motion", action="store_true",
+                        help="play with prefers-reduced-motion (no 90 ms glide after a step)")
+    args = parser.parse_args()
+    numbers = list(range(1, max(1, min(args.first, 2000)) + 1)) if args.first else args.levels
+    entries = {n: mainline_level(n) for n in numbers}
+    solutions = {n: e["certificate"]["solution"] for n, e in entries.items()}
+    measured = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed,
+                               args.reduced_motion)
+
+    print(f"pointer move -> board redrawn, per level ({args.rounds} round(s), "
+          f"{'rushed' if args.rushed else 'paced'}"
+          f"{', reduced motion' if args.reduced_motion else ''}; goal median < {GOAL_MS:.0f} ms):")
+    every: list[float] = []
+    for n in numbers:
+        values = [v for run in measured[n]["steps"] for v in run]
+        medians = {key: statistics.median([v for run in measured[n][key] for v in run])
+                   for key in PARTS}
+        every += values
+        met = "met" if statistics.median(values) < GOAL_MS else "NOT met"
+        print(f"  level {n:4d} ({len(solutions[n]):3d} steps): {_figures(values)}; {met}")
+        print(f"      medians of the parts: event to its turn {medians['waits']:.1f} ms, Python "
+              f"call {medians['calls']:.1f} ms, redraw {medians['draws']:.1f} ms; to the next "
+              f"frame {medians['frames']:.1f} ms")
+    print(f"  all {len(every)} steps: {_figures(every)}")
+
+    longest = max(numbers, key=lambda n: len(solutions[n]))
+    runs = measured[longest]["steps"]
+    first = [v for run in runs for v in run[:10]]
+    last = [v for run in runs for v in run[-10:]]
+    growth = statistics.median(last) / statistics.median(first)
+    print(f"longest solution, level {longest} ({len(solutions[longest])} steps): first ten "
+          f"median {statistics.median(first):.1f} ms, last ten median "
+          f"{statistics.median(last):.1f} ms (last/first {growth:.2f})")
+    cpython = python_steps(entries[longest]["level"], solutions[longest])
+    print(f"  Python's play.step alone on CPython: mean {statistics.fmean(cpython):.2f} ms, "
+          f"first ten mean {statistics.fmean(cpython[:10]):.2f} ms, last ten mean "
+          f"{statistics.fmean(cpython[-10:]):.2f} ms")
     return 0
 
 

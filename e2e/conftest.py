@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -91,8 +91,15 @@ def page(browser: Browser, base_url: str) -> Iterator[Page]:
         yield opened
 
 
+def wait_idle(page: Page, timeout: float = READY_TIMEOUT_MS) -> None:
+    """Wait until no Python call is in flight and the page has drawn the last answer (the
+    idle signal: ``<body>`` without ``data-busy``), however long a loaded machine takes."""
+    expect(page.locator("body:not([data-busy])")).to_have_count(1, timeout=timeout)
+
+
 def open_ready(page: Page) -> dict:
     """Open the page and wait until Python is loaded; return the versions it reports."""
     page.goto("/")
     page.evaluate("() => window.gridforge.ready")  # rejects with the reason if loading fails
+    wait_idle(page)
     return page.evaluate("() => window.gridforge.versions")

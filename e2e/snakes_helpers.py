@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import READY_TIMEOUT_MS, open_page
+from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +37,7 @@ def goto_ready(page: Page, fragment: str = "") -> None:
     """Open the site at ``fragment`` and wait until Python is loaded."""
     page.goto(f"/{fragment}")
     page.evaluate("() => window.gridforge.ready")
+    wait_idle(page)
 
 
 def set_progress(page: Page, progress: dict[str, Any] | str) -> None:
@@ -53,6 +54,7 @@ def wait_level(page: Page, n: int) -> None:
     """Wait until level ``n`` is drawn and ready for input."""
     expect(board(page)).to_have_attribute("data-level", str(n), timeout=READY_TIMEOUT_MS)
     expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
+    wait_idle(page)
 
 
 def cell_centre(page: Page, x: int, y: int) -> tuple[float, float]:
@@ -119,28 +121,49 @@ def drag_path(page: Page, device: str, path: list[tuple[float, float]]) -> None:
 
 
 def play_solution_by_dragging(
-    page: Page, device: str, solution: list[list[Any]], *, paced: bool = False
+    page: Page, device: str, solution: list[list[Any]], *, paced: bool = False,
+    already: int = 0,
 ) -> None:
     """Play ``solution`` by dragging each run of steps of one end along its cells. ``paced``
     (mouse only) waits for each step's answer before the pointer enters the next cell, as
-    a person's slower hand would; otherwise the pointer runs ahead and steps queue up."""
-    done = 0
-    for body, end, directions in groups(solution):
-        x, y = end_cell(page, body, end)
-        cells = [(x, y)]
-        for direction in directions:
-            dx, dy = DIRS[direction]
-            x, y = x + dx, y + dy
-            cells.append((x, y))
-        points = [cell_centre(page, *c) for c in cells]
-        if paced and device != "phone":
-            page.mouse.move(*points[0])
-            page.mouse.down()
-            for count, point in enumerate(points[1:], start=done + 1):
-                page.mouse.move(*point)
-                expect(board(page)).to_have_attribute("data-steps", str(count))
-            page.mouse.up()
+    a person's slower hand would; otherwise the pointer runs ahead and steps queue up.
+    ``already``: the steps on the board's counter before the first of ``solution``."""
+    done = already
+    for body, end, run in groups(solution):
+        for directions in _drags(page, body, end, run):
+            x, y = end_cell(page, body, end)
+            cells = [(x, y)]
+            for direction in directions:
+                dx, dy = DIRS[direction]
+                x, y = x + dx, y + dy
+                cells.append((x, y))
+            points = [cell_centre(page, *c) for c in cells]
+            if paced and device != "phone":
+                page.mouse.move(*points[0])
+                page.mouse.down()
+                for count, point in enumerate(points[1:], start=done + 1):
+                    page.mouse.move(*point)
+                    expect(board(page)).to_have_attribute("data-steps", str(count))
+                page.mouse.up()
+            else:
+                drag_path(page, device, points)
+            done += len(directions)
+            expect(board(page)).to_have_attribute("data-steps", str(done))
+
+
+def _drags(page: Page, body: int, end: str, directions: list[str]) -> list[list[str]]:
+    """A run of steps of one end as drags: an exit into a hole ends a drag (a coated body
+    stays where it is and sheds a layer; the next layer needs a new grab)."""
+    holes = set(page.get_by_test_id("snakes-hole").evaluate_all(
+        "(holes) => holes.map(h => h.dataset.cell)"))
+    x, y = end_cell(page, body, end)
+    out: list[list[str]] = [[]]
+    for direction in directions:
+        dx, dy = DIRS[direction]
+        out[-1].append(direction)
+        if f"{x + dx},{y + dy}" in holes:
+            holes.discard(f"{x + dx},{y + dy}")
+            out.append([])
         else:
-            drag_path(page, device, points)
-        done += len(directions)
-        expect(board(page)).to_have_attribute("data-steps", str(done))
+            x, y = x + dx, y + dy
+    return [d for d in out if d]

@@ -77,3 +77,38 @@ def test_colour_letters_are_drawn_when_the_setting_is_on_and_it_is_saved(
         expect(page.get_by_test_id("setting-colour-letters")).to_be_checked()
         expect(letters).to_have_count(expected)
         assert page.page_errors == []
+
+
+def test_the_idle_signal_is_set_at_the_call_and_cleared_once_its_answer_is_drawn(
+        browser: Browser, base_url: str):
+    with device_page(browser, base_url, "desktop") as page:
+        goto_ready(page, "#snakes/level/1")
+        wait_level(page, 1)
+        assert page.evaluate("() => document.body.dataset.busy") is None
+        # Set in the same task as the call: no wait, whatever the machine's load.
+        marks = page.evaluate("""async () => {
+            const call = window.gridforge.app.call('gridforge.api.echo', 1);
+            const at = document.body.dataset.busy;
+            await call;
+            return [at, document.body.dataset.busy];
+        }""")
+        assert marks == ["1", "1"]  # still busy in the answer's own reactions
+        expect(page.locator("body:not([data-busy])")).to_have_count(1)
+        # A step: busy until the board shows it.
+        seen = page.evaluate("""() => new Promise((resolve) => {
+            const b = document.querySelector('[data-testid="snakes-board"]');
+            const steps = b.dataset.steps;
+            b.dispatchEvent(new KeyboardEvent('keydown', {key: 'n', bubbles: true}));
+            b.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));
+            const watch = new MutationObserver(() => {
+                if (!document.body.dataset.busy) {
+                    watch.disconnect();
+                    const now = document.querySelector('[data-testid="snakes-board"]');
+                    const said = document.querySelector('[data-testid="error"]').textContent;
+                    resolve(now.dataset.steps !== steps || said !== '');
+                }
+            });
+            watch.observe(document.body, { attributes: true, attributeFilter: ['data-busy'] });
+        })""")
+        assert seen is True
+        assert page.page_errors == []

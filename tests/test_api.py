@@ -123,3 +123,14 @@ def test_progress_cancel_raises_at_next_step():
         assert isinstance(exc, GridforgeError)
     else:
         raise AssertionError("step after cancel must raise")
+
+
+def test_errors_carry_the_players_text_without_internal_names():
+    error = envelope("gridforge.snakes.nothing")["error"]
+    assert "gridforge" not in error["text"] and error["text"][0].isupper()
+    assert "gridforge.snakes.nothing" in error["message"]  # the details stay for tools
+    assert api.player_text("Cancelled", "cancelled") == "Stopped."
+    assert "a bug" in api.player_text("InternalError", "internal error in x")
+    assert api.player_text("GridforgeError", "gridforge.x.y") == "That did not work."
+    assert api.player_text("GridforgeError", "bad cell in gridforge.snakes.level: (3, 4)") == \
+        "Bad cell: (3, 4)"

@@ -4,6 +4,7 @@
 // Python decides. The `app` object built here is the interface every screen codes against
 // (prompts/shell-contract.md).
 import { PythonBridge } from "./bridge.js";
+import { makeContract, playerError } from "./contract.js";
 import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
@@ -38,37 +39,6 @@ function clearMessage() {
   message("", "info");
 }
 
-/**
- * An error from Python in the player's words: no internal dotted names, no tracebacks.
- * Field-path issues stay on `.issues`; the original text stays on `.detail`.
- */
-export function playerError(error) {
-  const raw = String((error && error.message) || error || "unknown error");
-  const type = error && error.type;
-  let text;
-  if (type === "Cancelled") text = "Stopped.";
-  else if (type === "InternalError") {
-    console.error(raw);  // the details for a bug report; the player sees a plain sentence
-    text = "Something went wrong inside the game (a bug). Please try again; " +
-      "the details are in the browser's console.";
-  } else {
-    text = raw
-      .replace(/'?\bgridforge(\.[A-Za-z_][A-Za-z0-9_]*)+(\(\))?'?/g, "")
-      .replace(/\b(for|in|of|from)\s*(?=[:,.]|$)/g, "")
-      .replace(/\s+([:,.])/g, "$1")
-      .replace(/^[\s:]+/, "")
-      .replace(/\s{2,}/g, " ")
-      .trim();
-    if (!text) text = "That did not work.";
-    text = text[0].toUpperCase() + text.slice(1);
-  }
-  const out = new Error(text);
-  out.type = type;
-  out.issues = error && error.issues;
-  out.detail = raw;
-  return out;
-}
-
 // ---------------------------------------------------------------------------- busy overlay
 let inFlight = 0;
 let busyTimer = null;
@@ -94,8 +64,18 @@ function busyElement() {
   return overlay;
 }
 
+// The idle signal for tests and tools (spec/web.md, stable hooks): <body data-busy="1"> from
+// the instant a call starts until the page has drawn its answer. The screens draw in the
+// promise reactions of the call; the mark is cleared in a task after the last call settled,
+// once those reactions (and any call they chain) have run. The overlay below is separate.
+const idleChannel = new MessageChannel();
+idleChannel.port1.onmessage = () => {
+  if (inFlight === 0) delete document.body.dataset.busy;
+};
+
 function busyStart() {
   inFlight += 1;
+  document.body.dataset.busy = "1";
   if (busyOverlay || busyTimer !== null) return;
   busyTimer = setTimeout(() => {
     busyTimer = null;
@@ -109,6 +89,7 @@ function busyStart() {
 function busyEnd() {
   inFlight = Math.max(0, inFlight - 1);
   if (inFlight > 0) return;
+  idleChannel.port2.postMessage(null);
   if (busyTimer !== null) { clearTimeout(busyTimer); busyTimer = null; }
   if (busyOverlay) { busyOverlay.remove(); busyOverlay = null; }
   busyLabel = "";
@@ -128,7 +109,8 @@ function tracked(name, args, options = {}) {
   return bridge.call(name, args, options).finally(busyEnd);
 }
 
-const qualified = (name) => (name.startsWith("gridforge.") ? name : `gridforge.${name}`);
+/** Every Python function the page calls, by contract.js (its one path for a call). */
+const python = makeContract((name, args, onProgress) => tracked(name, args, { onProgress }));
 
 // ---------------------------------------------------------------------------- the app
 let mounting = false;
@@ -202,14 +184,13 @@ function reportSoon(text, kind) {
 
 const app = new EventTarget();
 Object.assign(app, {
-  /** Call a page function by dotted name; rejects with an Error in the player's words. */
-  call(name, ...args) {
-    return tracked(qualified(name), args).catch((error) => { throw playerError(error); });
-  },
-  /** A long call whose progress reports reach `onProgress({done, total, label})`. */
+  /** The Python functions the screens call (contract.js). */
+  python,
+  /** Tools and tests: a call by its full dotted name (errors in the player's words). */
+  call(name, ...args) { return python.named(name, ...args); },
+  /** Tools and tests: a long call whose progress reaches `onProgress({done, total, label})`. */
   callWithProgress(name, args, onProgress) {
-    return tracked(qualified(name), args ?? [], { onProgress })
-      .catch((error) => { throw playerError(error); });
+    return tracked(name, args ?? [], { onProgress }).catch((error) => { throw playerError(error); });
   },
   /** Stop the call in flight. */
   cancel() { return bridge.cancel(); },
@@ -245,10 +226,12 @@ Object.assign(app, {
   },
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
-  // Older screens' names (mount(root, gridforge)): kept working.
-  showError(text) { message(text, "error"); },
-  clearError: clearMessage,
 });
+
+// Which worker answers now: it changes when a cancel had to replace the worker, and
+// everything that worker held (open games) is gone then. (A getter defined here, not in
+// Object.assign above, which would copy its first value.)
+Object.defineProperty(app, "generation", { get: () => bridge.generation });
 
 // Tests and tools: window.gridforge.ready / call / cancel (raw dotted names, raw errors).
 window.gridforge = {
@@ -262,8 +245,6 @@ window.gridforge = {
   },
   callWithProgress(name, args, onProgress) { return tracked(name, args, { onProgress }); },
   cancel() { return bridge.cancel(); },
-  showError: app.showError,
-  clearError: app.clearError,
   app,
 };
 
@@ -319,12 +300,6 @@ const main = document.getElementById("screen");
 let current = null;   // {id, handle}
 let routeToken = 0;
 
-/** The screen module's `screen` export (or an older screen's single export with mount). */
-function screenOf(module) {
-  if (module.screen) return module.screen;
-  return Object.values(module).find((value) => value && typeof value.mount === "function");
-}
-
 async function route() {
   const token = ++routeToken;
   const parsed = parse(location.hash);
@@ -361,7 +336,7 @@ async function route() {
     app.navigate("#home", { replace: true });
     return;
   }
-  const screen = screenOf(module);
+  const { screen } = module;
   mounting = true;
   try {
     const handle = screen.mount(main, app, parsed.params) ?? null;

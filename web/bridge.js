@@ -9,10 +9,12 @@ export class PythonBridge extends EventTarget {
     this.nextId = 1;
     this.pending = new Map();
     this.versions = null;
+    this.generation = 0;  // counts the workers started: what Python held dies with a worker
     this.start();
   }
 
   start() {
+    this.generation += 1;
     this.failure = null;
     this.interruptBuffer = self.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.worker = new Worker(this.workerUrl, { type: "module" });
@@ -69,6 +71,7 @@ export class PythonBridge extends EventTarget {
           const error = new Error(message.error.message);
           error.type = message.error.type;
           error.issues = message.error.issues;
+          error.text = message.error.text;  // the player's words, from Python
           call.reject(error);
         }
         this.emit("idle", { id: message.id });

@@ -16,6 +16,7 @@ import inspect
 import json
 import math
 import platform
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -141,10 +142,31 @@ def call(name: str, args: list[Any]) -> Any:
     return func(*args)
 
 
+_DOTTED = re.compile(r"'?\bgridforge(\.[A-Za-z_][A-Za-z0-9_]*)+(\(\))?'?")
+_DANGLING = re.compile(r"\b(for|in|of|from)\s*(?=[:,.]|$)")
+
+
+def player_text(kind: str, message: str) -> str:
+    """An error in the player's words (the page shows it as it is): no internal dotted
+    names, no tracebacks; a bug says so in a plain sentence."""
+    if kind == "Cancelled":
+        return "Stopped."
+    if kind == "InternalError":
+        return ("Something went wrong inside the game (a bug). Please try again; "
+                "the details are in the browser's console.")
+    text = _DANGLING.sub("", _DOTTED.sub("", message))
+    text = re.sub(r"\s+([:,.])", r"\1", text)
+    text = re.sub(r"\s{2,}", " ", text.lstrip(" \t\n:")).strip()
+    if not text:
+        return "That did not work."
+    return text[0].upper() + text[1:]
+
+
 def _error(exc: BaseException) -> dict[str, Any]:
     error: dict[str, Any] = {"type": type(exc).__name__, "message": str(exc) or type(exc).__name__}
     if isinstance(exc, ValidationError):
         error["issues"] = exc.to_json()["issues"]
+    error["text"] = player_text(error["type"], error["message"])
     return error
 
 
@@ -157,7 +179,8 @@ def dispatch(name: str, args_json: str = "[]") -> str:
         value = call(name, args)
         return json.dumps({"ok": True, "value": value}, ensure_ascii=False, allow_nan=False)
     except KeyboardInterrupt:
-        return json.dumps({"ok": False, "error": {"type": "Cancelled", "message": "cancelled"}})
+        return json.dumps({"ok": False, "error": {"type": "Cancelled", "message": "cancelled",
+                                                  "text": player_text("Cancelled", "cancelled")}})
     except Cancelled as exc:
         return json.dumps({"ok": False, "error": _error(exc)})
     except GridforgeError as exc:  # the caller's input, named by the package's own error
@@ -167,4 +190,5 @@ def dispatch(name: str, args_json: str = "[]") -> str:
         error["type"] = "InternalError"
         error["message"] = (f"internal error in {name} ({type(exc).__name__}): "
                             f"{error['message']}")
+        error["text"] = player_text("InternalError", error["message"])
         return json.dumps({"ok": False, "error": error}, ensure_ascii=False)

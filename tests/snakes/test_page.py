@@ -58,3 +58,29 @@ def test_verify_keeps_a_given_solution_even_on_a_tiny_budget():
                                       json.dumps([level, None, None, [[0, "head", "X"]]])))
     assert not refused["ok"] and refused["error"]["type"] == "ValidationError"
     assert [i["path"] for i in refused["error"]["issues"]] == ["solution"]
+
+
+def test_facts_name_the_main_line_and_the_editors_limits():
+    from gridforge.snakes import editing, level
+    from gridforge.snakes.design.mainline import LEVELS
+
+    assert page.facts() == {"levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
+                            "rows": [level.MIN_ROWS, level.MAX_ROWS],
+                            "import_max_bytes": editing.IMPORT_MAX_BYTES}
+
+
+def test_progress_after_win_keeps_the_best_opens_the_next_and_clears_the_current():
+    snakes = {"done": {"3": 9}, "open": 5, "current": {"level": 3}, "extra": 1}
+    assert page.progress_after_win(snakes, 3, 7) == {
+        "done": {"3": 7}, "open": 5, "current": None, "extra": 1}
+    assert page.progress_after_win(snakes, 3, 12)["done"] == {"3": 9}
+    assert page.progress_after_win(snakes, 5, 4)["open"] == 6
+    assert page.progress_after_win({"done": {}, "open": 2000}, 2000, 1)["open"] == 2000
+    assert snakes["done"] == {"3": 9}  # the argument is not changed
+
+
+@pytest.mark.parametrize("args", [([], 1, 1), ({}, 0, 1), ({}, 2001, 1), ({}, 1, -1),
+                                  ({}, True, 1), ({}, 1, "2")])
+def test_progress_after_win_refuses_what_is_not_progress_a_level_and_a_count(args):
+    with pytest.raises(GridforgeError):
+        page.progress_after_win(*args)

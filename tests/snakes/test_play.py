@@ -1,29 +1,59 @@
-"""The browser-facing play calls (snakes/play.py): sessions, steps, drags, undo, hints."""
+"""The snakes play midend (snakes/play.py): games held by id, steps, undo, redo, restart,
+hints, saves and resume, each answer checked against the replay of its steps."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
-from gridforge.errors import GridforgeError
+from gridforge.errors import GridforgeError, ValidationError
+from gridforge.session import UnknownSession
 from gridforge.snakes import play
+from gridforge.snakes.level import level_from_json, level_sha256
+from gridforge.snakes.rules import Game, move_to_step, step_to_move
+from hypothesis import given
+from hypothesis import strategies as st
 
 from .fixtures import spec_example
 
 
-def test_play_session_step_undo_redo_drag_and_refusal():
+def replayed(level: Any, steps: list[Any]) -> dict[str, Any]:
+    """The oracle: what the stateless play of old answered for ``steps`` (a replay from the
+    start of the level): the view with its markers and the legal steps."""
+    game = Game(level_from_json(level, balanced=False))
+    state = game.replay(steps)[-1]
+    complete = game.is_complete(state)
+    return {"view": {**game.state_to_json(state), "markers": play.markers(game, state)},
+            "legal": [] if complete else [move_to_step(m) for m in game.legal_moves(state)],
+            "complete": complete}
+
+
+def test_a_game_steps_refuses_undoes_and_redoes_by_id():
     s = play.start(spec_example())
-    assert s["step_count"] == 0 and [0, "tail", "R"] in s["legal"]
-    s = play.step(s["session"], [0, "tail", "R"])
-    assert s["step_count"] == 1 and s["refused"] is None
-    r = play.step(s["session"], [1, "head", "U"])
+    sid = s["session"]
+    assert isinstance(sid, str) and s["step_count"] == 0 and [0, "tail", "R"] in s["offer"]["legal"]
+    assert s["offer"] == {**s["offer"], "undo": False, "redo": False, "hint": True}
+    assert s["save"] == {"sha": level_sha256(spec_example()), "steps": [], "redo": []}
+    s = play.step(sid, [0, "tail", "R"])
+    assert s["session"] == sid and s["step_count"] == 1 and s["refused"] is None
+    assert s["offer"]["undo"] and not s["offer"]["redo"]
+    r = play.step(sid, [1, "head", "U"])
     assert r["refused"]["reason"] == "frozen" and r["step_count"] == 1
-    u = play.undo(s["session"])
-    assert u["step_count"] == 0 and u["session"]["redo"] == [[0, "tail", "R"]]
-    assert play.redo(u["session"])["session"]["steps"] == [[0, "tail", "R"]]
-    d = play.drag(play.start(spec_example())["session"], 0, "tail", [[2, 1], [2, 2]])
-    assert d["session"]["steps"] == [[0, "tail", "R"], [0, "tail", "D"]]
+    assert r["refused"]["message"] and r["save"] == s["save"]
+    u = play.undo(sid)
+    assert u["step_count"] == 0 and u["save"]["redo"] == [[0, "tail", "R"]]
+    assert u["offer"]["redo"] and not u["offer"]["undo"]
+    assert play.redo(sid)["save"]["steps"] == [[0, "tail", "R"]]
+    d = play.step(sid, [0, "tail", "D"])
+    assert d["save"]["steps"] == [[0, "tail", "R"], [0, "tail", "D"]]
     assert d["view"]["bodies"][0]["cells"] == [[1, 1], [2, 1], [2, 2]]
+    again = play.restart(sid)
+    assert again["session"] == sid and again["save"]["steps"] == again["save"]["redo"] == []
+    assert again["view"] == play.start(spec_example())["view"]
+    assert play.close(sid) is True and play.close(sid) is False
+    with pytest.raises(UnknownSession, match="unknown snakes session"):
+        play.step(sid, [0, "tail", "R"])
 
 
 def test_play_hint_finds_the_proven_minimum():
@@ -47,21 +77,145 @@ def test_hint_budgets_out_of_range_are_refused_naming_the_field(states, seconds,
         play.hint(s["session"], states, seconds)
 
 
-def test_an_oversized_session_or_drag_is_refused_before_replay():
-    session = play.start(spec_example())["session"]
-    long = {**session, "steps": [[0, "tail", "R"]] * (play.MAX_SESSION_STEPS + 1)}
-    with pytest.raises(GridforgeError, match=r"session\.steps"):
-        play.view(long)
-    with pytest.raises(GridforgeError, match="drag"):
-        play.drag(session, 0, "tail", [[2, 1]] * (play.MAX_DRAG_CELLS + 1))
-
-
-def test_a_bad_step_in_a_session_is_a_refusal_of_the_package():
-    session = play.start(spec_example())["session"]
-    with pytest.raises(GridforgeError, match="illegal step"):
-        play.view({**session, "steps": [[0, "tail", "X"]]})
-    answer = play.step(session, ["a", "b", "c"])
+def test_a_bad_step_is_a_refusal_and_a_bad_id_the_packages_error():
+    sid = play.start(spec_example())["session"]
+    answer = play.step(sid, ["a", "b", "c"])
     assert answer["refused"]["reason"] == "bad_step" and answer["step_count"] == 0
+    for bad in (None, 3, "s0", ["s1"], {"id": sid}):
+        with pytest.raises(UnknownSession):
+            play.undo(bad)
+
+
+def test_a_game_keeps_at_most_max_session_steps(monkeypatch):
+    monkeypatch.setattr(play, "MAX_SESSION_STEPS", 3)
+    answer = play.start(spec_example())
+    for _ in range(3):
+        answer = play.step(answer["session"], answer["offer"]["legal"][0])
+        assert answer["refused"] is None
+    answer = play.step(answer["session"], answer["offer"]["legal"][0])
+    assert answer["refused"]["reason"] == play.TOO_LONG and answer["step_count"] == 3
+
+
+def test_the_oldest_game_is_forgotten_past_the_limit_and_resumes_from_its_save():
+    first = play.start(spec_example())
+    first = play.step(first["session"], [0, "tail", "R"])
+    for _ in range(play.MAX_SESSIONS):
+        play.start(spec_example())
+    with pytest.raises(UnknownSession):
+        play.step(first["session"], [0, "tail", "D"])
+    back = play.resume(spec_example(), first["save"])
+    assert back["session"] != first["session"]
+    assert {k: v for k, v in back.items() if k != "session"} == \
+        {k: v for k, v in first.items() if k != "session"}
+
+
+@pytest.mark.parametrize("save, path", [
+    ("steps", "save"),
+    ({"sha": "0" * 64, "steps": [], "redo": []}, "save.sha"),
+    ({"steps": [], "redo": []}, "save.sha"),
+    ({"sha": None, "steps": [[0, "tail", "R"]]}, "save.sha"),
+    ({"steps": "x", "redo": []}, "save.steps"),
+    ({"steps": [], "redo": {}}, "save.redo"),
+    ({"steps": [[0, "tail", "R"], [9, "head", "U"]], "redo": []}, "save.steps[1]"),
+    ({"steps": [[0, "tail", "R"], "MYDATA"], "redo": []}, "save.steps[1]"),
+    ({"steps": [[0, "tail", "R"]], "redo": [[0, "tail", "D"], [1, "head", "U"]]},
+     "save.redo[1]"),
+    ({"steps": [[0, "tail", "R"]] * 3000, "redo": [[0, "tail", "L"]] * 2001}, "save.steps"),
+])
+def test_a_save_that_does_not_resume_is_refused_naming_its_field(save, path):
+    level = spec_example()
+    if isinstance(save, dict) and "sha" not in save and path != "save.sha":
+        save = {"sha": level_sha256(level), **save}
+    with pytest.raises(ValidationError) as err:
+        play.resume(level, save)
+    assert [i.path for i in err.value.issues] == [path]
+
+
+def test_position_answers_the_view_after_steps_without_a_game():
+    level = spec_example()
+    steps = [[0, "tail", "R"], [0, "tail", "D"]]
+    assert play.position(level, steps)["view"] == replayed(level, steps)["view"]
+    with pytest.raises(ValidationError) as err:
+        play.position(level, [[0, "tail", "R"], [0, "tail", "X"]])
+    assert [i.path for i in err.value.issues] == ["steps[1]"]
+
+
+# ------------------------------------------------------- the midend against the old replay
+def _levels() -> list[dict[str, Any]]:
+    from gridforge.snakes.design.mainline import mainline_level
+
+    return [spec_example(), *(mainline_level(n)["level"] for n in (18, 30, 120))]
+
+
+LEVELS = _levels()
+OPS = st.sampled_from(["legal", "legal", "legal", "any", "undo", "redo", "restart"])
+ANY_STEP = st.tuples(st.integers(-1, 12), st.sampled_from(["head", "tail", "x"]),
+                     st.sampled_from(["U", "D", "L", "R"])).map(list)
+
+
+@given(level=st.sampled_from(range(len(LEVELS))), ops=st.lists(OPS, max_size=60),
+       data=st.data())
+def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data):
+    """Random steps (mostly legal ones), undos, redos and restarts: after every verb the
+    view, the offer and the save equal what replaying the model's steps gives, and a resume
+    from the save answers the very same game."""
+    level_json = LEVELS[level]
+    answer = play.start(level_json)
+    sid = answer["session"]
+    steps: list[Any] = []
+    redo: list[Any] = []
+    for op in ops:
+        oracle = replayed(level_json, steps)
+        if op in ("legal", "any"):
+            if op == "legal" and oracle["legal"]:
+                step_json = data.draw(st.sampled_from(oracle["legal"]))
+            else:
+                step_json = data.draw(ANY_STEP)
+            answer = play.step(sid, step_json)
+            legal = step_json in oracle["legal"]
+            assert (answer["refused"] is None) == legal, (step_json, answer["refused"])
+            if legal:
+                steps, redo = [*steps, move_to_step(step_to_move(step_json))], []
+        elif op == "undo":
+            answer = play.undo(sid)
+            if steps and not oracle["complete"]:
+                redo = [steps.pop(), *redo]
+        elif op == "redo":
+            answer = play.redo(sid)
+            if redo and not oracle["complete"]:
+                steps.append(redo.pop(0))
+        else:
+            answer = play.restart(sid)
+            steps, redo = [], []
+        oracle = replayed(level_json, steps)
+        assert answer["view"] == oracle["view"]
+        assert answer["offer"]["legal"] == oracle["legal"]
+        assert answer["offer"]["undo"] == (bool(steps) and not oracle["complete"])
+        assert answer["offer"]["redo"] == (bool(redo) and not oracle["complete"])
+        assert answer["step_count"] == len(steps)
+        assert answer["save"] == {"sha": level_sha256(level_json), "steps": steps, "redo": redo}
+    resumed = play.resume(level_json, answer["save"])
+    assert {k: v for k, v in resumed.items() if k not in ("session", "refused")} == \
+        {k: v for k, v in answer.items() if k not in ("session", "refused")}
+    assert play.close(sid) and play.close(resumed["session"])
+
+
+@pytest.mark.parametrize("n", [1, 500])
+def test_a_certified_solution_plays_to_the_win_and_undo_is_no_longer_offered(n):
+    from gridforge.snakes.design.mainline import mainline_level
+
+    entry = mainline_level(n)
+    answer = play.start(entry["level"])
+    sid = answer["session"]
+    for step_json in entry["certificate"]["solution"]:
+        answer = play.step(sid, step_json)
+        assert answer["refused"] is None
+    assert answer["view"]["complete"]
+    assert answer["offer"] == {"undo": False, "redo": False, "hint": False, "restart": True,
+                               "legal": []}
+    assert play.undo(sid)["step_count"] == len(entry["certificate"]["solution"])
+    assert play.hint(sid)["status"] == "complete"
+    assert answer["view"] == replayed(entry["level"], entry["certificate"]["solution"])["view"]
 
 
 def _marker(view, kind):

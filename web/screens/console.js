@@ -1,7 +1,8 @@
 // The Python console: call any function of the page's contract by name with JSON arguments
-// (gridforge.api.functions() lists them; the name field offers them as completions).
+// (the contract's api.functions() lists them; the name field offers them as completions).
 // A tool for level designers and developers; also the page's own round-trip check. Unlike
 // the games it shows Python's own error text, since its user typed the dotted name.
+import { FIRST_CONSOLE_FUNCTION } from "../contract.js";
 
 export const screen = {
   id: "console",
@@ -9,7 +10,7 @@ export const screen = {
   mount(root, app) {
     root.innerHTML = `
       <section class="console">
-        <label>Function <input data-testid="call-name" value="gridforge.api.version" size="40" list="call-names"></label>
+        <label>Function <input data-testid="call-name" value="${FIRST_CONSOLE_FUNCTION}" size="40" list="call-names"></label>
         <datalist id="call-names" data-testid="call-names"></datalist>
         <label>Arguments (JSON array) <textarea data-testid="call-args" rows="3">[]</textarea></label>
         <button type="button" data-testid="call-run">Call</button>
@@ -20,7 +21,7 @@ export const screen = {
     const result = root.querySelector('[data-testid="call-result"]');
     const names = root.querySelector('[data-testid="call-names"]');
     let live = true;
-    app.call("gridforge.api.functions").then((listed) => {
+    app.python.api.functions().then((listed) => {
       if (!live) return;
       for (const { name: option, doc } of listed) {
         const entry = document.createElement("option");
@@ -42,7 +43,7 @@ export const screen = {
         return;
       }
       try {
-        const value = await app.call(name.value.trim(), ...parsed);
+        const value = await app.python.named(name.value.trim(), ...parsed);
         if (live) result.textContent = JSON.stringify(value, null, 2);
       } catch (error) {
         if (!live) return;

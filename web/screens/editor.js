@@ -1,16 +1,15 @@
 // The level editor (seed 004 section 6; issue 14): draw a level with tools, design one from
 // a template, verify it and read its analysis, try it on the game's own play view, keep
 // drafts, import and export files, and share a level by link. Every edit, verdict, score and
-// search comes from Python (gridforge.snakes.page: editor_* and verify/design_levels/view);
+// search comes from Python (contract.js: app.python.editor), and so do the board's limits;
 // this module keeps the designer's place (tool, selection, the edit history) and draws.
 
+import { serialQueue } from "../contract.js";
 import { el } from "./dom.js";
 import { EditorBoard } from "./editor-board.js";
 import { decodeShare, encodeShare, SHARE_MAX_CODE, ShareError } from "./editor-share.js";
 import { mainlineLevel, shippedCount } from "./levels.js";
 
-const PAGE = "gridforge.snakes.page.";
-const IMPORT_MAX_BYTES = 4 * 1024 * 1024;  // as gridforge.snakes.editing.IMPORT_MAX_BYTES
 const HISTORY_LIMIT = 200;
 const REPLAY_MS = 350;
 const TOOLS = [
@@ -66,6 +65,7 @@ export const screen = {
   title: "Editor",
   mount(root, app, params = {}) {
     linkCss();
+    const python = app.python.editor;
     const palette = (app.palette && app.palette.PALETTE) || [];
     const letterSet = (app.palette && app.palette.LETTERS) || [];
 
@@ -98,8 +98,14 @@ export const screen = {
       onclick: () => setColour(i) }, letterSet[i] || String(i)));
     const holeFrozen = el("input", { type: "number", min: "1", max: "10000", placeholder: "none",
       "data-testid": "editor-hole-frozen", "aria-label": "Frozen threshold of new holes" });
-    const colsInput = el("input", { type: "number", min: "2", max: "18", "data-testid": "editor-cols", "aria-label": "Columns" });
-    const rowsInput = el("input", { type: "number", min: "2", max: "24", "data-testid": "editor-rows", "aria-label": "Rows" });
+    const colsInput = el("input", { type: "number", "data-testid": "editor-cols", "aria-label": "Columns" });
+    const rowsInput = el("input", { type: "number", "data-testid": "editor-rows", "aria-label": "Rows" });
+    let importMaxBytes = Infinity;  // Python's limit (facts); Python checks it again
+    app.python.snakes.facts().then((facts) => {
+      [colsInput.min, colsInput.max] = facts.cols.map(String);
+      [rowsInput.min, rowsInput.max] = facts.rows.map(String);
+      importMaxBytes = facts.import_max_bytes;
+    }).catch(() => {});
     const undoButton = el("button", { type: "button", "data-testid": "editor-undo", title: "Undo edit (Ctrl+Z)", onclick: () => undo() }, "Undo");
     const redoButton = el("button", { type: "button", "data-testid": "editor-redo", title: "Redo edit (Ctrl+Shift+Z)", onclick: () => redo() }, "Redo");
     const issuesList = el("ul", { class: "editor-issues", "data-testid": "editor-issues" });
@@ -164,9 +170,6 @@ export const screen = {
     }
 
     // ---------------------------------------------------------------- calls
-    async function call(name, ...args) {
-      return app.call(PAGE + name, ...args);
-    }
 
     function issueText(issue) {
       return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
@@ -211,7 +214,7 @@ export const screen = {
     }
 
     async function open(level, { from = "draft", id = null, name = "", cert = null } = {}) {
-      const opened = await call("editor_open", level);
+      const opened = await python.open(level);
       undoStack = [];
       redoStack = [];
       selected = null;
@@ -227,19 +230,15 @@ export const screen = {
     // ---------------------------------------------------------------- edits
     // Edits, undo and redo run one after another, each on the level its predecessor left:
     // a second gesture made while Python answers the first is applied after it, never lost.
-    let queue = Promise.resolve();
-    function queued(task) {
-      const run = queue.then(task);
-      queue = run.catch(() => {});
-      return run;
-    }
+    const queue = serialQueue({ report: (error) => say(error.message, "error") });
+    const queued = (task) => queue.run(task);
 
     /** Apply ``change`` (an edit, or a function of the current level returning one). */
     function edit(change, { select = null } = {}) {
       return queued(async () => {
         try {
           const request = typeof change === "function" ? change(answer.level) : change;
-          const next = await call("editor_edit", answer.level, request);
+          const next = await python.edit(answer.level, request);
           undoStack.push({ answer, selected, origin });
           if (undoStack.length > HISTORY_LIMIT) undoStack.shift();
           redoStack = [];
@@ -313,7 +312,7 @@ export const screen = {
 
     async function newBlank() {
       try {
-        const fresh = await call("editor_blank", Number(colsInput.value) || 7, Number(rowsInput.value) || 7);
+        const fresh = await python.blank(Number(colsInput.value) || 7, Number(rowsInput.value) || 7);
         pushHistory();
         origin = "draft";
         draftId = null;
@@ -414,7 +413,7 @@ export const screen = {
         const index = selected.index;
         const kind = selected.kind;
         try {
-          const next = await call("editor_edit", answer.level, build());
+          const next = await python.edit(answer.level, build());
           undoStack.push({ answer, selected, origin });
           redoStack = [];
           origin = "draft";
@@ -450,10 +449,10 @@ export const screen = {
       say("Verifying…");
       try {
         // null budgets: Python's defaults (the bridge passes arguments by position).
-        const cert = await app.callWithProgress(`${PAGE}verify`, [level, null, null, solution], () => {});
+        const cert = await python.verify([level, null, null, solution]);
         certificates.set(cert.level_sha256, cert);
         if (cert.level_sha256 === answer.sha256 && cert.score) {
-          freeArea = { sha: cert.level_sha256, cells: await call("editor_free_area", level) };
+          freeArea = { sha: cert.level_sha256, cells: await python.freeArea(level) };
         }
         saveDraft(false);
         renderVerification();
@@ -526,7 +525,7 @@ export const screen = {
       const step = Math.max(0, Math.min(cert.solution.length, k));
       const level = answer.level;
       if (step > 0) {
-        const answerView = await call("view", { level, steps: cert.solution.slice(0, step), redo: [] });
+        const answerView = await python.position(level, cert.solution.slice(0, step));
         if (answer.level !== level) return;  // edited meanwhile
         replay.view = answerView.view;
       } else replay.view = null;
@@ -684,7 +683,7 @@ export const screen = {
       if (!text || !text.trim()) { say("Nothing to import: pick a file, drop one, or paste JSON.", "error"); return; }
       let read;
       try {
-        read = await call("editor_import", text);
+        read = await python.import(text);
       } catch (error) {
         const issues = error.issues || [];
         importIssues.replaceChildren(...(issues.length ? issues : [{ path: "", message: error.message }]).map((issue) =>
@@ -717,8 +716,8 @@ export const screen = {
 
     async function importFile_(file) {
       if (!file) return;
-      if (file.size > IMPORT_MAX_BYTES) {
-        importIssues.replaceChildren(el("li", { "data-testid": "editor-import-issue" }, `${file.name}: ${file.size} bytes; the limit is ${IMPORT_MAX_BYTES}`));
+      if (file.size > importMaxBytes) {
+        importIssues.replaceChildren(el("li", { "data-testid": "editor-import-issue" }, `${file.name}: ${file.size} bytes; the limit is ${importMaxBytes}`));
         say(`${file.name} was refused: too large; the level is unchanged.`, "error");
         return;
       }
@@ -750,7 +749,7 @@ export const screen = {
 
     async function exportBatch(items, file) {
       try {
-        const text = await call("editor_export_batch", items);
+        const text = await python.exportBatch(items);
         download(file, text);
         say(`Exported ${items.length} certified level${items.length > 1 ? "s" : ""} as ${file}.`, "success");
       } catch (error) { refusal(error, "Export refused"); }
@@ -772,7 +771,7 @@ export const screen = {
     async function share() {
       if (!answer.sha256) { say("Only a whole level can be shared: add a body first.", "error"); return; }
       try {
-        const text = await call("editor_share_text", answer.level);
+        const text = await python.shareText(answer.level);
         const code = await encodeShare(text);
         if (code.length > SHARE_MAX_CODE) { say("This level is too large for a link: export it as a file instead.", "error"); return; }
         shareLink.value = `${location.origin}${location.pathname}#editor/share/${code}`;
@@ -837,7 +836,7 @@ export const screen = {
         progressLine.textContent = "Stage: starting…";
         let best = null;
         try {
-          const batch = await app.callWithProgress(`${PAGE}design_levels`, [req], (p) => {
+          const batch = await python.design([req], (p) => {
             const found = /best(?: score)?\s*([\d.]+)/i.exec(p.label || "");
             if (found) best = found[1];
             if (p.best !== undefined && p.best !== null) best = p.best;
@@ -857,7 +856,7 @@ export const screen = {
           await open(level, { name: `Designed ${level.meta ? level.meta.template : ""} ${cert.score ? cert.score.total : ""}`.trim(), cert });
           undoStack = keep;
           undoButton.disabled = false;
-          if (cert.score) freeArea = { sha: cert.level_sha256, cells: await call("editor_free_area", level) };
+          if (cert.score) freeArea = { sha: cert.level_sha256, cells: await python.freeArea(level) };
           redraw();
           progressLine.dataset.state = "done";
           progressLine.textContent = `Done: score ${cert.score ? cert.score.total : "?"}, ${cert.steps} steps, template ${level.meta ? level.meta.template : "?"}.`;
@@ -887,7 +886,7 @@ export const screen = {
       const targetError = slot("target");
       const toleranceError = slot("tolerance");
 
-      call("topologies").then((names) => {
+      python.topologies().then((names) => {
         topology.replaceChildren(...names.map((name) => el("option", { value: name }, name)));
       }, () => {});
       return el("details", { class: "editor-design", "data-testid": "editor-design" },
@@ -947,7 +946,7 @@ export const screen = {
             return;
           } catch { /* a stored draft that no longer opens: start empty */ }
         }
-        const fresh = await call("editor_blank", 7, 7);
+        const fresh = await python.blank(7, 7);
         show(fresh);
         say("An empty board: pick a tool and draw.");
       };
@@ -971,7 +970,7 @@ export const screen = {
           }
           let read;
           try {
-            read = await call("editor_import", text);
+            read = await python.import(text);
           } catch (error) {
             await fallback(`The shared level was refused: ${(error.issues || []).map(issueText).join("; ") || error.message}.`);
             return;

@@ -13,6 +13,7 @@
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
 
+import { serialQueue } from "../contract.js";
 import { minesRunOpen, PROGRESS_KEY } from "../store.js";
 import { download, el, svg } from "./dom.js";
 
@@ -69,8 +70,7 @@ export const screen = {
     let cells = [];              // cells[y][x] -> element
     let drawnShape = "";         // "cols x rows" of the drawn grid
     let offers = new Map();      // "x,y" -> {primary, secondary, parent, stand}
-    let queue = Promise.resolve();
-    let inFlight = 0;
+    let queue = null;            // the serial queue of intents (made with the section)
     const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
     // ------------------------------------------------------------------ the page
@@ -155,15 +155,12 @@ export const screen = {
     // ------------------------------------------------------------------ calls, in order
     /** Run `work` after every earlier input: one intent at a time, in the order given. */
     function enqueue(work) {
-      inFlight += 1;
-      section.dataset.busy = "1";
-      queue = queue.then(() => (live ? work() : null)).catch((error) => {
-        if (live) app.message(error.message, "error");
-      }).finally(() => {
-        inFlight -= 1;
-        if (inFlight === 0) delete section.dataset.busy;
+      queue ??= serialQueue({
+        live: () => live,
+        report: (error) => app.message(error.message, "error"),
+        onBusy: (waiting) => { if (waiting) section.dataset.busy = "1"; else delete section.dataset.busy; },
       });
-      return queue;
+      return queue.act(work);
     }
 
     function save(answer) {
@@ -204,8 +201,8 @@ export const screen = {
     }
 
     async function startRun(seed) {
-      if (runId) app.call("mines.page.close_run", runId).catch(() => {});
-      const answer = await app.call("mines.page.new_run", seed);
+      if (runId) app.python.mines.closeRun(runId).catch(() => {});
+      const answer = await app.python.mines.newRun(seed);
       if (!live) return;
       runId = answer.run;
       section.dataset.run = runId;
@@ -218,7 +215,7 @@ export const screen = {
 
     async function resume(saved) {
       try {
-        const answer = await app.call("mines.page.resume_run", saved);
+        const answer = await app.python.mines.resumeRun(saved);
         if (!live) return;
         runId = answer.run;
         section.dataset.run = runId;
@@ -275,13 +272,13 @@ export const screen = {
           tipLine.textContent = "Clicking a number moves you there: this game has no chord.";
           tipLine.dataset.kind = "chord";
         }
-        take(await app.call("mines.page.primary", runId, [x, y]));
+        take(await app.python.mines.primary(runId, [x, y]));
       });
     }
 
     function secondary(x, y) {
       if (!runId) return;
-      enqueue(async () => take(await app.call("mines.page.secondary", runId, [x, y])));
+      enqueue(async () => take(await app.python.mines.secondary(runId, [x, y])));
     }
 
     function act(x, y) {
@@ -290,7 +287,7 @@ export const screen = {
 
     function stop() {
       if (!runId) return;
-      enqueue(async () => take(await app.call("mines.page.act", runId, { kind: "stop" })));
+      enqueue(async () => take(await app.python.mines.act(runId, { kind: "stop" })));
     }
 
     function continueRun() {
@@ -298,20 +295,20 @@ export const screen = {
       enqueue(async () => {
         // A second press queued behind the first finds the next round already begun.
         if (!state || !state.can_continue) return;
-        take(await app.call("mines.page.continue_run", runId));
+        take(await app.python.mines.continueRun(runId));
       });
     }
 
     function refresh() {
       if (!runId) return;
-      enqueue(async () => take(await app.call("mines.page.refresh", runId)));
+      enqueue(async () => take(await app.python.mines.refresh(runId)));
     }
 
     function askHint() {
       if (!runId) return;
       enqueue(async () => {
         if (state && state.hints && !state.hints.can_ask) return;
-        const answer = await app.call("mines.page.hint", runId);
+        const answer = await app.python.mines.hint(runId);
         if (!live) return;
         if (answer.state) {
           state = answer.state;
@@ -331,7 +328,7 @@ export const screen = {
     async function refreshStats() {
       drawPlayerStats();
       if (!runId || !telemetryPanel.open) return;
-      const data = await app.call("mines.page.telemetry", runId);
+      const data = await app.python.mines.telemetry(runId);
       if (!live) return;
       drawStats(data);
     }
@@ -339,7 +336,7 @@ export const screen = {
     function exportTelemetry() {
       if (!runId) return;
       enqueue(async () => {
-        const data = await app.call("mines.page.telemetry", runId);
+        const data = await app.python.mines.telemetry(runId);
         download(`gridforge-mines-telemetry-${data.seed}.json`, `${JSON.stringify(data, null, 2)}\n`);
       });
     }
@@ -808,7 +805,7 @@ export const screen = {
       unmount() {
         live = false;
         if (press && press.timer) clearTimeout(press.timer);
-        if (runId) app.call("mines.page.close_run", runId).catch(() => {});
+        if (runId) app.python.mines.closeRun(runId).catch(() => {});
       },
     };
   },

@@ -1,18 +1,25 @@
 // Play one snakes level: drag an end with mouse, touch or pen and the body follows cell by
-// cell (each cell entered is one gridforge.snakes.page.step call); undo, redo, restart,
+// cell (each cell entered is one step call to Python); undo, redo, restart,
 // hint; keyboard play (N/P pick an end, arrows move it, U/Y/R/H); the win panel. Used by
 // the main line (#snakes/level/N) and by the editor's try-play (saveProgress false).
-// Legality, refusals, exits and the win come from Python's answers.
-import { attachDrag, direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
-import { el } from "./dom.js";
+// The game lives in Python (held by the id `start` or `resume` answers); legality, refusals, exits, the win and what the buttons may offer come from its
+// answers. The page keeps only the last `save`, to resume after a reload or when the worker
+// was replaced (a cancel without cross-origin isolation).
+import { serialQueue } from "../contract.js";
 import { PROGRESS_KEY } from "../store.js";
+import { el } from "./dom.js";
+import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
+import { attachDrag } from "./snakes-input.js";
+import { boardLayout } from "./snakes-layout.js";
 
-const PAGE = "gridforge.snakes.page";
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
 // Drag-step timings read by bench/web_input.py: from the pointermove event to the board
-// redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames).
-const metrics = (window.gridforgeMetrics ??= { dragSteps: [], dragFrames: [] });
+// redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames);
+// and their parts: the event to its step's turn in the queue (dragWaits), the Python call
+// through the bridge (dragCalls) and the redraw (dragDraws).
+const metrics = (window.gridforgeMetrics ??= {});
+for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDraws"]) metrics[name] ??= [];
 
 /**
  * Mount play of `level` into `root`. Options: `levelNumber` (main-line number or null),
@@ -22,18 +29,22 @@ const metrics = (window.gridforgeMetrics ??= { dragSteps: [], dragFrames: [] });
  */
 export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
   onWin = null, saveProgress = false, onNext = null, onMap = null } = {}) {
-  let session = null;
+  let session = null;        // the id of the game Python holds
+  let generation = null;     // the worker that holds it (app.generation)
+  let saved = null;          // Python's last save: {sha, steps, redo}
   let view = null;
-  let legal = [];
+  let offer = { undo: false, redo: false, hint: false, restart: true, legal: [] };
   let stepCount = 0;
   let hintStep = null;
   let focus = null;          // "b:head" | "b:tail"
   let grabbed = null;        // {body, end, stopped} while a drag is on
   let won = false;
   let live = true;
-  let chain = Promise.resolve();
+  const python = app.python.snakes;
+  const queue = serialQueue({ live: () => live, report: (error) => app.message(error.message, "error") });
   let stamp = null;          // the pointermove time of the drag step being answered
   let moved = null;          // the end that stepped last, drawn sliding in once
+  let winning = false;       // the win panel opens once the board shows the last step
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const meta = level.meta || {};
@@ -79,7 +90,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     let targets = [];
     if (grabbed && !grabbed.stopped) {
       const from = endCell(view, grabbed.body, grabbed.end);
-      targets = legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
+      targets = offer.legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
         const delta = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[d];
         return [from[0] + delta[0], from[1] + delta[1]];
       });
@@ -91,35 +102,38 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     });
     moved = null;
     counter.textContent = `Steps: ${stepCount}`;
-    buttons.undo.disabled = won || stepCount === 0;
-    buttons.redo.disabled = won || !(session && session.redo && session.redo.length);
-    buttons.hint.disabled = won;
+    buttons.undo.disabled = !offer.undo;
+    buttons.redo.disabled = !offer.redo;
+    buttons.hint.disabled = !offer.hint;
+    buttons.restart.disabled = !offer.restart;
     return board;
   }
 
-  /** Take Python's answer: the new session, view, legal steps and count. */
+  /** Take Python's answer: the game's id, view, offer, count and save. */
   function take(answer) {
     session = answer.session;
+    generation = app.generation;
+    saved = answer.save;
     view = answer.view;
-    legal = answer.legal || [];
+    offer = answer.offer;
     stepCount = answer.step_count;
     if (focus && !endsOf(view).includes(focus)) focus = endsOf(view)[0] ?? null;
   }
 
+  /** The level in progress, saved after each step (a win is saved by saveWin). */
   function save() {
     if (!saveProgress || levelNumber === null) return;
     app.store.updateProgress((progress) => {
-      if (won) {
-        const key = String(levelNumber);
-        const best = progress.snakes.done[key];
-        progress.snakes.done[key] = best === undefined ? stepCount : Math.min(best, stepCount);
-        progress.snakes.open = Math.min(2000, Math.max(progress.snakes.open, levelNumber + 1));
-        progress.snakes.current = null;
-      } else {
-        progress.snakes.current = { level: levelNumber, sha: levelSha, steps: session.steps,
-          redo: session.redo };
-      }
+      progress.snakes.current = { level: levelNumber, sha: saved.sha, steps: saved.steps,
+        redo: saved.redo };
     });
+  }
+
+  /** The win in the main line's progress: Python says what it unlocks and keeps. */
+  async function saveWin() {
+    if (!saveProgress || levelNumber === null) return;
+    const snakes = await python.progressAfterWin(app.store.progress().snakes, levelNumber, stepCount);
+    app.store.updateProgress((progress) => { progress.snakes = snakes; });
   }
 
   function afterMove(answer, { quiet = false } = {}) {
@@ -130,9 +144,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (view.complete && !won) {
       won = true;
       grabbed = null;
-      save();
-      showWin();
-      if (onWin) onWin({ steps: stepCount });
+      winning = true;
     } else if (!answer.refused) save();
   }
 
@@ -163,25 +175,52 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     next.focus();
   }
 
-  /** Run actions one after another, each on the answer of the one before. */
+  /** Run actions one after another, each on the answer of the one before, each drawn. */
   function act(fn, ...args) {
-    chain = chain.then(() => (live ? fn(...args) : null)).catch((error) => {
-      if (live) app.message(error.message, "error");
-    }).then(() => {
-      if (!live) return;
-      draw();
-      if (stamp !== null) {
-        const started = stamp;
-        stamp = null;
-        metrics.dragSteps.push(performance.now() - started);
-        requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
-      }
-    });
-    return chain;
+    queue.act(() => fn(...args));
+    return queue.act(drawAfter);
+  }
+
+  async function drawAfter() {
+    const drawing = performance.now();
+    draw();
+    if (stamp !== null) {
+      const started = stamp;
+      stamp = null;
+      metrics.dragDraws.push(performance.now() - drawing);
+      metrics.dragSteps.push(performance.now() - started);
+      requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
+    }
+    if (winning) {
+      // After the board: the panel's layout and focus never hold up the last step's redraw.
+      winning = false;
+      await saveWin();
+      showWin();
+      if (onWin) onWin({ steps: stepCount });
+    }
+  }
+
+  /** Open the game again from the last save: the id is gone (the worker was replaced, or
+   * Python forgot the oldest of many games). */
+  async function reopen() {
+    take(await python.resume(level, saved));
+  }
+
+  /** A verb on the open game; a game the worker no longer holds is resumed from its save
+   * first (or when Python says it does not know the id). */
+  async function play(verb, ...args) {
+    if (generation !== app.generation) await reopen();
+    try {
+      return await python[verb](session, ...args);
+    } catch (error) {
+      if (error.type !== "UnknownSession") throw error;
+      await reopen();
+      return python[verb](session, ...args);
+    }
   }
 
   async function restart() {
-    const answer = await app.call(`${PAGE}.start`, level);
+    const answer = await play("restart");
     won = false;
     win.hidden = true;
     focus = null;
@@ -192,18 +231,18 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   }
 
   async function undo() {
-    if (won) return;
-    afterMove(await app.call(`${PAGE}.undo`, session));
+    if (!offer.undo) return;
+    afterMove(await play("undo"));
   }
 
   async function redo() {
-    if (won) return;
-    afterMove(await app.call(`${PAGE}.redo`, session));
+    if (!offer.redo) return;
+    afterMove(await play("redo"));
   }
 
   async function hint() {
-    if (won) return;
-    const answer = await app.call(`${PAGE}.hint`, session);
+    if (!offer.hint) return;
+    const answer = await play("hint");
     if (answer.step) {
       hintStep = answer.step;
       app.message(answer.remaining !== null
@@ -219,7 +258,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   async function step(stepJson) {
     if (won) return;
-    const answer = await app.call(`${PAGE}.step`, session, stepJson);
+    const answer = await play("step", stepJson);
     const before = view;
     afterMove(answer);
     if (!answer.refused && !won) {
@@ -239,7 +278,10 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (!from) { grabbed.stopped = true; return; }
     const dir = direction(from, cell);
     if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
+    const calling = performance.now();
     await step([grabbed.body, grabbed.end, dir]);
+    metrics.dragWaits.push(calling - when);
+    metrics.dragCalls.push(performance.now() - calling);
     stamp = when;
   }
 
@@ -306,7 +348,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and nothing is ` +
           "saved over it."
         : "there was nothing stored to keep.";
-    take(await app.call(`${PAGE}.start`, level));
+    take(await python.start(level));
     if (!live) return;
     // Where the steps went comes first: the message line shows two lines.
     app.message(`Your level ${levelNumber} in progress could not be resumed: ${where} The ` +
@@ -320,20 +362,21 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   act(async () => {
     const current = saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
     const ours = current && current.level === levelNumber && current.steps.length;
-    if (ours && current.sha === levelSha) {
+    if (ours) {
       try {
-        take(await app.call(`${PAGE}.view`, { level, steps: current.steps, redo: current.redo }));
+        take(await python.resume(level, { sha: current.sha, steps: current.steps, redo: current.redo }));
         app.message(`Back where you left level ${levelNumber}: ${stepCount} steps in. ` +
           "Restart starts over.", "info");
       } catch (error) {
-        // Python refused the saved steps (a damaged save, or one from an older build):
-        // keep them aside before this fresh start saves over them.
-        await startFresh(error.type === "Cancelled" ? "resuming it was stopped" : error.message);
+        // Python refused the save (a damaged one, or one for another version of the level,
+        // from an older build): keep it aside before this fresh start saves over it.
+        const why = error.type === "Cancelled" ? "resuming it was stopped"
+          : (error.issues || []).some((issue) => issue.path === "save.sha")
+            ? `it was saved for another version of level ${levelNumber}` : error.message;
+        await startFresh(why);
       }
-    } else if (ours) {
-      await startFresh(`it was saved for another version of level ${levelNumber}`);
     } else {
-      take(await app.call(`${PAGE}.start`, level));
+      take(await python.start(level));
     }
     wireBoard(draw());
     layout.update();
@@ -344,159 +387,14 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     element: section,
     unmount() {
       live = false;
+      // Let Python forget the game once the queue is done (a game of a replaced worker is
+      // gone already).
+      queue.settled().then(() => {
+        if (session !== null && generation === app.generation) python.close(session).catch(() => {});
+      });
       detach();
       layout.stop();
       app.removeEventListener("settings", onSettings);
-    },
-  };
-}
-
-// ---------------------------------------------------------------- layout: boards that fill the screen
-// The board takes the space the viewport has: on a wide screen the controls stand beside it
-// and the board gets the rest of the width and the height down to the window's foot; on a
-// narrow one they sit below it and the board spans the full width (edge to edge). Cells are
-// as large as fit. A level too wide for MIN_CELL px cells (a phone, 14 columns or more) opens
-// whole and offers a zoom (the button, or two fingers): the board then grows inside its
-// frame, which scrolls (one finger away from the ends, or the scroll bars), never the page.
-const MIN_CELL = 30;      // the smallest cell a phone should have to draw (spec/web.md)
-const ZOOM_CELL = 36;     // the zoom button's cell size (at least 1.5x the fitted size)
-const WIDE_PX = 720;      // from this width (and wider than tall), controls beside the board
-const SIDE_PX = 240;      // the controls' column on a wide screen
-const GAP_PX = 16;
-
-function boardLayout(section, frame, boardBox, zoomButton, level) {
-  const { cols, rows } = level;
-  let fit = MIN_CELL;     // the cell that shows the whole board
-  let cell = null;        // the cell drawn; null: fitted
-  let pan = null;         // {pointerId, x, y, left, top} while one finger pans
-  let pinch = null;       // {a, b, distance, cell, mid} while two fingers zoom
-  const pointers = new Map();
-
-  function measure() {
-    const viewportW = document.documentElement.clientWidth;
-    const viewportH = window.innerHeight;
-    const wide = viewportW >= WIDE_PX && viewportW > viewportH;
-    section.dataset.layout = wide ? "wide" : "narrow";
-    const stage = frame.parentElement;
-    const top = stage.getBoundingClientRect().top + window.scrollY;
-    const side = section.querySelector(".play-side");
-    const width = wide ? section.clientWidth - SIDE_PX - GAP_PX : stage.clientWidth;
-    const below = wide ? 0 : side.offsetHeight + GAP_PX;
-    const height = viewportH - top - below - 12;
-    const byWidth = width / cols;
-    const byHeight = height / rows;
-    // Wide: all of it must show. Narrow: the height may push the controls down (the page
-    // scrolls up and down) rather than draw cells under MIN_CELL.
-    let size = wide ? Math.min(byWidth, byHeight) : Math.min(byWidth, Math.max(byHeight, MIN_CELL));
-    size = Math.max(8, Math.floor(size * 100) / 100);
-    return { size, width, height: wide ? height : Math.max(height, rows * Math.min(size, MIN_CELL)) };
-  }
-
-  function apply() {
-    const room = measure();
-    fit = room.size;
-    const zoomable = fit < MIN_CELL;
-    if (!zoomable) cell = null;
-    const drawn = cell === null ? fit : Math.max(fit, cell);
-    section.style.setProperty("--cell", `${drawn}px`);
-    boardBox.style.setProperty("--cell", `${drawn}px`);
-    const zoomed = drawn > fit + 0.01;
-    section.dataset.zoom = zoomed ? "in" : "fit";
-    frame.style.maxWidth = `${Math.floor(room.width)}px`;
-    frame.style.maxHeight = zoomed ? `${Math.max(rows * fit, Math.floor(room.height))}px` : "";
-    zoomButton.hidden = !zoomable;
-    zoomButton.textContent = zoomed ? "Show the whole board" : "Zoom in";
-    zoomButton.setAttribute("aria-pressed", String(zoomed));
-    frame.dataset.cell = String(drawn);
-    frame.dataset.fitCell = String(fit);
-  }
-
-  /** Zoom to `size` px cells keeping the frame point (fx, fy) over the same board point. */
-  function zoomTo(size, fx, fy) {
-    const before = cell === null ? fit : cell;
-    const max = Math.max(72, fit * 3);
-    cell = Math.min(max, Math.max(fit, size));
-    const bx = (frame.scrollLeft + fx) / before;
-    const by = (frame.scrollTop + fy) / before;
-    apply();
-    const after = cell;
-    frame.scrollLeft = bx * after - fx;
-    frame.scrollTop = by * after - fy;
-    if (cell <= fit + 0.01) cell = null;
-  }
-
-  const local = (event) => {
-    const box = frame.getBoundingClientRect();
-    return [event.clientX - box.left, event.clientY - box.top];
-  };
-
-  const down = (event) => {
-    pointers.set(event.pointerId, [event.clientX, event.clientY]);
-    if (pointers.size === 2 && fit < MIN_CELL) {
-      // Two fingers: a pinch. A drag the first finger began ends here (its steps stay).
-      const [a, b] = [...pointers.keys()];
-      const board = boardBox.firstElementChild;
-      for (const id of [a, b]) {
-        try { if (board && board.hasPointerCapture(id)) board.releasePointerCapture(id); } catch { /* gone */ }
-      }
-      pan = null;
-      const [pa, pb] = [pointers.get(a), pointers.get(b)];
-      const box = frame.getBoundingClientRect();
-      pinch = { a, b, distance: Math.hypot(pa[0] - pb[0], pa[1] - pb[1]) || 1,
-        cell: cell === null ? fit : cell,
-        mid: [(pa[0] + pb[0]) / 2 - box.left, (pa[1] + pb[1]) / 2 - box.top] };
-      event.preventDefault();
-    }
-  };
-  const move = (event) => {
-    if (!pointers.has(event.pointerId)) return;
-    pointers.set(event.pointerId, [event.clientX, event.clientY]);
-    if (pinch && pointers.has(pinch.a) && pointers.has(pinch.b)) {
-      const [pa, pb] = [pointers.get(pinch.a), pointers.get(pinch.b)];
-      const distance = Math.hypot(pa[0] - pb[0], pa[1] - pb[1]);
-      zoomTo(pinch.cell * distance / pinch.distance, pinch.mid[0], pinch.mid[1]);
-      event.preventDefault();
-    } else if (pan && event.pointerId === pan.pointerId) {
-      frame.scrollLeft = pan.left - (event.clientX - pan.x);
-      frame.scrollTop = pan.top - (event.clientY - pan.y);
-      event.preventDefault();
-    }
-  };
-  const up = (event) => {
-    pointers.delete(event.pointerId);
-    if (pinch && (event.pointerId === pinch.a || event.pointerId === pinch.b)) pinch = null;
-    if (pan && event.pointerId === pan.pointerId) pan = null;
-  };
-  frame.addEventListener("pointerdown", down, true);
-  frame.addEventListener("pointermove", move, true);
-  for (const name of ["pointerup", "pointercancel"]) frame.addEventListener(name, up, true);
-
-  const onResize = () => apply();
-  window.addEventListener("resize", onResize);
-  const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
-    if (section.clientWidth !== observer.width) { observer.width = section.clientWidth; apply(); }
-  }) : null;
-  if (observer) observer.observe(section);
-  apply();
-
-  return {
-    update: apply,
-    toggle() {
-      const box = frame.getBoundingClientRect();
-      if (section.dataset.zoom === "in") zoomTo(fit, 0, 0);
-      else zoomTo(Math.max(ZOOM_CELL, fit * 1.5), box.width / 2, box.height / 2);
-    },
-    /** A press that grabbed no end: pan the zoomed board with it. True when it pans. */
-    pan(event) {
-      if (!event || section.dataset.zoom !== "in" || pinch) return false;
-      pan = { pointerId: event.pointerId, x: event.clientX, y: event.clientY,
-        left: frame.scrollLeft, top: frame.scrollTop };
-      try { frame.setPointerCapture(event.pointerId); } catch { /* a synthetic pointer */ }
-      return true;
-    },
-    stop() {
-      window.removeEventListener("resize", onResize);
-      if (observer) observer.disconnect();
     },
   };
 }

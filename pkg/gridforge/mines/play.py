@@ -4,7 +4,8 @@ A session is one ledger (A3) and one engine (A2) on a board, held by id; its fun
 and return JSON values and answer with the events the call produced (both emitter faces
 merged in emission order), the outcomes, and the player's view of the state (never a
 concealed cell's content). They are a tool's API: the page plays whole runs through
-:mod:`gridforge.mines.page`, which reuses :class:`Session` and :class:`Registry`.
+:mod:`gridforge.mines.page`, which reuses :class:`Session`; both keep their objects in the
+shared :class:`gridforge.session.Registry`.
 
 :func:`replay` runs a board and a script headless and returns the event stream; the
 ``gridforge mines replay`` command prints it as JSON lines (:func:`event_lines`), the
@@ -31,13 +32,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import Economy, Ledger, load_economy
+from gridforge.session import Registry
 
 SCRIPT_FORMAT = "gridforge.mines.script/1"
 CALLS = ("round_start", "settlement_done", "install", "refresh", "retire")
@@ -48,7 +50,6 @@ MAX_SESSIONS = 16
 MAX_SCRIPT_BYTES = 8 * 1024 * 1024
 MAX_SCRIPT_STEPS = 10_000
 MAX_SCRIPT_INTENTS = 100_000
-T = TypeVar("T")
 
 __all__ = [
     "MAX_SCRIPT_BYTES",
@@ -124,32 +125,7 @@ class Session:
         return self.engine.install_board(board).accepted
 
 
-class Registry(Generic[T]):
-    """Objects the page holds by id (a prefix and a counter); past ``limit`` the oldest goes."""
-
-    def __init__(self, prefix: str, limit: int, what: str) -> None:
-        self.prefix, self.limit, self.what = prefix, limit, what
-        self.items: dict[str, T] = {}
-        self.count = 0
-
-    def add(self, item: T) -> str:
-        self.count += 1
-        key = f"{self.prefix}{self.count}"
-        self.items[key] = item
-        while len(self.items) > self.limit:
-            del self.items[next(iter(self.items))]
-        return key
-
-    def get(self, key: object) -> T:
-        if not isinstance(key, str) or key not in self.items:
-            raise GridforgeError(f"unknown mines {self.what} {key!r}")
-        return self.items[key]
-
-    def drop(self, key: object) -> bool:
-        return isinstance(key, str) and self.items.pop(key, None) is not None
-
-
-_sessions: Registry[Session] = Registry("m", MAX_SESSIONS, "session")
+_sessions: Registry[Session] = Registry("m", MAX_SESSIONS, "mines session")
 
 
 def _session(session_id: object) -> Session:

@@ -45,8 +45,9 @@ from gridforge.mines.generate import generate, preset
 from gridforge.mines.hints import Part, next_hint, parts_text, ref
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import SPEND_KINDS
-from gridforge.mines.play import Registry, Session
+from gridforge.mines.play import Session
 from gridforge.mines.view import board_view, move_tree, offer, page_event, stand_for
+from gridforge.session import Registry
 
 RUN_FORMAT = "gridforge.mines.run/1"
 SAVE_FORMAT = "gridforge.mines.saved-run/1"
@@ -942,7 +943,7 @@ def replay_saved(data: object, table: RunTable | None = None,
 
 # ---------------------------------------------------------------- JSON facade for the page
 RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
-_runs: Registry[Run] = Registry("r", MAX_RUNS, "run")
+_runs: Registry[Run] = Registry("r", MAX_RUNS, "mines run")
 
 
 def _run(run_id: object) -> Run:

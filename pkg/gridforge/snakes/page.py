@@ -2,9 +2,9 @@
 
 ``gridforge.api.dispatch`` resolves only the names listed in ``__all__`` here (and in
 :mod:`gridforge.mines.page` and :mod:`gridforge.api`); everything else in the package is
-internal. Play is stateless on this side: a *session* is the JSON dict that the page keeps
-(see :mod:`gridforge.snakes.play`). Long calls take the dispatcher's progress sink as the
-keyword argument ``progress``; the page never passes it.
+internal. A level in play lives in the worker, named by the id that :func:`start` or
+:func:`resume` answers (see :mod:`gridforge.snakes.play`). Long calls take the dispatcher's
+progress sink as the keyword argument ``progress``; the page never passes it.
 
 This is the layer that joins the game and its designer: certificates the page sees carry
 the designer's seven-term score (:mod:`gridforge.snakes.design.certify`), and every
@@ -19,8 +19,48 @@ from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.design import certify
 
-__all__ = ["design_levels", "drag", "export", "hint", "redo", "sample_levels", "start", "step",
-           "topologies", "undo", "validate", "verify", "view"]
+__all__ = ["close", "design_levels", "export", "facts", "hint", "position", "progress_after_win",
+           "redo", "restart", "resume", "sample_levels", "start", "step", "topologies", "undo",
+           "validate", "verify"]
+
+
+def facts() -> dict[str, Any]:
+    """What the page must know before it asks anything else: the number of main-line levels
+    and the editor's board and file limits (the page copies none of them)."""
+    from gridforge.snakes import editing, level
+    from gridforge.snakes.design.mainline import LEVELS
+
+    return {"levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
+            "rows": [level.MIN_ROWS, level.MAX_ROWS],
+            "import_max_bytes": editing.IMPORT_MAX_BYTES}
+
+
+def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
+    """The main line's progress (``progress.snakes`` of ``gridforge.progress/1``) once level
+    ``number`` is won in ``steps``: its best is the fewest steps so far, the next level opens
+    (never past the last), and no level is in progress. The other fields stay as they were.
+
+    :raises GridforgeError: when ``snakes`` is not an object or ``number``/``steps`` are not
+        a level number and a count.
+    """
+    from gridforge.errors import GridforgeError
+    from gridforge.snakes.design.mainline import LEVELS
+
+    def count(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+    if not isinstance(snakes, dict):
+        raise GridforgeError("snakes: the main line's progress must be an object")
+    if not count(number) or not 1 <= number <= LEVELS:
+        raise GridforgeError(f"level: a main-line level is 1..{LEVELS}, got {number!r}")
+    if not count(steps):
+        raise GridforgeError(f"steps: a count of steps, got {steps!r}")
+    done = dict(snakes.get("done") or {})
+    best = done.get(str(number))
+    done[str(number)] = steps if not count(best) else min(best, steps)
+    opened = snakes.get("open")
+    opened = opened if count(opened) else 1
+    return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
 
 
 def validate(level: Any) -> dict[str, Any]:
@@ -29,39 +69,51 @@ def validate(level: Any) -> dict[str, Any]:
 
 
 def start(level: Any) -> dict[str, Any]:
-    """A new play session on ``level``: the session, the view, the legal steps."""
+    """Open a game on ``level``: ``{session, view, offer, step_count, refused, save}``
+    (see :mod:`gridforge.snakes.play`); the page names the game by ``session`` after."""
     return play.start(level)
 
 
-def view(session: Any) -> dict[str, Any]:
-    """The current state of ``session``, its legal steps and step count."""
-    return play.view(session)
+def resume(level: Any, save: Any) -> dict[str, Any]:
+    """Open a game on ``level`` where a stored ``save`` left it (after a reload or a worker
+    restart); answers as :func:`start`, or refuses naming the field of the save at fault."""
+    return play.resume(level, save)
 
 
 def step(session: Any, step_json: Any) -> dict[str, Any]:
-    """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]``; a refusal leaves the
-    session unchanged and says why."""
+    """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]`` in the open game
+    ``session``; a refusal leaves the game unchanged and says why."""
     return play.step(session, step_json)
 
 
-def drag(session: Any, body: int, end: str, cells: list[Any]) -> dict[str, Any]:
-    """Play the steps of a drag of ``end`` of ``body`` through ``cells`` (``[x, y]`` each)."""
-    return play.drag(session, body, end, cells)
-
-
 def undo(session: Any) -> dict[str, Any]:
-    """Take back the last step (it moves to ``redo``)."""
+    """Take back the last step (it moves to redo)."""
     return play.undo(session)
 
 
 def redo(session: Any) -> dict[str, Any]:
-    """Replay the first step of ``redo``."""
+    """Play again the first step of redo."""
     return play.redo(session)
+
+
+def restart(session: Any) -> dict[str, Any]:
+    """Back to the level's start, with no steps and nothing to redo."""
+    return play.restart(session)
 
 
 def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> dict[str, Any]:
     """The next step of a solution from the current state (``step`` null if none found)."""
     return play.hint(session, max_states, max_seconds)
+
+
+def close(session: Any) -> bool:
+    """Forget an open game; ``False`` if it was not open."""
+    return play.close(session)
+
+
+def position(level: Any, steps: Any) -> dict[str, Any]:
+    """The view after ``steps`` from the start of ``level``, without opening a game."""
+    return play.position(level, steps)
 
 
 VERIFY_STATES = 200_000

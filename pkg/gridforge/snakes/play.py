@@ -1,19 +1,28 @@
-"""The JSON-facing snakes calls for the browser (through ``gridforge.api``) and tools.
+"""The snakes play midend: a level in play lives here, in the worker, held by id.
 
-Play is stateless on this side: a *session* is the JSON dict
-``{"level": <level dict>, "steps": [[body, end, dir], ...], "redo": [...]}`` that the page
-keeps; every call replays the steps from the start (cheap: a few hundred steps at most)
-and answers the new session plus a *view* of the current state. Undo moves the last step
-to ``redo``; redo moves it back; a new step clears ``redo``. A refused step is an answer
-with ``"refused": {"reason", "message"}``, not an error; bad input (a level that does not
-validate) raises ValidationError, which the bridge turns into JSON with field paths.
+The page opens a game with :func:`start` (a level) or :func:`resume` (a level and a save),
+and names it by the id answered (``"session"``) in every verb after: :func:`step`,
+:func:`undo`, :func:`redo`, :func:`restart`, :func:`hint`, :func:`close`. The game and its
+history (:class:`~gridforge.snakes.rules.History`: states and steps, a cursor for undo and
+redo) stay in the shared registry (:mod:`gridforge.session`), so a step costs one rule check
+and one view: no replay, no re-validation of the level. Every play answer is::
 
-Every view carries ``markers``: what the board draws for the mechanics still in play, so the
-page computes no rule (see :func:`markers`).
+    {"session": id, "view": {... state, "markers"}, "offer": {"undo", "redo", "hint",
+     "restart", "legal"}, "step_count": n, "refused": null | {"reason", "message"},
+     "save": {"sha": level SHA-256, "steps": [...], "redo": [...]}}
 
-Public calls: :func:`start`, :func:`view`, :func:`step`, :func:`drag`, :func:`undo`,
-:func:`redo`, :func:`hint`, :func:`validate`, :func:`budgets`. Verification needs the designer's
-score and lives in :mod:`gridforge.snakes.design.certify` (the page's ``verify``).
+``offer`` is what the page may offer now (the buttons, and ``legal``: the steps the rules
+allow, from which the page marks the cells a grabbed end may enter); the page computes no
+rule. ``save`` is all the page stores: :func:`resume` replays it (the only replay left) after
+a reload, or when the worker was restarted and the id is gone (:class:`UnknownSession`).
+Undo moves the last step to ``redo``; redo moves it back; a new step clears ``redo``. A
+refused step is an answer with ``refused``, not an error; bad input (a level that does not
+validate, a save that does not replay on it) raises ValidationError with field paths.
+
+Every view carries ``markers``: what the board draws for the mechanics still in play (see
+:func:`markers`). :func:`position` answers the view after given steps without a session
+(the editor's replay of a solution). Verification needs the designer's score and lives in
+:mod:`gridforge.snakes.design.certify` (the page's ``verify``).
 """
 
 from __future__ import annotations
@@ -21,11 +30,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gridforge.errors import GridforgeError, is_int
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.session import Registry, UnknownSession
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import (
     REFUSALS,
     Game,
+    History,
     IllegalStep,
     State,
     move_to_step,
@@ -35,15 +46,51 @@ from gridforge.snakes.search import hint as search_hint
 
 _CACHE: dict[str, Game] = {}
 _CACHE_SIZE = 8
-# Limits of what the page hands in: a session's steps (a solution is at most a few hundred
-# steps; replaying this many stays well under a second), a drag's cells, search budgets.
+# Games in play at once; past this the oldest is forgotten (the page resumes it from its save).
+MAX_SESSIONS = 16
+# A game in play keeps at most this many steps (played and undone): a solution is at most a
+# few hundred steps, and a save this long still replays in well under a second.
 MAX_SESSION_STEPS = 5_000
-MAX_DRAG_CELLS = 1_000
 MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
 MAX_SECONDS = 600.0
+TOO_LONG = "too_long"
+MESSAGES = {**REFUSALS, TOO_LONG: f"a level in play keeps at most {MAX_SESSION_STEPS} steps: "
+            "undo or restart"}
 
 
-def _game(level: Any) -> Game:
+class Play:
+    """One level in play: its compiled game, its SHA-256 and its history."""
+
+    def __init__(self, game: Game, sha: str) -> None:
+        self.game = game
+        self.sha = sha
+        self.history = History(game)
+
+    @property
+    def state(self) -> State:
+        return self.history.state
+
+    def save(self) -> dict[str, Any]:
+        """What the page stores to resume this game: the level's SHA, steps and redo."""
+        history = self.history
+        return {"sha": self.sha, "steps": history.steps,
+                "redo": [move_to_step(m) for m in history.moves[history.cursor:]]}
+
+    def offer(self, state: State, complete: bool) -> dict[str, Any]:
+        """What the page may offer now: undo, redo, hint, restart and the legal steps (none
+        once the level is complete)."""
+        history = self.history
+        return {"undo": not complete and history.can_undo(),
+                "redo": not complete and history.can_redo(),
+                "hint": not complete, "restart": True,
+                "legal": [] if complete else [move_to_step(m)
+                                              for m in self.game.legal_moves(state)]}
+
+
+_sessions: Registry[Play] = Registry("s", MAX_SESSIONS, "snakes session")
+
+
+def _game(level: Any) -> tuple[Game, str]:
     parsed = level_from_json(level, balanced=False)
     key = level_sha256(parsed)
     game = _CACHE.get(key)
@@ -51,36 +98,29 @@ def _game(level: Any) -> Game:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         game = _CACHE[key] = Game(parsed)
-    return game
+    return game, key
 
 
-def _session(session: Any) -> tuple[Game, list[Any], list[Any]]:
-    if not isinstance(session, dict) or "level" not in session:
-        raise GridforgeError('a session is {"level": ..., "steps": [...], "redo": [...]}')
-    steps = session.get("steps") or []
-    redo = session.get("redo") or []
-    if not isinstance(steps, list) or not isinstance(redo, list):
-        raise GridforgeError("session.steps and session.redo must be lists")
-    if len(steps) + len(redo) > MAX_SESSION_STEPS:
-        raise GridforgeError(f"session.steps: with session.redo at most {MAX_SESSION_STEPS} "
-                             f"steps, got {len(steps) + len(redo)}")
-    return _game(session["level"]), list(steps), list(redo)
+def _view(game: Game, state: State) -> dict[str, Any]:
+    return {**game.state_to_json(state), "markers": markers(game, state)}
 
 
-def _answer(
-    game: Game, steps: list[Any], redo: list[Any], refused: str | None = None
-) -> dict[str, Any]:
-    state = game.replay(steps)[-1]
-    out = {
-        "session": {"level": game.level.to_json(), "steps": steps, "redo": redo},
-        "view": {**game.state_to_json(state), "markers": markers(game, state)},
-        "legal": [move_to_step(m) for m in game.legal_moves(state)],
-        "step_count": len(steps),
-        "refused": None,
+def _answer(session_id: str, play: Play, refused: str | None = None) -> dict[str, Any]:
+    state = play.state
+    view = _view(play.game, state)
+    return {
+        "session": session_id,
+        "view": view,
+        "offer": play.offer(state, view["complete"]),
+        "step_count": play.history.cursor,
+        "refused": None if refused is None else {"reason": refused,
+                                                 "message": MESSAGES.get(refused, refused)},
+        "save": play.save(),
     }
-    if refused is not None:
-        out["refused"] = {"reason": refused, "message": REFUSALS.get(refused, refused)}
-    return out
+
+
+def _open(session_id: object) -> Play:
+    return _sessions.get(session_id)
 
 
 def markers(game: Game, state: State) -> list[dict[str, Any]]:
@@ -128,74 +168,139 @@ def validate(level: Any) -> dict[str, Any]:
 
 
 def start(level: Any) -> dict[str, Any]:
-    """A new session on ``level`` (validated; supply/demand mismatches are allowed to load
-    so the editor can show them, and :func:`verify` reports them)."""
-    return _answer(_game(level), [], [])
+    """Open a game on ``level`` (validated once, here; supply/demand mismatches are allowed
+    to load so the editor can show them, and ``verify`` reports them)."""
+    game, sha = _game(level)
+    play = Play(game, sha)
+    return _answer(_sessions.add(play), play)
 
 
-def view(session: Any) -> dict[str, Any]:
-    """The current state of ``session``, its legal steps and step count."""
-    game, steps, redo = _session(session)
-    return _answer(game, steps, redo)
+def _save_steps(save: dict[str, Any], key: str) -> list[Any]:
+    steps = save.get(key, [])
+    if not isinstance(steps, list):
+        raise ValidationError([Issue(field_path("save", key), "type", "a list of steps")],
+                              "snakes save")
+    return steps
 
 
-def step(session: Any, step_json: Any) -> dict[str, Any]:
-    """Play one step; a refusal leaves the session unchanged and says why."""
-    game, steps, redo = _session(session)
-    state = game.replay(steps)[-1]
+def resume(level: Any, save: Any) -> dict[str, Any]:
+    """Open a game on ``level`` where ``save`` left it (after a reload or a worker restart):
+    the one replay of play. The save must be this very level's (``sha``) and its ``steps``
+    and then its ``redo`` must replay on it; answers as :func:`start`.
+
+    :raises ValidationError: naming the field at fault (``save.sha``, ``save.steps[3]``,
+        ``save.redo[0]``), or the level's own issues.
+    """
+    game, sha = _game(level)
+    if not isinstance(save, dict):
+        raise ValidationError([Issue("save", "type", 'a save is {"sha", "steps", "redo"}')],
+                              "snakes save")
+    if save.get("sha") != sha:
+        raise ValidationError([Issue("save.sha", "mismatch", "the save is for another "
+                                     "version of this level")], "snakes save")
+    steps, redo = _save_steps(save, "steps"), _save_steps(save, "redo")
+    if len(steps) + len(redo) > MAX_SESSION_STEPS:
+        raise ValidationError([Issue("save.steps", "too_many", f"with save.redo at most "
+                                     f"{MAX_SESSION_STEPS} steps, got {len(steps) + len(redo)}")],
+                              "snakes save")
+    play = Play(game, sha)
+    history = play.history
+    for key, items in (("steps", steps), ("redo", redo)):
+        for i, step_json in enumerate(items):
+            try:
+                history.play(step_to_move(step_json))
+            except IllegalStep as exc:
+                raise ValidationError([Issue(field_path("save", key, i), "illegal",
+                                             f"does not replay: {REFUSALS.get(exc.reason)}")],
+                                      "snakes save") from None
+    for _ in redo:
+        history.undo()
+    return _answer(_sessions.add(play), play)
+
+
+def view(session_id: Any) -> dict[str, Any]:
+    """The current answer of an open game (view, offer, save), unchanged."""
+    return _answer(session_id, _open(session_id))
+
+
+def step(session_id: Any, step_json: Any) -> dict[str, Any]:
+    """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]``; a refusal leaves
+    the game unchanged and says why."""
+    play = _open(session_id)
+    history = play.history
+    if history.cursor >= MAX_SESSION_STEPS:
+        return _answer(session_id, play, TOO_LONG)
     try:
-        move = step_to_move(step_json)
-        game.apply(state, move)
+        history.play(step_to_move(step_json))
     except IllegalStep as exc:
-        return _answer(game, steps, redo, exc.reason)
-    return _answer(game, [*steps, move_to_step(move)], [])
+        return _answer(session_id, play, exc.reason)
+    return _answer(session_id, play)
 
 
-def drag(session: Any, body: int, end: str, cells: list[Any]) -> dict[str, Any]:
-    """Play the steps of a drag of ``end`` of ``body`` through ``cells`` ([x, y] each)."""
-    game, steps, redo = _session(session)
-    if isinstance(cells, list) and len(cells) > MAX_DRAG_CELLS:
-        raise GridforgeError(f"drag: at most {MAX_DRAG_CELLS} cells, got {len(cells)}")
-    if not isinstance(cells, list) or not all(
-        isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in cells
-    ):
-        raise GridforgeError("drag: cells must be a list of [x, y]")
-    if not isinstance(body, int) or isinstance(body, bool):
-        raise GridforgeError("drag: body must be an integer")
-    state = game.replay(steps)[-1]
-    moves, _, refused = game.drag(state, body, end, cells)
-    new_steps = [*steps, *(move_to_step(m) for m in moves)]
-    return _answer(game, new_steps, [] if moves else redo, refused)
+def undo(session_id: Any) -> dict[str, Any]:
+    """Take back the last step (it moves to redo); nothing once the level is complete."""
+    play = _open(session_id)
+    if not play.game.is_complete(play.state):
+        play.history.undo()
+    return _answer(session_id, play)
 
 
-def undo(session: Any) -> dict[str, Any]:
-    """Take back the last step (it moves to ``redo``)."""
-    game, steps, redo = _session(session)
-    if steps:
-        redo = [steps.pop(), *redo]
-    return _answer(game, steps, redo)
+def redo(session_id: Any) -> dict[str, Any]:
+    """Play again the first step of redo; nothing once the level is complete."""
+    play = _open(session_id)
+    if not play.game.is_complete(play.state):
+        play.history.redo()
+    return _answer(session_id, play)
 
 
-def redo(session: Any) -> dict[str, Any]:
-    """Replay the first step of ``redo``."""
-    game, steps, redo_list = _session(session)
-    if redo_list:
-        steps.append(redo_list.pop(0))
-    return _answer(game, steps, redo_list)
+def restart(session_id: Any) -> dict[str, Any]:
+    """Back to the level's start, with no steps and nothing to redo."""
+    play = _open(session_id)
+    play.history = History(play.game)
+    return _answer(session_id, play)
 
 
-def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> dict[str, Any]:
-    """The next step of a solution from the current state (``step`` null if none found)."""
+def close(session_id: Any) -> bool:
+    """Forget an open game; ``False`` if it was not open."""
+    return _sessions.drop(session_id)
+
+
+def hint(session_id: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> dict[str, Any]:
+    """The next step of a solution from the current state (``step`` null if none found, or
+    once the level is complete)."""
     max_states, max_seconds = budgets(max_states, max_seconds)
-    game, steps, _ = _session(session)
-    state = game.replay(steps)[-1]
-    move, result = search_hint(game, state, max_states=max_states, max_seconds=max_seconds)
+    play = _open(session_id)
+    if play.game.is_complete(play.state):
+        return {"step": None, "remaining": 0, "optimal": True, "status": "complete"}
+    move, result = search_hint(play.game, play.state, max_states=max_states,
+                               max_seconds=max_seconds)
     return {
         "step": None if move is None else move_to_step(move),
         "remaining": None if result.moves is None else len(result.moves),
         "optimal": result.optimal,
         "status": result.status,
     }
+
+
+def position(level: Any, steps: Any) -> dict[str, Any]:
+    """The view after ``steps`` from the start of ``level``, without opening a game (the
+    editor shows a solution step by step this way).
+
+    :raises ValidationError: naming ``steps[i]`` when a step does not replay.
+    """
+    game, _ = _game(level)
+    if not isinstance(steps, list) or len(steps) > MAX_SESSION_STEPS:
+        raise ValidationError([Issue("steps", "type", f"a list of at most {MAX_SESSION_STEPS} "
+                                     "steps")], "snakes steps")
+    state = game.initial
+    for i, step_json in enumerate(steps):
+        try:
+            state = game.apply(state, step_to_move(step_json))
+        except IllegalStep as exc:
+            raise ValidationError([Issue(field_path("steps", i), "illegal",
+                                         f"does not replay: {REFUSALS.get(exc.reason)}")],
+                                  "snakes steps") from None
+    return {"view": _view(game, state), "step_count": len(steps)}
 
 
 def budgets(max_states: Any, max_seconds: Any) -> tuple[int, float]:
@@ -211,5 +316,22 @@ def budgets(max_states: Any, max_seconds: Any) -> tuple[int, float]:
     return max_states, float(max_seconds)
 
 
-__all__ = ["budgets", "drag", "hint", "markers", "redo", "start", "step", "undo", "validate",
-           "view"]
+__all__ = [
+    "MAX_SESSIONS",
+    "MAX_SESSION_STEPS",
+    "Play",
+    "UnknownSession",
+    "budgets",
+    "close",
+    "hint",
+    "markers",
+    "position",
+    "redo",
+    "restart",
+    "resume",
+    "start",
+    "step",
+    "undo",
+    "validate",
+    "view",
+]

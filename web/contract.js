@@ -1,0 +1,113 @@
+// The page's contract with Python: every function of gridforge that the page calls is named
+// here, once (they are the names gridforge.api.functions() lists); screens call these
+// methods and never spell a name. Every call takes one path: through the bridge (the worker
+// runs one call at a time), and a failure rejects with one kind of Error, whose message is
+// Python's own player-facing text (`text` in the error envelope), the raw message on
+// `.detail`, with its `.type` and field-path `.issues`. A screen runs its actions through
+// one serial queue (serialQueue below), which reports a failure on the message line.
+
+const API = "gridforge.api.";
+const SNAKES = "gridforge.snakes.page.";
+const MINES = "gridforge.mines.page.";
+
+/** The function the console offers first. */
+export const FIRST_CONSOLE_FUNCTION = `${API}version`;
+
+/** A failed call in the player's words (Python wrote them); the original stays on `.detail`. */
+export function playerError(error) {
+  const raw = String((error && error.message) || error || "unknown error");
+  const type = error && error.type;
+  if (type === "InternalError") console.error(raw);  // the details for a bug report
+  const text = error && typeof error.text === "string" ? error.text
+    : type === "Cancelled" ? "Stopped." : raw;
+  const out = new Error(text);
+  out.type = type;
+  out.issues = error && error.issues;
+  out.detail = raw;
+  return out;
+}
+
+/**
+ * The contract over `invoke(name, args, onProgress)` (the shell's tracked bridge call):
+ * `{api, snakes, editor, mines, named}`, each method resolving to Python's JSON answer.
+ */
+export function makeContract(invoke) {
+  const call = (name) => (...args) => invoke(name, args).catch((error) => { throw playerError(error); });
+  // A long call: `(args, onProgress({done, total, label}))`.
+  const long = (name) => (args, onProgress = () => {}) =>
+    invoke(name, args, onProgress).catch((error) => { throw playerError(error); });
+  let facts = null;
+  const factsCall = call(`${SNAKES}facts`);
+  return Object.freeze({
+    api: { version: call(`${API}version`), functions: call(`${API}functions`) },
+    snakes: {
+      /** {levels, cols: [min, max], rows: [min, max], import_max_bytes}; asked once. */
+      facts() {
+        facts ??= factsCall().catch((error) => { facts = null; throw error; });
+        return facts;
+      },
+      start: call(`${SNAKES}start`),
+      resume: call(`${SNAKES}resume`),
+      step: call(`${SNAKES}step`),
+      undo: call(`${SNAKES}undo`),
+      redo: call(`${SNAKES}redo`),
+      restart: call(`${SNAKES}restart`),
+      hint: call(`${SNAKES}hint`),
+      close: call(`${SNAKES}close`),
+      progressAfterWin: call(`${SNAKES}progress_after_win`),
+    },
+    editor: {
+      blank: call(`${SNAKES}editor_blank`),
+      open: call(`${SNAKES}editor_open`),
+      edit: call(`${SNAKES}editor_edit`),
+      import: call(`${SNAKES}editor_import`),
+      exportBatch: call(`${SNAKES}editor_export_batch`),
+      freeArea: call(`${SNAKES}editor_free_area`),
+      shareText: call(`${SNAKES}editor_share_text`),
+      position: call(`${SNAKES}position`),
+      topologies: call(`${SNAKES}topologies`),
+      verify: long(`${SNAKES}verify`),
+      design: long(`${SNAKES}design_levels`),
+    },
+    mines: {
+      newRun: call(`${MINES}new_run`),
+      resumeRun: call(`${MINES}resume_run`),
+      closeRun: call(`${MINES}close_run`),
+      primary: call(`${MINES}primary`),
+      secondary: call(`${MINES}secondary`),
+      act: call(`${MINES}act`),
+      continueRun: call(`${MINES}continue_run`),
+      refresh: call(`${MINES}refresh`),
+      hint: call(`${MINES}hint`),
+      telemetry: call(`${MINES}telemetry`),
+    },
+    /** The console's call by a name typed in (one that api.functions() lists). */
+    named: (name, ...args) => call(name)(...args),
+  });
+}
+
+/**
+ * One serial queue for a screen: `run(task)` starts `task` once every earlier task has
+ * settled and resolves or rejects as it does; a failure never stops the queue. `act(task)`
+ * is `run` whose failure goes to `report(error)` (the message line) instead of the caller.
+ * Nothing runs once `live()` is false. `onBusy(n)` hears the number of tasks not yet done.
+ */
+export function serialQueue({ report, live = () => true, onBusy = () => {} }) {
+  let tail = Promise.resolve();
+  let waiting = 0;
+  function run(task) {
+    waiting += 1;
+    onBusy(waiting);
+    const result = tail.then(() => (live() ? task() : undefined));
+    tail = result.catch(() => {}).finally(() => { waiting -= 1; onBusy(waiting); });
+    return result;
+  }
+  return {
+    run,
+    act(task) {
+      return run(task).catch((error) => { if (live()) report(error); });
+    },
+    /** Resolves once everything queued so far has settled. */
+    settled() { return tail; },
+  };
+}
