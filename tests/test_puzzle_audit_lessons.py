@@ -2,8 +2,10 @@
 ``lessons``) on small hand-made levels whose answers are worked out by hand in the comments.
 The audit is standalone (standard library, nothing from ``gridforge``); so is this test."""
 
+import functools
 import importlib.util
 import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -13,16 +15,14 @@ pytestmark = pytest.mark.cpython_only
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_audit():
+@functools.cache
+def audit():
     path = ROOT / "bench" / "puzzle_audit.py"
     spec = importlib.util.spec_from_file_location("puzzle_audit", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-pa = load_audit()
 
 
 def level(cols, rows, floor, bodies, holes):
@@ -33,9 +33,9 @@ def level(cols, rows, floor, bodies, holes):
 
 
 def judge(raw, kind, number=50, first_use=None):
-    it = pa.Item(number, "test", raw, {"solution": []})
+    it = audit().Item(number, "test", raw, {"solution": []})
     assert it.error is None or it.error.startswith("certificate"), it.error
-    j = pa.LessonJudge(it, 50000, 50000, first_use=first_use)
+    j = audit().LessonJudge(it, 50000, 50000, first_use=first_use)
     return j.judge(kind)
 
 
@@ -105,6 +105,16 @@ def test_corner_and_nearer_end():
     assert judge(HEAD, "colours")[0] == "fails"
 
 
+def test_long_bodies_that_bend():
+    # a 5-cell body along the top row must turn down the right-hand column to its hole
+    bend = level(6, 4, {(x, 0) for x in range(6)} | {(5, y) for y in range(4)},
+                 [{"cells": [[4, 0], [3, 0], [2, 0], [1, 0], [0, 0]], "colors": [0]}],
+                 [{"cell": [5, 3], "color": 0}])
+    v, fig = judge(bend, "long")
+    assert v == "holds" and "straight at the start" in fig and "min 4" in fig
+    assert judge(HEAD, "long")[0] == "fails"  # no long body
+
+
 def test_make_way_order_and_breather():
     v, fig = judge(SWAP, "make_way")
     assert v == "holds" and fig.startswith("not serial")
@@ -154,8 +164,6 @@ def test_coats():
 
 
 def json_copy(x):
-    import json
-
     return json.loads(json.dumps(x))
 
 
@@ -163,9 +171,9 @@ def json_copy(x):
 def test_searches_agree_with_plain_bfs(raw):
     # every restricted search of the lessons against breadth-first search through the plain
     # rule function, and the serial decision against brute force
-    it = pa.Item(7, "test", raw, {"solution": []})
-    assert pa.lesson_selftest(it, cap=20000) == 0
+    it = audit().Item(7, "test", raw, {"solution": []})
+    assert audit().lesson_selftest(it, cap=20000) == 0
     lv = it.level
     for p in itertools.permutations(range(lv.k)):
-        got = pa.exact_min(pa.View(lv, order=p), 20000)
-        assert (got["value"] if got["kind"] == "min" else None) == pa.plain_min(lv, order=p)
+        got = audit().exact_min(audit().View(lv, order=p), 20000)
+        assert (got["value"] if got["kind"] == "min" else None) == audit().plain_min(lv, order=p)
