@@ -4,6 +4,7 @@
     .venv/bin/python bench/puzzle_audit.py --levels 1-25
     .venv/bin/python bench/puzzle_audit.py --sample 20 --seed 7 --checks replay,score,bands
     .venv/bin/python bench/puzzle_audit.py --batch output/batch.json --checks replay,serial
+    .venv/bin/python bench/puzzle_audit.py --levels 1-36 --checks lessons
 
 Written from the written rules only (docs: shared spec ``snakes.md`` sections 1-6 and the
 seed's section 3 score formula); it imports nothing from ``gridforge`` and reads only the
@@ -36,6 +37,50 @@ Checks (``--checks``, default all):
                one mechanic removed (freeze count, or the lock and its keys) the witness
                replays to completion in at most the certificate's steps, and the full rules
                refuse it.  Lists frozen bodies/holes and locks that have no witness.
+- ``lessons``  issue 18's "lessons that force their idea", on levels 1-12, 18, 24, 30 and 36
+               (the lesson of a level is fixed by its number, see LESSONS; a level's meta text
+               is not read).  One line per lesson level: verdict holds / fails / undecided and
+               the figures behind it.  "min" is the level's minimum by exact A* (w = 1, this
+               file's bound, the certificate as upper bound when it replays); every search
+               below is exact A* through a move filter (``View``) with ``--lesson-budget``
+               stored states (default 200,000), so "none" means the filtered state space was
+               exhausted without a solution, and a budget that runs out makes the verdict
+               undecided, never holds or fails.  "X-only" restricts every step of every body
+               unless a body is named.  Predicates (the strongest plain reading of the issue):
+                1 grab the head: the heads-only minimum exists and equals min.
+                2 grab the tail: no solution at all moves heads only (heads-only space
+                  exhausted).
+                3 turn a corner: no solution with horizontal steps only (L, R, the exit step
+                  included) and none with vertical steps only (U, D).
+                4 two colours: the bodies show at least two outer colours.  Figure only: the
+                  colour-blind minimum (every colour set to one), i.e. whether colour costs.
+                5 the nearer end: heads-only and tails-only each either have no solution or a
+                  proven minimum >= min + 2 (min itself proven).  Figures also give, per body,
+                  the minimum with only that body held to one end.
+                6 back out, 7 make way, 11 make way twice: not solved one body at a time, as
+                  decided by ``serial`` (its result is reused when that check ran).
+                8 order matters: some order of the bodies' departures cannot be completed:
+                  an order p such that no solution (any interleaving of steps, every body
+                  free to move at any time) has the bodies take their last layers out in the
+                  order p.  Every order is searched (at most 5 bodies: 120 orders); the
+                  figures say which bodies can never leave first.
+                9 long bodies that bend: some body has 5+ cells, and every such body must
+                  turn: with that body held to horizontal steps (others free) there is no
+                  solution, nor with it held to vertical steps.
+               10 a breather: no mechanic (no coat, frozen body or hole, lock or key) and
+                  solved one body at a time.  Figures: interaction (min - travel bound).
+               12 coats: some body has a coat whose colour differs from the layer under it.
+               18 frozen bodies, 24 frozen holes, 30 silver lock and key, 36 gold lock: the
+                  level has the mechanic, and the level with every instance of it removed
+                  (all body freezes / all hole freezes / every silver (gold) lock with its
+                  keys) has a proven minimum strictly below the level's proven minimum.  The
+                  relaxed rules accept every solution of the level, so the relaxed search
+                  only looks below min; "<= X < min" (a shorter relaxed solution without
+                  a proof of its minimum) is undecided.
+               12-36 also: the lesson teaches: no loaded level before it uses the mechanic
+                  (coats: a body with 2+ layers; gold: a gold lock); undecided when levels
+                  before it are not all loaded, not checked by ``LessonJudge`` without the
+                  loaded line.
 - ``score``    the seven-term design score recomputed from the seed formula on the
                certificate's solution, term by term, against ``score.contributions`` and
                ``score.total`` (mismatch: total off by more than 0.05).  Readings where the
@@ -55,8 +100,12 @@ Checks (``--checks``, default all):
 Every figure is this script's own; a level that does not load is reported, not raised.
 ``--budget-scale F`` multiplies every state budget.  ``--selftest`` cross-checks the fast
 move generator against the plain rule function, the assignment against brute force and
-A* against BFS on the selected levels.  Costs: A* stores ~2 KB per state (300,000 states
-~0.6 GB); ``shorter`` takes a few seconds per large level.  Exit code 0.
+A* against BFS on the selected levels, and on lesson levels with at most
+100,000 states every restricted search of ``lessons`` (heads-, tails-, axis-only, each order,
+each mechanic removed) against breadth-first search through the plain rule function, and
+``serial`` against a brute-force one-body-at-a-time search.  Costs: A* stores ~2 KB per state
+(300,000 states ~0.6 GB); ``shorter`` takes a few seconds per large level; ``lessons`` about a
+second on the shipped lesson levels.  Exit code 0.
 """
 
 from __future__ import annotations
@@ -77,7 +126,7 @@ from collections import deque
 DEFAULT_DATA = os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "pkg", "gridforge", "snakes", "data"
 )
-ALL_CHECKS = ["replay", "shorter", "serial", "optimal", "witness", "score", "bands"]
+ALL_CHECKS = ["replay", "shorter", "serial", "optimal", "witness", "lessons", "score", "bands"]
 DIRS = ("U", "D", "L", "R")
 DXY = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 ENDS = ("head", "tail")
@@ -950,6 +999,494 @@ class SerialSearch:
 
 
 # --------------------------------------------------------------------------------------------
+# lessons (issue 18: "lessons that force their idea")
+# --------------------------------------------------------------------------------------------
+
+# level: (lesson, kind).  Kinds are defined in the module docstring ("lessons").
+LESSONS = {
+    1: ("grab the head", "head"),
+    2: ("grab the tail", "tail"),
+    3: ("turn a corner", "corner"),
+    4: ("two colours", "colours"),
+    5: ("the nearer end", "nearer"),
+    6: ("back out", "make_way"),
+    7: ("make way", "make_way"),
+    8: ("order matters", "order"),
+    9: ("long bodies that bend", "long"),
+    10: ("a breather", "breather"),
+    11: ("make way twice", "make_way"),
+    12: ("coats", "coats"),
+    18: ("frozen bodies", "body_frozen"),
+    24: ("frozen holes", "hole_frozen"),
+    30: ("silver lock and key", "silver"),
+    36: ("gold lock (two keys)", "gold"),
+}
+LONG_BODY = 5  # "long" in lesson 9: at least this many cells (lessons 3-6 use 2-4)
+HORIZONTAL = frozenset((2, 3))  # indices of L, R in DIRS
+VERTICAL = frozenset((0, 1))  # U, D
+MAX_ORDER_BODIES = 5  # lesson 8 tries every order of the bodies: 5! = 120 searches at most
+
+
+class View:
+    """A level seen through a move filter: ``allow(move)`` keeps a step (b, end, dir) by its
+    kind; ``order`` (a sequence of body indices) lets a body take its last layer out only when
+    every body before it in the order has left.  Same start, goal and bound as the level (the
+    bound ignores the filter, so it stays admissible and consistent)."""
+
+    def __init__(self, lv, allow=None, order=None):
+        self.lv = lv
+        self.start, self.goal, self.h = lv.start, lv.goal, lv.h
+        self.allow = allow
+        self.before = None
+        if order is not None:
+            self.before = {b: tuple(order[:i]) for i, b in enumerate(order)}
+
+    def successors(self, s):
+        lv = self.lv
+        out = []
+        for mv, s2 in lv.successors(s):
+            if self.allow is not None and not self.allow(mv):
+                continue
+            b = mv[0]
+            if (
+                self.before is not None
+                and s2[b] >= lv.nc[b] > s[b]
+                and any(s[c] < lv.nc[c] for c in self.before[b])
+            ):
+                continue
+            out.append((mv, s2))
+        return out
+
+    def obeys(self, solution):
+        """Does a replayed solution respect the filter (checked step by step, plainly)?"""
+        lv = self.lv
+        s = lv.start
+        gone = []
+        for st in solution:
+            b, e, d = st[0], ENDS.index(st[1]), DIRS.index(st[2])
+            if self.allow is not None and not self.allow((b, e, d)):
+                return False
+            s2, _ = lv.apply(s, st[0], st[1], st[2])
+            if s2[b] >= lv.nc[b] > s[b]:
+                gone.append(b)
+            s = s2
+        return self.before is None or gone == [
+            b for b in sorted(self.before, key=lambda x: len(self.before[x]))
+        ]
+
+
+def only_end(e, bodies=None):
+    """Steps by end ``e`` (0 head, 1 tail) only; ``bodies``: restrict those bodies only."""
+    if bodies is None:
+        return lambda mv: mv[1] == e
+    return lambda mv: mv[0] not in bodies or mv[1] == e
+
+
+def only_axis(axis, bodies=None):
+    if bodies is None:
+        return lambda mv: mv[2] in axis
+    return lambda mv: mv[0] not in bodies or mv[2] in axis
+
+
+def exact_min(view, budget, bound=INF):
+    """Exact A* (w=1) on a level or View.  Returns dict(kind, value, states, solution):
+    kind "min" (proven minimum = value), "none" (no solution: the reachable space with a
+    finite bound is exhausted; with a finite ``bound``: no solution shorter than it,
+    value = bound), "le" (a solution of value steps, minimum unproven), "undecided"."""
+    r = astar(view, 1.0, budget, bound)
+    best = r["best"]
+    rec = {"states": r["stored"], "solution": best, "value": None}
+    if best is not None:
+        rec["value"] = len(best)
+        rec["kind"] = "min" if r["exhausted"] else "le"
+        lv = view.lv if isinstance(view, View) else view
+        ok, msg, _, _ = replay(lv, best)
+        if not ok or (isinstance(view, View) and not view.obeys(best)):
+            raise RuntimeError(f"own restricted solution is not legal: {msg or 'filter broken'}")
+    elif r["exhausted"]:
+        rec["kind"] = "none"
+        rec["value"] = None if bound >= INF else bound
+    else:
+        rec["kind"] = "undecided"
+    return rec
+
+
+def fmt_min(rec):
+    k = rec["kind"]
+    if k == "min":
+        return str(rec["value"])
+    if k == "le":
+        return f"<={rec['value']}?"
+    if k == "none":
+        return "none" if rec["value"] is None else f">={rec['value']}"
+    return f"?({rec['states']}st)"
+
+
+def tri(flags):
+    """Combine holds/fails/undecided parts: all must hold."""
+    if "fails" in flags:
+        return "fails"
+    if "undecided" in flags:
+        return "undecided"
+    return "holds"
+
+
+def mechanic_uses(raw):
+    """The mechanic kinds a raw level uses (coats, body_frozen, hole_frozen, silver, gold)."""
+    used = set()
+    if not isinstance(raw, dict):
+        return used
+    for b in raw.get("bodies") or []:
+        if not isinstance(b, dict):
+            continue
+        if isinstance(b.get("colors"), list) and len(b["colors"]) > 1:
+            used.add("coats")
+        if b.get("frozen"):
+            used.add("body_frozen")
+        lk = b.get("lock")
+        if isinstance(lk, dict) and lk.get("kind") in LOCK_NEED:
+            used.add(lk["kind"])
+    for h in raw.get("holes") or []:
+        if isinstance(h, dict) and h.get("frozen"):
+            used.add("hole_frozen")
+    return used
+
+
+def relaxed_level(raw, kind):
+    """The level with every instance of one mechanic kind removed (None: none to remove)."""
+    bodies = raw.get("bodies") or []
+    if kind == "body_frozen":
+        ids = [b for b, x in enumerate(bodies) if x.get("frozen")]
+        return (
+            (Level(raw, relax={("body_frozen", b): True for b in ids}), len(ids))
+            if ids
+            else (None, 0)
+        )
+    if kind == "hole_frozen":
+        ids = [j for j, h in enumerate(raw.get("holes") or []) if h.get("frozen")]
+        return (
+            (Level(raw, relax={("hole_frozen", j): True for j in ids}), len(ids))
+            if ids
+            else (None, 0)
+        )
+    locks = sorted(
+        {
+            x["lock"]["id"]
+            for x in bodies
+            if isinstance(x.get("lock"), dict) and x["lock"].get("kind") == kind
+        }
+    )
+    return (Level(raw, relax={"locks": locks}), len(locks)) if locks else (None, 0)
+
+
+def colour_blind(raw):
+    """The level with every colour set to 0 (any body may take any hole)."""
+    r = json.loads(json.dumps(raw))
+    for b in r["bodies"]:
+        b["colors"] = [0] * len(b["colors"])
+    for h in r["holes"]:
+        h["color"] = 0
+    return Level(r)
+
+
+class LessonJudge:
+    """Decides one lesson level's predicate; every search has ``budget`` stored states."""
+
+    def __init__(self, it, budget, serial_budget, serial_known=None, first_use=None):
+        self.it = it
+        self.lv = it.level
+        self.budget = budget
+        self.serial_budget = serial_budget
+        self.serial_known = serial_known
+        self.first_use = first_use  # None: the first-use part is not checked
+        self._opt = None
+
+    # the level's own minimum, with the certificate (when it replays) as the upper bound
+    def opt(self):
+        if self._opt is None:
+            lv = self.lv
+            sol = self.it.cert.get("solution") if isinstance(self.it.cert, dict) else None
+            ok = isinstance(sol, list) and replay(lv, sol)[0]
+            rec = exact_min(lv, self.budget, len(sol) if ok else INF)
+            if ok and rec["kind"] == "none":  # nothing shorter than the certificate
+                rec = {"kind": "min", "value": len(sol), "states": rec["states"], "solution": sol}
+            elif ok and rec["kind"] == "undecided":
+                rec = {"kind": "le", "value": len(sol), "states": rec["states"], "solution": sol}
+            self._opt = rec
+        return self._opt
+
+    def opt_text(self):
+        return fmt_min(self.opt())
+
+    def judge(self, kind):
+        return getattr(self, "j_" + kind)()
+
+    # 1 -------------------------------------------------------------------------------------
+    def j_head(self):
+        o = self.opt()
+        hd = exact_min(View(self.lv, only_end(0)), self.budget)
+        if o["kind"] != "min":
+            v = "undecided"
+        elif hd["kind"] == "min":
+            v = "holds" if hd["value"] == o["value"] else "fails"
+        elif hd["kind"] == "none":
+            v = "fails"
+        elif hd["kind"] == "le" and hd["value"] == o["value"]:
+            v = "holds"
+        else:
+            v = "undecided"
+        return v, f"heads-only min {fmt_min(hd)} vs min {fmt_min(o)}"
+
+    # 2 -------------------------------------------------------------------------------------
+    def j_tail(self):
+        o = self.opt()
+        hd = exact_min(View(self.lv, only_end(0)), self.budget)
+        v = {"none": "holds", "min": "fails", "le": "fails"}.get(hd["kind"], "undecided")
+        return v, f"heads-only {fmt_min(hd)} ({hd['states']} states) vs min {fmt_min(o)}"
+
+    # 3 -------------------------------------------------------------------------------------
+    def _axes(self, bodies=None):
+        h = exact_min(View(self.lv, only_axis(HORIZONTAL, bodies)), self.budget)
+        w = exact_min(View(self.lv, only_axis(VERTICAL, bodies)), self.budget)
+        parts = [
+            {"none": "holds", "min": "fails", "le": "fails"}.get(r["kind"], "undecided")
+            for r in (h, w)
+        ]
+        return tri(parts), h, w
+
+    def j_corner(self):
+        v, h, w = self._axes()
+        return v, (
+            f"horizontal-only {fmt_min(h)} ({h['states']} st), vertical-only {fmt_min(w)} "
+            f"({w['states']} st), min {self.opt_text()}"
+        )
+
+    # 4 -------------------------------------------------------------------------------------
+    def j_colours(self):
+        lv = self.lv
+        outer = sorted({c[0] for c in lv.bcolors})
+        v = "holds" if len(outer) >= 2 else "fails"
+        o = self.opt()
+        extra = ""
+        try:
+            cb = exact_min(
+                colour_blind(self.it.raw),
+                self.budget,
+                (o["value"] or INF) if o["kind"] == "min" else INF,
+            )
+            if o["kind"] == "min":
+                if cb["kind"] in ("min", "le"):
+                    extra = f"; colour-blind min {fmt_min(cb)} < {o['value']}: colour costs steps"
+                elif cb["kind"] == "none":
+                    extra = f"; colour-blind min = {o['value']}: colour costs no step"
+                else:
+                    extra = "; colour-blind min undecided"
+        except LevelError as err:
+            extra = f"; colour-blind level: {err}"
+        return v, f"outer colours {outer} on {lv.k} bodies; min {fmt_min(o)}{extra}"
+
+    # 5 -------------------------------------------------------------------------------------
+    def j_nearer(self):
+        o = self.opt()
+        recs = [exact_min(View(self.lv, only_end(e)), self.budget) for e in (0, 1)]
+        parts = []
+        for r in recs:
+            if o["kind"] != "min":
+                parts.append("undecided")
+            elif r["kind"] == "none":
+                parts.append("holds")
+            elif r["kind"] == "min":
+                parts.append("holds" if r["value"] >= o["value"] + 2 else "fails")
+            elif r["kind"] == "le" and r["value"] <= o["value"] + 1:
+                parts.append("fails")
+            else:
+                parts.append("undecided")
+        per = []
+        for b in range(self.lv.k):
+            pb = [exact_min(View(self.lv, only_end(e, {b})), self.budget) for e in (0, 1)]
+            per.append(f"b{b} head-only {fmt_min(pb[0])}/tail-only {fmt_min(pb[1])}")
+        return tri(parts), (
+            f"heads-only {fmt_min(recs[0])}, tails-only {fmt_min(recs[1])} vs min {fmt_min(o)} "
+            f"(need >= min+2 or none); per body (others free): " + ", ".join(per)
+        )
+
+    # 6, 7, 11 ------------------------------------------------------------------------------
+    def serial(self):
+        if self.serial_known in ("serial", "not serial"):
+            return self.serial_known, None
+        ss = SerialSearch(self.lv, self.serial_budget)
+        return ss.run(), ss
+
+    def j_make_way(self):
+        ans, ss = self.serial()
+        v = {"not serial": "holds", "serial": "fails"}.get(ans, "undecided")
+        txt = ans
+        if ss is not None:
+            txt += f" ({ss.spent} body configurations)"
+            if ans == "serial":
+                txt += f", order {ss.order}"
+                sol = serial_solution(self.lv, ss.sequence, self.budget)
+                if sol is not None and replay(self.lv, sol)[0]:
+                    txt += f", one-at-a-time solution {len(sol)} steps"
+        else:
+            txt += " (from the serial check)"
+        lv = self.lv
+        return v, f"{txt}; min {self.opt_text()}, travel bound {lv.h(lv.start)}"
+
+    # 8 -------------------------------------------------------------------------------------
+    def j_order(self):
+        lv = self.lv
+        k = lv.k
+        if k < 2:
+            return "fails", "one body: no order"
+        if k > MAX_ORDER_BODIES:
+            return "undecided", f"{k} bodies: more than {MAX_ORDER_BODIES}, orders not tried"
+        failing, open_, mins = [], [], {}
+        for perm in itertools.permutations(range(k)):
+            r = exact_min(View(lv, order=perm), self.budget)
+            if r["kind"] == "none":
+                failing.append(list(perm))
+            elif r["kind"] == "undecided":
+                open_.append(list(perm))
+            else:
+                mins[perm] = fmt_min(r)
+        total = math.factorial(k)
+        v = "holds" if failing else ("undecided" if open_ else "fails")
+        firsts = sorted(
+            b
+            for b in range(k)
+            if all(p[0] != b or list(p) in failing for p in itertools.permutations(range(k)))
+        )
+        txt = f"orders that cannot be completed {len(failing)}/{total}"
+        if failing:
+            txt += f" {failing[:6]}" + (" ..." if len(failing) > 6 else "")
+        if open_:
+            txt += f"; undecided {len(open_)}"
+        txt += f"; bodies that can never leave first: {firsts or 'none'}"
+        txt += "; completable orders (min): " + ", ".join(
+            f"{list(p)}:{m}" for p, m in sorted(mins.items())
+        )
+        return v, txt + f"; min {self.opt_text()}"
+
+    # 9 -------------------------------------------------------------------------------------
+    def j_long(self):
+        lv = self.lv
+        longs = [b for b in range(lv.k) if lv.blen[b] >= LONG_BODY]
+        if not longs:
+            return "fails", f"no body of {LONG_BODY}+ cells (lengths {lv.blen})"
+        parts, txt = [], []
+        for b in longs:
+            v, h, w = self._axes({b})
+            parts.append(v)
+            bent = any(
+                lv.bcells[b][i + 1] - lv.bcells[b][i] != lv.bcells[b][i + 2] - lv.bcells[b][i + 1]
+                for i in range(lv.blen[b] - 2)
+            )
+            txt.append(
+                f"b{b} ({lv.blen[b]} cells, {'bent' if bent else 'straight'} at the start): "
+                f"horizontal-only {fmt_min(h)}, vertical-only {fmt_min(w)}"
+            )
+        return tri(parts), "; ".join(txt) + f"; min {self.opt_text()}"
+
+    # 10 ------------------------------------------------------------------------------------
+    def j_breather(self):
+        lv = self.lv
+        mech = sorted(mechanic_uses(self.it.raw))
+        ans, _ss = self.serial()
+        parts = [
+            "fails" if mech else "holds",
+            {"serial": "holds", "not serial": "fails"}.get(ans, "undecided"),
+        ]
+        o = self.opt()
+        h0 = lv.h(lv.start)
+        inter = f", interaction {o['value'] - h0}" if o["kind"] == "min" else ""
+        flag = " [meta breather: true]" if self.it.meta.get("breather") else ""
+        return tri(parts), (
+            f"mechanics {mech or 'none'}; {ans}; min {fmt_min(o)}, travel bound {h0}{inter}{flag}"
+        )
+
+    # first use of a mechanic (12, 18, 24, 30, 36) -------------------------------------------
+    def _first(self, kind):
+        n = self.it.number
+        if self.first_use is None:
+            return "holds", "first use not checked"
+        first, covered = self.first_use.get(kind), self.first_use.get("_covered", set())
+        where = f"first use at level {first}" if first is not None else "never used"
+        if first is not None and first < n:
+            return "fails", where + " (before the lesson)"
+        if all(x in covered for x in range(1, n)):
+            return "holds", "first use here" if first == n else where
+        return "undecided", where + " (levels before it not all loaded)"
+
+    # 12 ------------------------------------------------------------------------------------
+    def j_coats(self):
+        lv = self.lv
+        shown = [
+            b
+            for b in range(lv.k)
+            if any(lv.bcolors[b][i] != lv.bcolors[b][i + 1] for i in range(lv.nc[b] - 1))
+        ]
+        coated = {b: list(lv.bcolors[b]) for b in range(lv.k) if lv.nc[b] > 1}
+        fv, ftxt = self._first("coats")
+        v = "holds" if shown else "fails"
+        return tri([v, fv]), (
+            f"coat shown: {v} (coated bodies {coated or 'none'}; coat differs from the layer "
+            f"under it on {[f'b{b}' for b in shown] or 'no body'}); "
+            f"taught first: {fv} ({ftxt}); min {self.opt_text()}"
+        )
+
+    # 18, 24, 30, 36 ------------------------------------------------------------------------
+    def _cost(self, kind):
+        rl, count = relaxed_level(self.it.raw, kind)
+        fv, ftxt = self._first(kind)
+        first = f"taught first: {fv} ({ftxt})"
+        if rl is None:
+            return (
+                "fails",
+                f"costs steps: fails (no {kind.replace('_', ' ')} in the level); {first}",
+            )
+        o = self.opt()
+        if o["kind"] != "min":
+            v = "undecided" if fv != "fails" else "fails"
+            return v, (
+                f"costs steps: undecided (min {fmt_min(o)} not proven, {o['states']} states); "
+                + first
+            )
+        # the relaxed rules accept every full-rules solution: relaxed min <= min
+        r = exact_min(rl, self.budget, o["value"])
+        if r["kind"] == "min":
+            v = "holds"
+            txt = f"min without it {r['value']} < {o['value']} with it (both proven)"
+        elif r["kind"] == "none":
+            v = "fails"
+            txt = f"min without it {o['value']} = {o['value']} with it (proven: costs no step)"
+        elif r["kind"] == "le":
+            v = "undecided"
+            txt = (
+                f"min without it <= {r['value']} < {o['value']} with it (relaxed minimum unproven)"
+            )
+        else:
+            v = "undecided"
+            txt = f"min without it: budget spent ({r['states']} states); with it {o['value']}"
+        what = {"body_frozen": "frozen bodies", "hole_frozen": "frozen holes"}.get(
+            kind, f"{kind} locks"
+        )
+        return tri([v, fv]), f"costs steps: {v} ({what} removed: {count}; {txt}); {first}"
+
+    def j_body_frozen(self):
+        return self._cost("body_frozen")
+
+    def j_hole_frozen(self):
+        return self._cost("hole_frozen")
+
+    def j_silver(self):
+        return self._cost("silver")
+
+    def j_gold(self):
+        return self._cost("gold")
+
+
+# --------------------------------------------------------------------------------------------
 # score (seed section 3, spec section 6)
 # --------------------------------------------------------------------------------------------
 
@@ -1436,9 +1973,10 @@ def pct(a, b):
 
 
 class Audit:
-    def __init__(self, args, items):
+    def __init__(self, args, items, all_items=None):
         self.args = args
         self.items = items
+        self.all_items = items if all_items is None else all_items
         self.checks = args.checks
         self.scale = args.budget_scale
         self.res = {c: {} for c in ALL_CHECKS}
@@ -1800,6 +2338,59 @@ class Audit:
             f"{miss[:40]}"
         )
 
+    # ---- lessons -----------------------------------------------------------------------------
+    def first_use(self):
+        """Per mechanic kind, the first loaded level that uses it; "_covered": numbers loaded."""
+        fu = self.extra.get("first_use")
+        if fu is None:
+            fu = {"_covered": set()}
+            for x in self.all_items:
+                fu["_covered"].add(x.number)
+                for kind in mechanic_uses(x.raw):
+                    if kind not in fu or x.number < fu[kind]:
+                        fu[kind] = x.number
+            self.extra["first_use"] = fu
+        return fu
+
+    def check_lessons(self, it):
+        if it.number not in LESSONS:
+            return
+        lesson, kind = LESSONS[it.number]
+        known = self.res["serial"].get(it.number, {}).get("status")
+        judge = LessonJudge(
+            it,
+            int(self.args.lesson_budget * self.scale),
+            int(self.args.serial_budget * self.scale),
+            serial_known=known,
+            first_use=self.first_use(),
+        )
+        verdict, figures = judge.judge(kind)
+        self.res["lessons"][it.number] = {"status": verdict, "lesson": lesson, "figures": figures}
+        note = "" if it.meta.get("lesson") else " [meta: no lesson]"
+        self.out("lessons", it, f"{it.number:>2d} {lesson!r}: {verdict.upper()} | {figures}{note}")
+
+    def summary_lessons(self):
+        r = self.res["lessons"]
+        cnt = {}
+        for v in r.values():
+            cnt[v["status"]] = cnt.get(v["status"], 0) + 1
+        parts = ", ".join(f"{k} {c}" for k, c in sorted(cnt.items()))
+        print(f"lessons  : {len(r)} lesson levels judged: {parts or '-'}")
+        for n in sorted(r):
+            print(f"           {n:>3d} {r[n]['lesson']:22s} {r[n]['status']}")
+        sel = {it.number for it in self.items}
+        absent = [n for n in LESSONS if n not in sel]
+        if absent and len(absent) < len(LESSONS):
+            print(f"           lesson levels not selected: {absent}")
+        fu = self.first_use()
+        print(
+            "           first use in the loaded levels: "
+            + ", ".join(
+                f"{k} {fu.get(k, '-')}"
+                for k in ("coats", "body_frozen", "hole_frozen", "silver", "gold")
+            )
+        )
+
     # ---- score -------------------------------------------------------------------------------
     def check_score(self, it):
         lv = it.level
@@ -2013,6 +2604,149 @@ class Audit:
         pass
 
 
+def plain_min(lv, allow=None, order=None, cap=200000):
+    """Breadth-first minimum through the plain rule function ``Level.apply`` only (no fast move
+    generator, no bound): the number of steps, None when the space is exhausted without a
+    solution, "cap" past ``cap`` states.  ``allow`` and ``order`` as in View."""
+    pos = None if order is None else {b: i for i, b in enumerate(order)}
+    dist = {lv.start: 0}
+    q = deque([lv.start])
+    while q:
+        s = q.popleft()
+        if lv.is_goal(s):
+            return dist[s]
+        for b in range(lv.k):
+            for e in (0, 1):
+                for di in range(4):
+                    if allow is not None and not allow((b, e, di)):
+                        continue
+                    try:
+                        s2, _ = lv.apply(s, b, ENDS[e], DIRS[di])
+                    except ValueError:
+                        continue
+                    if (
+                        pos is not None
+                        and s2[b] >= lv.nc[b] > s[b]
+                        and any(s[c] < lv.nc[c] for c in order[: pos[b]])
+                    ):
+                        continue
+                    if s2 not in dist:
+                        dist[s2] = dist[s] + 1
+                        q.append(s2)
+        if len(dist) > cap:
+            return "cap"
+    return None
+
+
+def plain_serial(lv, cap=200000):
+    """ "Solved one body at a time" by brute force through ``Level.apply``: from each
+    (bodies gone, holes used) position, every body in turn is moved alone (breadth-first over
+    its own moves) to every way it can have left; True / False / "cap"."""
+    seen = {}
+    budget = [cap]
+
+    def ends_of(s, b):
+        out = set()
+        q = deque([s])
+        mark = {s}
+        while q:
+            x = q.popleft()
+            for e in (0, 1):
+                for di in range(4):
+                    try:
+                        y, _ = lv.apply(x, b, ENDS[e], DIRS[di])
+                    except ValueError:
+                        continue
+                    if y in mark:
+                        continue
+                    mark.add(y)
+                    budget[0] -= 1
+                    if y[b] >= lv.nc[b]:
+                        out.add(y)
+                    else:
+                        q.append(y)
+            if budget[0] < 0:
+                raise OverflowError
+        return out
+
+    def go(s):
+        if lv.is_goal(s):
+            return True
+        if s in seen:
+            return seen[s]
+        seen[s] = False
+        for b in range(lv.k):
+            if s[b] < lv.nc[b]:
+                for y in ends_of(s, b):
+                    if go(y):
+                        seen[s] = True
+                        return True
+        return False
+
+    try:
+        return go(lv.start)
+    except OverflowError:
+        return "cap"
+
+
+def lesson_selftest(it, cap=100000):
+    """The lessons' searches (A* through View, SerialSearch) against plain_min / plain_serial
+    on one level; returns the number of disagreements (small levels only)."""
+    lv = it.level
+    bad = 0
+    if plain_min(lv, cap=cap) == "cap":
+        print(f"selftest {it.name} lessons: state space over {cap}, not compared")
+        return 0
+    cases = [
+        ("all", None, None),
+        ("heads-only", only_end(0), None),
+        ("tails-only", only_end(1), None),
+    ]
+    cases += [
+        ("horizontal-only", only_axis(HORIZONTAL), None),
+        ("vertical-only", only_axis(VERTICAL), None),
+    ]
+    for b in range(lv.k):
+        cases.append((f"b{b} head-only", only_end(0, {b}), None))
+        cases.append((f"b{b} horizontal-only", only_axis(HORIZONTAL, {b}), None))
+    if 2 <= lv.k <= 4:
+        cases += [(f"order {list(p)}", None, p) for p in itertools.permutations(range(lv.k))]
+    agree = 0
+    for name, allow, order in cases:
+        want = plain_min(lv, allow, order, cap)
+        got = exact_min(View(lv, allow, order), cap * 4)
+        mine = got["value"] if got["kind"] == "min" else (None if got["kind"] == "none" else "?")
+        if want == "cap" or mine == "?":
+            continue
+        if want != mine:
+            bad += 1
+            print(f"selftest {it.name} lessons: {name}: BFS {want}, A* {mine}")
+        else:
+            agree += 1
+    for kind in ("body_frozen", "hole_frozen", "silver", "gold"):
+        rl, _ = relaxed_level(it.raw, kind)
+        if rl is not None:
+            want, got = plain_min(rl, cap=cap), exact_min(rl, cap * 4)
+            if want != "cap" and got["kind"] == "min":
+                if want != got["value"]:
+                    bad += 1
+                    print(
+                        f"selftest {it.name} lessons: without {kind}: BFS {want}, A* {got['value']}"
+                    )
+                else:
+                    agree += 1
+    want = plain_serial(lv, cap)
+    got = SerialSearch(lv, cap * 4).run()
+    if want != "cap" and got != "undecided":
+        if want != (got == "serial"):
+            bad += 1
+            print(f"selftest {it.name} lessons: serial brute force {want}, SerialSearch {got}")
+        else:
+            agree += 1
+    print(f"selftest {it.name} lessons: {agree} searches agree with plain BFS, {bad} differ")
+    return bad
+
+
 def selftest(items, seed=0):
     """Cross-checks of this file's own pieces: the fast move generator against the plain rule
     function on random walks, the assignment against brute force, A* (w=1) against BFS."""
@@ -2081,6 +2815,8 @@ def selftest(items, seed=0):
                         f"selftest {it.name}: BFS minimum {best} = A* {got}; h0 {h0} <= {best}; "
                         f"certificate {len(it.cert['solution'])}"
                     )
+        if it.number in LESSONS:
+            bad += lesson_selftest(it)
     print(f"selftest: {moves_checked} moves compared, {bad} problems")
 
 
@@ -2101,6 +2837,12 @@ def main(argv=None):
         type=int,
         default=1000000,
         help="body configurations searched per level by 'serial'",
+    )
+    ap.add_argument(
+        "--lesson-budget",
+        type=int,
+        default=200000,
+        help="stored states per exact search of the 'lessons' check",
     )
     ap.add_argument("--show-solutions", action="store_true", help="print shorter solutions found")
     ap.add_argument("--verbose", action="store_true")
@@ -2125,6 +2867,7 @@ def main(argv=None):
     items, problems = load_items(args)
     for p in problems:
         print(f"LOAD {p}")
+    all_items = items
     items = select(items, args)
     if not items:
         print("no levels selected")
@@ -2137,7 +2880,7 @@ def main(argv=None):
         f"checks {args.checks}; "
         f"budget scale {args.budget_scale:g}"
     )
-    Audit(args, items).run()
+    Audit(args, items, all_items).run()
     return 0
 
 
