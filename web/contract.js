@@ -55,6 +55,8 @@ export function makeContract(invoke) {
       hint: call(`${SNAKES}hint`),
       close: call(`${SNAKES}close`),
       progressAfterWin: call(`${SNAKES}progress_after_win`),
+      /** A main-line level's lesson (words and demonstration), or null. */
+      lesson: call(`${SNAKES}lesson`),
     },
     editor: {
       blank: call(`${SNAKES}editor_blank`),
