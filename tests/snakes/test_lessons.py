@@ -230,6 +230,7 @@ def test_lesson_refuses_a_level_that_is_not_one_naming_the_field():
     with pytest.raises(ValidationError) as err:
         page.lesson(1, bad)
     assert "cols" in [i.path for i in err.value.issues]
+    assert page.lesson(13, bad) is None  # a level that teaches nothing is not read
 
 
 def test_lesson_and_rules_answer_through_the_bridge_as_json():

@@ -69,8 +69,8 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> dict[str, Any] |
     The demonstration is taken from ``certificate``'s solution when it replays on the level
     (``demo`` is null otherwise); a mechanic's lesson only when the level shows it.
 
-    :raises GridforgeError: when ``number`` is not a main-line level number, or the level is
-        not one (field paths).
+    :raises GridforgeError: when ``number`` is not a main-line level number, or, on a level
+        that teaches, the level is not one (field paths).
     """
     from gridforge.errors import GridforgeError
     from gridforge.snakes import lessons
@@ -79,6 +79,8 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> dict[str, Any] |
 
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= LEVELS:
         raise GridforgeError(f"number: a main-line level is 1..{LEVELS}, got {number!r}")
+    if number not in lessons.LESSONS:
+        return None  # most levels: answered without reading the level
     parsed = level_from_json(level, balanced=False)
     solution = certificate.get("solution") if isinstance(certificate, dict) else None
     return lessons.lesson_for(number, parsed, solution)
