@@ -214,6 +214,13 @@ Object.assign(app, {
       $("setting-colour-letters").checked = savedSettings.colourLetters;
       app.dispatchEvent(new CustomEvent("settings", { detail: { ...savedSettings } }));
     },
+    /** Whether the player has put lesson `key` away ("Got it"; snakes-lesson.js). */
+    lessonDismissed(key) { return savedSettings.lessonsDismissed.includes(key); },
+    setLessonDismissed(key, on) {
+      const others = savedSettings.lessonsDismissed.filter((k) => k !== key);
+      savedSettings.lessonsDismissed = on ? [...others, key] : others;
+      store.saveSettings(savedSettings);
+    },
     /** Developer tools: the Console tab and the version line (the #console route works
      * either way, for tools and tests). */
     get developer() { return savedSettings.developer === true; },

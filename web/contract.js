@@ -55,6 +55,10 @@ export function makeContract(invoke) {
       hint: call(`${SNAKES}hint`),
       close: call(`${SNAKES}close`),
       progressAfterWin: call(`${SNAKES}progress_after_win`),
+      /** A main-line level's lesson (words and demonstration), or null. */
+      lesson: call(`${SNAKES}lesson`),
+      /** The rules screen's words and pictures for snakes. */
+      rules: call(`${SNAKES}rules`),
     },
     editor: {
       blank: call(`${SNAKES}editor_blank`),
@@ -80,6 +84,8 @@ export function makeContract(invoke) {
       refresh: call(`${MINES}refresh`),
       hint: call(`${MINES}hint`),
       telemetry: call(`${MINES}telemetry`),
+      /** The rules screen's words for mines. */
+      rules: call(`${MINES}rules`),
     },
     /** The console's call by a name typed in (one that api.functions() lists). */
     named: (name, ...args) => call(name)(...args),

@@ -14,6 +14,8 @@ export const PROGRESS_FORMAT = "gridforge.progress/1";
 const MAX_LEVEL = 2000;
 const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
+const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
+const MAX_LESSONS = 100;
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
@@ -336,16 +338,30 @@ export class Store extends EventTarget {
     this.writeRaw(DRAFTS_KEY, JSON.stringify(list));
   }
 
-  /** Saved settings: {colourLetters, developer}. Unreadable settings are kept aside like progress
-   * and the defaults apply. */
+  /** Saved settings: {colourLetters, developer, lessonsDismissed}. Unreadable settings are
+   * kept aside like progress and the defaults apply; a list of put-away lessons that is not
+   * one is kept aside with them (a verified copy), and the rest of the settings stay. */
   settings() {
-    const defaults = { colourLetters: false, developer: false };
+    const defaults = { colourLetters: false, developer: false, lessonsDismissed: [] };
     const text = this.readRaw(SETTINGS_KEY);
     if (text === null) return defaults;
     let parsed = null;
     try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
     if (isObject(parsed)) {
-      return { colourLetters: parsed.colourLetters === true, developer: parsed.developer === true };
+      const settings = { colourLetters: parsed.colourLetters === true, developer: parsed.developer === true,
+        lessonsDismissed: [] };
+      const lessons = parsed.lessonsDismissed;
+      if (lessons === undefined) return settings;
+      if (Array.isArray(lessons) && lessons.length <= MAX_LESSONS &&
+          lessons.every((key) => typeof key === "string" && LESSON_KEY.test(key))) {
+        return { ...settings, lessonsDismissed: [...new Set(lessons)] };
+      }
+      if (!this.held.has(SETTINGS_KEY)) {
+        const kept = this.quarantine(SETTINGS_KEY, text, "lessonsDismissed: must be a list of lesson names",
+          "settings", { remove: false, fresh: "the lessons you had put away show again" });
+        if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+      }
+      return settings;
     }
     if (!this.held.has(SETTINGS_KEY)) {
       this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",

@@ -98,8 +98,9 @@ export function drawBoard(parent, level, view, options = {}) {
       floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
         class: "stone", "data-testid": "snakes-stone" }));
     }
+    // On top, a lesson's demonstration (snakes-lesson.js draws it; it catches no pointer).
     board.replaceChildren(floor, svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
-      svg("g", { class: "marker-layer" }));
+      svg("g", { class: "marker-layer" }), svg("g", { class: "demo-layer" }));
   }
   // The bodies, holes and markers change only with the view (a step, an undo), the colour
   // letters and the markers' scale: a grab, a focus or a hint redraws the overlay alone, so

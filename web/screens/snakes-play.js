@@ -11,6 +11,7 @@ import { el } from "./dom.js";
 import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 import { attachDrag } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
+import { mountLesson } from "./snakes-lesson.js";
 
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
@@ -25,10 +26,11 @@ for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDr
  * Mount play of `level` into `root`. Options: `levelNumber` (main-line number or null),
  * `certificate` (its steps are shown and its level_sha256 names the level), `sha`,
  * `onWin({steps})`, `saveProgress` (main line only: progress after each step and win),
- * `onNext` / `onMap` (win panel buttons; hidden when absent). Returns `{unmount()}`.
+ * `onNext` / `onMap` (win panel buttons; hidden when absent), `lessons` (main line: the
+ * level's lesson, if it has one, from Python). Returns `{unmount()}`.
  */
 export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
-  onWin = null, saveProgress = false, onNext = null, onMap = null } = {}) {
+  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false } = {}) {
   let session = null;        // the id of the game Python holds
   let generation = null;     // the worker that holds it (app.generation)
   let saved = null;          // Python's last save: {sha, steps, redo}
@@ -45,10 +47,14 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let stamp = null;          // the pointermove time of the drag step being answered
   let moved = null;          // the end that stepped last, drawn sliding in once
   let winning = false;       // the win panel opens once the board shows the last step
+  let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const meta = level.meta || {};
-  const tip = typeof meta.tip === "string" ? meta.tip : typeof meta.lesson === "string" ? meta.lesson : null;
+  // A level's own tip (a draft's author may write one); lessons come from Python, never
+  // from the designer's meta.lesson.
+  const tip = typeof meta.tip === "string" ? meta.tip : null;
+  const lessonSlot = el("div", { class: "lesson-slot" });
 
   const counter = el("span", { class: "steps", "data-testid": "snakes-steps" }, "Steps: 0");
   const par = el("span", { class: "par", "data-testid": "snakes-certified" },
@@ -77,7 +83,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     el("div", { class: "board-wrap" }, boardBox));
   const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
     el("div", { class: "board-stage" }, frame, win),
-    el("div", { class: "play-side" },
+    el("div", { class: "play-side" }, lessonSlot,
       el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
       el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? `Tip: ${tip}` : ""),
       zoomButton));
@@ -265,6 +271,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       const [b, end, dir] = stepJson;
       const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
       moved = { body: b, end, dx, dy };
+      if (lesson) lesson.stepped();
     }
     if (grabbed && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
       grabbed.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
@@ -355,6 +362,19 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       `level starts fresh. Why: ${why}`, "error");
   }
 
+  /** The level's lesson (Python says whether it has one, its words and demonstration). */
+  async function openLesson() {
+    let answer = null;
+    try {
+      answer = await python.lesson(levelNumber, level, certificate);
+    } catch (error) {
+      console.error(error);  // play goes on without the lesson
+    }
+    if (!answer || !live) return;
+    lesson = mountLesson(lessonSlot, app, answer, { atStart: stepCount === 0,
+      board: () => boardBox.querySelector("svg.snakes-board"), relayout: () => layout.update() });
+  }
+
   const onSettings = () => draw();
   app.addEventListener("settings", onSettings);
 
@@ -380,6 +400,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
     wireBoard(draw());
     layout.update();
+    if (lessons && levelNumber !== null) await openLesson();
     section.dataset.ready = "1";
   });
 
@@ -394,6 +415,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       });
       detach();
       layout.stop();
+      if (lesson) lesson.stop();
       app.removeEventListener("settings", onSettings);
     },
   };

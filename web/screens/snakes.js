@@ -60,7 +60,7 @@ async function openLevel(root, app, n, handle) {
     el("h2", { "data-testid": "snakes-title" }, `Level ${n}`));
   root.append(head);
   handle.play = mountPlay(root, app, {
-    level, certificate, levelNumber: n, saveProgress: true,
+    level, certificate, levelNumber: n, saveProgress: true, lessons: true,
     onNext: () => {
       if (n + 1 <= count) app.navigate(`#snakes/level/${n + 1}`);
       else app.navigate("#snakes", { message: `That was level ${count}, the last one in this build.`, kind: "success" });

@@ -105,3 +105,15 @@ def solve(board: dict[str, Any], use_mine_count: bool = True) -> dict[str, Any]:
 def position_hint(position: dict[str, Any]) -> dict[str, Any]:
     """What logic proves about a position (opened digits, flags, mine total) and why."""
     return solver.hint(position)
+
+
+# --- the rules screen (issue 21)
+__all__ += ["rules"]
+
+
+def rules() -> dict[str, Any]:
+    """The rules screen's words for mines: ``{sections: [{key, title, text}], picture}``
+    (numbers from the run table; the picture a tiny board in the view's vocabulary)."""
+    from gridforge.mines import guide
+
+    return guide.rules()

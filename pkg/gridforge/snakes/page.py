@@ -19,9 +19,9 @@ from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.design import certify
 
-__all__ = ["close", "design_levels", "export", "facts", "hint", "position", "progress_after_win",
-           "redo", "restart", "resume", "sample_levels", "start", "step", "topologies", "undo",
-           "validate", "verify"]
+__all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
+           "progress_after_win", "redo", "restart", "resume", "rules", "sample_levels", "start",
+           "step", "topologies", "undo", "validate", "verify"]
 
 
 def facts() -> dict[str, Any]:
@@ -61,6 +61,37 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
     opened = snakes.get("open")
     opened = opened if count(opened) else 1
     return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
+
+
+def lesson(number: Any, level: Any, certificate: Any = None) -> dict[str, Any] | None:
+    """What main-line level ``number`` (drawn as ``level``) teaches, in the player's words:
+    ``{key, level, title, text, watch, demo}`` or null (see :mod:`gridforge.snakes.lessons`).
+    The demonstration is taken from ``certificate``'s solution when it replays on the level
+    (``demo`` is null otherwise); a mechanic's lesson only when the level shows it.
+
+    :raises GridforgeError: when ``number`` is not a main-line level number, or, on a level
+        that teaches, the level is not one (field paths).
+    """
+    from gridforge.errors import GridforgeError
+    from gridforge.snakes import lessons
+    from gridforge.snakes.design.mainline import LEVELS
+    from gridforge.snakes.level import level_from_json
+
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= LEVELS:
+        raise GridforgeError(f"number: a main-line level is 1..{LEVELS}, got {number!r}")
+    if number not in lessons.LESSONS:
+        return None  # most levels: answered without reading the level
+    parsed = level_from_json(level, balanced=False)
+    solution = certificate.get("solution") if isinstance(certificate, dict) else None
+    return lessons.lesson_for(number, parsed, solution)
+
+
+def rules() -> dict[str, Any]:
+    """The rules screen's words for snakes and a tiny level per picture: ``{basics,
+    mechanics}``, each a list of ``{key, title, text, picture: {level, view, arrow}}``."""
+    from gridforge.snakes import lessons
+
+    return lessons.rules()
 
 
 def validate(level: Any) -> dict[str, Any]:
