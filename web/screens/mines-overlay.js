@@ -17,13 +17,10 @@ function summaries(list) {
 }
 
 function settlementPanel(result, onContinue) {
-  const headline = {
-    continue: "Round over", battle_won: "Enemy defeated!", run_won: "Run won!",
-    run_lost: "You fell.",
-  }[result.result];
+  // Python's headline: how the round ended, or what took the player's last HP
   const panel = el("section", { class: "mines-settlement", "data-testid": "mines-settlement",
     role: "dialog", "aria-label": "Round settlement" },
-  el("h3", { "data-testid": "mines-settlement-title" }, `${headline} (${result.path_text})`),
+  el("h3", { "data-testid": "mines-settlement-title" }, result.title),
   el("p", { class: "totals" }, `Enemy −${result.enemy_damage} HP · you −${result.player_damage} HP`),
   el("ul", {}, ...result.lines.map((line) => pointingLine(el("li", {
     "data-testid": "mines-settlement-line", "data-source": line.source }),

@@ -54,6 +54,9 @@ export const screen = {
     let hint = null;
     let queue = null;            // the serial queue of intents (made with the section)
     const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+    // The route's own complaint ("#mines/extra": no such page) stays readable: the run's
+    // opening words come after it instead of replacing it.
+    let routeProblem = app.route && app.route.problem ? app.route.problem : null;
 
     // ------------------------------------------------------------------ the page
     const section = el("section", { class: "mines", "data-testid": "mines" });
@@ -123,7 +126,7 @@ export const screen = {
       if (stats.open) refreshStats();
     }
 
-    async function startRun(seed) {
+    async function startRun(seed, announce = true) {
       if (runId) app.python.mines.closeRun(runId).catch(() => {});
       const answer = await app.python.mines.newRun(seed);
       if (!live) return;
@@ -133,7 +136,15 @@ export const screen = {
       view.setCursor(null);
       log.clear();
       take(answer);
-      app.message(`A new run (seed ${seed}). ${answer.state.tip || ""}`.trim(), "info");
+      if (announce) opening(`A new run (seed ${seed}). ${answer.state.tip || ""}`.trim(), "info");
+    }
+
+    /** The run's opening words, after the route's complaint if there was one. */
+    function opening(text, kind) {
+      const problem = routeProblem;
+      routeProblem = null;
+      if (problem) app.message(`${problem} ${text}`, "error");
+      else app.message(text, kind);
     }
 
     async function resume(saved) {
@@ -144,7 +155,7 @@ export const screen = {
         section.dataset.run = runId;
         take(answer);
         const more = (answer.messages || []).map((m) => ` ${m.text}`).join("");
-        app.message(`Your run is back where you left it: battle ${answer.state.battle}, ` +
+        opening(`Your run is back where you left it: battle ${answer.state.battle}, ` +
           `round ${answer.state.round}.${more}`, "info");
       } catch (error) {
         if (!live) return;
@@ -164,10 +175,10 @@ export const screen = {
               "run is not saved over it."
             : "there was nothing stored to keep.";
         const seed = randomSeed();
-        await startRun(seed);
+        await startRun(seed, false);
         if (!live) return;
         // Where the run went comes first: the message line shows two lines.
-        app.message(`Your saved run could not be resumed: ${where} A new run starts (seed ` +
+        opening(`Your saved run could not be resumed: ${where} A new run starts (seed ` +
           `${seed}). Why: ${error.message}`, "error");
       }
     }
