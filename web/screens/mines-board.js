@@ -3,9 +3,11 @@
 // cursor, the hint's cells, the cells a line points at, and the reveal animations by event
 // channel. Drawing only: no rule, price or digit is worked out here.
 //
-// Drawing priority of the seed (data-supply 2): digit > avatar > flag > fog texture > ground.
+// Drawing priority of the seed (data-supply 2): digit > avatar > flag > fog texture > ground:
+// the avatar is a figure standing in its cell beside the digit, never over it.
 
 import { el, svg } from "./dom.js";
+import { avatarFigure } from "./mines-fight.js";
 
 const STAGGER_MS = 45;  // the longest delay of a staggered reveal; each animation is 100 ms
 
@@ -82,6 +84,7 @@ export function minesBoard() {
   let drawnShape = "";         // "cols x rows" of the drawn grid
   let offers = new Map();      // "x,y" -> {primary, secondary, parent, stand}
   let cursor = null;           // [x, y] of the keyboard cursor
+  const avatar = avatarFigure();  // the figure, moved to the avatar's cell at each draw
   element.dataset.flagMode = "0";
 
   function cellAt(x, y) {
@@ -137,8 +140,10 @@ export function minesBoard() {
         }
         cell.dataset.do = offer.primary || "none";
         cell.classList.toggle("reach", offer.primary === "dig");
-        if (x === b.avatar[0] && y === b.avatar[1]) cell.dataset.avatar = "1";
-        else delete cell.dataset.avatar;
+        if (x === b.avatar[0] && y === b.avatar[1]) {
+          cell.dataset.avatar = "1";
+          if (avatar.parentNode !== cell) cell.append(avatar);  // above the ground, beside the digit
+        } else delete cell.dataset.avatar;
         cell.classList.remove("path", "hint-target", "hint-digit", "hint-also");
         delete cell.dataset.hint;
         cell.title = describe(kind, value, offer, costs, x === b.avatar[0] && y === b.avatar[1]);

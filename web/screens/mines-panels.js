@@ -1,5 +1,4 @@
-// The mines screen's panels (used by mines.js): the status line (battle, enemy, you, AP,
-// mines, fog), terms explained where they show, the round so far, the tip, the controls,
+// The mines screen's panels (used by mines.js): the status line (AP, mines, fog), terms explained where they show, the round so far, the tip, the controls,
 // the hint's sentence, the event log, and the stats with the playtest telemetry. Every
 // number and word comes from Python's answers; lines that name cells point at them on the
 // board instead of numbering them.
@@ -87,14 +86,12 @@ function termBook(section, state) {
   return { box, button };
 }
 
-/** The status line, the term box, the round so far and the tip: `{draw(state), ...}`. */
+/** The status line (AP, mines, fog), the term box, the round so far and the tip:
+ *  `{draw(state), term(word, name), ...}` (the battle bar's words use `term` too). */
 export function statusPanel(section, state) {
   const terms = termBook(section, state);
   const term = terms.button;
   const chips = {
-    battle: el("span", { class: "chip", "data-testid": "mines-battle" }),
-    enemy: el("span", { class: "chip enemy", "data-testid": "mines-enemy" }),
-    player: el("span", { class: "chip player", "data-testid": "mines-player" }),
     ledger: el("span", { class: "chip", "data-testid": "mines-ledger" }),
     count: el("span", { class: "chip mines-count", "data-testid": "mines-count" }),
     fog: el("span", { class: "chip fog", "data-testid": "mines-fog", hidden: true }),
@@ -105,10 +102,6 @@ export function statusPanel(section, state) {
 
   function draw(s) {
     const b = s.board;
-    chips.battle.textContent = `Battle ${s.battle}/${s.battles}`;
-    chips.enemy.replaceChildren(`${s.enemy.name} ${s.enemy.hp}/${s.enemy.max_hp} `, term("HP", "HP"),
-      " · ", term("attack", "attack"), ` ${s.enemy.attack}`);
-    chips.player.replaceChildren(`You ${s.player.hp}/${s.player.max_hp} `, term("HP", "HP"));
     chips.ledger.replaceChildren(term("AP", "AP"), ` ${s.ap}/${s.ap_per_round} · `, term("RAP", "RAP"),
       ` ${s.rap}`);
     chips.count.replaceChildren(...(b ? [term("Mines", "mines"), ` ${b.mine_total} · left ${b.mines_left}`] : []));
@@ -129,6 +122,7 @@ export function statusPanel(section, state) {
   return {
     status: el("div", { class: "mines-status" }, ...Object.values(chips)),
     termBox: terms.box,
+    term,
     pendingLine,
     tipLine,
     draw,

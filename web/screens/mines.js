@@ -6,8 +6,9 @@
 //
 // This module is the run's flow: it starts or resumes the run, sends each input through
 // one serial queue, saves Python's `save` after every answer and has the parts draw it:
-// the board (mines-board.js) with its input (mines-input.js), the panels (mines-panels.js)
-// and the settlement and end panels over the board (mines-overlay.js).
+// the battle with its HP bars (mines-fight.js), the board (mines-board.js) with its input
+// (mines-input.js) and its size (mines-layout.js), the panels (mines-panels.js) and the
+// settlement and end panels over the board (mines-overlay.js).
 //
 // The seed's D1 duties met here (docs/mines-run.md has the table): four cell states told
 // apart at a glance; the dig reach always outlined; hover says move / dig / walk-and-dig /
@@ -22,7 +23,9 @@ import { serialQueue } from "../contract.js";
 import { minesRunOpen, PROGRESS_KEY } from "../store.js";
 import { download, el } from "./dom.js";
 import { minesBoard } from "./mines-board.js";
+import { fightBar } from "./mines-fight.js";
 import { attachInput } from "./mines-input.js";
+import { boardLayout } from "./mines-layout.js";
 import { boardOverlay } from "./mines-overlay.js";
 import { attachPointing, controls, eventLog, pointingLine, statsPanel, statusPanel } from "./mines-panels.js";
 
@@ -62,6 +65,7 @@ export const screen = {
     const section = el("section", { class: "mines", "data-testid": "mines" });
     const view = minesBoard();
     const status = statusPanel(section, () => state);
+    const fight = fightBar(status.term);
     const buttons = controls({ stop, hint: askHint, refresh, newRun,
       flagMode(on) { flagMode = on; view.element.dataset.flagMode = on ? "1" : "0"; } });
     const overlay = boardOverlay({ continueRun,
@@ -71,10 +75,21 @@ export const screen = {
     const log = eventLog();
     const stats = statsPanel({ refresh: () => refreshStats(), exportTelemetry });
 
-    section.append(status.status, status.termBox, status.pendingLine, buttons.element,
-      status.tipLine, el("div", { class: "mines-board-wrap" }, view.element, overlay.element),
-      hintBox, el("div", { class: "mines-side" }, el("h3", {}, "Events"), log.element, stats.element));
+    // In the order a keyboard meets them: the battle, the controls, the board, the rest.
+    // mines.css places them: the board beside the column of the others on a wide screen;
+    // the battle above the board and the controls, the round so far and the rest below it
+    // on a narrow one.
+    const stage = el("div", { class: "mines-stage" },
+      el("div", { class: "mines-board-wrap" }, view.element, overlay.element));
+    section.append(
+      fight.element,
+      status.pendingLine,
+      el("div", { class: "mines-play" }, status.status, buttons.element),
+      stage,
+      el("div", { class: "mines-side" }, status.termBox, status.tipLine, hintBox,
+        el("h3", {}, "Events"), log.element, stats.element));
     root.append(section);
+    const layout = boardLayout(section, stage, view.element);
     attachPointing(section, view);
     const input = attachInput(view, { act, secondary, stop, hint: askHint, continueRun,
       state: () => state, flagMode: () => flagMode });
@@ -118,6 +133,7 @@ export const screen = {
       hintBox.replaceChildren();
       render();
       view.animate(answer.events || [], reducedMotion.matches);
+      if (answer.settlement) fight.settle(answer.settlement, state, !reducedMotion.matches);
       const messages = answer.messages || [];
       if (messages.length) {
         const last = messages.find((m) => m.kind === "error") || messages[messages.length - 1];
@@ -274,9 +290,11 @@ export const screen = {
     function render() {
       if (!state) return;
       section.dataset.status = state.status;
+      fight.draw(state, !reducedMotion.matches);
       status.draw(state);
       buttons.draw(state);
       view.draw(state);
+      if (state.board) layout.shape(state.board.cols, state.board.rows);
       overlay.draw(state);
     }
 
@@ -294,6 +312,7 @@ export const screen = {
       unmount() {
         live = false;
         input.stop();
+        layout.stop();
         if (runId) app.python.mines.closeRun(runId).catch(() => {});
       },
     };
