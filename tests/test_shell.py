@@ -24,7 +24,7 @@ def web_files() -> list[Path]:
 
 # Screens still to split into modules by concern (issue 19): each may not grow; a file
 # leaves this list once it is under MAX_LINES, and the list must only shrink.
-NOT_YET_SPLIT = {"screens/editor.js": 1000, "screens/mines.js": 812}
+NOT_YET_SPLIT = {"screens/editor.js": 1000}
 
 
 def test_no_file_of_web_is_over_450_lines():

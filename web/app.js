@@ -315,7 +315,9 @@ async function route() {
   } else if (parsed.problem) {
     history.replaceState(null, "", parsed.hash);
   }
-  app.route = { screen: parsed.screen, params: parsed.params, hash: parsed.hash };
+  // `problem`: what was wrong with the fragment (shown below once the screen is mounted; a
+  // screen whose opening words come later puts them after it, never over it).
+  app.route = { screen: parsed.screen, params: parsed.params, hash: parsed.hash, problem: parsed.problem };
   for (const link of document.querySelectorAll("nav[data-testid=screens] a")) {
     if (link.dataset.screen === parsed.screen) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");

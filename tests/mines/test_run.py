@@ -130,6 +130,63 @@ def test_the_run_is_lost_when_the_player_falls():
         run.continue_run()
 
 
+def test_the_settlement_says_how_the_round_ended_and_what_felled_the_player():
+    run = Run(4)
+    answer = run.act(Intent("stop"))
+    settlement = answer["settlement"]
+    assert settlement["result"] == "continue"
+    assert settlement["title"] == "Round over: you stopped."
+    assert answer["messages"][-1]["text"] == settlement["title"]
+    # A Stop that the enemy's strike then ends in a loss: the strike felled the player.
+    run = Run(4, load_run_table({"player_hp": 2, "battles": [
+        {"preset": "battle-1", "enemy": "Ogre", "hp": 99, "attack": 2}]}))
+    answer = run.act(Intent("stop"))
+    title = answer["settlement"]["title"]
+    assert title == "You fell: the enemy's strike took your last HP."
+    assert "stopped" not in title and "(" not in title
+    assert answer["messages"][-1] == {"kind": "error", "text": title}
+    # A dug mine's ambush that takes the last HP: the ambush felled the player.
+    run = Run(5, load_run_table({"player_hp": 3, "battles": [
+        {"preset": "battle-1", "enemy": "Ogre", "hp": 99, "attack": 0}]}))
+    settlement = play_round(run, dig_mine=True)
+    assert settlement["result"] == "run_lost"
+    assert settlement["title"] == "You fell: an ambush (a mine you dug) took your last HP."
+
+
+def test_the_hp_bars_show_what_the_round_so_far_will_settle():
+    run = Run(11)
+    state = run.to_json()
+    assert state["enemy"]["pending"] == 0 and state["player"]["pending"] == 0
+    assert state["player"]["strike"] == run.battle.attack
+    for intent in next_safe_dig(run):
+        run.act(intent)
+    state = run.to_json()
+    pending = run.pending()
+    assert pending["enemy_damage"] > 0
+    assert state["enemy"]["pending"] == min(state["enemy"]["hp"], pending["enemy_damage"])
+    answer = run.act(Intent("stop"))
+    settlement = answer["settlement"]
+    state = run.to_json()
+    # what the bar showed pending is what the settlement took, and the strike came
+    assert settlement["enemy_hp_before"] - settlement["enemy_damage"] == state["enemy"]["hp"]
+    assert settlement["player_hp_before"] - settlement["player_damage"] == state["player"]["hp"]
+    assert settlement["enemy_damage"] == pending["enemy_damage"]
+    assert settlement["player_damage"] == run.battle.attack
+    # nothing is pending between rounds
+    assert state["enemy"]["pending"] == 0 and state["player"] == {
+        "hp": state["player"]["hp"], "max_hp": run.table.player_hp, "pending": 0, "strike": 0}
+
+
+def test_no_strike_is_shown_once_the_round_so_far_fells_either_side():
+    run = Run(11, load_run_table({"battles": [
+        {"preset": "battle-1", "enemy": "Rat", "hp": 1, "attack": 3}]}))
+    for intent in next_safe_dig(run):
+        run.act(intent)
+    state = run.to_json()
+    assert state["enemy"]["pending"] == 1 == state["enemy"]["hp"]  # capped at what is left
+    assert state["player"]["strike"] == 0
+
+
 def test_same_seed_and_intents_replay_the_same_bytes():
     def transcript(seed: int) -> str:
         answer = runs.new_run(seed)

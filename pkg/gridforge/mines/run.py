@@ -106,6 +106,12 @@ SOURCE_TEXT = {
 TARGET_TEXT = {"enemy": "enemy", "player": "you", "enemy_attack": "enemy attack"}
 PATH_TEXT = {"cleared": "board cleared", "stopped": "you stopped",
              "ap_exhausted": "out of AP"}
+# How a round ended, as the end of a sentence ("Round over: you stopped.").
+ROUND_END_TEXT = {"cleared": "you cleared the board", "stopped": "you stopped",
+                  "ap_exhausted": "your AP ran out"}
+# What took the player's last HP (the settlement line that did it).
+FALL_TEXT = {"enemy_attack": "the enemy's strike took your last HP",
+             "mine_ambush": "an ambush (a mine you dug) took your last HP"}
 
 
 def say(*parts: Part, cells: list[Any] | None = None) -> dict[str, Any]:
@@ -237,6 +243,22 @@ def load_run_table(overrides: Mapping[str, Any] | None = None) -> RunTable:
     if overrides:
         data.update(overrides)
     return RunTable.from_json(data)
+
+
+def settlement_title(result: str, path_tag: object, lines: list[dict[str, Any]]) -> str:
+    """The settlement's headline in the player's words: how the round ended when play goes
+    on, and when the player fell, what took the last HP (a run lost after a Stop was the
+    enemy's strike, not the Stop)."""
+    if result == "run_lost":
+        last = next((line["source"] for line in reversed(lines)
+                     if line["target"] == "player" and line["amount"] > 0), "enemy_attack")
+        return f"You fell: {FALL_TEXT.get(last, FALL_TEXT['enemy_attack'])}."
+    if result == "run_won":
+        return "You won the run!"
+    if result == "battle_won":
+        return "Enemy defeated!"
+    ended = ROUND_END_TEXT.get(str(path_tag), PATH_TEXT.get(str(path_tag), str(path_tag)))
+    return f"Round over: {ended}."
 
 
 def board_seed(run_seed: int, battle: int, board_no: int) -> int:
@@ -406,10 +428,13 @@ class Run:
             "battle": self.battle_index + 1,
             "path_tag": path_tag,
             "path_text": PATH_TEXT.get(str(path_tag), str(path_tag)),
+            "title": settlement_title(result, path_tag, lines),
             "continuation_hint": round_end.get("continuation_hint"),
             "lines": lines,
             "enemy_damage": enemy_before - self.enemy_hp,
             "player_damage": player_before - self.player_hp,
+            "enemy_hp_before": enemy_before,
+            "player_hp_before": player_before,
             "enemy_hp": self.enemy_hp,
             "player_hp": self.player_hp,
             "result": result,
@@ -460,12 +485,8 @@ class Run:
             if done:
                 messages.append({"kind": "info", "text": done})
         if settlement is not None:
-            headline = {"continue": "Round over", "battle_won": "Enemy defeated!",
-                        "run_won": "You won the run!", "run_lost": "You fell."}
             messages.append({"kind": "success" if settlement["result"] != "run_lost"
-                             else "error",
-                             "text": f"{headline[settlement['result']]} "
-                                     f"({settlement['path_text']})"})
+                             else "error", "text": settlement["title"]})
         return {"outcomes": [o.to_json() for o in outcomes],
                 "outcome": outcomes[-1].to_json(),
                 "events": [page_event(e) for e in events],
@@ -617,6 +638,20 @@ class Run:
                 "enemy_damage": safe * values["safe_cell_damage"],
                 "enemy_attack": self.battle.attack}
 
+    def hp_bars(self) -> tuple[dict[str, int], dict[str, int]]:
+        """What the two HP bars draw beside the HP, for the enemy and for the player:
+        ``pending``, the damage the round's events so far will settle (capped at the HP
+        left), and for the player ``strike``, the enemy's attack at the round's end if both
+        still stand then (a flag judged on a mine may yet weaken it). Zero between rounds."""
+        if self.status != "playing":
+            return {"pending": 0}, {"pending": 0, "strike": 0}
+        pending = self.pending()
+        enemy = min(self.enemy_hp, pending["enemy_damage"])
+        player = min(self.player_hp, pending["player_damage"])
+        stands = self.enemy_hp > enemy and self.player_hp > player
+        strike = min(self.player_hp - player, self.battle.attack) if stands else 0
+        return {"pending": enemy}, {"pending": player, "strike": strike}
+
     def tip(self) -> str | None:
         """A line for the player when the next move is not obvious (None otherwise)."""
         if self.status != "playing":
@@ -692,14 +727,15 @@ class Run:
         ledger = self.session.ledger
         playing = self.status == "playing"
         view = board_view(self.session.engine) or self.final_board
+        enemy_bar, player_bar = self.hp_bars()
         return {
             "seed": self.seed,
             "status": self.status,
             "battle": self.battle_index + 1,
             "battles": len(self.table.battles),
             "enemy": {"name": self.battle.enemy, "hp": self.enemy_hp, "max_hp": self.battle.hp,
-                      "attack": self.battle.attack},
-            "player": {"hp": self.player_hp, "max_hp": self.table.player_hp},
+                      "attack": self.battle.attack, **enemy_bar},
+            "player": {"hp": self.player_hp, "max_hp": self.table.player_hp, **player_bar},
             "board_no": self.board_no + 1,
             "round": ledger.round,
             "phase": ledger.phase,

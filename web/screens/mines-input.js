@@ -1,0 +1,104 @@
+// Input on the mines board (used by mines.js): mouse (left acts, right flags), touch (tap
+// acts, long press or the flag-mode toggle flags), and the keyboard on the focused board
+// (arrows move the cursor, Space/Enter act, F flags, S stops, H hints). Hover says what a
+// click would do and previews a move's path, from Python's offer. Each input becomes one
+// call of `actions`; nothing is decided here.
+
+const LONG_PRESS_MS = 450;
+const MOVE_TOLERANCE_PX = 12;
+const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/**
+ * Listen on `view` (minesBoard()). `actions`: `act(x, y)` (a click, tap, Space or Enter),
+ * `secondary(x, y)` (a flag), `stop()`, `hint()`, `continueRun()`; `state()` is the last
+ * state drawn and `flagMode()` whether a tap flags. Returns `{stop()}`.
+ */
+export function attachInput(view, { act, secondary, stop, hint, continueRun, state, flagMode }) {
+  const board = view.element;
+  let press = null;   // {id, sx, sy, x, y, timer, long}
+
+  board.addEventListener("contextmenu", (event) => event.preventDefault());
+  board.addEventListener("pointerdown", (event) => {
+    const cell = view.cellOf(event.target);
+    if (!cell) return;
+    const x = Number(cell.dataset.x);
+    const y = Number(cell.dataset.y);
+    view.setCursor([x, y]);
+    if (event.pointerType === "mouse" && event.button === 2) {
+      event.preventDefault();
+      secondary(x, y);
+      return;
+    }
+    if (event.button !== 0) return;
+    if (press && press.timer) clearTimeout(press.timer);
+    press = { id: event.pointerId, sx: event.clientX, sy: event.clientY, x, y, long: false, timer: null };
+    if (event.pointerType !== "mouse") {
+      const mine = press;
+      press.timer = setTimeout(() => {
+        mine.timer = null;
+        if (press !== mine) return;
+        mine.long = true;
+        secondary(mine.x, mine.y);  // a long press flags or unflags
+        if (navigator.vibrate) navigator.vibrate(15);
+      }, LONG_PRESS_MS);
+    }
+  });
+  board.addEventListener("pointermove", (event) => {
+    if (!press || press.id !== event.pointerId) return;
+    if (Math.hypot(event.clientX - press.sx, event.clientY - press.sy) > MOVE_TOLERANCE_PX) {
+      if (press.timer) clearTimeout(press.timer);
+      press = null;  // a scroll or a drag, not a tap
+    }
+  });
+  const endPress = (event, fire) => {
+    if (!press || press.id !== event.pointerId) return;
+    const done = press;
+    press = null;
+    if (done.timer) clearTimeout(done.timer);
+    if (!fire || done.long) return;
+    const cell = view.cellOf(document.elementFromPoint(event.clientX, event.clientY)) ||
+      view.cellOf(event.target);
+    if (!cell || Number(cell.dataset.x) !== done.x || Number(cell.dataset.y) !== done.y) return;
+    act(done.x, done.y);
+  };
+  board.addEventListener("pointerup", (event) => endPress(event, true));
+  board.addEventListener("pointercancel", (event) => endPress(event, false));
+
+  // Hover: what a click would do, and the move's path (drawn from Python's move tree; no call).
+  board.addEventListener("pointerover", (event) => {
+    const cell = view.cellOf(event.target);
+    view.showPath(cell);
+    if (!cell) { delete board.dataset.hover; return; }
+    const offer = view.offerAt(cell.dataset.x, cell.dataset.y);
+    board.dataset.hover = flagMode() ? (offer.secondary || "none") : (offer.primary || "none");
+  });
+  board.addEventListener("pointerleave", () => {
+    view.showPath(null);
+    delete board.dataset.hover;
+  });
+
+  board.addEventListener("keydown", (event) => {
+    const s = state();
+    if (!s || !s.board || event.altKey || event.ctrlKey || event.metaKey) return;
+    const b = s.board;
+    const k = event.key;
+    const cursor = view.cursor;
+    if (MOVES[k]) {
+      const [dx, dy] = MOVES[k];
+      view.setCursor([Math.min(b.cols - 1, Math.max(0, cursor[0] + dx)),
+        Math.min(b.rows - 1, Math.max(0, cursor[1] + dy))]);
+    } else if (k === " " || k === "Enter") {
+      if (s.can_continue) continueRun();
+      else if (s.status === "playing") act(cursor[0], cursor[1]);
+      else return;
+    } else if (k === "f" || k === "F") secondary(cursor[0], cursor[1]);
+    else if (k === "s" || k === "S") stop();
+    else if (k === "h" || k === "H") hint();
+    else return;
+    event.preventDefault();
+  });
+
+  return {
+    stop() { if (press && press.timer) clearTimeout(press.timer); },
+  };
+}

@@ -1,0 +1,251 @@
+// The mines screen's panels (used by mines.js): the status line (AP, mines, fog), terms explained where they show, the round so far, the tip, the controls,
+// the hint's sentence, the event log, and the stats with the playtest telemetry. Every
+// number and word comes from Python's answers; lines that name cells point at them on the
+// board instead of numbering them.
+
+import { el } from "./dom.js";
+import { flagGlyph, key } from "./mines-board.js";
+
+/** Fill `node` with a line's words; a piece that names a cell points at it: hovering,
+ *  focusing or tapping the piece (or the line) highlights that cell on the board. */
+export function pointingLine(node, line) {
+  const parts = line.parts || [line.text || ""];
+  const all = line.cells ? [...line.cells] : [];
+  node.replaceChildren(...parts.map((part) => {
+    if (typeof part === "string") return part;
+    if (!all.some(([x, y]) => x === part.cell[0] && y === part.cell[1])) all.push(part.cell);
+    return el("span", { class: "cell-ref", "data-testid": "mines-cell-ref", tabindex: "0",
+      role: "button", "data-cell": key(...part.cell), title: "Show this cell on the board" },
+    part.text);
+  }));
+  node.dataset.cells = JSON.stringify(all);
+  node.classList.add("pointing");
+  return node;
+}
+
+function pointedBy(target) {
+  const ref = target.closest && target.closest(".cell-ref");
+  if (ref) return [ref.dataset.cell.split(",").map(Number)];
+  const line = target.closest && target.closest(".pointing");
+  return line && line.dataset.cells ? JSON.parse(line.dataset.cells) : null;
+}
+
+/** Lines in `section` light their cells on `view`: on hover or focus, and a tap (touch
+ *  users have no hover) keeps them lit until the next tap. */
+export function attachPointing(section, view) {
+  const board = view.element;
+  for (const type of ["pointerover", "focusin"]) {
+    section.addEventListener(type, (event) => {
+      if (board.contains(event.target)) return;
+      const which = pointedBy(event.target);
+      if (which) view.point(which);
+    });
+  }
+  for (const type of ["pointerout", "focusout"]) {
+    section.addEventListener(type, (event) => {
+      if (board.contains(event.target)) return;
+      if (pointedBy(event.target) && !section.dataset.pinned) view.point(null);
+    });
+  }
+  section.addEventListener("click", (event) => {
+    if (board.contains(event.target)) return;
+    const which = pointedBy(event.target);
+    if (!which) { if (section.dataset.pinned) { delete section.dataset.pinned; view.point(null); } return; }
+    section.dataset.pinned = "1";
+    view.point(which);
+  });
+}
+
+/** Terms explained where they show: a tooltip for a mouse, and a tap (or Enter) opens the
+ *  sentence in `box` for touch and keyboard (Python's words, `state.terms`). */
+function termBook(section, state) {
+  const box = el("div", { class: "mines-term", "data-testid": "mines-term", hidden: true,
+    role: "note", "aria-live": "polite" });
+  let open = null;
+  const explain = (name) => (state() && state().terms ? state().terms[name] : "") || "";
+  function button(word, name) {
+    const node = el("button", { type: "button", class: "term", "data-term": name,
+      "data-testid": "mines-term-button", "aria-expanded": "false" }, word);
+    if (explain(name)) node.title = explain(name);
+    if (open === name) node.setAttribute("aria-expanded", "true");
+    return node;
+  }
+  function toggle(name) {
+    open = open === name ? null : name;
+    const text = open ? explain(open) : "";
+    box.textContent = text;
+    box.hidden = !text;
+    for (const b of section.querySelectorAll("button.term")) {
+      b.setAttribute("aria-expanded", String(b.dataset.term === open));
+    }
+  }
+  section.addEventListener("click", (event) => {
+    const node = event.target.closest && event.target.closest("button.term");
+    if (node && section.contains(node)) toggle(node.dataset.term);
+  });
+  return { box, button };
+}
+
+/** The status line (AP, mines, fog), the term box, the round so far and the tip:
+ *  `{draw(state), term(word, name), ...}` (the battle bar's words use `term` too). */
+export function statusPanel(section, state) {
+  const terms = termBook(section, state);
+  const term = terms.button;
+  const chips = {
+    ledger: el("span", { class: "chip", "data-testid": "mines-ledger" }),
+    count: el("span", { class: "chip mines-count", "data-testid": "mines-count" }),
+    fog: el("span", { class: "chip fog", "data-testid": "mines-fog", hidden: true }),
+  };
+  const pendingLine = el("div", { class: "mines-pending", "data-testid": "mines-pending",
+    "aria-live": "polite" });
+  const tipLine = el("div", { class: "mines-tip", "data-testid": "mines-tip" });
+
+  function draw(s) {
+    const b = s.board;
+    chips.ledger.replaceChildren(term("AP", "AP"), ` ${s.ap}/${s.ap_per_round} · `, term("RAP", "RAP"),
+      ` ${s.rap}`);
+    chips.count.replaceChildren(...(b ? [term("Mines", "mines"), ` ${b.mine_total} · left ${b.mines_left}`] : []));
+    const foggy = b && b.grid.some((row) => row.some((v) => v === "concealed-fog" || v === "open-fog"));
+    chips.fog.hidden = !foggy;
+    chips.fog.replaceChildren(...(foggy ? [term("Fog", "fog"), " on this board"] : []));
+    const p = s.pending;
+    pendingLine.replaceChildren(...(s.status === "playing"
+      ? [term("This round so far", "pending"), `: enemy −${p.enemy_damage}` +
+        (p.ambushes ? ` · you −${p.player_damage} (${p.ambushes} ambush${p.ambushes > 1 ? "es" : ""})` : "") +
+        ` · then the enemy strikes for ${p.enemy_attack}`]
+      : []));
+    pendingLine.dataset.ambush = p.ambushes ? "1" : "0";
+    if (tipLine.dataset.kind !== "chord") tipLine.textContent = s.tip || "";
+    else delete tipLine.dataset.kind;  // the chord tip stays until the next answer
+  }
+
+  return {
+    status: el("div", { class: "mines-status" }, ...Object.values(chips)),
+    termBox: terms.box,
+    term,
+    pendingLine,
+    tipLine,
+    draw,
+    /** The one-time "no chord" tip (D1 duty 3), kept until the next answer is drawn. */
+    chordTip() {
+      tipLine.textContent = "Clicking a number moves you there: this game has no chord.";
+      tipLine.dataset.kind = "chord";
+    },
+  };
+}
+
+/** The buttons: Stop, Flag mode, Hint (with its stock), Fresh board, the seed and New run.
+ *  `on`: `{stop, flagMode(on), hint, refresh, newRun}`. */
+export function controls(on) {
+  const seedInput = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric",
+    placeholder: "random", "data-testid": "mines-seed", "aria-label": "Seed of a new run" });
+  const newRunButton = el("button", { type: "button", "data-testid": "mines-new-run" }, "New run");
+  const stopButton = el("button", { type: "button", class: "primary", "data-testid": "mines-stop",
+    title: "End the round now and bank the AP left (S)" }, "Stop");
+  const hintButton = el("button", { type: "button", "data-testid": "mines-hint",
+    title: "Show the next cell logic proves (H)" }, "Hint");
+  const flagButton = el("button", { type: "button", "data-testid": "mines-flag-mode",
+    "aria-pressed": "false", title: "While on, a tap or click places or pulls a flag" },
+  flagGlyph(), el("span", {}, "Flag mode"));
+  const refreshButton = el("button", { type: "button", "data-testid": "mines-refresh" }, "Fresh board");
+  const hintStock = el("span", { class: "hint-stock", "data-testid": "mines-hint-stock" });
+  hintButton.append(" ", hintStock);
+  let flagMode = false;
+
+  newRunButton.addEventListener("click", () => on.newRun());
+  stopButton.addEventListener("click", () => on.stop());
+  hintButton.addEventListener("click", () => on.hint());
+  refreshButton.addEventListener("click", () => on.refresh());
+  flagButton.addEventListener("click", () => {
+    flagMode = !flagMode;
+    flagButton.setAttribute("aria-pressed", String(flagMode));
+    on.flagMode(flagMode);
+  });
+
+  function draw(s) {
+    const playing = s.status === "playing" && s.offer.stop;
+    stopButton.disabled = !playing;
+    const hints = s.hints || { left: 0, per_battle: 0, can_ask: false };
+    hintButton.disabled = !(playing && hints.can_ask);
+    hintStock.textContent = `${hints.left}/${hints.per_battle}`;
+    hintButton.dataset.left = String(hints.left);
+    hintButton.title = `${(s.terms && s.terms.hints) || ""} (H)`.trim();
+    refreshButton.disabled = !s.can_refresh;
+    refreshButton.textContent = `Fresh board (${s.refresh_cost} RAP)`;
+  }
+
+  return {
+    element: el("div", { class: "mines-controls" }, stopButton, flagButton, hintButton, refreshButton,
+      el("span", { class: "spacer" }),
+      el("label", { class: "seed" }, "Seed ", seedInput), newRunButton),
+    seedInput,
+    draw,
+  };
+}
+
+/** The event log: the current board's story, newest line first. */
+export function eventLog() {
+  const element = el("ul", { class: "mines-log", "data-testid": "mines-log" });
+  return {
+    element,
+    clear() { element.replaceChildren(); },
+    add(lines) {
+      for (const line of lines) element.prepend(pointingLine(el("li", {}), line));
+      while (element.children.length > 60) element.lastChild.remove();
+    },
+  };
+}
+
+/** Stats: the player's numbers; the input telemetry (for playtesting) sits in a panel of
+ *  its own inside, opened on purpose. `on`: `{refresh(), exportTelemetry()}`. */
+export function statsPanel(on) {
+  const playerStats = el("div", { class: "mines-player-stats", "data-testid": "mines-player-stats" });
+  const statsBody = el("div", { class: "mines-stats-body", "data-testid": "mines-stats-body" });
+  const telemetry = el("details", { class: "mines-telemetry", "data-testid": "mines-telemetry" },
+    el("summary", {}, "Playtest telemetry"), statsBody,
+    el("button", { type: "button", "data-testid": "mines-stats-export",
+      onclick: () => on.exportTelemetry() }, "Export as JSON"));
+  const element = el("details", { class: "mines-stats", "data-testid": "mines-stats" },
+    el("summary", {}, "Stats"), playerStats, telemetry);
+  element.addEventListener("toggle", () => { if (element.open) on.refresh(); });
+  telemetry.addEventListener("toggle", () => { if (telemetry.open) on.refresh(); });
+
+  function drawPlayer(state) {
+    const t = state.totals;
+    const used = [...state.battle_summaries.map((b) => b.hints_used || 0)];
+    const hints = state.hints || { left: 0, per_battle: 0 };
+    playerStats.replaceChildren(el("ul", {},
+      el("li", {}, `Rounds played: ${t.rounds}`),
+      el("li", {}, `Cells dug open: ${t.cells_opened} · mines dug: ${t.mines_dug} · flags on mines: ${t.flag_hits}`),
+      el("li", {}, `Damage dealt ${t.damage_dealt} · taken ${t.damage_taken}`),
+      el("li", {}, `Hints left in this battle: ${hints.left} of ${hints.per_battle}` +
+        (used.length ? ` · used in earlier battles: ${used.join(", ")}` : ""))));
+  }
+
+  function drawTelemetry(data) {
+    const t = data.totals;
+    const chains = Object.entries(t.chain_sizes).map(([size, n]) => `${size}: ${n}`).join(", ") || "none yet";
+    const rejections = Object.entries(t.rejections).map(([why, n]) => `${t.reason_words[why]}: ${n}`)
+      .join(", ") || "none";
+    statsBody.replaceChildren(
+      el("p", { "data-testid": "mines-stats-friction" },
+        `Input actions per AP spent: ${t.actions_per_ap ?? "–"} (guard rail ≤ ${data.guard_actions_per_ap}; ` +
+        `${t.rounds_over_guard} of ${t.rounds} rounds above it)`),
+      el("p", {}, `Batches per round: ${t.batches_per_round ?? "–"} · chain sizes (cells per dig): ${chains}`),
+      el("p", {}, `Refusals by reason: ${rejections}`),
+      el("table", {},
+        el("thead", {}, el("tr", {}, ...["Battle", "Round", "Inputs", "AP", "Per AP", "Batches"]
+          .map((h) => el("th", {}, h)))),
+        el("tbody", {}, ...data.rounds.slice(-12).map((r) => el("tr", {},
+          ...[r.battle, r.round, r.input_actions, r.ap_spent, r.actions_per_ap ?? "–", r.batches]
+            .map((v) => el("td", {}, String(v))))))));
+  }
+
+  return {
+    element,
+    drawPlayer,
+    drawTelemetry,
+    get open() { return element.open; },
+    get telemetryOpen() { return telemetry.open; },
+  };
+}
