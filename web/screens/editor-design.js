@@ -5,7 +5,7 @@
 // shell; the level designed goes on the board, verified, as one step of the edit history.
 
 import { el } from "./dom.js";
-import { issueText } from "./editor-state.js";
+import { issueText, issueWords } from "./editor-state.js";
 
 // Each input is one field of the request: [legend, group path, [[path, label, min, max]]].
 const FIXED_GROUPS = [
@@ -81,7 +81,7 @@ export function designForm(ed) {
     const issues = error.issues || [];
     for (const issue of issues) {
       const span = errors.get(issue.path) || (issue.path === "target" ? targetError : issue.path === "tolerance" ? toleranceError : null);
-      if (span) span.textContent = issue.message;
+      if (span) span.textContent = issueWords(issue);
       else general.append(el("li", { "data-testid": "editor-design-issue" }, issueText(issue)));
     }
     ed.say(`The request was refused: ${issues.length ? "see the marked fields" : error.message}`, "error");

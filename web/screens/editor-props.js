@@ -3,7 +3,7 @@
 // to Python; a refusal's field paths are written beside the fields they name.
 
 import { el } from "./dom.js";
-import { issueText } from "./editor-state.js";
+import { cellWords, issueText, issueWords } from "./editor-state.js";
 
 function propField(label, value, testid, path, attrs = {}) {
   const input = el("input", { type: "text", value: value ?? "", "data-testid": testid, ...attrs });
@@ -42,7 +42,7 @@ function holeFields(level, index) {
   const frozen = propField("Frozen until layers out", hole.frozen, "editor-prop-hole-frozen", "edit.frozen", { inputmode: "numeric" });
   return {
     fields: [colour, frozen],
-    rows: [el("p", { "data-testid": "editor-prop-title" }, `Hole ${index + 1} at ${hole.cell.join(",")}`),
+    rows: [el("p", { "data-testid": "editor-prop-title" }, `Hole ${index + 1}, ${cellWords(hole.cell)}`),
       colour.row, frozen.row],
     build: () => ({
       tool: "hole_props", index, color: Number(colour.input.value),
@@ -75,7 +75,7 @@ export function propsPanel(ed) {
         const unplaced = [];
         for (const issue of issues) {
           const slot = fields.find((f) => issue.path === f.error.dataset.path || issue.path.startsWith(`${f.error.dataset.path}[`));
-          if (slot) slot.error.textContent = issue.message; else unplaced.push(issue);
+          if (slot) slot.error.textContent = issueWords(issue); else unplaced.push(issue);
         }
         ed.say(`Refused: ${unplaced.length ? unplaced.map(issueText).join("; ") : "see the fields marked"}`, "error");
       }

@@ -6,9 +6,21 @@
 /** Edits kept for undo (docs/editor.md). */
 export const HISTORY_LIMIT = 200;
 
-/** A field-path issue ({path, message}) as one line. */
+/** A field-path issue as one line, in Python's words for the page (its `place` and `text`)
+ * when it has them, else its path and message. */
 export function issueText(issue) {
+  if (typeof issue.text === "string") return issue.place ? `${issue.place}: ${issue.text}` : issue.text;
   return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+}
+
+/** An issue's message alone (shown beside the field its path names). */
+export function issueWords(issue) {
+  return typeof issue.text === "string" ? issue.text : issue.message;
+}
+
+/** Cell [x, y] as a designer counts it on the board. */
+export function cellWords([x, y]) {
+  return `column ${x + 1}, row ${y + 1}`;
 }
 
 /**

@@ -4,6 +4,7 @@
 // Python for with the tool in hand. The board's limits come from Python (facts).
 
 import { el } from "./dom.js";
+import { cellWords } from "./editor-state.js";
 
 export const TOOLS = [
   ["select", "Select", "1"], ["stone", "Stone", "2"], ["hole", "Hole", "3"],
@@ -96,7 +97,7 @@ export function editorTools(ed) {
       const frozen = holeFrozen.value === "" ? null : Number(holeFrozen.value);
       if (await ed.edit({ tool: "hole", cell: first, color, frozen },
         { select: (lv) => ({ kind: "hole", index: lv.holes.findIndex((h) => h.cell[0] === first[0] && h.cell[1] === first[1]) }) })) {
-        ed.say(`Hole of colour ${color} at ${first.join(",")}.`);
+        ed.say(`Hole of colour ${color} in ${cellWords(first)}.`);
       }
     } else if (tool === "body") {
       const at = objectAt(ed.answer.level, first);

@@ -7,6 +7,11 @@
 import { el } from "./dom.js";
 import { issueText } from "./editor-state.js";
 
+// The certificate's status (data-status keeps Python's value) in a designer's words.
+const STATUS_WORDS = {
+  verified: "Verified", out_of_range: "Solved, but outside the design request",
+  unsolvable: "Not solvable", undetermined: "Not settled within the search budget",
+};
 const TERM_NAMES = {
   occupancy: "Occupancy", body_scale: "Body scale", steps: "Solution steps", blocking: "Blocking",
   mechanics: "Mechanics", shuffling: "Shuffling", space: "Space",
@@ -34,7 +39,7 @@ export function verifyPanel(ed) {
     ed.say("Verifying…");
     try {
       // null budgets: Python's defaults (the bridge passes arguments by position).
-      const cert = await ed.python.verify([level, null, null, solution]);
+      const { certificate: cert, reason } = await ed.python.verify([level, null, null, solution]);
       ed.certificates.set(cert.level_sha256, cert);
       if (cert.level_sha256 === ed.answer.sha256 && cert.score) {
         ed.freeArea = { sha: cert.level_sha256, cells: await ed.python.freeArea(level) };
@@ -42,7 +47,7 @@ export function verifyPanel(ed) {
       ed.saveDraft(false);
       render();
       ed.redraw();
-      ed.say(`Verification: ${status.textContent}${cert.reason && cert.status !== "verified" ? ` (${cert.reason})` : ""}.`,
+      ed.say(`Verification: ${status.textContent}${reason && cert.status !== "verified" ? ` (${reason})` : ""}.`,
         cert.status === "verified" ? "success" : "error");
     } catch (error) {
       ed.refusal(error, error.type === "Cancelled" ? "Verification cancelled" : "Verification failed");
@@ -83,7 +88,7 @@ export function verifyPanel(ed) {
     const steps = cert.steps === null || cert.steps === undefined ? "no solution found"
       : cert.optimal ? `${cert.steps} steps, proven minimum`
         : `${cert.steps} steps; minimum not proven (lower bound ${cert.lower_bound})`;
-    status.textContent = `${cert.status}: ${steps}`;
+    status.textContent = `${STATUS_WORDS[cert.status] || "Not verified"}: ${steps}`;
     const space = cert.score ? cert.score.diagnostics.space : null;
     const facts = [
       ["Lower bound (search)", cert.lower_bound ?? "none"],
