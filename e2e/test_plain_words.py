@@ -1,6 +1,6 @@
 """Players and designers read words, not a developer's (issue 21, "What must hold"): at
-1280x800, no visible text of any screen (home, the snakes map, play with its lesson, hint,
-refusal and win, mines with a settlement and its panels, the editor after drawing, Verify,
+1280x800, no visible text of any screen (home, the snakes map, play with its lesson, a hint
+and a win, mines with a settlement and its panels, the editor after drawing, Verify,
 Design, a property edit, imports good and bad, try-play, and the rules) contains an
 underscore-joined identifier, "teaches", "certificate" or a raw [x, y]. The console is a
 developer's tool behind a setting and is left out."""
