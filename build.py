@@ -369,7 +369,7 @@ def lay_out_site(wheel: Path) -> None:
     shutil.copy2(start_snapshot(runtime, wheel), runtime / SNAPSHOT_NAME)
     manifest["snapshot"] = f"pyodide/{SNAPSHOT_NAME}"
     (SITE / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    blocks = lay_out_levels(LEVEL_DATA, SITE / "levels")
+    blocks = lay_out_levels(LEVEL_DATA, SITE / "levels", mainline_size())
     version = write_offline_manifest(SITE)
     say(f"site laid out in {SITE.relative_to(ROOT)} (wheel {wheel.name}, "
         f"{wheel.stat().st_size / 1024:.1f} KiB; pyodide {pyodide_version}; "
@@ -382,14 +382,29 @@ BATCH_FORMAT = "gridforge.snakes.batch/1"
 LEVELS_INDEX_FORMAT = "gridforge.levels-index/1"
 
 
-def lay_out_levels(source: Path, dest: Path) -> list[dict[str, object]]:
+def mainline_size() -> int:
+    """The number of levels of the main line, as Python defines it
+    (``gridforge.snakes.design.mainline.LEVELS``, read from the installed package)."""
+    step = "read the main line's size"
+    result = run_step(step, [venv_python(), "-c",
+                             "from gridforge.snakes.design.mainline import LEVELS; print(LEVELS)"])
+    lines = (result.stdout or "").split()
+    if not lines or not lines[-1].isdigit() or int(lines[-1]) < 1:
+        raise StepFailed(f"step '{step}' failed: expected a number of levels, got {lines[-1:]}")
+    return int(lines[-1])
+
+
+def lay_out_levels(source: Path, dest: Path, size: int) -> list[dict[str, object]]:
     """Copy the main line's level blocks (and progress.json, if any) from ``source`` to
     ``dest`` and write ``dest/index.json``; return the index's blocks.
 
     The page fetches a block when it needs one, so start-up never parses them; the index
-    says which levels each block holds and its SHA-256. Each block is checked here (its
-    name, its format, one level per number it covers, no overlap with another block), so a
-    broken data file fails the build, naming the file and the field.
+    says which levels each block holds and its SHA-256, and the main line's ``size`` (its
+    last level number, Python's: the page checks routes and saved progress against it
+    before Python has loaded, and writes no number of its own). Each block is checked here
+    (its name, its format, one level per number it covers, none past ``size``, no overlap
+    with another block), so a broken data file fails the build, naming the file and the
+    field.
     """
     step = "lay out the level blocks"
     dest.mkdir(parents=True, exist_ok=True)
@@ -402,6 +417,9 @@ def lay_out_levels(source: Path, dest: Path) -> list[dict[str, object]]:
         first, last = int(match[1]), int(match[2])
         if not 1 <= first <= last:
             raise StepFailed(f"step '{step}' failed: {path.name}: levels {first}..{last}")
+        if last > size:
+            raise StepFailed(f"step '{step}' failed: {path.name}: levels past the main "
+                             f"line's last, {size}")
         try:
             block = json.loads(path.read_bytes().decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
@@ -420,7 +438,7 @@ def lay_out_levels(source: Path, dest: Path) -> list[dict[str, object]]:
         shutil.copy2(path, dest / path.name)
         blocks.append({"file": path.name, "first": first, "last": last,
                        "sha256": sha256_of(path), "bytes": path.stat().st_size})
-    index: dict[str, object] = {"format": LEVELS_INDEX_FORMAT, "blocks": blocks}
+    index: dict[str, object] = {"format": LEVELS_INDEX_FORMAT, "levels": size, "blocks": blocks}
     progress = source / "progress.json"
     if progress.is_file():
         shutil.copy2(progress, dest / progress.name)

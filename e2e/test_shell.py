@@ -3,11 +3,15 @@ messages in the player's words that clear on the next screen, and the colour-let
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
+from gridforge.snakes.design.mainline import LEVELS
 from playwright.sync_api import Browser, expect
 from snakes_helpers import board, device_page, goto_ready, mainline, wait_level
 
+LEVELS_DIR = Path(__file__).resolve().parent.parent / "build" / "site" / "levels"
 BAD_FRAGMENTS = [
     ("#snakes/level/0", r"#snakes$", "not a level number"),
     ("#snakes/level/2001", r"#snakes$", "no level 2001"),
@@ -40,6 +44,34 @@ def test_bad_fragments_land_on_the_nearest_screen_with_a_message(browser: Browse
         page.goto("/#snakes/level/0")
         expect(message).to_contain_text("not a level number")
         assert message.bounding_box() == empty
+        assert page.page_errors == []
+
+
+def test_level_numbers_are_checked_against_the_published_size_before_python_has_loaded(
+        browser: Browser, base_url: str):
+    """The main line's last level number is Python's, published by the build in
+    levels/index.json: a route beyond it is refused with that number while Python has not
+    loaded (the worker's script is held back), and the store checks progress against it."""
+    with device_page(browser, base_url, "desktop") as page:
+        held = []
+        page.context.route("**/worker.js", lambda route: held.append(route))  # Python never starts
+        index = json.loads((LEVELS_DIR / "index.json").read_text())
+        assert index["levels"] == LEVELS
+        index["levels"] = 1500  # as if the main line ended there
+
+        def fulfil(route):
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(index))
+
+        page.context.route("**/levels/index.json", fulfil)
+        message = page.get_by_test_id("app-message")
+        page.goto("/#snakes/level/1600")
+        expect(page).to_have_url(re.compile(r"#snakes$"))
+        expect(message).to_contain_text("There is no level 1600: the main line has 1500 levels.")
+        page.goto("/#editor/level/x")
+        expect(message).to_contain_text("not a level number (1 to 1500)")
+        assert page.evaluate("() => window.gridforge.app.store.levels") == 1500
+        assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
+        assert held, "the worker's script was asked for and held"
         assert page.page_errors == []
 
 

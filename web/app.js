@@ -9,6 +9,7 @@ import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
 import { download } from "./screens/dom.js";
+import { mainlineSize } from "./screens/levels.js";
 import { Store } from "./store.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -306,10 +307,19 @@ letters.addEventListener("change", () => { app.settings.colourLetters = letters.
 const main = document.getElementById("screen");
 let current = null;   // {id, handle}
 let routeToken = 0;
+// The main line's last level number is Python's, published by the build in
+// levels/index.json (a small file, cached offline): routes and saved progress are checked
+// against it before Python has loaded. Unreadable, the level's own screen says what is there.
+const lineSize = mainlineSize().catch(() => null).then((levels) => {
+  store.setLevels(levels);
+  return levels;
+});
 
 async function route() {
   const token = ++routeToken;
-  const parsed = parse(location.hash);
+  const levels = await lineSize;
+  if (token !== routeToken) return;  // a newer navigation won
+  const parsed = parse(location.hash, levels);
   if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
     history.replaceState(null, "", parsed.hash);  // one spelling per route
   } else if (parsed.problem) {

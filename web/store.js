@@ -11,7 +11,6 @@ export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
 export const SETTINGS_KEY = "gridforge.settings";
 export const PROGRESS_FORMAT = "gridforge.progress/1";
-const MAX_LEVEL = 2000;
 const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
 const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
@@ -34,8 +33,11 @@ function quotaWords(error) {
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
 
-/** Every problem of a progress value, as `{path, message}` issues (empty when valid). */
-export function progressIssues(value) {
+/** Every problem of a progress value, as `{path, message}` issues (empty when valid);
+ * level numbers go up to `levels`, the main line's last (any, when it is not known). */
+export function progressIssues(value, levels = null) {
+  const last = levels ?? Number.MAX_SAFE_INTEGER;
+  const upTo = levels ? ` to ${levels}` : "";
   const issues = [];
   const bad = (path, message) => issues.push({ path, message });
   if (!isObject(value)) {
@@ -55,15 +57,15 @@ export function progressIssues(value) {
     for (const key of Object.keys(snakes)) {
       if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, "unknown field");
     }
-    if (!isCount(snakes.open, 1, MAX_LEVEL)) {
-      bad("snakes.open", `must be a level number from 1 to ${MAX_LEVEL}`);
+    if (!isCount(snakes.open, 1, last)) {
+      bad("snakes.open", `must be a level number from 1${upTo}`);
     }
     if (!isObject(snakes.done)) {
       bad("snakes.done", 'must map level numbers to best steps, e.g. {"1": 7}');
     } else {
       for (const [level, best] of Object.entries(snakes.done)) {
-        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > MAX_LEVEL) {
-          bad(`snakes.done.${level}`, `not a level number from 1 to ${MAX_LEVEL}`);
+        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > last) {
+          bad(`snakes.done.${level}`, `not a level number from 1${upTo}`);
         } else if (!isCount(best, 1, 1_000_000)) {
           bad(`snakes.done.${level}`, "best steps must be a whole number of at least 1");
         }
@@ -73,7 +75,7 @@ export function progressIssues(value) {
       const current = snakes.current;
       if (!isObject(current)) bad("snakes.current", "must be an object or null");
       else {
-        if (!isCount(current.level, 1, MAX_LEVEL)) bad("snakes.current.level", "must be a level number");
+        if (!isCount(current.level, 1, last)) bad("snakes.current.level", "must be a level number");
         for (const key of ["steps", "redo"]) {
           if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, "must be a list of steps");
         }
@@ -129,6 +131,14 @@ export class Store extends EventTarget {
     /** key -> {key, text, why, what, error}: values that could not be copied aside, kept
      * in place and never written over until the player discards them. */
     this.held = new Map();
+    /** The main line's last level number (setLevels), checked in saved progress. */
+    this.levels = null;
+  }
+
+  /** The main line's last level number, as the build published it from Python (null: not
+   * known, then any level number is taken). The shell sets it before the first screen. */
+  setLevels(levels) {
+    this.levels = Number.isInteger(levels) && levels >= 1 ? levels : null;
   }
 
   readRaw(key) {
@@ -264,7 +274,7 @@ export class Store extends EventTarget {
       let why = null;
       try { parsed = JSON.parse(text); } catch { why = "it is not valid JSON"; }
       if (why === null) {
-        const issues = progressIssues(parsed);
+        const issues = progressIssues(parsed, this.levels);
         if (issues.length) why = issues.map((i) => `${i.path || "value"}: ${i.message}`).slice(0, 3).join("; ");
         else value = parsed;
       }
@@ -278,7 +288,7 @@ export class Store extends EventTarget {
   updateProgress(fn) {
     const current = this.progress();
     const next = fn(current) ?? current;
-    const issues = progressIssues(next);
+    const issues = progressIssues(next, this.levels);
     if (issues.length) {
       // A bug in a screen, never the player's fault: keep the stored value as it was.
       throw invalid("the new progress is not valid", issues);
@@ -306,7 +316,7 @@ export class Store extends EventTarget {
     try { parsed = JSON.parse(text); } catch (error) {
       throw invalid(`That file is not valid JSON (${error.message}).`, [{ path: "", message: "not JSON" }]);
     }
-    const issues = progressIssues(parsed);
+    const issues = progressIssues(parsed, this.levels);
     if (issues.length) {
       throw invalid("That file is not a gridforge progress file: " +
         issues.slice(0, 3).map((i) => `${i.path || "file"}: ${i.message}`).join("; "), issues);
