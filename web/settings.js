@@ -1,8 +1,8 @@
 // The player's settings (#settings; spec/web.md, "Saved state"): kept in gridforge.settings
 // by the store (its corrupt-value rule), applied at once on every screen. Each change is
-// saved, applied (the theme by theme.js) and announced to the screens with `onChange` (the
+// saved, applied (the theme and motion by theme.js) and announced to the screens with `onChange` (the
 // shell turns it into app's "settings" event).
-import { SETTING_DEFAULTS, THEMES } from "./store.js";
+import { MOTIONS, SETTING_DEFAULTS, THEMES } from "./store.js";
 
 /**
  * The settings object the screens use as `app.settings`.
@@ -14,17 +14,27 @@ export function makeSettings(store, onChange) {
 
   function changed() {
     store.saveSettings(values);
-    applyTheme();
+    applyLook();
     onChange(structuredClone(values));
   }
 
-  function applyTheme() {
-    globalThis.gridforgeTheme?.apply(values.theme);
+  function applyLook() {
+    globalThis.gridforgeTheme?.apply(values.theme, values.motion);
   }
 
   const flag = (key) => ({
     get() { return values[key] === true; },
     set(on) { values[key] = Boolean(on); changed(); },
+    enumerable: true,
+  });
+
+  const choice = (key, choices) => ({
+    get() { return values[key]; },
+    set(value) {
+      if (!choices.includes(value)) throw new RangeError(`${key}: must be one of ${choices.join(", ")}`);
+      values[key] = value;
+      changed();
+    },
     enumerable: true,
   });
 
@@ -41,7 +51,7 @@ export function makeSettings(store, onChange) {
     /** After the saved data was cleared: the defaults, applied (nothing is written). */
     reset() {
       values = structuredClone(SETTING_DEFAULTS);
-      applyTheme();
+      applyLook();
       onChange(structuredClone(values));
     },
   };
@@ -65,16 +75,11 @@ export function makeSettings(store, onChange) {
     /** Short vibrations on phones: kept now, used with the sounds. */
     vibration: flag("vibration"),
     /** "system" (follow prefers-color-scheme), "light" or "dark". */
-    theme: {
-      get() { return values.theme; },
-      set(choice) {
-        if (!THEMES.includes(choice)) throw new RangeError(`theme: must be one of ${THEMES.join(", ")}`);
-        values.theme = choice;
-        changed();
-      },
-      enumerable: true,
-    },
+    theme: choice("theme", THEMES),
+    /** "system" (follow prefers-reduced-motion) or "reduce" (no animation, whatever the
+     * system says). */
+    motion: choice("motion", MOTIONS),
   });
-  applyTheme();  // a damaged stored theme that theme.js took at start goes back to the default
+  applyLook();  // a damaged stored theme or motion that theme.js took goes back to the default
   return settings;
 }

@@ -20,6 +20,7 @@ const PREFIX = "gridforge.";  // every key of this site's saved data
 
 /** The settings screen's choices and their defaults (gridforge.settings). */
 export const THEMES = ["system", "light", "dark"];
+export const MOTIONS = ["system", "reduce"];  // follow prefers-reduced-motion, or always reduce
 export const SETTING_DEFAULTS = Object.freeze({
   colourLetters: false,   // a letter on each colour, for colour-blind players
   developer: false,       // the Console tab and the version line
@@ -28,6 +29,7 @@ export const SETTING_DEFAULTS = Object.freeze({
   volume: 70,             // 0..100
   vibration: true,        // short vibrations on phones (kept now, used with the sounds)
   theme: "system",        // one of THEMES
+  motion: "system",       // one of MOTIONS
 });
 
 /** What is wrong with `value` as the setting `key` ("" when it is fine). */
@@ -37,8 +39,10 @@ function settingProblem(key, value) {
       return typeof value === "boolean" ? "" : "must be true or false";
     case "volume":
       return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : "must be a whole number from 0 to 100";
-    case "theme":
-      return THEMES.includes(value) ? "" : `must be one of ${THEMES.join(", ")}`;
+    case "theme": case "motion": {
+      const choices = key === "theme" ? THEMES : MOTIONS;
+      return choices.includes(value) ? "" : `must be one of ${choices.join(", ")}`;
+    }
     case "lessonsDismissed":
       return Array.isArray(value) && value.length <= MAX_LESSONS &&
         value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : "must be a list of lesson names";

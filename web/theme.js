@@ -1,25 +1,33 @@
-// The page's theme: light, dark, or the system's (prefers-color-scheme), as the saved
-// settings say ("theme" in gridforge.settings: "system", "light" or "dark"). A classic script
-// in <head>, run before anything is drawn, so a dark page never flashes light; it sets
-// <html data-theme="light|dark" data-theme-choice="…">, the colour scheme of the browser's
-// own controls and <meta name="theme-color"> (the top bar's colour, which the browser and
-// an installed app's title bar take), and follows the system while the choice is "system".
-// settings.js calls gridforgeTheme.apply(choice) when the player changes it. The stored
-// value is only read here: store.js judges it (and keeps a damaged one aside).
+// The page's look, set before anything is drawn: its theme (light, dark, or the system's
+// prefers-color-scheme) and its motion (reduced when the system prefers it or the player
+// says so), as the saved settings say ("theme": "system", "light" or "dark"; "motion":
+// "system" or "reduce", in gridforge.settings). A classic script in <head>, so a dark page
+// never flashes light. It sets <html data-theme="light|dark" data-theme-choice="…"
+// data-motion="reduce|full">, the colour scheme of the browser's own controls and
+// <meta name="theme-color"> (the top bar's colour, which the browser and an installed app's
+// title bar take); it follows the system while a choice is "system", and says
+// "gridforge-motion" on document when the motion changes (motion.js). settings.js calls
+// gridforgeTheme.apply(theme, motion) when the player changes them. The stored value is only
+// read here: store.js judges it (and keeps a damaged one aside).
 (() => {
-  const CHOICES = ["system", "light", "dark"];
-  // The top bar's colour in each theme (--topbar in style.css; tests/test_theme.py checks).
+  const THEMES = ["system", "light", "dark"];
+  const MOTIONS = ["system", "reduce"];
+  // The top bar's colour in each theme (--topbar in theme.css; tests/test_theme.py checks).
   const BAR = { light: "#ffffff", dark: "#1d2027" };
-  const system = window.matchMedia("(prefers-color-scheme: dark)");
+  const darkSystem = window.matchMedia("(prefers-color-scheme: dark)");
+  const stillSystem = window.matchMedia("(prefers-reduced-motion: reduce)");
   let choice = "system";
+  let motion = "system";
   try {
     const saved = JSON.parse(window.localStorage.getItem("gridforge.settings"));
-    if (saved && CHOICES.includes(saved.theme)) choice = saved.theme;
-  } catch { /* no storage, or a damaged value: the system's theme */ }
+    if (saved && THEMES.includes(saved.theme)) choice = saved.theme;
+    if (saved && MOTIONS.includes(saved.motion)) motion = saved.motion;
+  } catch { /* no storage, or a damaged value: the system's look */ }
 
-  function apply(next) {
-    if (CHOICES.includes(next)) choice = next;
-    const theme = choice === "system" ? (system.matches ? "dark" : "light") : choice;
+  function apply(nextTheme, nextMotion) {
+    if (THEMES.includes(nextTheme)) choice = nextTheme;
+    if (MOTIONS.includes(nextMotion)) motion = nextMotion;
+    const theme = choice === "system" ? (darkSystem.matches ? "dark" : "light") : choice;
     const root = document.documentElement;
     root.dataset.theme = theme;
     root.dataset.themeChoice = choice;
@@ -27,10 +35,16 @@
       const meta = document.querySelector(`meta[name="${name}"]`);
       if (meta) meta.setAttribute("content", value);
     }
+    const still = motion === "reduce" || stillSystem.matches ? "reduce" : "full";
+    if (root.dataset.motion !== still) {
+      root.dataset.motion = still;
+      document.dispatchEvent(new Event("gridforge-motion"));
+    }
     return theme;
   }
 
-  system.addEventListener("change", () => apply());
+  darkSystem.addEventListener("change", () => apply());
+  stillSystem.addEventListener("change", () => apply());
   apply();
   window.gridforgeTheme = {
     apply,

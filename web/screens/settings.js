@@ -1,6 +1,6 @@
 // Settings (#settings): sound and its volume, vibration, the theme (light, dark or the
-// system's), letters on colours, developer tools, and clearing the saved data (after a
-// confirmation). Every change is saved in gridforge.settings at once and applied at once on
+// system's), motion (the system's, or always reduced), letters on colours, developer tools,
+// and clearing the saved data (after a confirmation). Every change is saved in gridforge.settings at once and applied at once on
 // every screen (app.settings, settings.js); nothing here needs Python.
 import { DESIGNER_COLOURS } from "../palette.js";
 import { el } from "./dom.js";
@@ -9,6 +9,10 @@ const THEME_CHOICES = [
   ["system", "Follow the system", "Light or dark as your device is set"],
   ["light", "Light", ""],
   ["dark", "Dark", ""],
+];
+const MOTION_CHOICES = [
+  ["system", "Follow the system", "Moves and reveals animate briefly unless your device asks for less motion"],
+  ["reduce", "Reduce motion", "No animations: moves, reveals and lessons are drawn still"],
 ];
 
 /** A checkbox with its label and a line saying what it does. */
@@ -33,13 +37,16 @@ export const screen = {
     const volumeShown = el("output", { for: "setting-volume", class: "setting-volume-value",
       "data-testid": "setting-volume-value" });
     const vibration = toggle("setting-vibration", "Vibration", "Short vibrations on phones that have them.");
-    const themeBoxes = THEME_CHOICES.map(([value, label, note]) => {
-      const radio = el("input", { type: "radio", name: "setting-theme", value,
-        id: `setting-theme-${value}`, "data-testid": `setting-theme-${value}` });
-      radio.addEventListener("change", () => { if (radio.checked) settings.theme = value; });
+    /** A group of radio buttons for the setting `key`: [[value, radio, label], ...]. */
+    const radios = (key, choices) => choices.map(([value, label, note]) => {
+      const radio = el("input", { type: "radio", name: `setting-${key}`, value,
+        id: `setting-${key}-${value}`, "data-testid": `setting-${key}-${value}` });
+      radio.addEventListener("change", () => { if (radio.checked) settings[key] = value; });
       return [value, radio, el("label", { class: "setting-label", for: radio.id }, radio,
         el("span", {}, label), note ? el("span", { class: "setting-note-inline" }, note) : null)];
     });
+    const themeBoxes = radios("theme", THEME_CHOICES);
+    const motionBoxes = radios("motion", MOTION_CHOICES);
     const letters = toggle("setting-colour-letters", "Letters on colours",
       "A letter on each body and hole colour, for players who tell colours apart with difficulty.");
     const preview = el("div", { class: "letters-preview", "data-testid": "settings-letters-preview",
@@ -74,6 +81,8 @@ export const screen = {
         el("h2", { id: "settings-look-title" }, "Look"),
         el("fieldset", { class: "setting-choices", "data-testid": "setting-theme" },
           el("legend", {}, "Theme"), ...themeBoxes.map(([, , label]) => label)),
+        el("fieldset", { class: "setting-choices", "data-testid": "setting-motion" },
+          el("legend", {}, "Motion"), ...motionBoxes.map(([, , label]) => label)),
         letters.row, preview),
       el("section", { class: "settings-group", "aria-labelledby": "settings-developer-title" },
         el("h2", { id: "settings-developer-title" }, "For developers"),
@@ -98,6 +107,7 @@ export const screen = {
       volumeShown.value = `${settings.volume}%`;
       vibration.box.checked = settings.vibration;
       for (const [value, radio] of themeBoxes) radio.checked = settings.theme === value;
+      for (const [value, radio] of motionBoxes) radio.checked = settings.motion === value;
       letters.box.checked = settings.colourLetters;
       developer.box.checked = settings.developer;
       drawPreview(settings.colourLetters);
