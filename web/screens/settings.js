@@ -11,8 +11,8 @@ const THEME_CHOICES = [
   ["dark", "Dark", ""],
 ];
 const MOTION_CHOICES = [
-  ["system", "Follow the system", "Moves and reveals animate briefly unless your device asks for less motion"],
-  ["reduce", "Reduce motion", "No animations: moves, reveals and lessons are drawn still"],
+  ["system", "Follow the system", "Brief animations, unless your device asks for less"],
+  ["reduce", "Reduce motion", "No animations"],
 ];
 
 /** A checkbox with its label and a line saying what it does. */
