@@ -1,5 +1,6 @@
 """The page's shell (spec/web.md): routes that never show a blank page, the navigation bar,
-messages in the player's words that clear on the next screen, and the colour-letter setting."""
+messages in the player's words that clear on the next screen, and the colour-letter setting
+(on the settings screen since issue 22)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import re
 from pathlib import Path
 
+from conftest import set_setting
 from gridforge.snakes.design.mainline import LEVELS
 from playwright.sync_api import Browser, expect
 from snakes_helpers import board, device_page, goto_ready, mainline, wait_level
@@ -34,7 +36,7 @@ def test_bad_fragments_land_on_the_nearest_screen_with_a_message(browser: Browse
             expect(message).to_contain_text(re.compile(says, re.I))
             expect(page.locator("main")).not_to_be_empty()
         # The message is gone on the next screen, and the nav marks it.
-        page.get_by_test_id("setting-developer").check()  # the Console tab is a developer's
+        set_setting(page, "setting-developer")  # the Console tab is a developer's
         page.get_by_test_id("screen-console").click()
         expect(page).to_have_url(re.compile(r"#console$"))
         expect(message).to_have_text("")
@@ -98,16 +100,19 @@ def test_colour_letters_are_drawn_when_the_setting_is_on_and_it_is_saved(
         letters = board(page).locator("text.letter")
         expect(letters).to_have_count(0)
         before = board(page).bounding_box()
-        page.get_by_test_id("setting-colour-letters").check()
-        # One letter on each body and each open hole; the board does not move.
+        set_setting(page, "setting-colour-letters")
+        page.go_back()
+        wait_level(page, 1)
+        # One letter on each body and each open hole; the board is where it was.
         level = mainline()["levels"][0]
         expected = len(level["bodies"]) + len(level["holes"])
         expect(letters).to_have_count(expected)
         assert board(page).bounding_box() == before
         page.reload()
         wait_level(page, 1)
-        expect(page.get_by_test_id("setting-colour-letters")).to_be_checked()
         expect(letters).to_have_count(expected)
+        page.get_by_test_id("screen-settings").click()
+        expect(page.get_by_test_id("setting-colour-letters")).to_be_checked()
         assert page.page_errors == []
 
 

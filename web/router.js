@@ -3,7 +3,7 @@
 // what was wrong, so a link can never show a blank page. The main line's last level number
 // is Python's (levels/index.json, which the build writes): the shell passes it in.
 
-export const SCREENS = ["home", "snakes", "mines", "editor", "rules", "console"];
+export const SCREENS = ["home", "snakes", "mines", "editor", "rules", "settings", "console"];
 
 const LEVEL = /^[1-9][0-9]{0,5}$/;
 
@@ -22,7 +22,7 @@ export function parse(fragment, levels = null) {
     ({ screen, params, hash: format(screen, params), problem });
   if (parts.length === 0) return route("home");
   const [head, ...rest] = parts;
-  if (head === "home" || head === "console" || head === "mines" || head === "rules") {
+  if (["home", "console", "mines", "rules", "settings"].includes(head)) {
     if (rest.length) return route(head, {}, `There is no page “${text}”; here is ${title(head)}.`);
     return route(head);
   }
@@ -60,5 +60,6 @@ export function title(screen) {
   return {
     home: "the start page", snakes: "the snakes level map", mines: "mines",
     editor: "the level editor", console: "the Python console", rules: "how to play",
+    settings: "the settings",
   }[screen] ?? screen;
 }

@@ -15,6 +15,40 @@ const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
 const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
 const MAX_LESSONS = 100;
+const PREFIX = "gridforge.";  // every key of this site's saved data
+
+/** The settings screen's choices and their defaults (gridforge.settings). */
+export const THEMES = ["system", "light", "dark"];
+export const MOTIONS = ["system", "reduce"];  // follow prefers-reduced-motion, or always reduce
+export const SETTING_DEFAULTS = Object.freeze({
+  colourLetters: false,   // a letter on each colour, for colour-blind players
+  developer: false,       // the Console tab and the version line
+  lessonsDismissed: [],   // lessons put away ("Got it")
+  sound: true,            // sound effects (kept now, used once the games make sounds)
+  volume: 70,             // 0..100
+  vibration: true,        // short vibrations on phones (kept now, used with the sounds)
+  theme: "system",        // one of THEMES
+  motion: "system",       // one of MOTIONS
+});
+
+/** What is wrong with `value` as the setting `key` ("" when it is fine). */
+function settingProblem(key, value) {
+  switch (key) {
+    case "colourLetters": case "developer": case "sound": case "vibration":
+      return typeof value === "boolean" ? "" : "must be true or false";
+    case "volume":
+      return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : "must be a whole number from 0 to 100";
+    case "theme": case "motion": {
+      const choices = key === "theme" ? THEMES : MOTIONS;
+      return choices.includes(value) ? "" : `must be one of ${choices.join(", ")}`;
+    }
+    case "lessonsDismissed":
+      return Array.isArray(value) && value.length <= MAX_LESSONS &&
+        value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : "must be a list of lesson names";
+    default:
+      return "";
+  }
+}
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
@@ -348,36 +382,71 @@ export class Store extends EventTarget {
     this.writeRaw(DRAFTS_KEY, JSON.stringify(list));
   }
 
-  /** Saved settings: {colourLetters, developer, lessonsDismissed}. Unreadable settings are
-   * kept aside like progress and the defaults apply; a list of put-away lessons that is not
-   * one is kept aside with them (a verified copy), and the rest of the settings stay. */
+  /**
+   * The saved settings (SETTING_DEFAULTS' fields; fields of a newer build are kept as they
+   * are). A value that does not parse or is not an object is kept aside like progress and
+   * the defaults apply; a field that is not what it should be (a theme that is no theme, a
+   * volume past 100, a list of put-away lessons that is not one) is kept aside with the
+   * rest (a verified copy of the whole value), that field goes back to its default and the
+   * other settings stay, saved again.
+   */
   settings() {
-    const defaults = { colourLetters: false, developer: false, lessonsDismissed: [] };
+    const defaults = structuredClone(SETTING_DEFAULTS);
     const text = this.readRaw(SETTINGS_KEY);
     if (text === null) return defaults;
     let parsed = null;
     try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
-    if (isObject(parsed)) {
-      const settings = { colourLetters: parsed.colourLetters === true, developer: parsed.developer === true,
-        lessonsDismissed: [] };
-      const lessons = parsed.lessonsDismissed;
-      if (lessons === undefined) return settings;
-      if (Array.isArray(lessons) && lessons.length <= MAX_LESSONS &&
-          lessons.every((key) => typeof key === "string" && LESSON_KEY.test(key))) {
-        return { ...settings, lessonsDismissed: [...new Set(lessons)] };
-      }
+    if (!isObject(parsed)) {
       if (!this.held.has(SETTINGS_KEY)) {
-        const kept = this.quarantine(SETTINGS_KEY, text, "lessonsDismissed: must be a list of lesson names",
-          "settings", { remove: false, fresh: "the lessons you had put away show again" });
-        if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+        this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
+          "settings", { fresh: "the default settings apply" });
       }
-      return settings;
+      return defaults;
     }
-    if (!this.held.has(SETTINGS_KEY)) {
-      this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
-        "settings", { fresh: "the default settings apply" });
+    const settings = { ...parsed, ...defaults };
+    const bad = [];
+    for (const [key, fallback] of Object.entries(defaults)) {
+      const value = parsed[key];
+      if (value === undefined) continue;  // saved by an older build: the default
+      const problem = settingProblem(key, value);
+      if (problem) bad.push(`${key}: ${problem}`);
+      settings[key] = problem ? structuredClone(fallback)
+        : key === "lessonsDismissed" ? [...new Set(value)] : value;
     }
-    return defaults;
+    if (bad.length && !this.held.has(SETTINGS_KEY)) {
+      const fresh = bad.length === 1 && bad[0].startsWith("lessonsDismissed:")
+        ? "the lessons you had put away show again" : "the rest of your settings stay";
+      const kept = this.quarantine(SETTINGS_KEY, text, bad.join("; "), "settings", { remove: false, fresh });
+      if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+    }
+    return settings;
+  }
+
+  /**
+   * Clear saved data: every value of this site in localStorage (progress, drafts, settings,
+   * telemetry and the copies of damaged values kept aside) and what this tab holds of it.
+   * Answers how many values were removed.
+   */
+  clearAll() {
+    let removed = 0;
+    try {
+      const keys = [];
+      for (let i = 0; this.storage && i < this.storage.length; i++) keys.push(this.storage.key(i));
+      for (const key of keys) {
+        if (key.startsWith(PREFIX)) {
+          this.storage.removeItem(key);
+          removed += 1;
+        }
+      }
+    } catch (error) {
+      this.report(`Some saved data could not be removed (${quotaWords(error)}).`, "error");
+    }
+    this.cache.clear();
+    if (this.held.size) {
+      this.held.clear();
+      this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
+    }
+    return removed;
   }
 
   saveSettings(settings) {
