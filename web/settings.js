@@ -2,7 +2,7 @@
 // by the store (its corrupt-value rule), applied at once on every screen. Each change is
 // saved, applied (the theme and motion by theme.js) and announced to the screens with `onChange` (the
 // shell turns it into app's "settings" event).
-import { MOTIONS, SETTING_DEFAULTS, THEMES } from "./store.js";
+import { MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-model.js";
 
 /**
  * The settings object the screens use as `app.settings`.

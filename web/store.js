@@ -13,42 +13,9 @@ export const SETTINGS_KEY = "gridforge.settings";
 export const PROGRESS_FORMAT = "gridforge.progress/1";
 const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
-const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
-const MAX_LESSONS = 100;
 const PREFIX = "gridforge.";  // every key of this site's saved data
 
-/** The settings screen's choices and their defaults (gridforge.settings). */
-export const THEMES = ["system", "light", "dark"];
-export const MOTIONS = ["system", "reduce"];  // follow prefers-reduced-motion, or always reduce
-export const SETTING_DEFAULTS = Object.freeze({
-  colourLetters: false,   // a letter on each colour, for colour-blind players
-  developer: false,       // the Console tab and the version line
-  lessonsDismissed: [],   // lessons put away ("Got it")
-  sound: true,            // sound effects (kept now, used once the games make sounds)
-  volume: 70,             // 0..100
-  vibration: true,        // short vibrations on phones (kept now, used with the sounds)
-  theme: "system",        // one of THEMES
-  motion: "system",       // one of MOTIONS
-});
-
-/** What is wrong with `value` as the setting `key` ("" when it is fine). */
-function settingProblem(key, value) {
-  switch (key) {
-    case "colourLetters": case "developer": case "sound": case "vibration":
-      return typeof value === "boolean" ? "" : "must be true or false";
-    case "volume":
-      return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : "must be a whole number from 0 to 100";
-    case "theme": case "motion": {
-      const choices = key === "theme" ? THEMES : MOTIONS;
-      return choices.includes(value) ? "" : `must be one of ${choices.join(", ")}`;
-    }
-    case "lessonsDismissed":
-      return Array.isArray(value) && value.length <= MAX_LESSONS &&
-        value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : "must be a list of lesson names";
-    default:
-      return "";
-  }
-}
+import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
