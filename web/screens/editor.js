@@ -499,7 +499,7 @@ export const screen = {
       for (const [term, value] of facts) analysis.append(el("dt", {}, term), el("dd", {}, String(value)));
       if (cert.score) {
         const { contributions, weights, total } = cert.score;
-        chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`));
+        chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`), ...(app.snakesPrediction?.(cert) ?? []));
         for (const [name, value] of Object.entries(contributions)) {
           const share = total > 0 ? (100 * value) / total : 0;
           const weight = weights[name] || 1;
