@@ -144,3 +144,20 @@ def test_prediction_under_the_seed_weights_is_the_design_score() -> None:
     p = prediction(_weights(), norm)
     assert p["score"] == 50.0 and 0 < p["solve_rate"] < 1 and p["median_seconds"] > 0
     assert len(p["weights_sha256"]) == 64
+
+
+def test_synthetic_play_and_calibration_give_pinned_bytes() -> None:
+    """The same on CPython and in Pyodide (bench/snakes_calibration_digest.py prints them)."""
+    import importlib.util
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "snakes_calibration_digest.py"
+    if not bench.exists():
+        pytest.skip("the bench script is not beside the tests")
+    spec = importlib.util.spec_from_file_location("snakes_calibration_digest", bench)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.digests() == (
+        "fa1ba1ad8f211c9b485aaad9293c9432f9e8f20dc6ca916fd82f0e6de0c70d22",
+        "883de1a1a139e817e2596f912223b275432bf08c86a220f575e15b4a011618e3")

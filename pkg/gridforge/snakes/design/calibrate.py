@@ -44,6 +44,14 @@ RASCH_ITERATIONS = 60
 TIME_ITERATIONS = 40
 NNLS_SWEEPS = 400
 MIN_TRAIN = 4  # levels a fold needs to fit weights
+# Every fitted figure is rounded to this many decimals as it is updated: CPython and Pyodide
+# may differ in the last bit of exp and log, and the rounding keeps that from reaching the
+# weights file (the same telemetry gives the same bytes on both).
+QUANTUM = 10
+
+
+def _q(x: float) -> float:
+    return round(x, QUANTUM) + 0.0
 
 
 @dataclass
@@ -184,14 +192,14 @@ def _rasch(rows: list[tuple[str, str, int]]) -> tuple[dict[str, float], dict[str
                 q = _sigmoid(theta[p] - b[lv])
                 g += y - q
                 h += q * (1 - q)
-            theta[p] += max(-1.0, min(1.0, g / h))
+            theta[p] = _q(theta[p] + max(-1.0, min(1.0, g / h)))
         for lv in levels:
             g, h = -RIDGE * b[lv], RIDGE
             for p, y in by_level[lv]:
                 q = _sigmoid(theta[p] - b[lv])
                 g -= y - q
                 h += q * (1 - q)
-            b[lv] += max(-1.0, min(1.0, g / h))
+            b[lv] = _q(b[lv] + max(-1.0, min(1.0, g / h)))
     return theta, b
 
 
@@ -200,7 +208,7 @@ def _log_time(rows: list[tuple[str, str, float]]
     """``y = mu + beta[level] - pace[player]`` by alternating ridge least squares."""
     players = sorted({p for p, _, _ in rows})
     levels = sorted({lv for _, lv, _ in rows})
-    mu = sum(y for _, _, y in rows) / len(rows)
+    mu = _q(math.fsum(y for _, _, y in rows) / len(rows))
     beta = dict.fromkeys(levels, 0.0)
     pace = dict.fromkeys(players, 0.0)
     by_player: dict[str, list[tuple[str, float]]] = {p: [] for p in players}
@@ -210,12 +218,12 @@ def _log_time(rows: list[tuple[str, str, float]]
         by_level[lv].append((p, y))
     for _ in range(TIME_ITERATIONS):
         for lv in levels:
-            beta[lv] = sum(y - mu + pace[p] for p, y in by_level[lv]) / (
-                len(by_level[lv]) + RIDGE)
+            beta[lv] = _q(math.fsum(y - mu + pace[p] for p, y in by_level[lv]) / (
+                len(by_level[lv]) + RIDGE))
         for p in players:
-            pace[p] = sum(mu + beta[lv] - y for lv, y in by_player[p]) / (
-                len(by_player[p]) + RIDGE)
-        mu = sum(y - beta[lv] + pace[p] for p, lv, y in rows) / len(rows)
+            pace[p] = _q(math.fsum(mu + beta[lv] - y for lv, y in by_player[p]) / (
+                len(by_player[p]) + RIDGE))
+        mu = _q(math.fsum(y - beta[lv] + pace[p] for p, lv, y in rows) / len(rows))
     return mu, beta, pace
 
 
@@ -223,13 +231,16 @@ def _z(values: dict[str, float]) -> dict[str, float]:
     if not values:
         return {}
     n = len(values)
-    mean = sum(values.values()) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values.values()) / n)
-    return {k: (v - mean) / sd if sd > 0 else 0.0 for k, v in values.items()}
+    mean = math.fsum(values.values()) / n
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values.values()) / n)
+    # A spread within the rounding of the fit is no spread (every level cleared by all).
+    if sd <= 10.0 ** -(QUANTUM - 2):
+        return dict.fromkeys(values, 0.0)
+    return {k: _q((v - mean) / sd) for k, v in values.items()}
 
 
 def _log_seconds(ms: int) -> float:
-    return math.log(max(ms, 50) / 1000.0)
+    return _q(math.log(max(ms, 50) / 1000.0))
 
 
 @dataclass
@@ -300,7 +311,7 @@ def nnls(xs: Sequence[Sequence[float]], ys: Sequence[float]) -> tuple[float, lis
             if norms[j] <= 1e-12:
                 continue
             g = sum(r[j] * e for r, e in zip(cx, resid, strict=True))
-            new = max(0.0, v[j] + g / norms[j])
+            new = _q(max(0.0, v[j] + g / norms[j]))
             delta = new - v[j]
             if delta:
                 for i, r in enumerate(cx):
