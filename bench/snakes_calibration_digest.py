@@ -17,12 +17,12 @@ import json
 import sys
 from pathlib import Path
 
-if not sys.platform == "emscripten":
+if sys.platform != "emscripten":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pkg"))
 
-from gridforge.snakes.design.calibrate import calibrate, shipped_levels  # noqa: E402
-from gridforge.snakes.design.mainline import mainline_level  # noqa: E402
-from gridforge.snakes.synthetic import export, play, population  # noqa: E402
+from gridforge.snakes.design.calibrate import calibrate, shipped_levels
+from gridforge.snakes.design.mainline import mainline_level
+from gridforge.snakes.synthetic import export, play, population
 
 
 def digests(show: bool = False) -> tuple[str, str]:
