@@ -65,6 +65,16 @@ def test_synthetic_play_calibrate_and_score_with_the_weights(tmp_path, capsys):
                                 "prediction": prediction}}), encoding="utf-8")
     assert run(["design-levels", "--verify", str(both), "--out", str(tmp_path / "x.json"),
                 "--quiet"], capsys)[0] == 0
+    # generation with --weights: every certificate of the batch carries its prediction, and
+    # the batch still rechecks
+    batch = tmp_path / "batch.json"
+    code, out, err = run(["design-levels", "--target", "30", "--count", "1", "--seed", "3",
+                          "--weights", str(weights), "--out", str(batch), "--quiet"], capsys)
+    assert code == 0, err
+    made = json.loads(batch.read_text("utf-8"))
+    assert all("prediction" in c for c in made["certificates"])
+    assert run(["design-levels", "--verify", str(batch), "--out", str(tmp_path / "y.json"),
+                "--quiet"], capsys)[0] == 0
 
 
 def test_bad_files_are_refused_with_field_paths(tmp_path, capsys):
