@@ -94,3 +94,28 @@ def test_bad_files_are_refused_with_field_paths(tmp_path, capsys):
     assert code == 2 and "weights.occupancy" in err and not (tmp_path / "c.json").exists()
     code, _, err = run(["synthetic-play", "--players", "0", "--out", "x.json"], capsys)
     assert code == 2 and "--players" in err
+
+
+def test_calibrate_recovers_planted_weights_from_files(tmp_path, capsys):
+    """The issue's check through the command: planted weights -> telemetry file and a batch
+    naming the levels' terms -> ``gridforge calibrate`` -> the weights within 5 points."""
+    from .test_calibrate import PLANTED, TOLERANCE, planted
+
+    infos, attempts, _truth = planted()
+    tele = tmp_path / "planted.json"
+    tele.write_text(json.dumps({"format": "gridforge.snakes.telemetry/1", "source": "synthetic",
+                                "attempts": attempts}), encoding="utf-8")
+    batch = tmp_path / "levels.json"
+    batch.write_text(json.dumps({
+        "levels": [{"meta": {"template": i.template, "level": i.number}} for i in infos.values()],
+        "certificates": [{"level_sha256": i.sha, "score": {"total": 0.0,
+                                                           "normalised": i.normalised}}
+                         for i in infos.values()]}), encoding="utf-8")
+    out = tmp_path / "w.json"
+    code, _out, err = run(["calibrate", str(tele), "--levels", str(batch), "--out", str(out)],
+                          capsys)
+    assert code == 0, err
+    fitted = json.loads(out.read_text("utf-8"))
+    assert fitted["fit"]["levels"] == len(infos) and fitted["fit"]["unknown_level_attempts"] == 0
+    for term, weight in PLANTED.items():
+        assert abs(fitted["weights"][term] - weight) <= TOLERANCE
