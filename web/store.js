@@ -10,10 +10,6 @@
 export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
 export const SETTINGS_KEY = "gridforge.settings";
-export const TELEMETRY_KEY = "gridforge.snakes.telemetry";
-export const TELEMETRY_FORMAT = "gridforge.snakes.telemetry/1";
-const MAX_ATTEMPTS = 500;  // the newest kept (docs/snakes-calibration.md)
-const MAX_TELEMETRY_CHARS = 400_000;
 export const PROGRESS_FORMAT = "gridforge.progress/1";
 const MAX_LEVEL = 2000;
 const MAX_IMPORT_BYTES = 1_000_000;
@@ -376,50 +372,5 @@ export class Store extends EventTarget {
 
   saveSettings(settings) {
     this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
-  }
-
-  /** Play telemetry kept on this device (gridforge.snakes.telemetry/1; Python validated each
-   * attempt before it was added). Unreadable values are kept aside like progress. */
-  telemetry() {
-    const fresh = { format: TELEMETRY_FORMAT, source: "device", attempts: [] };
-    const text = this.readRaw(TELEMETRY_KEY);
-    if (text === null) return this.cache.has(TELEMETRY_KEY) ? structuredClone(this.cache.get(TELEMETRY_KEY)) : fresh;
-    let parsed = null;
-    try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
-    if (isObject(parsed) && parsed.format === TELEMETRY_FORMAT && parsed.source === "device" &&
-        Array.isArray(parsed.attempts) && parsed.attempts.every(isObject)) return parsed;
-    if (!this.held.has(TELEMETRY_KEY)) {
-      this.quarantine(TELEMETRY_KEY, text, parsed === null ? "it is not valid JSON" : "it is not play telemetry",
-        "play telemetry", { fresh: "recording starts fresh" });
-    }
-    return fresh;
-  }
-
-  /** This device's random player id (made once, kept with the telemetry; never an account). */
-  telemetryPlayer() {
-    const player = this.telemetry().meta?.player;
-    if (typeof player === "string" && /^device-[0-9a-f]{16}$/.test(player)) return player;
-    const bytes = crypto.getRandomValues(new Uint8Array(8));
-    return `device-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  }
-
-  /** Add one attempt (the newest MAX_ATTEMPTS are kept, within MAX_TELEMETRY_CHARS). */
-  addAttempt(attempt) {
-    const data = this.telemetry();
-    data.meta = { player: attempt.player };
-    data.attempts.push(attempt);
-    data.attempts = data.attempts.slice(-MAX_ATTEMPTS);
-    while (data.attempts.length > 1 && JSON.stringify(data).length > MAX_TELEMETRY_CHARS) data.attempts.shift();
-    this.cache.set(TELEMETRY_KEY, structuredClone(data));
-    this.writeRaw(TELEMETRY_KEY, JSON.stringify(data));
-  }
-
-  /** The telemetry as a file's text; the next attempt's number. */
-  exportTelemetry() { return JSON.stringify(this.telemetry(), null, 1) + "\n"; }
-  nextAttemptSeq() { return this.telemetry().attempts.reduce((n, a) => Math.max(n, (a.seq ?? -1) + 1), 0); }
-
-  clearTelemetry() {
-    this.cache.delete(TELEMETRY_KEY);
-    try { this.storage?.removeItem(TELEMETRY_KEY); } catch { /* nothing stored */ }
   }
 }

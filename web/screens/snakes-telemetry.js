@@ -3,6 +3,8 @@
 // anywhere; the player views, exports or clears it on the snakes map. The page only counts
 // and times what the player did; Python counts the repositioning runs and validates the
 // record (the contract's telemetryAttempt) before it is stored.
+import { addAttempt, clearTelemetry, exportTelemetry, nextAttemptSeq, readTelemetry,
+  telemetryPlayer } from "../telemetry-store.js";
 import { download, el } from "./dom.js";
 
 /**
@@ -33,14 +35,14 @@ export function telemetryRecorder(app, { sha, kind, levelNumber = null, best = n
     const think = Math.min(duration, Math.round(done.think));
     const record = {
       level_sha256: sha, kind, level: kind === "mainline" ? levelNumber : null,
-      player: app.store.telemetryPlayer(), seq: app.store.nextAttemptSeq(), outcome,
+      player: telemetryPlayer(app.store), seq: nextAttemptSeq(app.store), outcome,
       first_step_ms: Math.min(duration, Math.round(done.first - done.start)), duration_ms: duration,
       steps: done.steps, best_known: best, restarts: done.restarts, undos: done.undos,
       hints: done.hints, drags: Math.min(done.drags, done.steps + done.undos),
       think_ms: think, drag_ms: Math.min(duration - think, Math.round(done.drag)), moves: done.moves,
     };
     try {
-      app.store.addAttempt(await app.python.snakes.telemetryAttempt(record));
+      addAttempt(app.store, await app.python.snakes.telemetryAttempt(record));
     } catch (error) {
       console.error("telemetry not recorded:", error);  // play is never held up by it
     }
@@ -112,10 +114,10 @@ export function mountTelemetryPanel(root, app) {
   const count = el("span", { "data-testid": "snakes-telemetry-count" });
   const view = el("pre", { class: "telemetry-json", "data-testid": "snakes-telemetry-json", hidden: true });
   const refresh = () => {
-    const data = app.store.telemetry();
+    const data = readTelemetry(app.store);
     count.textContent = `${data.attempts.length} attempt${data.attempts.length === 1 ? "" : "s"} recorded on this device.`;
     count.dataset.attempts = String(data.attempts.length);
-    if (!view.hidden) view.textContent = app.store.exportTelemetry();
+    if (!view.hidden) view.textContent = exportTelemetry(app.store);
   };
   const panel = el("details", { class: "telemetry-panel", "data-testid": "snakes-telemetry" },
     el("summary", {}, "Your play data"),
@@ -126,9 +128,9 @@ export function mountTelemetryPanel(root, app) {
       el("button", { type: "button", "data-testid": "snakes-telemetry-view",
         onclick: () => { view.hidden = !view.hidden; refresh(); } }, "View"),
       el("button", { type: "button", "data-testid": "snakes-telemetry-export",
-        onclick: () => download("gridforge-telemetry.json", app.store.exportTelemetry()) }, "Export"),
+        onclick: () => download("gridforge-telemetry.json", exportTelemetry(app.store)) }, "Export"),
       el("button", { type: "button", "data-testid": "snakes-telemetry-clear",
-        onclick: () => { app.store.clearTelemetry(); refresh(); app.message("Play data cleared.", "info"); } },
+        onclick: () => { clearTelemetry(app.store); refresh(); app.message("Play data cleared.", "info"); } },
       "Clear")),
     el("label", {}, "Weights file (gridforge calibrate), for the editor's predicted difficulty: ",
       el("input", { type: "file", accept: ".json,application/json", "data-testid": "snakes-weights-file",
