@@ -97,6 +97,13 @@ def wait_idle(page: Page, timeout: float = READY_TIMEOUT_MS) -> None:
     expect(page.locator("body:not([data-busy])")).to_have_count(1, timeout=timeout)
 
 
+def set_setting(page: Page, testid: str, on: bool = True) -> None:
+    """Set the checkbox ``testid`` of the settings screen as a player does: the Settings tab
+    in the navigation, then the box; the page stays on #settings."""
+    page.get_by_test_id("screen-settings").click()
+    page.get_by_test_id(testid).set_checked(on)
+
+
 def open_ready(page: Page) -> dict:
     """Open the page and wait until Python is loaded; return the versions it reports."""
     page.goto("/")

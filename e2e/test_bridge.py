@@ -6,14 +6,14 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_ready
+from conftest import READY_TIMEOUT_MS, open_ready, set_setting
 from playwright.sync_api import Page, expect
 
 
 def test_page_becomes_ready_and_shows_both_versions(page: Page):
     versions = open_ready(page)
     expect(page.get_by_test_id("status")).to_have_text("Ready")
-    page.get_by_test_id("setting-developer").check()  # the version line is a developer's
+    set_setting(page, "setting-developer")  # the version line is a developer's
     shown = page.get_by_test_id("versions").inner_text()
     assert f"gridforge {versions['gridforge']}" in shown
     assert re.search(r"Python 3\.\d+\.\d+", shown)
@@ -59,7 +59,7 @@ def test_round_trip_call_returns_the_right_json(page: Page):
 
 def test_console_screen_calls_python(page: Page):
     open_ready(page)
-    page.get_by_test_id("setting-developer").check()  # the Console tab is a developer's
+    set_setting(page, "setting-developer")  # the Console tab is a developer's
     page.get_by_test_id("screen-console").click()
     page.get_by_test_id("call-name").fill("gridforge.api.echo")
     page.get_by_test_id("call-args").fill('[{"a": [1, 2]}]')
@@ -91,7 +91,7 @@ def test_long_call_is_cancelled_and_the_same_python_answers_next(page: Page):
 
 def test_bad_arguments_show_a_clear_error_and_the_worker_lives(page: Page):
     open_ready(page)
-    page.get_by_test_id("setting-developer").check()  # the Console tab is a developer's
+    set_setting(page, "setting-developer")  # the Console tab is a developer's
     page.get_by_test_id("screen-console").click()
     page.get_by_test_id("call-name").fill("gridforge.api.echo")
     page.get_by_test_id("call-args").fill("[1, 2, 3]")

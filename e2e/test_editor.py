@@ -248,8 +248,9 @@ def test_a_bad_file_is_refused_with_its_problems_and_changes_nothing(page: Page)
         files=[{"name": "bad.json", "mimeType": "application/json",
                 "buffer": json.dumps(bad).encode()}])
     issues = page.get_by_test_id("editor-import-issue")
-    expect(issues.first).to_contain_text("bodies[0].cells[1]")
-    expect(page.get_by_test_id("editor-import-issues")).to_contain_text("bodies[0].colors[0]")
+    # Each problem in a designer's words: the place (bodies[0].cells[1]) and the cells.
+    expect(issues.first).to_contain_text("body 1, cell 2: cell in column 6, row 6")
+    expect(page.get_by_test_id("editor-import-issues")).to_contain_text("body 1, colour 1")
     expect(page.get_by_test_id("editor-message")).to_contain_text("the level is unchanged")
     assert board_sha(page) == before
     page.get_by_test_id("editor-import-text").fill("{not json")

@@ -266,6 +266,7 @@ def test_the_console_tab_and_versions_only_with_the_developer_setting(
         # The route keeps working for tools and tests.
         page.goto("/#console")
         expect(page.get_by_test_id("call-run")).to_be_visible()
+        page.get_by_test_id("screen-settings").click()
         page.get_by_test_id("setting-developer").check()
         expect(page.get_by_test_id("screen-console")).to_be_visible()
         expect(page.get_by_test_id("versions")).to_contain_text("Pyodide")

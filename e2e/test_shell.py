@@ -1,13 +1,19 @@
 """The page's shell (spec/web.md): routes that never show a blank page, the navigation bar,
-messages in the player's words that clear on the next screen, and the colour-letter setting."""
+messages in the player's words that clear on the next screen, and the colour-letter setting
+(on the settings screen since issue 22)."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
+from conftest import set_setting
+from gridforge.snakes.design.mainline import LEVELS
 from playwright.sync_api import Browser, expect
 from snakes_helpers import board, device_page, goto_ready, mainline, wait_level
 
+LEVELS_DIR = Path(__file__).resolve().parent.parent / "build" / "site" / "levels"
 BAD_FRAGMENTS = [
     ("#snakes/level/0", r"#snakes$", "not a level number"),
     ("#snakes/level/2001", r"#snakes$", "no level 2001"),
@@ -30,7 +36,7 @@ def test_bad_fragments_land_on_the_nearest_screen_with_a_message(browser: Browse
             expect(message).to_contain_text(re.compile(says, re.I))
             expect(page.locator("main")).not_to_be_empty()
         # The message is gone on the next screen, and the nav marks it.
-        page.get_by_test_id("setting-developer").check()  # the Console tab is a developer's
+        set_setting(page, "setting-developer")  # the Console tab is a developer's
         page.get_by_test_id("screen-console").click()
         expect(page).to_have_url(re.compile(r"#console$"))
         expect(message).to_have_text("")
@@ -40,6 +46,34 @@ def test_bad_fragments_land_on_the_nearest_screen_with_a_message(browser: Browse
         page.goto("/#snakes/level/0")
         expect(message).to_contain_text("not a level number")
         assert message.bounding_box() == empty
+        assert page.page_errors == []
+
+
+def test_level_numbers_are_checked_against_the_published_size_before_python_has_loaded(
+        browser: Browser, base_url: str):
+    """The main line's last level number is Python's, published by the build in
+    levels/index.json: a route beyond it is refused with that number while Python has not
+    loaded (the worker's script is held back), and the store checks progress against it."""
+    with device_page(browser, base_url, "desktop") as page:
+        held = []
+        page.context.route("**/worker.js", lambda route: held.append(route))  # Python never starts
+        index = json.loads((LEVELS_DIR / "index.json").read_text())
+        assert index["levels"] == LEVELS
+        index["levels"] = 1500  # as if the main line ended there
+
+        def fulfil(route):
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(index))
+
+        page.context.route("**/levels/index.json", fulfil)
+        message = page.get_by_test_id("app-message")
+        page.goto("/#snakes/level/1600")
+        expect(page).to_have_url(re.compile(r"#snakes$"))
+        expect(message).to_contain_text("There is no level 1600: the main line has 1500 levels.")
+        page.goto("/#editor/level/x")
+        expect(message).to_contain_text("not a level number (1 to 1500)")
+        assert page.evaluate("() => window.gridforge.app.store.levels") == 1500
+        assert page.get_by_test_id("status").get_attribute("data-state") != "ready"
+        assert held, "the worker's script was asked for and held"
         assert page.page_errors == []
 
 
@@ -66,16 +100,19 @@ def test_colour_letters_are_drawn_when_the_setting_is_on_and_it_is_saved(
         letters = board(page).locator("text.letter")
         expect(letters).to_have_count(0)
         before = board(page).bounding_box()
-        page.get_by_test_id("setting-colour-letters").check()
-        # One letter on each body and each open hole; the board does not move.
+        set_setting(page, "setting-colour-letters")
+        page.go_back()
+        wait_level(page, 1)
+        # One letter on each body and each open hole; the board is where it was.
         level = mainline()["levels"][0]
         expected = len(level["bodies"]) + len(level["holes"])
         expect(letters).to_have_count(expected)
         assert board(page).bounding_box() == before
         page.reload()
         wait_level(page, 1)
-        expect(page.get_by_test_id("setting-colour-letters")).to_be_checked()
         expect(letters).to_have_count(expected)
+        page.get_by_test_id("screen-settings").click()
+        expect(page.get_by_test_id("setting-colour-letters")).to_be_checked()
         assert page.page_errors == []
 
 

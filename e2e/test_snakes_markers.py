@@ -271,7 +271,8 @@ def test_markers_in_the_corners_of_the_smallest_cells_stay_inside_legible_and_le
         }""", CORNERS)
         expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(
             1, timeout=READY_TIMEOUT_MS)
-        page.get_by_test_id("setting-colour-letters").check()
+        # As the box of #settings does:
+        page.evaluate("() => { window.gridforge.app.settings.colourLetters = true; }")
         # One letter on each body and each open hole, beside the markers.
         expect(board(page).locator("text.letter")).to_have_count(8)
         snap = read(page)

@@ -1,7 +1,7 @@
 """The package's import architecture, read from the source (AST), function-level imports included.
 
 Imports run one way: the shared core (``errors``, ``grid``, ``progress``, ``flags``,
-``session``) <- the games (``mines``, ``snakes``) <- ``api`` <- ``cli``. The games never
+``session``, ``words``) <- the games (``mines``, ``snakes``) <- ``api`` <- ``cli``. The games never
 import each other; no game module reaches up into ``api`` or ``cli``; the snakes game never
 reaches into its designer (``snakes.design``) except through its contract and command
 layers; and the module graph has no cycle.
@@ -17,7 +17,7 @@ import gridforge
 
 PACKAGE_DIR = Path(gridforge.__file__).parent
 CORE = ("gridforge", "gridforge.errors", "gridforge.grid", "gridforge.progress",
-        "gridforge.flags", "gridforge.session")
+        "gridforge.flags", "gridforge.session", "gridforge.words")
 GAMES = ("gridforge.mines", "gridforge.snakes")
 DESIGN = "gridforge.snakes.design"
 # The snakes modules allowed to import the designer: the page's contract and the CLI verbs.

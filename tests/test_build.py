@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gridforge.snakes.design.mainline import LEVELS
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -343,9 +344,10 @@ def test_level_blocks_are_laid_out_with_an_index_of_files_ranges_and_hashes(tmp_
     first = write_block(source, 1, 25)
     (source / "progress.json").write_text('{"done": 50}')
     (source / "samples.json").write_text("{}")  # not a block: stays out
-    build.lay_out_levels(source, dest)
+    build.lay_out_levels(source, dest, 60)
     index = json.loads((dest / "index.json").read_text())
     assert index["format"] == "gridforge.levels-index/1"
+    assert index["levels"] == 60
     assert [(b["file"], b["first"], b["last"]) for b in index["blocks"]] == [
         (first.name, 1, 25), (second.name, 26, 50)]
     for block in index["blocks"]:
@@ -358,8 +360,15 @@ def test_level_blocks_are_laid_out_with_an_index_of_files_ranges_and_hashes(tmp_
 
 
 def test_the_shipped_level_blocks_are_valid(tmp_path: Path):
-    blocks = build.lay_out_levels(build.LEVEL_DATA, tmp_path)
+    blocks = build.lay_out_levels(build.LEVEL_DATA, tmp_path, LEVELS)
     assert blocks and blocks[0]["first"] == 1
+    assert json.loads((tmp_path / "index.json").read_text())["levels"] == LEVELS
+
+
+def test_the_index_names_the_main_lines_size_as_python_defines_it():
+    if not build.venv_python().exists():
+        pytest.skip("no .venv: the build's own Python is not set up")
+    assert build.mainline_size() == LEVELS
 
 
 @pytest.mark.parametrize(("make", "message"), [
@@ -372,13 +381,14 @@ def test_the_shipped_level_blocks_are_valid(tmp_path: Path):
     (lambda d: (d / "main-0001-0025.json").write_bytes(b'{"format": "\xff"}'), "not JSON"),
     (lambda d: (d / "main-0001-0025.json").write_text('{"format": "x"}'), "format: expected"),
     (lambda d: (d / "main-0003-0002.json").write_text("{}"), "levels 3..2"),
+    (lambda d: write_block(d, 51, 75), "main-0051-0075.json: levels past the main line's last, 60"),
 ])
 def test_a_broken_level_block_fails_the_build_naming_the_file(tmp_path: Path, make, message):
     source = tmp_path / "data"
     source.mkdir()
     make(source)
     with pytest.raises(build.StepFailed, match="lay out the level blocks") as info:
-        build.lay_out_levels(source, tmp_path / "out")
+        build.lay_out_levels(source, tmp_path / "out", 60)
     assert message in str(info.value)
 
 

@@ -132,6 +132,6 @@ def test_each_colour_has_its_own_letter_for_colour_blind_players():
 
 def test_every_body_colour_stands_out_from_the_floor():
     colours, _, count = palette()
-    floor = srgb_to_lab("#efe9dc")  # .snakes-board .floor in web/style.css
-    assert "#efe9dc" in (ROOT / "web" / "style.css").read_text()
+    floor = srgb_to_lab("#efe9dc")  # --floor of the light theme (web/theme.css; the dark
+    assert "--floor: #efe9dc;" in (ROOT / "web" / "theme.css").read_text()  # test_theme.py)
     assert min(delta_e_2000(floor, srgb_to_lab(c)) for c in colours[:count]) >= MIN_DELTA_E

@@ -9,6 +9,8 @@ import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
 import { download } from "./screens/dom.js";
+import { mainlineSize } from "./screens/levels.js";
+import { makeSettings } from "./settings.js";
 import { Store } from "./store.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -168,8 +170,6 @@ function drawHeld() {
 }
 store.addEventListener("held", drawHeld);
 
-const savedSettings = store.settings();
-
 function safeStorage() {
   try { return window.localStorage; } catch { return null; }
 }
@@ -206,31 +206,12 @@ Object.assign(app, {
   route: null,
   store,
   palette,
-  settings: {
-    get colourLetters() { return savedSettings.colourLetters; },
-    set colourLetters(on) {
-      savedSettings.colourLetters = Boolean(on);
-      store.saveSettings(savedSettings);
-      $("setting-colour-letters").checked = savedSettings.colourLetters;
-      app.dispatchEvent(new CustomEvent("settings", { detail: { ...savedSettings } }));
-    },
-    /** Whether the player has put lesson `key` away ("Got it"; snakes-lesson.js). */
-    lessonDismissed(key) { return savedSettings.lessonsDismissed.includes(key); },
-    setLessonDismissed(key, on) {
-      const others = savedSettings.lessonsDismissed.filter((k) => k !== key);
-      savedSettings.lessonsDismissed = on ? [...others, key] : others;
-      store.saveSettings(savedSettings);
-    },
-    /** Developer tools: the Console tab and the version line (the #console route works
-     * either way, for tools and tests). */
-    get developer() { return savedSettings.developer === true; },
-    set developer(on) {
-      savedSettings.developer = Boolean(on);
-      store.saveSettings(savedSettings);
-      showDeveloper();
-      app.dispatchEvent(new CustomEvent("settings", { detail: { ...savedSettings } }));
-    },
-  },
+  /** The player's settings (settings.js): a change is saved and applied at once, and the
+   * screens hear of it by the "settings" event. */
+  settings: makeSettings(store, (values) => {
+    showDeveloper();
+    app.dispatchEvent(new CustomEvent("settings", { detail: values }));
+  }),
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
 });
@@ -268,22 +249,11 @@ bridge.addEventListener("ready", ({ detail }) => {
 
 // ---------------------------------------------------------------------------- developer tools
 // Players see a game: the Console tab and the version line are there only with the
-// "Developer tools" setting (kept in gridforge.settings beside the colour letters).
+// "Developer tools" setting (#settings).
 const consoleLink = $("screen-console");
-const developerBox = document.createElement("input");
-developerBox.type = "checkbox";
-developerBox.setAttribute("data-testid", "setting-developer");
-{
-  const label = document.createElement("label");
-  label.className = "setting";
-  label.append(developerBox, " Developer tools");
-  $("setting-colour-letters").closest("label").after(label);
-}
-developerBox.addEventListener("change", () => { app.settings.developer = developerBox.checked; });
 
 function showDeveloper() {
-  const on = savedSettings.developer === true;
-  developerBox.checked = on;
+  const on = app.settings.developer;
   $("versions")?.toggleAttribute("hidden", !on);
   const nav = document.querySelector("nav[data-testid=screens]");
   if (consoleLink) {
@@ -298,18 +268,23 @@ bridge.addEventListener("load-error", ({ detail }) => {
   message(`The games could not start: ${detail.message}. Reloading the page may help.`, "error");
 });
 
-const letters = $("setting-colour-letters");
-letters.checked = savedSettings.colourLetters;
-letters.addEventListener("change", () => { app.settings.colourLetters = letters.checked; });
-
 // ---------------------------------------------------------------------------- routing
 const main = document.getElementById("screen");
 let current = null;   // {id, handle}
 let routeToken = 0;
+// The main line's last level number is Python's, published by the build in
+// levels/index.json (a small file, cached offline): routes and saved progress are checked
+// against it before Python has loaded. Unreadable, the level's own screen says what is there.
+const lineSize = mainlineSize().catch(() => null).then((levels) => {
+  store.setLevels(levels);
+  return levels;
+});
 
 async function route() {
   const token = ++routeToken;
-  const parsed = parse(location.hash);
+  const levels = await lineSize;
+  if (token !== routeToken) return;  // a newer navigation won
+  const parsed = parse(location.hash, levels);
   if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
     history.replaceState(null, "", parsed.hash);  // one spelling per route
   } else if (parsed.problem) {

@@ -75,7 +75,8 @@ export function makeContract(invoke) {
       shareText: call(`${SNAKES}editor_share_text`),
       position: call(`${SNAKES}position`),
       topologies: call(`${SNAKES}topologies`),
-      verify: long(`${SNAKES}verify`),
+      /** {certificate, reason}: the reason in a designer's words. */
+      verify: long(`${SNAKES}editor_verify`),
       design: long(`${SNAKES}design_levels`),
     },
     mines: {

@@ -1,18 +1,19 @@
 // Routes: the URL fragment names the screen (spec/web.md, "Screens and routes"). parse()
 // never throws: a bad fragment becomes the nearest sensible screen plus a message saying
-// what was wrong, so a link can never show a blank page.
+// what was wrong, so a link can never show a blank page. The main line's last level number
+// is Python's (levels/index.json, which the build writes): the shell passes it in.
 
-export const MAX_LEVEL = 2000;
-export const SCREENS = ["home", "snakes", "mines", "editor", "rules", "console"];
+export const SCREENS = ["home", "snakes", "mines", "editor", "rules", "settings", "console"];
 
 const LEVEL = /^[1-9][0-9]{0,5}$/;
 
 /**
  * Parse a fragment ("#snakes/level/3", "snakes/level/3" or "") into
  * `{screen, params, hash, problem}`: `problem` is null or the player-facing reason why the
- * fragment was not taken as written.
+ * fragment was not taken as written. `levels`: the main line's last level number, or null
+ * when it could not be read (then the level's screen says whether it is there).
  */
-export function parse(fragment) {
+export function parse(fragment, levels = null) {
   const raw = String(fragment ?? "").replace(/^#/, "");
   let text = raw;
   try { text = decodeURIComponent(raw); } catch { /* keep it raw; reported below if unknown */ }
@@ -21,7 +22,7 @@ export function parse(fragment) {
     ({ screen, params, hash: format(screen, params), problem });
   if (parts.length === 0) return route("home");
   const [head, ...rest] = parts;
-  if (head === "home" || head === "console" || head === "mines" || head === "rules") {
+  if (["home", "console", "mines", "rules", "settings"].includes(head)) {
     if (rest.length) return route(head, {}, `There is no page “${text}”; here is ${title(head)}.`);
     return route(head);
   }
@@ -29,11 +30,12 @@ export function parse(fragment) {
     if (rest.length === 0) return route(head);
     if (rest[0] === "level" && rest.length === 2) {
       if (!LEVEL.test(rest[1])) {
-        return route(head, {}, `“${rest[1]}” is not a level number (1 to ${MAX_LEVEL}).`);
+        const range = levels ? ` (1 to ${levels})` : "";
+        return route(head, {}, `“${rest[1]}” is not a level number${range}.`);
       }
       const level = Number(rest[1]);
-      if (level > MAX_LEVEL) {
-        return route(head, {}, `There is no level ${level}: the main line has ${MAX_LEVEL} levels.`);
+      if (levels && level > levels) {
+        return route(head, {}, `There is no level ${level}: the main line has ${levels} levels.`);
       }
       return route(head, { level });
     }
@@ -58,5 +60,6 @@ export function title(screen) {
   return {
     home: "the start page", snakes: "the snakes level map", mines: "mines",
     editor: "the level editor", console: "the Python console", rules: "how to play",
+    settings: "the settings",
   }[screen] ?? screen;
 }

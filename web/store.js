@@ -11,11 +11,11 @@ export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
 export const SETTINGS_KEY = "gridforge.settings";
 export const PROGRESS_FORMAT = "gridforge.progress/1";
-const MAX_LEVEL = 2000;
 const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
-const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
-const MAX_LESSONS = 100;
+const PREFIX = "gridforge.";  // every key of this site's saved data
+
+import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
@@ -34,8 +34,11 @@ function quotaWords(error) {
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
 
-/** Every problem of a progress value, as `{path, message}` issues (empty when valid). */
-export function progressIssues(value) {
+/** Every problem of a progress value, as `{path, message}` issues (empty when valid);
+ * level numbers go up to `levels`, the main line's last (any, when it is not known). */
+export function progressIssues(value, levels = null) {
+  const last = levels ?? Number.MAX_SAFE_INTEGER;
+  const upTo = levels ? ` to ${levels}` : "";
   const issues = [];
   const bad = (path, message) => issues.push({ path, message });
   if (!isObject(value)) {
@@ -55,15 +58,15 @@ export function progressIssues(value) {
     for (const key of Object.keys(snakes)) {
       if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, "unknown field");
     }
-    if (!isCount(snakes.open, 1, MAX_LEVEL)) {
-      bad("snakes.open", `must be a level number from 1 to ${MAX_LEVEL}`);
+    if (!isCount(snakes.open, 1, last)) {
+      bad("snakes.open", `must be a level number from 1${upTo}`);
     }
     if (!isObject(snakes.done)) {
       bad("snakes.done", 'must map level numbers to best steps, e.g. {"1": 7}');
     } else {
       for (const [level, best] of Object.entries(snakes.done)) {
-        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > MAX_LEVEL) {
-          bad(`snakes.done.${level}`, `not a level number from 1 to ${MAX_LEVEL}`);
+        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > last) {
+          bad(`snakes.done.${level}`, `not a level number from 1${upTo}`);
         } else if (!isCount(best, 1, 1_000_000)) {
           bad(`snakes.done.${level}`, "best steps must be a whole number of at least 1");
         }
@@ -73,7 +76,7 @@ export function progressIssues(value) {
       const current = snakes.current;
       if (!isObject(current)) bad("snakes.current", "must be an object or null");
       else {
-        if (!isCount(current.level, 1, MAX_LEVEL)) bad("snakes.current.level", "must be a level number");
+        if (!isCount(current.level, 1, last)) bad("snakes.current.level", "must be a level number");
         for (const key of ["steps", "redo"]) {
           if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, "must be a list of steps");
         }
@@ -129,6 +132,14 @@ export class Store extends EventTarget {
     /** key -> {key, text, why, what, error}: values that could not be copied aside, kept
      * in place and never written over until the player discards them. */
     this.held = new Map();
+    /** The main line's last level number (setLevels), checked in saved progress. */
+    this.levels = null;
+  }
+
+  /** The main line's last level number, as the build published it from Python (null: not
+   * known, then any level number is taken). The shell sets it before the first screen. */
+  setLevels(levels) {
+    this.levels = Number.isInteger(levels) && levels >= 1 ? levels : null;
   }
 
   readRaw(key) {
@@ -264,7 +275,7 @@ export class Store extends EventTarget {
       let why = null;
       try { parsed = JSON.parse(text); } catch { why = "it is not valid JSON"; }
       if (why === null) {
-        const issues = progressIssues(parsed);
+        const issues = progressIssues(parsed, this.levels);
         if (issues.length) why = issues.map((i) => `${i.path || "value"}: ${i.message}`).slice(0, 3).join("; ");
         else value = parsed;
       }
@@ -278,7 +289,7 @@ export class Store extends EventTarget {
   updateProgress(fn) {
     const current = this.progress();
     const next = fn(current) ?? current;
-    const issues = progressIssues(next);
+    const issues = progressIssues(next, this.levels);
     if (issues.length) {
       // A bug in a screen, never the player's fault: keep the stored value as it was.
       throw invalid("the new progress is not valid", issues);
@@ -306,7 +317,7 @@ export class Store extends EventTarget {
     try { parsed = JSON.parse(text); } catch (error) {
       throw invalid(`That file is not valid JSON (${error.message}).`, [{ path: "", message: "not JSON" }]);
     }
-    const issues = progressIssues(parsed);
+    const issues = progressIssues(parsed, this.levels);
     if (issues.length) {
       throw invalid("That file is not a gridforge progress file: " +
         issues.slice(0, 3).map((i) => `${i.path || "file"}: ${i.message}`).join("; "), issues);
@@ -338,36 +349,71 @@ export class Store extends EventTarget {
     this.writeRaw(DRAFTS_KEY, JSON.stringify(list));
   }
 
-  /** Saved settings: {colourLetters, developer, lessonsDismissed}. Unreadable settings are
-   * kept aside like progress and the defaults apply; a list of put-away lessons that is not
-   * one is kept aside with them (a verified copy), and the rest of the settings stay. */
+  /**
+   * The saved settings (SETTING_DEFAULTS' fields; fields of a newer build are kept as they
+   * are). A value that does not parse or is not an object is kept aside like progress and
+   * the defaults apply; a field that is not what it should be (a theme that is no theme, a
+   * volume past 100, a list of put-away lessons that is not one) is kept aside with the
+   * rest (a verified copy of the whole value), that field goes back to its default and the
+   * other settings stay, saved again.
+   */
   settings() {
-    const defaults = { colourLetters: false, developer: false, lessonsDismissed: [] };
+    const defaults = structuredClone(SETTING_DEFAULTS);
     const text = this.readRaw(SETTINGS_KEY);
     if (text === null) return defaults;
     let parsed = null;
     try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
-    if (isObject(parsed)) {
-      const settings = { colourLetters: parsed.colourLetters === true, developer: parsed.developer === true,
-        lessonsDismissed: [] };
-      const lessons = parsed.lessonsDismissed;
-      if (lessons === undefined) return settings;
-      if (Array.isArray(lessons) && lessons.length <= MAX_LESSONS &&
-          lessons.every((key) => typeof key === "string" && LESSON_KEY.test(key))) {
-        return { ...settings, lessonsDismissed: [...new Set(lessons)] };
-      }
+    if (!isObject(parsed)) {
       if (!this.held.has(SETTINGS_KEY)) {
-        const kept = this.quarantine(SETTINGS_KEY, text, "lessonsDismissed: must be a list of lesson names",
-          "settings", { remove: false, fresh: "the lessons you had put away show again" });
-        if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+        this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
+          "settings", { fresh: "the default settings apply" });
       }
-      return settings;
+      return defaults;
     }
-    if (!this.held.has(SETTINGS_KEY)) {
-      this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
-        "settings", { fresh: "the default settings apply" });
+    const settings = { ...parsed, ...defaults };
+    const bad = [];
+    for (const [key, fallback] of Object.entries(defaults)) {
+      const value = parsed[key];
+      if (value === undefined) continue;  // saved by an older build: the default
+      const problem = settingProblem(key, value);
+      if (problem) bad.push(`${key}: ${problem}`);
+      settings[key] = problem ? structuredClone(fallback)
+        : key === "lessonsDismissed" ? [...new Set(value)] : value;
     }
-    return defaults;
+    if (bad.length && !this.held.has(SETTINGS_KEY)) {
+      const fresh = bad.length === 1 && bad[0].startsWith("lessonsDismissed:")
+        ? "the lessons you had put away show again" : "the rest of your settings stay";
+      const kept = this.quarantine(SETTINGS_KEY, text, bad.join("; "), "settings", { remove: false, fresh });
+      if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+    }
+    return settings;
+  }
+
+  /**
+   * Clear saved data: every value of this site in localStorage (progress, drafts, settings,
+   * telemetry and the copies of damaged values kept aside) and what this tab holds of it.
+   * Answers how many values were removed.
+   */
+  clearAll() {
+    let removed = 0;
+    try {
+      const keys = [];
+      for (let i = 0; this.storage && i < this.storage.length; i++) keys.push(this.storage.key(i));
+      for (const key of keys) {
+        if (key.startsWith(PREFIX)) {
+          this.storage.removeItem(key);
+          removed += 1;
+        }
+      }
+    } catch (error) {
+      this.report(`Some saved data could not be removed (${quotaWords(error)}).`, "error");
+    }
+    this.cache.clear();
+    if (this.held.size) {
+      this.held.clear();
+      this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
+    }
+    return removed;
   }
 
   saveSettings(settings) {

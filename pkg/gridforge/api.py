@@ -26,6 +26,7 @@ from typing import Any
 from gridforge import __version__
 from gridforge.errors import Cancelled, GridforgeError, ValidationError, parse_json
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.words import issue_words, plain
 
 # The modules whose ``__all__`` the page may call, besides this module's own functions.
 PAGE_MODULES = ("gridforge.mines.page", "gridforge.snakes.page")
@@ -142,21 +143,26 @@ def call(name: str, args: list[Any]) -> Any:
     return func(*args)
 
 
-_DOTTED = re.compile(r"'?\bgridforge(\.[A-Za-z_][A-Za-z0-9_]*)+(\(\))?'?")
+# A file format's name ('gridforge.snakes.level/1': said "the snakes level format"), and an
+# internal dotted name (left out).
+_FORMAT = re.compile(r"'?\bgridforge\.([a-z_.]+)/\d+'?")
+_DOTTED = re.compile(r"'?\bgridforge(\.[A-Za-z_][A-Za-z0-9_]*)+(?![\w./])(\(\))?'?")
 _DANGLING = re.compile(r"\b(for|in|of|from)\s*(?=[:,.]|$)")
 
 
 def player_text(kind: str, message: str) -> str:
     """An error in the player's words (the page shows it as it is): no internal dotted
-    names, no tracebacks; a bug says so in a plain sentence."""
+    names, no tracebacks, field paths, cells and identifiers in words
+    (:func:`gridforge.words.plain`); a bug says so in a plain sentence."""
     if kind == "Cancelled":
         return "Stopped."
     if kind == "InternalError":
         return ("Something went wrong inside the game (a bug). Please try again; "
                 "the details are in the browser's console.")
-    text = _DANGLING.sub("", _DOTTED.sub("", message))
+    text = _FORMAT.sub(lambda m: f"the {m.group(1).replace('.', ' ')} format", message)
+    text = _DANGLING.sub("", _DOTTED.sub("", text))
     text = re.sub(r"\s+([:,.])", r"\1", text)
-    text = re.sub(r"\s{2,}", " ", text.lstrip(" \t\n:")).strip()
+    text = plain(re.sub(r"\s{2,}", " ", text.lstrip(" \t\n:")).strip())
     if not text:
         return "That did not work."
     return text[0].upper() + text[1:]
@@ -165,7 +171,9 @@ def player_text(kind: str, message: str) -> str:
 def _error(exc: BaseException) -> dict[str, Any]:
     error: dict[str, Any] = {"type": type(exc).__name__, "message": str(exc) or type(exc).__name__}
     if isinstance(exc, ValidationError):
-        error["issues"] = exc.to_json()["issues"]
+        # Each issue keeps its path (the page places it beside its field) and adds its place
+        # and message in words, which the page shows.
+        error["issues"] = [issue_words(issue.to_json()) for issue in exc.issues]
     error["text"] = player_text(error["type"], error["message"])
     return error
 

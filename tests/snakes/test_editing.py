@@ -257,7 +257,8 @@ def test_page_import_and_export_judge_certificates_as_a_single_export_does():
                        "levels": [level, spec_example()], "certificates": [cert, cert]})
     read = page.editor_import(text)
     assert read["certificates"][0] == single and read["certificates"][1] is None
-    assert read["notes"] and read["notes"][0].startswith("level 2: certificate dropped")
+    # The page reads the note in a designer's words (gridforge.words): a proof, not a certificate.
+    assert read["notes"] and read["notes"][0].startswith("level 2: proof dropped")
     batch = json.loads(page.editor_export_batch([{"level": level, "certificate": cert}]))
     assert batch["certificates"] == [single]
     with pytest.raises(ValidationError) as exc:

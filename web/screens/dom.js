@@ -22,12 +22,13 @@ export function svg(tag, attrs = {}) {
   return node;
 }
 
-/** Offer `text` as a file download named `name`. */
+/** Offer `text` as a file download named `name` (the URL lives a while: a browser may read
+ * it after the click has returned). */
 export function download(name, text, type = "application/json") {
   const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = el("a", { href: url, download: name });
+  const link = el("a", { href: url, download: name, hidden: "" });
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

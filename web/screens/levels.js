@@ -1,5 +1,6 @@
-// The main line as the page reads it: levels/index.json lists the block files
-// ({format, blocks: [{file, first, last, sha256}]}, 25 levels each) laid out beside the wheel; a block is
+// The main line as the page reads it: levels/index.json gives the main line's size (its last
+// level number, which build.py takes from Python) and lists the block files ({format,
+// levels, blocks: [{file, first, last, sha256}]}, 25 levels each) laid out beside the wheel; a block is
 // fetched when first needed (the map asks as blocks come into view), checked against its
 // SHA-256, and kept. Data only: what a level is and whether a move is legal is Python's.
 
@@ -17,21 +18,33 @@ async function sha256Hex(bytes) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The list of blocks (sorted by first level); rejects when the index cannot be read. */
-export function mainlineIndex() {
+/** The index as {levels, blocks} (blocks sorted by first level); rejects when it cannot be read. */
+function readIndex() {
   if (!indexPromise) {
     indexPromise = fetchJson("levels/index.json")
       .then((response) => response.json())
       .then((index) => {
-        // build.py writes {"format": "gridforge.levels-index/1", "blocks": [...]}
-        if (index?.format !== "gridforge.levels-index/1" || !Array.isArray(index.blocks)) {
+        // build.py writes {"format": "gridforge.levels-index/1", "levels": N, "blocks": [...]}
+        if (index?.format !== "gridforge.levels-index/1" || !Array.isArray(index.blocks) ||
+            !Number.isInteger(index.levels) || index.levels < 1) {
           throw new Error("levels/index.json is not a gridforge.levels-index/1");
         }
-        return [...index.blocks].sort((a, b) => a.first - b.first);
+        return { levels: index.levels, blocks: [...index.blocks].sort((a, b) => a.first - b.first) };
       });
     indexPromise.catch(() => { indexPromise = null; });  // a later visit may try again
   }
   return indexPromise;
+}
+
+/** The list of blocks (sorted by first level); rejects when the index cannot be read. */
+export async function mainlineIndex() {
+  return (await readIndex()).blocks;
+}
+
+/** The main line's last level number (Python's, as the build published it; the site may
+ * ship fewer: shippedCount). Rejects when the index cannot be read. */
+export async function mainlineSize() {
+  return (await readIndex()).levels;
 }
 
 /** The number of main-line levels this site ships (levels 1..count). */

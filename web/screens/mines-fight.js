@@ -4,7 +4,7 @@
 // the enemy's strike to come (`strike`, hatched). When a round is settled the HP lost
 // drains away and the damage floats up from the bar (the settlement's own figures); a hit
 // that adds pending damage makes the bar and the figure flinch. The animations are brief,
-// never hold input back and are skipped under prefers-reduced-motion.
+// never hold input back and are skipped under reduced motion (motion.js).
 
 import { el, svg } from "./dom.js";
 

@@ -14,12 +14,13 @@
 // apart at a glance; the dig reach always outlined; hover says move / dig / walk-and-dig /
 // flag before the click and previews the move's path; dug mines drawn opened, walkable,
 // with a mine glyph; every refusal and voided intent in words; animations by event channel
-// (initial, chain, dig), under 150 ms, off under prefers-reduced-motion, never holding
+// (initial, chain, dig), under 150 ms, off under reduced motion (motion.js), never holding
 // input back; the one-time "no chord" tip. Input: mouse (left acts, right flags), touch
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
 
 import { serialQueue } from "../contract.js";
+import { reducedMotion } from "../motion.js";
 import { minesRunOpen, PROGRESS_KEY } from "../store.js";
 import { download, el } from "./dom.js";
 import { minesBoard } from "./mines-board.js";
@@ -56,7 +57,6 @@ export const screen = {
     let chordTipShown = false;
     let hint = null;
     let queue = null;            // the serial queue of intents (made with the section)
-    const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
     // The route's own complaint ("#mines/extra": no such page) stays readable: the run's
     // opening words come after it instead of replacing it.
     let routeProblem = app.route && app.route.problem ? app.route.problem : null;
@@ -132,8 +132,8 @@ export const screen = {
       hintBox.hidden = true;
       hintBox.replaceChildren();
       render();
-      view.animate(answer.events || [], reducedMotion.matches);
-      if (answer.settlement) fight.settle(answer.settlement, state, !reducedMotion.matches);
+      view.animate(answer.events || [], reducedMotion());
+      if (answer.settlement) fight.settle(answer.settlement, state, !reducedMotion());
       const messages = answer.messages || [];
       if (messages.length) {
         const last = messages.find((m) => m.kind === "error") || messages[messages.length - 1];
@@ -290,7 +290,7 @@ export const screen = {
     function render() {
       if (!state) return;
       section.dataset.status = state.status;
-      fight.draw(state, !reducedMotion.matches);
+      fight.draw(state, !reducedMotion());
       status.draw(state);
       buttons.draw(state);
       view.draw(state);

@@ -6,8 +6,8 @@
 import { el, svg } from "./dom.js";
 import { drawBoard } from "./snakes-board.js";
 
-const MINES_CELL = 1;      // the mines picture's cell in its own viewBox units
-const DIGIT_COLOURS = ["", "#1f5fd6", "#2a8a2a", "#d62728", "#1a237e", "#8b1a1a", "#00838f", "#222", "#666"];
+const MINES_CELL = 1;      // the mines picture's cell in its own viewBox units (digits in
+                           // the board's customary colours, by theme: theme.css --digit-N)
 
 export const screen = {
   id: "rules",
@@ -103,7 +103,7 @@ function minesPicture({ grid, avatar }) {
     node.append(svg("rect", { x: x + 0.03, y: y + 0.03, width: MINES_CELL - 0.06, height: MINES_CELL - 0.06,
       rx: 0.1, class: open ? "mp-open" : "mp-concealed" }));
     if (open && cell !== "0") {
-      const digit = svg("text", { x: x + 0.5, y: y + 0.54, class: "mp-digit", fill: DIGIT_COLOURS[Number(cell)],
+      const digit = svg("text", { x: x + 0.5, y: y + 0.54, class: "mp-digit", "data-digit": cell,
         "text-anchor": "middle", "dominant-baseline": "middle" });
       digit.textContent = cell;
       node.append(digit);

@@ -2,12 +2,12 @@
 // state view (from Python) as a regular grid, cell (x, y) in column x and row y of
 // cols x rows equal squares filling the board element (spec/web.md, stable hooks).
 // Its markers are drawn by snakes-markers.js; pointer input is snakes-input.js.
+import { reducedMotion } from "../motion.js";
 import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
 import { holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
 
 const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
-const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
 const MAX_CELL_PX = 48;
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
@@ -126,7 +126,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   // The cells each body had when last drawn (same level only): a step glides from them.
   const before = board.gridforgeBodies || [];
   board.gridforgeBodies = view.bodies.map((body) => body.cells);
-  const glide = !REDUCED_MOTION.matches;
+  const glide = !reducedMotion();
   const nodes = [];
   const slides = new Map();
 
@@ -192,7 +192,7 @@ function drawPieces(board, level, view, options, letters, scale) {
       }
       const moved = options.moved;
       if (moved && moved.body === b && moved.end === end) {
-        // A brief slide from the cell it left (CSS; off under prefers-reduced-motion).
+        // A brief slide from the cell it left (CSS; off under reduced motion).
         slides.set(`${b}:${end}`, [-moved.dx, -moved.dy]);
       } else if (slid) {
         // The other end follows the body: it slides from its own old cell.
@@ -224,7 +224,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   return slides;
 }
 
-/** A brief slide of `node` from `from` (cells; CSS, off under prefers-reduced-motion). */
+/** A brief slide of `node` from `from` (cells; CSS, off under reduced motion). */
 function slide(node, from) {
   if (!from) return;
   node.classList.add("moved");

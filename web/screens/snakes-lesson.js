@@ -2,12 +2,12 @@
 // and its demonstration drawn on the board, both from Python (snakes.page.lesson: the words,
 // and the demonstration's steps with each moving body's cells before and after). The page
 // only draws them: a faint ghost body glides along the steps and a ring shows where the
-// finger goes; under prefers-reduced-motion the ends' paths are drawn as still arrows. The
+// finger goes; under reduced motion (motion.js) the ends' paths are drawn as still arrows. The
 // panel can be put away ("Got it", remembered per lesson in the settings) and shown again.
+import { onMotionChange, reducedMotion } from "../motion.js";
 import { colour } from "../palette.js";
 import { el, svg } from "./dom.js";
 
-const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
 const STEP_MS = 450;       // one step of the ghost
 const EXIT_MS = 550;       // an exit: the end slides in and the body fades or sheds its coat
 const START_MS = 500;      // the ghost waits a moment before it moves
@@ -71,8 +71,7 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
     panel.querySelector('[data-testid="snakes-lesson-dismiss"]').focus();
   }
 
-  const onMotion = () => draw();
-  REDUCED_MOTION.addEventListener("change", onMotion);
+  const stopWatching = onMotionChange(() => draw());
   draw();
   relayout();
 
@@ -83,14 +82,14 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
       demoOn = false;
       draw();
     },
-    stop() { REDUCED_MOTION.removeEventListener("change", onMotion); },
+    stop() { stopWatching(); },
   };
 }
 
 /** The demonstration as an SVG group: arrows along each run of one end (numbered when
  * there are several) and, unless motion is reduced, ghost bodies gliding along the steps. */
 function drawDemo(key, demo) {
-  const still = REDUCED_MOTION.matches;
+  const still = reducedMotion();
   const group = svg("g", { class: `demo ${still ? "demo-still" : "demo-moving"}`, "data-testid": "snakes-demo",
     "data-lesson": key, "data-steps": demo.moves.length, "data-motion": still ? "static" : "animated",
     "aria-hidden": "true" });

@@ -1,8 +1,7 @@
 // The snakes board's mechanics' markers (a freeze count, a lock, a key): placed and drawn
 // from Python's view.markers (used by snakes-board.js).
+import { reducedMotion } from "../motion.js";
 import { svg } from "./dom.js";
-
-const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)");
 
 // ------------------------------------------------------------------ mechanics' markers
 // Drawn from Python's `view.markers` (counts, pairs, used keys: no rule is computed here).
@@ -114,7 +113,7 @@ export function layoutMarkers(board, level, view, scale) {
       // The key flies from where it was drawn to its lock, the moment it is used; a redraw
       // during the flight (the pointer let go) carries it on from where it has got to.
       let flight = m.used && was ? was.flight : null;
-      if (m.used && was && !was.used && !REDUCED_MOTION.matches) {
+      if (m.used && was && !was.used && !reducedMotion()) {
         flight = { from: was.at, t0: performance.now() };
       }
       keysNow.set(id, { at, used: m.used, flight });

@@ -18,6 +18,7 @@ from typing import Any
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.design import certify
+from gridforge.words import issue_words, plain
 
 __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
            "progress_after_win", "redo", "restart", "resume", "rules", "sample_levels", "start",
@@ -198,15 +199,23 @@ def topologies() -> list[str]:
 
 
 # --- editor (the level editor screen, issue 14: gridforge.snakes.editing)
+# What the editor shows of Python's words is said in a designer's words (gridforge.words):
+# each issue carries its place and message in words beside its path, notes and reasons are
+# worded; the certificates and levels themselves are as the command line writes them.
 __all__ += ["editor_blank", "editor_edit", "editor_export_batch", "editor_free_area",
-            "editor_import", "editor_open", "editor_share_text"]
+            "editor_import", "editor_open", "editor_share_text", "editor_verify"]
+
+
+def _worded(answer: dict[str, Any]) -> dict[str, Any]:
+    """An editor answer whose issues carry their place and message in words."""
+    return {**answer, "issues": [issue_words(issue) for issue in answer["issues"]]}
 
 
 def editor_blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
     """An empty ``cols`` x ``rows`` board to draw on: ``{level, issues, ok, sha256}``."""
     from gridforge.snakes import editing
 
-    return editing.blank(cols, rows)
+    return _worded(editing.blank(cols, rows))
 
 
 def editor_open(level: Any) -> dict[str, Any]:
@@ -214,7 +223,7 @@ def editor_open(level: Any) -> dict[str, Any]:
     refuses (field paths) what is no draft at all."""
     from gridforge.snakes import editing
 
-    return editing.open_draft(level)
+    return _worded(editing.open_draft(level))
 
 
 def editor_edit(level: Any, edit: Any) -> dict[str, Any]:
@@ -222,7 +231,19 @@ def editor_edit(level: Any, edit: Any) -> dict[str, Any]:
     the draft ``level``; a refused edit raises with field paths and changes nothing."""
     from gridforge.snakes import editing
 
-    return editing.apply_edit(level, edit)
+    return _worded(editing.apply_edit(level, edit))
+
+
+def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIFY_SECONDS,
+                  solution: Any = None, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """:func:`verify` for the editor: ``{certificate, reason}``, the certificate as
+    :func:`verify` answers it and its reason (why it is not verified, or why the minimum is
+    not proven; "" when there is nothing to say) in a designer's words."""
+    cert = verify(level, max_states, max_seconds, solution, progress=progress)
+    reason = cert.get("reason") or ""
+    if reason.startswith("supply_demand: "):
+        reason = "the holes do not match the layers: " + reason[len("supply_demand: "):]
+    return {"certificate": cert, "reason": plain(reason)}
 
 
 def _proven(level: Any, certificate: Any) -> dict[str, Any]:
@@ -241,7 +262,8 @@ def editor_import(text: Any) -> dict[str, Any]:
     and a certificate that does not hold again is dropped with a note."""
     from gridforge.snakes import editing
 
-    return editing.read_import(text, _proven)
+    read = editing.read_import(text, _proven)
+    return {**read, "notes": [plain(note) for note in read["notes"]]}
 
 
 def editor_export_batch(items: Any) -> str:

@@ -1,0 +1,84 @@
+"""Python's messages as the page shows them, in a person's words (issue 21).
+
+The command line and the files keep the project's terms: field paths such as
+``bodies[2].cells[1]``, cells as ``[x, y]``, identifiers such as ``frozen_holes``,
+certificates. Players and level designers on the page read places instead ("body 3,
+cell 2"), cells by column and row counted from 1 ("column 5, row 2"), identifiers as words
+("frozen holes") and "proof" for a certificate. :func:`place` says a field path,
+:func:`plain` a message, :func:`issue_words` adds both to an issue's JSON. The error
+envelope (:mod:`gridforge.api`) and the page contracts' answers use them; nothing else does.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# A list's items by their singular, counted from 1 as a person counts them.
+_ITEMS = {"bodies": "body", "holes": "hole", "stones": "stone", "cells": "cell",
+          "colors": "colour", "levels": "level", "certificates": "proof", "solution": "step",
+          "keys": "key", "items": "item"}
+# Field names and other identifiers said in words (any other underscore becomes a space).
+_WORDS = {"cols": "columns", "colors": "colours", "color": "colour", "min_length": "shortest",
+          "max_length": "longest", "min_steps": "fewest steps", "max_steps": "most steps",
+          "supply_demand": "supply and demand", "level_sha256": "level fingerprint",
+          "certificate": "proof"}
+# Where a dotted path without an index may start (so that ordinary text is left alone).
+_ROOTS = ("edit", "certificate", "size", "bodies", "holes", "steps", "request", "score",
+          "search", "budgets")
+_SEGMENT = r"[a-z][a-z0-9_]*"
+_INDEXED_PATH = re.compile(
+    rf"\b{_SEGMENT}(?:\[\d+\]|\.{_SEGMENT})*\[\d+\](?:\[\d+\]|\.{_SEGMENT})*")
+_DOTTED_PATH = re.compile(rf"\b(?:{'|'.join(_ROOTS)})(?:\.{_SEGMENT})+\b(?![./\w])")
+_CELL = re.compile(r"(?:\b(cell|stone|hole)\s+)?\[\s*(-?\d+)\s*,\s*(-?\d+)\s*\]")
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+_CERTIFICATE = re.compile(r"\b([Cc])ertificate(s?)\b")
+_ROOT = re.compile(r"<root>:\s*")
+
+
+def _word(name: str) -> str:
+    return _WORDS.get(name, name.replace("_", " "))
+
+
+def place(path: str) -> str:
+    """A field path as a place: ``bodies[1].cells[0]`` is "body 2, cell 1",
+    ``edit.colors[1]`` (the editor's edit) "colour 2", ``bodies.min_length`` "bodies,
+    shortest"; the empty path (the whole input) is ""."""
+    parts = []
+    for segment in path.split("."):
+        name, *indexes = re.split(r"\[(\d+)\]", segment)
+        numbers = [int(i) + 1 for i in indexes if i]
+        if numbers:
+            item = _ITEMS.get(name, _word(name)) if name else "item"
+            parts.append(" ".join([item, *(str(n) for n in numbers)]))
+        elif name:
+            parts.append(_word(name))
+    if len(parts) > 1 and parts[0] == "edit":
+        parts = parts[1:]
+    return ", ".join(parts)
+
+
+def _cell(match: re.Match[str]) -> str:
+    word, x, y = match.group(1), int(match.group(2)), int(match.group(3))
+    where = f"column {x + 1}, row {y + 1}"
+    return f"{word} in {where}" if word else where
+
+
+def plain(text: str) -> str:
+    """A message in a person's words: the field paths in it as places, cells by column and
+    row, identifiers as words, a certificate as a proof."""
+    text = _ROOT.sub("", text)
+    text = _INDEXED_PATH.sub(lambda m: place(m.group(0)), text)
+    text = _DOTTED_PATH.sub(lambda m: place(m.group(0)), text)
+    text = _CELL.sub(_cell, text)
+    text = _IDENTIFIER.sub(lambda m: _word(m.group(0)), text)
+    return _CERTIFICATE.sub(lambda m: ("P" if m.group(1) == "C" else "p") + "roof" + m.group(2),
+                            text)
+
+
+def issue_words(issue: dict[str, Any]) -> dict[str, Any]:
+    """An issue's JSON (``{path, code, message}``) with its place and its message in words
+    added (``place``, ``text``); the path and code stay for tools and for placing the
+    message beside its field."""
+    return {**issue, "place": place(str(issue.get("path", ""))),
+            "text": plain(str(issue.get("message", "")))}

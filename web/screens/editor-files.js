@@ -1,0 +1,143 @@
+// The editor's files and links (used by editor.js): import a level, an exported {level,
+// certificate} or a batch (a file, a drop anywhere on the editor, the paste box, or a paste
+// anywhere on the editor outside a text field), through Python's bounded reader; export the
+// certified level on the board or every certified draft as one batch file, after Python
+// replayed each certificate again; and share the level by link (editor-share.js).
+
+import { download, el } from "./dom.js";
+import { encodeShare, SHARE_MAX_CODE } from "./editor-share.js";
+import { issueText } from "./editor-state.js";
+
+function slug(text) {
+  return (text || "level").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "level";
+}
+
+/**
+ * Import, export and share for the editor `ed`, whose drafts are `drafts` (editor-drafts.js).
+ * Returns {importSection, shareLink, exportCurrent(), exportAll(), share(), limits(facts),
+ * attach(section) -> detach()}: attach listens for drops on the editor's section and
+ * pastes on the page.
+ */
+export function editorFiles(ed, drafts) {
+  const python = ed.python;
+  let importMaxBytes = Infinity;  // Python's limit (facts); Python checks it again
+  const importFile = el("input", { type: "file", accept: ".json,application/json", "data-testid": "editor-import-file", "aria-label": "Import a level or batch file" });
+  const importText = el("textarea", { rows: "3", "data-testid": "editor-import-text", placeholder: "…or paste level or batch JSON here", "aria-label": "Level or batch JSON" });
+  const importIssues = el("ul", { class: "editor-issues", "data-testid": "editor-import-issues" });
+  const shareLink = el("input", { type: "text", readonly: "", "data-testid": "editor-share-link", "aria-label": "Share link", placeholder: "Share link appears here" });
+  const importSection = el("section", { class: "editor-files" }, el("h3", {}, "Import"), importFile, importText,
+    el("button", { type: "button", "data-testid": "editor-import-paste", onclick: () => importFrom(importText.value, "pasted text") }, "Import pasted"),
+    importIssues);
+
+  async function importFrom(text, what) {
+    importIssues.replaceChildren();
+    if (!text || !text.trim()) { ed.say("Nothing to import: pick a file, drop one, or paste JSON.", "error"); return; }
+    let read;
+    try {
+      read = await python.import(text);
+    } catch (error) {
+      const issues = error.issues || [];
+      importIssues.replaceChildren(...(issues.length ? issues : [{ path: "", message: error.message }]).map((issue) =>
+        el("li", { "data-testid": "editor-import-issue" }, issueText(issue))));
+      ed.say(`${what} was refused (${issues.length || 1} problem${issues.length > 1 ? "s" : ""}); the level is unchanged.`, "error");
+      return;
+    }
+    const name = (lv, i) => (lv.meta && (lv.meta.title || lv.meta.id)) || `Imported ${i + 1}`;
+    if (read.kind === "batch") {
+      // A batch becomes one draft per level and opens the first (a new history).
+      const list = drafts.list();
+      const stamp = new Date().toISOString();
+      read.levels.forEach((lv, i) => {
+        list.push({ id: `d${Date.now().toString(36)}i${i}`, name: name(lv, i), level: lv,
+          certificate: read.certificates[i], origin: "draft", saved: stamp });
+      });
+      ed.app.store.setDrafts(list);
+      const first = list[list.length - read.levels.length];
+      await ed.open(first.level, { id: first.id, name: first.name, cert: first.certificate });
+    } else {
+      ed.history.record();  // importing one level is an edit of the board: it can be undone
+      await ed.open(read.levels[0], { name: name(read.levels[0], 0), cert: read.certificates[0], keepHistory: true });
+    }
+    drafts.render();
+    const notes = read.notes.length ? ` ${read.notes.join(" ")}` : "";
+    ed.say(`Imported ${read.levels.length} level${read.levels.length > 1 ? "s" : ""} from ${what}.${notes}`, "success");
+  }
+
+  async function importFromFile(file) {
+    if (!file) return;
+    if (file.size > importMaxBytes) {
+      importIssues.replaceChildren(el("li", { "data-testid": "editor-import-issue" }, `${file.name}: ${file.size} bytes; the limit is ${importMaxBytes}`));
+      ed.say(`${file.name} was refused: too large; the level is unchanged.`, "error");
+      return;
+    }
+    await importFrom(await file.text(), file.name);
+  }
+  importFile.addEventListener("change", async () => {
+    await importFromFile(importFile.files[0]);
+    importFile.value = "";
+  });
+
+  function attach(section) {
+    section.addEventListener("dragover", (event) => { event.preventDefault(); section.classList.add("editor-dropping"); });
+    section.addEventListener("dragleave", () => section.classList.remove("editor-dropping"));
+    section.addEventListener("drop", async (event) => {
+      event.preventDefault();
+      section.classList.remove("editor-dropping");
+      const file = event.dataTransfer.files && event.dataTransfer.files[0];
+      if (file) await importFromFile(file);
+      else await importFrom(event.dataTransfer.getData("text/plain"), "the dropped text");
+    });
+    // Pasting anywhere on the editor but into a text field imports what was pasted.
+    function paste(event) {
+      if (!ed.alive || ed.tryPlay || !section.contains(event.target) && event.target !== document.body) return;
+      if (/^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) return;
+      const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
+      if (!text.trim()) return;
+      event.preventDefault();
+      importFrom(text, "the pasted text");
+    }
+    document.addEventListener("paste", paste);
+    return () => document.removeEventListener("paste", paste);
+  }
+
+  async function exportBatch(items, file) {
+    try {
+      const text = await python.exportBatch(items);
+      download(file, text);
+      ed.say(`Exported ${items.length} certified level${items.length > 1 ? "s" : ""} as ${file}.`, "success");
+    } catch (error) { ed.refusal(error, "Export refused"); }
+  }
+
+  function exportCurrent() {
+    const cert = ed.certificate();
+    if (!cert || cert.status !== "verified") { ed.say("Verify the level first: only a certified level is exported.", "error"); return; }
+    const { level } = ed.answer;
+    exportBatch([{ level, certificate: cert }], `${slug(ed.draftName || (level.meta && level.meta.id))}.batch.json`);
+  }
+
+  function exportAll() {
+    const items = drafts.readable().filter((d) => d.certificate && d.certificate.status === "verified")
+      .map((d) => ({ level: d.level, certificate: d.certificate }));
+    if (!items.length) { ed.say("No draft is certified yet: verify a draft to export it.", "error"); return; }
+    exportBatch(items, "drafts.batch.json");
+  }
+
+  async function share() {
+    if (!ed.answer.sha256) { ed.say("Only a whole level can be shared: add a body first.", "error"); return; }
+    try {
+      const text = await python.shareText(ed.answer.level);
+      const code = await encodeShare(text);
+      if (code.length > SHARE_MAX_CODE) { ed.say("This level is too large for a link: export it as a file instead.", "error"); return; }
+      shareLink.value = `${location.origin}${location.pathname}#editor/share/${code}`;
+      shareLink.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(shareLink.value).catch(() => {});
+      ed.say(`Share link ready (${shareLink.value.length} characters).`, "success");
+    } catch (error) { ed.refusal(error, "Cannot share"); }
+  }
+
+  return {
+    importSection, shareLink, exportCurrent, exportAll, share, attach,
+    /** The import limit from Python's facts. */
+    limits(facts) { importMaxBytes = facts.import_max_bytes; },
+  };
+}

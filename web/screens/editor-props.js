@@ -1,0 +1,87 @@
+// The editor's property panel (used by editor.js): the selected body's colours, frozen
+// count, lock and key, or the selected hole's colour and frozen count. Apply sends one edit
+// to Python; a refusal's field paths are written beside the fields they name.
+
+import { el } from "./dom.js";
+import { cellWords, issueText, issueWords } from "./editor-state.js";
+
+function propField(label, value, testid, path, attrs = {}) {
+  const input = el("input", { type: "text", value: value ?? "", "data-testid": testid, ...attrs });
+  const error = el("span", { class: "editor-field-error", "data-path": path, "data-testid": "editor-field-error" });
+  return { input, error, row: el("label", { class: "editor-field" }, `${label} `, input, error) };
+}
+
+/** The fields of body `index` of `level`: {fields, rows, build()} (build() is the edit). */
+function bodyFields(level, index) {
+  const body = level.bodies[index];
+  const colours = propField("Colours, outer first", body.colors.join(", "), "editor-prop-colors", "edit.colors");
+  const frozen = propField("Frozen until layers out", body.frozen, "editor-prop-frozen", "edit.frozen", { inputmode: "numeric" });
+  const lockId = propField("Lock id", body.lock ? body.lock.id : "", "editor-prop-lock-id", "edit.lock");
+  const kind = el("select", { "data-testid": "editor-prop-lock-kind", "aria-label": "Lock kind" },
+    ...["silver", "gold"].map((k) => el("option", { value: k }, k)));
+  if (body.lock) kind.value = body.lock.kind;
+  const key = propField("Carries key for", body.key, "editor-prop-key", "edit.key");
+  return {
+    fields: [colours, frozen, lockId, key],
+    rows: [el("p", { "data-testid": "editor-prop-title" }, `Body ${index + 1} (${body.cells.length} cells)`),
+      colours.row, frozen.row, lockId.row, el("label", { class: "editor-field" }, "Lock kind ", kind), key.row],
+    build: () => ({
+      tool: "body_props", index,
+      colors: colours.input.value.split(",").map((s) => s.trim()).filter((s) => s !== "").map(Number),
+      frozen: frozen.input.value.trim() === "" ? null : Number(frozen.input.value),
+      lock: lockId.input.value.trim() === "" ? null : { id: lockId.input.value.trim(), kind: kind.value },
+      key: key.input.value.trim() === "" ? null : key.input.value.trim(),
+    }),
+  };
+}
+
+/** The fields of hole `index` of `level`: {fields, rows, build()}. */
+function holeFields(level, index) {
+  const hole = level.holes[index];
+  const colour = propField("Colour", hole.color, "editor-prop-hole-color", "edit.color", { inputmode: "numeric" });
+  const frozen = propField("Frozen until layers out", hole.frozen, "editor-prop-hole-frozen", "edit.frozen", { inputmode: "numeric" });
+  return {
+    fields: [colour, frozen],
+    rows: [el("p", { "data-testid": "editor-prop-title" }, `Hole ${index + 1}, ${cellWords(hole.cell)}`),
+      colour.row, frozen.row],
+    build: () => ({
+      tool: "hole_props", index, color: Number(colour.input.value),
+      frozen: frozen.input.value.trim() === "" ? null : Number(frozen.input.value),
+    }),
+  };
+}
+
+/** The property panel of the editor `ed`: {element, render()} (render after every change). */
+export function propsPanel(ed) {
+  const element = el("section", { class: "editor-props", "data-testid": "editor-props", "aria-label": "Properties" });
+
+  function render() {
+    element.replaceChildren(el("h3", {}, "Properties"));
+    const { answer, selected } = ed;
+    if (!answer || !selected) {
+      element.append(el("p", {}, "Pick the Select tool and click a body or a hole."));
+      return;
+    }
+    const { fields, rows, build } = (selected.kind === "body" ? bodyFields : holeFields)(answer.level, selected.index);
+    element.append(...rows);
+    const apply = () => ed.queued(async () => {
+      for (const f of fields) f.error.textContent = "";
+      const { kind, index } = ed.selected;
+      try {
+        await ed.applyEdit(build(), { select: () => ({ kind, index }) });
+        ed.say("Properties changed.");
+      } catch (error) {
+        const issues = error.issues || [];
+        const unplaced = [];
+        for (const issue of issues) {
+          const slot = fields.find((f) => issue.path === f.error.dataset.path || issue.path.startsWith(`${f.error.dataset.path}[`));
+          if (slot) slot.error.textContent = issueWords(issue); else unplaced.push(issue);
+        }
+        ed.say(`Refused: ${unplaced.length ? unplaced.map(issueText).join("; ") : "see the fields marked"}`, "error");
+      }
+    });
+    element.append(el("button", { type: "button", "data-testid": "editor-prop-apply", onclick: apply }, "Apply"));
+  }
+
+  return { element, render };
+}

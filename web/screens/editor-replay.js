@@ -1,0 +1,135 @@
+// The editor's solution replay and try-play (used by editor.js). The replay steps through
+// the certificate's solution on the editor's board (a slider and play/pause), each position
+// being Python's view of the solution's first k steps. Try-play mounts the game's own play
+// view (snakes-play.js, saveProgress false) over the editor: its moves are not edits and
+// never write gridforge.progress.
+
+import { el } from "./dom.js";
+import { issueText } from "./editor-state.js";
+
+const REPLAY_MS = 350;
+
+/** The replay bar of the editor `ed`: {element, show(solution | null), stop()}. The shown
+ * position is `ed.replay` ({step, view}), which the board draws. */
+export function solutionReplay(ed) {
+  const replay = ed.replay;
+  let playing = false;
+  let timer = null;
+  const slider = el("input", { type: "range", min: "0", max: "0", value: "0", "data-testid": "editor-replay-step", "aria-label": "Solution step" });
+  const playButton = el("button", { type: "button", "data-testid": "editor-replay-play", onclick: () => togglePlay() }, "Play");
+  const stepLabel = el("span", { "data-testid": "editor-replay-label" }, "");
+  const element = el("div", { class: "editor-replay", hidden: "" }, el("span", {}, "Solution "), slider, playButton, stepLabel);
+
+  const solution = () => {
+    const cert = ed.certificate();
+    return cert && cert.solution ? cert.solution : null;
+  };
+
+  async function showStep(k) {
+    const steps = solution();
+    if (!steps) return;
+    const step = Math.max(0, Math.min(steps.length, k));
+    const level = ed.answer.level;
+    if (step > 0) {
+      const answerView = await ed.python.position(level, steps.slice(0, step));
+      if (ed.answer.level !== level) return;  // edited meanwhile
+      replay.view = answerView.view;
+    } else replay.view = null;
+    replay.step = step;
+    slider.value = String(step);
+    stepLabel.textContent = `step ${step} of ${steps.length}`;
+    ed.redraw();
+  }
+
+  function stop() {
+    playing = false;
+    clearTimeout(timer);
+    replay.step = 0;
+    replay.view = null;
+    playButton.textContent = "Play";
+  }
+
+  async function togglePlay() {
+    const steps = solution();
+    if (!steps) return;
+    if (playing) {
+      playing = false;
+      clearTimeout(timer);
+      playButton.textContent = "Play";
+      return;
+    }
+    playing = true;
+    playButton.textContent = "Pause";
+    if (replay.step >= steps.length) await showStep(0);
+    const tick = async () => {
+      if (!playing || !ed.alive) return;
+      await showStep(replay.step + 1);
+      if (replay.step >= steps.length) {
+        playing = false;
+        playButton.textContent = "Play";
+        return;
+      }
+      timer = setTimeout(tick, REPLAY_MS);
+    };
+    tick();
+  }
+  slider.addEventListener("input", () => {
+    playing = false;
+    playButton.textContent = "Play";
+    showStep(Number(slider.value));
+  });
+
+  /** Offer the replay of `steps` (the certificate's solution), or hide it (null). */
+  function show(steps) {
+    element.hidden = !steps;
+    if (!steps) return;
+    slider.max = String(steps.length);
+    slider.value = String(replay.step);
+    stepLabel.textContent = `step ${replay.step} of ${steps.length}`;
+  }
+
+  return { element, show, stop };
+}
+
+/** Try-play for the editor `ed`, over `workspace` (hidden meanwhile); back to the editor
+ * calls `focusBoard()`. Returns {element, start(), end()}. */
+export function tryPlayView(ed, workspace, focusBoard) {
+  const element = el("section", { class: "editor-try", "data-testid": "editor-try-view", hidden: "" });
+
+  async function start() {
+    const { answer } = ed;
+    if (!answer.ok) { ed.say(`The level cannot be played yet: ${answer.issues.map(issueText).join("; ")}`, "error"); return; }
+    let play;
+    try {
+      play = await import("./snakes-play.js");
+    } catch {
+      ed.say("Try-play needs the game's play view, which this build lacks.", "error");
+      return;
+    }
+    workspace.hidden = true;
+    element.hidden = false;
+    const back = el("button", { type: "button", "data-testid": "editor-try-back", onclick: () => end() }, "Back to the editor");
+    const playRoot = el("div", { class: "editor-try-play" });
+    element.replaceChildren(el("div", { class: "editor-row" }, back,
+      el("span", {}, "Trying the level: moves here are not edits and are not saved as progress.")), playRoot);
+    const mounted = play.mountPlay(playRoot, ed.app, {
+      level: structuredClone(answer.level), levelNumber: null, saveProgress: false,
+      sha: answer.sha256, certificate: ed.certificate(),
+      onWin: () => ed.say("Solved in try-play. Back to the editor when ready.", "success"),
+    });
+    ed.tryPlay = mounted || {};
+    back.focus();
+  }
+
+  function end() {
+    if (!ed.tryPlay) return;
+    if (typeof ed.tryPlay.unmount === "function") ed.tryPlay.unmount();
+    ed.tryPlay = null;
+    element.replaceChildren();
+    element.hidden = true;
+    workspace.hidden = false;
+    focusBoard();
+  }
+
+  return { element, start, end };
+}

@@ -1,0 +1,111 @@
+// The editor's verification (used by editor.js): Verify asks Python for a certificate of the
+// level on the board (progress and cancel through the shell), and the read-out draws it:
+// the status line, the search's lower bound and whether the minimum is proven, the space
+// analysis (wall-aware and Manhattan bounds, the largest free area, narrow points, regions)
+// and the seven score terms as a chart. Every figure is Python's.
+
+import { el } from "./dom.js";
+import { issueText } from "./editor-state.js";
+
+// The certificate's status (data-status keeps Python's value) in a designer's words.
+const STATUS_WORDS = {
+  verified: "Verified", out_of_range: "Solved, but outside the design request",
+  unsolvable: "Not solvable", undetermined: "Not settled within the search budget",
+};
+const TERM_NAMES = {
+  occupancy: "Occupancy", body_scale: "Body scale", steps: "Solution steps", blocking: "Blocking",
+  mechanics: "Mechanics", shuffling: "Shuffling", space: "Space",
+};
+
+/** The verification panel of the editor `ed`: {element, verify(), render()}. */
+export function verifyPanel(ed) {
+  const status = el("div", { class: "editor-status", "data-testid": "editor-status", "data-status": "none" }, "Not verified yet.");
+  const analysis = el("dl", { class: "editor-analysis", "data-testid": "editor-analysis" });
+  const chart = el("div", { class: "editor-chart", "data-testid": "editor-chart", role: "list", "aria-label": "The seven score terms" });
+  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, "Verification"), status, analysis, chart);
+
+  async function verify() {
+    const { answer } = ed;
+    if (!answer.ok) {
+      ed.say(`Fix these first: ${answer.issues.map(issueText).join("; ")}`, "error");
+      return;
+    }
+    const level = answer.level;
+    // Verify keeps what it is given (spec section 5b): the solution of the certificate
+    // Python gave for exactly this level goes back with it, so Python may only shorten it.
+    const held = ed.certificate();
+    const solution = held && held.level_sha256 === answer.sha256 && Array.isArray(held.solution)
+      && (held.status === "verified" || held.status === "out_of_range") ? held.solution : null;
+    ed.say("Verifying…");
+    try {
+      // null budgets: Python's defaults (the bridge passes arguments by position).
+      const { certificate: cert, reason } = await ed.python.verify([level, null, null, solution]);
+      ed.certificates.set(cert.level_sha256, cert);
+      if (cert.level_sha256 === ed.answer.sha256 && cert.score) {
+        ed.freeArea = { sha: cert.level_sha256, cells: await ed.python.freeArea(level) };
+      }
+      ed.saveDraft(false);
+      render();
+      ed.redraw();
+      ed.say(`Verification: ${status.textContent}${reason && cert.status !== "verified" ? ` (${reason})` : ""}.`,
+        cert.status === "verified" ? "success" : "error");
+    } catch (error) {
+      ed.refusal(error, error.type === "Cancelled" ? "Verification cancelled" : "Verification failed");
+    }
+  }
+
+  function drawChart(score) {
+    const { contributions, weights, total } = score;
+    chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`), ...(ed.app.snakesPrediction?.({ score }) ?? []));
+    for (const [name, value] of Object.entries(contributions)) {
+      const share = total > 0 ? (100 * value) / total : 0;
+      const weight = weights[name] || 1;
+      chart.append(el("div", { class: "editor-chart-term", role: "listitem", "data-testid": "editor-chart-term",
+        "data-term": name, "data-value": String(value), "data-share": share.toFixed(1) },
+      el("span", { class: "editor-chart-name" }, TERM_NAMES[name] || name),
+      el("span", { class: "editor-chart-bar", "aria-hidden": "true" },
+        el("span", { style: `width:${Math.max(0, Math.min(100, (100 * value) / weight)).toFixed(1)}%` })),
+      el("span", { class: "editor-chart-value" }, `${Number(value).toFixed(1)}/${weight} · ${share.toFixed(0)}%`)));
+    }
+  }
+
+  /** Draw the certificate of the level on the board (or say it has none). */
+  function render() {
+    const cert = ed.certificate();
+    chart.replaceChildren();
+    analysis.replaceChildren();
+    if (!cert) {
+      status.dataset.status = "none";
+      delete status.dataset.steps;
+      delete status.dataset.optimal;
+      status.textContent = ed.answer && ed.answer.ok ? "Not verified since the last edit." : "Not verified.";
+      ed.showSolution(null);
+      return;
+    }
+    status.dataset.status = cert.status;
+    status.dataset.steps = cert.steps ?? "";
+    status.dataset.optimal = String(Boolean(cert.optimal));
+    const steps = cert.steps === null || cert.steps === undefined ? "no solution found"
+      : cert.optimal ? `${cert.steps} steps, proven minimum`
+        : `${cert.steps} steps; minimum not proven (lower bound ${cert.lower_bound})`;
+    status.textContent = `${STATUS_WORDS[cert.status] || "Not verified"}: ${steps}`;
+    const space = cert.score ? cert.score.diagnostics.space : null;
+    const facts = [
+      ["Lower bound (search)", cert.lower_bound ?? "none"],
+      ["Minimum proven", cert.optimal ? "yes" : "no"],
+    ];
+    if (space) {
+      facts.push(
+        ["Wall-aware lower bound", `${space.wall_bound} (Manhattan ${space.manhattan_bound})`],
+        ["Largest free area", `${space.largest_free_area} of ${space.free_cells} free cells (outlined)`],
+        ["Narrow points", space.narrow_points.length ? `${space.narrow_points.length}, largest load ${space.max_narrow_load} (drawn)` : "none"],
+        ["Regions, cycle rank", `${space.component_count}, ${space.cycle_rank}`],
+      );
+    }
+    for (const [term, value] of facts) analysis.append(el("dt", {}, term), el("dd", {}, String(value)));
+    if (cert.score) drawChart(cert.score);
+    ed.showSolution(Array.isArray(cert.solution) && cert.solution.length ? cert.solution : null);
+  }
+
+  return { element, verify, render };
+}

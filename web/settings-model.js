@@ -1,0 +1,38 @@
+// The settings the page keeps (gridforge.settings): each choice, its default and what a
+// stored value must be. store.js reads and writes them; settings.js draws the screen.
+
+const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
+const MAX_LESSONS = 100;
+
+/** The settings screen's choices and their defaults (gridforge.settings). */
+export const THEMES = ["system", "light", "dark"];
+export const MOTIONS = ["system", "reduce"];  // follow prefers-reduced-motion, or always reduce
+export const SETTING_DEFAULTS = Object.freeze({
+  colourLetters: false,   // a letter on each colour, for colour-blind players
+  developer: false,       // the Console tab and the version line
+  lessonsDismissed: [],   // lessons put away ("Got it")
+  sound: true,            // sound effects (kept now, used once the games make sounds)
+  volume: 70,             // 0..100
+  vibration: true,        // short vibrations on phones (kept now, used with the sounds)
+  theme: "system",        // one of THEMES
+  motion: "system",       // one of MOTIONS
+});
+
+/** What is wrong with `value` as the setting `key` ("" when it is fine). */
+export function settingProblem(key, value) {
+  switch (key) {
+    case "colourLetters": case "developer": case "sound": case "vibration":
+      return typeof value === "boolean" ? "" : "must be true or false";
+    case "volume":
+      return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : "must be a whole number from 0 to 100";
+    case "theme": case "motion": {
+      const choices = key === "theme" ? THEMES : MOTIONS;
+      return choices.includes(value) ? "" : `must be one of ${choices.join(", ")}`;
+    }
+    case "lessonsDismissed":
+      return Array.isArray(value) && value.length <= MAX_LESSONS &&
+        value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : "must be a list of lesson names";
+    default:
+      return "";
+  }
+}
