@@ -59,6 +59,11 @@ export function makeContract(invoke) {
       lesson: call(`${SNAKES}lesson`),
       /** The rules screen's words and pictures for snakes. */
       rules: call(`${SNAKES}rules`),
+      /** A telemetry attempt from the page's counts (Python counts runs and validates). */
+      telemetryAttempt: call(`${SNAKES}telemetry_attempt`),
+      telemetryCheck: call(`${SNAKES}telemetry_check`),
+      /** What a weights file predicts beside a certificate's design score. */
+      predictDifficulty: call(`${SNAKES}predict_difficulty`),
     },
     editor: {
       blank: call(`${SNAKES}editor_blank`),

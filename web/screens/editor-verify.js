@@ -56,7 +56,7 @@ export function verifyPanel(ed) {
 
   function drawChart(score) {
     const { contributions, weights, total } = score;
-    chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`));
+    chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`), ...(ed.app.snakesPrediction?.({ score }) ?? []));
     for (const [name, value] of Object.entries(contributions)) {
       const share = total > 0 ? (100 * value) / total : 0;
       const weight = weights[name] || 1;

@@ -12,6 +12,7 @@ import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js"
 import { attachDrag } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
 import { mountLesson } from "./snakes-lesson.js";
+import { telemetryRecorder } from "./snakes-telemetry.js";
 
 const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
@@ -30,7 +31,7 @@ for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDr
  * level's lesson, if it has one, from Python). Returns `{unmount()}`.
  */
 export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
-  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false } = {}) {
+  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false, kind = null } = {}) {
   let session = null;        // the id of the game Python holds
   let generation = null;     // the worker that holds it (app.generation)
   let saved = null;          // Python's last save: {sha, steps, redo}
@@ -39,6 +40,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let stepCount = 0;
   let hintStep = null;
   let focus = null;          // "b:head" | "b:tail"
+  let lastKeyEnd = null;     // the end the keyboard stepped last (a new end starts a drag)
   let grabbed = null;        // {body, end, stopped} while a drag is on
   let won = false;
   let live = true;
@@ -50,6 +52,8 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
+  const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
+    kind: kind ?? (levelNumber !== null ? "mainline" : "draft") });
   const meta = level.meta || {};
   // A level's own tip (a draft's author may write one); lessons come from Python, never
   // from the designer's meta.lesson.
@@ -201,6 +205,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       // After the board: the panel's layout and focus never hold up the last step's redraw.
       winning = false;
       await saveWin();
+      tele.won();
       showWin();
       if (onWin) onWin({ steps: stepCount });
     }
@@ -227,6 +232,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   async function restart() {
     const answer = await play("restart");
+    if (!won) tele.restart();
     won = false;
     win.hidden = true;
     focus = null;
@@ -239,6 +245,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   async function undo() {
     if (!offer.undo) return;
     afterMove(await play("undo"));
+    tele.undo();
   }
 
   async function redo() {
@@ -249,6 +256,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   async function hint() {
     if (!offer.hint) return;
     const answer = await play("hint");
+    tele.hint();
     if (answer.step) {
       hintStep = answer.step;
       app.message(answer.remaining !== null
@@ -267,6 +275,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     const answer = await play("step", stepJson);
     const before = view;
     afterMove(answer);
+    if (!answer.refused) tele.step(stepJson[0], view.exited_layers !== before.exited_layers);
     if (!answer.refused && !won) {
       const [b, end, dir] = stepJson;
       const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
@@ -305,13 +314,14 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
           return false;
         }
         grabbed = { ...end, stopped: false };
+        tele.grab();
         focus = `${end.body}:${end.end}`;
         hintStep = null;
         act(() => {});  // redraw with the reachable cells once earlier actions are drawn
         return true;
       },
       enter(cell, event) { act(enterCell, cell, event.timeStamp); },
-      release() { act(() => { grabbed = null; }); },
+      release() { act(() => { grabbed = null; tele.release(); }); },
     });
     board.addEventListener("keydown", onKey);
   }
@@ -332,6 +342,8 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       if (!focus) focus = ends[0] ?? null;
       if (focus) {
         const [b, end] = focus.split(":");
+        tele.key(focus !== lastKeyEnd);
+        lastKeyEnd = focus;
         act(step, [Number(b), end, KEY_DIRS[key]]);
       }
     } else if (key === "u" || key === "U") act(undo);
@@ -407,6 +419,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   return {
     element: section,
     unmount() {
+      if (!won) tele.leave();
       live = false;
       // Let Python forget the game once the queue is done (a game of a replaced worker is
       // gone already).

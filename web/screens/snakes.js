@@ -4,6 +4,7 @@ import { el } from "./dom.js";
 import { mainlineLevel, shippedCount } from "./levels.js";
 import { mountMap, tileState } from "./snakes-map.js";
 import { mountPlay } from "./snakes-play.js";
+import { mountTelemetryPanel } from "./snakes-telemetry.js";
 
 /** A level whose block cannot be had (offline before it was saved, or a server error):
  * said in words, with the ways back. Never a blank screen. */
@@ -73,7 +74,11 @@ export const screen = {
   id: "snakes",
   title: "Snakes",
   mount(root, app, params) {
-    if (params.level === undefined) return mountMap(root, app);
+    if (params.level === undefined) {
+      const map = mountMap(root, app);
+      const panel = mountTelemetryPanel(root, app);  // the settings screen may take it over
+      return { unmount() { map.unmount(); panel.unmount(); } };
+    }
     const handle = { gone: false, play: null };
     openLevel(root, app, params.level, handle).catch((error) => {
       if (!handle.gone) app.message(`Level ${params.level} could not be opened (${error.message}).`, "error");

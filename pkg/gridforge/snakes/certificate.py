@@ -69,7 +69,9 @@ CERT_KEYS = ("format", "level_sha256", "status", "reason", "solution", "steps", 
 # {"mechanic": "bodies[i].frozen" | "holes[j].frozen" | "bodies[i].lock", "solution": steps}: a
 # solution of the level with that mechanic removed, no longer than the certificate's, that the
 # real rules refuse.
-OPTIONAL_KEYS = ("witnesses",)
+# Optional and informational: ``prediction``, what a weights file predicts for the level
+# (issue 24, docs/snakes-calibration.md); made only when a weights file is given.
+OPTIONAL_KEYS = ("witnesses", "prediction")
 # ``budgets``, ``search`` and ``version`` are informational: the maker's own account of the
 # budgets it had, the work its searches did and the package that wrote it. They are no
 # claims (nothing about the level follows from them), so a recheck judges only their shape
@@ -356,6 +358,13 @@ class _Claims:
         version = cert.get("version")
         if isinstance(version, str) and len(version) > MAX_INFO_TEXT:
             self.bad("version", f"at most {MAX_INFO_TEXT} characters", "too_large")
+        prediction = cert.get("prediction")
+        if "prediction" in cert and not (
+                isinstance(prediction, dict) and len(prediction) <= MAX_INFO_ITEMS
+                and all(_number(v) or (isinstance(v, str) and len(v) <= MAX_INFO_TEXT)
+                        for v in prediction.values())):
+            self.bad("prediction", f"must be an object of at most {MAX_INFO_ITEMS} numbers or "
+                     f"short texts", "type")
         for key in ("budgets", "search"):
             figures = cert.get(key)
             if not isinstance(figures, dict):

@@ -97,6 +97,9 @@ def register(subparsers: Any) -> None:
         default=DEFAULT_SECONDS,
         help=f"--verify: search time budget per level (default {DEFAULT_SECONDS:g})",
     )
+    design.add_argument("--weights", default=None, metavar="WEIGHTS.json",
+                        help="a weights file (gridforge calibrate): certificates carry a "
+                        "predicted difficulty beside the design score")
     design.add_argument("--quiet", action="store_true", help="no progress bar")
     design.set_defaults(handler=design_levels_command)
 
@@ -113,6 +116,11 @@ def register(subparsers: Any) -> None:
     from gridforge.snakes.design.commandline import add_mainline_commands
 
     add_mainline_commands(subparsers)
+
+    # synthetic-play and calibrate (issue 24)
+    from gridforge.snakes.design.calibration_cli import add_calibration_commands
+
+    add_calibration_commands(subparsers)
 
 
 def _progress(args: argparse.Namespace) -> Progress:
@@ -136,11 +144,30 @@ def write_json(path: str, data: Any) -> None:
 
 def design_levels_command(args: argparse.Namespace) -> int:
     """``design-levels``: ``--verify`` certifies; otherwise the designer makes a batch."""
-    if args.verify is not None:
-        return _verify(args)
-    from gridforge.snakes.design.pipeline import command  # the designer loads only when used
+    weights = None
+    if getattr(args, "weights", None) is not None:
+        from gridforge.snakes.design.calibration_cli import load_weights
 
-    return int(command(args, _progress(args)))
+        weights = load_weights(args.weights)  # refused before any work is done
+    if args.verify is not None:
+        return _verify(args, weights)
+    if weights is None:
+        from gridforge.snakes.design.pipeline import command  # the designer loads when used
+
+        return int(command(args, _progress(args)))
+    import time
+
+    from gridforge.snakes.design.calibration_cli import add_predictions
+    from gridforge.snakes.design.console import print_batch
+    from gridforge.snakes.design.pipeline import design_levels
+    from gridforge.snakes.design.request import read_spec
+
+    request: Any = (read_spec(args.spec) if args.spec else
+                    {"target": args.target, "count": args.count, "seed": args.seed})
+    started = time.monotonic()
+    batch = add_predictions(design_levels(request, _progress(args)), weights)
+    write_json(args.out, batch)
+    return print_batch(batch, args.out, time.monotonic() - started)
 
 
 def _verify_cap(path: str) -> int:
@@ -155,7 +182,7 @@ def _verify_cap(path: str) -> int:
     return MAX_VERIFY_BYTES if _BATCH_START.match(head) else MAX_LEVEL_BYTES
 
 
-def _verify(args: argparse.Namespace) -> int:
+def _verify(args: argparse.Namespace, weights: dict[str, Any] | None = None) -> int:
     from gridforge.snakes.design import certify
 
     cap = _verify_cap(args.verify)
@@ -169,6 +196,10 @@ def _verify(args: argparse.Namespace) -> int:
     out = certify.certify_file_data(
         data, max_states=args.states, max_seconds=args.seconds, progress=progress
     )
+    if weights is not None:
+        from gridforge.snakes.design.calibration_cli import add_predictions
+
+        add_predictions(out, weights)
     write_json(args.out, out)
     certs = out.get("certificates", [out])
     for i, cert in enumerate(certs):
@@ -179,6 +210,11 @@ def _verify(args: argparse.Namespace) -> int:
         )
         if cert["status"] in ("unsolvable", "undetermined"):
             bounds = cert["reason"]
+        predicted = cert.get("prediction")
+        if predicted:
+            bounds += (f"; predicted difficulty {predicted['difficulty']:+.2f}, score "
+                       f"{predicted['score']} under the weights, clear rate "
+                       f"{predicted['solve_rate']:.0%}")
         print(f"level {i}: {cert['status']} ({bounds})")
     return 0 if all(c["status"] == "verified" for c in certs) else 1
 

@@ -286,3 +286,62 @@ def editor_share_text(level: Any) -> str:
     from gridforge.snakes import editing
 
     return editing.share_text(level)
+
+
+# ---------------------------------------------------------------- play telemetry (issue 24)
+__all__ += ["predict_difficulty", "telemetry_attempt", "telemetry_check"]
+
+MAX_TELEMETRY_MOVES = 100_000
+
+
+def telemetry_attempt(record: Any) -> dict[str, Any]:
+    """One attempt of ``gridforge.snakes.telemetry/1`` from what the page counted: the
+    attempt's fields without ``repositioning_runs`` and ``dead_ends``, plus ``moves``, the
+    steps made in order as ``[body, exited]`` pairs. Python counts the repositioning runs
+    (the page knows no rule) and validates the whole record.
+
+    :raises ValidationError: naming the field (``attempt.undos``) when a count is wrong.
+    """
+    from gridforge.errors import Issue, ValidationError, is_int
+    from gridforge.snakes.telemetry import repositioning_runs, validate_attempt
+
+    if not isinstance(record, dict):
+        raise ValidationError([Issue("attempt", "type", "an attempt is an object")], "attempt")
+    moves = record.get("moves")
+    if not (isinstance(moves, list) and len(moves) <= MAX_TELEMETRY_MOVES and all(
+            isinstance(m, list) and len(m) == 2 and is_int(m[0]) and isinstance(m[1], bool)
+            for m in moves)):
+        raise ValidationError([Issue("attempt.moves", "type", "moves are [body, exited] "
+                                     "pairs")], "attempt")
+    raw = {k: v for k, v in record.items() if k != "moves"}
+    raw["repositioning_runs"] = repositioning_runs([m[0] for m in moves], [m[1] for m in moves])
+    raw["dead_ends"] = None  # the page does not search for them
+    found, issues = validate_attempt(raw, "attempt")
+    if found is None:
+        raise ValidationError(issues, "attempt")
+    return found
+
+
+def telemetry_check(data: Any) -> dict[str, Any]:
+    """Whether ``data`` is a valid telemetry export (``{"attempts": n}``).
+
+    :raises ValidationError: naming every problem by its field path.
+    """
+    from gridforge.snakes.telemetry import validate_telemetry
+
+    return {"attempts": len(validate_telemetry(data)["attempts"])}
+
+
+def predict_difficulty(weights: Any, certificate: Any) -> dict[str, Any] | None:
+    """What a weights file (``gridforge.snakes.weights/1``) predicts for a certificate's
+    level, beside its design score; None when the certificate carries no score."""
+    from gridforge.snakes.design.weights import TERMS, prediction, validate_weights
+
+    parsed = validate_weights(weights)
+    score = certificate.get("score") if isinstance(certificate, dict) else None
+    terms = score.get("normalised") if isinstance(score, dict) else None
+    if not isinstance(terms, dict) or not all(
+            isinstance(terms.get(t), (int, float)) and not isinstance(terms.get(t), bool)
+            for t in TERMS):
+        return None
+    return prediction(parsed, terms)

@@ -1,0 +1,192 @@
+"""Calibration's command-line glue, for ``snakes/commands.py`` to register (issue 24):
+
+- ``gridforge synthetic-play --levels A-B [--every K | --batch FILE] --players N --seed S
+  --out telemetry.json``: the synthetic player (:mod:`gridforge.snakes.synthetic`) plays
+  main-line levels (or a batch's) and writes ``gridforge.snakes.telemetry/1``;
+- ``gridforge calibrate TELEMETRY.json... [--levels FILE]... --out weights.json``: difficulty
+  per level and the seven weights fitted to it (:mod:`~gridforge.snakes.design.calibrate`),
+  written as ``gridforge.snakes.weights/1``;
+- :func:`load_weights` and :func:`add_predictions` for ``design-levels --weights``.
+
+Flags are checked by argparse types (exit 2 naming the flag); files are read by
+:func:`gridforge.errors.read_json` with a size cap, and refused with their field paths.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from gridforge.errors import ValidationError, read_json
+from gridforge.progress import Progress, terminal_bar
+
+__all__ = ["add_calibration_commands", "add_predictions", "calibrate_command", "load_weights",
+           "synthetic_play_command"]
+
+MAX_LEVELS_BYTES = 32 * 1024 * 1024
+
+
+def _int_in(lo: int, hi: int, flag: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag}: an integer in {lo}..{hi}, "
+                                             f"got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{flag}: an integer in {lo}..{hi}, got {value}")
+        return value
+
+    parse.__name__ = "int"
+    return parse
+
+
+def _levels(text: str) -> tuple[int, int]:
+    from gridforge.snakes.design.mainline import parse_levels
+
+    try:
+        return parse_levels(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_calibration_commands(subparsers: Any) -> None:
+    """Register ``synthetic-play`` and ``calibrate`` on ``gridforge``'s subparsers."""
+    syn = subparsers.add_parser(
+        "synthetic-play", help="a synthetic player plays levels and writes telemetry",
+        description="Play main-line levels (or a batch's) with seeded synthetic players; "
+        "write gridforge.snakes.telemetry/1.")
+    syn.add_argument("--levels", type=_levels, default=(12, 51), metavar="A-B",
+                     help="main-line levels to play (default 12-51)")
+    syn.add_argument("--every", type=_int_in(1, 2000, "--every"), default=1, metavar="K",
+                     help="play every K-th level of the range (default 1)")
+    syn.add_argument("--batch", default=None, metavar="FILE",
+                     help="play the levels of this batch file instead of the main line")
+    syn.add_argument("--players", type=_int_in(1, 64, "--players"), default=4,
+                     help="synthetic players (default 4)")
+    syn.add_argument("--seed", type=_int_in(0, 2**31 - 1, "--seed"), default=0)
+    syn.add_argument("--out", required=True, metavar="TELEMETRY.json")
+    syn.add_argument("--quiet", action="store_true", help="no progress bar")
+    syn.set_defaults(handler=synthetic_play_command)
+    cal = subparsers.add_parser(
+        "calibrate", help="fit the seven weights to play telemetry",
+        description="Fit per-level difficulty to telemetry exports and the seven terms' "
+        "weights to it; write gridforge.snakes.weights/1.")
+    cal.add_argument("telemetry", nargs="+", metavar="TELEMETRY.json",
+                     help="telemetry exports (gridforge.snakes.telemetry/1)")
+    cal.add_argument("--levels", action="append", default=[], metavar="FILE",
+                     help="a batch or certified-level file whose levels were played "
+                     "(repeatable; the shipped main line is always known)")
+    cal.add_argument("--out", required=True, metavar="WEIGHTS.json")
+    cal.set_defaults(handler=calibrate_command)
+
+
+def _write(path: str, data: Any) -> None:
+    from gridforge.snakes.design.files import write_json
+
+    write_json(path, data, indent=2)
+
+
+def synthetic_play_command(args: argparse.Namespace) -> int:
+    """``gridforge synthetic-play``: seeded synthetic attempts, one per player and level."""
+    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.synthetic import export, play, population
+    from gridforge.snakes.telemetry import validate_telemetry
+
+    progress = Progress() if args.quiet else terminal_bar()
+    jobs: list[tuple[Any, int | None, int | None, str]] = []
+    if args.batch:
+        data = read_json(args.batch, f"--batch {args.batch}", max_bytes=MAX_LEVELS_BYTES)
+        if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
+            raise ValidationError([_issue("levels", "a batch file has a list of levels")],
+                                  f"--batch {args.batch}")
+        certs = data.get("certificates") or [None] * len(data["levels"])
+        for level, cert in zip(data["levels"], certs, strict=False):
+            best = cert.get("steps") if isinstance(cert, dict) else None
+            jobs.append((level, best if isinstance(best, int) else None, None, "draft"))
+    else:
+        from gridforge.snakes.design.mainline import mainline_level
+
+        lo, hi = args.levels
+        for n in range(lo, hi + 1, args.every):
+            found = mainline_level(n)
+            jobs.append((found["level"], found["certificate"]["steps"], n, "mainline"))
+    players = population(args.players, args.seed)
+    attempts = []
+    for k, (raw, best, number, kind) in enumerate(jobs):
+        progress.step(k, len(jobs), "synthetic play")
+        level = level_from_json(raw)
+        for p, (name, profile) in enumerate(players):
+            attempts.append(play(level, seed=args.seed * 1_000_003 + k * 131 + p,
+                                 profile=profile, best_known=best, player=name, seq=k,
+                                 kind=kind, number=number))
+    out = export(attempts, seed=args.seed)
+    validate_telemetry(out)
+    _write(args.out, out)
+    won = sum(a["outcome"] == "won" for a in attempts)
+    print(f"{len(attempts)} attempts at {len(jobs)} levels by {len(players)} synthetic "
+          f"players, {won} won; written to {args.out}")
+    return 0
+
+
+def _issue(path: str, message: str) -> Any:
+    from gridforge.errors import Issue
+
+    return Issue(path, "type", message)
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    """``gridforge calibrate``: fit, cross-validate by template, write the weights file."""
+    from gridforge.snakes.design.calibrate import calibrate, levels_from_batch, shipped_levels
+    from gridforge.snakes.telemetry import MAX_EXPORT_BYTES, validate_telemetry
+
+    attempts: list[dict[str, Any]] = []
+    for path in args.telemetry:
+        data = read_json(path, f"telemetry {path}", max_bytes=MAX_EXPORT_BYTES)
+        try:
+            attempts += validate_telemetry(data)["attempts"]
+        except ValidationError as exc:
+            raise exc.about(f"telemetry in {path}") from None
+    infos = shipped_levels()
+    for path in args.levels:
+        infos.update(levels_from_batch(read_json(path, f"--levels {path}",
+                                                 max_bytes=MAX_LEVELS_BYTES)))
+    out = calibrate(attempts, infos, sources=len(args.telemetry))
+    _write(args.out, out)
+    fit = out["fit"]
+    terms = ", ".join(f"{t} {w:g}" for t, w in out["weights"].items())
+    print(f"{fit['attempts']} attempts, {fit['players']} players, {fit['levels']} levels "
+          f"({len(fit['templates'])} templates); {fit['unknown_level_attempts']} attempts at "
+          "unknown levels left out")
+    print(f"weights: {terms}")
+    for name in ("held_out", "seed_weights"):
+        figures = ", ".join(f"{k} {v:.2f}" for k, v in fit[name].items() if v is not None)
+        print(f"spearman, {name.replace('_', ' ')}: {figures}")
+    print(f"calibration (held out, clear rate by quintile): mean abs error "
+          f"{fit['calibration']['mean_abs_error']}")
+    print(f"written to {args.out}")
+    return 0
+
+
+def load_weights(path: str) -> dict[str, Any]:
+    """A weights file, validated (``--weights``); refused with its field paths."""
+    from gridforge.snakes.design.weights import MAX_WEIGHTS_BYTES, validate_weights
+
+    data = read_json(path, f"--weights {path}", max_bytes=MAX_WEIGHTS_BYTES)
+    try:
+        return validate_weights(data)
+    except ValidationError as exc:
+        raise exc.about(f"weights file {path}") from None
+
+
+def add_predictions(out: dict[str, Any], weights: dict[str, Any]) -> dict[str, Any]:
+    """Every scored certificate of ``out`` (a certificate, a batch, or ``{"certificates"}``)
+    with its ``prediction`` under ``weights`` beside the design score."""
+    from gridforge.snakes.design.weights import prediction
+
+    certs = out.get("certificates", [out]) if isinstance(out, dict) else []
+    for cert in certs:
+        score = cert.get("score") if isinstance(cert, dict) else None
+        if isinstance(score, dict) and isinstance(score.get("normalised"), dict):
+            cert["prediction"] = prediction(weights, score["normalised"])
+    return out

@@ -1,0 +1,195 @@
+"""Snakes play telemetry, ``gridforge.snakes.telemetry/1`` (issue 24; docs/snakes-calibration.md).
+
+One record per attempt of a level (a main-line level, a draft or a shared level, named by the
+level's SHA-256): how long until the first step, how long until the level was won or left,
+restarts, undos, hints, steps against the best known, repositioning runs, thinking time
+(pauses before a drag) against drag time, and dead ends entered where they were cheap to know.
+The page keeps these on the device only; the synthetic player
+(:mod:`gridforge.snakes.synthetic`) writes the same format; ``gridforge calibrate`` reads it.
+
+- :func:`validate_telemetry`: a whole export, refused with field paths
+  (``attempts[3].undos``), never half-loaded; returns the attempts as plain dicts.
+- :func:`validate_attempt`: one attempt record (the page calls it before storing one).
+- :func:`repositioning_runs`: the repositioning runs of a list of steps and the exits among
+  them (the seed's "腾挪": every maximal run of one body's consecutive steps that does not end
+  in an exit).
+
+Times are integer milliseconds. A real player's are wall-clock; the synthetic player's come
+from its think-time model (never from a clock), so the same seed gives the same file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from gridforge.errors import Issue, ValidationError, field_path, is_int
+
+FORMAT = "gridforge.snakes.telemetry/1"
+SOURCES = ("device", "synthetic")
+KINDS = ("mainline", "draft", "shared")
+OUTCOMES = ("won", "abandoned")
+MAX_ATTEMPTS = 5000  # per export; the page keeps the newest STORED_ATTEMPTS
+STORED_ATTEMPTS = 500
+MAX_COUNT = 1_000_000  # restarts, undos, steps...
+MAX_MS = 7 * 24 * 3600 * 1000  # a week, in milliseconds
+MAX_TEXT = 64
+MAX_EXPORT_BYTES = 16 * 1024 * 1024
+
+_SHA = re.compile(r"[0-9a-f]{64}\Z")
+_PLAYER = re.compile(r"[A-Za-z0-9._:-]{1,64}\Z")
+
+TOP_KEYS = ("format", "source", "attempts", "meta")
+# Every attempt carries these; ``best_known``, ``level`` and ``dead_ends`` may be null.
+ATTEMPT_KEYS = ("level_sha256", "kind", "level", "player", "seq", "outcome", "first_step_ms",
+                "duration_ms", "steps", "best_known", "restarts", "undos", "hints",
+                "repositioning_runs", "drags", "think_ms", "drag_ms", "dead_ends")
+COUNT_KEYS = ("steps", "restarts", "undos", "hints", "repositioning_runs", "drags")
+MS_KEYS = ("duration_ms", "think_ms", "drag_ms")
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, list[Issue]]:
+    """One attempt record: ``(attempt, [])`` when valid, ``(None, issues)`` otherwise."""
+    issues: list[Issue] = []
+
+    def bad(key: str, code: str, message: str) -> None:
+        issues.append(Issue(field_path(path, key) if key else path, code, message))
+
+    if not isinstance(raw, dict):
+        bad("", "type", f"an attempt is an object, got {_describe(raw)}")
+        return None, issues
+    for key in sorted(k for k in raw if k not in ATTEMPT_KEYS):
+        bad(str(key), "unknown_field", f"unknown field {key!r}")
+    for key in ATTEMPT_KEYS:
+        if key not in raw:
+            bad(key, "missing", "missing")
+    if issues:
+        return None, issues
+
+    def count(key: str, hi: int = MAX_COUNT, *, nullable: bool = False) -> None:
+        value = raw[key]
+        if value is None and nullable:
+            return
+        if not is_int(value):
+            bad(key, "type", f"must be an integer{' or null' if nullable else ''}, "
+                f"got {_describe(value)}")
+        elif not 0 <= value <= hi:
+            bad(key, "range", f"must be in 0..{hi}, got {value}")
+
+    sha = raw["level_sha256"]
+    if not isinstance(sha, str) or not _SHA.match(sha):
+        bad("level_sha256", "type", "must be 64 lowercase hex digits (the level's SHA-256)")
+    if raw["kind"] not in KINDS:
+        bad("kind", "value", f"must be one of {', '.join(KINDS)}, got {_describe(raw['kind'])}")
+    level = raw["level"]
+    if raw["kind"] == "mainline":
+        if not is_int(level) or not 1 <= level <= 2000:
+            bad("level", "range", f"a main-line attempt names its level 1..2000, got "
+                f"{_describe(level)}")
+    elif level is not None:
+        bad("level", "value", "only a main-line attempt names a level number (null otherwise)")
+    player = raw["player"]
+    if not isinstance(player, str) or not _PLAYER.match(player):
+        bad("player", "type", "must be 1..64 characters of A-Z a-z 0-9 . _ : -")
+    if raw["outcome"] not in OUTCOMES:
+        bad("outcome", "value", f"must be one of {', '.join(OUTCOMES)}, "
+            f"got {_describe(raw['outcome'])}")
+    count("seq", 2**53)
+    for key in COUNT_KEYS:
+        count(key)
+    for key in MS_KEYS:
+        count(key, MAX_MS)
+    count("first_step_ms", MAX_MS, nullable=True)
+    count("best_known", MAX_COUNT, nullable=True)
+    count("dead_ends", MAX_COUNT, nullable=True)
+    if issues:
+        return None, issues
+    # Cross-field rules: what one attempt cannot be.
+    if raw["steps"] == 0 and raw["first_step_ms"] is not None:
+        bad("first_step_ms", "value", "an attempt without steps has no first step (null)")
+    if raw["steps"] > 0 and raw["first_step_ms"] is None:
+        bad("first_step_ms", "missing", "an attempt with steps says when the first came")
+    if raw["first_step_ms"] is not None and raw["first_step_ms"] > raw["duration_ms"]:
+        bad("first_step_ms", "range", f"the first step ({raw['first_step_ms']} ms) comes after "
+            f"the end of the attempt ({raw['duration_ms']} ms)")
+    if raw["think_ms"] + raw["drag_ms"] > raw["duration_ms"]:
+        bad("think_ms", "range", "thinking and dragging together exceed the attempt's duration")
+    if raw["outcome"] == "won" and raw["steps"] == 0:
+        bad("steps", "range", "a won attempt has steps")
+    if raw["drags"] > raw["steps"] + raw["undos"]:
+        bad("drags", "range", "more drags than steps and undos")
+    best = raw["best_known"]
+    if raw["outcome"] == "won" and best is not None and best < 1:
+        bad("best_known", "range", "a level's best known solution has at least one step")
+    if issues:
+        return None, issues
+    return {key: raw[key] for key in ATTEMPT_KEYS}, []
+
+
+def validate_telemetry(data: Any, what: str = "telemetry") -> dict[str, Any]:
+    """A whole telemetry export, every problem named by its field path.
+
+    :raises ValidationError: listing every issue; nothing is returned half-loaded.
+    """
+    issues: list[Issue] = []
+    if not isinstance(data, dict):
+        raise ValidationError([Issue("", "type", "a telemetry export is a JSON object")], what)
+    for key in sorted(k for k in data if k not in TOP_KEYS):
+        issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
+    if data.get("format") != FORMAT:
+        issues.append(Issue("format", "format", f"must be {FORMAT!r}, got "
+                            f"{_describe(data.get('format'))}"))
+    if data.get("source") not in SOURCES:
+        issues.append(Issue("source", "value", f"must be one of {', '.join(SOURCES)}, got "
+                            f"{_describe(data.get('source'))}"))
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict) or len(meta) > 16 or not all(
+            isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()):
+        issues.append(Issue("meta", "type", "meta is an object of at most 16 plain values"))
+    attempts = data.get("attempts")
+    out: list[dict[str, Any]] = []
+    if not isinstance(attempts, list):
+        issues.append(Issue("attempts", "type", "must be a list of attempts"))
+    elif len(attempts) > MAX_ATTEMPTS:
+        issues.append(Issue("attempts", "too_large", f"at most {MAX_ATTEMPTS} attempts, got "
+                            f"{len(attempts)}"))
+    else:
+        for i, raw in enumerate(attempts):
+            attempt, found = validate_attempt(raw, field_path("attempts", i))
+            issues += found
+            if attempt is not None:
+                out.append(attempt)
+    if issues:
+        raise ValidationError(issues, what)
+    result: dict[str, Any] = {"format": FORMAT, "source": data["source"], "attempts": out}
+    if "meta" in data:
+        result["meta"] = dict(meta)
+    return result
+
+
+def repositioning_runs(bodies: Sequence[int], exits: Sequence[bool]) -> int:
+    """The repositioning runs of a play: ``bodies[i]`` moved at step i, ``exits[i]`` whether
+    that step was an exit. A run is a maximal sequence of one body's consecutive steps; it is
+    a repositioning run when it does not end in an exit (an exit ends a run)."""
+    runs = 0
+    prev = -1
+    open_run = False
+    for body, exited in zip(bodies, exits, strict=True):
+        if body != prev:
+            runs += open_run
+            prev = body
+        open_run = True
+        if exited:
+            open_run = False
+            prev = -1
+    return runs + open_run
+
+
+__all__ = ["ATTEMPT_KEYS", "FORMAT", "KINDS", "MAX_EXPORT_BYTES", "OUTCOMES", "SOURCES",
+           "STORED_ATTEMPTS", "repositioning_runs", "validate_attempt", "validate_telemetry"]
