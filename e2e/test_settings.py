@@ -284,6 +284,31 @@ def test_clearing_the_saved_data_asks_first_then_removes_all_of_it(browser: Brow
         assert page.page_errors == []
 
 
+def test_the_play_records_can_be_forgotten_alone(browser: Browser, base_url: str):
+    records = json.dumps({"format": "gridforge.snakes.telemetry/1", "source": "device",
+                          "attempts": [{"seq": 0}, {"seq": 1}]})
+    with open_page(browser, base_url, service_workers="block", **DEVICES["phone"]) as page:
+        goto_ready(page)
+        set_progress(page, PROGRESS)
+        page.evaluate("(text) => localStorage.setItem('gridforge.snakes.telemetry', text)",
+                      records)
+        page.goto("/#settings")
+        count = page.get_by_test_id("settings-telemetry-count")
+        expect(count).to_have_attribute("data-attempts", "2")
+        expect(count).to_have_text("2 attempts recorded.")
+        press(page, "phone", "settings-telemetry-clear")
+        expect(count).to_have_attribute("data-attempts", "0")
+        expect(page.get_by_test_id("settings-telemetry-clear")).to_be_disabled()
+        stored = "() => localStorage.getItem('gridforge.snakes.telemetry')"
+        assert page.evaluate(stored) is None
+        progress = "() => localStorage.getItem('gridforge.progress')"
+        assert json.loads(page.evaluate(progress))["snakes"]["done"] == {"1": 9}  # kept
+        page.reload()
+        expect(page.get_by_test_id("settings-telemetry-count")).to_have_attribute(
+            "data-attempts", "0", timeout=READY_TIMEOUT_MS)
+        assert page.page_errors == []
+
+
 def test_a_damaged_setting_is_kept_aside_and_the_rest_stay(browser: Browser, base_url: str):
     raw = json.dumps({"colourLetters": True, "theme": "purple", "volume": 300})
     with open_page(browser, base_url, service_workers="block", color_scheme="dark",

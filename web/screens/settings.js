@@ -1,8 +1,10 @@
 // Settings (#settings): sound and its volume, vibration, the theme (light, dark or the
 // system's), motion (the system's, or always reduced), letters on colours, developer tools,
-// and clearing the saved data (after a confirmation). Every change is saved in gridforge.settings at once and applied at once on
-// every screen (app.settings, settings.js); nothing here needs Python.
+// the play records (forgotten on demand) and clearing the saved data (after a confirmation).
+// Every change is saved in gridforge.settings at once and applied at once on every screen
+// (app.settings, settings.js); nothing here needs Python.
 import { DESIGNER_COLOURS } from "../palette.js";
+import { clearTelemetry, readTelemetry } from "../telemetry-store.js";
 import { el } from "./dom.js";
 
 const THEME_CHOICES = [
@@ -54,6 +56,9 @@ export const screen = {
     const developer = toggle("setting-developer", "Developer tools",
       "Adds the Python console to the navigation and shows the version numbers at the foot of the page.");
 
+    const records = el("p", { class: "setting-note", "data-testid": "settings-telemetry-count" });
+    const forget = el("button", { type: "button", "data-testid": "settings-telemetry-clear" },
+      "Forget my play records");
     const clear = el("button", { type: "button", "data-testid": "settings-clear" }, "Clear saved data…");
     const keep = el("button", { type: "button", "data-testid": "settings-clear-cancel" }, "Keep my data");
     const confirm = el("button", { type: "button", class: "danger", "data-testid": "settings-clear-confirm" },
@@ -87,6 +92,12 @@ export const screen = {
       el("section", { class: "settings-group", "aria-labelledby": "settings-developer-title" },
         el("h2", { id: "settings-developer-title" }, "For developers"),
         developer.row),
+      el("section", { class: "settings-group", "aria-labelledby": "settings-records-title" },
+        el("h2", { id: "settings-records-title" }, "Play records"),
+        el("p", { class: "setting-note" }, "How each snakes level went (time, undos, restarts, " +
+          "hints) is kept on this device only, to tune the levels' difficulty; it leaves the " +
+          "device only if you export it from the snakes map."),
+        records, el("div", { class: "settings-buttons" }, forget)),
       el("section", { class: "settings-group", "aria-labelledby": "settings-data-title" },
         el("h2", { id: "settings-data-title" }, "Saved data"),
         el("p", { class: "setting-note" }, "Your progress, drafts and settings live in this browser " +
@@ -111,6 +122,15 @@ export const screen = {
       letters.box.checked = settings.colourLetters;
       developer.box.checked = settings.developer;
       drawPreview(settings.colourLetters);
+      drawRecords();
+    }
+
+    function drawRecords() {
+      const count = readTelemetry(app.store).attempts.length;
+      records.dataset.attempts = String(count);
+      records.textContent = count === 0 ? "No play records kept."
+        : `${count} ${count === 1 ? "attempt" : "attempts"} recorded.`;
+      forget.disabled = count === 0;
     }
 
     sound.box.addEventListener("change", () => { settings.sound = sound.box.checked; });
@@ -120,6 +140,11 @@ export const screen = {
     letters.box.addEventListener("change", () => { settings.colourLetters = letters.box.checked; });
     developer.box.addEventListener("change", () => { settings.developer = developer.box.checked; });
 
+    forget.addEventListener("click", () => {
+      clearTelemetry(app.store);
+      drawRecords();
+      app.message("Your play records were forgotten.", "success");
+    });
     clear.addEventListener("click", () => {
       confirmation.hidden = false;
       clear.setAttribute("aria-expanded", "true");
@@ -136,6 +161,7 @@ export const screen = {
     });
     confirm.addEventListener("click", () => {
       app.store.clearAll();
+      clearTelemetry(app.store);  // its cached copy too
       settings.reset();
       closeConfirmation();
       app.message("Everything gridforge had saved in this browser was removed.", "success");
