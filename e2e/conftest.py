@@ -32,12 +32,13 @@ READY_TIMEOUT_MS = 60_000
 
 
 @contextmanager
-def served_site(*, isolation: bool = True) -> Iterator[str]:
+def served_site(*, isolation: bool = True, root: Path | None = None) -> Iterator[str]:
     """The built site served on a free loopback port (with or without the isolation headers),
-    always shut down afterwards; yields its base URL."""
+    always shut down afterwards; yields its base URL. ``root``: the folder served instead of
+    the site itself (``build/``, so that the site lives under a sub-path, /site/)."""
     if not (build.SITE / "manifest.json").exists():
         pytest.fail("the site is not built: run `python3 build.py build` (or build.py test)")
-    server = build.make_server(build.SITE, port=0, isolation=isolation)
+    server = build.make_server(root or build.SITE, port=0, isolation=isolation)
     build.start_in_thread(server)
     host, port = server.server_address[:2]
     try:
@@ -95,6 +96,17 @@ def wait_idle(page: Page, timeout: float = READY_TIMEOUT_MS) -> None:
     """Wait until no Python call is in flight and the page has drawn the last answer (the
     idle signal: ``<body>`` without ``data-busy``), however long a loaded machine takes."""
     expect(page.locator("body:not([data-busy])")).to_have_count(1, timeout=timeout)
+
+
+def press(page: Page, device: str, testid: str) -> None:
+    """The visible control ``testid``, clicked (``device`` "desktop") or tapped ("phone") as a
+    person would."""
+    target = page.get_by_test_id(testid)
+    expect(target).to_be_visible()
+    if device == "phone":
+        target.tap()
+    else:
+        target.click()
 
 
 def set_setting(page: Page, testid: str, on: bool = True) -> None:

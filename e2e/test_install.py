@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS, build, open_page, wait_idle
+from conftest import READY_TIMEOUT_MS, build, open_page, served_site, wait_idle
 from playwright.sync_api import Browser, Page
 from test_offline import block_everything, wait_offline_ready
 
@@ -26,14 +26,8 @@ PROFILE_ONLY = {"in-incognito"}
 @pytest.fixture(scope="module")
 def host_url() -> Iterator[str]:
     """build/ served as a static host's root: the site lives under /site/."""
-    server = build.make_server(build.SITE.parent, port=0)
-    build.start_in_thread(server)
-    host, port = server.server_address[:2]
-    try:
-        yield f"http://{host}:{port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served_site(root=build.SITE.parent) as url:
+        yield url
 
 
 def ready(page: Page, path: str = "/") -> None:

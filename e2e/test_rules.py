@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from conftest import READY_TIMEOUT_MS, open_page, press, wait_idle
 from gridforge.mines import page as mines_page
 from gridforge.snakes import page as snakes_page
 from playwright.sync_api import Browser, Page, expect
@@ -32,16 +32,6 @@ def opened(browser: Browser, base_url: str, device: str) -> Iterator[Page]:
         goto_ready(page)
         set_progress(page, PROGRESS)
         yield page
-
-
-def press(page: Page, device: str, testid: str) -> None:
-    """The visible link or button ``testid``, clicked or tapped as a person would."""
-    target = page.get_by_test_id(testid)
-    expect(target).to_be_visible()
-    if device == "phone":
-        target.tap()
-    else:
-        target.click()
 
 
 def wait_rules(page: Page) -> None:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from conftest import READY_TIMEOUT_MS, open_page, press, wait_idle
 from playwright.sync_api import Browser, Page, expect
 from snakes_helpers import DEVICES, board, goto_ready, mainline, set_progress, wait_level
 
@@ -35,16 +35,6 @@ THEME_BG = {"light": "rgb(246, 245, 241)", "dark": "rgb(21, 23, 28)"}  # --bg
 
 def stored_settings(page: Page) -> dict[str, Any]:
     return json.loads(page.evaluate("() => localStorage.getItem('gridforge.settings')") or "{}")
-
-
-def press(page: Page, device: str, testid: str) -> None:
-    """The visible control ``testid``, clicked or tapped as a person would."""
-    target = page.get_by_test_id(testid)
-    expect(target).to_be_visible()
-    if device == "phone":
-        target.tap()
-    else:
-        target.click()
 
 
 def wait_screen(page: Page, fragment: str, drawn: str) -> None:
