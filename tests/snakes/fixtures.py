@@ -8,7 +8,7 @@ from typing import Any
 
 from gridforge.snakes.level import spec_example
 
-__all__ = ["data_with_first_block", "level_dict", "spec_example"]
+__all__ = ["data_with_first_block", "level_dict", "run", "spec_example"]
 
 
 def level_dict(
@@ -40,3 +40,16 @@ def data_with_first_block(folder: Path) -> Path:
                                          or f.name.startswith("main-0001-")):
             (folder / f.name).write_bytes(f.read_bytes())
     return folder
+
+
+def run(argv: list[str], capsys: Any) -> tuple[int, str, str]:
+    """``gridforge argv`` in-process: (exit code, stdout, stderr); argparse exits count.
+    (The CLI is imported here: these fixtures are imported inside Pyodide too.)"""
+    from gridforge.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 2
+    out = capsys.readouterr()
+    return code, out.out, out.err

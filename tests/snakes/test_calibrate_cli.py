@@ -7,23 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from gridforge.cli import main
 from gridforge.snakes.design.weights import validate_weights
 from gridforge.snakes.telemetry import validate_telemetry
 
-from .fixtures import spec_example
+from .fixtures import run, spec_example
 from .test_telemetry import attempt
 
 pytestmark = pytest.mark.cpython_only
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 2
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_synthetic_play_calibrate_and_score_with_the_weights(tmp_path, capsys):

@@ -5,25 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from gridforge.cli import main
 from gridforge.snakes.certificate import BATCH_FORMAT
 from gridforge.snakes.commands import MAX_VERIFY_BYTES
 from gridforge.snakes.design import certify
 from gridforge.snakes.level import MAX_LEVEL_BYTES
 
-from .fixtures import data_with_first_block, level_dict, spec_example
+from .fixtures import data_with_first_block, level_dict, run, spec_example
 
 pytestmark = pytest.mark.cpython_only
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    """``gridforge argv`` in-process: (exit code, stdout, stderr); argparse exits count."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 2
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_cli_verify_writes_the_certificate(tmp_path, capsys):
