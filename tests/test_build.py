@@ -365,9 +365,8 @@ def test_the_shipped_level_blocks_are_valid(tmp_path: Path):
     assert json.loads((tmp_path / "index.json").read_text())["levels"] == LEVELS
 
 
+@pytest.mark.requires(build.venv_python().exists(), "the build's own Python (.venv)")
 def test_the_index_names_the_main_lines_size_as_python_defines_it():
-    if not build.venv_python().exists():
-        pytest.skip("no .venv: the build's own Python is not set up")
     assert build.mainline_size() == LEVELS
 
 

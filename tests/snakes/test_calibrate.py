@@ -1,6 +1,7 @@
 """Calibration (issue 24): planted weights are recovered, the fit's invariants hold, weights
 files are validated with field paths."""
 
+import hashlib
 import json
 import math
 import random
@@ -9,12 +10,15 @@ from typing import Any
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.snakes.design import calibrate as cal
+from gridforge.snakes.design.calibrate import calibrate, shipped_levels
+from gridforge.snakes.design.mainline import mainline_level
 from gridforge.snakes.design.weights import (
     TERMS,
     prediction,
     validate_weights,
     weighted_score,
 )
+from gridforge.snakes.synthetic import export, play, population
 from gridforge.snakes.telemetry import FORMAT, validate_telemetry
 from hypothesis import given
 from hypothesis import strategies as st
@@ -146,18 +150,26 @@ def test_prediction_under_the_seed_weights_is_the_design_score() -> None:
     assert len(p["weights_sha256"]) == 64
 
 
-def test_synthetic_play_and_calibration_give_pinned_bytes() -> None:
-    """The same on CPython and in Pyodide (bench/snakes_calibration_digest.py prints them)."""
-    import importlib.util
-    from pathlib import Path
+def calibration_digests() -> tuple[str, str]:
+    """SHA-256 of a synthetic-play export and of the weights calibrated from it (without the
+    package version): synthetic players on shipped levels 12-47, every 5th."""
+    attempts = []
+    players = population(3, 11)
+    for k, n in enumerate(range(12, 48, 5)):
+        found = mainline_level(n)
+        for p, (name, profile) in enumerate(players):
+            attempts.append(play(found["level"], seed=1000 * n + p, profile=profile,
+                                 best_known=found["certificate"]["steps"], player=name,
+                                 seq=k, number=n))
+    tele = json.dumps(export(attempts, seed=11), sort_keys=True)
+    weights = calibrate(attempts, shipped_levels())
+    weights.pop("version")
+    text = json.dumps(weights, sort_keys=True)
+    return (hashlib.sha256(tele.encode()).hexdigest(), hashlib.sha256(text.encode()).hexdigest())
 
-    bench = Path(__file__).resolve().parents[2] / "bench" / "snakes_calibration_digest.py"
-    if not bench.exists():
-        pytest.skip("the bench script is not beside the tests")
-    spec = importlib.util.spec_from_file_location("snakes_calibration_digest", bench)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.digests() == (
+
+def test_synthetic_play_and_calibration_give_pinned_bytes() -> None:
+    """The same on CPython and in Pyodide (this file runs in both)."""
+assert calibration_digests() == (
         "fa1ba1ad8f211c9b485aaad9293c9432f9e8f20dc6ca916fd82f0e6de0c70d22",
         "883de1a1a139e817e2596f912223b275432bf08c86a220f575e15b4a011618e3")
