@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -95,6 +95,23 @@ def phone(browser: Browser, base_url: str) -> Iterator[Device]:
 def settle(page: Page) -> None:
     """Wait until every input sent has been answered and drawn."""
     expect(page.locator("section.mines[data-run]:not([data-busy])")).to_have_count(1)
+
+
+def stop_until_lost(device: Device, after_each: Callable[[Page], None] | None = None) -> None:
+    """Stop every round (the enemy strikes each time) until the run is lost; ``after_each``
+    runs after every settled input."""
+    page = device.page
+    for _ in range(MAX_INPUTS):
+        if page.get_by_test_id("mines-end").is_visible():
+            break
+        if page.get_by_test_id("mines-continue").is_visible():
+            device.primary(page.get_by_test_id("mines-continue"))
+        else:
+            device.primary(page.get_by_test_id("mines-stop"))
+        settle(page)
+        if after_each is not None:
+            after_each(page)
+    expect(page.get_by_test_id("mines-end")).to_have_attribute("data-result", "lost")
 
 
 def open_mines(page: Page, saved: dict | None = None, seed: int | None = None) -> None:

@@ -13,7 +13,7 @@ import re
 
 import test_mines
 from playwright.sync_api import Page, expect
-from test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle
+from test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle, stop_until_lost
 
 # the devices of test_mines (a mouse at 1280x800, a finger at 390x844)
 device, desk, phone = test_mines.device, test_mines.desk, test_mines.phone
@@ -178,16 +178,7 @@ def test_at_390_nothing_scrolls_sideways_and_a_loss_shows_new_run_in_view(phone:
     assert fight["y"] + fight["height"] <= board["y"] < 0.4 * PHONE["height"], (fight, board)
     assert board["y"] + board["height"] <= stop["y"] < PHONE["height"], (board, stop)
     assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]
-    for _ in range(MAX_INPUTS):  # the player stops every round: the enemy strikes each time
-        if page.get_by_test_id("mines-end").is_visible():
-            break
-        if page.get_by_test_id("mines-continue").is_visible():
-            phone.primary(page.get_by_test_id("mines-continue"))
-        else:
-            phone.primary(page.get_by_test_id("mines-stop"))
-        settle(page)
-        no_sideways_scroll(page)
-    expect(page.get_by_test_id("mines-end")).to_have_attribute("data-result", "lost")
+    stop_until_lost(phone, no_sideways_scroll)
     bars_match_python(page)
     expect(page.get_by_test_id("mines-player-hp")).to_have_attribute("data-hp", "0")
     # the message says what felled the player, not that stopping did

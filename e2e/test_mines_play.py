@@ -16,7 +16,16 @@ from gridforge.mines.run import Run
 from gridforge.mines.view import stand_for
 from mines_balance import careless, deducing  # test_mines puts bench/ on the path
 from playwright.sync_api import Page, expect
-from test_mines import MAX_INPUTS, Device, cell, fresh, open_mines, replay, saved_run, settle
+from test_mines import (
+    Device,
+    cell,
+    fresh,
+    open_mines,
+    replay,
+    saved_run,
+    settle,
+    stop_until_lost,
+)
 
 # the devices of test_mines (a mouse at 1280x800, a finger at 390x844)
 device, desk, phone = test_mines.device, test_mines.desk, test_mines.phone
@@ -211,15 +220,7 @@ def test_at_390_the_loss_panel_shows_new_run_without_scrolling(phone: Device):
     page = phone.page
     open_mines(page, seed=4)
     fresh(page)
-    for _ in range(MAX_INPUTS):
-        if page.get_by_test_id("mines-end").is_visible():
-            break
-        if page.get_by_test_id("mines-continue").is_visible():
-            phone.primary(page.get_by_test_id("mines-continue"))
-        else:
-            phone.primary(page.get_by_test_id("mines-stop"))
-        settle(page)
-    expect(page.get_by_test_id("mines-end")).to_have_attribute("data-result", "lost")
+    stop_until_lost(phone)
     new_run_in_view(page)
 
 
