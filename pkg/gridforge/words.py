@@ -80,5 +80,8 @@ def issue_words(issue: dict[str, Any]) -> dict[str, Any]:
     """An issue's JSON (``{path, code, message}``) with its place and its message in words
     added (``place``, ``text``); the path and code stay for tools and for placing the
     message beside its field."""
-    return {**issue, "place": place(str(issue.get("path", ""))),
-            "text": plain(str(issue.get("message", "")))}
+    where = place(str(issue.get("path", "")))
+    text = plain(str(issue.get("message", "")))
+    if where and text.startswith(f"{where}: "):
+        text = text[len(where) + 2:]  # the message began with its own place: say it once
+    return {**issue, "place": where, "text": text}
