@@ -116,7 +116,13 @@ export function livePanel(ed) {
     ed.redraw();
   }
 
-  function stop() { clearTimeout(timer); timer = null; }
+  /** The editor leaves: no status is asked for any more, and one running is cancelled (the
+   * next screen's calls need not wait for it). */
+  function stop() {
+    clearTimeout(timer);
+    timer = null;
+    if (running && self.crossOriginIsolated) ed.app.cancel();
+  }
 
   return { element, edited, schedule, stop };
 }

@@ -387,12 +387,14 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
 
     ``state`` is ``unfinished`` (the draft is not a whole level yet: ``reasons`` empty),
     ``unsolvable`` (with the ``reasons`` :func:`editor_reasons` finds, or the search's
-    ``reason``), ``solvable`` (``steps`` of the best solution found within the budget,
-    ``optimal`` when proven shortest, ``score`` the design score of that solution) or
-    ``unknown`` (the budget of ``max_states`` stored states ran out). ``lower_bound`` is
-    the search's bound wherever it has one.
+    ``reason`` when it exhausted the states), ``solvable`` (``steps`` of the best solution
+    the solver found within the budget, not shortened: ``optimal`` when proven shortest,
+    ``score`` the design score of that solution, an estimate until Verify) or ``unknown``
+    (the budget of ``max_states`` stored states ran out). ``lower_bound`` is the search's
+    bound wherever it has one. The budget is counted (states), so that the answer is the
+    same on every machine; Verify keeps the full budget and shortens the solution.
     """
-    from gridforge.errors import GridforgeError, ValidationError
+    from gridforge.errors import ValidationError
     from gridforge.snakes import diagnose
     from gridforge.snakes.level import level_from_json
 
@@ -411,17 +413,27 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
 
         return {**out, "state": "unsolvable", "sha256": level_sha256(parsed), "reasons": found,
                 "reason": found[0]["text"]}
-    try:
-        cert = certify.certify(parsed, max_states=states, max_seconds=LIVE_SECONDS,
-                               progress=progress)
-    except GridforgeError as exc:  # pragma: no cover - a whole level always certifies
-        return {**out, "reason": plain(str(exc))}
-    score = cert.get("score")
-    return {**out, "state": _LIVE_STATE.get(cert["status"], "unknown"),
-            "sha256": cert["level_sha256"], "steps": cert.get("steps"),
-            "optimal": bool(cert.get("optimal")), "lower_bound": cert.get("lower_bound"),
-            "score": score["total"] if isinstance(score, dict) else None,
-            "reason": plain(cert.get("reason") or "")}
+    from gridforge.snakes.level import balance_issues, level_sha256
+    from gridforge.snakes.matching import INF
+    from gridforge.snakes.rules import Game
+    from gridforge.snakes.search import Solver
+
+    sha = level_sha256(parsed)
+    if balance_issues(parsed):  # pragma: no cover - diagnose names every such mismatch
+        return {**out, "state": "unsolvable", "sha256": sha}
+    # The solver alone, within the counted budget: the best solution it finds is what the
+    # status shows (Verify then shortens it and proves what it can, with the full budget).
+    game = Game(parsed)
+    result = Solver(game).solve(max_states=states, max_seconds=LIVE_SECONDS, progress=progress)
+    bound = result.lower_bound if result.lower_bound < INF else None
+    if result.status == "unsolvable":
+        return {**out, "state": "unsolvable", "sha256": sha, "reason": plain(result.reason)}
+    steps = result.steps
+    if steps is None:
+        return {**out, "state": "unknown", "sha256": sha, "lower_bound": bound}
+    score = certify.score(parsed, steps, game)
+    return {**out, "state": "solvable", "sha256": sha, "steps": len(steps),
+            "optimal": bool(result.optimal), "lower_bound": bound, "score": score["total"]}
 
 
 def editor_level_at(level: Any, steps: Any) -> dict[str, Any]:
