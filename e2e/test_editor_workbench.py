@@ -235,6 +235,16 @@ def test_an_area_is_selected_moved_and_copied(page: Page):
     page.get_by_test_id("editor-copy").click()
     tap(page, (3, 1))
     expect(page.get_by_test_id("editor-body")).to_have_count(3)
+    # From the keyboard: Shift+Enter starts an area at the cursor, the arrows stretch it.
+    page.get_by_test_id("editor-clear-area").click()
+    expect(page.get_by_test_id("editor-area")).to_have_count(0)
+    page.get_by_test_id("editor-board").focus()
+    expect(page.get_by_test_id("editor-board")).to_have_attribute("data-focus", "3,1")
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("editor-area")).to_have_attribute("data-area", "3,1,4,2")
 
 
 def test_edit_from_a_try_play_position(page: Page):

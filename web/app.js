@@ -204,6 +204,8 @@ Object.assign(app, {
   },
   /** Stop the call in flight. */
   cancel() { return bridge.cancel(); },
+  /** The dotted name of the call Python is running now, or null. */
+  running() { return bridge.running; },
   message,
   clearMessage,
   /** Go to a route; `{replace}` keeps history as it is, `{message, kind}` shows after it. */

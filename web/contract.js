@@ -37,8 +37,9 @@ export function makeContract(invoke) {
   const long = (name) => (args, onProgress = () => {}) =>
     invoke(name, args, onProgress).catch((error) => { throw playerError(error); });
   // A long call that never shows the busy overlay (the editor's live status).
-  const quiet = (name) => (...args) =>
-    invoke(name, args, () => {}, true).catch((error) => { throw playerError(error); });
+  // Its `pythonName` lets a screen tell whether it is the call Python is running now.
+  const quiet = (name) => Object.assign((...args) =>
+    invoke(name, args, () => {}, true).catch((error) => { throw playerError(error); }), { pythonName: name });
   let facts = null;
   const factsCall = call(`${SNAKES}facts`);
   return Object.freeze({

@@ -9,7 +9,9 @@
 //            back (the body tool); on the keyboard, Enter starts it at the cursor, the arrow
 //            keys extend it, Enter ends it and Escape drops it;
 // - "area":  two corner cells, where a drag started and where it ended (the select tool: a
-//            rectangle; a press without a drag is a "click").
+//            rectangle; a press without a drag is a "click"); on the keyboard, Enter is a
+//            click, Shift+Enter starts an area at the cursor, the arrows stretch it, Enter
+//            ends it and Escape drops it.
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
@@ -55,6 +57,7 @@ export class EditorBoard {
     this.state = null;
     this.drag = null;        // {kind, cells, pointerId} while a pointer is down
     this.keyPath = null;     // cells of a path being drawn from the keyboard
+    this.keyArea = null;     // the first corner of an area being selected from the keyboard
     this.cursor = [0, 0];
     this.svg = node("svg", {
       class: "editor-board", "data-testid": "editor-board", tabindex: 0, role: "application",
@@ -166,15 +169,27 @@ export class EditorBoard {
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       const kind = this.hooks.mode();
+      if (kind === "area") {
+        // Enter selects what is at the cursor; Shift+Enter starts an area, the arrows
+        // stretch it, Enter (or Shift+Enter) ends it.
+        if (!this.keyArea && !event.shiftKey) { this.hooks.gesture("click", [this.cursor]); return; }
+        if (!this.keyArea) { this.keyArea = this.cursor; this.draw(); return; }
+        const start = this.keyArea;
+        this.keyArea = null;
+        this.draw();
+        this.hooks.gesture(same(start, this.cursor) ? "click" : "area", same(start, this.cursor) ? [start] : [start, this.cursor]);
+        return;
+      }
       if (kind !== "path") { this.hooks.gesture(kind, [this.cursor]); return; }
       if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
       const cells = this.keyPath;
       this.keyPath = null;
       this.draw();
       this.hooks.gesture("path", cells);
-    } else if (event.key === "Escape" && this.keyPath) {
+    } else if (event.key === "Escape" && (this.keyPath || this.keyArea)) {
       event.preventDefault();
       this.keyPath = null;
+      this.keyArea = null;
       this.draw();
     }
   }
@@ -259,7 +274,8 @@ export class EditorBoard {
           "data-cell": `${x},${y}` }));
       }
     }
-    const area = this.drag && this.drag.kind === "area" ? this.drag.cells : this.state.area;
+    const area = this.drag && this.drag.kind === "area" ? this.drag.cells
+      : this.keyArea ? [this.keyArea, this.cursor] : this.state.area;
     if (area && area.length === 2) {
       const [x0, x1] = [Math.min(area[0][0], area[1][0]), Math.max(area[0][0], area[1][0])];
       const [y0, y1] = [Math.min(area[0][1], area[1][1]), Math.max(area[0][1], area[1][1])];

@@ -1,6 +1,6 @@
 // The editor's live status (issue 23; used by editor.js): after each edit, once the designer
 // pauses, Python says whether the level is solvable, its bound, the best solution found and
-// its score, within a counted budget (editor_status in the worker, a quiet call: no overlay).
+// its score, within a counted budget (Python in the worker, a quiet call: no overlay).
 // The next edit cancels a status still running (where the page can interrupt Python) and
 // a late answer for an older level is dropped. When a level turns unsolvable, the status names
 // the edit that made it so, and the reasons Python finds are listed and marked on the board
@@ -68,6 +68,13 @@ export function livePanel(ed) {
     line.textContent = text;
   }
 
+  /** Cancel the status call when it is the one Python is running now (never a Verify or a
+   * design that happens to run before it). */
+  function cancelRunning() {
+    const name = ed.python.status.pythonName;
+    if (running && self.crossOriginIsolated && ed.app.running && ed.app.running() === name) ed.app.cancel();
+  }
+
   /** The board changed: ask again once the designer pauses; a status running is cancelled. */
   function schedule() {
     clearTimeout(timer);
@@ -76,7 +83,7 @@ export function livePanel(ed) {
     draw("pending", LIVE_WORDS.pending);
     // Interrupting Python needs shared memory (cross-origin isolation); elsewhere a cancel
     // would restart the worker, so the late answer is only dropped.
-    if (running && self.crossOriginIsolated) ed.app.cancel();
+    cancelRunning();
     timer = setTimeout(run, LIVE_DELAY_MS);
   }
 
@@ -121,7 +128,7 @@ export function livePanel(ed) {
   function stop() {
     clearTimeout(timer);
     timer = null;
-    if (running && self.crossOriginIsolated) ed.app.cancel();
+    cancelRunning();
   }
 
   return { element, edited, schedule, stop };
