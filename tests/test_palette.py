@@ -171,3 +171,23 @@ def test_every_body_colour_stands_out_from_the_floor():
     floor = srgb_to_lab("#efe9dc")  # --floor of the light theme (web/theme.css; the dark
     assert "--floor: #efe9dc;" in (ROOT / "web" / "theme.css").read_text()  # test_theme.py)
     assert min(delta_e_2000(floor, srgb_to_lab(c)) for c in colours[:count]) >= MIN_DELTA_E
+
+
+def test_the_editors_badges_read_at_least_4_5_to_1_on_their_ground():
+    # A corner badge (a freeze count, a lock, a key) sits on a white pill; a hole's letter on
+    # the hole's own ground (white, or --hole of the dark theme); a body's letter takes
+    # inkOn (the test above). Issue 23: text at 4.5:1 wherever the board draws it.
+    from test_theme import colour, contrast
+
+    board = (ROOT / "web" / "screens" / "editor-board.js").read_text()
+    fills = re.findall(r'this\.badge\([^;]*?"(#[0-9a-fA-F]{3,6})"', board)
+    assert len(fills) >= 4, "the badges' colours moved"
+    assert 'fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill"' in board
+
+    def full(c: str) -> str:
+        return c if len(c) == 7 else "#" + "".join(ch * 2 for ch in c[1:])
+
+    grounds = ["#ffffff", colour("light", "hole"), colour("dark", "hole")]
+    weak = {(f, g): round(contrast(full(f), g), 2) for f in fills for g in grounds
+            if contrast(full(f), g) < 4.5}
+    assert weak == {}

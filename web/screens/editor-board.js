@@ -261,7 +261,7 @@ export class EditorBoard {
           "data-body": b, "data-end": end, "data-cell": cell.join(",") }));
       }
       a.append(group);
-      if (letters) this.badge(body.cells[0], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#fff", "centre");
+      if (letters) this.badge(body.cells[0], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
       if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
       if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
       if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
@@ -308,7 +308,14 @@ export class EditorBoard {
     const [x, y] = centre(cell);
     const at = where === "centre" ? { x, y: y + 5, "text-anchor": "middle" }
       : { x: x + S * 0.46, y: y + S * 0.46, "text-anchor": "end" };
-    this.svg.append(node("text", { ...at, fill, class: "editor-badge" }, text));
+    if (where !== "centre") {
+      // A corner badge lies across a body and the floor: it gets a ground of its own (a
+      // white pill), so that its dark text reads at 4.5:1 on any colour, in either theme.
+      const width = text.length * 7 + 4;
+      this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10, width, height: 13, rx: 3,
+        fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill", "data-testid": "editor-badge-pill" }));
+    }
+    this.svg.append(node("text", { ...at, fill, class: "editor-badge", "data-testid": "editor-badge" }, text));
   }
 }
 
