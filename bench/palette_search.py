@@ -7,7 +7,7 @@ line's colours stay recognisable); the remaining five are searched on a 4096-col
 by seeded greedy max-min picks refined by local swaps. Prints the best palette found and its
 smallest distances; `--seed` and `--restarts` make other runs reproducible.
 
-    python3 bench/palette_search.py [--seed 23] [--restarts 40]
+    python3 bench/palette_search.py [--seed 23] [--restarts 20]
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def candidates(step: int = 17) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--restarts", type=int, default=40)
+    parser.add_argument("--restarts", type=int, default=20)
     args = parser.parse_args()
     kept = palette()[0][:KEEP]
     lab = {c: srgb_to_lab(c) for c in kept}
