@@ -338,3 +338,29 @@ def test_the_smaller_items(page: Page, tmp_path: Path):
       return narrow >= 0 && body >= 0 && narrow < body;
     }""")
     assert under
+
+
+def test_an_imported_batch_opens_at_a_glance(page: Page, tmp_path: Path):
+    shipped = [mainline_level(n) for n in (1, 2, 3)]
+    batch = {"format": "gridforge.snakes.batch/1", "request": None,
+             "levels": [s["level"] for s in shipped],
+             "certificates": [s["certificate"] for s in shipped]}
+    source = tmp_path / "three.json"
+    source.write_text(json.dumps(batch))
+    open_editor(page)
+    page.get_by_test_id("editor-import-file").set_input_files(str(source))
+    tiles = page.get_by_test_id("editor-batch-tile")
+    expect(tiles).to_have_count(3)
+    expect(page.get_by_test_id("editor-batch-title")).to_contain_text("three.json")
+    for i, s in enumerate(shipped):
+        expect(tiles.nth(i)).to_have_attribute("data-status", "verified")
+        expect(tiles.nth(i)).to_have_attribute("data-steps", str(s["certificate"]["steps"]))
+    page.get_by_test_id("editor-batch-sort").select_option("steps")
+    steps = [int(tiles.nth(i).get_attribute("data-steps") or "0") for i in range(3)]
+    assert steps == sorted(steps, reverse=True)
+    tiles.nth(2).get_by_test_id("editor-batch-pick").check()
+    with page.expect_download() as exported:
+        page.get_by_test_id("editor-batch-export").click()
+    written = json.loads(Path(exported.value.path()).read_text())
+    assert [level_sha256(lv) for lv in written["levels"]] == [
+        level_sha256(shipped[int(tiles.nth(2).get_attribute("data-index") or "0")]["level"])]
