@@ -20,6 +20,7 @@ export const WORDS = Object.freeze({
   "metal.silver": "silver", "metal.gold": "gold",
   "snakes.steps": "{count} steps",
   "snakes.steps.one": "1 step",
+  "snakes.focus": "Picked the {colour} body's {end}.",
   "snakes.step": "The {colour} body's {end} moved {direction}; {steps}.",
   "snakes.exit": "A {colour} layer went into its hole; {count} layers left on that body.",
   "snakes.exit.one": "A {colour} layer went into its hole; 1 layer left on that body.",

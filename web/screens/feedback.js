@@ -70,6 +70,14 @@ export function snakesReport(answer, verb) {
   return { lines, cues };
 }
 
+/** Snakes: the end the keyboard picked (N or P), `focus` "b:head" or "b:tail" of `view`. */
+export function focusReport(view, focus) {
+  if (!focus) return {};
+  const [body, end] = focus.split(":");
+  return { lines: [words("snakes.focus", { colour: colourOf(view.bodies[Number(body)].color),
+    end: words(`end.${end}`) })] };
+}
+
 /**
  * Mines: what `answer` (an answer of gridforge.mines.page's primary, secondary or act) did;
  * `did` is what Python's offer said the input would do: "dig", "reach", "move",

@@ -8,7 +8,7 @@
 import { serialQueue } from "../contract.js";
 import { PROGRESS_KEY } from "../store.js";
 import { el } from "./dom.js";
-import { boardFeedback, snakesReport } from "./feedback.js";
+import { boardFeedback, focusReport, snakesReport } from "./feedback.js";
 import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 import { attachDrag } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
@@ -342,7 +342,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       focus = at < 0 ? ends[forward ? 0 : ends.length - 1]
         : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length];
       hintStep = null;
-      act(() => {});
+      act((picked) => feedback.report(focusReport(view, picked)), focus);
     } else if (KEY_DIRS[key]) {
       if (!focus) focus = ends[0] ?? null;
       if (focus) {
