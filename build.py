@@ -160,7 +160,7 @@ def ensure_chromium() -> None:
 
 def ensure_npm() -> None:
     """Install the pinned npm packages from package-lock.json with `npm ci`: pyodide, and
-    lighthouse for the tests (a devDependency)."""
+    lighthouse and axe-core for the tests (devDependencies)."""
     stamp = ROOT / "node_modules" / ".gridforge-installed"
     wanted = fingerprint(ROOT / "package-lock.json")
     if stamp.exists() and stamp.read_text() == wanted:

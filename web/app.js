@@ -8,6 +8,7 @@ import { makeContract, playerError } from "./contract.js";
 import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
+import { makeFeel } from "./feel.js";
 import { download } from "./screens/dom.js";
 import { mainlineSize } from "./screens/levels.js";
 import { makeSettings } from "./settings.js";
@@ -216,6 +217,9 @@ Object.assign(app, {
   get versions() { return bridge.versions; },
 });
 
+/** Sounds and vibrations for what the games' answers say happened (feel.js). */
+app.feel = makeFeel(app.settings);
+
 // Which worker answers now: it changes when a cancel had to replace the worker, and
 // everything that worker held (open games) is gone then. (A getter defined here, not in
 // Object.assign above, which would copy its first value.)
@@ -234,6 +238,8 @@ window.gridforge = {
   callWithProgress(name, args, onProgress) { return tracked(name, args, { onProgress }); },
   cancel() { return bridge.cancel(); },
   app,
+  /** The sound hook for tests (feel.js): audio contexts and nodes made, per kind. */
+  sound: app.feel.hook,
 };
 
 // ---------------------------------------------------------------------------- status

@@ -11,9 +11,9 @@ export const SETTING_DEFAULTS = Object.freeze({
   colourLetters: false,   // a letter on each colour, for colour-blind players
   developer: false,       // the Console tab and the version line
   lessonsDismissed: [],   // lessons put away ("Got it")
-  sound: true,            // sound effects (kept now, used once the games make sounds)
+  sound: true,            // sound effects (feel.js)
   volume: 70,             // 0..100
-  vibration: true,        // short vibrations on phones (kept now, used with the sounds)
+  vibration: true,        // short vibrations on phones, with the sounds (feel.js)
   theme: "system",        // one of THEMES
   motion: "system",       // one of MOTIONS
 });

@@ -61,7 +61,7 @@ export function makeSettings(store, onChange) {
     /** Developer tools: the Console tab and the version line (the #console route works
      * either way, for tools and tests). */
     developer: flag("developer"),
-    /** Sound effects, and their volume (0..100): kept now, used once the games make sounds. */
+    /** Sound effects, and their volume (0..100): feel.js reads them at each sound. */
     sound: flag("sound"),
     volume: {
       get() { return values.volume; },
@@ -72,7 +72,7 @@ export function makeSettings(store, onChange) {
       },
       enumerable: true,
     },
-    /** Short vibrations on phones: kept now, used with the sounds. */
+    /** Short vibrations on phones, with the sounds (feel.js). */
     vibration: flag("vibration"),
     /** "system" (follow prefers-color-scheme), "light" or "dark". */
     theme: choice("theme", THEMES),

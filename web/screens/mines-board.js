@@ -100,18 +100,18 @@ export function minesBoard() {
     element.dataset.cols = String(b.cols);
     element.dataset.rows = String(b.rows);
     cells = [];
-    const nodes = [];
+    const rows = [];
     for (let y = 0; y < b.rows; y++) {
       const row = [];
       for (let x = 0; x < b.cols; x++) {
-        const cell = el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
-          "data-x": String(x), "data-y": String(y) });
-        row.push(cell);
-        nodes.push(cell);
+        row.push(el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
+          "data-x": String(x), "data-y": String(y) }));
       }
       cells.push(row);
+      // A grid's cells sit in rows (ARIA); the row box takes no part in the layout.
+      rows.push(el("div", { class: "mines-row", role: "row" }, ...row));
     }
-    element.replaceChildren(...nodes);
+    element.replaceChildren(...rows);
   }
 
   /** Draw the run's state: the offers always, the cells when there is a board. */

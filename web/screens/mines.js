@@ -23,6 +23,7 @@ import { serialQueue } from "../contract.js";
 import { reducedMotion } from "../motion.js";
 import { minesRunOpen, PROGRESS_KEY } from "../store.js";
 import { download, el } from "./dom.js";
+import { boardFeedback, minesReport } from "./feedback.js";
 import { minesBoard } from "./mines-board.js";
 import { fightBar } from "./mines-fight.js";
 import { attachInput } from "./mines-input.js";
@@ -74,13 +75,14 @@ export const screen = {
       hidden: true });
     const log = eventLog();
     const stats = statsPanel({ refresh: () => refreshStats(), exportTelemetry });
+    const feedback = boardFeedback(app);  // the live region's lines, sounds and vibrations
 
     // In the order a keyboard meets them: the battle, the controls, the board, the rest.
     // mines.css places them: the board beside the column of the others on a wide screen;
     // the battle above the board and the controls, the round so far and the rest below it
     // on a narrow one.
     const stage = el("div", { class: "mines-stage" },
-      el("div", { class: "mines-board-wrap" }, view.element, overlay.element));
+      el("div", { class: "mines-board-wrap" }, view.element, overlay.element), feedback.element);
     section.append(
       fight.element,
       status.pendingLine,
@@ -92,7 +94,7 @@ export const screen = {
     const layout = boardLayout(section, stage, view.element);
     attachPointing(section, view);
     const input = attachInput(view, { act, secondary, stop, hint: askHint, continueRun,
-      state: () => state, flagMode: () => flagMode });
+      state: () => state, flagMode: () => flagMode, touch: () => app.feel.touch() });
 
     // ------------------------------------------------------------------ calls, in order
     /** Run `work` after every earlier input: one intent at a time, in the order given. */
@@ -140,6 +142,12 @@ export const screen = {
         app.message(messages.map((m) => m.text).join(" "), last.kind);
       }
       if (stats.open) refreshStats();
+    }
+
+    /** Take the answer to the player's input, drawn first, then say and sound what it did. */
+    function told(answer, did) {
+      take(answer);
+      if (live) feedback.report(minesReport(answer, did));
     }
 
     async function startRun(seed, announce = true) {
@@ -217,13 +225,17 @@ export const screen = {
           chordTipShown = true;  // once per run, never modal (D1 duty 3)
           status.chordTip();
         }
-        take(await app.python.mines.primary(runId, [x, y]));
+        const did = view.offerAt(x, y).primary ?? null;  // Python's offer, as drawn
+        told(await app.python.mines.primary(runId, [x, y]), did);
       });
     }
 
     function secondary(x, y) {
       if (!runId) return;
-      enqueue(async () => take(await app.python.mines.secondary(runId, [x, y])));
+      enqueue(async () => {
+        const did = view.offerAt(x, y).secondary ?? null;
+        told(await app.python.mines.secondary(runId, [x, y]), did);
+      });
     }
 
     function act(x, y) {
@@ -232,7 +244,7 @@ export const screen = {
 
     function stop() {
       if (!runId) return;
-      enqueue(async () => take(await app.python.mines.act(runId, { kind: "stop" })));
+      enqueue(async () => told(await app.python.mines.act(runId, { kind: "stop" }), "stop"));
     }
 
     function continueRun() {

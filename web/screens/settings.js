@@ -3,6 +3,7 @@
 // the play records (forgotten on demand) and clearing the saved data (after a confirmation).
 // Every change is saved in gridforge.settings at once and applied at once on every screen
 // (app.settings, settings.js); nothing here needs Python.
+import { words } from "../announce-words.js";
 import { DESIGNER_COLOURS } from "../palette.js";
 import { clearTelemetry, readTelemetry } from "../telemetry-store.js";
 import { el } from "./dom.js";
@@ -80,8 +81,8 @@ export const screen = {
         el("div", { class: "setting-row setting-volume" },
           el("label", { for: "setting-volume" }, "Volume"), volume, volumeShown),
         vibration.row,
-        el("p", { class: "setting-note" }, "The games make no sounds and do not vibrate yet; these " +
-          "choices are kept for when they do.")),
+        el("p", { class: "setting-note", "data-testid": "settings-sound-note" }, words("settings.soundNote"),
+          " ", words("settings.vibrationStill"))),
       el("section", { class: "settings-group", "aria-labelledby": "settings-look-title" },
         el("h2", { id: "settings-look-title" }, "Look"),
         el("fieldset", { class: "setting-choices", "data-testid": "setting-theme" },

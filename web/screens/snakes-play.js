@@ -8,6 +8,7 @@
 import { serialQueue } from "../contract.js";
 import { PROGRESS_KEY } from "../store.js";
 import { el } from "./dom.js";
+import { boardFeedback, focusReport, snakesReport } from "./feedback.js";
 import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 import { attachDrag } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
@@ -50,6 +51,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let moved = null;          // the end that stepped last, drawn sliding in once
   let winning = false;       // the win panel opens once the board shows the last step
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
+  let said = null;           // what the last answer did, told once it is drawn (feedback.js)
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
@@ -59,6 +61,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   // from the designer's meta.lesson.
   const tip = typeof meta.tip === "string" ? meta.tip : null;
   const lessonSlot = el("div", { class: "lesson-slot" });
+  const feedback = boardFeedback(app);  // the board's live region, sounds and vibrations
 
   const counter = el("span", { class: "steps", "data-testid": "snakes-steps" }, "Steps: 0");
   const par = el("span", { class: "par", "data-testid": "snakes-certified" },
@@ -86,7 +89,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   const frame = el("div", { class: "board-frame", "data-testid": "snakes-frame" },
     el("div", { class: "board-wrap" }, boardBox));
   const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
-    el("div", { class: "board-stage" }, frame, win),
+    el("div", { class: "board-stage" }, frame, win, feedback.element),
     el("div", { class: "play-side" }, lessonSlot,
       el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
       el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? `Tip: ${tip}` : ""),
@@ -146,8 +149,9 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     app.store.updateProgress((progress) => { progress.snakes = snakes; });
   }
 
-  function afterMove(answer, { quiet = false } = {}) {
+  function afterMove(answer, { quiet = false, verb = "step" } = {}) {
     take(answer);
+    said = [answer, verb];
     hintStep = null;
     if (answer.refused) app.message(`That move is not allowed: ${answer.refused.message}.`, "error");
     else if (!quiet) app.clearMessage();
@@ -201,6 +205,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       metrics.dragSteps.push(performance.now() - started);
       requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
     }
+    if (said) { feedback.report(snakesReport(...said)); said = null; }
     if (winning) {
       // After the board: the panel's layout and focus never hold up the last step's redraw.
       winning = false;
@@ -236,7 +241,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     won = false;
     win.hidden = true;
     focus = null;
-    afterMove(answer, { quiet: true });
+    afterMove(answer, { quiet: true, verb: "restart" });
     if (saveProgress && levelNumber !== null) {
       app.store.updateProgress((progress) => { progress.snakes.current = null; });
     }
@@ -244,13 +249,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   async function undo() {
     if (!offer.undo) return;
-    afterMove(await play("undo"));
+    afterMove(await play("undo"), { verb: "undo" });
     tele.undo();
   }
 
   async function redo() {
     if (!offer.redo) return;
-    afterMove(await play("redo"));
+    afterMove(await play("redo"), { verb: "redo" });
   }
 
   async function hint() {
@@ -337,7 +342,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       focus = at < 0 ? ends[forward ? 0 : ends.length - 1]
         : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length];
       hintStep = null;
-      act(() => {});
+      act((picked) => feedback.report(focusReport(view, picked)), focus);
     } else if (KEY_DIRS[key]) {
       if (!focus) focus = ends[0] ?? null;
       if (focus) {
