@@ -31,6 +31,7 @@ import math
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.i18n import has, say
 from gridforge.session import Registry, UnknownSession
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import (
@@ -56,6 +57,13 @@ MAX_SECONDS = 600.0
 TOO_LONG = "too_long"
 MESSAGES = {**REFUSALS, TOO_LONG: f"a level in play keeps at most {MAX_SESSION_STEPS} steps: "
             "undo or restart"}
+
+
+def refusal(reason: str) -> str:
+    """A refused step's reason in the player's words, in the call's language (the rules'
+    :data:`REFUSALS` keys are the catalogue's ``snakes.refusal.<reason>``)."""
+    key = f"snakes.refusal.{reason}"
+    return say(key, steps=MAX_SESSION_STEPS) if has(key) else MESSAGES.get(reason, reason)
 
 
 class Play:
@@ -113,8 +121,7 @@ def _answer(session_id: str, play: Play, refused: str | None = None) -> dict[str
         "view": view,
         "offer": play.offer(state, view["complete"]),
         "step_count": play.history.cursor,
-        "refused": None if refused is None else {"reason": refused,
-                                                 "message": MESSAGES.get(refused, refused)},
+        "refused": None if refused is None else {"reason": refused, "message": refusal(refused)},
         "save": play.save(),
     }
 
