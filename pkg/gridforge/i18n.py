@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from importlib import resources
@@ -77,3 +77,47 @@ def say(key: str, **params: Any) -> str:
 def has(key: str) -> bool:
     """Whether the catalogue holds message ``key``."""
     return key in catalogue(DEFAULT)
+
+
+def say_parts(key: str, **params: Any) -> list[Any]:
+    """Message ``key`` as a list of parts (strings and the page's cell pointers,
+    ``{"cell": [x, y], "text": ...}``): a parameter that is such a pointer, or a list of parts,
+    stays a part of its own where its placeholder stands, whatever the language's word order."""
+    text = say(key, **{k: v for k, v in params.items() if isinstance(v, str | int | float)})
+    out: list[Any] = []
+    last = 0
+    for match in _PLACEHOLDER.finditer(text):
+        value = params.get(match.group(1))
+        if not isinstance(value, dict | list):
+            continue
+        out.append(text[last:match.start()])
+        out.extend(value if isinstance(value, list) else [value])
+        last = match.end()
+    out.append(text[last:])
+    merged: list[Any] = []
+    for part in out:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += part
+        elif part != "":
+            merged.append(part)
+    return merged
+
+
+class Words(Mapping[str, str]):
+    """A table of words by key (``reason`` -> text) whose texts are the catalogue's
+    ``<prefix>.<key>``, looked up when read, so always in the call's language."""
+
+    def __init__(self, prefix: str, keys: Iterable[str]) -> None:
+        self.prefix = prefix
+        self.names = tuple(keys)
+
+    def __getitem__(self, key: str) -> str:
+        if key not in self.names:
+            raise KeyError(key)
+        return say(f"{self.prefix}.{key}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
