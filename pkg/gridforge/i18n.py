@@ -94,13 +94,8 @@ def say_parts(key: str, **params: Any) -> list[Any]:
         out.extend(value if isinstance(value, list) else [value])
         last = match.end()
     out.append(text[last:])
-    merged: list[Any] = []
-    for part in out:
-        if isinstance(part, str) and merged and isinstance(merged[-1], str):
-            merged[-1] += part
-        elif part != "":
-            merged.append(part)
-    return merged
+    # The text between placeholders stays a piece of its own (as the parts always were).
+    return [part for part in out if part != ""]
 
 
 class Words(Mapping[str, str]):

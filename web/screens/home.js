@@ -25,7 +25,7 @@ function minesPlace(mines) {
 
 export const screen = {
   id: "home",
-  title: "Home",
+  title: "Home",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     const progress = app.store.progress();
     const drafts = app.store.drafts();

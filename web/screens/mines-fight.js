@@ -54,9 +54,9 @@ const percent = (value, max) => `${max > 0 ? (100 * Math.max(0, value)) / max : 
 /** One HP bar: `{element, draw(side), settle(before, after, damage, motion)}`. */
 function hpBar(testid, label, withStrike) {
   const fill = el("div", { class: "hp-fill" });
-  const pending = el("div", { class: "hp-pending", title: "Damage this round will settle" });
+  const pending = el("div", { class: "hp-pending", title: t("mines.hp.pending-title") });
   const strike = withStrike
-    ? el("div", { class: "hp-strike", title: "The enemy's strike when the round ends" }) : null;
+    ? el("div", { class: "hp-strike", title: t("mines.hp.strike-title") }) : null;
   const loss = el("div", { class: "hp-loss" });
   const float = el("div", { class: "hp-float", "aria-hidden": "true" });
   const element = el("div", { class: "hp-bar", "data-testid": testid, role: "meter",

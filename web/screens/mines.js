@@ -48,7 +48,7 @@ function randomSeed() {
 
 export const screen = {
   id: "mines",
-  title: "Mines",
+  title: "Mines",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     ensureStyles();
     let live = true;

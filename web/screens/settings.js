@@ -38,7 +38,7 @@ function toggle(testid, label, note) {
 
 export const screen = {
   id: "settings",
-  title: "Settings",
+  title: "Settings",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     const { palette, settings } = app;
 

@@ -69,7 +69,7 @@ async function openLevel(root, app, n, handle) {
 
 export const screen = {
   id: "snakes",
-  title: "Snakes",
+  title: "Snakes",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app, params) {
     if (params.level === undefined) {
       const map = mountMap(root, app);

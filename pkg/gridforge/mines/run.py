@@ -250,9 +250,13 @@ def worded(settlement: dict[str, Any]) -> dict[str, Any]:
                         amount=entry["amount"])
         said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
         lines.append({**entry, "text": said["text"], "parts": said["parts"]})
-    return {**settlement, "lines": lines,
-            "path_text": PATH_TEXT.get(str(path_tag), str(path_tag)),
-            "title": settlement_title(settlement["result"], path_tag, lines)}
+    out: dict[str, Any] = {}
+    for key, value in settlement.items():  # the words stand where they always stood
+        if key == "continuation_hint":
+            out["path_text"] = PATH_TEXT.get(str(path_tag), str(path_tag))
+            out["title"] = settlement_title(settlement["result"], path_tag, lines)
+        out[key] = lines if key == "lines" else value
+    return out
 
 
 def enemy_name(name: str) -> str:
@@ -991,9 +995,8 @@ def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     run_id = _runs.add(run)
     messages = []
     if saved.get("table") != run.table.digest():  # replayable, saved before hints cost
-        messages.append({"kind": "info", "text": (
-            "This run was saved before hints had a price: it goes on as it was, and from "
-            f"now on a battle gives {run.table.hints_per_battle} hints.")})
+        messages.append({"kind": "info", "text": i18n.say(
+            "mines.free-hints-save", hints=run.table.hints_per_battle)})
     return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
             "state": run.to_json(), "save": run.save(), "messages": messages}
 

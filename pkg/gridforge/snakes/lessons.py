@@ -53,7 +53,7 @@ def _title(prefix: str) -> str:
 
 def _text(prefix: str) -> tuple[str, ...]:
     """The sentences ``<prefix>.text.1``, ``.text.2`` ... as many as the catalogue has."""
-    out = []
+    out: list[str] = []
     while has(key := f"{prefix}.text.{len(out) + 1}"):
         out.append(say(key))
     return tuple(out)

@@ -55,8 +55,9 @@ MAX_SESSION_STEPS = 5_000
 MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
 MAX_SECONDS = 600.0
 TOO_LONG = "too_long"
-MESSAGES = {**REFUSALS, TOO_LONG: f"a level in play keeps at most {MAX_SESSION_STEPS} steps: "
-            "undo or restart"}
+# The rules' refusals and the midend's own, by reason: the catalogue's words
+# (``snakes.refusal.<reason>``), English here (tests; the command line).
+MESSAGES = {**REFUSALS, TOO_LONG: say(f"snakes.refusal.{TOO_LONG}", steps=MAX_SESSION_STEPS)}
 
 
 def refusal(reason: str) -> str:
