@@ -165,3 +165,33 @@ def test_an_english_browser_gets_english_and_chinese_from_settings(
         expect(page.locator("#settings-title")).to_have_text("设置")
         assert lang(page) == "zh-CN"
         assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+# A key shown instead of its message (a key missing from the catalogue) or a developer's word.
+LEAKS = re.compile(r"\b(?:nav|shell|route|home|settings|snakes|lesson|rules|mines|telemetry|"
+                   r"words|issue|error)\.[a-z][\w-]*(?:\.[\w-]+)*\b|\b[a-z]+_[a-z_]+\b|"
+                   r"certificate|\[\s*\d+\s*,\s*\d+\s*\]")
+
+
+def test_in_chinese_no_screen_shows_a_key_or_a_developer_s_word(zh_page: Page) -> None:
+    page = zh_page
+    page.goto("/")
+    page.evaluate("() => window.gridforge.ready")
+    wait_idle(page)
+    stops = [("screen-home", '[data-testid="home"]'),
+             ("screen-snakes", '[data-testid="level-tile"]'),
+             ("screen-mines", '[data-testid="mines-cell"][data-avatar="1"]'),
+             ("screen-rules", '[data-testid="rules"][data-ready="1"]'),
+             ("screen-settings", '[data-testid="settings"]')]
+    found = []
+    for tab, drawn in stops:
+        page.get_by_test_id(tab).click()
+        expect(page.locator(drawn).first).to_be_attached(timeout=READY_TIMEOUT_MS)
+        wait_idle(page)
+        text = page.evaluate("() => document.body.innerText")
+        assert HAN.search(text), f"{tab}: no Chinese on the screen"
+        found += [(tab, m.group(0)) for m in LEAKS.finditer(text)]
+    open_level_1(page)
+    text = page.evaluate("() => document.body.innerText")
+    found += [("level 1", m.group(0)) for m in LEAKS.finditer(text)]
+    assert not found, f"keys or developer words on screen: {found}"

@@ -154,7 +154,6 @@ NOT_YET = {
     "editor-share.js": "the editor (issue 23 reworks it)",
     "editor-tools.js": "the editor (issue 23 reworks it)",
     "editor-verify.js": "the editor (issue 23 reworks it)",
-    "rules.js": "the rules screen's own headings",
     "store.js": "saved-state reports and progress-file field messages",
     "contract.js": "the bridge's fallback error words",
     "bridge.js": "the worker's load failures",
