@@ -335,6 +335,9 @@ def lay_out_site(wheel: Path) -> None:
     if SITE.exists():
         shutil.rmtree(SITE)
     shutil.copytree(ROOT / "web", SITE)
+    # The message catalogues (one per language) live in the package, shared with Python;
+    # the shell reads the same files from catalogue/ (docs/languages.md).
+    shutil.copytree(ROOT / "pkg" / "gridforge" / "catalogue", SITE / "catalogue")
     runtime = SITE / "pyodide"
     runtime.mkdir()
     for name in PYODIDE_FILES:

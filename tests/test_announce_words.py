@@ -1,10 +1,11 @@
-"""The words of the live regions and of the sound settings (web/announce-words.js, issue 22):
-every key the page asks for is in the table, keys built from Python's data (a colour index,
+"""The words of the live regions (the catalogue's "announce." keys, read through
+web/announce-words.js, issue 22): every key the page asks for is in the catalogue, keys built from Python's data (a colour index,
 an end, a direction, a lock's metal) exist for every value Python can send, and each
 template's placeholders are the ones its callers fill."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -13,15 +14,17 @@ from gridforge.snakes.rules import DIRS, ENDS
 
 pytestmark = pytest.mark.cpython_only  # reads web/
 
-WEB = Path(__file__).resolve().parent.parent / "web"
-TABLE = (WEB / "announce-words.js").read_text(encoding="utf-8")
-ENTRY = re.compile(r'"([a-zA-Z][\w.]*)":\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)')
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web"
+CATALOGUE = ROOT / "pkg" / "gridforge" / "catalogue" / "en.json"
 
 
 def table() -> dict[str, str]:
-    found = {key: "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', value))
-             for key, value in ENTRY.findall(TABLE.split("WORDS = Object.freeze(", 1)[1])}
-    assert found, "no entry read from announce-words.js"
+    """The catalogue's announcement words, keyed as words() names them."""
+    found = {key[len("announce."):]: text
+             for key, text in json.loads(CATALOGUE.read_text(encoding="utf-8")).items()
+             if key.startswith("announce.")}
+    assert found, "no announce. key in the catalogue"
     return found
 
 

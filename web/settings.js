@@ -2,7 +2,7 @@
 // by the store (its corrupt-value rule), applied at once on every screen. Each change is
 // saved, applied (the theme and motion by theme.js) and announced to the screens with `onChange` (the
 // shell turns it into app's "settings" event).
-import { MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-model.js";
+import { LANGUAGE_CHOICES, MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-model.js";
 
 /**
  * The settings object the screens use as `app.settings`.
@@ -79,6 +79,9 @@ export function makeSettings(store, onChange) {
     /** "system" (follow prefers-reduced-motion) or "reduce" (no animation, whatever the
      * system says). */
     motion: choice("motion", MOTIONS),
+    /** "system" (the browser's language: any zh* is Simplified Chinese, else English),
+     * "en" or "zh-CN" (i18n.js). */
+    language: choice("language", LANGUAGE_CHOICES),
   });
   applyLook();  // a damaged stored theme or motion that theme.js took goes back to the default
   return settings;

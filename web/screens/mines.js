@@ -19,6 +19,7 @@
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
 
+import { t } from "../i18n.js";
 import { serialQueue } from "../contract.js";
 import { reducedMotion } from "../motion.js";
 import { minesRunOpen, PROGRESS_KEY } from "../store.js";
@@ -48,7 +49,7 @@ function randomSeed() {
 
 export const screen = {
   id: "mines",
-  title: "Mines",
+  title: "Mines",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     ensureStyles();
     let live = true;
@@ -89,7 +90,7 @@ export const screen = {
       el("div", { class: "mines-play" }, status.status, buttons.element),
       stage,
       el("div", { class: "mines-side" }, status.termBox, status.tipLine, hintBox,
-        el("h3", {}, "Events"), log.element, stats.element));
+        el("h3", {}, t("mines.events")), log.element, stats.element));
     root.append(section);
     const layout = boardLayout(section, stage, view.element);
     attachPointing(section, view);
@@ -160,7 +161,7 @@ export const screen = {
       view.setCursor(null);
       log.clear();
       take(answer);
-      if (announce) opening(`A new run (seed ${seed}). ${answer.state.tip || ""}`.trim(), "info");
+      if (announce) opening(t("mines.new-run-started", { seed, tip: answer.state.tip || "" }).trim(), "info");
     }
 
     /** The run's opening words, after the route's complaint if there was one. */
@@ -179,31 +180,24 @@ export const screen = {
         section.dataset.run = runId;
         take(answer);
         const more = (answer.messages || []).map((m) => ` ${m.text}`).join("");
-        opening(`Your run is back where you left it: battle ${answer.state.battle}, ` +
-          `round ${answer.state.round}.${more}`, "info");
+        opening(t("mines.resumed", { battle: answer.state.battle, round: answer.state.round, more }), "info");
       } catch (error) {
         if (!live) return;
         if (error.type === "Cancelled") {
           // Nothing was refused: the saved run stays as it is for the next visit.
-          app.message("Resuming your run was stopped; it is still saved. Open Mines again to " +
-            "resume it, or press New run.", "error");
+          app.message(t("mines.resume-stopped"), "error");
           return;
         }
         // Python refused the saved run (a damaged save, or one from an older build): keep
         // the whole stored progress aside, read back equal, before a new run saves over it.
-        const kept = app.store.keepAside(PROGRESS_KEY, error.message, "mines run");
-        const where = kept.kept
-          ? `it was kept as “${kept.kept}” in this browser.`
-          : kept.held
-            ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and this new ` +
-              "run is not saved over it."
-            : "there was nothing stored to keep.";
+        const kept = app.store.keepAside(PROGRESS_KEY, error.message, t("mines.saved-what"));
+        const where = kept.kept ? t("snakes.resume.kept", { key: kept.kept })
+          : kept.held ? t("mines.resume-held", { key: PROGRESS_KEY }) : t("snakes.resume.nothing");
         const seed = randomSeed();
         await startRun(seed, false);
         if (!live) return;
         // Where the run went comes first: the message line shows two lines.
-        opening(`Your saved run could not be resumed: ${where} A new run starts (seed ` +
-          `${seed}). Why: ${error.message}`, "error");
+        opening(t("mines.resume-failed", { where, seed, why: error.message }), "error");
       }
     }
 
@@ -211,7 +205,7 @@ export const screen = {
       const text = buttons.seedInput.value.trim();
       const seed = text === "" ? randomSeed() : Number(text);
       if (!Number.isInteger(seed) || seed < 0) {
-        app.message("The seed is a whole number from 0 up (or empty for a random one).", "error");
+        app.message(t("mines.bad-seed"), "error");
         return;
       }
       enqueue(() => startRun(seed));
@@ -275,8 +269,9 @@ export const screen = {
         hint = answer;
         pointingLine(hintBox, answer);
         hintBox.hidden = false;
-        const paid = answer.price ? ` (${answer.hints_left} left in this battle)` : "";
-        app.message(answer.cell ? `Hint${paid}: ${answer.text}` : answer.text,
+        app.message(!answer.cell ? answer.text : answer.price
+          ? t("mines.hint-paid", { left: answer.hints_left, text: answer.text })
+          : t("mines.hint-text", { text: answer.text }),
           answer.refused ? "error" : "info");
         view.drawHint(hint);
       });

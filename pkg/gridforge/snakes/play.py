@@ -34,6 +34,7 @@ import math
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.i18n import has, say
 from gridforge.session import Registry, UnknownSession
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import (
@@ -58,8 +59,16 @@ MAX_SESSION_STEPS = 5_000
 MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
 MAX_SECONDS = 600.0
 TOO_LONG = "too_long"
-MESSAGES = {**REFUSALS, TOO_LONG: f"a level in play keeps at most {MAX_SESSION_STEPS} steps: "
-            "undo or restart"}
+# The rules' refusals and the midend's own, by reason: the catalogue's words
+# (``snakes.refusal.<reason>``), English here (tests; the command line).
+MESSAGES = {**REFUSALS, TOO_LONG: say(f"snakes.refusal.{TOO_LONG}", steps=MAX_SESSION_STEPS)}
+
+
+def refusal(reason: str) -> str:
+    """A refused step's reason in the player's words, in the call's language (the rules'
+    :data:`REFUSALS` keys are the catalogue's ``snakes.refusal.<reason>``)."""
+    key = f"snakes.refusal.{reason}"
+    return say(key, steps=MAX_SESSION_STEPS) if has(key) else MESSAGES.get(reason, reason)
 
 
 class Play:
@@ -118,8 +127,7 @@ def _answer(session_id: str, play: Play, refused: str | None = None,
         "view": view,
         "offer": play.offer(state, view["complete"]),
         "step_count": play.history.cursor,
-        "refused": None if refused is None else {"reason": refused,
-                                                 "message": MESSAGES.get(refused, refused)},
+        "refused": None if refused is None else {"reason": refused, "message": refusal(refused)},
         "events": events or [],
         "save": play.save(),
     }
