@@ -1,7 +1,8 @@
 """The words of the live regions (the catalogue's "announce." keys, read through
-web/announce-words.js, issue 22): every key the page asks for is in the catalogue, keys built from Python's data (a colour index,
-an end, a direction, a lock's metal) exist for every value Python can send, and each
-template's placeholders are the ones its callers fill."""
+web/announce-words.js, issue 22): every key the page asks for is in the catalogue, keys
+built from Python's data (a colour index, an end, a direction, a lock's metal) exist for
+every value Python can send, and each template's placeholders are the ones its callers
+fill."""
 
 from __future__ import annotations
 
