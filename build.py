@@ -160,7 +160,7 @@ def ensure_chromium() -> None:
 
 def ensure_npm() -> None:
     """Install the pinned npm packages from package-lock.json with `npm ci`: pyodide, and
-    lighthouse for the tests (a devDependency)."""
+    lighthouse and axe-core for the tests (devDependencies)."""
     stamp = ROOT / "node_modules" / ".gridforge-installed"
     wanted = fingerprint(ROOT / "package-lock.json")
     if stamp.exists() and stamp.read_text() == wanted:
@@ -335,6 +335,9 @@ def lay_out_site(wheel: Path) -> None:
     if SITE.exists():
         shutil.rmtree(SITE)
     shutil.copytree(ROOT / "web", SITE)
+    # The message catalogues (one per language) live in the package, shared with Python;
+    # the shell reads the same files from catalogue/ (docs/languages.md).
+    shutil.copytree(ROOT / "pkg" / "gridforge" / "catalogue", SITE / "catalogue")
     runtime = SITE / "pyodide"
     runtime.mkdir()
     for name in PYODIDE_FILES:

@@ -114,7 +114,7 @@ def test_each_setting_is_saved_and_there_again_after_a_reload(browser: Browser, 
         expect(page.get_by_test_id("screen-console")).to_be_visible()
         wanted = {"sound": False, "volume": 50, "vibration": False, "theme": "dark",
                   "motion": "reduce", "colourLetters": True, "developer": True,
-                  "lessonsDismissed": []}
+                  "lessonsDismissed": [], "language": "system"}
         assert stored_settings(page) == wanted
         page.reload()
         page.evaluate("() => window.gridforge.ready")

@@ -223,7 +223,8 @@ def test_a_damaged_list_of_put_away_lessons_is_kept_aside_and_the_lessons_show(
         # The rest of the settings stay (the letters are on), the list starts empty.
         assert json.loads(stored["gridforge.settings"]) == {
             "colourLetters": True, "developer": False, "lessonsDismissed": [], "sound": True,
-            "volume": 70, "vibration": True, "theme": "system", "motion": "system"}
+            "volume": 70, "vibration": True, "theme": "system", "motion": "system",
+            "language": "system"}
         expect(page.get_by_test_id("snakes-board").locator("text.letter")).not_to_have_count(0)
         expect(page.get_by_test_id("error")).to_contain_text(kept[0], timeout=READY_TIMEOUT_MS)
         assert page.page_errors == []

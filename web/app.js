@@ -5,9 +5,11 @@
 // (prompts/shell-contract.md).
 import { PythonBridge } from "./bridge.js";
 import { makeContract, playerError } from "./contract.js";
+import { browserLanguage, language, loadCatalogues, number, setLanguage, t, translateStatic } from "./i18n.js";
 import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
+import { makeFeel } from "./feel.js";
 import { download } from "./screens/dom.js";
 import { mainlineSize } from "./screens/levels.js";
 import { makeSettings } from "./settings.js";
@@ -58,11 +60,13 @@ function busyElement() {
       <span class="spinner" aria-hidden="true"></span>
       <progress data-testid="progress"></progress>
       <span class="busy-label" data-testid="progress-label"></span>
-      <button type="button" data-testid="cancel">Cancel</button>
+      <button type="button" data-testid="cancel"></button>
     </div>`;
-  overlay.querySelector('[data-testid="cancel"]').addEventListener("click", () => bridge.cancel());
+  const cancel = overlay.querySelector('[data-testid="cancel"]');
+  cancel.textContent = t("shell.cancel");
+  cancel.addEventListener("click", () => bridge.cancel());
   overlay.querySelector('[data-testid="progress-label"]').textContent =
-    busyLabel || (bridge.versions ? "" : "Starting Python…");
+    busyLabel || (bridge.versions ? "" : t("shell.starting"));
   return overlay;
 }
 
@@ -150,17 +154,15 @@ function drawHeld() {
     box.setAttribute("role", "alert");
     box.className = "store-held";  // styled in style.css
     const text = document.createElement("span");
-    text.textContent = `Your saved ${held.what} could not be used (${held.why}) and no copy ` +
-      `could be kept aside (${held.error}). It stays as it was under “${held.key}”; nothing ` +
-      "is saved over it, so what you do now lasts until this tab closes.";
+    text.textContent = t("store.held.banner", { what: held.what, why: held.why, error: held.error, key: held.key });
     const exportButton = document.createElement("button");
     exportButton.type = "button";
     exportButton.setAttribute("data-testid", "store-held-export");
-    exportButton.textContent = `Export it (${held.chars.toLocaleString("en")} characters)`;
+    exportButton.textContent = t("store.held.export", { chars: number(held.chars) });
     const discardButton = document.createElement("button");
     discardButton.type = "button";
     discardButton.setAttribute("data-testid", "store-held-discard");
-    discardButton.textContent = "Discard it from this browser and save again";
+    discardButton.textContent = t("store.held.discard");
     discardButton.hidden = true;  // offered once its text has been exported
     exportButton.addEventListener("click", () => {
       const raw = store.heldText(held.key);
@@ -171,8 +173,7 @@ function drawHeld() {
     });
     discardButton.addEventListener("click", () => {
       store.discardHeld(held.key);
-      message(`The unreadable saved ${held.what} was removed; from now on it is saved again.`,
-        "info");
+      message(t("store.held.discarded", { what: held.what }), "info");
     });
     box.append(text, exportButton, discardButton);
     return box;
@@ -222,11 +223,15 @@ Object.assign(app, {
    * screens hear of it by the "settings" event. */
   settings: makeSettings(store, (values) => {
     showDeveloper();
+    if (applyLanguage()) redraw();
     app.dispatchEvent(new CustomEvent("settings", { detail: values }));
   }),
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
 });
+
+/** Sounds and vibrations for what the games' answers say happened (feel.js). */
+app.feel = makeFeel(app.settings);
 
 // Which worker answers now: it changes when a cancel had to replace the worker, and
 // everything that worker held (open games) is gone then. (A getter defined here, not in
@@ -246,14 +251,16 @@ window.gridforge = {
   callWithProgress(name, args, onProgress) { return tracked(name, args, { onProgress }); },
   cancel() { return bridge.cancel(); },
   app,
+  /** The sound hook for tests (feel.js): audio contexts and nodes made, per kind. */
+  sound: app.feel.hook,
 };
 
 // ---------------------------------------------------------------------------- status
 bridge.addEventListener("status", ({ detail }) => {
-  $("status").textContent = `Loading… ${detail.detail}`;
+  $("status").textContent = t("shell.loading-detail", { detail: detail.detail });
 });
 bridge.addEventListener("ready", ({ detail }) => {
-  $("status").textContent = "Ready";
+  $("status").textContent = t("shell.ready");
   $("status").dataset.state = "ready";
   $("versions").textContent =
     `gridforge ${detail.gridforge} · Python ${detail.python} · Pyodide ${detail.pyodide}`;
@@ -275,9 +282,9 @@ function showDeveloper() {
 }
 showDeveloper();
 bridge.addEventListener("load-error", ({ detail }) => {
-  $("status").textContent = "Failed to load";
+  $("status").textContent = t("shell.failed");
   $("status").dataset.state = "error";
-  message(`The games could not start: ${detail.message}. Reloading the page may help.`, "error");
+  message(t("shell.load-error", { detail: detail.message }), "error");
 });
 
 // ---------------------------------------------------------------------------- routing
@@ -309,14 +316,13 @@ async function route() {
     if (link.dataset.screen === parsed.screen) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
-  document.title = parsed.screen === "home" ? "gridforge" : `gridforge · ${title(parsed.screen)}`;
+  document.title = parsed.screen === "home" ? "gridforge" : `gridforge · ${title(parsed.screen)}`;  // i18n-ok: a name and a separator
   let module = null;
   let loadProblem = null;
   try {
     module = await import(`./screens/${parsed.screen}.js`);
   } catch (error) {
-    loadProblem = `${title(parsed.screen)[0].toUpperCase()}${title(parsed.screen).slice(1)} ` +
-      "is not part of this build; here is the start page.";
+    loadProblem = t("shell.screen-missing", { screen: title(parsed.screen) });
     console.error(error);
   }
   if (token !== routeToken) return;  // a newer navigation won
@@ -339,8 +345,7 @@ async function route() {
     current = { id: screen.id, handle };
   } catch (error) {
     console.error(error);
-    pendingReports.push(["This screen could not be opened (a bug); the details are in the " +
-      "browser's console.", "error"]);
+    pendingReports.push([t("shell.screen-bug"), "error"]);
   } finally {
     mounting = false;
   }
@@ -352,7 +357,42 @@ async function route() {
 }
 
 window.addEventListener("hashchange", () => route());
-route();
+
+// ---------------------------------------------------------------------------- language
+// The language follows the browser unless the player chose one in #settings (i18n.js).
+// A change redraws at once, without a reload: the page's fixed words, the status line and the
+// current screen, mounted again (its saved state brings it back where it was); Python is
+// asked again, in the new language, for whatever that screen shows of its words.
+let offlineStatus = null;
+let statusKey = "shell.loading";
+
+function applyLanguage() {
+  const chosen = app.settings.language;
+  const wanted = chosen === "system" ? browserLanguage() : chosen;
+  if (wanted === language() && document.documentElement.lang === wanted) return false;
+  setLanguage(wanted);
+  return true;
+}
+
+function redraw() {
+  translateStatic();
+  const status = $("status");
+  if (status.dataset.state === "ready") status.textContent = t("shell.ready");
+  else if (status.dataset.state === "error") status.textContent = t("shell.failed");
+  drawOffline();
+  if (!routed) return;
+  // The control that changed the language is drawn anew: focus goes to its new self.
+  const focused = document.activeElement && document.activeElement.id;
+  route().then(() => { if (focused) document.getElementById(focused)?.focus(); });
+}
+
+bridge.language = () => language();
+loadCatalogues().catch((error) => console.error(error)).then(() => {
+  applyLanguage();
+  translateStatic();
+  if ($("status").dataset.state === "loading") $("status").textContent = t(statusKey);
+  route();
+});
 
 // ---------------------------------------------------------------------------- offline
 // How much of the main line plays offline, in the page's foot (offline.js does the work).
@@ -361,16 +401,20 @@ offlineLine.className = "offline-status";
 offlineLine.setAttribute("data-testid", "offline-status");
 offlineLine.hidden = true;
 $("versions").before(offlineLine);
+function drawOffline() {
+  if (!offlineStatus) return;
+  const { state, done, total } = offlineStatus;
+  const percent = total > 0 ? Math.floor(100 * done / total) : 0;
+  if (state === "ready") offlineLine.textContent = t("shell.offline.ready");
+  else if (state === "saving") offlineLine.textContent = t("shell.offline.saving", { percent });
+  else if (state === "partial") offlineLine.textContent = t("shell.offline.partial", { percent });
+}
+
 registerOffline({
   onStatus({ state, done, total }) {
     offlineLine.dataset.state = state;
     offlineLine.hidden = state === "unavailable" || total === 0;
-    if (state === "ready") offlineLine.textContent = "Every level plays offline on this device.";
-    else if (state === "saving") {
-      offlineLine.textContent = `Saving the levels for offline play… ${Math.floor(100 * done / total)}%`;
-    } else if (state === "partial") {
-      offlineLine.textContent = `${Math.floor(100 * done / total)}% of the levels play offline; ` +
-        "the rest are saved on your next visit with a connection.";
-    }
+    offlineStatus = { state, done, total };
+    drawOffline();
   },
 });

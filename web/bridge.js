@@ -80,6 +80,11 @@ export class PythonBridge extends EventTarget {
     }
   }
 
+  /** The language Python speaks in for the next call (the shell sets it: i18n.js). */
+  language() {
+    return "en";
+  }
+
   /** Call a Python function by dotted name; resolves to its JSON result. */
   call(name, args = [], { onProgress } = {}) {
     if (this.failure) return Promise.reject(new Error(this.failure));  // Python never loaded
@@ -87,7 +92,9 @@ export class PythonBridge extends EventTarget {
     const promise = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress, name });
     });
-    this.worker.postMessage({ type: "call", id, name, args });
+    // The page's language goes with every call: Python says its words in it for that call
+    // only, so the worker never keeps a language of its own (i18n.js, gridforge.i18n).
+    this.worker.postMessage({ type: "call", id, name, args, language: this.language() });
     this.emit("busy", { id, name });
     return promise;
   }

@@ -3,6 +3,8 @@
 // what was wrong, so a link can never show a blank page. The main line's last level number
 // is Python's (levels/index.json, which the build writes): the shell passes it in.
 
+import { t } from "./i18n.js";
+
 export const SCREENS = ["home", "snakes", "mines", "editor", "rules", "settings", "console"];
 
 const LEVEL = /^[1-9][0-9]{0,5}$/;
@@ -23,28 +25,28 @@ export function parse(fragment, levels = null) {
   if (parts.length === 0) return route("home");
   const [head, ...rest] = parts;
   if (["home", "console", "mines", "rules", "settings"].includes(head)) {
-    if (rest.length) return route(head, {}, `There is no page “${text}”; here is ${title(head)}.`);
+    if (rest.length) return route(head, {}, t("route.no-page", { page: text, screen: title(head) }));
     return route(head);
   }
   if (head === "snakes" || head === "editor") {
     if (rest.length === 0) return route(head);
     if (rest[0] === "level" && rest.length === 2) {
       if (!LEVEL.test(rest[1])) {
-        const range = levels ? ` (1 to ${levels})` : "";
-        return route(head, {}, `“${rest[1]}” is not a level number${range}.`);
+        return route(head, {}, levels ? t("route.not-level-range", { text: rest[1], levels })
+          : t("route.not-level", { text: rest[1] }));
       }
       const level = Number(rest[1]);
       if (levels && level > levels) {
-        return route(head, {}, `There is no level ${level}: the main line has ${levels} levels.`);
+        return route(head, {}, t("route.no-level", { level, levels }));
       }
       return route(head, { level });
     }
     if (head === "editor" && rest[0] === "share" && rest.length === 2 && rest[1]) {
       return route(head, { share: rest[1] });
     }
-    return route(head, {}, `There is no page “${text}”; here is ${title(head)}.`);
+    return route(head, {}, t("route.no-page", { page: text, screen: title(head) }));
   }
-  return route("home", {}, `There is no page “${text}”; here is the start page.`);
+  return route("home", {}, t("route.no-page", { page: text, screen: title("home") }));
 }
 
 /** The fragment (with "#") of a screen and its params; the inverse of parse(). */
@@ -57,9 +59,5 @@ export function format(screen, params = {}) {
 
 /** A screen's name as the player reads it. */
 export function title(screen) {
-  return {
-    home: "the start page", snakes: "the snakes level map", mines: "mines",
-    editor: "the level editor", console: "the Python console", rules: "how to play",
-    settings: "the settings",
-  }[screen] ?? screen;
+  return SCREENS.includes(screen) ? t(`route.screen.${screen}`) : screen;
 }

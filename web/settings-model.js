@@ -7,15 +7,17 @@ const MAX_LESSONS = 100;
 /** The settings screen's choices and their defaults (gridforge.settings). */
 export const THEMES = ["system", "light", "dark"];
 export const MOTIONS = ["system", "reduce"];  // follow prefers-reduced-motion, or always reduce
+export const LANGUAGE_CHOICES = ["system", "en", "zh-CN"];  // follow the browser, or one of i18n.js's
 export const SETTING_DEFAULTS = Object.freeze({
   colourLetters: false,   // a letter on each colour, for colour-blind players
   developer: false,       // the Console tab and the version line
   lessonsDismissed: [],   // lessons put away ("Got it")
-  sound: true,            // sound effects (kept now, used once the games make sounds)
+  sound: true,            // sound effects (feel.js)
   volume: 70,             // 0..100
-  vibration: true,        // short vibrations on phones (kept now, used with the sounds)
+  vibration: true,        // short vibrations on phones, with the sounds (feel.js)
   theme: "system",        // one of THEMES
   motion: "system",       // one of MOTIONS
+  language: "system",     // one of LANGUAGE_CHOICES ("system": the browser's, navigator.languages)
 });
 
 /** What is wrong with `value` as the setting `key` ("" when it is fine). */
@@ -25,8 +27,8 @@ export function settingProblem(key, value) {
       return typeof value === "boolean" ? "" : "must be true or false";
     case "volume":
       return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : "must be a whole number from 0 to 100";
-    case "theme": case "motion": {
-      const choices = key === "theme" ? THEMES : MOTIONS;
+    case "theme": case "motion": case "language": {
+      const choices = { theme: THEMES, motion: MOTIONS, language: LANGUAGE_CHOICES }[key];
       return choices.includes(value) ? "" : `must be one of ${choices.join(", ")}`;
     }
     case "lessonsDismissed":

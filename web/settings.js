@@ -2,7 +2,7 @@
 // by the store (its corrupt-value rule), applied at once on every screen. Each change is
 // saved, applied (the theme and motion by theme.js) and announced to the screens with `onChange` (the
 // shell turns it into app's "settings" event).
-import { MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-model.js";
+import { LANGUAGE_CHOICES, MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-model.js";
 
 /**
  * The settings object the screens use as `app.settings`.
@@ -61,7 +61,7 @@ export function makeSettings(store, onChange) {
     /** Developer tools: the Console tab and the version line (the #console route works
      * either way, for tools and tests). */
     developer: flag("developer"),
-    /** Sound effects, and their volume (0..100): kept now, used once the games make sounds. */
+    /** Sound effects, and their volume (0..100): feel.js reads them at each sound. */
     sound: flag("sound"),
     volume: {
       get() { return values.volume; },
@@ -72,13 +72,16 @@ export function makeSettings(store, onChange) {
       },
       enumerable: true,
     },
-    /** Short vibrations on phones: kept now, used with the sounds. */
+    /** Short vibrations on phones, with the sounds (feel.js). */
     vibration: flag("vibration"),
     /** "system" (follow prefers-color-scheme), "light" or "dark". */
     theme: choice("theme", THEMES),
     /** "system" (follow prefers-reduced-motion) or "reduce" (no animation, whatever the
      * system says). */
     motion: choice("motion", MOTIONS),
+    /** "system" (the browser's language: any zh* is Simplified Chinese, else English),
+     * "en" or "zh-CN" (i18n.js). */
+    language: choice("language", LANGUAGE_CHOICES),
   });
   applyLook();  // a damaged stored theme or motion that theme.js took goes back to the default
   return settings;

@@ -1,7 +1,7 @@
 // The Python side of the page: a module Web Worker that loads Pyodide and the gridforge
 // wheel, then answers calls by name. It holds no game logic: every rule, score and search
 // runs in Python (gridforge.api.dispatch). Messages:
-//   page -> worker: {type: "init", interruptBuffer?}, {type: "call", id, name, args}
+//   page -> worker: {type: "init", interruptBuffer?}, {type: "call", id, name, args, language}
 //   worker -> page: {type: "status", stage, detail}, {type: "ready", versions},
 //                   {type: "load-error", message}, {type: "progress", id, done, total, label},
 //                   {type: "result", id, value}, {type: "error", id, error}
@@ -117,12 +117,12 @@ async function runQueue() {
   if (busy) return;
   busy = true;
   while (queue.length) {
-    const { id, name, args } = queue.shift();
+    const { id, name, args, language } = queue.shift();
     currentId = id;
     if (interruptBuffer) interruptBuffer[0] = 0;  // a cancel aimed at an earlier call
     let envelope;
     try {
-      envelope = JSON.parse(dispatch(name, JSON.stringify(args ?? [])));
+      envelope = JSON.parse(dispatch(name, JSON.stringify(args ?? []), language ?? "en"));
     } catch (err) {
       envelope = { ok: false, error: { type: "BridgeError", message: String(err && err.message || err) } };
     }

@@ -25,6 +25,7 @@ from typing import Any
 
 from gridforge import __version__
 from gridforge.errors import Cancelled, GridforgeError, ValidationError, parse_json
+from gridforge.i18n import DEFAULT, language, say, speaking
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.words import issue_words, plain
 
@@ -155,16 +156,20 @@ def player_text(kind: str, message: str) -> str:
     names, no tracebacks, field paths, cells and identifiers in words
     (:func:`gridforge.words.plain`); a bug says so in a plain sentence."""
     if kind == "Cancelled":
-        return "Stopped."
+        return say("error.cancelled")
     if kind == "InternalError":
-        return ("Something went wrong inside the game (a bug). Please try again; "
-                "the details are in the browser's console.")
+        return say("error.internal")
+    if language() != DEFAULT:
+        # The engines' own messages are English (the command line's); in another language
+        # the page says what went wrong in general and names the place (the issues, each in
+        # its own words, say the rest).
+        return say("error.refused")
     text = _FORMAT.sub(lambda m: f"the {m.group(1).replace('.', ' ')} format", message)
     text = _DANGLING.sub("", _DOTTED.sub("", text))
     text = re.sub(r"\s+([:,.])", r"\1", text)
     text = plain(re.sub(r"\s{2,}", " ", text.lstrip(" \t\n:")).strip())
     if not text:
-        return "That did not work."
+        return say("error.nothing")
     return text[0].upper() + text[1:]
 
 
@@ -178,8 +183,15 @@ def _error(exc: BaseException) -> dict[str, Any]:
     return error
 
 
-def dispatch(name: str, args_json: str = "[]") -> str:
-    """Call ``name`` with the JSON array ``args_json``; answer a JSON envelope (never raises)."""
+def dispatch(name: str, args_json: str = "[]", language: str = "en") -> str:
+    """Call ``name`` with the JSON array ``args_json``; answer a JSON envelope (never raises).
+    Player-facing words in the answer are in ``language`` (the page's: ``en`` or ``zh-CN``;
+    :mod:`gridforge.i18n`), for this call only."""
+    with speaking(language):
+        return _dispatch(name, args_json)
+
+
+def _dispatch(name: str, args_json: str) -> str:
     try:
         args = parse_json(args_json, "arguments")
         if not isinstance(args, list):

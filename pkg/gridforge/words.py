@@ -14,15 +14,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-# A list's items by their singular, counted from 1 as a person counts them.
-_ITEMS = {"bodies": "body", "holes": "hole", "stones": "stone", "cells": "cell",
-          "colors": "colour", "levels": "level", "certificates": "proof", "solution": "step",
-          "keys": "key", "items": "item"}
-# Field names and other identifiers said in words (any other underscore becomes a space).
-_WORDS = {"cols": "columns", "colors": "colours", "color": "colour", "min_length": "shortest",
-          "max_length": "longest", "min_steps": "fewest steps", "max_steps": "most steps",
-          "supply_demand": "supply and demand", "level_sha256": "level fingerprint",
-          "certificate": "proof"}
+from gridforge.i18n import DEFAULT, has, language, say
+
+# A list's items by their singular (``words.item.<list>``) and field names and other
+# identifiers in words (``words.field.<name>``) are the catalogue's (gridforge.i18n), in the
+# call's language; any other underscore becomes a space.
 # Where a dotted path without an index may start (so that ordinary text is left alone).
 _ROOTS = ("edit", "certificate", "size", "bodies", "holes", "steps", "request", "score",
           "search", "budgets")
@@ -37,7 +33,13 @@ _ROOT = re.compile(r"<root>:\s*")
 
 
 def _word(name: str) -> str:
-    return _WORDS.get(name, name.replace("_", " "))
+    key = f"words.field.{name}"
+    return say(key) if has(key) else name.replace("_", " ")
+
+
+def _item(name: str) -> str:
+    key = f"words.item.{name}"
+    return say(key) if has(key) else _word(name)
 
 
 def place(path: str) -> str:
@@ -49,19 +51,20 @@ def place(path: str) -> str:
         name, *indexes = re.split(r"\[(\d+)\]", segment)
         numbers = [int(i) + 1 for i in indexes if i]
         if numbers:
-            item = _ITEMS.get(name, _word(name)) if name else "item"
-            parts.append(" ".join([item, *(str(n) for n in numbers)]))
+            item = _item(name) if name else say("words.item.items")
+            parts.append(say("words.indexed", item=item,
+                             number=" ".join(str(n) for n in numbers)))
         elif name:
             parts.append(_word(name))
     if len(parts) > 1 and parts[0] == "edit":
         parts = parts[1:]
-    return ", ".join(parts)
+    return say("words.separator").join(parts)
 
 
 def _cell(match: re.Match[str]) -> str:
     word, x, y = match.group(1), int(match.group(2)), int(match.group(3))
-    where = f"column {x + 1}, row {y + 1}"
-    return f"{word} in {where}" if word else where
+    where = say("words.cell", column=x + 1, row=y + 1)
+    return say("words.thing-at", thing=_item(word + "s"), where=where) if word else where
 
 
 def plain(text: str) -> str:
@@ -84,4 +87,9 @@ def issue_words(issue: dict[str, Any]) -> dict[str, Any]:
     text = plain(str(issue.get("message", "")))
     if where and text.startswith(f"{where}: "):
         text = text[len(where) + 2:]  # the message began with its own place: say it once
+    if language() != DEFAULT:
+        # The engines write their messages in English (the command line's); another
+        # language says the kind of problem (``issue.<code>``) beside the place.
+        code = str(issue.get("code", ""))
+        text = say(f"issue.{code}") if has(f"issue.{code}") else say("issue.other")
     return {**issue, "place": where, "text": text}

@@ -105,8 +105,10 @@ def test_the_oldest_game_is_forgotten_past_the_limit_and_resumes_from_its_save()
         play.step(first["session"], [0, "tail", "D"])
     back = play.resume(spec_example(), first["save"])
     assert back["session"] != first["session"]
-    assert {k: v for k, v in back.items() if k != "session"} == \
-        {k: v for k, v in first.items() if k != "session"}
+    # the same game, where the step left it (a resume plays no step: no events)
+    assert {k: v for k, v in back.items() if k not in ("session", "events")} == \
+        {k: v for k, v in first.items() if k not in ("session", "events")}
+    assert back["events"] == [] and first["events"][0]["kind"] == "step"
 
 
 @pytest.mark.parametrize("save, path", [
@@ -174,6 +176,7 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
             answer = play.step(sid, step_json)
             legal = step_json in oracle["legal"]
             assert (answer["refused"] is None) == legal, (step_json, answer["refused"])
+            assert [e["kind"] for e in answer["events"][:1]] == (["step"] if legal else [])
             if legal:
                 steps, redo = [*steps, move_to_step(step_to_move(step_json))], []
         elif op == "undo":
@@ -195,8 +198,8 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
         assert answer["step_count"] == len(steps)
         assert answer["save"] == {"sha": level_sha256(level_json), "steps": steps, "redo": redo}
     resumed = play.resume(level_json, answer["save"])
-    assert {k: v for k, v in resumed.items() if k not in ("session", "refused")} == \
-        {k: v for k, v in answer.items() if k not in ("session", "refused")}
+    assert {k: v for k, v in resumed.items() if k not in ("session", "refused", "events")} == \
+        {k: v for k, v in answer.items() if k not in ("session", "refused", "events")}
     assert play.close(sid) and play.close(resumed["session"])
 
 
@@ -295,3 +298,49 @@ def test_a_gold_lock_counts_its_two_keys():
     assert answer["view"]["bodies"][2]["blocked"] is None
     answer = play.step(answer["session"], [2, "head", "R"])
     assert answer["view"]["complete"] and answer["view"]["markers"] == []
+
+
+@pytest.mark.parametrize("n, kind", [(18, "frozen-body"), (24, "frozen-hole"), (30, "lock")])
+def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
+    from gridforge.snakes.design.mainline import mainline_level
+
+    entry = mainline_level(n)
+    level = entry["level"]
+    answer = play.start(level)
+    sid = answer["session"]
+    assert answer["events"] == []
+    seen: list[dict[str, Any]] = []
+    for step in entry["certificate"]["solution"]:
+        before = answer["view"]
+        answer = play.step(sid, step)
+        events = answer["events"]
+        body, end, direction = step
+        assert events[0] == {"kind": "step", "body": body, "end": end, "direction": direction,
+                             "color": before["bodies"][body]["color"]}
+        exits = [e for e in events if e["kind"] == "exit"]
+        gained = answer["view"]["exited_layers"] - before["exited_layers"]
+        assert len(exits) == gained
+        for e in exits:
+            assert e["color"] == before["bodies"][body]["color"]
+            assert e["layers_left"] == (len(answer["view"]["bodies"][body]["cells"]) and
+                                        len(level["bodies"][body]["colors"]) -
+                                        answer["view"]["bodies"][body]["shed"])
+        seen += events
+    assert seen[-1] == {"kind": "won"} and sum(e["kind"] == "won" for e in seen) == 1
+    wanted = {"frozen-body": "thaw", "frozen-hole": "thaw", "lock": "unlock"}[kind]
+    markers = [m for m in play.start(level)["view"]["markers"] if m["kind"] == kind]
+    opened = [e for e in seen if e["kind"] == wanted]
+    assert len(opened) == len(markers) > 0
+    if kind == "frozen-hole":
+        assert {e["hole"] for e in opened} == {m["hole"] for m in markers}
+        assert all(e["color"] == level["holes"][e["hole"]]["color"] for e in opened)
+    else:
+        assert {e["body"] for e in opened} == {m["body"] for m in markers}
+    assert play.undo(sid)["events"] == []  # the level is complete: nothing to undo
+    # undo says nothing happened; redo says again what the step did; a refusal, nothing
+    fresh = play.start(level)["session"]
+    stepped = play.step(fresh, entry["certificate"]["solution"][0])
+    assert play.undo(fresh)["events"] == []
+    assert play.redo(fresh)["events"] == stepped["events"]
+    assert play.redo(fresh)["events"] == []  # nothing left to redo
+    assert play.step(fresh, [99, "head", "U"])["events"] == []

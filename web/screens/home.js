@@ -1,30 +1,31 @@
 // The start page: the two games and the editor, each with the player's place in it, and
 // the progress file (export, import). Reads saved state only; Python is not needed here.
 import { minesRunOpen } from "../store.js";
+import { t } from "../i18n.js";
 import { download, el } from "./dom.js";
 
 /** The player's place in the snakes main line, in words. */
 function snakesPlace(progress) {
   const done = Object.keys(progress.snakes.done).length;
   const current = progress.snakes.current;
-  if (current) return `Level ${current.level} is waiting where you left it · ${done} done`;
-  if (done === 0) return "Start with level 1";
-  return `Level ${progress.snakes.open} is next · ${done} done`;
+  if (current) return t("home.snakes.waiting", { level: current.level, done });
+  if (done === 0) return t("home.snakes.start");
+  return t("home.snakes.next", { level: progress.snakes.open, done });
 }
 
 function minesPlace(mines) {
   const summary = mines.summary;
-  if (!mines.run) return "No run in progress";
-  if (!summary) return "A run is in progress";
-  const of = `battle ${summary.battle} of ${summary.battles}`;
-  if (summary.status === "won") return `Last run won: all ${summary.battles} battles`;
-  if (summary.status === "lost") return `Last run lost in ${of}`;
-  return `A run is in progress: ${of}`;
+  if (!mines.run) return t("home.mines.none");
+  if (!summary) return t("home.mines.running");
+  const where = { battle: summary.battle, battles: summary.battles };
+  if (summary.status === "won") return t("home.mines.won", where);
+  if (summary.status === "lost") return t("home.mines.lost", where);
+  return t("home.mines.running-at", where);
 }
 
 export const screen = {
   id: "home",
-  title: "Home",
+  title: "Home",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     const progress = app.store.progress();
     const drafts = app.store.drafts();
@@ -39,38 +40,39 @@ export const screen = {
       if (!file) return;
       try {
         app.store.importProgress(await file.text());
-        app.navigate("#home", { replace: true, message: "Progress imported.", kind: "success" });
+        app.navigate("#home", { replace: true, message: t("home.imported"), kind: "success" });
       } catch (error) {
-        app.message(`${error.message} Nothing was changed.`, "error");
+        app.message(t("home.import-failed", { reason: error.message }), "error");
       }
     });
     root.append(el("section", { class: "home", "data-testid": "home" },
       el("div", { class: "home-cards" },
         el("article", { class: "card", "data-testid": "home-snakes" },
-          el("h2", {}, "Snakes"),
-          el("p", {}, "Slide each body, head or tail first, into a hole of its colour."),
+          el("h2", {}, t("home.snakes.title")),
+          el("p", {}, t("home.snakes.about")),
           el("p", { class: "place", "data-testid": "home-snakes-place" }, snakesPlace(progress)),
           el("a", { class: "go", href: snakesLink, "data-testid": "home-snakes-go" },
-            current ? "Continue" : "Play")),
+            current ? t("home.continue") : t("home.play"))),
         el("article", { class: "card", "data-testid": "home-mines" },
-          el("h2", {}, "Mines"),
-          el("p", {}, "A roguelike minesweeper: five battles, action points, no guessing."),
+          el("h2", {}, t("home.mines.title")),
+          el("p", {}, t("home.mines.about")),
           el("p", { class: "place", "data-testid": "home-mines-place" }, minesPlace(progress.mines)),
           el("a", { class: "go", href: "#mines", "data-testid": "home-mines-go" },
-            minesRunOpen(progress.mines) ? "Resume" : progress.mines.run ? "New run" : "Play")),
+            minesRunOpen(progress.mines) ? t("home.resume") : progress.mines.run ? t("home.new-run") : t("home.play"))),
         el("article", { class: "card", "data-testid": "home-editor" },
-          el("h2", {}, "Level editor"),
-          el("p", {}, "Build a snakes level, prove it solvable, share it."),
+          el("h2", {}, t("home.editor.title")),
+          el("p", {}, t("home.editor.about")),
           el("p", { class: "place", "data-testid": "home-editor-place" },
-            drafts.length ? `${drafts.length} draft${drafts.length === 1 ? "" : "s"} saved` : "No drafts yet"),
-          el("a", { class: "go", href: "#editor", "data-testid": "home-editor-go" }, "Open"))),
+            drafts.length ? t(drafts.length === 1 ? "home.editor.draft" : "home.editor.drafts", { count: drafts.length })
+              : t("home.editor.no-drafts")),
+          el("a", { class: "go", href: "#editor", "data-testid": "home-editor-go" }, t("home.open")))),
       el("div", { class: "progress-io" },
-        el("span", {}, "Your progress lives in this browser."),
+        el("span", {}, t("home.progress.where")),
         el("button", { type: "button", "data-testid": "progress-export",
           onclick: () => download("gridforge-progress.json", app.store.exportProgress()) },
-        "Export progress"),
+        t("home.progress.export")),
         el("button", { type: "button", "data-testid": "progress-import",
-          onclick: () => fileInput.click() }, "Import progress…"),
+          onclick: () => fileInput.click() }, t("home.progress.import")),
         fileInput)));
   },
 };

@@ -6,6 +6,7 @@
 // Drawing priority of the seed (data-supply 2): digit > avatar > flag > fog texture > ground:
 // the avatar is a figure standing in its cell beside the digit, never over it.
 
+import { t } from "../i18n.js";
 import { el, svg } from "./dom.js";
 import { avatarFigure } from "./mines-fight.js";
 
@@ -38,25 +39,24 @@ export function flagGlyph() {
 /** The tooltip of a cell: what it is and what a click would do (from Python's offer). */
 function describe(kind, value, offer, costs, avatar) {
   const what = {
-    concealed: "Concealed",
-    "concealed-fog": "Concealed, in fog: its digit will stay hidden",
-    flag: "Flag: your mark that a mine lies here; it is judged when the round ends " +
-      "(a flag on a mine weakens the enemy)",
-    mine: "Dug mine: opened ground now, you can walk over it",
-    "open-fog": "Opened, in fog: safe floor with no digit",
-    "open-zero": "Opened: no mine around",
-    open: `Opened: ${value} mine${value === 1 ? "" : "s"} around`,
+    concealed: t("mines.cell.concealed"),
+    "concealed-fog": t("mines.cell.concealed-fog"),
+    flag: t("mines.cell.flag"),
+    mine: t("mines.cell.mine"),
+    "open-fog": t("mines.cell.open-fog"),
+    "open-zero": t("mines.cell.open-zero"),
+    open: t(value === 1 ? "mines.cell.open-one" : "mines.cell.open", { count: value }),
   }[kind];
   const doing = {
-    dig: `click digs it (${costs.dig} AP)`,
-    reach: `click walks beside it and digs it (${costs.reach} AP)`,
-    move: "click moves you here (free)",
+    dig: t("mines.cell.do-dig", { ap: costs.dig }),
+    reach: t("mines.cell.do-reach", { ap: costs.reach }),
+    move: t("mines.cell.do-move"),
   }[offer.primary];
   const flagging = {
-    flag_place: `right click or long press flags it (${costs.flag_place} AP)`,
-    flag_pull: `right click or long press pulls the flag (${costs.flag_pull} AP)`,
+    flag_place: t("mines.cell.do-flag", { ap: costs.flag_place }),
+    flag_pull: t("mines.cell.do-pull", { ap: costs.flag_pull }),
   }[offer.secondary];
-  return [avatar ? "You are here" : null, what, doing, flagging].filter(Boolean).join(" · ");
+  return [avatar ? t("mines.cell.you") : null, what, doing, flagging].filter(Boolean).join(" · ");
 }
 
 /** What a click on each cell would do, from Python's offer: "x,y" -> {primary, secondary,
@@ -78,8 +78,7 @@ function offersOf(offer) {
 /** The board: `{element, draw(state), cellAt(x, y), offerAt(x, y), cursor, ...}`. */
 export function minesBoard() {
   const element = el("div", { class: "mines-board", "data-testid": "mines-board", tabindex: "0",
-    role: "grid", "aria-label": "Mines board: arrows move the cursor, Space digs or moves, " +
-      "F flags, S stops, H hints" });
+    role: "grid", "aria-label": t("mines.board-label") });
   let cells = [];              // cells[y][x] -> element
   let drawnShape = "";         // "cols x rows" of the drawn grid
   let offers = new Map();      // "x,y" -> {primary, secondary, parent, stand}
@@ -100,18 +99,18 @@ export function minesBoard() {
     element.dataset.cols = String(b.cols);
     element.dataset.rows = String(b.rows);
     cells = [];
-    const nodes = [];
+    const rows = [];
     for (let y = 0; y < b.rows; y++) {
       const row = [];
       for (let x = 0; x < b.cols; x++) {
-        const cell = el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
-          "data-x": String(x), "data-y": String(y) });
-        row.push(cell);
-        nodes.push(cell);
+        row.push(el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
+          "data-x": String(x), "data-y": String(y) }));
       }
       cells.push(row);
+      // A grid's cells sit in rows (ARIA); the row box takes no part in the layout.
+      rows.push(el("div", { class: "mines-row", role: "row" }, ...row));
     }
-    element.replaceChildren(...nodes);
+    element.replaceChildren(...rows);
   }
 
   /** Draw the run's state: the offers always, the cells when there is a board. */

@@ -6,6 +6,7 @@
 // that adds pending damage makes the bar and the figure flinch. The animations are brief,
 // never hold input back and are skipped under reduced motion (motion.js).
 
+import { t } from "../i18n.js";
 import { el, svg } from "./dom.js";
 
 /** The avatar: a small miner with a helmet and a pickaxe (the board draws it too). */
@@ -53,9 +54,9 @@ const percent = (value, max) => `${max > 0 ? (100 * Math.max(0, value)) / max : 
 /** One HP bar: `{element, draw(side), settle(before, after, damage, motion)}`. */
 function hpBar(testid, label, withStrike) {
   const fill = el("div", { class: "hp-fill" });
-  const pending = el("div", { class: "hp-pending", title: "Damage this round will settle" });
+  const pending = el("div", { class: "hp-pending", title: t("mines.hp.pending-title") });
   const strike = withStrike
-    ? el("div", { class: "hp-strike", title: "The enemy's strike when the round ends" }) : null;
+    ? el("div", { class: "hp-strike", title: t("mines.hp.strike-title") }) : null;
   const loss = el("div", { class: "hp-loss" });
   const float = el("div", { class: "hp-float", "aria-hidden": "true" });
   const element = el("div", { class: "hp-bar", "data-testid": testid, role: "meter",
@@ -71,8 +72,8 @@ function hpBar(testid, label, withStrike) {
     element.dataset.pending = String(due);
     element.setAttribute("aria-valuemax", String(max));
     element.setAttribute("aria-valuenow", String(hp));
-    element.setAttribute("aria-valuetext", `${hp} of ${max} HP` +
-      (due ? `, ${due} to be lost this round` : "") + (coming ? `, the enemy strikes for ${coming}` : ""));
+    element.setAttribute("aria-valuetext", t("mines.hp.value", { hp, max }) +
+      (due ? t("mines.hp.due", { due }) : "") + (coming ? t("mines.hp.strike", { coming }) : ""));
     fill.style.width = percent(hp, max);
     pending.style.left = percent(hp - due, max);
     pending.style.width = percent(due, max);
@@ -115,8 +116,8 @@ function restart(node, name) {
  * `term(word, name)` makes a term's explaining button (mines-panels.js).
  */
 export function fightBar(term) {
-  const player = hpBar("mines-player-hp", "Your HP", true);
-  const enemy = hpBar("mines-enemy-hp", "The enemy's HP", false);
+  const player = hpBar("mines-player-hp", t("mines.hp.you"), true);
+  const enemy = hpBar("mines-enemy-hp", t("mines.hp.enemy"), false);
   const playerFigure = avatarFigure("portrait");
   const foe = enemyFigure();
   const playerLabel = el("span", { class: "fighter-label", "data-testid": "mines-player" });
@@ -137,8 +138,8 @@ export function fightBar(term) {
   function draw(state, motion) {
     const e = state.enemy;
     const p = state.player;
-    battle.textContent = `Battle ${state.battle}/${state.battles}`;
-    playerLabel.replaceChildren(`You ${p.hp}/${p.max_hp} `, term("HP", "HP"));
+    battle.textContent = t("mines.battle", { battle: state.battle, battles: state.battles });
+    playerLabel.replaceChildren(t("mines.you-hp", { hp: p.hp, max: p.max_hp }), term("HP", "HP"));
     enemyLabel.replaceChildren(`${e.name} ${e.hp}/${e.max_hp} `, term("HP", "HP"),
       " · ", term("attack", "attack"), ` ${e.attack}`);
     const enemyHit = enemy.draw(e);

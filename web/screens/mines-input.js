@@ -11,9 +11,11 @@ const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowD
 /**
  * Listen on `view` (minesBoard()). `actions`: `act(x, y)` (a click, tap, Space or Enter),
  * `secondary(x, y)` (a flag), `stop()`, `hint()`, `continueRun()`; `state()` is the last
- * state drawn and `flagMode()` whether a tap flags. Returns `{stop()}`.
+ * state drawn, `flagMode()` whether a tap flags and `touch()` the feel of a long press (a
+ * short vibration, feel.js). Returns `{stop()}`.
  */
-export function attachInput(view, { act, secondary, stop, hint, continueRun, state, flagMode }) {
+export function attachInput(view, { act, secondary, stop, hint, continueRun, state, flagMode,
+  touch = () => {} }) {
   const board = view.element;
   let press = null;   // {id, sx, sy, x, y, timer, long}
 
@@ -39,7 +41,7 @@ export function attachInput(view, { act, secondary, stop, hint, continueRun, sta
         if (press !== mine) return;
         mine.long = true;
         secondary(mine.x, mine.y);  // a long press flags or unflags
-        if (navigator.vibrate) navigator.vibrate(15);
+        touch();  // a short pulse, unless vibration is off in the settings
       }, LONG_PRESS_MS);
     }
   });

@@ -3,6 +3,7 @@
 // number and word comes from Python's answers; lines that name cells point at them on the
 // board instead of numbering them.
 
+import { t as tr } from "../i18n.js";
 import { el } from "./dom.js";
 import { flagGlyph, key } from "./mines-board.js";
 
@@ -15,7 +16,7 @@ export function pointingLine(node, line) {
     if (typeof part === "string") return part;
     if (!all.some(([x, y]) => x === part.cell[0] && y === part.cell[1])) all.push(part.cell);
     return el("span", { class: "cell-ref", "data-testid": "mines-cell-ref", tabindex: "0",
-      role: "button", "data-cell": key(...part.cell), title: "Show this cell on the board" },
+      role: "button", "data-cell": key(...part.cell), title: tr("mines.show-cell") },
     part.text);
   }));
   node.dataset.cells = JSON.stringify(all);
@@ -104,15 +105,16 @@ export function statusPanel(section, state) {
     const b = s.board;
     chips.ledger.replaceChildren(term("AP", "AP"), ` ${s.ap}/${s.ap_per_round} · `, term("RAP", "RAP"),
       ` ${s.rap}`);
-    chips.count.replaceChildren(...(b ? [term("Mines", "mines"), ` ${b.mine_total} · left ${b.mines_left}`] : []));
+    chips.count.replaceChildren(...(b ? [term(tr("mines.chip.mines"), "mines"), tr("mines.chip.count", { total: b.mine_total, left: b.mines_left })] : []));
     const foggy = b && b.grid.some((row) => row.some((v) => v === "concealed-fog" || v === "open-fog"));
     chips.fog.hidden = !foggy;
-    chips.fog.replaceChildren(...(foggy ? [term("Fog", "fog"), " on this board"] : []));
+    chips.fog.replaceChildren(...(foggy ? [term(tr("mines.chip.fog"), "fog"), tr("mines.chip.fog-here")] : []));
     const p = s.pending;
     pendingLine.replaceChildren(...(s.status === "playing"
-      ? [term("This round so far", "pending"), `: enemy −${p.enemy_damage}` +
-        (p.ambushes ? ` · you −${p.player_damage} (${p.ambushes} ambush${p.ambushes > 1 ? "es" : ""})` : "") +
-        ` · then the enemy strikes for ${p.enemy_attack}`]
+      ? [term(tr("mines.pending"), "pending"), tr("mines.pending.enemy", { damage: p.enemy_damage }) +
+        (p.ambushes ? tr(p.ambushes > 1 ? "mines.pending.ambushes" : "mines.pending.ambush",
+          { damage: p.player_damage, count: p.ambushes }) : "") +
+        tr("mines.pending.strike", { attack: p.enemy_attack })]
       : []));
     pendingLine.dataset.ambush = p.ambushes ? "1" : "0";
     if (tipLine.dataset.kind !== "chord") tipLine.textContent = s.tip || "";
@@ -128,7 +130,7 @@ export function statusPanel(section, state) {
     draw,
     /** The one-time "no chord" tip (D1 duty 3), kept until the next answer is drawn. */
     chordTip() {
-      tipLine.textContent = "Clicking a number moves you there: this game has no chord.";
+      tipLine.textContent = tr("mines.no-chord");
       tipLine.dataset.kind = "chord";
     },
   };
@@ -138,16 +140,16 @@ export function statusPanel(section, state) {
  *  `on`: `{stop, flagMode(on), hint, refresh, newRun}`. */
 export function controls(on) {
   const seedInput = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric",
-    placeholder: "random", "data-testid": "mines-seed", "aria-label": "Seed of a new run" });
-  const newRunButton = el("button", { type: "button", "data-testid": "mines-new-run" }, "New run");
+    placeholder: tr("mines.seed-random"), "data-testid": "mines-seed", "aria-label": tr("mines.seed-label") });
+  const newRunButton = el("button", { type: "button", "data-testid": "mines-new-run" }, tr("home.new-run"));
   const stopButton = el("button", { type: "button", class: "primary", "data-testid": "mines-stop",
-    title: "End the round now and bank the AP left (S)" }, "Stop");
+    title: tr("mines.stop-title") }, tr("mines.stop"));
   const hintButton = el("button", { type: "button", "data-testid": "mines-hint",
-    title: "Show the next cell logic proves (H)" }, "Hint");
+    title: tr("mines.hint-title") }, tr("snakes.hint"));
   const flagButton = el("button", { type: "button", "data-testid": "mines-flag-mode",
-    "aria-pressed": "false", title: "While on, a tap or click places or pulls a flag" },
-  flagGlyph(), el("span", {}, "Flag mode"));
-  const refreshButton = el("button", { type: "button", "data-testid": "mines-refresh" }, "Fresh board");
+    "aria-pressed": "false", title: tr("mines.flag-mode-title") },
+  flagGlyph(), el("span", {}, tr("mines.flag-mode")));
+  const refreshButton = el("button", { type: "button", "data-testid": "mines-refresh" }, tr("mines.refresh"));
   const hintStock = el("span", { class: "hint-stock", "data-testid": "mines-hint-stock" });
   hintButton.append(" ", hintStock);
   let flagMode = false;
@@ -171,13 +173,13 @@ export function controls(on) {
     hintButton.dataset.left = String(hints.left);
     hintButton.title = `${(s.terms && s.terms.hints) || ""} (H)`.trim();
     refreshButton.disabled = !s.can_refresh;
-    refreshButton.textContent = `Fresh board (${s.refresh_cost} RAP)`;
+    refreshButton.textContent = tr("mines.refresh-cost", { cost: s.refresh_cost });
   }
 
   return {
     element: el("div", { class: "mines-controls" }, stopButton, flagButton, hintButton, refreshButton,
       el("span", { class: "spacer" }),
-      el("label", { class: "seed" }, "Seed ", seedInput), newRunButton),
+      el("label", { class: "seed" }, tr("mines.seed"), seedInput), newRunButton),
     seedInput,
     draw,
   };
@@ -202,11 +204,11 @@ export function statsPanel(on) {
   const playerStats = el("div", { class: "mines-player-stats", "data-testid": "mines-player-stats" });
   const statsBody = el("div", { class: "mines-stats-body", "data-testid": "mines-stats-body" });
   const telemetry = el("details", { class: "mines-telemetry", "data-testid": "mines-telemetry" },
-    el("summary", {}, "Playtest telemetry"), statsBody,
+    el("summary", {}, tr("mines.stats.telemetry")), statsBody,
     el("button", { type: "button", "data-testid": "mines-stats-export",
-      onclick: () => on.exportTelemetry() }, "Export as JSON"));
+      onclick: () => on.exportTelemetry() }, tr("mines.stats.export")));
   const element = el("details", { class: "mines-stats", "data-testid": "mines-stats" },
-    el("summary", {}, "Stats"), playerStats, telemetry);
+    el("summary", {}, tr("mines.stats")), playerStats, telemetry);
   element.addEventListener("toggle", () => { if (element.open) on.refresh(); });
   telemetry.addEventListener("toggle", () => { if (telemetry.open) on.refresh(); });
 
@@ -215,27 +217,27 @@ export function statsPanel(on) {
     const used = [...state.battle_summaries.map((b) => b.hints_used || 0)];
     const hints = state.hints || { left: 0, per_battle: 0 };
     playerStats.replaceChildren(el("ul", {},
-      el("li", {}, `Rounds played: ${t.rounds}`),
-      el("li", {}, `Cells dug open: ${t.cells_opened} · mines dug: ${t.mines_dug} · flags on mines: ${t.flag_hits}`),
-      el("li", {}, `Damage dealt ${t.damage_dealt} · taken ${t.damage_taken}`),
-      el("li", {}, `Hints left in this battle: ${hints.left} of ${hints.per_battle}` +
-        (used.length ? ` · used in earlier battles: ${used.join(", ")}` : ""))));
+      el("li", {}, tr("mines.stats.rounds", { rounds: t.rounds })),
+      el("li", {}, tr("mines.stats.cells", { cells: t.cells_opened, mines: t.mines_dug, flags: t.flag_hits })),
+      el("li", {}, tr("mines.end.damage", { dealt: t.damage_dealt, taken: t.damage_taken })),
+      el("li", {}, tr("mines.stats.hints", { left: hints.left, per: hints.per_battle }) +
+        (used.length ? tr("mines.stats.hints-used", { used: used.join(", ") }) : ""))));
   }
 
   function drawTelemetry(data) {
     const t = data.totals;
-    const chains = Object.entries(t.chain_sizes).map(([size, n]) => `${size}: ${n}`).join(", ") || "none yet";
+    const chains = Object.entries(t.chain_sizes).map(([size, n]) => `${size}: ${n}`).join(", ") || tr("mines.stats.none-yet");
     const rejections = Object.entries(t.rejections).map(([why, n]) => `${t.reason_words[why]}: ${n}`)
-      .join(", ") || "none";
+      .join(", ") || tr("mines.stats.none");
     statsBody.replaceChildren(
       el("p", { "data-testid": "mines-stats-friction" },
-        `Input actions per AP spent: ${t.actions_per_ap ?? "–"} (guard rail ≤ ${data.guard_actions_per_ap}; ` +
-        `${t.rounds_over_guard} of ${t.rounds} rounds above it)`),
-      el("p", {}, `Batches per round: ${t.batches_per_round ?? "–"} · chain sizes (cells per dig): ${chains}`),
-      el("p", {}, `Refusals by reason: ${rejections}`),
+        tr("mines.stats.friction", { per: t.actions_per_ap ?? "–", guard: data.guard_actions_per_ap,
+          over: t.rounds_over_guard, rounds: t.rounds })),
+      el("p", {}, tr("mines.stats.batches", { batches: t.batches_per_round ?? "–", chains })),
+      el("p", {}, tr("mines.stats.refusals", { rejections })),
       el("table", {},
-        el("thead", {}, el("tr", {}, ...["Battle", "Round", "Inputs", "AP", "Per AP", "Batches"]
-          .map((h) => el("th", {}, h)))),
+        el("thead", {}, el("tr", {}, ...["battle", "round", "inputs", "ap", "per-ap", "batches"]
+          .map((h) => el("th", {}, tr(`mines.stats.column.${h}`))))),
         el("tbody", {}, ...data.rounds.slice(-12).map((r) => el("tr", {},
           ...[r.battle, r.round, r.input_actions, r.ap_spent, r.actions_per_ap ?? "–", r.batches]
             .map((v) => el("td", {}, String(v))))))));

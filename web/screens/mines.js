@@ -19,10 +19,12 @@
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
 
+import { t } from "../i18n.js";
 import { serialQueue } from "../contract.js";
 import { reducedMotion } from "../motion.js";
 import { minesRunOpen, PROGRESS_KEY } from "../store.js";
 import { download, el } from "./dom.js";
+import { boardFeedback, minesReport } from "./feedback.js";
 import { minesBoard } from "./mines-board.js";
 import { fightBar } from "./mines-fight.js";
 import { attachInput } from "./mines-input.js";
@@ -47,7 +49,7 @@ function randomSeed() {
 
 export const screen = {
   id: "mines",
-  title: "Mines",
+  title: "Mines",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     ensureStyles();
     let live = true;
@@ -74,25 +76,26 @@ export const screen = {
       hidden: true });
     const log = eventLog();
     const stats = statsPanel({ refresh: () => refreshStats(), exportTelemetry });
+    const feedback = boardFeedback(app);  // the live region's lines, sounds and vibrations
 
     // In the order a keyboard meets them: the battle, the controls, the board, the rest.
     // mines.css places them: the board beside the column of the others on a wide screen;
     // the battle above the board and the controls, the round so far and the rest below it
     // on a narrow one.
     const stage = el("div", { class: "mines-stage" },
-      el("div", { class: "mines-board-wrap" }, view.element, overlay.element));
+      el("div", { class: "mines-board-wrap" }, view.element, overlay.element), feedback.element);
     section.append(
       fight.element,
       status.pendingLine,
       el("div", { class: "mines-play" }, status.status, buttons.element),
       stage,
       el("div", { class: "mines-side" }, status.termBox, status.tipLine, hintBox,
-        el("h3", {}, "Events"), log.element, stats.element));
+        el("h3", {}, t("mines.events")), log.element, stats.element));
     root.append(section);
     const layout = boardLayout(section, stage, view.element);
     attachPointing(section, view);
     const input = attachInput(view, { act, secondary, stop, hint: askHint, continueRun,
-      state: () => state, flagMode: () => flagMode });
+      state: () => state, flagMode: () => flagMode, touch: () => app.feel.touch() });
 
     // ------------------------------------------------------------------ calls, in order
     /** Run `work` after every earlier input: one intent at a time, in the order given. */
@@ -142,6 +145,12 @@ export const screen = {
       if (stats.open) refreshStats();
     }
 
+    /** Take the answer to the player's input, drawn first, then say and sound what it did. */
+    function told(answer, did) {
+      take(answer);
+      if (live) feedback.report(minesReport(answer, did));
+    }
+
     async function startRun(seed, announce = true) {
       if (runId) app.python.mines.closeRun(runId).catch(() => {});
       const answer = await app.python.mines.newRun(seed);
@@ -152,7 +161,7 @@ export const screen = {
       view.setCursor(null);
       log.clear();
       take(answer);
-      if (announce) opening(`A new run (seed ${seed}). ${answer.state.tip || ""}`.trim(), "info");
+      if (announce) opening(t("mines.new-run-started", { seed, tip: answer.state.tip || "" }).trim(), "info");
     }
 
     /** The run's opening words, after the route's complaint if there was one. */
@@ -171,31 +180,24 @@ export const screen = {
         section.dataset.run = runId;
         take(answer);
         const more = (answer.messages || []).map((m) => ` ${m.text}`).join("");
-        opening(`Your run is back where you left it: battle ${answer.state.battle}, ` +
-          `round ${answer.state.round}.${more}`, "info");
+        opening(t("mines.resumed", { battle: answer.state.battle, round: answer.state.round, more }), "info");
       } catch (error) {
         if (!live) return;
         if (error.type === "Cancelled") {
           // Nothing was refused: the saved run stays as it is for the next visit.
-          app.message("Resuming your run was stopped; it is still saved. Open Mines again to " +
-            "resume it, or press New run.", "error");
+          app.message(t("mines.resume-stopped"), "error");
           return;
         }
         // Python refused the saved run (a damaged save, or one from an older build): keep
         // the whole stored progress aside, read back equal, before a new run saves over it.
-        const kept = app.store.keepAside(PROGRESS_KEY, error.message, "mines run");
-        const where = kept.kept
-          ? `it was kept as “${kept.kept}” in this browser.`
-          : kept.held
-            ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and this new ` +
-              "run is not saved over it."
-            : "there was nothing stored to keep.";
+        const kept = app.store.keepAside(PROGRESS_KEY, error.message, t("mines.saved-what"));
+        const where = kept.kept ? t("snakes.resume.kept", { key: kept.kept })
+          : kept.held ? t("mines.resume-held", { key: PROGRESS_KEY }) : t("snakes.resume.nothing");
         const seed = randomSeed();
         await startRun(seed, false);
         if (!live) return;
         // Where the run went comes first: the message line shows two lines.
-        opening(`Your saved run could not be resumed: ${where} A new run starts (seed ` +
-          `${seed}). Why: ${error.message}`, "error");
+        opening(t("mines.resume-failed", { where, seed, why: error.message }), "error");
       }
     }
 
@@ -203,7 +205,7 @@ export const screen = {
       const text = buttons.seedInput.value.trim();
       const seed = text === "" ? randomSeed() : Number(text);
       if (!Number.isInteger(seed) || seed < 0) {
-        app.message("The seed is a whole number from 0 up (or empty for a random one).", "error");
+        app.message(t("mines.bad-seed"), "error");
         return;
       }
       enqueue(() => startRun(seed));
@@ -217,13 +219,17 @@ export const screen = {
           chordTipShown = true;  // once per run, never modal (D1 duty 3)
           status.chordTip();
         }
-        take(await app.python.mines.primary(runId, [x, y]));
+        const did = view.offerAt(x, y).primary ?? null;  // Python's offer, as drawn
+        told(await app.python.mines.primary(runId, [x, y]), did);
       });
     }
 
     function secondary(x, y) {
       if (!runId) return;
-      enqueue(async () => take(await app.python.mines.secondary(runId, [x, y])));
+      enqueue(async () => {
+        const did = view.offerAt(x, y).secondary ?? null;
+        told(await app.python.mines.secondary(runId, [x, y]), did);
+      });
     }
 
     function act(x, y) {
@@ -232,7 +238,7 @@ export const screen = {
 
     function stop() {
       if (!runId) return;
-      enqueue(async () => take(await app.python.mines.act(runId, { kind: "stop" })));
+      enqueue(async () => told(await app.python.mines.act(runId, { kind: "stop" }), "stop"));
     }
 
     function continueRun() {
@@ -263,8 +269,9 @@ export const screen = {
         hint = answer;
         pointingLine(hintBox, answer);
         hintBox.hidden = false;
-        const paid = answer.price ? ` (${answer.hints_left} left in this battle)` : "";
-        app.message(answer.cell ? `Hint${paid}: ${answer.text}` : answer.text,
+        app.message(!answer.cell ? answer.text : answer.price
+          ? t("mines.hint-paid", { left: answer.hints_left, text: answer.text })
+          : t("mines.hint-text", { text: answer.text }),
           answer.refused ? "error" : "info");
         view.drawHint(hint);
       });

@@ -3,6 +3,7 @@
 // lessons say; each snakes picture is a tiny level drawn by the game's own board, so a
 // marker, a coat or a lock looks here exactly as in play. The mines picture is a corner of a
 // board in the view's vocabulary. No emoji and nothing fetched: SVG drawn on the page.
+import { t } from "../i18n.js";
 import { el, svg } from "./dom.js";
 import { drawBoard } from "./snakes-board.js";
 
@@ -11,28 +12,28 @@ const MINES_CELL = 1;      // the mines picture's cell in its own viewBox units 
 
 export const screen = {
   id: "rules",
-  title: "How to play",
+  title: "How to play",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     let live = true;
     const boards = [];     // [box, picture, title]: redrawn when the colour letters change
     const jump = (testid, label, target) => el("button", { type: "button", "data-testid": testid,
       onclick: () => target().scrollIntoView({ block: "start" }) }, label);
     const snakesPart = el("section", { class: "rules-part", "data-testid": "rules-snakes",
-      "aria-labelledby": "rules-snakes-title" }, el("h2", { id: "rules-snakes-title" }, "Snakes"));
+      "aria-labelledby": "rules-snakes-title" }, el("h2", { id: "rules-snakes-title" }, t("rules.snakes")));
     const minesPart = el("section", { class: "rules-part", "data-testid": "rules-mines",
-      "aria-labelledby": "rules-mines-title" }, el("h2", { id: "rules-mines-title" }, "Mines"));
-    const status = el("p", { class: "rules-status", "data-testid": "rules-status" }, "Loading the rules…");
+      "aria-labelledby": "rules-mines-title" }, el("h2", { id: "rules-mines-title" }, t("rules.mines")));
+    const status = el("p", { class: "rules-status", "data-testid": "rules-status" }, t("rules.loading"));
     const page = el("section", { class: "rules", "data-testid": "rules" },
-      el("div", { class: "rules-head" }, el("h1", {}, "How to play"),
-        jump("rules-jump-snakes", "Snakes", () => snakesPart),
-        jump("rules-jump-mines", "Mines", () => minesPart)),
+      el("div", { class: "rules-head" }, el("h1", {}, t("rules.title")),
+        jump("rules-jump-snakes", t("rules.snakes"), () => snakesPart),
+        jump("rules-jump-mines", t("rules.mines"), () => minesPart)),
       status, snakesPart, minesPart);
     root.append(page);
 
     function drawPicture([box, picture, title]) {
       const board = drawBoard(box, picture.level, picture.view, {
         testid: "rules-board", label: "rules", hint: picture.arrow, letters: app.settings.colourLetters,
-        ariaLabel: `Picture: ${title}` });
+        ariaLabel: t("rules.picture", { title }) });
       board.removeAttribute("tabindex");
       board.setAttribute("role", "img");
       board.removeAttribute("aria-roledescription");
@@ -58,18 +59,17 @@ export const screen = {
         [snakes, mines] = await Promise.all([app.python.snakes.rules(), app.python.mines.rules()]);
       } catch (error) {
         if (live) {
-          status.textContent = "The rules could not be loaded.";
-          app.message(`The rules could not be loaded (${error.message}). Reloading may help.`, "error");
+          status.textContent = t("rules.failed");
+          app.message(t("rules.failed-why", { reason: error.message }), "error");
         }
         return;
       }
       if (!live) return;
       status.remove();
       snakesPart.append(
-        el("p", { class: "rules-lead" }, "Bring every body home: slide each one, head or tail first, into " +
-          "holes of its colour."),
+        el("p", { class: "rules-lead" }, t("rules.snakes.lead")),
         el("div", { class: "rules-list" }, ...snakes.basics.map(snakesRule)),
-        el("h3", { class: "rules-sub" }, "Mechanics"),
+        el("h3", { class: "rules-sub" }, t("rules.mechanics")),
         el("div", { class: "rules-list" }, ...snakes.mechanics.map(snakesRule)));
       minesPart.append(
         el("div", { class: "rules-list" },
@@ -96,7 +96,7 @@ function minesPicture({ grid, avatar }) {
   const rows = grid.length;
   const cols = grid[0].length;
   const node = svg("svg", { class: "mines-picture", viewBox: `0 0 ${cols} ${rows}`, role: "img",
-    "aria-label": "Picture: a corner of a mines board", "data-testid": "rules-mines-board" });
+    "aria-label": t("rules.mines.picture"), "data-testid": "rules-mines-board" });
   node.style.setProperty("--cols", cols);
   grid.forEach((row, y) => row.forEach((cell, x) => {
     const open = /^[0-9]$/.test(cell);

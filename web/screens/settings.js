@@ -1,20 +1,29 @@
-// Settings (#settings): sound and its volume, vibration, the theme (light, dark or the
+// Settings (#settings): the language, sound and its volume, vibration, the theme (light, dark or the
 // system's), motion (the system's, or always reduced), letters on colours, developer tools,
 // the play records (forgotten on demand) and clearing the saved data (after a confirmation).
 // Every change is saved in gridforge.settings at once and applied at once on every screen
 // (app.settings, settings.js); nothing here needs Python.
 import { DESIGNER_COLOURS } from "../palette.js";
 import { clearTelemetry, readTelemetry } from "../telemetry-store.js";
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 
+// [value, label key, note key]: the words come from the catalogue when the screen is drawn.
 const THEME_CHOICES = [
-  ["system", "Follow the system", "Light or dark as your device is set"],
-  ["light", "Light", ""],
-  ["dark", "Dark", ""],
+  ["system", "settings.theme.system", "settings.theme.system-note"],
+  ["light", "settings.theme.light", ""],
+  ["dark", "settings.theme.dark", ""],
 ];
 const MOTION_CHOICES = [
-  ["system", "Follow the system", "Brief animations, unless your device asks for less"],
-  ["reduce", "Reduce motion", "No animations"],
+  ["system", "settings.motion.system", "settings.motion.system-note"],
+  ["reduce", "settings.motion.reduce", "settings.motion.reduce-note"],
+];
+// Each language is named in its own words, so a player who cannot read the other one still
+// finds theirs.
+const LANGUAGE_CHOICES = [
+  ["system", "settings.language.system", "settings.language.system-note"],
+  ["en", "settings.language.en", ""],
+  ["zh-CN", "settings.language.zh-CN", ""],
 ];
 
 /** A checkbox with its label and a line saying what it does. */
@@ -29,79 +38,77 @@ function toggle(testid, label, note) {
 
 export const screen = {
   id: "settings",
-  title: "Settings",
+  title: "Settings",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
     const { palette, settings } = app;
 
-    const sound = toggle("setting-sound", "Sound effects");
+    const sound = toggle("setting-sound", t("settings.sound"));
     const volume = el("input", { type: "range", min: "0", max: "100", step: "5", id: "setting-volume",
       "data-testid": "setting-volume" });
     const volumeShown = el("output", { for: "setting-volume", class: "setting-volume-value",
       "data-testid": "setting-volume-value" });
-    const vibration = toggle("setting-vibration", "Vibration", "Short vibrations on phones that have them.");
+    const vibration = toggle("setting-vibration", t("settings.vibration"), t("settings.vibration-note"));
     /** A group of radio buttons for the setting `key`: [[value, radio, label], ...]. */
     const radios = (key, choices) => choices.map(([value, label, note]) => {
       const radio = el("input", { type: "radio", name: `setting-${key}`, value,
         id: `setting-${key}-${value}`, "data-testid": `setting-${key}-${value}` });
       radio.addEventListener("change", () => { if (radio.checked) settings[key] = value; });
       return [value, radio, el("label", { class: "setting-label", for: radio.id }, radio,
-        el("span", {}, label), note ? el("span", { class: "setting-note-inline" }, note) : null)];
+        el("span", {}, t(label)), note ? el("span", { class: "setting-note-inline" }, t(note)) : null)];
     });
     const themeBoxes = radios("theme", THEME_CHOICES);
     const motionBoxes = radios("motion", MOTION_CHOICES);
-    const letters = toggle("setting-colour-letters", "Letters on colours",
-      "A letter on each body and hole colour, for players who tell colours apart with difficulty.");
+    const languageBoxes = radios("language", LANGUAGE_CHOICES);
+    const letters = toggle("setting-colour-letters", t("settings.letters"), t("settings.letters-note"));
     const preview = el("div", { class: "letters-preview", "data-testid": "settings-letters-preview",
       "aria-hidden": "true" });
-    const developer = toggle("setting-developer", "Developer tools",
-      "Adds the Python console to the navigation and shows the version numbers at the foot of the page.");
+    const developer = toggle("setting-developer", t("settings.developer"), t("settings.developer-note"));
 
     const records = el("p", { class: "setting-note", "data-testid": "settings-telemetry-count" });
     const forget = el("button", { type: "button", "data-testid": "settings-telemetry-clear" },
-      "Forget my play records");
-    const clear = el("button", { type: "button", "data-testid": "settings-clear" }, "Clear saved data…");
-    const keep = el("button", { type: "button", "data-testid": "settings-clear-cancel" }, "Keep my data");
+      t("settings.records.forget"));
+    const clear = el("button", { type: "button", "data-testid": "settings-clear" }, t("settings.clear"));
+    const keep = el("button", { type: "button", "data-testid": "settings-clear-cancel" }, t("settings.clear.keep"));
     const confirm = el("button", { type: "button", class: "danger", "data-testid": "settings-clear-confirm" },
-      "Clear everything");
+      t("settings.clear.confirm"));
     const confirmation = el("div", { class: "settings-confirm", role: "alertdialog", hidden: true,
       "aria-labelledby": "settings-clear-title", "aria-describedby": "settings-clear-words",
       "data-testid": "settings-clear-panel" },
-    el("h3", { id: "settings-clear-title" }, "Clear everything gridforge saved in this browser?"),
-    el("p", { id: "settings-clear-words" }, "Your snakes progress and best steps, the mines run in " +
-      "progress, your editor drafts, these settings and any copies of damaged saves are removed. " +
-      "This cannot be undone: export your progress from the start page first if you may want it back."),
+    el("h3", { id: "settings-clear-title" }, t("settings.clear.title")),
+    el("p", { id: "settings-clear-words" }, t("settings.clear.words")),
     el("div", { class: "settings-buttons" }, confirm, keep));
 
     root.append(el("section", { class: "settings", "data-testid": "settings", "aria-labelledby": "settings-title" },
-      el("h1", { id: "settings-title" }, "Settings"),
+      el("h1", { id: "settings-title" }, t("settings.title")),
+      el("section", { class: "settings-group", "aria-labelledby": "settings-language-title" },
+        el("h2", { id: "settings-language-title" }, t("settings.language")),
+        el("fieldset", { class: "setting-choices", "data-testid": "setting-language" },
+          el("legend", {}, t("settings.language")), ...languageBoxes.map(([, , label]) => label))),
       el("section", { class: "settings-group", "aria-labelledby": "settings-sound-title" },
-        el("h2", { id: "settings-sound-title" }, "Sound and touch"),
+        el("h2", { id: "settings-sound-title" }, t("settings.sound-title")),
         sound.row,
         el("div", { class: "setting-row setting-volume" },
-          el("label", { for: "setting-volume" }, "Volume"), volume, volumeShown),
+          el("label", { for: "setting-volume" }, t("settings.volume")), volume, volumeShown),
         vibration.row,
-        el("p", { class: "setting-note" }, "The games make no sounds and do not vibrate yet; these " +
-          "choices are kept for when they do.")),
+        el("p", { class: "setting-note", "data-testid": "settings-sound-note" }, t("settings.sound-note"),
+          " ", t("settings.vibration-reduced"))),
       el("section", { class: "settings-group", "aria-labelledby": "settings-look-title" },
-        el("h2", { id: "settings-look-title" }, "Look"),
+        el("h2", { id: "settings-look-title" }, t("settings.look")),
         el("fieldset", { class: "setting-choices", "data-testid": "setting-theme" },
-          el("legend", {}, "Theme"), ...themeBoxes.map(([, , label]) => label)),
+          el("legend", {}, t("settings.theme")), ...themeBoxes.map(([, , label]) => label)),
         el("fieldset", { class: "setting-choices", "data-testid": "setting-motion" },
-          el("legend", {}, "Motion"), ...motionBoxes.map(([, , label]) => label)),
+          el("legend", {}, t("settings.motion")), ...motionBoxes.map(([, , label]) => label)),
         letters.row, preview),
       el("section", { class: "settings-group", "aria-labelledby": "settings-developer-title" },
-        el("h2", { id: "settings-developer-title" }, "For developers"),
+        el("h2", { id: "settings-developer-title" }, t("settings.developers")),
         developer.row),
       el("section", { class: "settings-group", "aria-labelledby": "settings-records-title" },
-        el("h2", { id: "settings-records-title" }, "Play records"),
-        el("p", { class: "setting-note" }, "How each snakes level went (time, undos, restarts, " +
-          "hints) is kept on this device only, to tune the levels' difficulty; it leaves the " +
-          "device only if you export it from the snakes map."),
+        el("h2", { id: "settings-records-title" }, t("settings.records")),
+        el("p", { class: "setting-note" }, t("settings.records-note")),
         records, el("div", { class: "settings-buttons" }, forget)),
       el("section", { class: "settings-group", "aria-labelledby": "settings-data-title" },
-        el("h2", { id: "settings-data-title" }, "Saved data"),
-        el("p", { class: "setting-note" }, "Your progress, drafts and settings live in this browser " +
-          "only, on this device."),
+        el("h2", { id: "settings-data-title" }, t("settings.data")),
+        el("p", { class: "setting-note" }, t("settings.data-note")),
         el("div", { class: "settings-buttons" }, clear), confirmation)));
 
     function drawPreview(on) {
@@ -119,6 +126,7 @@ export const screen = {
       vibration.box.checked = settings.vibration;
       for (const [value, radio] of themeBoxes) radio.checked = settings.theme === value;
       for (const [value, radio] of motionBoxes) radio.checked = settings.motion === value;
+      for (const [value, radio] of languageBoxes) radio.checked = settings.language === value;
       letters.box.checked = settings.colourLetters;
       developer.box.checked = settings.developer;
       drawPreview(settings.colourLetters);
@@ -128,8 +136,8 @@ export const screen = {
     function drawRecords() {
       const count = readTelemetry(app.store).attempts.length;
       records.dataset.attempts = String(count);
-      records.textContent = count === 0 ? "No play records kept."
-        : `${count} ${count === 1 ? "attempt" : "attempts"} recorded.`;
+      records.textContent = count === 0 ? t("settings.records.none")
+        : t(count === 1 ? "settings.records.one" : "settings.records.many", { count });
       forget.disabled = count === 0;
     }
 
@@ -143,7 +151,7 @@ export const screen = {
     forget.addEventListener("click", () => {
       clearTelemetry(app.store);
       drawRecords();
-      app.message("Your play records were forgotten.", "success");
+      app.message(t("settings.records.forgotten"), "success");
     });
     clear.addEventListener("click", () => {
       confirmation.hidden = false;
@@ -164,7 +172,7 @@ export const screen = {
       clearTelemetry(app.store);  // its cached copy too
       settings.reset();
       closeConfirmation();
-      app.message("Everything gridforge had saved in this browser was removed.", "success");
+      app.message(t("settings.cleared"), "success");
     });
 
     app.addEventListener("settings", sync);

@@ -2,6 +2,7 @@
 // state view (from Python) as a regular grid, cell (x, y) in column x and row y of
 // cols x rows equal squares filling the board element (spec/web.md, stable hooks).
 // Its markers are drawn by snakes-markers.js; pointer input is snakes-input.js.
+import { t } from "../i18n.js";
 import { reducedMotion } from "../motion.js";
 import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
@@ -63,7 +64,7 @@ export function drawBoard(parent, level, view, options = {}) {
   let board = parent.querySelector(":scope > svg.snakes-board");
   if (!board) {
     board = svg("svg", { class: "snakes-board", tabindex: "0", role: "application",
-      "aria-roledescription": "snakes board" });
+      "aria-roledescription": t("snakes.board-role") });
     parent.append(board);
   }
   const testid = options.testid ?? "snakes-board";
@@ -78,7 +79,7 @@ export function drawBoard(parent, level, view, options = {}) {
     levelSha: options.sha ?? "", steps: String(options.steps ?? 0), state: options.state ?? "playing",
   });
   if (options.focus) board.dataset.focus = options.focus; else delete board.dataset.focus;
-  board.setAttribute("aria-label", options.ariaLabel ?? `Snakes board, ${cols} by ${rows}`);
+  board.setAttribute("aria-label", options.ariaLabel ?? t("snakes.board", { cols, rows }));
 
   // The floor and the stones change only with the level: drawn once per level.
   if (board.gridforgeLevel !== level) {

@@ -5,6 +5,8 @@
 // as large as fit. A level too wide for MIN_CELL px cells (a phone, 14 columns or more) opens
 // whole and offers a zoom (the button, or two fingers): the board then grows inside its
 // frame, which scrolls (one finger away from the ends, or the scroll bars), never the page.
+import { t } from "../i18n.js";
+
 const MIN_CELL = 30;      // the smallest cell a phone should have to draw (spec/web.md)
 const ZOOM_CELL = 36;     // the zoom button's cell size (at least 1.5x the fitted size)
 const WIDE_PX = 720;      // from this width (and wider than tall), controls beside the board
@@ -52,7 +54,7 @@ export function boardLayout(section, frame, boardBox, zoomButton, level) {
     frame.style.maxWidth = `${Math.floor(room.width)}px`;
     frame.style.maxHeight = zoomed ? `${Math.max(rows * fit, Math.floor(room.height))}px` : "";
     zoomButton.hidden = !zoomable;
-    zoomButton.textContent = zoomed ? "Show the whole board" : "Zoom in";
+    zoomButton.textContent = t(zoomed ? "snakes.zoom-out" : "snakes.zoom-in");
     zoomButton.setAttribute("aria-pressed", String(zoomed));
     frame.dataset.cell = String(drawn);
     frame.dataset.fitCell = String(fit);

@@ -4,6 +4,7 @@
 // only draws them: a faint ghost body glides along the steps and a ring shows where the
 // finger goes; under reduced motion (motion.js) the ends' paths are drawn as still arrows. The
 // panel can be put away ("Got it", remembered per lesson in the settings) and shown again.
+import { t } from "../i18n.js";
 import { onMotionChange, reducedMotion } from "../motion.js";
 import { colour } from "../palette.js";
 import { el, svg } from "./dom.js";
@@ -32,16 +33,16 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   const text = el("div", { class: "lesson-text", "data-testid": "snakes-lesson-text" },
     ...lesson.text.map((sentence) => el("p", {}, sentence)));
   const panel = el("section", { class: "snakes-lesson", "data-testid": "snakes-lesson",
-    "data-lesson": lesson.key, "aria-label": `Lesson: ${lesson.title}` },
+    "data-lesson": lesson.key, "aria-label": t("lesson.label", { title: lesson.title }) },
   el("h3", { "data-testid": "snakes-lesson-title" }, lesson.title),
   text,
   demo ? el("p", { class: "lesson-watch" }, lesson.watch) : null,
   el("div", { class: "lesson-buttons" },
     el("button", { type: "button", class: "primary", "data-testid": "snakes-lesson-dismiss",
-      onclick: () => dismiss() }, "Got it"),
-    el("a", { href: "#rules", "data-testid": "snakes-lesson-rules" }, "All the rules")));
+      onclick: () => dismiss() }, t("lesson.got-it")),
+    el("a", { href: "#rules", "data-testid": "snakes-lesson-rules" }, t("lesson.all-rules"))));
   const show = el("button", { type: "button", class: "lesson-show", "data-testid": "snakes-lesson-show",
-    onclick: () => replay() }, `Show the lesson: ${lesson.title}`);
+    onclick: () => replay() }, t("lesson.show", { title: lesson.title }));
   slot.replaceChildren(panel, show);
 
   function draw() {

@@ -2,6 +2,7 @@
 // locked, open or done (with the best steps and a mark when the certificate's steps were
 // reached), the next open level one tap away. Blocks are fetched as they come into view,
 // for their certificates' steps; the tiles' states come from saved progress alone.
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { loadBlock, mainlineIndex, shippedCount } from "./levels.js";
 
@@ -32,7 +33,7 @@ export function mountMap(root, app) {
       index = await mainlineIndex();
       count = await shippedCount();
     } catch (error) {
-      if (live) app.message(`The level list could not be loaded (${error.message}). Reloading may help.`, "error");
+      if (live) app.message(t("snakes.list-failed", { reason: error.message }), "error");
       return;
     }
     if (!live) return;
@@ -42,11 +43,11 @@ export function mountMap(root, app) {
     const current = progress.snakes.current;
     const go = current && current.level <= count ? current.level : next;
     section.append(el("div", { class: "map-head" },
-      el("h2", {}, "Snakes: the main line"),
+      el("h2", {}, t("snakes.map.title")),
       el("p", { "data-testid": "snakes-map-summary" },
-        `${done} of ${count} level${count === 1 ? "" : "s"} done.`),
+        t("snakes.map.done", { done, count })),
       go ? el("a", { class: "go primary-link", href: `#snakes/level/${go}`, "data-testid": "snakes-continue" },
-        current && current.level === go ? `Continue level ${go}` : `Play level ${go}`) : null));
+        t(current && current.level === go ? "snakes.map.continue" : "snakes.map.play", { level: go })) : null));
     observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
@@ -66,13 +67,13 @@ export function mountMap(root, app) {
         const label = [el("span", { class: "n" }, String(n)),
           best !== undefined ? el("span", { class: "best" }, `${best}`) : null];
         tiles.push(state === "locked"
-          ? el("span", { ...attrs, "aria-disabled": "true", title: `Level ${n} is locked` }, ...label)
+          ? el("span", { ...attrs, "aria-disabled": "true", title: t("snakes.map.locked", { level: n }) }, ...label)
           : el("a", { ...attrs, href: `#snakes/level/${n}`, title: best !== undefined
-            ? `Level ${n}: done in ${best} steps` : `Level ${n}` }, ...label));
+            ? t("snakes.map.tile-done", { level: n, steps: best }) : t("snakes.level", { level: n }) }, ...label));
       }
       const blockNode = el("section", { class: "level-block", "data-testid": "level-block",
         "data-first": block.first, "data-last": block.last },
-      el("h3", {}, `Levels ${block.first}–${block.last}`),
+      el("h3", {}, t("snakes.map.block", { first: block.first, last: block.last })),
       el("div", { class: "tiles" }, ...tiles));
       blockNode.gridforgeBlock = block;
       section.append(blockNode);
@@ -86,7 +87,7 @@ export function mountMap(root, app) {
     try {
       data = await loadBlock(node.gridforgeBlock);
     } catch (error) {
-      if (live) app.message(`Levels ${node.dataset.first}–${node.dataset.last} could not be loaded (${error.message}).`, "error");
+      if (live) app.message(t("snakes.map.block-failed", { first: node.dataset.first, last: node.dataset.last, reason: error.message }), "error");
       return;
     }
     if (!live) return;
@@ -97,8 +98,8 @@ export function mountMap(root, app) {
       tile.dataset.certSteps = certificate.steps;
       if (tile.dataset.best !== undefined && Number(tile.dataset.best) <= certificate.steps) {
         tile.dataset.par = certificate.optimal ? "minimum" : "certificate";
-        tile.title = `Level ${tile.dataset.level}: done in ${tile.dataset.best} steps, ` +
-          (certificate.optimal ? "the fewest possible" : "as few as the best known");
+        tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
+          { level: tile.dataset.level, steps: tile.dataset.best });
         tile.append(el("span", { class: "mark", "data-testid": "level-par", "aria-hidden": "true" }, "★"));
       }
     }

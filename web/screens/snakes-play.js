@@ -7,7 +7,9 @@
 // was replaced (a cancel without cross-origin isolation).
 import { serialQueue } from "../contract.js";
 import { PROGRESS_KEY } from "../store.js";
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
+import { boardFeedback, focusReport, snakesReport } from "./feedback.js";
 import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
 import { attachDrag } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
@@ -50,6 +52,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let moved = null;          // the end that stepped last, drawn sliding in once
   let winning = false;       // the win panel opens once the board shows the last step
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
+  let said = null;           // what the last answer did, told once it is drawn (feedback.js)
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
@@ -59,37 +62,38 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   // from the designer's meta.lesson.
   const tip = typeof meta.tip === "string" ? meta.tip : null;
   const lessonSlot = el("div", { class: "lesson-slot" });
+  const feedback = boardFeedback(app);  // the board's live region, sounds and vibrations
 
-  const counter = el("span", { class: "steps", "data-testid": "snakes-steps" }, "Steps: 0");
+  const counter = el("span", { class: "steps", "data-testid": "snakes-steps" }, t("snakes.steps", { steps: 0 }));
   const par = el("span", { class: "par", "data-testid": "snakes-certified" },
-    certified === null ? "" : `Best known: ${certified}${certificate.optimal ? " (proven)" : ""}`);
+    certified === null ? "" : t(certificate.optimal ? "snakes.best-proven" : "snakes.best-known", { steps: certified }));
   const buttons = {
-    undo: el("button", { type: "button", "data-testid": "snakes-undo", onclick: () => act(undo) }, "Undo"),
-    redo: el("button", { type: "button", "data-testid": "snakes-redo", onclick: () => act(redo) }, "Redo"),
-    restart: el("button", { type: "button", "data-testid": "snakes-restart", onclick: () => act(restart) }, "Restart"),
-    hint: el("button", { type: "button", "data-testid": "snakes-hint", onclick: () => act(hint) }, "Hint"),
+    undo: el("button", { type: "button", "data-testid": "snakes-undo", onclick: () => act(undo) }, t("snakes.undo")),
+    redo: el("button", { type: "button", "data-testid": "snakes-redo", onclick: () => act(redo) }, t("snakes.redo")),
+    restart: el("button", { type: "button", "data-testid": "snakes-restart", onclick: () => act(restart) }, t("snakes.restart")),
+    hint: el("button", { type: "button", "data-testid": "snakes-hint", onclick: () => act(hint) }, t("snakes.hint")),
   };
   const boardBox = el("div", { class: "board-box" });
-  const winTitle = el("h2", {}, "Level complete");
+  const winTitle = el("h2", {}, t("snakes.win.title"));
   const winText = el("p", { "data-testid": "snakes-win-steps" });
   const win = el("div", { class: "snakes-win", "data-testid": "snakes-win", hidden: true, role: "dialog",
-    "aria-label": "Level complete" },
+    "aria-label": t("snakes.win.title") },
   winTitle, winText,
   el("div", { class: "win-buttons" },
-    onNext ? el("button", { type: "button", class: "primary", "data-testid": "snakes-next", onclick: () => onNext() }, "Next level") : null,
-    el("button", { type: "button", "data-testid": "snakes-replay-level", onclick: () => act(restart) }, "Replay"),
-    onMap ? el("button", { type: "button", "data-testid": "snakes-map", onclick: () => onMap() }, "Map") : null));
+    onNext ? el("button", { type: "button", class: "primary", "data-testid": "snakes-next", onclick: () => onNext() }, t("snakes.win.next")) : null,
+    el("button", { type: "button", "data-testid": "snakes-replay-level", onclick: () => act(restart) }, t("snakes.win.replay")),
+    onMap ? el("button", { type: "button", "data-testid": "snakes-map", onclick: () => onMap() }, t("snakes.win.map")) : null));
   const zoomButton = el("button", { type: "button", class: "zoom", "data-testid": "snakes-zoom",
-    "aria-pressed": "false", hidden: true, onclick: () => toggleZoom() }, "Zoom in");
+    "aria-pressed": "false", hidden: true, onclick: () => toggleZoom() }, t("snakes.zoom-in"));
   // The board's frame: the board fills it (cells as large as fit); zoomed in, the board is
   // larger than the frame and scrolls inside it, never the page.
   const frame = el("div", { class: "board-frame", "data-testid": "snakes-frame" },
     el("div", { class: "board-wrap" }, boardBox));
   const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
-    el("div", { class: "board-stage" }, frame, win),
+    el("div", { class: "board-stage" }, frame, win, feedback.element),
     el("div", { class: "play-side" }, lessonSlot,
       el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
-      el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? `Tip: ${tip}` : ""),
+      el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? t("snakes.tip", { tip }) : ""),
       zoomButton));
   root.append(section);
   const layout = boardLayout(section, frame, boardBox, zoomButton, level);
@@ -108,10 +112,10 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     const board = drawBoard(boardBox, level, view, {
       label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
       hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved,
-      ariaLabel: `Level ${levelNumber ?? "draft"}: press N or P to pick an end, arrows to move it`,
+      ariaLabel: t(levelNumber === null ? "snakes.board-label-draft" : "snakes.board-label", { level: levelNumber }),
     });
     moved = null;
-    counter.textContent = `Steps: ${stepCount}`;
+    counter.textContent = t("snakes.steps", { steps: stepCount });
     buttons.undo.disabled = !offer.undo;
     buttons.redo.disabled = !offer.redo;
     buttons.hint.disabled = !offer.hint;
@@ -146,10 +150,11 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     app.store.updateProgress((progress) => { progress.snakes = snakes; });
   }
 
-  function afterMove(answer, { quiet = false } = {}) {
+  function afterMove(answer, { quiet = false, verb = "step" } = {}) {
     take(answer);
+    said = [answer, verb];
     hintStep = null;
-    if (answer.refused) app.message(`That move is not allowed: ${answer.refused.message}.`, "error");
+    if (answer.refused) app.message(refusal(answer.refused), "error");
     else if (!quiet) app.clearMessage();
     if (view.complete && !won) {
       won = true;
@@ -158,28 +163,27 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     } else if (!answer.refused) save();
   }
 
+  /** A refused step in words (Python's reason, said in the page's language). */
+  function refusal(refused) {
+    return t("snakes.refused", { reason: refused.message });
+  }
+
   /** The player's steps against the level's best known solution, in words. */
   function bestWords() {
     if (certified === null) return "";
-    const best = `${certified} step${certified === 1 ? "" : "s"}`;
+    const params = { best: certified, save: stepCount - certified };
     const proven = Boolean(certificate.optimal);
-    if (stepCount < certified) {
-      return ` The best known solution took ${best}: you found a shorter one!`;
-    }
-    if (stepCount === certified) {
-      return proven
-        ? ` That is the fewest possible: no solution is shorter than ${best}.`
-        : ` That matches the best known solution (${best}); nobody has proven it cannot be beaten.`;
-    }
-    return proven
-      ? ` It can be done in ${best}, and no fewer: ${stepCount - certified} to save.`
-      : ` The best known solution takes ${best}.`;
+    if (stepCount < certified) return t("snakes.win.shorter", params);
+    if (stepCount === certified) return t(proven ? "snakes.win.fewest" : "snakes.win.matches", params);
+    return t(proven ? "snakes.win.can-save" : "snakes.win.best-takes", params);
   }
 
   function showWin() {
-    winText.textContent = `Solved in ${stepCount} step${stepCount === 1 ? "" : "s"}.${bestWords()}`;
+    winText.textContent = t(stepCount === 1 ? "snakes.win.solved-one" : "snakes.win.solved",
+      { steps: stepCount, best: bestWords() });
     win.hidden = false;
-    app.message(`Level ${levelNumber ?? ""} complete in ${stepCount} steps.`.replace("  ", " "), "success");
+    app.message(t(levelNumber === null ? "snakes.win.message-draft" : "snakes.win.message",
+      { level: levelNumber, steps: stepCount }), "success");
     const next = win.querySelector('[data-testid="snakes-next"]') ||
       win.querySelector('[data-testid="snakes-replay-level"]');
     next.focus();
@@ -201,6 +205,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       metrics.dragSteps.push(performance.now() - started);
       requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
     }
+    if (said) { feedback.report(snakesReport(...said)); said = null; }
     if (winning) {
       // After the board: the panel's layout and focus never hold up the last step's redraw.
       winning = false;
@@ -236,7 +241,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     won = false;
     win.hidden = true;
     focus = null;
-    afterMove(answer, { quiet: true });
+    afterMove(answer, { quiet: true, verb: "restart" });
     if (saveProgress && levelNumber !== null) {
       app.store.updateProgress((progress) => { progress.snakes.current = null; });
     }
@@ -244,13 +249,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   async function undo() {
     if (!offer.undo) return;
-    afterMove(await play("undo"));
+    afterMove(await play("undo"), { verb: "undo" });
     tele.undo();
   }
 
   async function redo() {
     if (!offer.redo) return;
-    afterMove(await play("redo"));
+    afterMove(await play("redo"), { verb: "redo" });
   }
 
   async function hint() {
@@ -259,14 +264,11 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     tele.hint();
     if (answer.step) {
       hintStep = answer.step;
-      app.message(answer.remaining !== null
-        ? `Hint: move the marked end along the arrow (${answer.remaining} step${answer.remaining === 1 ? "" : "s"} to go from here).`
-        : "Hint: move the marked end along the arrow.", "info");
+      app.message(answer.remaining === null ? t("snakes.hint.move")
+        : t(answer.remaining === 1 ? "snakes.hint.move-one" : "snakes.hint.move-left", { steps: answer.remaining }), "info");
     } else {
       hintStep = null;
-      app.message(answer.status === "unsolvable"
-        ? "No way to finish from here: undo or restart."
-        : "No hint found in time: try undo or restart.", "error");
+      app.message(t(answer.status === "unsolvable" ? "snakes.hint.stuck" : "snakes.hint.none"), "error");
     }
   }
 
@@ -310,7 +312,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         const end = endAt(view, cell);
         if (!end) {
           // Zoomed in, a press away from the ends pans the board inside its frame.
-          if (!layout.pan(event)) app.message("Grab a body by its head or its tail.", "info");
+          if (!layout.pan(event)) app.message(t("snakes.grab"), "info");
           return false;
         }
         grabbed = { ...end, stopped: false };
@@ -337,7 +339,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       focus = at < 0 ? ends[forward ? 0 : ends.length - 1]
         : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length];
       hintStep = null;
-      act(() => {});
+      act((picked) => feedback.report(focusReport(view, picked)), focus);
     } else if (KEY_DIRS[key]) {
       if (!focus) focus = ends[0] ?? null;
       if (focus) {
@@ -360,18 +362,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
    * where the saved steps went. Nothing is saved over them before they are kept.
    */
   async function startFresh(why) {
-    const kept = app.store.keepAside(PROGRESS_KEY, why, `level ${levelNumber} in progress`);
-    const where = kept.kept
-      ? `it was kept as “${kept.kept}” in this browser.`
-      : kept.held
-        ? `it stays as it was under “${PROGRESS_KEY}” (no room for a copy) and nothing is ` +
-          "saved over it."
-        : "there was nothing stored to keep.";
+    const kept = app.store.keepAside(PROGRESS_KEY, why, t("snakes.resume.what", { level: levelNumber }));
+    const where = kept.kept ? t("snakes.resume.kept", { key: kept.kept })
+      : kept.held ? t("snakes.resume.held", { key: PROGRESS_KEY }) : t("snakes.resume.nothing");
     take(await python.start(level));
     if (!live) return;
     // Where the steps went comes first: the message line shows two lines.
-    app.message(`Your level ${levelNumber} in progress could not be resumed: ${where} The ` +
-      `level starts fresh. Why: ${why}`, "error");
+    app.message(t("snakes.resume.failed", { level: levelNumber, where, why }), "error");
   }
 
   /** The level's lesson (Python says whether it has one, its words and demonstration). */
@@ -397,14 +394,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (ours) {
       try {
         take(await python.resume(level, { sha: current.sha, steps: current.steps, redo: current.redo }));
-        app.message(`Back where you left level ${levelNumber}: ${stepCount} steps in. ` +
-          "Restart starts over.", "info");
+        app.message(t("snakes.resume.back", { level: levelNumber, steps: stepCount }), "info");
       } catch (error) {
         // Python refused the save (a damaged one, or one for another version of the level,
         // from an older build): keep it aside before this fresh start saves over it.
-        const why = error.type === "Cancelled" ? "resuming it was stopped"
+        const why = error.type === "Cancelled" ? t("snakes.resume.stopped")
           : (error.issues || []).some((issue) => issue.path === "save.sha")
-            ? `it was saved for another version of level ${levelNumber}` : error.message;
+            ? t("snakes.resume.other-version", { level: levelNumber }) : error.message;
         await startFresh(why);
       }
     } else {

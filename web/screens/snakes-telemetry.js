@@ -3,6 +3,7 @@
 // anywhere; the player views, exports or clears it on the snakes map. The page only counts
 // and times what the player did; Python counts the repositioning runs and validates the
 // record (the contract's telemetryAttempt) before it is stored.
+import { t } from "../i18n.js";
 import { addAttempt, clearTelemetry, exportTelemetry, nextAttemptSeq, readTelemetry,
   telemetryPlayer } from "../telemetry-store.js";
 import { download, el } from "./dom.js";
@@ -86,12 +87,11 @@ export function telemetryRecorder(app, { sha, kind, levelNumber = null, best = n
 /** The predicted difficulty beside a certificate's design score, filled in when Python
  * answers: `[line]`, for the editor's verify read-out (issue 24). */
 function predictedLine(app, weights, cert) {
-  const line = el("p", { "data-testid": "editor-predicted" }, "Predicted difficulty: …");
+  const line = el("p", { "data-testid": "editor-predicted" }, t("telemetry.predicting"));
   app.python.snakes.predictDifficulty(weights, cert).then((p) => {
-    line.textContent = p ? `Predicted difficulty ${p.difficulty} (score ${p.score} under the ` +
-      `fitted weights; ${Math.round(100 * p.solve_rate)}% clear it without a hint, median ` +
-      `${p.median_seconds} s)` : "No prediction: the level has no design score.";
-  }).catch((error) => { line.textContent = `No prediction: ${error.message}`; });
+    line.textContent = p ? t("telemetry.predicted", { difficulty: p.difficulty, score: p.score,
+      rate: Math.round(100 * p.solve_rate), seconds: p.median_seconds }) : t("telemetry.no-score");
+  }).catch((error) => { line.textContent = t("telemetry.no-prediction", { reason: error.message }); });
   return [line];
 }
 
@@ -103,9 +103,9 @@ async function loadWeights(app, file) {
     await app.python.snakes.predictDifficulty(data, null);
     app.snakesWeights = data;
     app.snakesPrediction = (cert) => predictedLine(app, data, cert);  // the editor's verify read-out
-    app.message("Weights loaded: the editor's verification now shows a predicted difficulty.", "success");
+    app.message(t("telemetry.weights-loaded"), "success");
   } catch (error) {
-    app.message(`That is not a weights file: ${error.message}`, "error");
+    app.message(t("telemetry.not-weights", { reason: error.message }), "error");
   }
 }
 
@@ -115,24 +115,23 @@ export function mountTelemetryPanel(root, app) {
   const view = el("pre", { class: "telemetry-json", "data-testid": "snakes-telemetry-json", hidden: true });
   const refresh = () => {
     const data = readTelemetry(app.store);
-    count.textContent = `${data.attempts.length} attempt${data.attempts.length === 1 ? "" : "s"} recorded on this device.`;
+    count.textContent = t(data.attempts.length === 1 ? "telemetry.count-one" : "telemetry.count", { count: data.attempts.length });
     count.dataset.attempts = String(data.attempts.length);
     if (!view.hidden) view.textContent = exportTelemetry(app.store);
   };
   const panel = el("details", { class: "telemetry-panel", "data-testid": "snakes-telemetry" },
-    el("summary", {}, "Your play data"),
-    el("p", {}, "How long levels take you, restarts, undos and hints are kept in this browser only " +
-      "(nothing is sent). Exported, they can help fit level difficulty (gridforge calibrate)."),
+    el("summary", {}, t("telemetry.title")),
+    el("p", {}, t("telemetry.about")),
     count,
     el("div", { class: "win-buttons" },
       el("button", { type: "button", "data-testid": "snakes-telemetry-view",
-        onclick: () => { view.hidden = !view.hidden; refresh(); } }, "View"),
+        onclick: () => { view.hidden = !view.hidden; refresh(); } }, t("telemetry.view")),
       el("button", { type: "button", "data-testid": "snakes-telemetry-export",
-        onclick: () => download("gridforge-telemetry.json", exportTelemetry(app.store)) }, "Export"),
+        onclick: () => download("gridforge-telemetry.json", exportTelemetry(app.store)) }, t("telemetry.export")),
       el("button", { type: "button", "data-testid": "snakes-telemetry-clear",
-        onclick: () => { clearTelemetry(app.store); refresh(); app.message("Play data cleared.", "info"); } },
-      "Clear")),
-    el("label", {}, "Weights file (gridforge calibrate), for the editor's predicted difficulty: ",
+        onclick: () => { clearTelemetry(app.store); refresh(); app.message(t("telemetry.cleared"), "info"); } },
+      t("telemetry.clear"))),
+    el("label", {}, t("telemetry.weights"),
       el("input", { type: "file", accept: ".json,application/json", "data-testid": "snakes-weights-file",
         onchange: (event) => loadWeights(app, event.target.files[0]) })),
     view);

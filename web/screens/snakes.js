@@ -1,5 +1,6 @@
 // The snakes screen: the main-line map (#snakes) and play of level N (#snakes/level/N).
 // A level not shipped in this build, or still locked, lands on the map with a message.
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { mainlineLevel, shippedCount } from "./levels.js";
 import { mountMap, tileState } from "./snakes-map.js";
@@ -11,20 +12,16 @@ import { mountTelemetryPanel } from "./snakes-telemetry.js";
 function unavailable(root, app, n, error) {
   const offline = navigator.onLine === false || /fetch|network/i.test(String(error && error.message));
   const retry = el("button", { type: "button", "data-testid": "snakes-retry",
-    onclick: () => app.navigate(`#snakes/level/${n}`, { replace: true }) }, "Try again");
+    onclick: () => app.navigate(`#snakes/level/${n}`, { replace: true }) }, t("snakes.unavailable.retry"));
   root.append(el("section", { class: "snakes-unavailable", "data-testid": "snakes-unavailable",
     role: "alert" },
-  el("h2", {}, `Level ${n} is not on this device yet`),
-  el("p", {}, offline
-    ? "It has not been saved for offline play, and there is no connection to fetch it. " +
-      "Levels you have already played, and every level once the page has saved them all " +
-      "(the line at the foot of the page says how far it is), open without a connection."
-    : "It could not be fetched from the site just now. Check your connection and try again."),
+  el("h2", {}, t("snakes.unavailable.title", { level: n })),
+  el("p", {}, t(offline ? "snakes.unavailable.offline" : "snakes.unavailable.online")),
   el("div", { class: "win-buttons" },
     retry,
-    el("a", { class: "go", href: "#snakes", "data-testid": "snakes-unavailable-map" }, "Back to the map"),
-    el("a", { href: "#home", "data-testid": "snakes-unavailable-home" }, "Home"))));
-  app.message(`Level ${n} could not be opened: ${offline ? "no connection, and it is not saved offline yet" : "the site did not answer"}.`, "error");
+    el("a", { class: "go", href: "#snakes", "data-testid": "snakes-unavailable-map" }, t("snakes.back-to-map")),
+    el("a", { href: "#home", "data-testid": "snakes-unavailable-home" }, t("nav.home")))));
+  app.message(t(offline ? "snakes.unavailable.message-offline" : "snakes.unavailable.message-online", { level: n }), "error");
 }
 
 async function openLevel(root, app, n, handle) {
@@ -32,19 +29,19 @@ async function openLevel(root, app, n, handle) {
   try {
     count = await shippedCount();
   } catch (error) {
-    app.message(`The level list could not be loaded (${error.message}). Reloading may help.`, "error");
+    app.message(t("snakes.list-failed", { reason: error.message }), "error");
     return;
   }
   if (handle.gone) return;
   if (n > count) {
     app.navigate("#snakes", { replace: true, kind: "error",
-      message: `Level ${n} is not in this build yet: levels 1–${count} are.` });
+      message: t("snakes.not-built", { level: n, count }) });
     return;
   }
   const progress = app.store.progress();
   if (tileState(progress, n) === "locked") {
     app.navigate("#snakes", { replace: true, kind: "error",
-      message: `Level ${n} is locked: finish level ${progress.snakes.open} first.` });
+      message: t("snakes.locked", { level: n, open: progress.snakes.open }) });
     return;
   }
   let loaded;
@@ -57,14 +54,14 @@ async function openLevel(root, app, n, handle) {
   if (handle.gone) return;
   const { level, certificate } = loaded;
   const head = el("div", { class: "play-head" },
-    el("a", { href: "#snakes", class: "back", "data-testid": "snakes-back" }, "← Map"),
-    el("h2", { "data-testid": "snakes-title" }, `Level ${n}`));
+    el("a", { href: "#snakes", class: "back", "data-testid": "snakes-back" }, t("snakes.back")),
+    el("h2", { "data-testid": "snakes-title" }, t("snakes.level", { level: n })));
   root.append(head);
   handle.play = mountPlay(root, app, {
     level, certificate, levelNumber: n, saveProgress: true, lessons: true,
     onNext: () => {
       if (n + 1 <= count) app.navigate(`#snakes/level/${n + 1}`);
-      else app.navigate("#snakes", { message: `That was level ${count}, the last one in this build.`, kind: "success" });
+      else app.navigate("#snakes", { message: t("snakes.last-level", { level: count }), kind: "success" });
     },
     onMap: () => app.navigate("#snakes"),
   });
@@ -72,7 +69,7 @@ async function openLevel(root, app, n, handle) {
 
 export const screen = {
   id: "snakes",
-  title: "Snakes",
+  title: "Snakes",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app, params) {
     if (params.level === undefined) {
       const map = mountMap(root, app);
@@ -81,7 +78,7 @@ export const screen = {
     }
     const handle = { gone: false, play: null };
     openLevel(root, app, params.level, handle).catch((error) => {
-      if (!handle.gone) app.message(`Level ${params.level} could not be opened (${error.message}).`, "error");
+      if (!handle.gone) app.message(t("snakes.open-failed", { level: params.level, reason: error.message }), "error");
     });
     return {
       unmount() {

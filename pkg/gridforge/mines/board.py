@@ -111,6 +111,133 @@ def _side_issue(value: object, path: str) -> Issue | None:
     return None
 
 
+
+def _mine_cells(mines: Iterable[Cell], cols: int, rows: int, issues: list[Issue]) -> list[Cell]:
+    """The mine cells of a board being built, each problem added to ``issues``.
+
+    :raises ValidationError: at once when ``mines`` is no list or longer than the board.
+    """
+    try:
+        mine_seq = list(mines)
+    except TypeError:
+        raise ValidationError(
+            [Issue("mines", "type", "mines must be a list of cells")], "mines board"
+        ) from None
+    if len(mine_seq) > cols * rows:
+        raise ValidationError([_too_many_mines(len(mine_seq), cols, rows)], "mines board")
+    mine_cells: list[Cell] = []
+    seen: set[Cell] = set()
+    for i, cell in enumerate(mine_seq):
+        if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
+            issues.append(issue)
+            continue
+        c = (cell[0], cell[1])
+        if c in seen:
+            issues.append(Issue(field_path("mines", i), "duplicate", f"mine {list(c)} twice"))
+        seen.add(c)
+        mine_cells.append(c)
+    return mine_cells
+
+
+def _variant_marks(variants: object, mine_set: frozenset[Cell], cols: int, rows: int,
+                   issues: list[Issue]) -> dict[Cell, tuple[str, ...]]:
+    """The variant marks of a board being built (safe cells only), problems to ``issues``."""
+    variant_map: dict[Cell, tuple[str, ...]] = {}
+    for c, ids, path in _cell_entries(variants, "variants", "variants must map cells to "
+                                      "id lists", cols, rows, issues):
+        id_list = [ids] if isinstance(ids, str) else ids
+        if not isinstance(id_list, Iterable) or not all(
+            isinstance(v, str) and v for v in id_list
+        ):
+            issues.append(Issue(path, "type", "variant ids must be non-empty strings"))
+            continue
+        clean = tuple(sorted(set(id_list)))
+        if not clean:
+            continue
+        if c in mine_set:
+            issues.append(Issue(path, "variant_on_mine", f"variant on mine cell {list(c)}"))
+            continue
+        variant_map[c] = clean
+    return variant_map
+
+
+def _carried_digits(digits: object, mine_set: frozenset[Cell], cols: int, rows: int,
+                    issues: list[Issue]) -> dict[Cell, int]:
+    """The digits a board being built carries (every safe cell when given at all), problems
+    to ``issues``."""
+    digit_map: dict[Cell, int] = {}
+    for c, value, path in _cell_entries(digits, "digits", "digits must map cells to "
+                                        "integers", cols, rows, issues):
+        if c in mine_set:
+            issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
+        elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
+            issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
+        else:
+            digit_map[c] = value
+    if isinstance(digits, Mapping) and not issues:
+        for y in range(rows):
+            for x in range(cols):
+                if (x, y) not in mine_set and (x, y) not in digit_map:
+                    issues.append(Issue(f"digits[{[x, y]}]", "missing", "safe cell lacks a digit"))
+    return digit_map
+
+
+
+def _json_variants(raw_variants: object, cols: int, rows: int, issues: list[Issue]
+                   ) -> dict[Cell, list[str]]:
+    """A board file's ``variants`` (id -> cells) turned cell -> ids, problems to ``issues``."""
+    variants: dict[Cell, list[str]] = {}
+    if not isinstance(raw_variants, Mapping):
+        issues.append(Issue("variants", "type", "variants map an id to a list of cells"))
+        return variants
+    for vid in sorted(raw_variants, key=str):
+        cells = raw_variants[vid]
+        base = field_path("variants", str(vid))
+        if not isinstance(vid, str) or not vid:
+            issues.append(Issue(base, "type", "a variant id is a non-empty string"))
+            continue
+        if not isinstance(cells, list):
+            issues.append(Issue(base, "type", "a variant lists its cells"))
+            continue
+        for i, cell in enumerate(cells):
+            path = field_path(base, i)
+            if (issue := _cell_issue(cell, path, cols, rows)) is not None:
+                issues.append(issue)
+                continue
+            ids = variants.setdefault((cell[0], cell[1]), [])
+            if vid in ids:
+                issues.append(Issue(path, "duplicate", f"cell {cell} twice in {vid!r}"))
+            ids.append(vid)
+    return variants
+
+
+def _json_digits(raw_digits: object, mines: list[Any], cols: int, rows: int,
+                 issues: list[Issue]) -> dict[Cell, int] | None:
+    """A board file's optional ``digits`` (rows of values, null on mines) by cell, problems
+    to ``issues``; None when the file carries none."""
+    if raw_digits is None:
+        return None
+    mine_cells = {(c[0], c[1]) for c in mines if _cell_issue(c, "", cols, rows) is None}
+    digits: dict[Cell, int] = {}
+    if not isinstance(raw_digits, list) or len(raw_digits) != rows:
+        issues.append(Issue("digits", "type", f"digits are {rows} rows of {cols} values"))
+        return digits
+    for y, row in enumerate(raw_digits):
+        if not isinstance(row, list) or len(row) != cols:
+            issues.append(Issue(field_path("digits", y), "type", f"a row has {cols} values"))
+            continue
+        for x, value in enumerate(row):
+            path = field_path("digits", y, x)
+            if (x, y) in mine_cells:
+                if value is not None:
+                    issues.append(Issue(path, "digit_on_mine", "a mine's digit is null"))
+            elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
+                issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
+            else:
+                digits[(x, y)] = value
+    return digits
+
+
 class FlatView(NamedTuple):
     """A board's read-only arrays, each indexed by row-major cell index."""
 
@@ -175,25 +302,7 @@ class Board:
                 issues.append(issue)
         if issues:
             raise ValidationError(issues, "mines board")
-        mine_cells: list[Cell] = []
-        seen: set[Cell] = set()
-        try:
-            mine_seq = list(mines)
-        except TypeError:
-            raise ValidationError(
-                [Issue("mines", "type", "mines must be a list of cells")], "mines board"
-            ) from None
-        if len(mine_seq) > cols * rows:
-            raise ValidationError([_too_many_mines(len(mine_seq), cols, rows)], "mines board")
-        for i, cell in enumerate(mine_seq):
-            if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
-                issues.append(issue)
-                continue
-            c = (cell[0], cell[1])
-            if c in seen:
-                issues.append(Issue(field_path("mines", i), "duplicate", f"mine {list(c)} twice"))
-            seen.add(c)
-            mine_cells.append(c)
+        mine_set = frozenset(_mine_cells(mines, cols, rows, issues))
         if (issue := _cell_issue(spawn, "spawn", cols, rows)) is None:
             sx, sy = spawn
             if not (1 <= sx <= cols - 2 and 1 <= sy <= rows - 2):
@@ -202,41 +311,8 @@ class Board:
                 )
         else:
             issues.append(issue)
-        mine_set = frozenset(mine_cells)
-        variant_map: dict[Cell, tuple[str, ...]] = {}
-        for c, ids, path in _cell_entries(variants, "variants", "variants must map cells to "
-                                          "id lists", cols, rows, issues):
-            id_list = [ids] if isinstance(ids, str) else ids
-            if not isinstance(id_list, Iterable) or not all(
-                isinstance(v, str) and v for v in id_list
-            ):
-                issues.append(Issue(path, "type", "variant ids must be non-empty strings"))
-                continue
-            clean = tuple(sorted(set(id_list)))
-            if not clean:
-                continue
-            if c in mine_set:
-                issues.append(Issue(path, "variant_on_mine", f"variant on mine cell {list(c)}"))
-                continue
-            variant_map[c] = clean
-        digit_map: dict[Cell, int] = {}
-        for c, value, path in _cell_entries(digits, "digits", "digits must map cells to "
-                                            "integers", cols, rows, issues):
-            if c in mine_set:
-                issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
-            elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
-                issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
-            else:
-                digit_map[c] = value
-        if isinstance(digits, Mapping) and not issues:
-            missing = [
-                (x, y)
-                for y in range(rows)
-                for x in range(cols)
-                if (x, y) not in mine_set and (x, y) not in digit_map
-            ]
-            for c in missing:
-                issues.append(Issue(f"digits[{list(c)}]", "missing", "safe cell lacks a digit"))
+        variant_map = _variant_marks(variants, mine_set, cols, rows, issues)
+        digit_map = _carried_digits(digits, mine_set, cols, rows, issues)
         if issues:
             raise ValidationError(issues, "mines board")
 
@@ -484,56 +560,8 @@ class Board:
             for i, cell in enumerate(mines):
                 if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
                     issues.append(issue)
-        variants: dict[Cell, list[str]] = {}
-        raw_variants = data.get("variants", {})
-        if not isinstance(raw_variants, Mapping):
-            issues.append(Issue("variants", "type", "variants map an id to a list of cells"))
-        else:
-            for vid in sorted(raw_variants, key=str):
-                cells = raw_variants[vid]
-                base = field_path("variants", str(vid))
-                if not isinstance(vid, str) or not vid:
-                    issues.append(Issue(base, "type", "a variant id is a non-empty string"))
-                    continue
-                if not isinstance(cells, list):
-                    issues.append(Issue(base, "type", "a variant lists its cells"))
-                    continue
-                for i, cell in enumerate(cells):
-                    path = field_path(base, i)
-                    if (issue := _cell_issue(cell, path, cols, rows)) is not None:
-                        issues.append(issue)
-                        continue
-                    ids = variants.setdefault((cell[0], cell[1]), [])
-                    if vid in ids:
-                        issues.append(Issue(path, "duplicate", f"cell {cell} twice in {vid!r}"))
-                    ids.append(vid)
-        digits: dict[Cell, int] | None = None
-        raw_digits = data.get("digits")
-        if raw_digits is not None:
-            mine_cells = {(c[0], c[1]) for c in mines if _cell_issue(c, "", cols, rows) is None}
-            digits = {}
-            if not isinstance(raw_digits, list) or len(raw_digits) != rows:
-                issues.append(Issue("digits", "type", f"digits are {rows} rows of {cols} values"))
-            else:
-                for y, row in enumerate(raw_digits):
-                    if not isinstance(row, list) or len(row) != cols:
-                        issues.append(
-                            Issue(field_path("digits", y), "type", f"a row has {cols} values")
-                        )
-                        continue
-                    for x, value in enumerate(row):
-                        path = field_path("digits", y, x)
-                        if (x, y) in mine_cells:
-                            if value is not None:
-                                issues.append(
-                                    Issue(path, "digit_on_mine", "a mine's digit is null")
-                                )
-                        elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
-                            issues.append(
-                                Issue(path, "range", f"digit must be 0..8, got {value!r}")
-                            )
-                        else:
-                            digits[(x, y)] = value
+        variants = _json_variants(data.get("variants", {}), cols, rows, issues)
+        digits = _json_digits(data.get("digits"), mines, cols, rows, issues)
         if issues:
             raise ValidationError(issues, "mines board")
         assert isinstance(spawn, list | tuple)  # checked above: no issue means a valid cell

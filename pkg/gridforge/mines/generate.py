@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +95,93 @@ class GenerationError(GridforgeError):
             f"attempts: {why}"
         )
 
+
+
+_Bad = Callable[[str, str, str], None]  # (field, code, message): one issue of a table
+
+
+def _mine_count(data: Mapping[str, Any], cols: int, rows: int, bad: _Bad,
+                flagged: Callable[[str], bool]) -> int:
+    """The mine count a table asks for (``mines``, or ``density`` of the board), 0 when it
+    is not a valid one; ``flagged(field)`` says whether that field already has an issue."""
+    area = cols * rows
+    mines, density = data.get("mines"), data.get("density")
+    count = 0
+    if (mines is None) == (density is None):
+        bad("mines", "missing", "give exactly one of 'mines' and 'density'")
+    elif mines is not None:
+        if not is_int(mines):
+            bad("mines", "type", f"must be an integer, got {mines!r}")
+        else:
+            count = mines
+    elif (
+        not isinstance(density, int | float) or isinstance(density, bool) or not 0 < density < 1
+    ):
+        bad("density", "range", f"must be a number strictly between 0 and 1, got {density!r}")
+    else:
+        count = round(density * area)
+    which = "mines" if mines is not None else "density"
+    outside = area - 9
+    if not (flagged("mines") or flagged("density")):
+        if count > outside:
+            bad(
+                which,
+                "too_many",
+                f"{count} mines do not fit: only {outside} cells lie "
+                f"outside the spawn 3x3 of a {cols}x{rows} board",
+            )
+        elif count == outside:
+            bad(
+                which,
+                "too_many",
+                f"{count} mines leave no safe cell outside the spawn 3x3, so R0 would equal S",
+            )
+        elif count < 1:
+            bad(which, "too_few", "at least 1 mine is needed, or R0 would equal S")
+    return count
+
+
+def _spawn_cell(spawn: object, cols: int, rows: int, bad: _Bad) -> tuple[int, int] | None:
+    """A table's optional fixed spawn, None when absent or not valid (an issue said why)."""
+    if spawn is None:
+        return None
+    if not isinstance(spawn, list | tuple) or len(spawn) != 2 or not all(is_int(v) for v in spawn):
+        bad("spawn", "type", f"a spawn is [x, y] or null, got {spawn!r}")
+        return None
+    if not (1 <= spawn[0] <= cols - 2 and 1 <= spawn[1] <= rows - 2):
+        bad(
+            "spawn",
+            "bounds",
+            f"the spawn 3x3 around {list(spawn)} must lie inside the {cols}x{rows} board",
+        )
+        return None
+    return (spawn[0], spawn[1])
+
+
+def _check_fog(fog: object, count: int, cols: int, rows: int, bad: _Bad) -> None:
+    """Issues of a table's fog count: a non-negative integer that fits beside ``count``
+    mines."""
+    area = cols * rows
+    outside = area - 9
+    if not is_int(fog) or fog < 0:
+        bad("fog", "range", f"must be a non-negative integer, got {fog!r}")
+    elif fog and 0 < count < outside:
+        room = area - count - 9
+        if fog > room:
+            bad(
+                "fog",
+                "no_room",
+                f"{fog} fog cells cannot fit: fog lies on safe cells "
+                f"outside the spawn 3x3 and R0, and only {room} safe cells lie outside "
+                "the spawn",
+            )
+        elif fog > 8 * count:
+            bad(
+                "fog",
+                "no_room",
+                f"{fog} fog cells cannot fit: a fog digit is never 0, "
+                f"so fog touches a mine, and {count} mines touch at most {8 * count} cells",
+            )
 
 
 @dataclass(frozen=True)
@@ -187,78 +274,12 @@ class GenTable:
         if any(i.path in (at("cols"), at("rows")) for i in issues):
             raise ValidationError(issues, "generation table")
         assert isinstance(cols, int) and isinstance(rows, int)
-        area = cols * rows
         mines, density = data.get("mines"), data.get("density")
-        count = 0
-        if (mines is None) == (density is None):
-            bad("mines", "missing", "give exactly one of 'mines' and 'density'")
-        elif mines is not None:
-            if not is_int(mines):
-                bad("mines", "type", f"must be an integer, got {mines!r}")
-            else:
-                count = mines
-        elif (
-            not isinstance(density, int | float) or isinstance(density, bool) or not 0 < density < 1
-        ):
-            bad("density", "range", f"must be a number strictly between 0 and 1, got {density!r}")
-        else:
-            count = round(density * area)
-        which = "mines" if mines is not None else "density"
-        outside = area - 9
-        if not any(i.path in (at("mines"), at("density")) for i in issues):
-            if count > outside:
-                bad(
-                    which,
-                    "too_many",
-                    f"{count} mines do not fit: only {outside} cells lie "
-                    f"outside the spawn 3x3 of a {cols}x{rows} board",
-                )
-            elif count == outside:
-                bad(
-                    which,
-                    "too_many",
-                    f"{count} mines leave no safe cell outside the spawn 3x3, so R0 would equal S",
-                )
-            elif count < 1:
-                bad(which, "too_few", "at least 1 mine is needed, or R0 would equal S")
-        spawn = data.get("spawn")
-        if spawn is not None:
-            if (
-                not isinstance(spawn, list | tuple)
-                or len(spawn) != 2
-                or not all(is_int(v) for v in spawn)
-            ):
-                bad("spawn", "type", f"a spawn is [x, y] or null, got {spawn!r}")
-                spawn = None
-            elif not (1 <= spawn[0] <= cols - 2 and 1 <= spawn[1] <= rows - 2):
-                bad(
-                    "spawn",
-                    "bounds",
-                    f"the spawn 3x3 around {list(spawn)} must lie inside the {cols}x{rows} board",
-                )
-                spawn = None
-            else:
-                spawn = (spawn[0], spawn[1])
+        count = _mine_count(data, cols, rows, bad,
+                            lambda key: any(i.path == at(key) for i in issues))
+        spawn = _spawn_cell(data.get("spawn"), cols, rows, bad)
         fog = data.get("fog", 0)
-        if not is_int(fog) or fog < 0:
-            bad("fog", "range", f"must be a non-negative integer, got {fog!r}")
-        elif fog and 0 < count < outside:
-            room = area - count - 9
-            if fog > room:
-                bad(
-                    "fog",
-                    "no_room",
-                    f"{fog} fog cells cannot fit: fog lies on safe cells "
-                    f"outside the spawn 3x3 and R0, and only {room} safe cells lie outside "
-                    "the spawn",
-                )
-            elif fog > 8 * count:
-                bad(
-                    "fog",
-                    "no_room",
-                    f"{fog} fog cells cannot fit: a fog digit is never 0, "
-                    f"so fog touches a mine, and {count} mines touch at most {8 * count} cells",
-                )
+        _check_fog(fog, count, cols, rows, bad)
         thickness = data.get("fog_thickness", MAX_FOG_THICKNESS)
         if not is_int(thickness) or not 1 <= thickness <= MAX_FOG_THICKNESS:
             bad("fog_thickness", "range", f"must be 1 or 2, got {thickness!r}")

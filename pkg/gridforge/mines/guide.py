@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridforge.i18n import has, say
 from gridforge.mines.run import load_run_table
 
 __all__ = ["rules"]
@@ -27,32 +28,15 @@ def rules() -> dict[str, Any]:
     battles = len(table.battles)
     s = table.settlement
     hints = table.hints_per_battle
-    sections = [
-        ("run", "A run", (
-            f"A run is {battles} battles against ever stronger enemies. You start with "
-            f"{table.player_hp} HP (hit points); at 0 the run is over.",
-            f"Every safe cell you dig hurts the enemy by {s['safe_cell_damage']}; clearing a "
-            f"whole board hurts it by {s['clear_bonus_damage']} more.")),
-        ("dig", "Dig and read the numbers", (
-            "Click or tap a concealed cell next to you to dig it. A number tells how many of "
-            "the eight cells around it hide mines.",
-            "Every board can be solved by logic alone: you never have to guess.")),
-        ("flags", "Flags and mines", (
-            "Right click, long press or flag mode puts a flag on a cell you know is a mine; "
-            "a correct flag weakens the enemy's attack that round.",
-            f"Digging a mine is an ambush: it hurts you by {s['mine_ambush_damage']}, and the "
-            "dug mine becomes ground you can walk on.")),
-        ("rounds", "Rounds, AP and RAP", (
-            "Each round gives you action points (AP): a dig or a flag costs AP, walking over "
-            "opened ground is free. When the round ends, the enemy strikes back.",
-            "Stop ends the round early and banks the AP left as reserve (RAP), which can buy "
-            "a fresh board.")),
-        ("fog", "Fog", (
-            "In later battles some cells are fog: they are safe, but never show their number.",)),
-        ("hints", "Hints", (
-            f"Each battle gives {hints} hints. A hint shows one cell that logic proves, and "
-            "why.",)),
-    ]
-    return {"sections": [{"key": key, "title": title, "text": list(text)}
-                         for key, title, text in sections],
+    numbers = {"battles": battles, "hp": table.player_hp, "safe": s["safe_cell_damage"],
+               "clear": s["clear_bonus_damage"], "ambush": s["mine_ambush_damage"],
+               "hints": hints}
+    # The words are the catalogue's: rules.mines.<key>.title and .text.1, .text.2 ...
+    sections = []
+    for key in ("run", "dig", "flags", "rounds", "fog", "hints"):
+        text: list[str] = []
+        while has(line := f"rules.mines.{key}.text.{len(text) + 1}"):
+            text.append(say(line, **numbers))
+        sections.append({"key": key, "title": say(f"rules.mines.{key}.title"), "text": text})
+    return {"sections": sections,
             "picture": PICTURE}

@@ -24,6 +24,7 @@ from collections.abc import Container, Iterable, Mapping
 from typing import Any
 
 from gridforge.grid import Cell
+from gridforge.i18n import say, say_parts
 from gridforge.mines.solver import Step, deduce
 
 __all__ = ["next_hint", "parts_text", "ref"]
@@ -41,34 +42,27 @@ def parts_text(parts: list[Part]) -> str:
     return "".join(p if isinstance(p, str) else str(p["text"]) for p in parts)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _reason(step: Step, digits: Mapping[Cell, int | None], cell: Cell) -> list[Part]:
-    """Why ``step`` proves what it proves, pointing at the digits it reads."""
+    """Why ``step`` proves what it proves, pointing at the digits it reads (the catalogue's
+    ``mines.hint.*`` words, in the call's language)."""
     cons = list(step.constraints)
 
     def digit(c: Cell) -> dict[str, Any]:
-        return ref(c, f"this {digits.get(c)}")
+        return ref(c, say("mines.hint.this-digit", digit=str(digits.get(c))))
 
     if step.rule == "single" and cons:
-        if step.safe:
-            return [digit(cons[0]), " already has all its mines accounted for: its other "
-                    "hidden neighbours are safe"]
-        return [digit(cons[0]), " has just as many hidden neighbours left as mines still "
-                "missing: they are all mines"]
+        return say_parts("mines.hint.single-safe" if step.safe else "mines.hint.single-mine",
+                         digit=digit(cons[0]))
     if step.rule == "subset" and len(cons) == 2:
-        what = "are safe" if step.safe else "are mines"
-        return ["the hidden cells around ", digit(cons[0]), " and ", digit(cons[1]),
-                " overlap; comparing the mines each still needs shows that the cells outside "
-                f"the overlap {what}"]
-    lead = ("the board's total of mines, after every arrangement the highlighted digits "
-            "allow, settles the cells that touch no digit" if step.rule == "mine_count" else
-            f"every arrangement of mines that fits the {_plural(len(cons), 'highlighted digit')}"
-            + (" and the board's total of mines" if step.mine_count else ""))
-    verdict = " leaves no mine on " if cell in step.safe else " puts a mine on "
-    return [lead, verdict, ref(cell, "this cell")]
+        return say_parts("mines.hint.subset-safe" if step.safe else "mines.hint.subset-mine",
+                         a=digit(cons[0]), b=digit(cons[1]))
+    if step.rule == "mine_count":
+        lead = say("mines.hint.lead-count")
+    else:
+        lead = say(("mines.hint.lead-fit-one" if len(cons) == 1 else "mines.hint.lead-fit")
+                   + ("-total" if step.mine_count else ""), n=len(cons))
+    verdict = "mines.hint.verdict-safe" if cell in step.safe else "mines.hint.verdict-mine"
+    return say_parts(verdict, lead=lead, cell=ref(cell, say("mines.this-cell")))
 
 
 def next_hint(
@@ -110,10 +104,9 @@ def next_hint(
     if first is not None:
         return _answer(*first, settled_mines, False, proved, opened)
     concealed = cols * rows - len(opened) - len(set(known_mines))
-    text = ("Every cell logic can prove is settled: the rest needs a guess."
-            if concealed > len(settled_mines) else "Nothing is left to find on this board.")
+    text = say("mines.hint.guess" if concealed > len(settled_mines) else "mines.hint.done")
     if not deduction.complete:
-        text = "This position is too large to work through completely; no safe cell found."
+        text = say("mines.hint.too-large")
     return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
             "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
             "parts": [text], "proved": proved}
@@ -135,16 +128,13 @@ def _answer(step: Step, cell: Cell, kind: str, action: str, settled_mines: set[C
     """The hint of ``step`` about ``cell``."""
     todo: list[Part]
     if action == "pull_flag":
-        todo = ["Your flag on ", ref(cell, "this cell"), " stands on a safe cell: pull it "
-                "and dig there"]
-    elif action == "dig":
-        todo = [ref(cell, "This cell"), " is safe to dig"]
+        todo = say_parts("mines.hint.pull", cell=ref(cell, say("mines.this-cell")))
     else:
-        todo = [ref(cell, "This cell"), " is a mine: flag it or leave it alone"]
+        todo = say_parts("mines.hint.dig" if action == "dig" else "mines.hint.mine",
+                         cell=ref(cell, say("mines.this-cell-start")))
     if not reachable:
-        todo.append(" (no opened ground beside it can be reached yet)")
-    why = _reason(step, digits, cell)
-    parts: list[Part] = [*todo, ". Why: ", *why, "."]
+        todo = say_parts("mines.hint.unreachable", todo=todo)
+    parts: list[Part] = say_parts("mines.hint.why", todo=todo, why=_reason(step, digits, cell))
     return {
         "cell": [cell[0], cell[1]],
         "kind": kind,

@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from gridforge import errors
+from gridforge import errors, i18n
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import Cell
+from gridforge.i18n import Words
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
 from gridforge.mines.hints import Part, next_hint, parts_text, ref
@@ -67,51 +68,27 @@ __all__ = ["Battle", "Run", "RunTable", "act", "close_run", "continue_run", "hin
            "load_run_table", "move_path", "new_run", "primary", "refresh", "resume_run",
            "run_state", "secondary", "telemetry"]
 
-# The player's words for every refusal (D1 duty 6, data-supply item 10): the seed's
-# reject_reason and sub_reason mapped to text.
-REFUSALS = {
-    "resource_face": "Not enough AP for that.",
-    "board_invalid": "That board was refused.",
-    "not_adjacent": "Too far: you can dig or flag only the 8 cells around you.",
-    "target_revealed": "That cell is already open.",
-    "target_concealed": "You can only move onto opened ground.",
-    "flag_present": "A flag stands there: pull it first (right click, long press or F), "
-                    "then dig.",
-    "flag_absent": "There is no flag to pull there.",
-    "no_path": "No path over opened ground leads there.",
-    "out_of_catalog": "That is not something you can do here.",
-}
+# The player's words (the catalogue's, gridforge.i18n, looked up when read: always in the
+# call's language). Every refusal (D1 duty 6, data-supply item 10): the seed's reject_reason
+# and sub_reason mapped to text.
+REFUSALS = Words("mines.refusal", (
+    "resource_face", "board_invalid", "not_adjacent", "target_revealed", "target_concealed",
+    "flag_present", "flag_absent", "no_path", "out_of_catalog"))
 # The same reasons as a stats panel counts them: a few words each (telemetry's
 # ``reason_words``), plus "voided" (an intent that came after the round ended).
-REASON_WORDS = {
-    "board_face": "not possible on the board", "resource_face": "not enough AP",
-    "phase": "not during a round", "board_invalid": "board refused",
-    "not_adjacent": "too far", "target_revealed": "cell already open",
-    "target_concealed": "not opened ground", "flag_present": "a flag in the way",
-    "flag_absent": "no flag there", "no_path": "no path there",
-    "out_of_catalog": "not an action here", "voided": "too late: round over",
-    "rejected": "refused",
-}
-PHASE_TEXT = {
-    "settled": "The round is over: press Continue for the next one.",
-    "won": "The run is won: start a new run to play again.",
-    "lost": "The run is over: start a new run.",
-    "playing": "Not now: the round has not started.",
-}
-SOURCE_TEXT = {
-    "safe_dig": "safe cell dug", "safe_chain": "safe cell opened by the chain",
-    "flag_hit": "flag on a mine", "mine_ambush": "mine dug: ambush",
-    "clear_bonus": "board cleared", "enemy_attack": "enemy attack",
-}
-TARGET_TEXT = {"enemy": "enemy", "player": "you", "enemy_attack": "enemy attack"}
-PATH_TEXT = {"cleared": "board cleared", "stopped": "you stopped",
-             "ap_exhausted": "out of AP"}
+REASON_WORDS = Words("mines.reason", (
+    "board_face", "resource_face", "phase", "board_invalid", "not_adjacent", "target_revealed",
+    "target_concealed", "flag_present", "flag_absent", "no_path", "out_of_catalog", "voided",
+    "rejected"))
+PHASE_TEXT = Words("mines.phase", ("settled", "won", "lost", "playing"))
+SOURCE_TEXT = Words("mines.source", ("safe_dig", "safe_chain", "flag_hit", "mine_ambush",
+                                     "clear_bonus", "enemy_attack"))
+TARGET_TEXT = Words("mines.target", ("enemy", "player", "enemy_attack"))
+PATH_TEXT = Words("mines.path", ("cleared", "stopped", "ap_exhausted"))
 # How a round ended, as the end of a sentence ("Round over: you stopped.").
-ROUND_END_TEXT = {"cleared": "you cleared the board", "stopped": "you stopped",
-                  "ap_exhausted": "your AP ran out"}
+ROUND_END_TEXT = Words("mines.round-end", ("cleared", "stopped", "ap_exhausted"))
 # What took the player's last HP (the settlement line that did it).
-FALL_TEXT = {"enemy_attack": "the enemy's strike took your last HP",
-             "mine_ambush": "an ambush (a mine you dug) took your last HP"}
+FALL_TEXT = Words("mines.fall", ("enemy_attack", "mine_ambush"))
 
 
 def say(*parts: Part, cells: list[Any] | None = None) -> dict[str, Any]:
@@ -252,13 +229,41 @@ def settlement_title(result: str, path_tag: object, lines: list[dict[str, Any]])
     if result == "run_lost":
         last = next((line["source"] for line in reversed(lines)
                      if line["target"] == "player" and line["amount"] > 0), "enemy_attack")
-        return f"You fell: {FALL_TEXT.get(last, FALL_TEXT['enemy_attack'])}."
+        return i18n.say("mines.fell", why=FALL_TEXT.get(last, FALL_TEXT["enemy_attack"]))
     if result == "run_won":
-        return "You won the run!"
+        return i18n.say("mines.run-won")
     if result == "battle_won":
-        return "Enemy defeated!"
+        return i18n.say("mines.battle-won")
     ended = ROUND_END_TEXT.get(str(path_tag), PATH_TEXT.get(str(path_tag), str(path_tag)))
-    return f"Round over: {ended}."
+    return i18n.say("mines.round-over", ended=ended)
+
+
+def worded(settlement: dict[str, Any]) -> dict[str, Any]:
+    """A settlement with its words added in the call's language (the run keeps none, so a
+    settlement shown again after the page changed language is said in the new one): the
+    headline ``title``, ``path_text`` and each line's ``text`` and ``parts``."""
+    path_tag = settlement["path_tag"]
+    lines = []
+    for entry in settlement["lines"]:
+        words = SOURCE_TEXT.get(entry["source"], entry["source"])
+        tail = i18n.say("mines.line-tail", target=TARGET_TEXT[entry["target"]],
+                        amount=entry["amount"])
+        said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
+        lines.append({**entry, "text": said["text"], "parts": said["parts"]})
+    out: dict[str, Any] = {}
+    for key, value in settlement.items():  # the words stand where they always stood
+        if key == "continuation_hint":
+            out["path_text"] = PATH_TEXT.get(str(path_tag), str(path_tag))
+            out["title"] = settlement_title(settlement["result"], path_tag, lines)
+        out[key] = lines if key == "lines" else value
+    return out
+
+
+def enemy_name(name: str) -> str:
+    """An enemy of the run table by its name in the call's language (the table's own name
+    when the catalogue has none: a table from a file)."""
+    key = "mines.enemy." + name.lower().replace(" ", "-")
+    return i18n.say(key) if i18n.has(key) else name
 
 
 def board_seed(run_seed: int, battle: int, board_no: int) -> int:
@@ -270,15 +275,15 @@ def board_seed(run_seed: int, battle: int, board_no: int) -> int:
 def outcome_text(outcome: ActionOutcome, intent: Intent, status: str) -> str | None:
     """The player's words for a refused or voided intent (None when it was executed)."""
     if outcome.outcome == "voided":
-        return f"Your {intent.kind.replace('_', ' ')} came too late: the round had already ended."
+        return i18n.say(f"mines.too-late.{intent.kind}")
     if outcome.outcome != "rejected":
         return None
     if outcome.reject_reason == "phase":
         return PHASE_TEXT.get(status, PHASE_TEXT["playing"])
     if intent.kind in ("flag_place", "flag_pull") and outcome.sub_reason == "not_adjacent":
-        return "Too far to flag: stand next to the cell first."
+        return i18n.say("mines.too-far-flag")
     return REFUSALS.get(outcome.sub_reason or outcome.reject_reason or "",
-                        "That is not possible now.")
+                        i18n.say("mines.not-now"))
 
 
 class _Round:
@@ -407,11 +412,6 @@ class Run:
             lines.append({"source": "enemy_attack", "cell": None, "target": "player",
                           "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
-        for entry in lines:
-            words = SOURCE_TEXT.get(entry["source"], entry["source"])
-            tail = f": {TARGET_TEXT[entry['target']]} −{entry['amount']}"
-            said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
-            entry["text"], entry["parts"] = said["text"], said["parts"]
         self._battle["rounds"] += 1
         self._battle["damage_dealt"] += enemy_before - self.enemy_hp
         self._battle["damage_taken"] += player_before - self.player_hp
@@ -427,8 +427,6 @@ class Run:
             "round": self.session.ledger.round,
             "battle": self.battle_index + 1,
             "path_tag": path_tag,
-            "path_text": PATH_TEXT.get(str(path_tag), str(path_tag)),
-            "title": settlement_title(result, path_tag, lines),
             "continuation_hint": round_end.get("continuation_hint"),
             "lines": lines,
             "enemy_damage": enemy_before - self.enemy_hp,
@@ -485,6 +483,7 @@ class Run:
             if done:
                 messages.append({"kind": "info", "text": done})
         if settlement is not None:
+            settlement = worded(settlement)
             messages.append({"kind": "success" if settlement["result"] != "run_lost"
                              else "error", "text": settlement["title"]})
         return {"outcomes": [o.to_json() for o in outcomes],
@@ -499,17 +498,11 @@ class Run:
             first = reveals[0]
             if first["kind"] == "mine":
                 damage = self.table.settlement["mine_ambush_damage"]
-                return (f"Ambush! That cell was a mine: you take {damage} damage when the "
-                        "round ends.")
+                return i18n.say("mines.done.ambush", damage=damage)
             more = len(reveals) - 1
-            return "Dug a safe cell" + (
-                f", and the chain opened {more} more" if more else "") + "."
-        if intent.kind == "flag_place":
-            return "Flag placed."
-        if intent.kind == "flag_pull":
-            return "Flag pulled."
-        if intent.kind == "stop":
-            return "You stopped."
+            return i18n.say("mines.done.chain", more=more) if more else i18n.say("mines.done.dug")
+        if intent.kind in ("flag_place", "flag_pull", "stop"):
+            return i18n.say(f"mines.done.{intent.kind}")
         return None
 
     def act(self, intent: Intent, record: bool = True) -> dict[str, Any]:
@@ -538,8 +531,7 @@ class Run:
                               status_before)
         if far is not None and len(intents) == 1 and outcomes[0].outcome == "rejected" \
                 and outcomes[0].sub_reason == "not_adjacent":
-            answer["messages"] = [{"kind": "error", "text": "No opened ground you can reach "
-                                   "lies beside that cell."}]
+            answer["messages"] = [{"kind": "error", "text": i18n.say("mines.unreachable")}]
         return answer
 
     def primary(self, cell: Cell) -> dict[str, Any]:
@@ -584,9 +576,8 @@ class Run:
             self._battle["boards"] += 1
         events = self._drain()
         self._round_events += events
-        text = ("A fresh board, paid from your banked RAP." if accepted else
-                f"Not enough banked RAP: a fresh board costs "
-                f"{self.session.ledger.economy.rap_refresh_cost}.")
+        text = (i18n.say("mines.refreshed") if accepted else i18n.say(
+            "mines.refresh-refused", cost=self.session.ledger.economy.rap_refresh_cost))
         return {"accepted": accepted, "events": [page_event(e) for e in events],
                 "log": log_lines(events, self.session.engine.board),
                 "messages": [{"kind": "info" if accepted else "error", "text": text}]}
@@ -614,13 +605,14 @@ class Run:
         # The initial expansion of a new board belongs to the new round (it never pays).
         events = self._drain()
         self._round_events = list(events)
-        what = (f"Battle {self.battle_index + 1}: {self.battle.enemy}."
+        what = (i18n.say("mines.next-battle", battle=self.battle_index + 1,
+                         enemy=enemy_name(self.battle.enemy))
                 if last["result"] == "battle_won" else
-                "A new board." if new_board else "Same board.")
+                i18n.say("mines.new-board") if new_board else i18n.say("mines.same-board"))
         return {"events": [page_event(e) for e in events],
                 "log": log_lines(events, self.session.engine.board),
-                "messages": [{"kind": "info", "text": f"{what} Round {ledger.round}: "
-                                                      f"{ledger.ap} AP."}]}
+                "messages": [{"kind": "info", "text": i18n.say(
+                    "mines.round-start", what=what, round=ledger.round, ap=ledger.ap)}]}
 
     # ------------------------------------------------------------ what the page sees
     def pending(self) -> dict[str, int]:
@@ -660,17 +652,15 @@ class Run:
         if board is None or engine.avatar is None:
             return None
         if all(engine.is_open(n) or engine.has_flag(n) for n in board.neighbours(engine.avatar)):
-            return ("Nothing to dig next to you: click opened ground to move there, or a "
-                    "far concealed cell to walk up to it and dig it.")
-        return ("Click or tap a concealed cell next to you to dig it; right click, long press "
-                "or flag mode flags it.")
+            return i18n.say("mines.tip.walk")
+        return i18n.say("mines.tip.dig")
 
     def proved_next(self) -> dict[str, Any]:
         """The next cell logic proves from what the player sees and has marked, and why
         (what a hint says), without paying for it: what a player who deduces knows."""
         engine, board = self.session.engine, self.session.engine.board
         if board is None or self.status in ("won", "lost"):
-            return _no_hint("The run is over.")
+            return _no_hint(i18n.say("mines.hint.run-over"))
         opened: dict[Cell, int | None] = {}
         known_mines = []
         for cell in engine.opened:
@@ -699,7 +689,7 @@ class Run:
         """
         if self.status != "playing" or self.session.ledger.phase != "active":
             answer = (self.proved_next() if self.status in ("won", "lost") else
-                      _no_hint("The round is over: a hint is for a round in play."))
+                      _no_hint(i18n.say("mines.hint.round-over")))
             answer["refused"] = self.status not in ("won", "lost")
         else:
             answer = self.proved_next()
@@ -708,8 +698,7 @@ class Run:
             if cell is not None and tuple(cell) != self.hinted:
                 if self.hints_left <= 0:
                     per = self.table.hints_per_battle
-                    answer = _no_hint(f"No hints left in this battle (a battle gives "
-                                      f"{per}): work it out from the digits.")
+                    answer = _no_hint(i18n.say("mines.hint.none-left", per=per))
                     answer["refused"] = True
                 else:
                     self.hints_left -= 1
@@ -733,7 +722,8 @@ class Run:
             "status": self.status,
             "battle": self.battle_index + 1,
             "battles": len(self.table.battles),
-            "enemy": {"name": self.battle.enemy, "hp": self.enemy_hp, "max_hp": self.battle.hp,
+            "enemy": {"name": enemy_name(self.battle.enemy), "hp": self.enemy_hp,
+                      "max_hp": self.battle.hp,
                       "attack": self.battle.attack, **enemy_bar},
             "player": {"hp": self.player_hp, "max_hp": self.table.player_hp, **player_bar},
             "board_no": self.board_no + 1,
@@ -753,7 +743,7 @@ class Run:
             "offer": offer(self.session.engine, ledger, playing),
             "pending": self.pending(),
             "tip": self.tip(),
-            "last_settlement": self.settlements[-1] if self.settlements else None,
+            "last_settlement": worded(self.settlements[-1]) if self.settlements else None,
             "battle_summaries": self.battle_summaries,
             "totals": self.totals(),
         }
@@ -762,26 +752,13 @@ class Run:
         """Every term the page shows, explained in a sentence (numbers from the tables)."""
         economy = self.session.ledger.economy
         s = self.table.settlement
-        return {
-            "AP": f"Action points: you get {economy.ap_per_round} each round. A dig costs "
-                  f"{economy.dig_ap_cost}, placing or pulling a flag "
-                  f"{economy.flag_place_ap_cost}; moving over opened ground is free. The round "
-                  "ends when they run out, when you stop, or when the board is cleared.",
-            "RAP": "Reserve AP: the AP you had left when you pressed Stop, banked for later. "
-                   f"{economy.rap_refresh_cost} RAP buys a fresh board.",
-            "HP": "Hit points. At 0 the enemy falls; at 0 you fall and the run ends.",
-            "attack": "What the enemy strikes you for at the end of each round; each new "
-                      f"flag on a mine that round takes {s['flag_hit_weaken']} off it.",
-            "mines": "Mines on this board in all, and how many are left once dug mines and "
-                     "your flags are counted off.",
-            "hints": f"A battle gives {self.table.hints_per_battle} hints. A hint shows one "
-                     "cell logic proves, and why; asking again about the same cell is free.",
-            "pending": f"Each safe cell you dig or chain open hurts the enemy by "
-                       f"{s['safe_cell_damage']}; each dug mine is an ambush that hurts you "
-                       f"by {s['mine_ambush_damage']}; a cleared board adds "
-                       f"{s['clear_bonus_damage']}. It is all settled when the round ends.",
-            "fog": "Fog: a fog cell is safe, but its digit is never shown.",
-        }
+        numbers = {"ap": economy.ap_per_round, "dig": economy.dig_ap_cost,
+                   "flag": economy.flag_place_ap_cost, "refresh": economy.rap_refresh_cost,
+                   "weaken": s["flag_hit_weaken"], "hints": self.table.hints_per_battle,
+                   "safe": s["safe_cell_damage"], "ambush": s["mine_ambush_damage"],
+                   "clear": s["clear_bonus_damage"]}
+        return {term: i18n.say(f"mines.term.{term}", **numbers) for term in
+                ("AP", "RAP", "HP", "attack", "mines", "hints", "pending", "fog")}
 
     def totals(self) -> dict[str, Any]:
         """The run's numbers for the win and loss screens."""
@@ -851,31 +828,34 @@ def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[st
     lines: list[dict[str, Any]] = []
     initial = [e for e in events if e["type"] == "cell_revealed" and e["channel"] == "initial"]
     if initial:
-        lines.append(say(f"The board wakes: {len(initial)} cells open around you.",
+        lines.append(say(i18n.say("mines.log.wakes", count=len(initial)),
                           cells=[e["cell"] for e in initial]))
     reveals = [e for e in events if e["type"] == "cell_revealed" and e["channel"] != "initial"]
     if reveals:
         first = reveals[0]
-        here = ref(first["cell"], "this cell")
+        here = ref(first["cell"], i18n.say("mines.this-cell"))
         if first["kind"] == "mine":
-            lines.append(say("Dug ", here, ": a mine! Ambush."))
+            lines.append(say(*i18n.say_parts("mines.log.dug-mine", cell=here)))
         elif first["variant_ids"]:
-            lines.append(say("Dug ", here, ": fog, no digit shown."))
+            lines.append(say(*i18n.say_parts("mines.log.dug-fog", cell=here)))
         else:
-            lines.append(say("Dug ", here, f": it shows {first['digit']}."))
+            lines.append(say(*i18n.say_parts("mines.log.dug-digit", cell=here,
+                                               digit=first["digit"])))
         if len(reveals) > 1:
             fog = sum(1 for e in reveals[1:] if e["variant_ids"])
-            lines.append(say(f"The chain opened {len(reveals) - 1} more cells"
-                              + (f" ({fog} in fog)." if fog else "."),
+            lines.append(say(i18n.say("mines.log.chain-fog" if fog else "mines.log.chain",
+                                      count=len(reveals) - 1, fog=fog),
                               cells=[e["cell"] for e in reveals[1:]]))
     for e in events:
         if e["type"] == "flag_judged":
-            lines.append(say("Flag on ", ref(e["cell"], "this cell"),
-                              ": a mine, well read." if e["hit"] else ": no mine there."))
+            lines.append(say(*i18n.say_parts(
+                "mines.log.flag-hit" if e["hit"] else "mines.log.flag-miss",
+                cell=ref(e["cell"], i18n.say("mines.this-cell")))))
         elif e["type"] == "round_end":
             tag = PATH_TEXT.get(e["path_tag"], e["path_tag"])
-            banked = f", {e['rap_banked']} AP banked as RAP" if e.get("rap_banked") else ""
-            lines.append(say(f"Round {e['round']} ends: {tag}{banked}."))
+            lines.append(say(i18n.say("mines.log.round-end-banked" if e.get("rap_banked")
+                                      else "mines.log.round-end", round=e["round"], tag=tag,
+                                      banked=e.get("rap_banked"))))
     return lines
 
 
@@ -1015,9 +995,8 @@ def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     run_id = _runs.add(run)
     messages = []
     if saved.get("table") != run.table.digest():  # replayable, saved before hints cost
-        messages.append({"kind": "info", "text": (
-            "This run was saved before hints had a price: it goes on as it was, and from "
-            f"now on a battle gives {run.table.hints_per_battle} hints.")})
+        messages.append({"kind": "info", "text": i18n.say(
+            "mines.free-hints-save", hints=run.table.hints_per_battle)})
     return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
             "state": run.to_json(), "save": run.save(), "messages": messages}
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -720,6 +720,42 @@ def deduce(
     return Deduction(ded.cells_of(safe), ded.cells_of(mines), tuple(steps), ded.complete)
 
 
+
+def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
+                      issues: list[Issue]) -> bool:
+    """Whether a position's entry is ``length`` values starting with a cell on the board;
+    when not, the issue goes to ``issues``."""
+    if not isinstance(value, list) or len(value) != length or not all(
+        is_int(v) for v in value[:2]
+    ):
+        issues.append(Issue(path, "type", f"expected {length} values [x, y, ...]"))
+        return False
+    if not (0 <= value[0] < cols and 0 <= value[1] < rows):
+        issues.append(Issue(path, "bounds", f"cell {value[:2]} is outside the board"))
+        return False
+    return True
+
+
+def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
+                  issues: list[Issue]) -> dict[Cell, int | None]:
+    """A position's ``opened`` entries ``[x, y, digit|null]`` by cell, problems to
+    ``issues``."""
+    opened: dict[Cell, int | None] = {}
+    for i, entry in enumerate(raw):
+        path = field_path("opened", i)
+        if not cell_ok(entry, path, 3):
+            continue
+        digit = entry[2]
+        if digit is not None and (not is_int(digit) or not 0 <= digit <= 8):
+            issues.append(Issue(path, "range", f"a digit is 0..8 or null, got {digit!r}"))
+            continue
+        c = (entry[0], entry[1])
+        if c in opened:
+            issues.append(Issue(path, "duplicate", f"cell {list(c)} opened twice"))
+        opened[c] = digit
+    return opened
+
+
 def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
     """Validate a position ``{"cols", "rows", "opened": [[x, y, digit|null]], "known_mines":
     [[x, y]], "mine_total": int|null}`` and return :func:`deduce`'s keyword arguments.
@@ -749,19 +785,6 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
                                          f"{cols}x{rows} board has only {cols * rows} cells")],
                                   "position")
 
-    def cell_ok(value: Any, path: str, length: int) -> bool:
-        if (
-            not isinstance(value, list)
-            or len(value) != length
-            or not all(is_int(v) for v in value[:2])
-        ):
-            issues.append(Issue(path, "type", f"expected {length} values [x, y, ...]"))
-            return False
-        if not (0 <= value[0] < cols and 0 <= value[1] < rows):
-            issues.append(Issue(path, "bounds", f"cell {value[:2]} is outside the board"))
-            return False
-        return True
-
     def entries(name: str, shape: str) -> list[Any]:
         raw = data.get(name, [])
         if isinstance(raw, list):
@@ -769,19 +792,10 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
         issues.append(Issue(name, "type", f"{name} is a list of {shape}"))
         return []
 
-    opened: dict[Cell, int | None] = {}
-    for i, entry in enumerate(entries("opened", "[x, y, digit|null]")):
-        path = field_path("opened", i)
-        if not cell_ok(entry, path, 3):
-            continue
-        digit = entry[2]
-        if digit is not None and (not is_int(digit) or not 0 <= digit <= 8):
-            issues.append(Issue(path, "range", f"a digit is 0..8 or null, got {digit!r}"))
-            continue
-        c = (entry[0], entry[1])
-        if c in opened:
-            issues.append(Issue(path, "duplicate", f"cell {list(c)} opened twice"))
-        opened[c] = digit
+    def cell_ok(value: Any, path: str, length: int) -> bool:
+        return _position_cell_ok(value, path, length, cols, rows, issues)
+
+    opened = _opened_cells(entries("opened", "[x, y, digit|null]"), cell_ok, issues)
     mines: list[Cell] = []
     for i, entry in enumerate(entries("known_mines", "[x, y]")):
         path = field_path("known_mines", i)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridforge.errors import GridforgeError
+from gridforge.i18n import has, say
 from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.rules import Game, Move, State, move_to_step, step_to_move
 
@@ -40,7 +41,22 @@ MAX_EVENT_STEPS = 32
 # After a coat is shed, the same body's next steps are shown too, up to this many.
 FOLLOW_STEPS = 6
 
-WATCH = "The faint body on the board shows the first moves. Then it is your turn."
+# The words of lessons, mechanics and the rules screen are the catalogue's (gridforge.i18n):
+# ``lesson.<key>.title`` and ``lesson.<key>.text.1``, ``.text.2`` ...; said in the language of
+# the call. WATCH is the English line (tests); the page gets it in its own language.
+WATCH = say("lesson.watch")
+
+
+def _title(prefix: str) -> str:
+    return say(f"{prefix}.title")
+
+
+def _text(prefix: str) -> tuple[str, ...]:
+    """The sentences ``<prefix>.text.1``, ``.text.2`` ... as many as the catalogue has."""
+    out: list[str] = []
+    while has(key := f"{prefix}.text.{len(out) + 1}"):
+        out.append(say(key))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -48,9 +64,15 @@ class Mechanic:
     """A mechanic as the player meets it: its words and whether a level shows it."""
 
     key: str
-    title: str
-    text: tuple[str, ...]
     shows: Callable[[Level], bool]
+
+    @property
+    def title(self) -> str:
+        return _title(f"lesson.{self.key}")
+
+    @property
+    def text(self) -> tuple[str, ...]:
+        return _text(f"lesson.{self.key}")
 
 
 def _coated(level: Level) -> bool:
@@ -64,25 +86,11 @@ def _lock(kind: str) -> Callable[[Level], bool]:
 
 
 MECHANICS: dict[str, Mechanic] = {m.key: m for m in (
-    Mechanic("coats", "Coats", (
-        "Some bodies wear a coat: an outer layer of another colour.",
-        "The outer layer goes into a hole of its colour first; the body stays where it was "
-        "and shows the colour underneath, which needs a hole of its own."), _coated),
-    Mechanic("frozen-bodies", "Frozen bodies", (
-        "A body under ice cannot move yet.",
-        "The number on the ice counts the layers that must still go into holes, anywhere on "
-        "the board, before it thaws."), lambda level: any(b.frozen for b in level.bodies)),
-    Mechanic("frozen-holes", "Frozen holes", (
-        "A hole under ice takes nothing yet.",
-        "Its number counts the layers that must still go into other holes before it "
-        "opens."), lambda level: any(h.frozen for h in level.holes)),
-    Mechanic("silver-lock", "Lock and key", (
-        "A locked body cannot move until its key is free.",
-        "Another body carries the key, drawn in the lock's colour and shape: once that body "
-        "has gone into its holes, the lock opens."), _lock("silver")),
-    Mechanic("gold-lock", "Gold lock", (
-        "A gold lock needs two keys, carried by two other bodies.",
-        "It opens only when both carriers have left the board."), _lock("gold")),
+    Mechanic("coats", _coated),
+    Mechanic("frozen-bodies", lambda level: any(b.frozen for b in level.bodies)),
+    Mechanic("frozen-holes", lambda level: any(h.frozen for h in level.holes)),
+    Mechanic("silver-lock", _lock("silver")),
+    Mechanic("gold-lock", _lock("gold")),
 )}
 
 
@@ -93,50 +101,35 @@ class Lesson:
 
     key: str
     level: int
-    title: str
-    text: tuple[str, ...]
     pick: str
     mechanic: str | None = None
+
+    @property
+    def title(self) -> str:
+        return _title(f"lesson.{self.key}")
+
+    @property
+    def text(self) -> tuple[str, ...]:
+        return _text(f"lesson.{self.key}")
 
 
 def _mechanic_lesson(level: int, mechanic: str, pick: str) -> Lesson:
     m = MECHANICS[mechanic]
-    return Lesson(m.key, level, m.title, m.text, pick, mechanic)
+    return Lesson(m.key, level, pick, mechanic)
 
 
 LESSONS: dict[int, Lesson] = {lesson.level: lesson for lesson in (
-    Lesson("head", 1, "Head first", (
-        "Press a body's head (the end with the eyes) and drag it into the hole of the same "
-        "colour.",
-        "The rest of the body follows, cell by cell."), "head"),
-    Lesson("tail", 2, "Tail first", (
-        "A body can go tail first too: drag its tail, the end without eyes, and the body "
-        "follows it backwards.",), "tail"),
-    Lesson("turns", 3, "Round the corner", (
-        "Drag an end around a bend and the whole body follows it around.",), "turn"),
-    Lesson("colours", 4, "Every colour has its hole", (
-        "A body fits only a hole of its own colour.",
-        "Match each body to its hole."), "exit"),
-    Lesson("nearer-end", 5, "The nearer end", (
-        "Either end can go into the hole.",
-        "Choose the end that is closer to it and you save steps."), "first"),
-    Lesson("back-out", 6, "Back out", (
-        "A body can reverse: drag its other end to pull it back the way it came.",
-        "That frees the path for another body."), "make-way"),
-    Lesson("make-way", 7, "Make way", (
-        "Sometimes a body stands in the way of another.",
-        "Move it aside first, let the other one pass, then bring it home."), "make-way"),
-    Lesson("order", 8, "Who goes first?", (
-        "The order matters: send the wrong body first and it blocks the others.",
-        "Look at the whole board before you move."), "first"),
-    Lesson("long-bodies", 9, "Long bodies", (
-        "A long body needs room to turn.",
-        "Find a place where it can swing around before it heads for its hole."), "turn"),
-    Lesson("breather", 10, "A breather", (
-        "Three bodies and room to spare: take a breath and bring them all home.",), "first"),
-    Lesson("make-way-twice", 11, "Make way, twice", (
-        "Two bodies stand in each other's way.",
-        "Move one aside, let the other through, then finish the first."), "make-way"),
+    Lesson("head", 1, "head"),
+    Lesson("tail", 2, "tail"),
+    Lesson("turns", 3, "turn"),
+    Lesson("colours", 4, "exit"),
+    Lesson("nearer-end", 5, "first"),
+    Lesson("back-out", 6, "make-way"),
+    Lesson("make-way", 7, "make-way"),
+    Lesson("order", 8, "first"),
+    Lesson("long-bodies", 9, "turn"),
+    Lesson("breather", 10, "first"),
+    Lesson("make-way-twice", 11, "make-way"),
     _mechanic_lesson(12, "coats", "coat"),
     _mechanic_lesson(18, "frozen-bodies", "thaw"),
     _mechanic_lesson(24, "frozen-holes", "hole-thaw"),
@@ -169,7 +162,7 @@ def lesson_for(number: int, level: Level, solution: Any = None) -> dict[str, Any
     game = Game(level)
     moves = _solution_moves(game, solution)
     return {"key": lesson.key, "level": lesson.level, "title": lesson.title,
-            "text": list(lesson.text), "watch": WATCH,
+            "text": list(lesson.text), "watch": say("lesson.watch"),
             "demo": None if moves is None else demonstration(game, lesson, moves)}
 
 
@@ -367,27 +360,18 @@ def _row(y: int, color: int, length: int = 2, **extra: Any) -> dict[str, Any]:
     return {"cells": [[x, y] for x in range(length - 1, -1, -1)], "colors": [color], **extra}
 
 
-BASICS: tuple[tuple[str, str, tuple[str, ...], dict[str, Any]], ...] = (
-    ("goal", "Clear the board", (
-        "Every body leaves the board through holes of its own colour.",
-        "The level is done when every body is out and every hole is filled."),
+# Each basic rule: its key (its words are ``rules.snakes.<key>.title`` and ``.text.N``) and
+# its picture.
+BASICS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("goal",
      _picture(5, 2, [_row(0, 2, 3), _row(1, 1, 2)],
               [{"cell": [4, 0], "color": 2}, {"cell": [4, 1], "color": 1}])),
-    ("drag", "Drag an end", (
-        "Press a body's head (the end with the eyes) or its tail and drag it, one cell at a "
-        "time, in any of the four directions.",
-        "The rest of the body follows the cells the end went through, like a snake."),
+    ("drag",
      _picture(5, 2, [_row(0, 2, 3)], [{"cell": [3, 1], "color": 2}], [0, "head", "R"])),
-    ("holes", "Into the hole", (
-        "Drag an end into a hole of the body's colour and the whole body slides in.",
-        "Holes of other colours and other bodies are in the way: sometimes one body must "
-        "move aside first."),
+    ("holes",
      _picture(5, 2, [_row(0, 2, 3), {"cells": [[3, 1], [4, 1]], "colors": [1]}],
               [{"cell": [4, 0], "color": 2}, {"cell": [0, 1], "color": 1}], [0, "head", "R"])),
-    ("steps", "Steps", (
-        "Every cell an end moves is one step; an exit into a hole is one step too.",
-        "Undo, restart and a hint are always at hand. On a keyboard, N and P pick an end, "
-        "the arrow keys move it, U undoes and H gives a hint."), _picture(
+    ("steps", _picture(
         4, 2, [_row(1, 5, 2)], [{"cell": [3, 0], "color": 5}], [0, "head", "R"])),
 )
 
@@ -423,6 +407,7 @@ def rules() -> dict[str, Any]:
         return {"key": key, "title": title, "text": list(text),
                 "picture": {**picture, "view": view}}
 
-    return {"basics": [section(*basic) for basic in BASICS],
+    return {"basics": [section(key, _title(f"rules.snakes.{key}"), _text(f"rules.snakes.{key}"),
+                               picture) for key, picture in BASICS],
             "mechanics": [section(m.key, m.title, m.text, PICTURES[m.key])
                           for m in MECHANICS.values()]}

@@ -241,21 +241,8 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     bc = cols if ok_cols and ok_rows else None
     br = rows if ok_cols and ok_rows else None
 
-    # Stones.
     owner: dict[Cell, str] = {}
-    stones: list[Cell] = []
-    raw_stones = col.list_of(data.get("stones", []), "stones", 0, MAX_STONES, "stones",
-                             "too_many") or []
-    for i, raw in enumerate(raw_stones):
-        path = field_path("stones", i)
-        cell = col.cell(raw, path, bc, br)
-        if cell is None:
-            continue
-        if cell in owner:
-            col.add(path, "duplicate", f"stone {list(cell)} repeats {owner[cell]}")
-            continue
-        owner[cell] = path
-        stones.append(cell)
+    stones = _check_stones(col, data.get("stones", []), bc, br, owner)
     if bc is not None and br is not None:
         floor = bc * br - len(stones)
         if not MIN_FLOOR <= floor <= MAX_FLOOR:
@@ -282,37 +269,7 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
             f"bodies hold {MIN_TOTAL_CELLS}..{MAX_TOTAL_CELLS} cells in all, got {total_cells}",
         )
 
-    locks: dict[str, tuple[int, Lock]] = {}
-    for i, body in enumerate(bodies):
-        if body is not None and body.lock is not None:
-            if body.lock.id in locks:
-                other = locks[body.lock.id][0]
-                col.add(
-                    field_path("bodies", i, "lock", "id"),
-                    "duplicate",
-                    f"lock id {body.lock.id!r} is also on bodies[{other}]",
-                )
-            else:
-                locks[body.lock.id] = (i, body.lock)
-    keys: dict[str, list[int]] = {}
-    for i, body in enumerate(bodies):
-        if body is not None and body.key is not None:
-            path = field_path("bodies", i, "key")
-            if body.key not in locks:
-                col.add(path, "unknown_lock", f"key {body.key!r} opens no lock of this level")
-            elif locks[body.key][0] == i:
-                col.add(path, "own_lock", "a body cannot carry the key of its own lock")
-            else:
-                keys.setdefault(body.key, []).append(i)
-    for lock_id, (i, lock) in sorted(locks.items(), key=lambda kv: kv[1][0]):
-        have = len(keys.get(lock_id, []))
-        if have != lock.keys_needed:
-            col.add(
-                field_path("bodies", i, "lock"),
-                "key_count",
-                f"{lock.kind} lock {lock_id!r} needs exactly {lock.keys_needed} key(s)"
-                f" carried by other bodies, found {have}",
-            )
+    _check_keys(col, bodies)
 
     # Holes.
     raw_holes = col.list_of(data.get("holes"), "holes", 0, MAX_HOLES, "holes", "too_many") or []
@@ -353,6 +310,61 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
         if issues:
             return issues, None
     return [], level
+
+
+
+def _check_stones(col: _Collector, raw: Any, bc: int | None, br: int | None,
+                  owner: dict[Cell, str]) -> list[Cell]:
+    """A level's stones, each cell taken in ``owner``; problems to ``col``."""
+    stones: list[Cell] = []
+    raw_stones = col.list_of(raw, "stones", 0, MAX_STONES, "stones", "too_many") or []
+    for i, item in enumerate(raw_stones):
+        path = field_path("stones", i)
+        cell = col.cell(item, path, bc, br)
+        if cell is None:
+            continue
+        if cell in owner:
+            col.add(path, "duplicate", f"stone {list(cell)} repeats {owner[cell]}")
+            continue
+        owner[cell] = path
+        stones.append(cell)
+    return stones
+
+
+def _check_keys(col: _Collector, bodies: list[Body | None]) -> None:
+    """Lock ids unique, every key opening a lock of another body, every lock with exactly
+    the keys its kind needs; problems to ``col``."""
+    locks: dict[str, tuple[int, Lock]] = {}
+    for i, body in enumerate(bodies):
+        if body is not None and body.lock is not None:
+            if body.lock.id in locks:
+                other = locks[body.lock.id][0]
+                col.add(
+                    field_path("bodies", i, "lock", "id"),
+                    "duplicate",
+                    f"lock id {body.lock.id!r} is also on bodies[{other}]",
+                )
+            else:
+                locks[body.lock.id] = (i, body.lock)
+    keys: dict[str, list[int]] = {}
+    for i, body in enumerate(bodies):
+        if body is not None and body.key is not None:
+            path = field_path("bodies", i, "key")
+            if body.key not in locks:
+                col.add(path, "unknown_lock", f"key {body.key!r} opens no lock of this level")
+            elif locks[body.key][0] == i:
+                col.add(path, "own_lock", "a body cannot carry the key of its own lock")
+            else:
+                keys.setdefault(body.key, []).append(i)
+    for lock_id, (i, lock) in sorted(locks.items(), key=lambda kv: kv[1][0]):
+        have = len(keys.get(lock_id, []))
+        if have != lock.keys_needed:
+            col.add(
+                field_path("bodies", i, "lock"),
+                "key_count",
+                f"{lock.kind} lock {lock_id!r} needs exactly {lock.keys_needed} key(s)"
+                f" carried by other bodies, found {have}",
+            )
 
 
 class _Scope(NamedTuple):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.design import certify
@@ -252,7 +253,7 @@ def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any 
     cert = verify(level, max_states, max_seconds, solution, progress=progress)
     reason = cert.get("reason") or ""
     if reason.startswith("supply_demand: "):
-        reason = "the holes do not match the layers: " + reason[len("supply_demand: "):]
+        reason = say("editor.supply-demand", detail=reason[len("supply_demand: "):])
     return {"certificate": cert, "reason": plain(reason)}
 
 

@@ -159,13 +159,14 @@ class _Relaxed:
             total += inner + min(costs, default=INF)
         return min(INF, total)
 
-    def search(self, members: tuple[int, ...], budget: int, floor: int) -> RelaxedCost:
-        """A* on the relaxed game of ``members`` (one or two bodies on the board)."""
+    def _start(self, members: tuple[int, ...], pair: tuple[int, int]
+               ) -> tuple[_Key, int, int] | None:
+        """The search's start key, bound and occupancy, or None when the part can never
+        finish (its colours' layers do not fit the holes left, or the bound is infinite)."""
         game = self.game
         state = self.state
         a = members[0]
         b = members[1] if len(members) > 1 else -1
-        pair = (a, b if b >= 0 else a)
         # Per colour, the layers left must fit the holes left; exits keep the balance, so a
         # part that fails it at the start can never finish.
         demand: dict[int, int] = {}
@@ -173,18 +174,30 @@ class _Relaxed:
             for c in game.colors[x][self.shed[x]:]:
                 demand[c] = demand.get(c, 0) + 1
         if any(k > len(self.holes.get(c, ())) for c, k in demand.items()):
-            return RelaxedCost(INF, True, 0)
+            return None
         ca = state[a]
         cb = state[b] if b >= 0 else 0
         start: _Key = (ca, cb, self.shed[a] | (self.shed[b] if b >= 0 else 0) << 3)
         h0 = self.heuristic(pair, start)
         if h0 >= INF:
-            return RelaxedCost(INF, True, 0)
+            return None
         occ0 = 0
         for x, code in ((a, ca), (b, cb)):
             if code:
                 for p in game.unpack(code, x):
                     occ0 |= 1 << p
+        return start, h0, occ0
+
+    def search(self, members: tuple[int, ...], budget: int, floor: int) -> RelaxedCost:
+        """A* on the relaxed game of ``members`` (one or two bodies on the board)."""
+        game = self.game
+        a = members[0]
+        b = members[1] if len(members) > 1 else -1
+        pair = (a, b if b >= 0 else a)
+        begun = self._start(members, pair)
+        if begun is None:
+            return RelaxedCost(INF, True, 0)
+        start, h0, occ0 = begun
         best: dict[_Key, int] = {start: 0}
         # Items (f, h, -sequence, g, key, occupancy): smallest f, then smallest h (deepest),
         # then newest first; f never below ``floor`` (a lower bound of every solution).

@@ -9,12 +9,15 @@ and one view: no replay, no re-validation of the level. Every play answer is::
 
     {"session": id, "view": {... state, "markers"}, "offer": {"undo", "redo", "hint",
      "restart", "legal"}, "step_count": n, "refused": null | {"reason", "message"},
-     "save": {"sha": level SHA-256, "steps": [...], "redo": [...]}}
+     "events": [...], "save": {"sha": level SHA-256, "steps": [...], "redo": [...]}}
 
-``offer`` is what the page may offer now (the buttons, and ``legal``: the steps the rules
-allow, from which the page marks the cells a grabbed end may enter); the page computes no
-rule. ``save`` is all the page stores: :func:`resume` replays it (the only replay left) after
-a reload, or when the worker was restarted and the id is gone (:class:`UnknownSession`).
+``events`` says what the step just played did (:func:`happened`; empty but for
+:func:`step` and :func:`redo`): the page's sounds and spoken announcements follow it and
+work nothing out. ``offer`` is what the page may offer now (the buttons, and ``legal``: the
+steps the rules allow, from which the page marks the cells a grabbed end may enter); the page
+computes no rule. ``save`` is all the page stores: :func:`resume` replays it (the only
+replay left) after a reload, or when the worker was restarted and the id is gone
+(:class:`UnknownSession`).
 Undo moves the last step to ``redo``; redo moves it back; a new step clears ``redo``. A
 refused step is an answer with ``refused``, not an error; bad input (a level that does not
 validate, a save that does not replay on it) raises ValidationError with field paths.
@@ -31,6 +34,7 @@ import math
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.i18n import has, say
 from gridforge.session import Registry, UnknownSession
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import (
@@ -38,6 +42,7 @@ from gridforge.snakes.rules import (
     Game,
     History,
     IllegalStep,
+    Move,
     State,
     move_to_step,
     step_to_move,
@@ -54,8 +59,16 @@ MAX_SESSION_STEPS = 5_000
 MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
 MAX_SECONDS = 600.0
 TOO_LONG = "too_long"
-MESSAGES = {**REFUSALS, TOO_LONG: f"a level in play keeps at most {MAX_SESSION_STEPS} steps: "
-            "undo or restart"}
+# The rules' refusals and the midend's own, by reason: the catalogue's words
+# (``snakes.refusal.<reason>``), English here (tests; the command line).
+MESSAGES = {**REFUSALS, TOO_LONG: say(f"snakes.refusal.{TOO_LONG}", steps=MAX_SESSION_STEPS)}
+
+
+def refusal(reason: str) -> str:
+    """A refused step's reason in the player's words, in the call's language (the rules'
+    :data:`REFUSALS` keys are the catalogue's ``snakes.refusal.<reason>``)."""
+    key = f"snakes.refusal.{reason}"
+    return say(key, steps=MAX_SESSION_STEPS) if has(key) else MESSAGES.get(reason, reason)
 
 
 class Play:
@@ -105,7 +118,8 @@ def _view(game: Game, state: State) -> dict[str, Any]:
     return {**game.state_to_json(state), "markers": markers(game, state)}
 
 
-def _answer(session_id: str, play: Play, refused: str | None = None) -> dict[str, Any]:
+def _answer(session_id: str, play: Play, refused: str | None = None,
+            events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     state = play.state
     view = _view(play.game, state)
     return {
@@ -113,10 +127,51 @@ def _answer(session_id: str, play: Play, refused: str | None = None) -> dict[str
         "view": view,
         "offer": play.offer(state, view["complete"]),
         "step_count": play.history.cursor,
-        "refused": None if refused is None else {"reason": refused,
-                                                 "message": MESSAGES.get(refused, refused)},
+        "refused": None if refused is None else {"reason": refused, "message": refusal(refused)},
+        "events": events or [],
         "save": play.save(),
     }
+
+
+def happened(game: Game, before: State, after: State, move: Move) -> list[dict[str, Any]]:
+    """What playing ``move`` from ``before`` (giving ``after``) did, in order:
+
+    - ``{"kind": "step", "body": b, "end": "head" | "tail", "direction": "U" | "D" | "L" |
+      "R", "color": c}``, always (``c``: the body's outer colour before the step);
+    - ``{"kind": "exit", "body": b, "color": c, "layers_left": n}`` when a layer of colour
+      ``c`` went into a hole (``n`` 0: the body has left the board);
+    - ``{"kind": "thaw", "body": b}`` or ``{"kind": "thaw", "hole": i, "color": c}`` for each
+      frozen body or hole whose count reached 0 with this step;
+    - ``{"kind": "unlock", "body": b, "metal": "silver" | "gold"}`` for each lock whose last
+      key was released with this step;
+    - ``{"kind": "won"}`` when the level is complete.
+    """
+    body, end, direction = move_to_step(move)
+    color = game.outer_color(before, body)
+    out: list[dict[str, Any]] = [{"kind": "step", "body": body, "end": end,
+                                  "direction": direction, "color": color}]
+    if game.exited_layers(after) > game.exited_layers(before):
+        out.append({"kind": "exit", "body": body, "color": color,
+                    "layers_left": game.layers_left(after, body)})
+
+    def counted(state: State) -> dict[tuple[str, int], dict[str, Any]]:
+        return {(m["kind"], m["hole"] if m["kind"] == "frozen-hole" else m["body"]): m
+                for m in markers(game, state) if m["kind"] != "key"}
+
+    earlier = counted(before)
+    for (kind, index), marker in counted(after).items():
+        old = earlier.get((kind, index))
+        if old is None or old["count"] == 0 or marker["count"] != 0:
+            continue
+        if kind == "frozen-body":
+            out.append({"kind": "thaw", "body": index})
+        elif kind == "frozen-hole":
+            out.append({"kind": "thaw", "hole": index, "color": game.level.holes[index].color})
+        else:
+            out.append({"kind": "unlock", "body": index, "metal": marker["metal"]})
+    if game.is_complete(after):
+        out.append({"kind": "won"})
+    return out
 
 
 def _open(session_id: object) -> Play:
@@ -230,11 +285,13 @@ def step(session_id: Any, step_json: Any) -> dict[str, Any]:
     history = play.history
     if history.cursor >= MAX_SESSION_STEPS:
         return _answer(session_id, play, TOO_LONG)
+    before = history.state
     try:
-        history.play(step_to_move(step_json))
+        move = step_to_move(step_json)
+        history.play(move)
     except IllegalStep as exc:
         return _answer(session_id, play, exc.reason)
-    return _answer(session_id, play)
+    return _answer(session_id, play, events=happened(play.game, before, history.state, move))
 
 
 def undo(session_id: Any) -> dict[str, Any]:
@@ -248,9 +305,13 @@ def undo(session_id: Any) -> dict[str, Any]:
 def redo(session_id: Any) -> dict[str, Any]:
     """Play again the first step of redo; nothing once the level is complete."""
     play = _open(session_id)
-    if not play.game.is_complete(play.state):
-        play.history.redo()
-    return _answer(session_id, play)
+    history = play.history
+    if play.game.is_complete(play.state) or not history.can_redo():
+        return _answer(session_id, play)
+    before = history.state
+    history.redo()
+    move = history.moves[history.cursor - 1]
+    return _answer(session_id, play, events=happened(play.game, before, history.state, move))
 
 
 def restart(session_id: Any) -> dict[str, Any]:
@@ -323,6 +384,7 @@ __all__ = [
     "UnknownSession",
     "budgets",
     "close",
+    "happened",
     "hint",
     "markers",
     "position",

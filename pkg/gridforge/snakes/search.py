@@ -924,34 +924,8 @@ class Solver:
             if found is not None:
                 goal = found
                 break
-        seconds = time.monotonic() - t0
-        open_count = sum(len(x) for x in buckets.values())
-        stats = {"pruned": pruned, "open": open_count}
-        if goal is not None:
-            moves = _path(came, goal)
-            optimal = weight == scale
-            lb = len(moves) if optimal else h0
-            return SearchResult(
-                "solved", moves, optimal, lb, len(moves), expanded, len(best), seconds, "", stats
-            )
-        if not open_count:
-            # Exhausted: nothing shorter than ``upper`` (or nothing at all) exists.
-            if upper is not None:
-                return SearchResult(
-                    "exhausted_below_upper", None, True, upper, upper, expanded, len(best),
-                    seconds, "no solution shorter than the upper bound", stats,
-                )  # fmt: skip
-            return SearchResult(
-                "unsolvable", None, False, INF, None, expanded, len(best), seconds,
-                "state space exhausted", stats,
-            )  # fmt: skip
-        lowest = min(bk >> _H_BITS for bk, x in buckets.items() if x)
-        lb = h0 if weight != scale else max(h0, lowest)
-        if upper is not None:
-            lb = min(lb, upper)
-        return SearchResult(
-            "budget", None, False, lb, upper, expanded, len(best), seconds, reason, stats
-        )
+        return _outcome(goal, came, buckets, h0, upper, weight, scale, expanded, len(best),
+                        time.monotonic() - t0, reason, pruned)
 
     def fast(
         self,
@@ -1047,6 +1021,39 @@ def _path(came: dict[int, Item], goal: Item) -> list[Move]:
     moves.reverse()
     return moves
 
+
+
+def _outcome(goal: Item | None, came: dict[int, Item], buckets: dict[int, deque[Item]],
+             h0: int, upper: int | None, weight: int, scale: int, expanded: int, stored: int,
+             seconds: float, reason: str, pruned: int) -> SearchResult:
+    """What an A* run that stopped (goal found, open list empty, or a budget) answers."""
+    open_count = sum(len(x) for x in buckets.values())
+    stats = {"pruned": pruned, "open": open_count}
+    if goal is not None:
+        moves = _path(came, goal)
+        optimal = weight == scale
+        lb = len(moves) if optimal else h0
+        return SearchResult(
+            "solved", moves, optimal, lb, len(moves), expanded, stored, seconds, "", stats
+        )
+    if not open_count:
+        # Exhausted: nothing shorter than ``upper`` (or nothing at all) exists.
+        if upper is not None:
+            return SearchResult(
+                "exhausted_below_upper", None, True, upper, upper, expanded, stored,
+                seconds, "no solution shorter than the upper bound", stats,
+            )  # fmt: skip
+        return SearchResult(
+            "unsolvable", None, False, INF, None, expanded, stored, seconds,
+            "state space exhausted", stats,
+        )  # fmt: skip
+    lowest = min(bk >> _H_BITS for bk, x in buckets.items() if x)
+    lb = h0 if weight != scale else max(h0, lowest)
+    if upper is not None:
+        lb = min(lb, upper)
+    return SearchResult(
+        "budget", None, False, lb, upper, expanded, stored, seconds, reason, stats
+    )
 
 def shorten(game: Game, moves: list[Move], start: State | None = None) -> list[Move]:
     """Remove cycles on full states, then splice one-step shortcuts, until nothing changes."""

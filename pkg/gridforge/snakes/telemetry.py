@@ -21,7 +21,7 @@ from its think-time model (never from a clock), so the same seed gives the same 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gridforge.errors import Issue, ValidationError, field_path, is_int
@@ -54,6 +54,52 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+
+_Bad = Callable[[str, str, str], None]  # (field, code, message): one issue of an attempt
+
+
+def _check_identity(raw: dict[str, Any], bad: _Bad) -> None:
+    """Issues of what an attempt is about: the level, its kind, the player, the outcome."""
+    sha = raw["level_sha256"]
+    if not isinstance(sha, str) or not _SHA.match(sha):
+        bad("level_sha256", "type", "must be 64 lowercase hex digits (the level's SHA-256)")
+    if raw["kind"] not in KINDS:
+        bad("kind", "value", f"must be one of {', '.join(KINDS)}, got {_describe(raw['kind'])}")
+    level = raw["level"]
+    if raw["kind"] == "mainline":
+        if not is_int(level) or not 1 <= level <= 2000:
+            bad("level", "range", f"a main-line attempt names its level 1..2000, got "
+                f"{_describe(level)}")
+    elif level is not None:
+        bad("level", "value", "only a main-line attempt names a level number (null otherwise)")
+    player = raw["player"]
+    if not isinstance(player, str) or not _PLAYER.match(player):
+        bad("player", "type", "must be 1..64 characters of A-Z a-z 0-9 . _ : -")
+    if raw["outcome"] not in OUTCOMES:
+        bad("outcome", "value", f"must be one of {', '.join(OUTCOMES)}, "
+            f"got {_describe(raw['outcome'])}")
+
+
+def _check_cross_fields(raw: dict[str, Any], bad: _Bad) -> None:
+    """Issues of fields that are each valid but cannot go together in one attempt."""
+    if raw["steps"] == 0 and raw["first_step_ms"] is not None:
+        bad("first_step_ms", "value", "an attempt without steps has no first step (null)")
+    if raw["steps"] > 0 and raw["first_step_ms"] is None:
+        bad("first_step_ms", "missing", "an attempt with steps says when the first came")
+    if raw["first_step_ms"] is not None and raw["first_step_ms"] > raw["duration_ms"]:
+        bad("first_step_ms", "range", f"the first step ({raw['first_step_ms']} ms) comes after "
+            f"the end of the attempt ({raw['duration_ms']} ms)")
+    if raw["think_ms"] + raw["drag_ms"] > raw["duration_ms"]:
+        bad("think_ms", "range", "thinking and dragging together exceed the attempt's duration")
+    if raw["outcome"] == "won" and raw["steps"] == 0:
+        bad("steps", "range", "a won attempt has steps")
+    if raw["drags"] > raw["steps"] + raw["undos"]:
+        bad("drags", "range", "more drags than steps and undos")
+    best = raw["best_known"]
+    if raw["outcome"] == "won" and best is not None and best < 1:
+        bad("best_known", "range", "a level's best known solution has at least one step")
+
+
 def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, list[Issue]]:
     """One attempt record: ``(attempt, [])`` when valid, ``(None, issues)`` otherwise."""
     issues: list[Issue] = []
@@ -82,24 +128,7 @@ def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, l
         elif not 0 <= value <= hi:
             bad(key, "range", f"must be in 0..{hi}, got {value}")
 
-    sha = raw["level_sha256"]
-    if not isinstance(sha, str) or not _SHA.match(sha):
-        bad("level_sha256", "type", "must be 64 lowercase hex digits (the level's SHA-256)")
-    if raw["kind"] not in KINDS:
-        bad("kind", "value", f"must be one of {', '.join(KINDS)}, got {_describe(raw['kind'])}")
-    level = raw["level"]
-    if raw["kind"] == "mainline":
-        if not is_int(level) or not 1 <= level <= 2000:
-            bad("level", "range", f"a main-line attempt names its level 1..2000, got "
-                f"{_describe(level)}")
-    elif level is not None:
-        bad("level", "value", "only a main-line attempt names a level number (null otherwise)")
-    player = raw["player"]
-    if not isinstance(player, str) or not _PLAYER.match(player):
-        bad("player", "type", "must be 1..64 characters of A-Z a-z 0-9 . _ : -")
-    if raw["outcome"] not in OUTCOMES:
-        bad("outcome", "value", f"must be one of {', '.join(OUTCOMES)}, "
-            f"got {_describe(raw['outcome'])}")
+    _check_identity(raw, bad)
     count("seq", 2**53)
     for key in COUNT_KEYS:
         count(key)
@@ -110,23 +139,7 @@ def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, l
     count("dead_ends", MAX_COUNT, nullable=True)
     if issues:
         return None, issues
-    # Cross-field rules: what one attempt cannot be.
-    if raw["steps"] == 0 and raw["first_step_ms"] is not None:
-        bad("first_step_ms", "value", "an attempt without steps has no first step (null)")
-    if raw["steps"] > 0 and raw["first_step_ms"] is None:
-        bad("first_step_ms", "missing", "an attempt with steps says when the first came")
-    if raw["first_step_ms"] is not None and raw["first_step_ms"] > raw["duration_ms"]:
-        bad("first_step_ms", "range", f"the first step ({raw['first_step_ms']} ms) comes after "
-            f"the end of the attempt ({raw['duration_ms']} ms)")
-    if raw["think_ms"] + raw["drag_ms"] > raw["duration_ms"]:
-        bad("think_ms", "range", "thinking and dragging together exceed the attempt's duration")
-    if raw["outcome"] == "won" and raw["steps"] == 0:
-        bad("steps", "range", "a won attempt has steps")
-    if raw["drags"] > raw["steps"] + raw["undos"]:
-        bad("drags", "range", "more drags than steps and undos")
-    best = raw["best_known"]
-    if raw["outcome"] == "won" and best is not None and best < 1:
-        bad("best_known", "range", "a level's best known solution has at least one step")
+    _check_cross_fields(raw, bad)
     if issues:
         return None, issues
     return {key: raw[key] for key in ATTEMPT_KEYS}, []

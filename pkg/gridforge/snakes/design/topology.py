@@ -355,30 +355,31 @@ def min_vertex_cuts(
     # Residual reach from the source, and residual co-reach of the sink.
     if flow == 0:
         return [], []
-    fwd = [False] * (2 * n + 2)
-    fwd[source] = True
-    queue = deque((source,))
-    while queue:
-        node = queue.popleft()
-        for a in out[node]:
-            if cap[a] > 0 and not fwd[to[a]]:
-                fwd[to[a]] = True
-                queue.append(to[a])
+    fwd = _residual_reach(source, out, to, cap, 0)
     if fwd[sink]:
         return [], []  # cannot happen for a finite flow; kept for safety
-    bwd = [False] * (2 * n + 2)
-    bwd[sink] = True
-    queue = deque((sink,))
-    while queue:
-        node = queue.popleft()
-        for a in out[node]:  # a reverse arc node -> m has a twin m -> node
-            m = to[a]
-            if cap[a ^ 1] > 0 and not bwd[m]:
-                bwd[m] = True
-                queue.append(m)
+    bwd = _residual_reach(sink, out, to, cap, 1)  # an arc a's twin a ^ 1 runs backwards
     near_s = [v for v in range(n) if fwd[2 * v] and not fwd[2 * v + 1]]
     near_t = [v for v in range(n) if bwd[2 * v + 1] and not bwd[2 * v]]
     return near_s, near_t
+
+
+def _residual_reach(start: int, out: list[list[int]], to: list[int], cap: list[int],
+                    twin: int) -> list[bool]:
+    """The nodes reached from ``start`` along arcs with capacity left: forwards
+    (``twin`` 0), or backwards (``twin`` 1: node -> m counts when its twin m -> node has
+    capacity left)."""
+    seen = [False] * len(out)
+    seen[start] = True
+    queue = deque((start,))
+    while queue:
+        node = queue.popleft()
+        for a in out[node]:
+            m = to[a]
+            if cap[a ^ twin] > 0 and not seen[m]:
+                seen[m] = True
+                queue.append(m)
+    return seen
 
 
 def min_vertex_cut(graph: FloorGraph, s: int, t: int) -> list[int]:
