@@ -113,7 +113,7 @@ def test_delta_e_2000_matches_the_published_test_pairs(lab1, lab2, expected):
 
 def test_every_pair_of_designer_colours_is_at_least_20_apart():
     colours, _, count = palette()
-    assert count == 10 and len(colours) >= count
+    assert count == 15 and len(colours) == count  # all fifteen (issue 23)
     labs = [srgb_to_lab(c) for c in colours[:count]]
     too_close = [
         (colours[i], colours[j], round(delta_e_2000(labs[i], labs[j]), 2))
@@ -121,6 +121,42 @@ def test_every_pair_of_designer_colours_is_at_least_20_apart():
         if delta_e_2000(labs[i], labs[j]) < MIN_DELTA_E
     ]
     assert too_close == []
+
+
+def test_every_colour_the_designer_may_choose_is_one_of_the_checked_colours():
+    # Any two colours that can appear together in a designed level are 20 apart: the
+    # designer draws from ALL_COLORS (a request may narrow it, never widen it), and every
+    # one of those is among the palette's checked colours above.
+    from gridforge.snakes.design.request import ALL_COLORS
+    from gridforge.snakes.level import MAX_COLOR
+
+    _, _, count = palette()
+    assert set(ALL_COLORS) <= set(range(count))
+    assert count > MAX_COLOR
+
+
+def test_the_letter_on_every_colour_reads_at_least_4_5_to_1():
+    colours, _, _ = palette()
+    text = PALETTE_JS.read_text()
+    switch = float(re.search(r"export const INK_SWITCH = ([\d.]+);", text).group(1))
+    inks = re.search(r'luminance > INK_SWITCH \? "(#[0-9a-f]{6})" : "(#[0-9a-f]{6})"', text)
+    assert inks, "inkOn lost its two inks"
+    dark, light = inks.groups()
+
+    def lum(colour: str) -> float:
+        def linear(c: float) -> float:
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    def contrast(a: str, b: str) -> float:
+        high, low = sorted((lum(a), lum(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    weak = {c: round(contrast(c, dark if lum(c) > switch else light), 2) for c in colours
+            if contrast(c, dark if lum(c) > switch else light) < 4.5}
+    assert weak == {}
 
 
 def test_each_colour_has_its_own_letter_for_colour_blind_players():
@@ -135,3 +171,23 @@ def test_every_body_colour_stands_out_from_the_floor():
     floor = srgb_to_lab("#efe9dc")  # --floor of the light theme (web/theme.css; the dark
     assert "--floor: #efe9dc;" in (ROOT / "web" / "theme.css").read_text()  # test_theme.py)
     assert min(delta_e_2000(floor, srgb_to_lab(c)) for c in colours[:count]) >= MIN_DELTA_E
+
+
+def test_the_editors_badges_read_at_least_4_5_to_1_on_their_ground():
+    # A corner badge (a freeze count, a lock, a key) sits on a white pill; a hole's letter on
+    # the hole's own ground (white, or --hole of the dark theme); a body's letter takes
+    # inkOn (the test above). Issue 23: text at 4.5:1 wherever the board draws it.
+    from test_theme import colour, contrast
+
+    board = (ROOT / "web" / "screens" / "editor-board.js").read_text()
+    fills = re.findall(r'this\.badge\([^;]*?"(#[0-9a-fA-F]{3,6})"', board)
+    assert len(fills) >= 4, "the badges' colours moved"
+    assert 'fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill"' in board
+
+    def full(c: str) -> str:
+        return c if len(c) == 7 else "#" + "".join(ch * 2 for ch in c[1:])
+
+    grounds = ["#ffffff", colour("light", "hole"), colour("dark", "hole")]
+    weak = {(f, g): round(contrast(full(f), g), 2) for f in fills for g in grounds
+            if contrast(full(f), g) < 4.5}
+    assert weak == {}

@@ -79,26 +79,35 @@ idleChannel.port1.onmessage = () => {
   if (inFlight === 0) delete document.body.dataset.busy;
 };
 
-function busyStart() {
+// A quiet call (the editor's live status, issue 23) marks the page busy for tests and tools
+// but never shows the overlay: the designer keeps editing while it runs.
+let loud = 0;
+
+function busyStart(quiet = false) {
   inFlight += 1;
   document.body.dataset.busy = "1";
+  if (quiet) return;
+  loud += 1;
   if (busyOverlay || busyTimer !== null) return;
   busyTimer = setTimeout(() => {
     busyTimer = null;
-    if (inFlight > 0 && !busyOverlay) {
+    if (loud > 0 && !busyOverlay) {
       busyOverlay = busyElement();
       document.body.append(busyOverlay);
     }
   }, BUSY_DELAY_MS);
 }
 
-function busyEnd() {
+function busyEnd(quiet = false) {
   inFlight = Math.max(0, inFlight - 1);
+  if (!quiet) loud = Math.max(0, loud - 1);
+  if (loud === 0) {
+    if (busyTimer !== null) { clearTimeout(busyTimer); busyTimer = null; }
+    if (busyOverlay) { busyOverlay.remove(); busyOverlay = null; }
+    busyLabel = "";
+  }
   if (inFlight > 0) return;
   idleChannel.port2.postMessage(null);
-  if (busyTimer !== null) { clearTimeout(busyTimer); busyTimer = null; }
-  if (busyOverlay) { busyOverlay.remove(); busyOverlay = null; }
-  busyLabel = "";
 }
 
 bridge.addEventListener("progress", ({ detail }) => {
@@ -111,12 +120,13 @@ bridge.addEventListener("progress", ({ detail }) => {
 
 /** Call Python with the overlay shown (after a short delay) while the call is in flight. */
 function tracked(name, args, options = {}) {
-  busyStart();
-  return bridge.call(name, args, options).finally(busyEnd);
+  const quiet = Boolean(options.quiet);
+  busyStart(quiet);
+  return bridge.call(name, args, options).finally(() => busyEnd(quiet));
 }
 
 /** Every Python function the page calls, by contract.js (its one path for a call). */
-const python = makeContract((name, args, onProgress) => tracked(name, args, { onProgress }));
+const python = makeContract((name, args, onProgress, quiet) => tracked(name, args, { onProgress, quiet }));
 
 // ---------------------------------------------------------------------------- the app
 let mounting = false;
@@ -195,6 +205,8 @@ Object.assign(app, {
   },
   /** Stop the call in flight. */
   cancel() { return bridge.cancel(); },
+  /** The dotted name of the call Python is running now, or null. */
+  running() { return bridge.running; },
   message,
   clearMessage,
   /** Go to a route; `{replace}` keeps history as it is, `{message, kind}` shows after it. */

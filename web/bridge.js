@@ -99,6 +99,13 @@ export class PythonBridge extends EventTarget {
     return promise;
   }
 
+  /** The dotted name of the call the worker is running now (the oldest one pending: the
+   * worker answers in order), or null. */
+  get running() {
+    const first = this.pending.values().next();
+    return first.done ? null : first.value.name;
+  }
+
   /** Stop the call in flight. Resolves when the bridge can take the next call. */
   async cancel() {
     if (this.pending.size === 0) return;

@@ -36,6 +36,10 @@ export function makeContract(invoke) {
   // A long call: `(args, onProgress({done, total, label}))`.
   const long = (name) => (args, onProgress = () => {}) =>
     invoke(name, args, onProgress).catch((error) => { throw playerError(error); });
+  // A long call that never shows the busy overlay (the editor's live status).
+  // Its `pythonName` lets a screen tell whether it is the call Python is running now.
+  const quiet = (name) => Object.assign((...args) =>
+    invoke(name, args, () => {}, true).catch((error) => { throw playerError(error); }), { pythonName: name });
   let facts = null;
   const factsCall = call(`${SNAKES}facts`);
   return Object.freeze({
@@ -70,7 +74,16 @@ export function makeContract(invoke) {
       open: call(`${SNAKES}editor_open`),
       edit: call(`${SNAKES}editor_edit`),
       import: call(`${SNAKES}editor_import`),
+      /** (items, request | null) -> the batch's text, as design-levels --out writes it. */
       exportBatch: call(`${SNAKES}editor_export_batch`),
+      /** The live status of a draft (issue 23): {state, steps, lower_bound, score, reasons}. */
+      status: quiet(`${SNAKES}editor_status`),
+      /** Why a level fails: [{kind, text, color, cells}]. */
+      reasons: call(`${SNAKES}editor_reasons`),
+      /** A new draft from the position after some steps of play. */
+      levelAt: call(`${SNAKES}editor_level_at`),
+      /** {batch, text}: a designed batch and its bytes as design-levels --out writes them. */
+      designBatch: long(`${SNAKES}editor_design`),
       freeArea: call(`${SNAKES}editor_free_area`),
       shareText: call(`${SNAKES}editor_share_text`),
       position: call(`${SNAKES}position`),

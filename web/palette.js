@@ -1,7 +1,9 @@
 // Body and hole colours, and the letter drawn on each for colour-blind players.
-// The first ten are the ones the designer places in a level: every pair of them is at least
-// 20 apart in CIEDE2000 (tests/test_palette.py computes it from this file), so colours that
-// appear together are told apart at a glance. The last five exist for older levels only.
+// All fifteen may appear together in a designed level: every pair of them is at least 20
+// apart in CIEDE2000, and each stands apart from the board's floor, holes and stones in both
+// themes (tests/test_palette.py and tests/test_theme.py compute it from this file). The first
+// ten are the main line's (it uses no others); the last five were found by
+// bench/palette_search.py (seeded) around them, replacing five that stood too close.
 
 export const PALETTE = [
   "#d62728", // 0 red
@@ -14,18 +16,21 @@ export const PALETTE = [
   "#f07ac8", // 7 pink
   "#7a4a1e", // 8 brown
   "#1a1a1a", // 9 black
-  "#7f7f7f", // 10 grey
-  "#bcbd22", // 11 olive
-  "#9edae5", // 12 pale cyan
-  "#ff9896", // 13 salmon
-  "#aec7e8", // 14 pale blue
+  "#006655", // 10 teal
+  "#ccffbb", // 11 mint
+  "#000077", // 12 navy
+  "#99aaee", // 13 periwinkle
+  "#660022", // 14 wine
 ];
 
 /** One letter per colour (same order), drawn on bodies and holes when the setting is on. */
-export const LETTERS = ["R", "B", "G", "Y", "V", "O", "C", "P", "N", "K", "A", "L", "I", "S", "U"];
+export const LETTERS = ["R", "B", "G", "Y", "V", "O", "C", "P", "N", "K", "T", "M", "D", "L", "W"];
 
-/** How many leading colours the designer may use in one level. */
-export const DESIGNER_COLOURS = 10;
+/** How many leading colours the designer may use in one level (all of them). */
+export const DESIGNER_COLOURS = 15;
+
+/** The luminance above which a letter on a colour is drawn black. */
+export const INK_SWITCH = 0.179;
 
 /** The colour of index `i` (a visible fallback for an index past the palette). */
 export function colour(i) {
@@ -37,7 +42,9 @@ export function letter(i) {
   return LETTERS[i] ?? "?";
 }
 
-/** Black or white, whichever reads better on colour `i` (WCAG relative luminance). */
+/** Black or white, whichever reads better on colour `i` (WCAG relative luminance): the two
+ * contrasts are equal at a luminance of 0.179, where both are 4.58:1, so the letter drawn on
+ * any colour reads at least 4.5:1. */
 export function inkOn(i) {
   const hex = colour(i);
   const channel = (offset) => {
@@ -45,5 +52,5 @@ export function inkOn(i) {
     return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
   const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  return luminance > 0.3 ? "#111111" : "#ffffff";
+  return luminance > INK_SWITCH ? "#000000" : "#ffffff";
 }

@@ -342,6 +342,10 @@ export class Store extends EventTarget {
     return structuredClone(value);
   }
 
+  /** Forget the cached drafts: the next drafts() reads storage again (another tab wrote
+   * them: the editor hears it through the window's "storage" event). */
+  reloadDrafts() { this.cache.delete(DRAFTS_KEY); }
+
   /** Replace the drafts list. */
   setDrafts(list) {
     if (!Array.isArray(list)) throw new TypeError("setDrafts: drafts must be a list");

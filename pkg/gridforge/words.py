@@ -83,10 +83,13 @@ def issue_words(issue: dict[str, Any]) -> dict[str, Any]:
     """An issue's JSON (``{path, code, message}``) with its place and its message in words
     added (``place``, ``text``); the path and code stay for tools and for placing the
     message beside its field."""
+    where = place(str(issue.get("path", "")))
     text = plain(str(issue.get("message", "")))
+    if where and text.startswith(f"{where}: "):
+        text = text[len(where) + 2:]  # the message began with its own place: say it once
     if language() != DEFAULT:
         # The engines write their messages in English (the command line's); another
         # language says the kind of problem (``issue.<code>``) beside the place.
         code = str(issue.get("code", ""))
         text = say(f"issue.{code}") if has(f"issue.{code}") else say("issue.other")
-    return {**issue, "place": place(str(issue.get("path", ""))), "text": text}
+    return {**issue, "place": where, "text": text}

@@ -64,9 +64,13 @@ def test_facts_name_the_main_line_and_the_editors_limits():
     from gridforge.snakes import editing, level
     from gridforge.snakes.design.mainline import LEVELS
 
-    assert page.facts() == {"levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
-                            "rows": [level.MIN_ROWS, level.MAX_ROWS],
-                            "import_max_bytes": editing.IMPORT_MAX_BYTES}
+    facts = page.facts()
+    assert {k: facts[k] for k in ("levels", "cols", "rows", "import_max_bytes")} == {
+        "levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
+        "rows": [level.MIN_ROWS, level.MAX_ROWS], "import_max_bytes": editing.IMPORT_MAX_BYTES}
+    # and the editor's budget limits (issue 23; test_workbench.py)
+    assert set(facts) == {"levels", "cols", "rows", "import_max_bytes", "verify",
+                          "live_states", "budgets"}
 
 
 def test_progress_after_win_keeps_the_best_opens_the_next_and_clears_the_current():

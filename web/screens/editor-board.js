@@ -7,7 +7,11 @@
 // - "paint": every cell entered during a drag, once each (the stone tool);
 // - "path":  a 4-adjacent path drawn by dragging, moving back over the last cell takes it
 //            back (the body tool); on the keyboard, Enter starts it at the cursor, the arrow
-//            keys extend it, Enter ends it and Escape drops it.
+//            keys extend it, Enter ends it and Escape drops it;
+// - "area":  two corner cells, where a drag started and where it ended (the select tool: a
+//            rectangle; a press without a drag is a "click"); on the keyboard, Enter is a
+//            click, Shift+Enter starts an area at the cursor, the arrows stretch it, Enter
+//            ends it and Escape drops it.
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
@@ -53,6 +57,7 @@ export class EditorBoard {
     this.state = null;
     this.drag = null;        // {kind, cells, pointerId} while a pointer is down
     this.keyPath = null;     // cells of a path being drawn from the keyboard
+    this.keyArea = null;     // the first corner of an area being selected from the keyboard
     this.cursor = [0, 0];
     this.svg = node("svg", {
       class: "editor-board", "data-testid": "editor-board", tabindex: 0, role: "application",
@@ -69,8 +74,8 @@ export class EditorBoard {
     this.svg.addEventListener("blur", () => this.draw());
   }
 
-  /** Draw ``state``: {level, levelAttr, sha, palette, letters, selected, view, narrow,
-   * freeArea, cursorShown}. ``view`` (a replayed state from Python) replaces the level's
+  /** Draw ``state``: {level, levelAttr, sha, palette, letters, ink, selected, view, narrow,
+   * freeArea, reasons, area}. ``view`` (a replayed state from Python) replaces the level's
    * bodies and hides used holes. */
   render(state) {
     this.state = state;
@@ -117,6 +122,12 @@ export class EditorBoard {
     if (!this.drag || event.pointerId !== this.drag.pointerId) return;
     const cell = this.cellOf(event);
     if (!cell) return;
+    if (this.drag.kind === "area") {
+      if (same(this.drag.cells[this.drag.cells.length - 1], cell)) return;
+      this.drag.cells = [this.drag.cells[0], cell];
+      this.draw();
+      return;
+    }
     if (this.extend(this.drag.cells, cell, this.drag.kind)) this.draw();
   }
 
@@ -125,7 +136,7 @@ export class EditorBoard {
     const { kind, cells } = this.drag;
     this.drag = null;
     this.draw();
-    this.hooks.gesture(kind, cells);
+    this.hooks.gesture(kind === "area" && cells.length < 2 ? "click" : kind, cells);
   }
 
   /** Add ``cell`` to a gesture's cells; true when they changed. */
@@ -158,15 +169,27 @@ export class EditorBoard {
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       const kind = this.hooks.mode();
+      if (kind === "area") {
+        // Enter selects what is at the cursor; Shift+Enter starts an area, the arrows
+        // stretch it, Enter (or Shift+Enter) ends it.
+        if (!this.keyArea && !event.shiftKey) { this.hooks.gesture("click", [this.cursor]); return; }
+        if (!this.keyArea) { this.keyArea = this.cursor; this.draw(); return; }
+        const start = this.keyArea;
+        this.keyArea = null;
+        this.draw();
+        this.hooks.gesture(same(start, this.cursor) ? "click" : "area", same(start, this.cursor) ? [start] : [start, this.cursor]);
+        return;
+      }
       if (kind !== "path") { this.hooks.gesture(kind, [this.cursor]); return; }
       if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
       const cells = this.keyPath;
       this.keyPath = null;
       this.draw();
       this.hooks.gesture("path", cells);
-    } else if (event.key === "Escape" && this.keyPath) {
+    } else if (event.key === "Escape" && (this.keyPath || this.keyArea)) {
       event.preventDefault();
       this.keyPath = null;
+      this.keyArea = null;
       this.draw();
     }
   }
@@ -190,6 +213,18 @@ export class EditorBoard {
     if (this.state.freeArea && this.state.freeArea.length && !view) {
       a.append(node("path", { d: outline(this.state.freeArea), class: "editor-free-area",
         "data-testid": "editor-free-area", "data-cells": this.state.freeArea.length }));
+    }
+    // Narrow points lie under the pieces (a tint over a body would change its colour).
+    for (const point of (view ? [] : this.state.narrow || [])) {
+      const group = node("g", { "data-testid": "editor-narrow", "data-load": point.load,
+        "data-cells": point.cells.map((c) => c.join(",")).join(" "), class: "editor-narrow" });
+      for (const [x, y] of point.cells) {
+        group.append(node("rect", { x: x * S + 2, y: y * S + 2, width: S - 4, height: S - 4 }));
+      }
+      const [lx, ly] = centre(point.cells[0]);
+      group.append(node("text", { x: lx, y: ly + 5, class: "editor-narrow-load" },
+        Number(point.load).toFixed(2)));
+      a.append(group);
     }
     const used = view ? view.holes_used : [];
     level.holes.forEach((hole, i) => {
@@ -226,25 +261,31 @@ export class EditorBoard {
           "data-body": b, "data-end": end, "data-cell": cell.join(",") }));
       }
       a.append(group);
-      if (letters) this.badge(body.cells[0], letters[body.color] || "", "#fff", "centre");
+      if (letters) this.badge(body.cells[0], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
       if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
       if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
       if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
     });
-    for (const point of (view ? [] : this.state.narrow || [])) {
-      const group = node("g", { "data-testid": "editor-narrow", "data-load": point.load,
-        "data-cells": point.cells.map((c) => c.join(",")).join(" "), class: "editor-narrow" });
-      for (const [x, y] of point.cells) {
-        group.append(node("rect", { x: x * S + 2, y: y * S + 2, width: S - 4, height: S - 4 }));
+    // Why the level fails (the live status's reasons), marked cell by cell.
+    for (const reason of (view ? [] : this.state.reasons || [])) {
+      for (const [x, y] of reason.cells) {
+        a.append(node("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6,
+          class: "editor-reason", "data-testid": "editor-reason", "data-kind": reason.kind,
+          "data-cell": `${x},${y}` }));
       }
-      const [lx, ly] = centre(point.cells[0]);
-      group.append(node("text", { x: lx, y: ly + 5, class: "editor-narrow-load" },
-        Number(point.load).toFixed(2)));
-      a.append(group);
     }
-    const path = this.drag ? this.drag.cells : this.keyPath;
+    const area = this.drag && this.drag.kind === "area" ? this.drag.cells
+      : this.keyArea ? [this.keyArea, this.cursor] : this.state.area;
+    if (area && area.length === 2) {
+      const [x0, x1] = [Math.min(area[0][0], area[1][0]), Math.max(area[0][0], area[1][0])];
+      const [y0, y1] = [Math.min(area[0][1], area[1][1]), Math.max(area[0][1], area[1][1])];
+      a.append(node("rect", { x: x0 * S + 1, y: y0 * S + 1, width: (x1 - x0 + 1) * S - 2,
+        height: (y1 - y0 + 1) * S - 2, class: "editor-area", "data-testid": "editor-area",
+        "data-area": [x0, y0, x1, y1].join(",") }));
+    }
+    const path = this.drag && this.drag.kind !== "area" ? this.drag.cells : this.keyPath;
     if (path) {
-      const kind = this.drag ? this.drag.kind : "path";
+      const kind = this.drag && this.drag.kind !== "area" ? this.drag.kind : "path";
       if (kind === "paint") {
         for (const [x, y] of path) {
           a.append(node("rect", { x: x * S + 8, y: y * S + 8, width: S - 16, height: S - 16,
@@ -267,7 +308,14 @@ export class EditorBoard {
     const [x, y] = centre(cell);
     const at = where === "centre" ? { x, y: y + 5, "text-anchor": "middle" }
       : { x: x + S * 0.46, y: y + S * 0.46, "text-anchor": "end" };
-    this.svg.append(node("text", { ...at, fill, class: "editor-badge" }, text));
+    if (where !== "centre") {
+      // A corner badge lies across a body and the floor: it gets a ground of its own (a
+      // white pill), so that its dark text reads at 4.5:1 on any colour, in either theme.
+      const width = text.length * 7 + 4;
+      this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10, width, height: 13, rx: 3,
+        fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill", "data-testid": "editor-badge-pill" }));
+    }
+    this.svg.append(node("text", { ...at, fill, class: "editor-badge", "data-testid": "editor-badge" }, text));
   }
 }
 

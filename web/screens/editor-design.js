@@ -2,7 +2,10 @@
 // seed, and, with "recommended size" off, every field of the designer's request (spec
 // section 8) by its field path, so that a refusal from Python lands beside the field it
 // names. The request goes to Python's designer as written; progress and cancel through the
-// shell; the level designed goes on the board, verified, as one step of the edit history.
+// shell. Every level designed is kept in the drafts at once (issue 23), the batch is shown at
+// a glance (editor-batch.js) with the bytes Python wrote for it, and the first level goes on
+// the board, verified, as one step of the edit history. The budgets are fields with Python's
+// limits (facts).
 
 import { el } from "./dom.js";
 import { issueText, issueWords } from "./editor-state.js";
@@ -19,13 +22,16 @@ const FIXED_GROUPS = [
   ["Steps", "steps", [["steps.min", "Fewest steps", 0, 1000000], ["steps.max", "Most steps", 0, 1000000]]],
 ];
 
-/** The design form of the editor `ed` (a <details> element). */
+/** The design form of the editor `ed`: {element (a <details>), limits(facts)}. */
 export function designForm(ed) {
   const topology = el("select", { "data-testid": "editor-design-template", "aria-label": "Template" });
   const num = (testid, value, attrs = {}) => el("input", { type: "number", value, "data-testid": testid, ...attrs });
   const target = num("editor-design-target", "30", { min: "0", max: "100", step: "any" });
   const tolerance = num("editor-design-tolerance", "7", { min: "0", max: "100", step: "any" });
   const seed = num("editor-design-seed", "1", { min: "0" });
+  const count = num("editor-design-count", "1", { min: "1", max: "50" });
+  const budgetInputs = new Map();
+  const budgetFields = el("fieldset", { "data-path": "budgets", "data-testid": "editor-design-budgets" }, el("legend", {}, "Budgets"));
   const auto = el("input", { type: "checkbox", checked: "", "data-testid": "editor-design-auto" });
   const errors = new Map();
   const slot = (path) => {
@@ -52,9 +58,15 @@ export function designForm(ed) {
   let cancelled = false;
   auto.addEventListener("change", () => { fixed.hidden = auto.checked; });
 
+  // A blank field goes as null: Python names it (a blank target is never taken as 0).
+  const value = (input) => (input.value.trim() === "" ? null : Number(input.value));
+
   function request() {
-    const req = { topology: topology.value, target: Number(target.value), tolerance: Number(tolerance.value),
-      seed: Number(seed.value), count: 1 };
+    const req = { topology: topology.value, target: value(target), tolerance: Number(tolerance.value),
+      seed: Number(seed.value), count: value(count) ?? 1 };
+    const budgets = {};
+    for (const [name, input] of budgetInputs) if (input.value.trim() !== "") budgets[name] = Number(input.value);
+    if (Object.keys(budgets).length) req.budgets = budgets;
     if (auto.checked) return req;
     const put = (path, value) => {
       const [head, tail] = path.split(".");
@@ -66,13 +78,19 @@ export function designForm(ed) {
     return req;
   }
 
-  /** Put the designed `level` with its certificate on the board, as an edit. */
-  async function place(level, cert) {
+  /** Keep every level of the designed `batch` as a draft at once, show the batch, and put
+   * the first level with its certificate on the board, as an edit. */
+  async function place(batch, text) {
+    const name = (level, cert) => `Designed ${level.meta ? level.meta.template : ""} ${cert.score ? cert.score.total : ""}`.trim();
+    const added = ed.drafts.add(batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
+      certificate: batch.certificates[i] })));
+    ed.showBatch({ title: "Designed", request: batch.request, text,
+      items: batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
+        certificate: batch.certificates[i], draftId: added[i] ? added[i].id : null })) });
+    const [level, cert, first] = [batch.levels[0], batch.certificates[0], added[0]];
     ed.history.record();
-    await ed.open(level, { name: `Designed ${level.meta ? level.meta.template : ""} ${cert.score ? cert.score.total : ""}`.trim(),
-      cert, keepHistory: true });
-    if (cert.score) ed.freeArea = { sha: cert.level_sha256, cells: await ed.python.freeArea(level) };
-    ed.redraw();
+    await ed.open(level, { name: name(level, cert), cert, keepHistory: true, id: first ? first.id : null, rev: first ? first.rev : 0 });
+    ed.drafts.render();
   }
 
   function refused(error) {
@@ -98,7 +116,10 @@ export function designForm(ed) {
     progressLine.textContent = "Stage: starting…";
     let best = null;
     try {
-      const batch = await ed.python.design([req], (p) => {
+      const { batch, text } = await ed.python.designBatch([req], (p) => {
+        // The designer's last report says "done" with the whole budget as its count: the
+        // candidates really tried are in the batch's report, said once it is done.
+        if (p.label === "done") return;
         const found = /best(?: score)?\s*([\d.]+)/i.exec(p.label || "");
         if (found) best = found[1];
         if (p.best !== undefined && p.best !== null) best = p.best;
@@ -113,10 +134,11 @@ export function designForm(ed) {
       }
       const level = batch.levels[0];
       const cert = batch.certificates[0];
-      await place(level, cert);
+      await place(batch, text);
+      const tried = ((batch.report && batch.report.levels) || []).reduce((sum, r) => sum + (r.candidates || 0), 0);
       progressLine.dataset.state = "done";
-      progressLine.textContent = `Done: score ${cert.score ? cert.score.total : "?"}, ${cert.steps} steps, template ${level.meta ? level.meta.template : "?"}.`;
-      ed.say("Designed a level: it is on the board, verified.", "success");
+      progressLine.textContent = `Done after ${tried} candidates: ${batch.levels.length} level${batch.levels.length > 1 ? "s" : ""}; the first scores ${cert.score ? cert.score.total : "?"}, ${cert.steps} steps, template ${level.meta ? level.meta.template : "?"}.`;
+      ed.say(`Designed ${batch.levels.length} level${batch.levels.length > 1 ? "s" : ""}: kept in the drafts; the first is on the board, verified.`, "success");
     } catch (error) {
       if (cancelled || error.type === "Cancelled") {
         progressLine.dataset.state = "cancelled";
@@ -132,16 +154,28 @@ export function designForm(ed) {
   });
   cancel.addEventListener("click", () => { cancelled = true; ed.app.cancel(); });
 
+  /** The budget fields, with Python's limits and defaults (facts.budgets). */
+  function limits(facts) {
+    budgetFields.replaceChildren(el("legend", {}, "Budgets"), slot("budgets"));
+    for (const [name, [min, max, fallback]] of Object.entries(facts.budgets || {})) {
+      const input = num(`editor-budget-${name.replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: String(fallback) });
+      budgetInputs.set(name, input);
+      budgetFields.append(el("label", { class: "editor-field" }, `${name.replace("_", " ")} (${min}–${max}) `, input, slot(`budgets.${name}`)));
+    }
+  }
+
   ed.python.topologies().then((names) => {
     topology.replaceChildren(...names.map((name) => el("option", { value: name }, name)));
   }, () => {});
-  return el("details", { class: "editor-design", "data-testid": "editor-design" },
-    el("summary", {}, "Design a level"),
+  const element = el("details", { class: "editor-design", "data-testid": "editor-design" },
+    el("summary", {}, "Design levels"),
     el("div", { class: "editor-row" },
       el("label", {}, "Template ", topology),
       el("label", {}, "Target ", target, targetError),
       el("label", {}, "± ", tolerance, toleranceError),
-      el("label", {}, "Seed ", seed)),
+      el("label", {}, "Seed ", seed),
+      el("label", {}, "Levels ", count, slot("count"))),
     el("label", { class: "editor-switch" }, auto, " Recommended size (off: fix every parameter below)"),
-    fixed, el("div", { class: "editor-row" }, go, cancel), progressLine, general);
+    fixed, budgetFields, el("div", { class: "editor-row" }, go, cancel), progressLine, general);
+  return { element, limits };
 }

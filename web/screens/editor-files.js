@@ -44,19 +44,18 @@ export function editorFiles(ed, drafts) {
     }
     const name = (lv, i) => (lv.meta && (lv.meta.title || lv.meta.id)) || `Imported ${i + 1}`;
     if (read.kind === "batch") {
-      // A batch becomes one draft per level and opens the first (a new history).
-      const list = drafts.list();
-      const stamp = new Date().toISOString();
-      read.levels.forEach((lv, i) => {
-        list.push({ id: `d${Date.now().toString(36)}i${i}`, name: name(lv, i), level: lv,
-          certificate: read.certificates[i], origin: "draft", saved: stamp });
-      });
-      ed.app.store.setDrafts(list);
-      const first = list[list.length - read.levels.length];
-      await ed.open(first.level, { id: first.id, name: first.name, cert: first.certificate });
+      // A batch becomes one draft per level at once, is shown at a glance (editor-batch.js)
+      // and opens its first level (a new history).
+      const added = drafts.add(read.levels.map((lv, i) => ({ name: name(lv, i), level: lv, certificate: read.certificates[i] })));
+      ed.showBatch({ title: `Imported from ${what}`, request: null, text: null,
+        items: read.levels.map((lv, i) => ({ name: name(lv, i), level: lv, certificate: read.certificates[i],
+          draftId: added[i] ? added[i].id : null })) });
+      const first = added[0];
+      if (first) await ed.open(first.level, { id: first.id, name: first.name, cert: first.certificate, rev: first.rev });
     } else {
       ed.history.record();  // importing one level is an edit of the board: it can be undone
       await ed.open(read.levels[0], { name: name(read.levels[0], 0), cert: read.certificates[0], keepHistory: true });
+      drafts.save(false);  // kept at once (issue 23: nothing lost)
     }
     drafts.render();
     const notes = read.notes.length ? ` ${read.notes.join(" ")}` : "";
@@ -102,7 +101,7 @@ export function editorFiles(ed, drafts) {
 
   async function exportBatch(items, file) {
     try {
-      const text = await python.exportBatch(items);
+      const text = await python.exportBatch(items, null);
       download(file, text);
       ed.say(`Exported ${items.length} certified level${items.length > 1 ? "s" : ""} as ${file}.`, "success");
     } catch (error) { ed.refusal(error, "Export refused"); }

@@ -5,6 +5,15 @@
 import { el } from "./dom.js";
 import { cellWords, issueText, issueWords } from "./editor-state.js";
 
+/** A typed number as Python should judge it: blank is null (none), a whole number is that
+ * number, anything else goes as typed so that Python refuses it naming the field ("abc" in
+ * Frozen is never silently no freeze). */
+export function typed(text) {
+  const clean = String(text).trim();
+  if (clean === "") return null;
+  return /^-?\d+$/.test(clean) ? Number(clean) : clean;
+}
+
 function propField(label, value, testid, path, attrs = {}) {
   const input = el("input", { type: "text", value: value ?? "", "data-testid": testid, ...attrs });
   const error = el("span", { class: "editor-field-error", "data-path": path, "data-testid": "editor-field-error" });
@@ -27,8 +36,8 @@ function bodyFields(level, index) {
       colours.row, frozen.row, lockId.row, el("label", { class: "editor-field" }, "Lock kind ", kind), key.row],
     build: () => ({
       tool: "body_props", index,
-      colors: colours.input.value.split(",").map((s) => s.trim()).filter((s) => s !== "").map(Number),
-      frozen: frozen.input.value.trim() === "" ? null : Number(frozen.input.value),
+      colors: colours.input.value.split(",").map((s) => s.trim()).filter((s) => s !== "").map(typed),
+      frozen: typed(frozen.input.value),
       lock: lockId.input.value.trim() === "" ? null : { id: lockId.input.value.trim(), kind: kind.value },
       key: key.input.value.trim() === "" ? null : key.input.value.trim(),
     }),
@@ -45,8 +54,8 @@ function holeFields(level, index) {
     rows: [el("p", { "data-testid": "editor-prop-title" }, `Hole ${index + 1}, ${cellWords(hole.cell)}`),
       colour.row, frozen.row],
     build: () => ({
-      tool: "hole_props", index, color: Number(colour.input.value),
-      frozen: frozen.input.value.trim() === "" ? null : Number(frozen.input.value),
+      tool: "hole_props", index, color: typed(colour.input.value),
+      frozen: typed(frozen.input.value),
     }),
   };
 }

@@ -8,6 +8,13 @@ import { el } from "./dom.js";
 import { issueText } from "./editor-state.js";
 
 const REPLAY_MS = 350;
+// Replay speeds offered (times the normal pace) and the words of this module's new controls.
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
+export const REPLAY_WORDS = {
+  speed: "Speed ", editHere: "Edit from here",
+  editedHere: (n) => `A new draft from the position after ${n} step${n === 1 ? "" : "s"} of try-play.`,
+  name: (name, n) => `${name || "Level"} from step ${n}`,
+};
 
 /** The replay bar of the editor `ed`: {element, show(solution | null), stop()}. The shown
  * position is `ed.replay` ({step, view}), which the board draws. */
@@ -18,7 +25,10 @@ export function solutionReplay(ed) {
   const slider = el("input", { type: "range", min: "0", max: "0", value: "0", "data-testid": "editor-replay-step", "aria-label": "Solution step" });
   const playButton = el("button", { type: "button", "data-testid": "editor-replay-play", onclick: () => togglePlay() }, "Play");
   const stepLabel = el("span", { "data-testid": "editor-replay-label" }, "");
-  const element = el("div", { class: "editor-replay", hidden: "" }, el("span", {}, "Solution "), slider, playButton, stepLabel);
+  const speed = el("select", { "data-testid": "editor-replay-speed", "aria-label": "Replay speed" },
+    ...REPLAY_SPEEDS.map((x) => el("option", { value: String(x), selected: x === 1 ? "" : null }, `${x}×`)));
+  const element = el("div", { class: "editor-replay", hidden: "" }, el("span", {}, "Solution "), slider, playButton, stepLabel,
+    el("label", {}, REPLAY_WORDS.speed, speed));
 
   const solution = () => {
     const cert = ed.certificate();
@@ -69,7 +79,7 @@ export function solutionReplay(ed) {
         playButton.textContent = "Play";
         return;
       }
-      timer = setTimeout(tick, REPLAY_MS);
+      timer = setTimeout(tick, REPLAY_MS / (Number(speed.value) || 1));
     };
     tick();
   }
@@ -109,8 +119,9 @@ export function tryPlayView(ed, workspace, focusBoard) {
     workspace.hidden = true;
     element.hidden = false;
     const back = el("button", { type: "button", "data-testid": "editor-try-back", onclick: () => end() }, "Back to the editor");
+    const here = el("button", { type: "button", "data-testid": "editor-try-edit-here", onclick: () => editHere(answer) }, REPLAY_WORDS.editHere);
     const playRoot = el("div", { class: "editor-try-play" });
-    element.replaceChildren(el("div", { class: "editor-row" }, back,
+    element.replaceChildren(el("div", { class: "editor-row" }, back, here,
       el("span", {}, "Trying the level: moves here are not edits and are not saved as progress.")), playRoot);
     const mounted = play.mountPlay(playRoot, ed.app, {
       level: structuredClone(answer.level), levelNumber: null, saveProgress: false,
@@ -119,6 +130,26 @@ export function tryPlayView(ed, workspace, focusBoard) {
     });
     ed.tryPlay = mounted || {};
     back.focus();
+  }
+
+  /** Leave try-play with the position reached as a new draft (one edit: undo goes back). */
+  async function editHere(answer) {
+    const mounted = ed.tryPlay;
+    if (!mounted || typeof mounted.steps !== "function") return;
+    const steps = await mounted.steps();
+    end();
+    await ed.queued(async () => {
+      try {
+        const next = await ed.python.levelAt(answer.level, steps);
+        ed.history.record();
+        ed.origin = "draft";
+        ed.setDraft(null, REPLAY_WORDS.name(ed.draftName, steps.length));
+        ed.selected = null;
+        ed.show(next);
+        ed.saveDraft(false);
+        ed.say(REPLAY_WORDS.editedHere(steps.length), "success");
+      } catch (error) { ed.refusal(error, "Edit from here refused"); }
+    });
   }
 
   function end() {

@@ -1,9 +1,11 @@
-// The editor's tools and the board's input (used by editor.js): the toolbar (Select, Stone,
+// The editor's tools and the board's input (used by editor.js): the toolbar (Select, which
+// also drags an area for the arrange tools of editor-transform.js, Stone,
 // Hole, Body, Erase, keys 1-5 on the board; Undo, Redo), the colours, a new hole's frozen
 // threshold, the board's size (Resize, New empty), and what a gesture on the board asks
 // Python for with the tool in hand. The board's limits come from Python (facts).
 
 import { el } from "./dom.js";
+import { typed } from "./editor-props.js";
 import { cellWords } from "./editor-state.js";
 
 export const TOOLS = [
@@ -79,6 +81,8 @@ export function editorTools(ed) {
     const [first] = cells;
     const { tool, color } = ed;
     if (tool === "select") {
+      if (kind === "area") { ed.arrange.area(cells); return; }
+      if (ed.arrange.click(first)) return;
       const at = objectAt(ed.answer.level, first);
       ed.selected = at && at.kind !== "stone" ? at : null;
       ed.say(ed.selected ? `Selected ${ed.selected.kind} ${ed.selected.index + 1}: edit it under Properties.` : "Nothing to select there.");
@@ -94,7 +98,8 @@ export function editorTools(ed) {
     } else if (tool === "erase") {
       if (await ed.edit({ tool: "erase", cell: first })) ed.say("Erased.");
     } else if (tool === "hole") {
-      const frozen = holeFrozen.value === "" ? null : Number(holeFrozen.value);
+      // Typed text that is no number goes to Python as typed, to be refused by name.
+      const frozen = holeFrozen.validity.badInput ? "not a number" : typed(holeFrozen.value);
       if (await ed.edit({ tool: "hole", cell: first, color, frozen },
         { select: (lv) => ({ kind: "hole", index: lv.holes.findIndex((h) => h.cell[0] === first[0] && h.cell[1] === first[1]) }) })) {
         ed.say(`Hole of colour ${color} in ${cellWords(first)}.`);

@@ -22,7 +22,13 @@ export function verifyPanel(ed) {
   const status = el("div", { class: "editor-status", "data-testid": "editor-status", "data-status": "none" }, "Not verified yet.");
   const analysis = el("dl", { class: "editor-analysis", "data-testid": "editor-analysis" });
   const chart = el("div", { class: "editor-chart", "data-testid": "editor-chart", role: "list", "aria-label": "The seven score terms" });
-  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, "Verification"), status, analysis, chart);
+  // The search's budget: blank is Python's default; the limits are Python's (facts.verify).
+  const states = el("input", { type: "number", "data-testid": "editor-verify-states", "aria-label": "States the search may store" });
+  const seconds = el("input", { type: "number", step: "any", "data-testid": "editor-verify-seconds", "aria-label": "Seconds the search may take" });
+  const budget = el("div", { class: "editor-row", "data-testid": "editor-verify-budget" },
+    el("label", {}, "States ", states), el("label", {}, "Seconds ", seconds));
+  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, "Verification"), budget, status, analysis, chart);
+  const typedBudget = (input) => (input.value.trim() === "" ? null : input.validity.badInput ? input.value : Number(input.value));
 
   async function verify() {
     const { answer } = ed;
@@ -39,7 +45,7 @@ export function verifyPanel(ed) {
     ed.say("Verifying…");
     try {
       // null budgets: Python's defaults (the bridge passes arguments by position).
-      const { certificate: cert, reason } = await ed.python.verify([level, null, null, solution]);
+      const { certificate: cert, reason } = await ed.python.verify([level, typedBudget(states), typedBudget(seconds), solution]);
       ed.certificates.set(cert.level_sha256, cert);
       if (cert.level_sha256 === ed.answer.sha256 && cert.score) {
         ed.freeArea = { sha: cert.level_sha256, cells: await ed.python.freeArea(level) };
@@ -56,8 +62,13 @@ export function verifyPanel(ed) {
 
   function drawChart(score) {
     const { contributions, weights, total } = score;
+    // The terms in the seed's order, wherever the certificate came from (its keys' order
+    // depends on who wrote it).
+    const names = [...Object.keys(TERM_NAMES).filter((n) => n in contributions),
+      ...Object.keys(contributions).filter((n) => !(n in TERM_NAMES))];
     chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`), ...(ed.app.snakesPrediction?.({ score }) ?? []));
-    for (const [name, value] of Object.entries(contributions)) {
+    for (const name of names) {
+      const value = contributions[name];
       const share = total > 0 ? (100 * value) / total : 0;
       const weight = weights[name] || 1;
       chart.append(el("div", { class: "editor-chart-term", role: "listitem", "data-testid": "editor-chart-term",
@@ -97,7 +108,7 @@ export function verifyPanel(ed) {
     if (space) {
       facts.push(
         ["Wall-aware lower bound", `${space.wall_bound} (Manhattan ${space.manhattan_bound})`],
-        ["Largest free area", `${space.largest_free_area} of ${space.free_cells} free cells (outlined)`],
+        ["Largest free area", `${space.largest_free_area} of ${space.free_cells} free cells${ed.freeArea && ed.freeArea.sha === cert.level_sha256 ? " (outlined)" : ""}`],
         ["Narrow points", space.narrow_points.length ? `${space.narrow_points.length}, largest load ${space.max_narrow_load} (drawn)` : "none"],
         ["Regions, cycle rank", `${space.component_count}, ${space.cycle_rank}`],
       );
@@ -107,5 +118,12 @@ export function verifyPanel(ed) {
     ed.showSolution(Array.isArray(cert.solution) && cert.solution.length ? cert.solution : null);
   }
 
-  return { element, verify, render };
+  /** The budget fields' limits and defaults from Python's facts. */
+  function limits(facts) {
+    const { states: [sMin, sMax, sDefault], seconds: [tMin, tMax, tDefault] } = facts.verify;
+    Object.assign(states, { min: String(sMin), max: String(sMax), placeholder: String(sDefault) });
+    Object.assign(seconds, { min: String(tMin), max: String(tMax), placeholder: String(tDefault) });
+  }
+
+  return { element, verify, render, limits };
 }

@@ -9,19 +9,25 @@
 // gestures into edits (editor-tools.js), the property panel (editor-props.js), the
 // verification read-out and chart (editor-verify.js), the solution replay and try-play
 // (editor-replay.js), the design form (editor-design.js), the drafts (editor-drafts.js),
-// import, export and share links (editor-files.js, editor-share.js).
+// import, export and share links (editor-files.js, editor-share.js); and the workbench of
+// issue 23: the live status after each edit with the reasons a level fails marked on the
+// board (editor-live.js), the arrange tools (editor-transform.js) and a batch at a glance
+// (editor-batch.js).
 
 import { serialQueue } from "../contract.js";
 import { el } from "./dom.js";
+import { batchPanel } from "./editor-batch.js";
 import { EditorBoard } from "./editor-board.js";
 import { designForm } from "./editor-design.js";
 import { draftsPanel } from "./editor-drafts.js";
 import { editorFiles } from "./editor-files.js";
+import { livePanel } from "./editor-live.js";
 import { propsPanel } from "./editor-props.js";
 import { solutionReplay, tryPlayView } from "./editor-replay.js";
 import { decodeShare, ShareError } from "./editor-share.js";
 import { EditHistory, editorState, issueText } from "./editor-state.js";
 import { editorTools } from "./editor-tools.js";
+import { transformBar } from "./editor-transform.js";
 import { verifyPanel } from "./editor-verify.js";
 import { mainlineLevel, shippedCount } from "./levels.js";
 
@@ -58,27 +64,36 @@ export const screen = {
       saveDraft: (explicit) => drafts.save(explicit),
       setDraft: (id, name) => drafts.setCurrent(id, name),
       showSolution: (steps) => replay.show(steps),
+      showBatch: (batch) => batch ? batches.show(batch) : batches.hide(),
+      ink: app.palette && app.palette.inkOn ? app.palette.inkOn : null,
     });
 
     // ---------------------------------------------------------------- layout
     const message = el("p", { class: "editor-message", "data-testid": "editor-message", "aria-live": "polite" });
     const tools = editorTools(ed);
-    app.python.snakes.facts().then((facts) => {
-      tools.limits(facts);
-      files.limits(facts);
-    }).catch(() => {});
+    ed.arrange = transformBar(ed);
+    const live = livePanel(ed);
+    const batches = batchPanel(ed);
     const props = propsPanel(ed);
     const verification = verifyPanel(ed);
     const replay = solutionReplay(ed);
     const drafts = draftsPanel(ed);
+    ed.drafts = drafts;
     const files = editorFiles(ed, drafts);
+    const design = designForm(ed);
+    app.python.snakes.facts().then((facts) => {
+      tools.limits(facts);
+      files.limits(facts);
+      verification.limits(facts);
+      design.limits(facts);
+    }).catch(() => {});
     const issuesList = el("ul", { class: "editor-issues", "data-testid": "editor-issues" });
     const boardHost = el("div", { class: "editor-board-host" });
     const button = (testid, label, onclick, attrs = {}) =>
       el("button", { type: "button", "data-testid": testid, onclick, ...attrs }, label);
     const workspace = el("div", { class: "editor-workspace" },
       el("div", { class: "editor-left" },
-        ...tools.elements, boardHost, replay.element,
+        ...tools.elements, ed.arrange.element, boardHost, replay.element,
         el("div", { class: "editor-row" },
           button("editor-verify", "Verify", () => verification.verify(), { class: "primary" }),
           button("editor-try", "Try it", () => tryView.start()),
@@ -87,12 +102,14 @@ export const screen = {
           button("editor-share", "Share link", () => files.share())),
         files.shareLink),
       el("div", { class: "editor-right" },
+        live.element,
         props.element,
         el("section", {}, el("h3", {}, "Still to fix"), issuesList),
         verification.element,
-        designForm(ed),
+        design.element,
         files.importSection,
-        drafts.element));
+        drafts.element,
+        batches.element));
     const tryView = tryPlayView(ed, workspace, () => board.svg.focus());
     // Tests and tools wait for data-ready on the section of the route they opened.
     const section = el("section", { class: "editor", "data-testid": "editor",
@@ -100,7 +117,7 @@ export const screen = {
     root.append(section);
     const board = new EditorBoard(boardHost, {
       gesture: (kind, cells) => tools.gesture(kind, cells),
-      mode: () => (ed.tool === "stone" ? "paint" : ed.tool === "body" ? "path" : "click"),
+      mode: () => (ed.tool === "stone" ? "paint" : ed.tool === "body" ? "path" : ed.tool === "select" ? "area" : "click"),
       describe: () => `Editor board, tool ${ed.tool}. Arrow keys move the cursor, Enter applies the tool; keys 1 to 5 pick a tool.`,
     });
     const detachFiles = files.attach(section);
@@ -126,8 +143,10 @@ export const screen = {
       if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, "Nothing: the level can be verified and played."));
       const { selected } = ed;
       if (selected && !(selected.kind === "body" ? next.level.bodies : next.level.holes)[selected.index]) ed.selected = null;
+      ed.arrange.fit(next.level);
       props.render();
       verification.render();
+      live.schedule();
       redraw();
     }
 
@@ -141,18 +160,26 @@ export const screen = {
         selected: ed.selected, view: shown.step > 0 ? shown.view : null, viewSteps: shown.step,
         narrow: space ? space.narrow_points : [],
         freeArea: cert && freeArea && freeArea.sha === answer.sha256 ? freeArea.cells : null,
+        reasons: ed.liveReasons || [], ink: ed.ink,
+        area: ed.area ? [[ed.area[0], ed.area[1]], [ed.area[2], ed.area[3]]] : null,
       });
     }
 
     /** Open `level` on the board: a new history unless `keepHistory` (an import or a design
      * recorded its own step), draft `id` named `name`, `from` "draft" or a main-line number. */
-    async function open(level, { from = "draft", id = null, name = "", cert = null, keepHistory = false } = {}) {
+    async function open(level, { from = "draft", id = null, name = "", cert = null, keepHistory = false, rev = 0 } = {}) {
       const opened = await python.open(level);
       if (!keepHistory) history.clear();
       ed.selected = null;
+      ed.area = null;
       ed.origin = from;
-      drafts.setCurrent(id, name);
-      if (cert && opened.sha256 && cert.level_sha256 === opened.sha256) ed.certificates.set(opened.sha256, cert);
+      drafts.setCurrent(id, name, rev);
+      if (cert && opened.sha256 && cert.level_sha256 === opened.sha256) {
+        ed.certificates.set(opened.sha256, cert);
+        // The analysis says the largest free area is outlined: it is, however the
+        // certificate came (imported, designed, a draft's).
+        if (cert.score) ed.freeArea = { sha: opened.sha256, cells: await python.freeArea(level) };
+      }
       show(opened);
       return opened;
     }
@@ -168,6 +195,7 @@ export const screen = {
     async function applyEdit(request, { select = null } = {}) {
       const next = await python.edit(ed.answer.level, request);
       history.record();
+      live.edited(request);
       ed.origin = "draft";
       if (select) ed.selected = select(next.level);
       show(next);
@@ -189,11 +217,12 @@ export const screen = {
       });
     }
 
-    function undo() { return queued(() => travel(() => history.undo(), "Edit undone.")); }
-    function redo() { return queued(() => travel(() => history.redo(), "Edit redone.")); }
+    function undo() { return queued(() => travel(() => history.undo(), "Edit undone.", "undo")); }
+    function redo() { return queued(() => travel(() => history.redo(), "Edit redone.", "redo")); }
 
-    function travel(move, words) {
+    function travel(move, words, change) {
       if (ed.tryPlay || !move()) return;
+      live.edited(change);
       show(ed.answer);
       drafts.save(false);
       say(words);
@@ -287,6 +316,8 @@ export const screen = {
       unmount() {
         ed.alive = false;
         replay.stop();
+        live.stop();
+        drafts.detach();
         tryView.end();
         document.removeEventListener("keydown", keydown);
         detachFiles();

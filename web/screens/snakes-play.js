@@ -414,6 +414,12 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   return {
     element: section,
+    /** The steps played so far, once every step asked for has been answered (the editor's
+     * "edit from here" makes a level of that position). */
+    async steps() {
+      await queue.settled();
+      return saved && Array.isArray(saved.steps) ? [...saved.steps] : [];
+    },
     unmount() {
       if (!won) tele.leave();
       live = false;

@@ -54,6 +54,7 @@ __all__ = [
     "apply_edit",
     "blank",
     "export_batch",
+    "export_batch_data",
     "largest_free_area",
     "open_draft",
     "prove_by_replay",
@@ -61,7 +62,7 @@ __all__ = [
     "share_text",
 ]
 
-TOOLS = ("stone", "erase", "hole", "body", "resize", "body_props", "hole_props")
+TOOLS = ("stone", "erase", "hole", "body", "resize", "body_props", "hole_props", "transform")
 # An imported file larger than this is refused before parsing (a batch of 50 large levels
 # with certificates stays well below it).
 IMPORT_MAX_BYTES = 4 * 1024 * 1024
@@ -357,8 +358,15 @@ def _hole_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> 
         hole["frozen"] = frozen
 
 
+def _transform(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+    """Mirror, rotate, move or copy the level or an area of it (:mod:`.transform`)."""
+    from gridforge.snakes.transform import transform
+
+    data.update(transform(data, edit))
+
+
 _APPLY = {"stone": _stone, "erase": _erase, "hole": _hole, "body": _body, "resize": _resize,
-          "body_props": _body_props, "hole_props": _hole_props}
+          "body_props": _body_props, "hole_props": _hole_props, "transform": _transform}
 
 
 def apply_edit(level: Any, edit: Any) -> dict[str, Any]:
@@ -370,7 +378,8 @@ def apply_edit(level: Any, edit: Any) -> dict[str, Any]:
     ``{"tool": "body", "cells", "color"}`` draws a new body, or redraws the body that the
     path starts on; ``{"tool": "resize", "cols", "rows"}``; ``{"tool": "body_props",
     "index", "colors", "frozen"?, "lock"?, "key"?}``; ``{"tool": "hole_props", "index",
-    "color", "frozen"?}``.
+    "color", "frozen"?}``; ``{"tool": "transform", "op", "area"?, "by"?}`` mirrors, rotates,
+    moves or copies (:func:`gridforge.snakes.transform.transform`).
 
     :raises ValidationError: the edit's fields (paths ``edit.*``), or what the edit would
         break in the level (level paths such as ``bodies[1].cells[3]``); nothing changes.
@@ -499,16 +508,20 @@ def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
     return {"kind": kind, "levels": levels, "certificates": checked, "notes": notes}
 
 
-def export_batch(items: Any, prove: Prover = prove_by_replay) -> str:
-    """Certified levels together as ``gridforge.snakes.batch/1`` text (``items`` is a list
-    of ``{"level", "certificate"}``); each certificate is proven again by ``prove`` and the
-    batch holds the proven ones.
+def export_batch_data(items: Any, prove: Prover = prove_by_replay,
+                      request: Any = None) -> dict[str, Any]:
+    """Certified levels together as a ``gridforge.snakes.batch/1`` dict (``items`` is a list
+    of ``{"level", "certificate"}``; ``request`` the design request they answer, or None);
+    each certificate is proven again by ``prove`` and the batch holds the proven ones.
 
     :raises ValidationError: an item that is not a level with a verified certificate that
         holds for it (paths ``items[i]``); nothing is written.
     """
     if not isinstance(items, list) or not items:
         raise ValidationError([Issue("items", "type", "nothing to export: verify a level")],
+                              "export")
+    if request is not None and not isinstance(request, dict):
+        raise ValidationError([Issue("request", "type", "a design request is an object")],
                               "export")
     issues: list[Issue] = []
     levels, certs = [], []
@@ -530,7 +543,13 @@ def export_batch(items: Any, prove: Prover = prove_by_replay) -> str:
         certs.append(cert)
     if issues:
         raise ValidationError(issues, "export")
-    batch = {"format": BATCH_FORMAT, "request": None, "levels": levels, "certificates": certs}
+    return {"format": BATCH_FORMAT, "request": request, "levels": levels, "certificates": certs}
+
+
+def export_batch(items: Any, prove: Prover = prove_by_replay) -> str:
+    """:func:`export_batch_data` as JSON text (keys sorted); the page writes its exports with
+    the designer's serializer instead, as ``design-levels --out`` does."""
+    batch = export_batch_data(items, prove)
     return json.dumps(batch, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 

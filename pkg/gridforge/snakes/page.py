@@ -31,10 +31,20 @@ def facts() -> dict[str, Any]:
     and the editor's board and file limits (the page copies none of them)."""
     from gridforge.snakes import editing, level
     from gridforge.snakes.design.mainline import LEVELS
+    from gridforge.snakes.design.request import (
+        DEFAULT_BUDGETS,
+        MAX_CANDIDATES,
+        SECONDS_BUDGETS,
+    )
 
+    budgets = {name: [1, SECONDS_BUDGETS.get(name, MAX_CANDIDATES), value]
+               for name, value in DEFAULT_BUDGETS.items()}
     return {"levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
             "rows": [level.MIN_ROWS, level.MAX_ROWS],
-            "import_max_bytes": editing.IMPORT_MAX_BYTES}
+            "import_max_bytes": editing.IMPORT_MAX_BYTES,
+            "verify": {"states": [1, play.MAX_STATES, VERIFY_STATES],
+                       "seconds": [1, play.MAX_SECONDS, VERIFY_SECONDS]},
+            "live_states": LIVE_STATES, "budgets": budgets}
 
 
 def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
@@ -267,12 +277,15 @@ def editor_import(text: Any) -> dict[str, Any]:
     return {**read, "notes": [plain(note) for note in read["notes"]]}
 
 
-def editor_export_batch(items: Any) -> str:
+def editor_export_batch(items: Any, request: Any = None) -> str:
     """Certified levels (``[{level, certificate}]``) as one ``gridforge.snakes.batch/1``
-    text, every certificate checked again as :func:`export` checks it."""
+    text, every certificate checked again as :func:`export` checks it; ``request`` is the
+    design request they answer (null for drawn or imported levels). Written as
+    ``design-levels --out`` writes a batch (the designer's serializer, same layout)."""
     from gridforge.snakes import editing
+    from gridforge.snakes.design.files import dumps
 
-    return editing.export_batch(items, _proven)
+    return dumps(editing.export_batch_data(items, _proven, request), indent=2)
 
 
 def editor_free_area(level: Any) -> list[list[int]]:
@@ -346,3 +359,98 @@ def predict_difficulty(weights: Any, certificate: Any) -> dict[str, Any] | None:
             for t in TERMS):
         return None
     return prediction(parsed, terms)
+
+
+# ---------------------------------------------------------------- the workbench (issue 23)
+__all__ += ["editor_design", "editor_level_at", "editor_reasons", "editor_status"]
+
+# The live status's counted budget (states the search may store); the seconds are only a
+# safety net that the counted budget reaches long before, so that the answer is the same on
+# every machine.
+LIVE_STATES = 20_000
+LIVE_SECONDS = 120.0
+_LIVE_STATE = {"verified": "solvable", "out_of_range": "solvable", "unsolvable": "unsolvable",
+               "undetermined": "unknown"}
+
+
+def editor_reasons(level: Any) -> list[dict[str, Any]]:
+    """Why ``level`` cannot be solved, as far as it can be told without a search:
+    ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.diagnose`)."""
+    from gridforge.snakes import diagnose
+
+    return diagnose.reasons(level)
+
+
+def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
+                  progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """The live status of a draft, as the editor shows it after each edit:
+    ``{state, sha256, steps, optimal, lower_bound, score, reasons, reason, budget}``.
+
+    ``state`` is ``unfinished`` (the draft is not a whole level yet: ``reasons`` empty),
+    ``unsolvable`` (with the ``reasons`` :func:`editor_reasons` finds, or the search's
+    ``reason`` when it exhausted the states), ``solvable`` (``steps`` of the best solution
+    the solver found within the budget, not shortened: ``optimal`` when proven shortest,
+    ``score`` the design score of that solution, an estimate until Verify) or ``unknown``
+    (the budget of ``max_states`` stored states ran out). ``lower_bound`` is the search's
+    bound wherever it has one. The budget is counted (states), so that the answer is the
+    same on every machine; Verify keeps the full budget and shortens the solution.
+    """
+    from gridforge.errors import ValidationError
+    from gridforge.snakes import diagnose
+    from gridforge.snakes.level import level_from_json
+
+    states = LIVE_STATES if max_states is None else max_states
+    states, _ = play.budgets(states, LIVE_SECONDS)
+    out: dict[str, Any] = {"state": "unfinished", "sha256": None, "steps": None,
+                           "optimal": False, "lower_bound": None, "score": None,
+                           "reasons": [], "reason": "", "budget": states}
+    try:
+        parsed = level_from_json(level, balanced=False)
+    except ValidationError:
+        return out
+    found = diagnose.reasons(parsed)
+    if found:
+        from gridforge.snakes.level import level_sha256
+
+        return {**out, "state": "unsolvable", "sha256": level_sha256(parsed), "reasons": found,
+                "reason": found[0]["text"]}
+    from gridforge.snakes.level import balance_issues, level_sha256
+    from gridforge.snakes.matching import INF
+    from gridforge.snakes.rules import Game
+    from gridforge.snakes.search import Solver
+
+    sha = level_sha256(parsed)
+    if balance_issues(parsed):  # pragma: no cover - diagnose names every such mismatch
+        return {**out, "state": "unsolvable", "sha256": sha}
+    # The solver alone, within the counted budget: the best solution it finds is what the
+    # status shows (Verify then shortens it and proves what it can, with the full budget).
+    game = Game(parsed)
+    result = Solver(game).solve(max_states=states, max_seconds=LIVE_SECONDS, progress=progress)
+    bound = result.lower_bound if result.lower_bound < INF else None
+    if result.status == "unsolvable":
+        return {**out, "state": "unsolvable", "sha256": sha, "reason": plain(result.reason)}
+    steps = result.steps
+    if steps is None:
+        return {**out, "state": "unknown", "sha256": sha, "lower_bound": bound}
+    score = certify.score(parsed, steps, game)
+    return {**out, "state": "solvable", "sha256": sha, "steps": len(steps),
+            "optimal": bool(result.optimal), "lower_bound": bound, "score": score["total"]}
+
+
+def editor_level_at(level: Any, steps: Any) -> dict[str, Any]:
+    """A new draft whose start is the position after ``steps`` of play on ``level`` (edit
+    from a try-play position; see :mod:`gridforge.snakes.snapshot`): as :func:`editor_open`."""
+    from gridforge.snakes import editing
+    from gridforge.snakes.snapshot import level_at
+
+    return _worded(editing.open_draft(level_at(level, steps)))
+
+
+def editor_design(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+    """:func:`design_levels` for the editor: ``{batch, text}``, ``text`` the batch's bytes
+    exactly as ``gridforge design-levels --out`` writes them for the same request (the page
+    exports these, so that the browser and the command line agree byte for byte)."""
+    from gridforge.snakes.design.files import dumps
+
+    batch = design_levels(request, progress=progress)
+    return {"batch": batch, "text": dumps(batch, indent=2)}
