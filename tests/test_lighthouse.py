@@ -24,6 +24,7 @@ pytestmark = pytest.mark.cpython_only  # runs Node.js, Chromium and a server
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 PINNED = json.loads((ROOT / "package.json").read_text())["devDependencies"]["lighthouse"]
+SLOW_CPU_WARNING = "The tested device appears to have a slower CPU than"
 RUN_SECONDS = 300  # far beyond the ~20 s it takes, for a loaded machine
 
 
@@ -65,7 +66,10 @@ def test_lighthouse_finds_the_site_installable_under_a_sub_path(tmp_path: Path):
         server.shutdown()
         server.server_close()
     assert report["lighthouseVersion"] == PINNED
-    assert report.get("runtimeError") is None and report["runWarnings"] == []
+    # A loaded machine makes Lighthouse warn that the CPU is slow; that warning is about its
+    # performance figures, which this test does not read. Any other warning fails it.
+    warnings = [w for w in report["runWarnings"] if not w.startswith(SLOW_CPU_WARNING)]
+    assert report.get("runtimeError") is None and warnings == []
     audits = report["audits"]
     installable = audits["installable-manifest"]
     assert installable["score"] == 1, installable.get("details")
