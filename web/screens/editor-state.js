@@ -3,6 +3,8 @@
 // selection, the certificates known by level SHA-256, the replayed step, and the edit
 // history. Data only: every edit, verdict and score is Python's.
 
+import { t } from "../i18n.js";
+
 /** Edits kept for undo (docs/editor.md). */
 export const HISTORY_LIMIT = 200;
 
@@ -20,7 +22,7 @@ export function issueWords(issue) {
 
 /** Cell [x, y] as a designer counts it on the board. */
 export function cellWords([x, y]) {
-  return `column ${x + 1}, row ${y + 1}`;
+  return t("words.cell", { column: x + 1, row: y + 1 });
 }
 
 /**
