@@ -6,6 +6,7 @@
 
 import { t } from "../i18n.js";
 import { download, el, svg } from "./dom.js";
+import { templateName } from "./editor-design.js";
 import { mainlineLevel, shippedCount } from "./levels.js";
 
 /** The most main-line levels opened as one batch. */
@@ -19,7 +20,7 @@ export const BATCH_WORDS = {
   title: () => t("editor.batch.title"), none: "—",
   status: (status) => (STATUSES.includes(status) ? t(`editor.batch.status.${status}`) : status),
   caption: (i) => t("editor.batch.caption", { score: i.score ?? "—", status: i.statusWords, steps: i.steps ?? "—",
-    template: i.template }),
+    template: templateName(i.template) }),
   heading: (title, n) => t(n === 1 ? "editor.batch.heading.one" : "editor.batch.heading", { title, count: n }),
   rangeBad: (hi, max) => t("editor.batch.range-bad", { highest: hi, max }),
   exported: (n, file) => t(n === 1 ? "editor.batch.exported.one" : "editor.batch.exported", { count: n, file }),
@@ -118,7 +119,7 @@ export function batchPanel(ed) {
     picked.clear();
     const templates = [...new Set(next.items.map((item) => facts(item).template))].sort();
     template.replaceChildren(el("option", { value: "" }, t("editor.batch.any-template")),
-      ...templates.map((name) => el("option", { value: name }, name)));
+      ...templates.map((name) => el("option", { value: name }, templateName(name))));
     body.hidden = false;
     render();
   }

@@ -21,6 +21,8 @@ const FIXED_GROUPS = [
     ["frozen_holes", 0, 64], ["locks", 0, 8], ["gold", 0, 8]]],
   ["steps", "steps", [["steps.min", 0, 1000000], ["steps.max", 0, 1000000]]],
 ];
+/** A template's name in words (its id stays the option's value). */
+export const templateName = (name) => (has(`editor.template.${name}`) ? t(`editor.template.${name}`) : name);
 const budgetName = (name) => (has(`editor.design.budget.${name}`) ? t(`editor.design.budget.${name}`) : name.replace("_", " "));
 
 /** The design form of the editor `ed`: {element (a <details>), limits(facts)}. */
@@ -171,7 +173,7 @@ export function designForm(ed) {
   }
 
   ed.python.topologies().then((names) => {
-    topology.replaceChildren(...names.map((name) => el("option", { value: name }, name)));
+    topology.replaceChildren(...names.map((name) => el("option", { value: name }, templateName(name))));
   }, () => {});
   const element = el("details", { class: "editor-design", "data-testid": "editor-design" },
     el("summary", {}, t("editor.design.title")),

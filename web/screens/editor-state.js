@@ -11,7 +11,7 @@ export const HISTORY_LIMIT = 200;
 /** A field-path issue as one line, in Python's words for the page (its `place` and `text`)
  * when it has them, else its path and message. */
 export function issueText(issue) {
-  if (typeof issue.text === "string") return issue.place ? `${issue.place}: ${issue.text}` : issue.text;
+  if (typeof issue.text === "string") return issue.place ? t("editor.issue-line", { place: issue.place, text: issue.text }) : issue.text;
   return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
 }
 
