@@ -1,6 +1,7 @@
 """Two languages, one catalogue (issue 22): with the browser's locale zh-CN the page speaks
 Simplified Chinese (the home screen, the snakes map and a level, mines, a refused step, a
-refused flag and the hints of both games) and <html lang="zh-CN">; choosing English in
+refused flag and the hints of both games, the level editor with its verification and live
+status) and <html lang="zh-CN">; choosing English in
 #settings changes the words at once, without a reload, and Python's words follow (the
 worker is told the language with every call). Played with real clicks and drags; the tests
 wait on page states, never on durations."""
@@ -14,6 +15,8 @@ import pytest
 from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
 from snakes_helpers import DIRS, board, cell_centre, end_cell, mainline, wait_level
+from test_editor import draw_small_level, pick, tap, verify
+from test_editor_workbench import live_for_board
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -149,6 +152,66 @@ def test_a_chinese_browser_gets_chinese_and_english_comes_at_once(zh_page: Page)
     assert stored == "en"
 
 
+def editor_ready(page: Page, route: str = "#editor") -> None:
+    page.wait_for_selector(f'section.editor[data-route="{route}"][data-ready="true"]')
+
+
+def test_the_editor_speaks_chinese_and_english_comes_at_once(zh_page: Page) -> None:
+    page = zh_page
+    page.goto("/")
+    page.evaluate("() => window.gridforge.ready")
+    wait_idle(page)
+    page.evaluate("() => { window.__sameDocument = true; }")  # gone if the page reloads
+    page.get_by_test_id("screen-editor").click()
+    editor_ready(page)
+    assert lang(page) == "zh-CN"
+    expect(page.get_by_test_id("editor-verify")).to_have_text("验证")
+    expect(page.get_by_test_id("editor-tool-body")).to_have_text("蛇")
+    expect(page.get_by_test_id("editor-message")).to_have_text("空白棋盘：选个工具开始画吧。")
+
+    # A level drawn by hand: the live status (Python's answer) and Verify speak Chinese.
+    draw_small_level(page)
+    live_for_board(page, "solvable")
+    live = page.get_by_test_id("editor-live")
+    expect(live).to_have_text(re.compile(r"^有解：\d+ 步"))
+    verify(page)
+    expect(page.get_by_test_id("editor-status")).to_have_attribute("data-status", "verified")
+    expect(page.get_by_test_id("editor-status")).to_contain_text("已验证")
+    expect(page.get_by_test_id("editor-message")).to_contain_text("验证结果：已验证")
+    expect(page.get_by_test_id("editor-chart-term").first).to_contain_text(HAN)
+
+    # An edit that makes it unsolvable: the status names the edit and Python's reasons.
+    pick(page, "erase")
+    tap(page, (1, 3))  # the hole of colour 1
+    live_for_board(page, "unsolvable")
+    expect(live).to_contain_text("擦除第 2 列第 4 行之后就无解了")
+    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("颜色 1")
+    expect(page.get_by_test_id("editor-issue").first).to_have_text("洞：洞和蛇身的层数对不上")
+    page.get_by_test_id("editor-verify").click()
+    expect(page.get_by_test_id("editor-message")).to_contain_text("请先改好这些：")
+    text = page.evaluate("() => document.body.innerText")
+    assert not LEAKS.search(text), f"a key or a developer's word: {LEAKS.search(text)}"
+
+    # English, chosen in settings, applies at once: the editor comes back in English, and so
+    # do Python's reasons.
+    page.get_by_test_id("screen-settings").click()
+    page.get_by_test_id("setting-language-en").click()
+    expect(page.locator("#settings-title")).to_have_text("Settings")
+    page.get_by_test_id("screen-editor").click()
+    editor_ready(page)
+    expect(page.get_by_test_id("editor-verify")).to_have_text("Verify")
+    expect(page.get_by_test_id("editor-tool-body")).to_have_text("Body")
+    live_for_board(page, "unsolvable")
+    expect(live).to_contain_text("Not solvable")
+    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("colour 1")
+    expect(page.get_by_test_id("editor-issue").first).to_have_text(
+        "holes: color 1: 1 layer(s) but 0 hole(s)")
+    page.get_by_test_id("editor-verify").click()
+    expect(page.get_by_test_id("editor-message")).to_contain_text("Fix these first: ")
+    assert lang(page) == "en"
+    assert page.evaluate("() => window.__sameDocument === true"), "the page was reloaded"
+
+
 def test_an_english_browser_gets_english_and_chinese_from_settings(
         browser: Browser, base_url: str) -> None:
     with open_page(browser, base_url, locale="en-GB", service_workers="block") as page:
@@ -169,7 +232,7 @@ def test_an_english_browser_gets_english_and_chinese_from_settings(
 
 # A key shown instead of its message (a key missing from the catalogue) or a developer's word.
 LEAKS = re.compile(r"\b(?:nav|shell|route|home|settings|snakes|lesson|rules|mines|telemetry|"
-                   r"words|issue|error)\.[a-z][\w-]*(?:\.[\w-]+)*\b|\b[a-z]+_[a-z_]+\b|"
+                   r"words|issue|error|editor|store)\.[a-z][\w-]*(?:\.[\w-]+)*\b|\b[a-z]+_[a-z_]+\b|"
                    r"certificate|\[\s*\d+\s*,\s*\d+\s*\]")
 
 
@@ -182,6 +245,7 @@ def test_in_chinese_no_screen_shows_a_key_or_a_developer_s_word(zh_page: Page) -
              ("screen-snakes", '[data-testid="level-tile"]'),
              ("screen-mines", '[data-testid="mines-cell"][data-avatar="1"]'),
              ("screen-rules", '[data-testid="rules"][data-ready="1"]'),
+             ("screen-editor", 'section.editor[data-ready="true"]'),
              ("screen-settings", '[data-testid="settings"]')]
     found = []
     for tab, drawn in stops:

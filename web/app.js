@@ -5,7 +5,7 @@
 // (prompts/shell-contract.md).
 import { PythonBridge } from "./bridge.js";
 import { makeContract, playerError } from "./contract.js";
-import { browserLanguage, language, loadCatalogues, number, setLanguage, t, translateStatic } from "./i18n.js";
+import { browserLanguage, has, language, loadCatalogues, number, setLanguage, t, translateStatic } from "./i18n.js";
 import { registerOffline } from "./offline.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
@@ -13,7 +13,7 @@ import { makeFeel } from "./feel.js";
 import { download } from "./screens/dom.js";
 import { mainlineSize } from "./screens/levels.js";
 import { makeSettings } from "./settings.js";
-import { Store } from "./store.js";
+import { said, Store } from "./store.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const BUSY_DELAY_MS = 150;  // quick calls never flash the overlay
@@ -25,7 +25,7 @@ const messageText = $("message-text");
 const errorText = $("error");
 
 function message(text, kind = "info") {
-  const shown = String(text ?? "");
+  const shown = String(said(text) ?? "");  // a store's report is worded when shown
   messageLine.dataset.kind = kind;
   messageLine.title = shown;  // the whole text when the fixed-height line clips it
   if (kind === "error") {
@@ -257,7 +257,9 @@ window.gridforge = {
 
 // ---------------------------------------------------------------------------- status
 bridge.addEventListener("status", ({ detail }) => {
-  $("status").textContent = t("shell.loading-detail", { detail: detail.detail });
+  // The worker names its stage (it has no catalogue); the page says it.
+  const stage = has(`shell.stage.${detail.stage}`) ? t(`shell.stage.${detail.stage}`, { name: detail.detail }) : detail.detail;
+  $("status").textContent = t("shell.loading-detail", { detail: stage });
 });
 bridge.addEventListener("ready", ({ detail }) => {
   $("status").textContent = t("shell.ready");

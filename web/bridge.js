@@ -2,6 +2,8 @@
 // JSON arguments, progress events and cancellation. Cancel uses the interrupt buffer where
 // the page is cross-origin isolated (the worker survives); elsewhere the worker is replaced.
 
+import { t } from "./i18n.js";
+
 export class PythonBridge extends EventTarget {
   constructor(workerUrl = new URL("./worker.js", import.meta.url)) {
     super();
@@ -26,7 +28,7 @@ export class PythonBridge extends EventTarget {
     this.worker.onmessage = (event) => this.onMessage(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.fail(`the Python worker failed: ${event.message || "unknown error"}`);
+      this.fail(t("shell.worker-failed", { detail: event.message || t("shell.unknown-error") }));
     };
     this.worker.postMessage({ type: "init", interruptBuffer: this.interruptBuffer });
   }
@@ -55,7 +57,7 @@ export class PythonBridge extends EventTarget {
         this.emit("ready", message.versions);
         break;
       case "load-error":
-        this.fail(`Python could not be loaded: ${message.message}`);
+        this.fail(t("shell.python-failed", { detail: message.message }));
         break;
       case "progress":
         if (call && call.onProgress) call.onProgress(message);

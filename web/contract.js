@@ -6,6 +6,8 @@
 // `.detail`, with its `.type` and field-path `.issues`. A screen runs its actions through
 // one serial queue (serialQueue below), which reports a failure on the message line.
 
+import { t } from "./i18n.js";
+
 const API = "gridforge.api.";
 const SNAKES = "gridforge.snakes.page.";
 const MINES = "gridforge.mines.page.";
@@ -19,7 +21,7 @@ export function playerError(error) {
   const type = error && error.type;
   if (type === "InternalError") console.error(raw);  // the details for a bug report
   const text = error && typeof error.text === "string" ? error.text
-    : type === "Cancelled" ? "Stopped." : raw;
+    : type === "Cancelled" ? t("error.cancelled") : raw;
   const out = new Error(text);
   out.type = type;
   out.issues = error && error.issues;

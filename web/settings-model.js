@@ -1,6 +1,8 @@
 // The settings the page keeps (gridforge.settings): each choice, its default and what a
 // stored value must be. store.js reads and writes them; settings.js draws the screen.
 
+import { t } from "./i18n.js";
+
 const LESSON_KEY = /^[a-z][a-z0-9-]{0,39}$/;  // a lesson's key (settings.lessonsDismissed)
 const MAX_LESSONS = 100;
 
@@ -24,16 +26,16 @@ export const SETTING_DEFAULTS = Object.freeze({
 export function settingProblem(key, value) {
   switch (key) {
     case "colourLetters": case "developer": case "sound": case "vibration":
-      return typeof value === "boolean" ? "" : "must be true or false";
+      return typeof value === "boolean" ? "" : t("settings.problem.boolean");
     case "volume":
-      return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : "must be a whole number from 0 to 100";
+      return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : t("settings.problem.volume");
     case "theme": case "motion": case "language": {
       const choices = { theme: THEMES, motion: MOTIONS, language: LANGUAGE_CHOICES }[key];
-      return choices.includes(value) ? "" : `must be one of ${choices.join(", ")}`;
+      return choices.includes(value) ? "" : t("store.issue.one-of", { choices: choices.join(", ") });
     }
     case "lessonsDismissed":
       return Array.isArray(value) && value.length <= MAX_LESSONS &&
-        value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : "must be a list of lesson names";
+        value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : t("settings.problem.lessons");
     default:
       return "";
   }

@@ -15,20 +15,28 @@ const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
 const PREFIX = "gridforge.";  // every key of this site's saved data
 
+import { t } from "./i18n.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
+
+/** A text said now: words, or a function that says them (the store may report before the
+ * catalogues are loaded; a report is worded when it is shown, in the language then in use). */
+export function said(text) {
+  return typeof text === "function" ? text() : text;
+}
+/** A message of the catalogue, worded when it is shown (its params may be lazy too). */
+const later = (key, params = {}) => () => t(key, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, said(v)])));
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
   return { format: PROGRESS_FORMAT, snakes: { done: {}, open: 1 }, mines: { run: null } };
 }
 
-/** A storage error in words (a full quota is the usual one). */
+/** A storage error in words (a full quota is the usual one), worded when shown. */
 function quotaWords(error) {
   const name = error && error.name;
-  if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") {
-    return "this browser's storage is full";
-  }
-  return String((error && error.message) || error || "storage refused it");
+  if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") return later("store.quota-full");
+  const text = (error && error.message) || error;
+  return text ? String(text) : later("store.refused");
 }
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -38,66 +46,66 @@ const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
  * level numbers go up to `levels`, the main line's last (any, when it is not known). */
 export function progressIssues(value, levels = null) {
   const last = levels ?? Number.MAX_SAFE_INTEGER;
-  const upTo = levels ? ` to ${levels}` : "";
+  const range = levels ? { levels } : null;
   const issues = [];
   const bad = (path, message) => issues.push({ path, message });
   if (!isObject(value)) {
-    bad("", "progress must be a JSON object");
+    bad("", t("store.issue.object"));
     return issues;
   }
   if (value.format !== PROGRESS_FORMAT) {
-    bad("format", `must be "${PROGRESS_FORMAT}"`);
+    bad("format", t("store.issue.format", { format: PROGRESS_FORMAT }));
   }
   for (const key of Object.keys(value)) {
-    if (!["format", "snakes", "mines"].includes(key)) bad(key, "unknown field");
+    if (!["format", "snakes", "mines"].includes(key)) bad(key, t("store.issue.unknown-field"));
   }
   const snakes = value.snakes;
   if (!isObject(snakes)) {
-    bad("snakes", "must be an object with done and open");
+    bad("snakes", t("store.issue.snakes"));
   } else {
     for (const key of Object.keys(snakes)) {
-      if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, "unknown field");
+      if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, t("store.issue.unknown-field"));
     }
     if (!isCount(snakes.open, 1, last)) {
-      bad("snakes.open", `must be a level number from 1${upTo}`);
+      bad("snakes.open", range ? t("store.issue.level-number", range) : t("store.issue.level-number-any"));
     }
     if (!isObject(snakes.done)) {
-      bad("snakes.done", 'must map level numbers to best steps, e.g. {"1": 7}');
+      bad("snakes.done", t("store.issue.done"));
     } else {
       for (const [level, best] of Object.entries(snakes.done)) {
         if (!/^[1-9][0-9]*$/.test(level) || Number(level) > last) {
-          bad(`snakes.done.${level}`, `not a level number from 1${upTo}`);
+          bad(`snakes.done.${level}`, range ? t("store.issue.not-level", range) : t("store.issue.not-level-any"));
         } else if (!isCount(best, 1, 1_000_000)) {
-          bad(`snakes.done.${level}`, "best steps must be a whole number of at least 1");
+          bad(`snakes.done.${level}`, t("store.issue.best"));
         }
       }
     }
     if (snakes.current !== undefined && snakes.current !== null) {
       const current = snakes.current;
-      if (!isObject(current)) bad("snakes.current", "must be an object or null");
+      if (!isObject(current)) bad("snakes.current", t("store.issue.object-or-null"));
       else {
-        if (!isCount(current.level, 1, last)) bad("snakes.current.level", "must be a level number");
+        if (!isCount(current.level, 1, last)) bad("snakes.current.level", t("store.issue.level"));
         for (const key of ["steps", "redo"]) {
-          if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, "must be a list of steps");
+          if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, t("store.issue.steps"));
         }
-        if (typeof current.sha !== "string") bad("snakes.current.sha", "must be the level's SHA-256");
+        if (typeof current.sha !== "string") bad("snakes.current.sha", t("store.issue.sha"));
       }
     }
   }
   const mines = value.mines;
-  if (!isObject(mines)) bad("mines", "must be an object with run");
+  if (!isObject(mines)) bad("mines", t("store.issue.mines"));
   else {
-    if (mines.run !== null && !isObject(mines.run)) bad("mines.run", "must be an object or null");
+    if (mines.run !== null && !isObject(mines.run)) bad("mines.run", t("store.issue.object-or-null"));
     const summary = mines.summary;
     if (summary !== undefined && summary !== null) {
-      if (!isObject(summary)) bad("mines.summary", "must be an object or null");
+      if (!isObject(summary)) bad("mines.summary", t("store.issue.object-or-null"));
       else {
         if (!RUN_STATUSES.includes(summary.status)) {
-          bad("mines.summary.status", `must be one of ${RUN_STATUSES.join(", ")}`);
+          bad("mines.summary.status", t("store.issue.one-of", { choices: RUN_STATUSES.join(", ") }));
         }
-        if (!isCount(summary.battles, 1, 99)) bad("mines.summary.battles", "must be a count of battles");
+        if (!isCount(summary.battles, 1, 99)) bad("mines.summary.battles", t("store.issue.battles"));
         else if (!isCount(summary.battle, 1, summary.battles)) {
-          bad("mines.summary.battle", "must be a battle number within battles");
+          bad("mines.summary.battle", t("store.issue.battle"));
         }
       }
     }
@@ -149,12 +157,11 @@ export class Store extends EventTarget {
   writeRaw(key, text) {
     if (this.held.has(key)) return false;  // the banner says why; the original stays
     try {
-      if (!this.storage) throw new Error("storage is off");
+      if (!this.storage) throw new Error(t("store.off"));
       this.storage.setItem(key, text);
       return true;
     } catch (error) {
-      this.report(`Your progress could not be saved (${error.message}); it lasts until this tab closes.`,
-        "error");
+      this.report(later("store.not-saved", { why: error.message }), "error");
       return false;
     }
   }
@@ -168,30 +175,28 @@ export class Store extends EventTarget {
     let name = base;
     for (let n = 2; this.readRaw(name) !== null; n++) name = `${base}.${n}`;
     try {
-      if (!this.storage) throw new Error("storage is off");
+      if (!this.storage) throw new Error(t("store.off"));
       this.storage.setItem(name, text);
     } catch (error) {
       return { error: quotaWords(error) };
     }
     if (this.readRaw(name) === text) return { key: name };
     try { this.storage.removeItem(name); } catch { /* it was not written */ }
-    return { error: "the copy did not read back equal" };
+    return { error: later("store.copy-unequal") };
   }
 
   /** Keep `text` (the value of `key`) in place, never written over, and say so. */
   hold(key, text, why, what, error) {
     const held = { key, text, why, what, error };
     this.held.set(key, held);
-    this.report(`Your saved ${what} could not be used (${why}) and no copy of it could be ` +
-      `kept aside (${error}). It stays as it was under “${key}” and nothing is saved over ` +
-      "it; export it with the button below.", "error");
+    this.report(later("store.held", { what, why, error, key }), "error");
     this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
   }
 
   /** The held values: [{key, what, why, error, bytes}] (for the page's banner). */
   heldList() {
     return [...this.held.values()].map(({ key, what, why, error, text }) =>
-      ({ key, what, why, error, chars: text.length }));
+      ({ key, what: said(what), why: said(why), error: said(error), chars: text.length }));
   }
 
   /** The raw text of a held value (to export), or null. */
@@ -220,7 +225,7 @@ export class Store extends EventTarget {
    * copy can be written the original is held instead. Answers `{kept}` (the copy's key) or
    * `{held: true}`.
    */
-  quarantine(key, text, why, what, { remove = true, fresh = "play starts fresh" } = {}) {
+  quarantine(key, text, why, what, { remove = true, fresh = later("store.fresh.play") } = {}) {
     const copy = this.copyAside(key, text);
     if (copy.error) {
       this.hold(key, text, why, what, copy.error);
@@ -231,8 +236,7 @@ export class Store extends EventTarget {
         if (this.readRaw(key) === text) this.storage?.removeItem(key);
       } catch { /* the original stays beside its copy */ }
     }
-    this.report(`Your saved ${what} could not be read (${why}). It was kept as “${copy.key}” ` +
-      `and ${fresh}.`, "error");
+    this.report(later("store.quarantined", { what, why, copy: copy.key, fresh }), "error");
     return { kept: copy.key };
   }
 
@@ -273,13 +277,13 @@ export class Store extends EventTarget {
     if (text !== null) {
       let parsed;
       let why = null;
-      try { parsed = JSON.parse(text); } catch { why = "it is not valid JSON"; }
+      try { parsed = JSON.parse(text); } catch { why = later("store.not-json"); }
       if (why === null) {
         const issues = progressIssues(parsed, this.levels);
-        if (issues.length) why = issues.map((i) => `${i.path || "value"}: ${i.message}`).slice(0, 3).join("; ");
+        if (issues.length) why = issues.map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
         else value = parsed;
       }
-      if (why !== null) this.quarantine(PROGRESS_KEY, text, why, "progress");
+      if (why !== null) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
     }
     this.cache.set(PROGRESS_KEY, value);
     return structuredClone(value);
@@ -292,7 +296,7 @@ export class Store extends EventTarget {
     const issues = progressIssues(next, this.levels);
     if (issues.length) {
       // A bug in a screen, never the player's fault: keep the stored value as it was.
-      throw invalid("the new progress is not valid", issues);
+      throw invalid(t("store.invalid-progress"), issues);
     }
     this.cache.set(PROGRESS_KEY, structuredClone(next));
     this.writeRaw(PROGRESS_KEY, JSON.stringify(next));
@@ -307,20 +311,19 @@ export class Store extends EventTarget {
   /** Replace the progress with `text` when it is valid; otherwise throw and change nothing. */
   importProgress(text) {
     if (this.held.has(PROGRESS_KEY)) {
-      throw invalid("Your unreadable saved progress is still kept in this browser: export or " +
-        "discard it first (the notice at the top of the page).", [{ path: "", message: "saved progress held" }]);
+      throw invalid(t("store.import.held"), [{ path: "", message: t("store.issue.held") }]);
     }
     if (typeof text !== "string" || text.length > MAX_IMPORT_BYTES) {
-      throw invalid("That file is too large to be a progress file.", [{ path: "", message: "too large" }]);
+      throw invalid(t("store.import.too-large"), [{ path: "", message: t("store.issue.too-large") }]);
     }
     let parsed;
     try { parsed = JSON.parse(text); } catch (error) {
-      throw invalid(`That file is not valid JSON (${error.message}).`, [{ path: "", message: "not JSON" }]);
+      throw invalid(t("store.import.not-json", { detail: error.message }), [{ path: "", message: t("store.issue.not-json") }]);
     }
     const issues = progressIssues(parsed, this.levels);
     if (issues.length) {
-      throw invalid("That file is not a gridforge progress file: " +
-        issues.slice(0, 3).map((i) => `${i.path || "file"}: ${i.message}`).join("; "), issues);
+      throw invalid(t("store.import.not-progress", {
+        problems: issues.slice(0, 3).map((i) => `${i.path || t("store.path.file")}: ${i.message}`).join("; ") }), issues);
     }
     this.cache.set(PROGRESS_KEY, parsed);
     this.writeRaw(PROGRESS_KEY, JSON.stringify(parsed));
@@ -336,7 +339,10 @@ export class Store extends EventTarget {
       let parsed = null;
       try { parsed = JSON.parse(text); } catch { /* reported below */ }
       if (Array.isArray(parsed)) value = parsed;
-      else this.quarantine(DRAFTS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not a list", "drafts");
+      else {
+        this.quarantine(DRAFTS_KEY, text, later(parsed === null ? "store.not-json" : "store.not-list"),
+          later("store.what.drafts"));
+      }
     }
     this.cache.set(DRAFTS_KEY, value);
     return structuredClone(value);
@@ -369,8 +375,8 @@ export class Store extends EventTarget {
     try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
     if (!isObject(parsed)) {
       if (!this.held.has(SETTINGS_KEY)) {
-        this.quarantine(SETTINGS_KEY, text, parsed === null ? "it is not valid JSON" : "it is not an object",
-          "settings", { fresh: "the default settings apply" });
+        this.quarantine(SETTINGS_KEY, text, later(parsed === null ? "store.not-json" : "store.not-object"),
+          later("store.what.settings"), { fresh: later("store.fresh.settings") });
       }
       return defaults;
     }
@@ -380,14 +386,15 @@ export class Store extends EventTarget {
       const value = parsed[key];
       if (value === undefined) continue;  // saved by an older build: the default
       const problem = settingProblem(key, value);
-      if (problem) bad.push(`${key}: ${problem}`);
+      if (problem) bad.push([key, value]);
       settings[key] = problem ? structuredClone(fallback)
         : key === "lessonsDismissed" ? [...new Set(value)] : value;
     }
     if (bad.length && !this.held.has(SETTINGS_KEY)) {
-      const fresh = bad.length === 1 && bad[0].startsWith("lessonsDismissed:")
-        ? "the lessons you had put away show again" : "the rest of your settings stay";
-      const kept = this.quarantine(SETTINGS_KEY, text, bad.join("; "), "settings", { remove: false, fresh });
+      const fresh = later(bad.length === 1 && bad[0][0] === "lessonsDismissed" ? "store.fresh.lessons" : "store.fresh.rest");
+      // Worded when shown (the settings are read before the catalogues are loaded).
+      const why = () => bad.map(([key, value]) => `${key}: ${settingProblem(key, value)}`).join("; ");
+      const kept = this.quarantine(SETTINGS_KEY, text, why, later("store.what.settings"), { remove: false, fresh });
       if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
     }
     return settings;
@@ -410,7 +417,7 @@ export class Store extends EventTarget {
         }
       }
     } catch (error) {
-      this.report(`Some saved data could not be removed (${quotaWords(error)}).`, "error");
+      this.report(later("store.clear-failed", { why: quotaWords(error) }), "error");
     }
     this.cache.clear();
     if (this.held.size) {

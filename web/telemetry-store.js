@@ -4,6 +4,8 @@
 // saved-state rules: an unreadable value is copied aside (Store.quarantine) and recording
 // starts fresh. Functions over the page's Store, so that store.js stays as it is.
 
+import { t } from "./i18n.js";
+
 export const TELEMETRY_KEY = "gridforge.snakes.telemetry";
 export const TELEMETRY_FORMAT = "gridforge.snakes.telemetry/1";
 const MAX_ATTEMPTS = 500;  // the newest kept
@@ -23,8 +25,8 @@ export function readTelemetry(store) {
   if (isObject(parsed) && parsed.format === TELEMETRY_FORMAT && parsed.source === "device" &&
       Array.isArray(parsed.attempts) && parsed.attempts.every(isObject)) return parsed;
   if (!store.held.has(TELEMETRY_KEY)) {
-    store.quarantine(TELEMETRY_KEY, text, parsed === null ? "it is not valid JSON" : "it is not play telemetry",
-      "play telemetry", { fresh: "recording starts fresh" });
+    store.quarantine(TELEMETRY_KEY, text, () => t(parsed === null ? "store.not-json" : "store.not-telemetry"),
+      () => t("store.what.telemetry"), { fresh: () => t("store.fresh.telemetry") });
   }
   return fresh;
 }

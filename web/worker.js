@@ -21,7 +21,7 @@ function status(stage, detail = "") {
 
 async function fetchManifest() {
   const manifestResponse = await fetch(new URL("manifest.json", base));
-  if (!manifestResponse.ok) throw new Error(`manifest.json: HTTP ${manifestResponse.status}`);
+  if (!manifestResponse.ok) throw new Error(`manifest.json: HTTP ${manifestResponse.status}`);  // i18n-ok: a file and its HTTP status (detail of shell.load-error)
   return manifestResponse.json();
 }
 
@@ -46,7 +46,7 @@ async function fetchWheel(manifestLoaded) {
  */
 async function fetchSnapshot(manifestLoaded) {
   const manifest = await manifestLoaded;
-  if (!manifest.snapshot) throw new Error("no snapshot in this build");
+  if (!manifest.snapshot) throw new Error("no snapshot in this build");  // i18n-ok: never shown (the cold start follows)
   const response = await fetch(new URL(manifest.snapshot, base));
   if (!response.ok) throw new Error(`${manifest.snapshot}: HTTP ${response.status}`);
   const unpacked = response.body.pipeThrough(new DecompressionStream("gzip"));
@@ -73,7 +73,7 @@ async function load() {
   const timings = {};
   const mark = (name) => { timings[name] = Math.round(performance.now()); };
   mark("start");
-  status("runtime", "loading the Python runtime");
+  status("runtime");  // the page says the stage (shell.stage.<stage>)
   // The wheel and the snapshot download while the runtime compiles.
   const manifestLoaded = fetchManifest();
   const wheelBytes = fetchWheel(manifestLoaded);
@@ -83,7 +83,7 @@ async function load() {
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   mark("runtime");
 
-  status("wheel", "installing gridforge");
+  status("wheel");
   // The wheel (pure Python, no dependencies, bytecode beside each module: build.py) is put
   // on sys.path as it is and imported from the zip: nothing to unpack, nothing to compile,
   // and micropip is not needed to start (it ships beside the runtime all the same).
@@ -93,7 +93,7 @@ async function load() {
   pyodide.FS.writeFile(wheelPath, bytes);
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(wheelPath)})`);
   mark("wheel");
-  status("import", `starting ${name}`);
+  status("import", name);
   self.gridforgeProgress = (done, total, label) => {
     self.postMessage({ type: "progress", id: currentId, done, total, label });
   };

@@ -4,28 +4,29 @@
 // said, no rule), one opened to edit, and the selection exported as one batch file whose
 // bytes Python writes (a whole designed batch: exactly the bytes design-levels --out writes).
 
+import { t } from "../i18n.js";
 import { download, el, svg } from "./dom.js";
+import { templateName } from "./editor-design.js";
 import { mainlineLevel, shippedCount } from "./levels.js";
 
 /** The most main-line levels opened as one batch. */
 export const RANGE_MAX = 50;
 
-// The panel's words, in one table (for the language catalogue).
+// The panel's words, from the catalogue (editor.batch.*), looked up when said.
+const SORTS = ["order", "score", "steps", "status", "template"];
+const FILTERS = ["all", "verified", "other"];
+const STATUSES = ["verified", "out_of_range", "unsolvable", "undetermined", "none"];
 export const BATCH_WORDS = {
-  title: "Batch", range: "Main line from ", to: " to ", openRange: "Open range",
-  sort: "Sort ", filter: "Show ", template: "Template ", export: "Export selection", close: "Close",
-  pickAll: "Select all shown", open: "Open", none: "—",
-  sorts: { order: "as made", score: "score, highest first", steps: "steps, most first", status: "status", template: "template" },
-  filters: { all: "all", verified: "verified only", other: "not verified" },
-  anyTemplate: "any",
-  statuses: { verified: "verified", out_of_range: "outside request", unsolvable: "not solvable", undetermined: "not settled", none: "not verified" },
-  caption: (i) => `score ${i.score ?? "—"} · ${i.statusWords} · ${i.steps ?? "—"} steps · ${i.template}`,
-  heading: (title, n) => `${title}: ${n} level${n === 1 ? "" : "s"}`,
-  rangeBad: (hi, max) => `A range is 1–${hi}, at most ${max} levels.`,
-  exported: (n, file) => `Exported ${n} level${n === 1 ? "" : "s"} as ${file}.`,
-  nothing: "Select at least one level to export.",
-  mainline: (n) => `Main line ${n}`,
+  title: () => t("editor.batch.title"), none: "—",
+  status: (status) => (STATUSES.includes(status) ? t(`editor.batch.status.${status}`) : status),
+  caption: (i) => t("editor.batch.caption", { score: i.score ?? "—", status: i.statusWords, steps: i.steps ?? "—",
+    template: templateName(i.template) }),
+  heading: (title, n) => t(n === 1 ? "editor.batch.heading.one" : "editor.batch.heading", { title, count: n }),
+  rangeBad: (hi, max) => t("editor.batch.range-bad", { highest: hi, max }),
+  exported: (n, file) => t(n === 1 ? "editor.batch.exported.one" : "editor.batch.exported", { count: n, file }),
+  mainline: (n) => t("editor.batch.mainline", { number: n }),
 };
+const label = (key, ...children) => el("label", {}, `${t(key)} `, ...children);
 
 /** A small drawing of `level` (no rule: where things are, in their colours). */
 function thumbnail(level, palette) {
@@ -49,32 +50,32 @@ function thumbnail(level, palette) {
 export function batchPanel(ed) {
   let batch = null;
   const picked = new Set();
-  const sort = el("select", { "data-testid": "editor-batch-sort", "aria-label": "Sort" },
-    ...Object.entries(BATCH_WORDS.sorts).map(([value, label]) => el("option", { value }, label)));
-  const filter = el("select", { "data-testid": "editor-batch-filter", "aria-label": "Show" },
-    ...Object.entries(BATCH_WORDS.filters).map(([value, label]) => el("option", { value }, label)));
-  const template = el("select", { "data-testid": "editor-batch-template", "aria-label": "Template" });
+  const sort = el("select", { "data-testid": "editor-batch-sort", "aria-label": t("editor.batch.sort") },
+    ...SORTS.map((value) => el("option", { value }, t(`editor.batch.sort.${value}`))));
+  const filter = el("select", { "data-testid": "editor-batch-filter", "aria-label": t("editor.batch.filter") },
+    ...FILTERS.map((value) => el("option", { value }, t(`editor.batch.filter.${value}`))));
+  const template = el("select", { "data-testid": "editor-batch-template", "aria-label": t("editor.design.template") });
   const pickAll = el("input", { type: "checkbox", "data-testid": "editor-batch-pick-all" });
-  const heading = el("h3", { "data-testid": "editor-batch-title" }, BATCH_WORDS.title);
+  const heading = el("h3", { "data-testid": "editor-batch-title" }, BATCH_WORDS.title());
   const tiles = el("ul", { class: "editor-batch-tiles", "data-testid": "editor-batch-tiles" });
-  const from = el("input", { type: "number", min: "1", value: "1", "data-testid": "editor-range-from", "aria-label": "First level" });
-  const to = el("input", { type: "number", min: "1", value: "10", "data-testid": "editor-range-to", "aria-label": "Last level" });
+  const from = el("input", { type: "number", min: "1", value: "1", "data-testid": "editor-range-from", "aria-label": t("editor.batch.first") });
+  const to = el("input", { type: "number", min: "1", value: "10", "data-testid": "editor-range-to", "aria-label": t("editor.batch.last") });
   const body = el("div", { class: "editor-batch-body", hidden: "" },
-    el("div", { class: "editor-row" }, el("label", {}, BATCH_WORDS.sort, sort), el("label", {}, BATCH_WORDS.filter, filter),
-      el("label", {}, BATCH_WORDS.template, template), el("label", {}, pickAll, ` ${BATCH_WORDS.pickAll}`)),
+    el("div", { class: "editor-row" }, label("editor.batch.sort", sort), label("editor.batch.filter", filter),
+      label("editor.design.template", template), el("label", {}, pickAll, ` ${t("editor.batch.pick-all")}`)),
     tiles,
     el("div", { class: "editor-row" },
-      el("button", { type: "button", "data-testid": "editor-batch-export", onclick: () => exportPicked() }, BATCH_WORDS.export),
-      el("button", { type: "button", "data-testid": "editor-batch-close", onclick: () => hide() }, BATCH_WORDS.close)));
+      el("button", { type: "button", "data-testid": "editor-batch-export", onclick: () => exportPicked() }, t("editor.batch.export")),
+      el("button", { type: "button", "data-testid": "editor-batch-close", onclick: () => hide() }, t("editor.batch.close"))));
   const element = el("section", { class: "editor-batch", "data-testid": "editor-batch" }, heading,
-    el("div", { class: "editor-row" }, el("label", {}, BATCH_WORDS.range, from), el("label", {}, BATCH_WORDS.to, to),
-      el("button", { type: "button", "data-testid": "editor-range-open", onclick: () => openRange() }, BATCH_WORDS.openRange)),
+    el("div", { class: "editor-row" }, label("editor.batch.range", from), label("editor.batch.to", to),
+      el("button", { type: "button", "data-testid": "editor-range-open", onclick: () => openRange() }, t("editor.batch.open-range"))),
     body);
 
   const facts = (item) => {
     const cert = item.certificate;
     const status = cert && cert.status ? cert.status : "none";
-    return { score: cert && cert.score ? cert.score.total : null, status, statusWords: BATCH_WORDS.statuses[status] || status,
+    return { score: cert && cert.score ? cert.score.total : null, status, statusWords: BATCH_WORDS.status(status),
       steps: cert && Number.isInteger(cert.steps) ? cert.steps : null,
       template: (item.level.meta && item.level.meta.template) || BATCH_WORDS.none };
   };
@@ -99,7 +100,7 @@ export function batchPanel(ed) {
     const items = shown();
     heading.textContent = BATCH_WORDS.heading(batch.title, batch.items.length);
     tiles.replaceChildren(...items.map((i) => {
-      const check = el("input", { type: "checkbox", "data-testid": "editor-batch-pick", "aria-label": `Select ${i.item.name}` });
+      const check = el("input", { type: "checkbox", "data-testid": "editor-batch-pick", "aria-label": t("editor.batch.pick", { name: i.item.name }) });
       check.checked = picked.has(i.index);
       check.addEventListener("change", () => { if (check.checked) picked.add(i.index); else picked.delete(i.index); });
       return el("li", { class: "editor-batch-tile", "data-testid": "editor-batch-tile", "data-index": String(i.index),
@@ -108,7 +109,7 @@ export function batchPanel(ed) {
       el("span", { class: "editor-batch-name" }, i.item.name),
       el("span", { class: "editor-batch-caption" }, BATCH_WORDS.caption(i)),
       el("span", { class: "editor-row" }, el("label", {}, check),
-        el("button", { type: "button", "data-testid": "editor-batch-open", onclick: () => openItem(i.item) }, BATCH_WORDS.open)));
+        el("button", { type: "button", "data-testid": "editor-batch-open", onclick: () => openItem(i.item) }, t("editor.drafts.open"))));
     }));
     pickAll.checked = items.length > 0 && items.every((i) => picked.has(i.index));
   }
@@ -117,8 +118,8 @@ export function batchPanel(ed) {
     batch = next;
     picked.clear();
     const templates = [...new Set(next.items.map((item) => facts(item).template))].sort();
-    template.replaceChildren(el("option", { value: "" }, BATCH_WORDS.anyTemplate),
-      ...templates.map((name) => el("option", { value: name }, name)));
+    template.replaceChildren(el("option", { value: "" }, t("editor.batch.any-template")),
+      ...templates.map((name) => el("option", { value: name }, templateName(name))));
     body.hidden = false;
     render();
   }
@@ -127,7 +128,7 @@ export function batchPanel(ed) {
     batch = null;
     body.hidden = true;
     tiles.replaceChildren();
-    heading.textContent = BATCH_WORDS.title;
+    heading.textContent = BATCH_WORDS.title();
   }
 
   async function openItem(item) {
@@ -138,8 +139,8 @@ export function batchPanel(ed) {
           if (entry) { await ed.drafts.openEntry(entry); return; }
         }
         await ed.open(item.level, { from: item.number ?? "draft", name: item.name, cert: item.certificate });
-        ed.say(`${item.name} opened.`);
-      } catch (error) { ed.refusal(error, `${item.name} cannot be opened`); }
+        ed.say(t("editor.batch.opened", { name: item.name }));
+      } catch (error) { ed.refusal(error, t("editor.batch.cannot-open", { name: item.name })); }
     });
   }
 
@@ -151,12 +152,12 @@ export function batchPanel(ed) {
     }
     const numbers = Array.from({ length: b - a + 1 }, (_, k) => a + k);
     const found = await Promise.all(numbers.map((n) => mainlineLevel(n)));
-    show({ title: `${BATCH_WORDS.mainline(a)}–${b}`, request: null, text: null,
+    show({ title: t("editor.batch.mainline-range", { from: a, to: b }), request: null, text: null,
       items: found.map((f, k) => ({ name: BATCH_WORDS.mainline(numbers[k]), level: f.level, certificate: f.certificate, number: numbers[k] })) });
   }
 
   async function exportPicked() {
-    if (!batch || !picked.size) { ed.say(BATCH_WORDS.nothing, "error"); return; }
+    if (!batch || !picked.size) { ed.say(t("editor.batch.nothing"), "error"); return; }
     const indices = [...picked].sort((a, b) => a - b);
     const file = "batch.json";
     try {
@@ -165,7 +166,7 @@ export function batchPanel(ed) {
         : await ed.python.exportBatch(indices.map((i) => ({ level: batch.items[i].level, certificate: batch.items[i].certificate })), batch.request);
       download(file, text);
       ed.say(BATCH_WORDS.exported(indices.length, file), "success");
-    } catch (error) { ed.refusal(error, "Export refused"); }
+    } catch (error) { ed.refusal(error, t("editor.export.refused")); }
   }
 
   sort.addEventListener("change", render);

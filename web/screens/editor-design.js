@@ -7,31 +7,34 @@
 // the board, verified, as one step of the edit history. The budgets are fields with Python's
 // limits (facts).
 
+import { has, t } from "../i18n.js";
 import { el } from "./dom.js";
 import { issueText, issueWords } from "./editor-state.js";
 
-// Each input is one field of the request: [legend, group path, [[path, label, min, max]]].
+// Each input is one field of the request: [group, group path, [[path, min, max]]]; the
+// group's legend is editor.design.group.<group>, a field's label editor.design.field.<path>.
 const FIXED_GROUPS = [
-  ["Size", "size", [["size.cols", "Columns", 2, 18], ["size.rows", "Rows", 2, 24],
-    ["size.cells", "Effective cells", 4, 400]]],
-  ["Bodies", "bodies", [["bodies.count", "Bodies", 1, 16], ["bodies.min_length", "Shortest", 2, 40],
-    ["bodies.max_length", "Longest", 2, 40], ["bodies.total", "Total cells", 2, 350]]],
-  ["Colours and mechanisms", null, [["colors", "Outer colours", 1, 15], ["coats", "Coats", 0, 48],
-    ["frozen", "Frozen bodies", 0, 16], ["frozen_holes", "Frozen holes", 0, 64],
-    ["locks", "Locks", 0, 8], ["gold", "of which gold", 0, 8]]],
-  ["Steps", "steps", [["steps.min", "Fewest steps", 0, 1000000], ["steps.max", "Most steps", 0, 1000000]]],
+  ["size", "size", [["size.cols", 2, 18], ["size.rows", 2, 24], ["size.cells", 4, 400]]],
+  ["bodies", "bodies", [["bodies.count", 1, 16], ["bodies.min_length", 2, 40],
+    ["bodies.max_length", 2, 40], ["bodies.total", 2, 350]]],
+  ["mechanisms", null, [["colors", 1, 15], ["coats", 0, 48], ["frozen", 0, 16],
+    ["frozen_holes", 0, 64], ["locks", 0, 8], ["gold", 0, 8]]],
+  ["steps", "steps", [["steps.min", 0, 1000000], ["steps.max", 0, 1000000]]],
 ];
+/** A template's name in words (its id stays the option's value). */
+export const templateName = (name) => (has(`editor.template.${name}`) ? t(`editor.template.${name}`) : name);
+const budgetName = (name) => (has(`editor.design.budget.${name}`) ? t(`editor.design.budget.${name}`) : name.replace("_", " "));
 
 /** The design form of the editor `ed`: {element (a <details>), limits(facts)}. */
 export function designForm(ed) {
-  const topology = el("select", { "data-testid": "editor-design-template", "aria-label": "Template" });
+  const topology = el("select", { "data-testid": "editor-design-template", "aria-label": t("editor.design.template") });
   const num = (testid, value, attrs = {}) => el("input", { type: "number", value, "data-testid": testid, ...attrs });
   const target = num("editor-design-target", "30", { min: "0", max: "100", step: "any" });
   const tolerance = num("editor-design-tolerance", "7", { min: "0", max: "100", step: "any" });
   const seed = num("editor-design-seed", "1", { min: "0" });
   const count = num("editor-design-count", "1", { min: "1", max: "50" });
   const budgetInputs = new Map();
-  const budgetFields = el("fieldset", { "data-path": "budgets", "data-testid": "editor-design-budgets" }, el("legend", {}, "Budgets"));
+  const budgetFields = el("fieldset", { "data-path": "budgets", "data-testid": "editor-design-budgets" }, el("legend", {}, t("editor.design.budgets")));
   const auto = el("input", { type: "checkbox", checked: "", "data-testid": "editor-design-auto" });
   const errors = new Map();
   const slot = (path) => {
@@ -40,19 +43,19 @@ export function designForm(ed) {
     return span;
   };
   const inputs = new Map();
-  const groups = FIXED_GROUPS.map(([legend, path, fields]) => el("fieldset", { "data-path": path ?? "" },
-    el("legend", {}, legend), path ? slot(path) : null,
-    ...fields.map(([fieldPath, label, min, max]) => {
-      const input = num(`editor-design-${fieldPath.replace(".", "-").replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: "free" });
+  const groups = FIXED_GROUPS.map(([group, path, fields]) => el("fieldset", { "data-path": path ?? "" },
+    el("legend", {}, t(`editor.design.group.${group}`)), path ? slot(path) : null,
+    ...fields.map(([fieldPath, min, max]) => {
+      const input = num(`editor-design-${fieldPath.replace(".", "-").replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: t("editor.design.free") });
       inputs.set(fieldPath, input);
-      return el("label", { class: "editor-field" }, `${label} `, input, slot(fieldPath));
+      return el("label", { class: "editor-field" }, `${t(`editor.design.field.${fieldPath}`)} `, input, slot(fieldPath));
     })));
   const fixed = el("div", { class: "editor-fixed", "data-testid": "editor-design-fixed", hidden: "" },
-    el("p", {}, "Every field you fill is fixed: the designer never relaxes it."), ...groups);
+    el("p", {}, t("editor.design.fixed-note")), ...groups);
   const progressLine = el("p", { class: "editor-design-progress", "data-testid": "editor-design-progress", "aria-live": "polite" }, "");
   const general = el("ul", { class: "editor-issues", "data-testid": "editor-design-issues" });
-  const go = el("button", { type: "button", class: "primary", "data-testid": "editor-design-go" }, "Design");
-  const cancel = el("button", { type: "button", "data-testid": "editor-design-cancel", disabled: "" }, "Cancel");
+  const go = el("button", { type: "button", class: "primary", "data-testid": "editor-design-go" }, t("editor.design.go"));
+  const cancel = el("button", { type: "button", "data-testid": "editor-design-cancel", disabled: "" }, t("shell.cancel"));
   const targetError = slot("target");
   const toleranceError = slot("tolerance");
   let cancelled = false;
@@ -81,10 +84,11 @@ export function designForm(ed) {
   /** Keep every level of the designed `batch` as a draft at once, show the batch, and put
    * the first level with its certificate on the board, as an edit. */
   async function place(batch, text) {
-    const name = (level, cert) => `Designed ${level.meta ? level.meta.template : ""} ${cert.score ? cert.score.total : ""}`.trim();
+    const name = (level, cert) => t("editor.design.name", { template: level.meta ? level.meta.template : "",
+      score: cert.score ? cert.score.total : "" }).replace(/\s+/g, " ").trim();
     const added = ed.drafts.add(batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
       certificate: batch.certificates[i] })));
-    ed.showBatch({ title: "Designed", request: batch.request, text,
+    ed.showBatch({ title: t("editor.design.batch"), request: batch.request, text,
       items: batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
         certificate: batch.certificates[i], draftId: added[i] ? added[i].id : null })) });
     const [level, cert, first] = [batch.levels[0], batch.certificates[0], added[0]];
@@ -102,7 +106,7 @@ export function designForm(ed) {
       if (span) span.textContent = issueWords(issue);
       else general.append(el("li", { "data-testid": "editor-design-issue" }, issueText(issue)));
     }
-    ed.say(`The request was refused: ${issues.length ? "see the marked fields" : error.message}`, "error");
+    ed.say(t("editor.design.refused", { why: issues.length ? t("editor.design.see-fields") : error.message }), "error");
   }
 
   go.addEventListener("click", async () => {
@@ -113,7 +117,7 @@ export function designForm(ed) {
     go.disabled = true;
     cancel.disabled = false;
     progressLine.dataset.state = "running";
-    progressLine.textContent = "Stage: starting…";
+    progressLine.textContent = t("editor.design.starting");
     let best = null;
     try {
       const { batch, text } = await ed.python.designBatch([req], (p) => {
@@ -123,13 +127,15 @@ export function designForm(ed) {
         const found = /best(?: score)?\s*([\d.]+)/i.exec(p.label || "");
         if (found) best = found[1];
         if (p.best !== undefined && p.best !== null) best = p.best;
-        progressLine.textContent = `Candidates ${p.done} of ${p.total} · best score so far ${best ?? "—"} · stage: ${p.label || "searching"}`;
+        progressLine.textContent = t("editor.design.progress", { done: p.done, total: p.total, best: best ?? "—",
+          stage: p.label || t("editor.design.searching") });
       });
       if (!batch.levels.length) {
         const s = batch.report.shortfall || {};
         progressLine.dataset.state = "failed";
-        progressLine.textContent = `No level within the budget after ${s.candidates ?? "all"} candidates (stopped by ${s.stopped_by ?? "budget"}; scores seen ${s.lowest_score ?? "—"}..${s.highest_score ?? "—"}).`;
-        ed.say("The designer found no level inside the request: loosen a fixed field or the tolerance.", "error");
+        progressLine.textContent = t("editor.design.none", { candidates: s.candidates ?? t("editor.design.all"),
+          stopped: s.stopped_by ?? t("editor.design.budget"), low: s.lowest_score ?? "—", high: s.highest_score ?? "—" });
+        ed.say(t("editor.design.none-hint"), "error");
         return;
       }
       const level = batch.levels[0];
@@ -137,13 +143,15 @@ export function designForm(ed) {
       await place(batch, text);
       const tried = ((batch.report && batch.report.levels) || []).reduce((sum, r) => sum + (r.candidates || 0), 0);
       progressLine.dataset.state = "done";
-      progressLine.textContent = `Done after ${tried} candidates: ${batch.levels.length} level${batch.levels.length > 1 ? "s" : ""}; the first scores ${cert.score ? cert.score.total : "?"}, ${cert.steps} steps, template ${level.meta ? level.meta.template : "?"}.`;
-      ed.say(`Designed ${batch.levels.length} level${batch.levels.length > 1 ? "s" : ""}: kept in the drafts; the first is on the board, verified.`, "success");
+      const count = batch.levels.length;
+      progressLine.textContent = t(count === 1 ? "editor.design.done.one" : "editor.design.done", { tried, count,
+        score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? level.meta.template : "?" });
+      ed.say(t(count === 1 ? "editor.design.designed.one" : "editor.design.designed", { count }), "success");
     } catch (error) {
       if (cancelled || error.type === "Cancelled") {
         progressLine.dataset.state = "cancelled";
-        progressLine.textContent = "Design cancelled: the board is as it was.";
-        ed.say("Design cancelled.");
+        progressLine.textContent = t("editor.design.cancelled");
+        ed.say(t("editor.design.cancelled-short"));
         return;
       }
       refused(error);
@@ -156,26 +164,26 @@ export function designForm(ed) {
 
   /** The budget fields, with Python's limits and defaults (facts.budgets). */
   function limits(facts) {
-    budgetFields.replaceChildren(el("legend", {}, "Budgets"), slot("budgets"));
+    budgetFields.replaceChildren(el("legend", {}, t("editor.design.budgets")), slot("budgets"));
     for (const [name, [min, max, fallback]] of Object.entries(facts.budgets || {})) {
       const input = num(`editor-budget-${name.replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: String(fallback) });
       budgetInputs.set(name, input);
-      budgetFields.append(el("label", { class: "editor-field" }, `${name.replace("_", " ")} (${min}–${max}) `, input, slot(`budgets.${name}`)));
+      budgetFields.append(el("label", { class: "editor-field" }, `${budgetName(name)} (${min}–${max}) `, input, slot(`budgets.${name}`)));
     }
   }
 
   ed.python.topologies().then((names) => {
-    topology.replaceChildren(...names.map((name) => el("option", { value: name }, name)));
+    topology.replaceChildren(...names.map((name) => el("option", { value: name }, templateName(name))));
   }, () => {});
   const element = el("details", { class: "editor-design", "data-testid": "editor-design" },
-    el("summary", {}, "Design levels"),
+    el("summary", {}, t("editor.design.title")),
     el("div", { class: "editor-row" },
-      el("label", {}, "Template ", topology),
-      el("label", {}, "Target ", target, targetError),
+      el("label", {}, `${t("editor.design.template")} `, topology),
+      el("label", {}, `${t("editor.design.target")} `, target, targetError),
       el("label", {}, "± ", tolerance, toleranceError),
-      el("label", {}, "Seed ", seed),
-      el("label", {}, "Levels ", count, slot("count"))),
-    el("label", { class: "editor-switch" }, auto, " Recommended size (off: fix every parameter below)"),
+      el("label", {}, `${t("editor.design.seed")} `, seed),
+      el("label", {}, `${t("editor.design.count")} `, count, slot("count"))),
+    el("label", { class: "editor-switch" }, auto, ` ${t("editor.design.auto")}`),
     fixed, budgetFields, el("div", { class: "editor-row" }, go, cancel), progressLine, general);
   return { element, limits };
 }

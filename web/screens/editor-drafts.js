@@ -10,21 +10,26 @@
 // change: this tab's level is kept as a new draft and the message says why. When another tab
 // changes the draft on the board (a "storage" event), this tab takes that version.
 
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 
-// The panel's words, in one table (for the language catalogue).
+// The panel's words, from the catalogue (editor.drafts.*), looked up when said.
 export const DRAFT_WORDS = {
-  title: "Drafts", name: "Name ", nameLabel: "Draft name", save: "Save draft", open: "Open",
-  rename: "Rename", duplicate: "Duplicate", delete: "Delete", undoDelete: "Undo delete",
-  none: "No drafts yet: the first edit saves one.",
-  auto: (n) => `Draft ${n}`, copy: (name) => `${name} (copy)`, thisTab: (name) => `${name} (this tab)`,
-  saved: (name) => `Draft "${name}" saved.`, opened: (name) => `Draft "${name}" opened.`,
-  deleted: (name) => `Draft "${name}" deleted.`, restored: (name) => `Draft "${name}" is back.`,
-  duplicated: (name) => `Duplicated as "${name}".`, renamed: (name) => `Renamed "${name}".`,
-  forked: (name) => `This draft was changed in another tab meanwhile: your version is kept as "${name}", theirs stays as it was.`,
-  gone: (name) => `This draft was deleted in another tab: your version is kept as "${name}".`,
-  updated: (name) => `Draft "${name}" was changed in another tab: this tab now shows that version.`,
-  failed: (why) => `The draft could not be saved: ${why}`,
+  title: () => t("editor.drafts.title"), name: () => `${t("editor.drafts.name")} `,
+  nameLabel: () => t("editor.drafts.name-label"), save: () => t("editor.drafts.save"),
+  open: () => t("editor.drafts.open"), rename: () => t("editor.drafts.rename"),
+  duplicate: () => t("editor.drafts.duplicate"), delete: () => t("editor.drafts.delete"),
+  undoDelete: () => t("editor.drafts.undo-delete"), none: () => t("editor.drafts.none"),
+  auto: (n) => t("editor.drafts.auto", { number: n }), copy: (name) => t("editor.drafts.copy", { name }),
+  thisTab: (name) => t("editor.drafts.this-tab", { name }),
+  saved: (name) => t("editor.drafts.saved", { name }), opened: (name) => t("editor.drafts.opened", { name }),
+  deleted: (name) => t("editor.drafts.deleted", { name }), restored: (name) => t("editor.drafts.restored", { name }),
+  duplicated: (name) => t("editor.drafts.duplicated", { name }), renamed: (name) => t("editor.drafts.renamed", { name }),
+  forked: (name) => t("editor.drafts.forked", { name }),
+  gone: (name) => t("editor.drafts.gone", { name }),
+  updated: (name) => t("editor.drafts.updated", { name }),
+  failed: (why) => t("editor.drafts.failed", { why }),
+  cannotOpen: (name) => t("editor.drafts.cannot-open", { name }),
 };
 
 const newId = () => `d${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
@@ -33,12 +38,12 @@ const newId = () => `d${Date.now().toString(36)}${Math.floor(Math.random() * 1e9
  * render(), setCurrent(id, name, rev), openEntry(entry), add(entries), detach()}. */
 export function draftsPanel(ed) {
   const store = ed.app.store;
-  const nameInput = el("input", { type: "text", "data-testid": "editor-draft-name", "aria-label": DRAFT_WORDS.nameLabel, maxlength: "80" });
+  const nameInput = el("input", { type: "text", "data-testid": "editor-draft-name", "aria-label": DRAFT_WORDS.nameLabel(), maxlength: "80" });
   const listElement = el("ul", { class: "editor-drafts", "data-testid": "editor-drafts" });
-  const undoDelete = el("button", { type: "button", "data-testid": "editor-draft-undo-delete", hidden: "" }, DRAFT_WORDS.undoDelete);
-  const element = el("section", {}, el("h3", {}, DRAFT_WORDS.title),
-    el("div", { class: "editor-row" }, el("label", {}, DRAFT_WORDS.name, nameInput),
-      el("button", { type: "button", "data-testid": "editor-save-draft", onclick: () => save(true) }, DRAFT_WORDS.save),
+  const undoDelete = el("button", { type: "button", "data-testid": "editor-draft-undo-delete", hidden: "" }, DRAFT_WORDS.undoDelete());
+  const element = el("section", {}, el("h3", {}, DRAFT_WORDS.title()),
+    el("div", { class: "editor-row" }, el("label", {}, DRAFT_WORDS.name(), nameInput),
+      el("button", { type: "button", "data-testid": "editor-save-draft", onclick: () => save(true) }, DRAFT_WORDS.save()),
       undoDelete),
     listElement);
   let baseRev = 0;  // the revision of the current draft this tab last wrote or read
@@ -133,13 +138,13 @@ export function draftsPanel(ed) {
       const button = (testid, text, onclick) => el("button", { type: "button", "data-testid": testid, onclick }, text);
       const item = el("li", { "data-testid": "editor-draft", "data-id": d.id, "data-name": d.name,
         "aria-current": d.id === ed.draftId ? "true" : "false" }, label,
-      button("editor-draft-open", DRAFT_WORDS.open, () => openDraft(d.id)),
-      button("editor-draft-rename", DRAFT_WORDS.rename, () => startRename(item, label, d)),
-      button("editor-draft-duplicate", DRAFT_WORDS.duplicate, () => duplicate(d.id)),
-      button("editor-draft-delete", DRAFT_WORDS.delete, () => deleteDraft(d.id)));
+      button("editor-draft-open", DRAFT_WORDS.open(), () => openDraft(d.id)),
+      button("editor-draft-rename", DRAFT_WORDS.rename(), () => startRename(item, label, d)),
+      button("editor-draft-duplicate", DRAFT_WORDS.duplicate(), () => duplicate(d.id)),
+      button("editor-draft-delete", DRAFT_WORDS.delete(), () => deleteDraft(d.id)));
       return item;
     }));
-    if (!entries.length) listElement.append(el("li", {}, DRAFT_WORDS.none));
+    if (!entries.length) listElement.append(el("li", {}, DRAFT_WORDS.none()));
   }
 
   /** Open the stored draft `entry` on the board (rejects when Python refuses its level). */
@@ -155,7 +160,7 @@ export function draftsPanel(ed) {
     if (!entry) return;
     try {
       await openEntry(entry);
-    } catch (error) { ed.refusal(error, `Draft "${entry.name}" cannot be opened`); }
+    } catch (error) { ed.refusal(error, DRAFT_WORDS.cannotOpen(entry.name)); }
   }
 
   /** Change one stored entry by id (read afresh, written at once); false when it is gone. */
@@ -179,7 +184,7 @@ export function draftsPanel(ed) {
 
   function startRename(item, label, entry) {
     const input = el("input", { type: "text", value: entry.name, maxlength: "80", "data-testid": "editor-draft-rename-input",
-      "aria-label": DRAFT_WORDS.nameLabel });
+      "aria-label": DRAFT_WORDS.nameLabel() });
     let done = false;
     const finish = (keep) => { if (done) return; done = true; if (keep) rename(entry.id, input.value); else render(); };
     input.addEventListener("keydown", (event) => {

@@ -4,6 +4,7 @@
 // certified level on the board or every certified draft as one batch file, after Python
 // replayed each certificate again; and share the level by link (editor-share.js).
 
+import { t } from "../i18n.js";
 import { download, el } from "./dom.js";
 import { encodeShare, SHARE_MAX_CODE } from "./editor-share.js";
 import { issueText } from "./editor-state.js";
@@ -21,17 +22,20 @@ function slug(text) {
 export function editorFiles(ed, drafts) {
   const python = ed.python;
   let importMaxBytes = Infinity;  // Python's limit (facts); Python checks it again
-  const importFile = el("input", { type: "file", accept: ".json,application/json", "data-testid": "editor-import-file", "aria-label": "Import a level or batch file" });
-  const importText = el("textarea", { rows: "3", "data-testid": "editor-import-text", placeholder: "…or paste level or batch JSON here", "aria-label": "Level or batch JSON" });
+  const importFile = el("input", { type: "file", accept: ".json,application/json", "data-testid": "editor-import-file", "aria-label": t("editor.import.file-label") });
+  const importText = el("textarea", { rows: "3", "data-testid": "editor-import-text", placeholder: t("editor.import.text-placeholder"),
+    "aria-label": t("editor.import.text-label") });
   const importIssues = el("ul", { class: "editor-issues", "data-testid": "editor-import-issues" });
-  const shareLink = el("input", { type: "text", readonly: "", "data-testid": "editor-share-link", "aria-label": "Share link", placeholder: "Share link appears here" });
-  const importSection = el("section", { class: "editor-files" }, el("h3", {}, "Import"), importFile, importText,
-    el("button", { type: "button", "data-testid": "editor-import-paste", onclick: () => importFrom(importText.value, "pasted text") }, "Import pasted"),
+  const shareLink = el("input", { type: "text", readonly: "", "data-testid": "editor-share-link", "aria-label": t("editor.share"),
+    placeholder: t("editor.share.placeholder") });
+  const importSection = el("section", { class: "editor-files" }, el("h3", {}, t("editor.import.title")), importFile, importText,
+    el("button", { type: "button", "data-testid": "editor-import-paste", onclick: () => importFrom(importText.value, t("editor.import.pasted-text")) },
+      t("editor.import.paste")),
     importIssues);
 
   async function importFrom(text, what) {
     importIssues.replaceChildren();
-    if (!text || !text.trim()) { ed.say("Nothing to import: pick a file, drop one, or paste JSON.", "error"); return; }
+    if (!text || !text.trim()) { ed.say(t("editor.import.nothing"), "error"); return; }
     let read;
     try {
       read = await python.import(text);
@@ -39,15 +43,16 @@ export function editorFiles(ed, drafts) {
       const issues = error.issues || [];
       importIssues.replaceChildren(...(issues.length ? issues : [{ path: "", message: error.message }]).map((issue) =>
         el("li", { "data-testid": "editor-import-issue" }, issueText(issue))));
-      ed.say(`${what} was refused (${issues.length || 1} problem${issues.length > 1 ? "s" : ""}); the level is unchanged.`, "error");
+      const count = issues.length || 1;
+      ed.say(t(count === 1 ? "editor.import.refused.one" : "editor.import.refused", { what, count }), "error");
       return;
     }
-    const name = (lv, i) => (lv.meta && (lv.meta.title || lv.meta.id)) || `Imported ${i + 1}`;
+    const name = (lv, i) => (lv.meta && (lv.meta.title || lv.meta.id)) || t("editor.import.name", { number: i + 1 });
     if (read.kind === "batch") {
       // A batch becomes one draft per level at once, is shown at a glance (editor-batch.js)
       // and opens its first level (a new history).
       const added = drafts.add(read.levels.map((lv, i) => ({ name: name(lv, i), level: lv, certificate: read.certificates[i] })));
-      ed.showBatch({ title: `Imported from ${what}`, request: null, text: null,
+      ed.showBatch({ title: t("editor.import.batch", { what }), request: null, text: null,
         items: read.levels.map((lv, i) => ({ name: name(lv, i), level: lv, certificate: read.certificates[i],
           draftId: added[i] ? added[i].id : null })) });
       const first = added[0];
@@ -59,14 +64,15 @@ export function editorFiles(ed, drafts) {
     }
     drafts.render();
     const notes = read.notes.length ? ` ${read.notes.join(" ")}` : "";
-    ed.say(`Imported ${read.levels.length} level${read.levels.length > 1 ? "s" : ""} from ${what}.${notes}`, "success");
+    const count = read.levels.length;
+    ed.say(t(count === 1 ? "editor.import.done.one" : "editor.import.done", { count, what, notes }), "success");
   }
 
   async function importFromFile(file) {
     if (!file) return;
     if (file.size > importMaxBytes) {
-      importIssues.replaceChildren(el("li", { "data-testid": "editor-import-issue" }, `${file.name}: ${file.size} bytes; the limit is ${importMaxBytes}`));
-      ed.say(`${file.name} was refused: too large; the level is unchanged.`, "error");
+      importIssues.replaceChildren(el("li", { "data-testid": "editor-import-issue" }, t("editor.import.too-large-issue", { file: file.name, size: file.size, limit: importMaxBytes })));
+      ed.say(t("editor.import.too-large", { file: file.name }), "error");
       return;
     }
     await importFrom(await file.text(), file.name);
@@ -84,7 +90,7 @@ export function editorFiles(ed, drafts) {
       section.classList.remove("editor-dropping");
       const file = event.dataTransfer.files && event.dataTransfer.files[0];
       if (file) await importFromFile(file);
-      else await importFrom(event.dataTransfer.getData("text/plain"), "the dropped text");
+      else await importFrom(event.dataTransfer.getData("text/plain"), t("editor.import.the-dropped-text"));
     });
     // Pasting anywhere on the editor but into a text field imports what was pasted.
     function paste(event) {
@@ -93,7 +99,7 @@ export function editorFiles(ed, drafts) {
       const text = event.clipboardData ? event.clipboardData.getData("text/plain") : "";
       if (!text.trim()) return;
       event.preventDefault();
-      importFrom(text, "the pasted text");
+      importFrom(text, t("editor.import.the-pasted-text"));
     }
     document.addEventListener("paste", paste);
     return () => document.removeEventListener("paste", paste);
@@ -103,13 +109,13 @@ export function editorFiles(ed, drafts) {
     try {
       const text = await python.exportBatch(items, null);
       download(file, text);
-      ed.say(`Exported ${items.length} certified level${items.length > 1 ? "s" : ""} as ${file}.`, "success");
-    } catch (error) { ed.refusal(error, "Export refused"); }
+      ed.say(t(items.length === 1 ? "editor.export.done.one" : "editor.export.done", { count: items.length, file }), "success");
+    } catch (error) { ed.refusal(error, t("editor.export.refused")); }
   }
 
   function exportCurrent() {
     const cert = ed.certificate();
-    if (!cert || cert.status !== "verified") { ed.say("Verify the level first: only a certified level is exported.", "error"); return; }
+    if (!cert || cert.status !== "verified") { ed.say(t("editor.export.verify-first"), "error"); return; }
     const { level } = ed.answer;
     exportBatch([{ level, certificate: cert }], `${slug(ed.draftName || (level.meta && level.meta.id))}.batch.json`);
   }
@@ -117,21 +123,21 @@ export function editorFiles(ed, drafts) {
   function exportAll() {
     const items = drafts.readable().filter((d) => d.certificate && d.certificate.status === "verified")
       .map((d) => ({ level: d.level, certificate: d.certificate }));
-    if (!items.length) { ed.say("No draft is certified yet: verify a draft to export it.", "error"); return; }
+    if (!items.length) { ed.say(t("editor.export.none-certified"), "error"); return; }
     exportBatch(items, "drafts.batch.json");
   }
 
   async function share() {
-    if (!ed.answer.sha256) { ed.say("Only a whole level can be shared: add a body first.", "error"); return; }
+    if (!ed.answer.sha256) { ed.say(t("editor.share.whole-only"), "error"); return; }
     try {
       const text = await python.shareText(ed.answer.level);
       const code = await encodeShare(text);
-      if (code.length > SHARE_MAX_CODE) { ed.say("This level is too large for a link: export it as a file instead.", "error"); return; }
+      if (code.length > SHARE_MAX_CODE) { ed.say(t("editor.share.too-big"), "error"); return; }
       shareLink.value = `${location.origin}${location.pathname}#editor/share/${code}`;
       shareLink.select();
       if (navigator.clipboard) navigator.clipboard.writeText(shareLink.value).catch(() => {});
-      ed.say(`Share link ready (${shareLink.value.length} characters).`, "success");
-    } catch (error) { ed.refusal(error, "Cannot share"); }
+      ed.say(t("editor.share.ready", { length: shareLink.value.length }), "success");
+    } catch (error) { ed.refusal(error, t("editor.share.cannot")); }
   }
 
   return {

@@ -6,31 +6,36 @@
 // the edit that made it so, and the reasons Python finds are listed and marked on the board
 // (ed.liveReasons, drawn by editor-board.js). Verify stays for the full budget.
 
+import { has, t } from "../i18n.js";
 import { el } from "./dom.js";
 import { cellWords } from "./editor-state.js";
 
 /** Pause after an edit before the status is asked for (a burst of edits asks once). */
 export const LIVE_DELAY_MS = 250;
 
-// The status's words and the edits' names, in one table (for the language catalogue).
+// The status's words and the edits' names, from the catalogue (editor.live.*, editor.edit.*),
+// looked up when said: a change of language takes effect on the next status.
 export const LIVE_WORDS = {
-  title: "Live status",
-  pending: "Checking…",
-  unfinished: "Unfinished: see Still to fix.",
-  solvable: (s) => `Solvable: ${s.steps} steps${s.optimal ? " (proven shortest)" : ` (bound ${s.lower_bound})`}; score about ${s.score ?? "—"}.`,
-  unknown: (s) => `Not settled within ${s.budget} states${s.lower_bound !== null ? `; bound ${s.lower_bound}` : ""}. Verify searches further.`,
-  unsolvable: (s, cause) => `Not solvable${cause ? ` since ${cause}` : ""}: ${s.reason || "the search ran out of states"}.`,
-  failed: (why) => `No live status: ${why}`,
+  title: () => t("editor.live.title"),
+  pending: () => t("editor.live.pending"),
+  unfinished: () => t("editor.live.unfinished"),
+  solvable: (s) => t(s.optimal ? "editor.live.solvable.optimal" : "editor.live.solvable",
+    { steps: s.steps, bound: s.lower_bound, score: s.score ?? "—" }),
+  unknown: (s) => t(s.lower_bound !== null ? "editor.live.unknown.bound" : "editor.live.unknown",
+    { budget: s.budget, bound: s.lower_bound }),
+  unsolvable: (s, cause) => t(cause ? "editor.live.unsolvable.since" : "editor.live.unsolvable",
+    { cause, reason: s.reason || t("editor.live.exhausted") }),
+  failed: (why) => t("editor.live.failed", { why }),
   edits: {
-    stone: (e) => (e.erase ? "stones were erased" : "stones were placed"),
-    erase: (e) => `the erase in ${cellWords(e.cell)}`,
-    hole: (e) => `the hole in ${cellWords(e.cell)}`,
-    body: () => "a body was drawn",
-    resize: (e) => `the resize to ${e.cols} x ${e.rows}`,
-    body_props: (e) => `body ${e.index + 1}'s properties changed`,
-    hole_props: (e) => `hole ${e.index + 1}'s properties changed`,
-    transform: (e) => `the ${e.op.replace("_", " ")}`,
-    undo: () => "the undo", redo: () => "the redo", other: () => "the last change",
+    stone: (e) => t(e.erase ? "editor.edit.stone.erased" : "editor.edit.stone.placed"),
+    erase: (e) => t("editor.edit.erase", { cell: cellWords(e.cell) }),
+    hole: (e) => t("editor.edit.hole", { cell: cellWords(e.cell) }),
+    body: () => t("editor.edit.body"),
+    resize: (e) => t("editor.edit.resize", { cols: e.cols, rows: e.rows }),
+    body_props: (e) => t("editor.edit.body-props", { body: e.index + 1 }),
+    hole_props: (e) => t("editor.edit.hole-props", { hole: e.index + 1 }),
+    transform: (e) => (has(`editor.edit.transform.${e.op}`) ? t(`editor.edit.transform.${e.op}`) : t("editor.edit.other")),
+    undo: () => t("editor.edit.undo"), redo: () => t("editor.edit.redo"), other: () => t("editor.edit.other"),
   },
 };
 
@@ -45,7 +50,7 @@ export function editWords(request) {
 export function livePanel(ed) {
   const line = el("p", { class: "editor-live", "data-testid": "editor-live", "data-state": "none", "aria-live": "polite" });
   const reasons = el("ul", { class: "editor-issues", "data-testid": "editor-reasons" });
-  const element = el("section", { class: "editor-live-panel" }, el("h3", {}, LIVE_WORDS.title), line, reasons);
+  const element = el("section", { class: "editor-live-panel" }, el("h3", {}, LIVE_WORDS.title()), line, reasons);
   let timer = null;
   let running = null;     // the status call in flight
   let lastChange = null;  // words of the change since the last status
@@ -80,7 +85,7 @@ export function livePanel(ed) {
     clearTimeout(timer);
     if (ed.liveReasons.length) { ed.liveReasons = []; }
     reasons.replaceChildren();
-    draw("pending", LIVE_WORDS.pending);
+    draw("pending", LIVE_WORDS.pending());
     // Interrupting Python needs shared memory (cross-origin isolation); elsewhere a cancel
     // would restart the worker, so the late answer is only dropped.
     cancelRunning();
@@ -117,7 +122,7 @@ export function livePanel(ed) {
     reasons.replaceChildren(...ed.liveReasons.map((r) => el("li", { "data-testid": "editor-reason-text", "data-kind": r.kind }, r.text)));
     const text = state === "solvable" ? LIVE_WORDS.solvable(status)
       : state === "unknown" ? LIVE_WORDS.unknown(status)
-        : state === "unsolvable" ? LIVE_WORDS.unsolvable(status, cause) : LIVE_WORDS.unfinished;
+        : state === "unsolvable" ? LIVE_WORDS.unsolvable(status, cause) : LIVE_WORDS.unfinished();
     draw(state, text, status);
     if (cause && state === "unsolvable") line.dataset.cause = cause; else delete line.dataset.cause;
     ed.redraw();

@@ -2,6 +2,7 @@
 // count, lock and key, or the selected hole's colour and frozen count. Apply sends one edit
 // to Python; a refusal's field paths are written beside the fields they name.
 
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { cellWords, issueText, issueWords } from "./editor-state.js";
 
@@ -23,17 +24,17 @@ function propField(label, value, testid, path, attrs = {}) {
 /** The fields of body `index` of `level`: {fields, rows, build()} (build() is the edit). */
 function bodyFields(level, index) {
   const body = level.bodies[index];
-  const colours = propField("Colours, outer first", body.colors.join(", "), "editor-prop-colors", "edit.colors");
-  const frozen = propField("Frozen until layers out", body.frozen, "editor-prop-frozen", "edit.frozen", { inputmode: "numeric" });
-  const lockId = propField("Lock id", body.lock ? body.lock.id : "", "editor-prop-lock-id", "edit.lock");
-  const kind = el("select", { "data-testid": "editor-prop-lock-kind", "aria-label": "Lock kind" },
-    ...["silver", "gold"].map((k) => el("option", { value: k }, k)));
+  const colours = propField(t("editor.props.colours"), body.colors.join(", "), "editor-prop-colors", "edit.colors");
+  const frozen = propField(t("editor.props.frozen"), body.frozen, "editor-prop-frozen", "edit.frozen", { inputmode: "numeric" });
+  const lockId = propField(t("editor.props.lock-id"), body.lock ? body.lock.id : "", "editor-prop-lock-id", "edit.lock");
+  const kind = el("select", { "data-testid": "editor-prop-lock-kind", "aria-label": t("editor.props.lock-kind") },
+    ...["silver", "gold"].map((k) => el("option", { value: k }, t(`editor.lock.${k}`))));
   if (body.lock) kind.value = body.lock.kind;
-  const key = propField("Carries key for", body.key, "editor-prop-key", "edit.key");
+  const key = propField(t("editor.props.key"), body.key, "editor-prop-key", "edit.key");
   return {
     fields: [colours, frozen, lockId, key],
-    rows: [el("p", { "data-testid": "editor-prop-title" }, `Body ${index + 1} (${body.cells.length} cells)`),
-      colours.row, frozen.row, lockId.row, el("label", { class: "editor-field" }, "Lock kind ", kind), key.row],
+    rows: [el("p", { "data-testid": "editor-prop-title" }, t("editor.props.body", { number: index + 1, cells: body.cells.length })),
+      colours.row, frozen.row, lockId.row, el("label", { class: "editor-field" }, `${t("editor.props.lock-kind")} `, kind), key.row],
     build: () => ({
       tool: "body_props", index,
       colors: colours.input.value.split(",").map((s) => s.trim()).filter((s) => s !== "").map(typed),
@@ -47,11 +48,11 @@ function bodyFields(level, index) {
 /** The fields of hole `index` of `level`: {fields, rows, build()}. */
 function holeFields(level, index) {
   const hole = level.holes[index];
-  const colour = propField("Colour", hole.color, "editor-prop-hole-color", "edit.color", { inputmode: "numeric" });
-  const frozen = propField("Frozen until layers out", hole.frozen, "editor-prop-hole-frozen", "edit.frozen", { inputmode: "numeric" });
+  const colour = propField(t("editor.colour"), hole.color, "editor-prop-hole-color", "edit.color", { inputmode: "numeric" });
+  const frozen = propField(t("editor.props.frozen"), hole.frozen, "editor-prop-hole-frozen", "edit.frozen", { inputmode: "numeric" });
   return {
     fields: [colour, frozen],
-    rows: [el("p", { "data-testid": "editor-prop-title" }, `Hole ${index + 1}, ${cellWords(hole.cell)}`),
+    rows: [el("p", { "data-testid": "editor-prop-title" }, t("editor.props.hole", { number: index + 1, cell: cellWords(hole.cell) })),
       colour.row, frozen.row],
     build: () => ({
       tool: "hole_props", index, color: typed(colour.input.value),
@@ -62,13 +63,13 @@ function holeFields(level, index) {
 
 /** The property panel of the editor `ed`: {element, render()} (render after every change). */
 export function propsPanel(ed) {
-  const element = el("section", { class: "editor-props", "data-testid": "editor-props", "aria-label": "Properties" });
+  const element = el("section", { class: "editor-props", "data-testid": "editor-props", "aria-label": t("editor.props.title") });
 
   function render() {
-    element.replaceChildren(el("h3", {}, "Properties"));
+    element.replaceChildren(el("h3", {}, t("editor.props.title")));
     const { answer, selected } = ed;
     if (!answer || !selected) {
-      element.append(el("p", {}, "Pick the Select tool and click a body or a hole."));
+      element.append(el("p", {}, t("editor.props.hint")));
       return;
     }
     const { fields, rows, build } = (selected.kind === "body" ? bodyFields : holeFields)(answer.level, selected.index);
@@ -78,7 +79,7 @@ export function propsPanel(ed) {
       const { kind, index } = ed.selected;
       try {
         await ed.applyEdit(build(), { select: () => ({ kind, index }) });
-        ed.say("Properties changed.");
+        ed.say(t("editor.props.changed"));
       } catch (error) {
         const issues = error.issues || [];
         const unplaced = [];
@@ -86,10 +87,11 @@ export function propsPanel(ed) {
           const slot = fields.find((f) => issue.path === f.error.dataset.path || issue.path.startsWith(`${f.error.dataset.path}[`));
           if (slot) slot.error.textContent = issueWords(issue); else unplaced.push(issue);
         }
-        ed.say(`Refused: ${unplaced.length ? unplaced.map(issueText).join("; ") : "see the fields marked"}`, "error");
+        ed.say(t("editor.refusal", { what: t("editor.refused"),
+          detail: unplaced.length ? unplaced.map(issueText).join("; ") : t("editor.props.see-fields") }), "error");
       }
     });
-    element.append(el("button", { type: "button", "data-testid": "editor-prop-apply", onclick: apply }, "Apply"));
+    element.append(el("button", { type: "button", "data-testid": "editor-prop-apply", onclick: apply }, t("editor.props.apply")));
   }
 
   return { element, render };

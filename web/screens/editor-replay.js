@@ -4,6 +4,7 @@
 // view (snakes-play.js, saveProgress false) over the editor: its moves are not edits and
 // never write gridforge.progress.
 
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { issueText } from "./editor-state.js";
 
@@ -11,9 +12,9 @@ const REPLAY_MS = 350;
 // Replay speeds offered (times the normal pace) and the words of this module's new controls.
 export const REPLAY_SPEEDS = [0.5, 1, 2, 4];
 export const REPLAY_WORDS = {
-  speed: "Speed ", editHere: "Edit from here",
-  editedHere: (n) => `A new draft from the position after ${n} step${n === 1 ? "" : "s"} of try-play.`,
-  name: (name, n) => `${name || "Level"} from step ${n}`,
+  speed: () => `${t("editor.replay.speed")} `, editHere: () => t("editor.replay.edit-here"),
+  editedHere: (n) => t(n === 1 ? "editor.replay.edited-here.one" : "editor.replay.edited-here", { count: n }),
+  name: (name, n) => t("editor.replay.name", { name: name || t("editor.replay.level"), step: n }),
 };
 
 /** The replay bar of the editor `ed`: {element, show(solution | null), stop()}. The shown
@@ -22,13 +23,13 @@ export function solutionReplay(ed) {
   const replay = ed.replay;
   let playing = false;
   let timer = null;
-  const slider = el("input", { type: "range", min: "0", max: "0", value: "0", "data-testid": "editor-replay-step", "aria-label": "Solution step" });
-  const playButton = el("button", { type: "button", "data-testid": "editor-replay-play", onclick: () => togglePlay() }, "Play");
+  const slider = el("input", { type: "range", min: "0", max: "0", value: "0", "data-testid": "editor-replay-step", "aria-label": t("editor.replay.step-label") });
+  const playButton = el("button", { type: "button", "data-testid": "editor-replay-play", onclick: () => togglePlay() }, t("editor.replay.play"));
   const stepLabel = el("span", { "data-testid": "editor-replay-label" }, "");
-  const speed = el("select", { "data-testid": "editor-replay-speed", "aria-label": "Replay speed" },
+  const speed = el("select", { "data-testid": "editor-replay-speed", "aria-label": t("editor.replay.speed-label") },
     ...REPLAY_SPEEDS.map((x) => el("option", { value: String(x), selected: x === 1 ? "" : null }, `${x}×`)));
-  const element = el("div", { class: "editor-replay", hidden: "" }, el("span", {}, "Solution "), slider, playButton, stepLabel,
-    el("label", {}, REPLAY_WORDS.speed, speed));
+  const element = el("div", { class: "editor-replay", hidden: "" }, el("span", {}, `${t("editor.replay.solution")} `), slider, playButton, stepLabel,
+    el("label", {}, REPLAY_WORDS.speed(), speed));
 
   const solution = () => {
     const cert = ed.certificate();
@@ -47,7 +48,7 @@ export function solutionReplay(ed) {
     } else replay.view = null;
     replay.step = step;
     slider.value = String(step);
-    stepLabel.textContent = `step ${step} of ${steps.length}`;
+    stepLabel.textContent = t("editor.replay.step", { step, total: steps.length });
     ed.redraw();
   }
 
@@ -56,7 +57,7 @@ export function solutionReplay(ed) {
     clearTimeout(timer);
     replay.step = 0;
     replay.view = null;
-    playButton.textContent = "Play";
+    playButton.textContent = t("editor.replay.play");
   }
 
   async function togglePlay() {
@@ -65,18 +66,18 @@ export function solutionReplay(ed) {
     if (playing) {
       playing = false;
       clearTimeout(timer);
-      playButton.textContent = "Play";
+      playButton.textContent = t("editor.replay.play");
       return;
     }
     playing = true;
-    playButton.textContent = "Pause";
+    playButton.textContent = t("editor.replay.pause");
     if (replay.step >= steps.length) await showStep(0);
     const tick = async () => {
       if (!playing || !ed.alive) return;
       await showStep(replay.step + 1);
       if (replay.step >= steps.length) {
         playing = false;
-        playButton.textContent = "Play";
+        playButton.textContent = t("editor.replay.play");
         return;
       }
       timer = setTimeout(tick, REPLAY_MS / (Number(speed.value) || 1));
@@ -85,7 +86,7 @@ export function solutionReplay(ed) {
   }
   slider.addEventListener("input", () => {
     playing = false;
-    playButton.textContent = "Play";
+    playButton.textContent = t("editor.replay.play");
     showStep(Number(slider.value));
   });
 
@@ -95,7 +96,7 @@ export function solutionReplay(ed) {
     if (!steps) return;
     slider.max = String(steps.length);
     slider.value = String(replay.step);
-    stepLabel.textContent = `step ${replay.step} of ${steps.length}`;
+    stepLabel.textContent = t("editor.replay.step", { step: replay.step, total: steps.length });
   }
 
   return { element, show, stop };
@@ -108,25 +109,25 @@ export function tryPlayView(ed, workspace, focusBoard) {
 
   async function start() {
     const { answer } = ed;
-    if (!answer.ok) { ed.say(`The level cannot be played yet: ${answer.issues.map(issueText).join("; ")}`, "error"); return; }
+    if (!answer.ok) { ed.say(t("editor.try.not-ready", { issues: answer.issues.map(issueText).join("; ") }), "error"); return; }
     let play;
     try {
       play = await import("./snakes-play.js");
     } catch {
-      ed.say("Try-play needs the game's play view, which this build lacks.", "error");
+      ed.say(t("editor.try.missing"), "error");
       return;
     }
     workspace.hidden = true;
     element.hidden = false;
-    const back = el("button", { type: "button", "data-testid": "editor-try-back", onclick: () => end() }, "Back to the editor");
-    const here = el("button", { type: "button", "data-testid": "editor-try-edit-here", onclick: () => editHere(answer) }, REPLAY_WORDS.editHere);
+    const back = el("button", { type: "button", "data-testid": "editor-try-back", onclick: () => end() }, t("editor.try.back"));
+    const here = el("button", { type: "button", "data-testid": "editor-try-edit-here", onclick: () => editHere(answer) }, REPLAY_WORDS.editHere());
     const playRoot = el("div", { class: "editor-try-play" });
     element.replaceChildren(el("div", { class: "editor-row" }, back, here,
-      el("span", {}, "Trying the level: moves here are not edits and are not saved as progress.")), playRoot);
+      el("span", {}, t("editor.try.note"))), playRoot);
     const mounted = play.mountPlay(playRoot, ed.app, {
       level: structuredClone(answer.level), levelNumber: null, saveProgress: false,
       sha: answer.sha256, certificate: ed.certificate(),
-      onWin: () => ed.say("Solved in try-play. Back to the editor when ready.", "success"),
+      onWin: () => ed.say(t("editor.try.won"), "success"),
     });
     ed.tryPlay = mounted || {};
     back.focus();
@@ -148,7 +149,7 @@ export function tryPlayView(ed, workspace, focusBoard) {
         ed.show(next);
         ed.saveDraft(false);
         ed.say(REPLAY_WORDS.editedHere(steps.length), "success");
-      } catch (error) { ed.refusal(error, "Edit from here refused"); }
+      } catch (error) { ed.refusal(error, t("editor.replay.edit-refused")); }
     });
   }
 

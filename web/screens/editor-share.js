@@ -4,6 +4,8 @@
 // inflated text is read with a byte cap, so a hostile link can neither bloat memory nor reach
 // the JSON reader with more than SHARE_MAX_TEXT bytes. Python then validates the level.
 
+import { t } from "../i18n.js";
+
 /** Longest share code accepted (characters of base64url). */
 export const SHARE_MAX_CODE = 12000;
 /** Longest level text a share code may inflate to (bytes). */
@@ -21,11 +23,11 @@ function toBase64Url(bytes) {
 
 function fromBase64Url(code) {
   if (!/^[A-Za-z0-9_-]+$/.test(code) || code.length % 4 === 1) {
-    throw new ShareError("the share code has characters or a length that no link produces");
+    throw new ShareError(t("editor.share.bad-code"));
   }
   const base64 = code.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((code.length + 3) % 4);
   let binary;
-  try { binary = atob(base64); } catch { throw new ShareError("the share code does not decode"); }
+  try { binary = atob(base64); } catch { throw new ShareError(t("editor.share.undecodable")); }
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
@@ -39,7 +41,7 @@ async function pump(stream, limit) {
     size += value.length;
     if (size > limit) {
       await reader.cancel();
-      throw new ShareError(`the shared level is larger than ${limit} bytes`);
+      throw new ShareError(t("editor.share.too-large", { limit }));
     }
     parts.push(value);
   }
@@ -59,9 +61,9 @@ export async function encodeShare(text) {
 /** The level text in a share code; throws ShareError (in the player's words) when the code is
  * too long, is not base64url, does not inflate, inflates past the cap, or is not UTF-8. */
 export async function decodeShare(code) {
-  if (typeof code !== "string" || !code) throw new ShareError("the share link holds no level");
+  if (typeof code !== "string" || !code) throw new ShareError(t("editor.share.empty"));
   if (code.length > SHARE_MAX_CODE) {
-    throw new ShareError(`the share code is ${code.length} characters long; links hold at most ${SHARE_MAX_CODE}`);
+    throw new ShareError(t("editor.share.too-long", { length: code.length, max: SHARE_MAX_CODE }));
   }
   const packed = fromBase64Url(code);
   let bytes;
@@ -70,11 +72,11 @@ export async function decodeShare(code) {
     bytes = await pump(input, SHARE_MAX_TEXT);
   } catch (error) {
     if (error instanceof ShareError) throw error;
-    throw new ShareError("the share code does not decode (damaged or cut short)");
+    throw new ShareError(t("editor.share.damaged"));
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new ShareError("the share code does not decode to text");
+    throw new ShareError(t("editor.share.not-text"));
   }
 }

@@ -3,13 +3,15 @@
 // selection, the certificates known by level SHA-256, the replayed step, and the edit
 // history. Data only: every edit, verdict and score is Python's.
 
+import { t } from "../i18n.js";
+
 /** Edits kept for undo (docs/editor.md). */
 export const HISTORY_LIMIT = 200;
 
 /** A field-path issue as one line, in Python's words for the page (its `place` and `text`)
  * when it has them, else its path and message. */
 export function issueText(issue) {
-  if (typeof issue.text === "string") return issue.place ? `${issue.place}: ${issue.text}` : issue.text;
+  if (typeof issue.text === "string") return issue.place ? t("editor.issue-line", { place: issue.place, text: issue.text }) : issue.text;
   return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
 }
 
@@ -20,7 +22,7 @@ export function issueWords(issue) {
 
 /** Cell [x, y] as a designer counts it on the board. */
 export function cellWords([x, y]) {
-  return `column ${x + 1}, row ${y + 1}`;
+  return t("words.cell", { column: x + 1, row: y + 1 });
 }
 
 /**

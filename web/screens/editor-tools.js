@@ -4,14 +4,14 @@
 // threshold, the board's size (Resize, New empty), and what a gesture on the board asks
 // Python for with the tool in hand. The board's limits come from Python (facts).
 
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { typed } from "./editor-props.js";
 import { cellWords } from "./editor-state.js";
 
-export const TOOLS = [
-  ["select", "Select", "1"], ["stone", "Stone", "2"], ["hole", "Hole", "3"],
-  ["body", "Body", "4"], ["erase", "Erase", "5"],
-];
+// [tool, key on the board]; a tool's name is editor.tool.<tool>.
+export const TOOLS = [["select", "1"], ["stone", "2"], ["hole", "3"], ["body", "4"], ["erase", "5"]];
+const toolName = (id) => t(`editor.tool.${id}`);
 
 /** What is drawn at `cell` of `level`: {kind: "body" | "hole", index}, {kind: "stone"} or null. */
 function objectAt(level, cell) {
@@ -33,27 +33,27 @@ function objectAt(level, cell) {
 export function editorTools(ed) {
   const palette = ed.palette;
   const letterSet = ed.letters;
-  const toolButtons = TOOLS.map(([id, label, key]) => el("button", {
+  const toolButtons = TOOLS.map(([id, key]) => el("button", {
     type: "button", "data-testid": `editor-tool-${id}`, "data-tool": id, "aria-pressed": "false",
-    title: `${label} (key ${key} on the board)`, onclick: () => setTool(id) }, label));
+    title: t("editor.tool.title", { tool: toolName(id), key }), onclick: () => setTool(id) }, toolName(id)));
   const colourButtons = palette.map((hex, i) => el("button", {
     type: "button", class: "editor-swatch", style: `--swatch:${hex}`, "data-testid": "editor-color",
-    "data-color": String(i), "aria-pressed": "false", "aria-label": `colour ${i}${letterSet[i] ? ` (${letterSet[i]})` : ""}`,
+    "data-color": String(i), "aria-pressed": "false", "aria-label": t(letterSet[i] ? "editor.colour.lettered" : "editor.colour.number", { colour: i, letter: letterSet[i] }),
     onclick: () => setColour(i) }, letterSet[i] || String(i)));
-  const holeFrozen = el("input", { type: "number", min: "1", max: "10000", placeholder: "none",
-    "data-testid": "editor-hole-frozen", "aria-label": "Frozen threshold of new holes" });
-  const colsInput = el("input", { type: "number", "data-testid": "editor-cols", "aria-label": "Columns" });
-  const rowsInput = el("input", { type: "number", "data-testid": "editor-rows", "aria-label": "Rows" });
-  const undoButton = el("button", { type: "button", "data-testid": "editor-undo", title: "Undo edit (Ctrl+Z)", onclick: () => ed.undo() }, "Undo");
-  const redoButton = el("button", { type: "button", "data-testid": "editor-redo", title: "Redo edit (Ctrl+Shift+Z)", onclick: () => ed.redo() }, "Redo");
+  const holeFrozen = el("input", { type: "number", min: "1", max: "10000", placeholder: t("editor.none"),
+    "data-testid": "editor-hole-frozen", "aria-label": t("editor.hole-frozen-label") });
+  const colsInput = el("input", { type: "number", "data-testid": "editor-cols", "aria-label": t("editor.cols") });
+  const rowsInput = el("input", { type: "number", "data-testid": "editor-rows", "aria-label": t("editor.rows") });
+  const undoButton = el("button", { type: "button", "data-testid": "editor-undo", title: t("editor.undo-title"), onclick: () => ed.undo() }, t("editor.undo"));
+  const redoButton = el("button", { type: "button", "data-testid": "editor-redo", title: t("editor.redo-title"), onclick: () => ed.redo() }, t("editor.redo"));
   const elements = [
-    el("div", { class: "editor-toolbar", role: "toolbar", "aria-label": "Tools" }, ...toolButtons, undoButton, redoButton),
-    el("div", { class: "editor-colours", role: "group", "aria-label": "Colour" }, ...colourButtons),
+    el("div", { class: "editor-toolbar", role: "toolbar", "aria-label": t("editor.tools") }, ...toolButtons, undoButton, redoButton),
+    el("div", { class: "editor-colours", role: "group", "aria-label": t("editor.colour") }, ...colourButtons),
     el("div", { class: "editor-row" },
-      el("label", {}, "Hole frozen ", holeFrozen),
-      el("label", {}, "Cols ", colsInput), el("label", {}, "Rows ", rowsInput),
-      el("button", { type: "button", "data-testid": "editor-resize", onclick: () => resize() }, "Resize"),
-      el("button", { type: "button", "data-testid": "editor-new", onclick: () => newBlank() }, "New empty")),
+      el("label", {}, `${t("editor.hole-frozen")} `, holeFrozen),
+      el("label", {}, `${t("editor.cols-short")} `, colsInput), el("label", {}, `${t("editor.rows")} `, rowsInput),
+      el("button", { type: "button", "data-testid": "editor-resize", onclick: () => resize() }, t("editor.resize")),
+      el("button", { type: "button", "data-testid": "editor-new", onclick: () => newBlank() }, t("editor.new"))),
   ];
 
   function setTool(id) {
@@ -69,10 +69,10 @@ export function editorTools(ed) {
 
   /** Keys 1-5 on the board pick a tool; true when `key` picked one. */
   function pickByKey(key) {
-    const picked = TOOLS.find(([, , k]) => k === key);
+    const picked = TOOLS.find(([, k]) => k === key);
     if (!picked) return false;
     setTool(picked[0]);
-    ed.say(`Tool: ${picked[1]}.`);
+    ed.say(t("editor.tool.picked", { tool: toolName(picked[0]) }));
     return true;
   }
 
@@ -85,7 +85,7 @@ export function editorTools(ed) {
       if (ed.arrange.click(first)) return;
       const at = objectAt(ed.answer.level, first);
       ed.selected = at && at.kind !== "stone" ? at : null;
-      ed.say(ed.selected ? `Selected ${ed.selected.kind} ${ed.selected.index + 1}: edit it under Properties.` : "Nothing to select there.");
+      ed.say(ed.selected ? t(`editor.selected.${ed.selected.kind}`, { number: ed.selected.index + 1 }) : t("editor.select-nothing"));
       ed.renderProps();
       ed.redraw();
     } else if (tool === "stone") {
@@ -94,33 +94,33 @@ export function editorTools(ed) {
         erase = level.stones.some((c) => c[0] === first[0] && c[1] === first[1]);
         return { tool: "stone", cells, erase };
       };
-      if (await ed.edit(change)) ed.say(erase ? `Erased ${cells.length} stone(s).` : `Placed ${cells.length} stone(s).`);
+      if (await ed.edit(change)) ed.say(t(erase ? "editor.stones-erased" : "editor.stones-placed", { count: cells.length }));
     } else if (tool === "erase") {
-      if (await ed.edit({ tool: "erase", cell: first })) ed.say("Erased.");
+      if (await ed.edit({ tool: "erase", cell: first })) ed.say(t("editor.erased"));
     } else if (tool === "hole") {
       // Typed text that is no number goes to Python as typed, to be refused by name.
-      const frozen = holeFrozen.validity.badInput ? "not a number" : typed(holeFrozen.value);
+      const frozen = holeFrozen.validity.badInput ? "not a number" : typed(holeFrozen.value);  // i18n-ok: a value Python refuses by name
       if (await ed.edit({ tool: "hole", cell: first, color, frozen },
         { select: (lv) => ({ kind: "hole", index: lv.holes.findIndex((h) => h.cell[0] === first[0] && h.cell[1] === first[1]) }) })) {
-        ed.say(`Hole of colour ${color} in ${cellWords(first)}.`);
+        ed.say(t("editor.hole-placed", { colour: color, cell: cellWords(first) }));
       }
     } else if (tool === "body") {
       const at = objectAt(ed.answer.level, first);
       if (cells.length < 2) {
-        ed.say(at && at.kind === "body" ? "Drag from this body to redraw it along a new path." : "Drag across adjacent cells to draw a body.");
+        ed.say(t(at && at.kind === "body" ? "editor.body-redraw-hint" : "editor.body-hint"));
         return;
       }
       const redrawn = at && at.kind === "body" ? at.index : null;
       if (await ed.edit({ tool: "body", cells, color },
         { select: (lv) => ({ kind: "body", index: redrawn ?? lv.bodies.length - 1 }) })) {
-        ed.say(redrawn === null ? `Body of ${cells.length} cells drawn.` : `Body ${redrawn + 1} redrawn.`);
+        ed.say(redrawn === null ? t("editor.body-drawn", { count: cells.length }) : t("editor.body-redrawn", { number: redrawn + 1 }));
       }
     }
   }
 
   async function resize() {
     if (await ed.edit({ tool: "resize", cols: Number(colsInput.value), rows: Number(rowsInput.value) })) {
-      ed.say(`Board resized to ${ed.answer.level.cols} x ${ed.answer.level.rows}.`);
+      ed.say(t("editor.resized", { cols: ed.answer.level.cols, rows: ed.answer.level.rows }));
     }
   }
 
@@ -132,8 +132,8 @@ export function editorTools(ed) {
       ed.setDraft(null, "");
       ed.selected = null;
       ed.show(fresh);
-      ed.say("A new empty board: draw stones, bodies and holes.");
-    } catch (error) { ed.refusal(error, "New board refused"); }
+      ed.say(t("editor.new-board"));
+    } catch (error) { ed.refusal(error, t("editor.new-refused")); }
   }
 
   return {

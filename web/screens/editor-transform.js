@@ -3,21 +3,21 @@
 // area a cell at a time, copy it and place the copy with a click. Each is one edit that
 // Python makes (the "transform" tool of gridforge.snakes.editing); a refusal says why.
 
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { cellWords } from "./editor-state.js";
 
-// The bar's words, in one table (for the language catalogue).
+// The bar's words, from the catalogue (editor.arrange.*), looked up when said.
 export const TRANSFORM_WORDS = {
-  label: "Arrange",
-  mirror_x: "Mirror ↔", mirror_y: "Mirror ↕", rotate: "Rotate ↻", copy: "Copy", clear: "Clear selection",
+  label: () => t("editor.arrange.label"),
+  op: (op) => t(`editor.arrange.${op}`),  // mirror_x, mirror_y, rotate, copy, clear
   move: { left: "←", up: "↑", right: "→", down: "↓" },
-  moveLabel: (dir) => `Move the selection ${dir}`,
-  whole: "Acts on: the whole level (drag with Select to pick an area).",
-  area: (a) => `Acts on: ${cellWords([a[0], a[1]])} to ${cellWords([a[2], a[3]])}.`,
-  picked: "Area selected: mirror, rotate, move or copy it.",
-  pasteHint: "Copied: click the cell where the copy's top-left corner goes.",
-  done: { mirror_x: "Mirrored left to right.", mirror_y: "Mirrored top to bottom.", rotate: "Turned a quarter clockwise.",
-    move: "Moved.", copy: "Copy placed." },
+  moveLabel: (dir) => t(`editor.arrange.move.${dir}`),
+  whole: () => t("editor.arrange.whole"),
+  area: (a) => t("editor.arrange.area", { from: cellWords([a[0], a[1]]), to: cellWords([a[2], a[3]]) }),
+  picked: () => t("editor.arrange.picked"),
+  pasteHint: () => t("editor.arrange.paste-hint"),
+  done: (op) => t(`editor.arrange.done.${op}`),
 };
 const DIRS = { left: [-1, 0], up: [0, -1], right: [1, 0], down: [0, 1] };
 
@@ -26,16 +26,16 @@ const DIRS = { left: [-1, 0], up: [0, -1], right: [1, 0], down: [0, 1] };
 export function transformBar(ed) {
   ed.area = null;
   let copying = false;
-  const scope = el("span", { class: "editor-scope", "data-testid": "editor-scope" }, TRANSFORM_WORDS.whole);
+  const scope = el("span", { class: "editor-scope", "data-testid": "editor-scope" }, TRANSFORM_WORDS.whole());
   const button = (testid, label, onclick, attrs = {}) => el("button", { type: "button", "data-testid": testid, onclick, ...attrs }, label);
   const moves = Object.keys(DIRS).map((dir) => button(`editor-move-${dir}`, TRANSFORM_WORDS.move[dir], () => move(dir),
     { "aria-label": TRANSFORM_WORDS.moveLabel(dir), disabled: "" }));
-  const copyButton = button("editor-copy", TRANSFORM_WORDS.copy, () => startCopy(), { disabled: "" });
-  const clearButton = button("editor-clear-area", TRANSFORM_WORDS.clear, () => setArea(null), { disabled: "" });
-  const element = el("div", { class: "editor-row editor-arrange", role: "group", "aria-label": TRANSFORM_WORDS.label },
-    button("editor-mirror-x", TRANSFORM_WORDS.mirror_x, () => apply("mirror_x")),
-    button("editor-mirror-y", TRANSFORM_WORDS.mirror_y, () => apply("mirror_y")),
-    button("editor-rotate", TRANSFORM_WORDS.rotate, () => apply("rotate")),
+  const copyButton = button("editor-copy", TRANSFORM_WORDS.op("copy"), () => startCopy(), { disabled: "" });
+  const clearButton = button("editor-clear-area", TRANSFORM_WORDS.op("clear"), () => setArea(null), { disabled: "" });
+  const element = el("div", { class: "editor-row editor-arrange", role: "group", "aria-label": TRANSFORM_WORDS.label() },
+    button("editor-mirror-x", TRANSFORM_WORDS.op("mirror_x"), () => apply("mirror_x")),
+    button("editor-mirror-y", TRANSFORM_WORDS.op("mirror_y"), () => apply("mirror_y")),
+    button("editor-rotate", TRANSFORM_WORDS.op("rotate"), () => apply("rotate")),
     ...moves, copyButton, clearButton, scope);
 
   function setArea(area) {
@@ -62,7 +62,7 @@ export function transformBar(ed) {
       ed.area = next;
       sync();
       ed.redraw();
-      ed.say(TRANSFORM_WORDS.done[op]);
+      ed.say(TRANSFORM_WORDS.done(op));
     }
   }
 
@@ -71,12 +71,12 @@ export function transformBar(ed) {
   function startCopy() {
     if (!ed.area) return;
     copying = true;
-    ed.say(TRANSFORM_WORDS.pasteHint);
+    ed.say(TRANSFORM_WORDS.pasteHint());
   }
 
   function sync() {
     const a = ed.area;
-    scope.textContent = a ? TRANSFORM_WORDS.area(a) : TRANSFORM_WORDS.whole;
+    scope.textContent = a ? TRANSFORM_WORDS.area(a) : TRANSFORM_WORDS.whole();
     for (const b of [...moves, copyButton, clearButton]) b.disabled = !a;
   }
 
@@ -86,7 +86,7 @@ export function transformBar(ed) {
     area(cells) {
       const [[ax, ay], [bx, by]] = cells;
       setArea([Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)]);
-      ed.say(TRANSFORM_WORDS.picked);
+      ed.say(TRANSFORM_WORDS.picked());
     },
     /** A click with the Select tool: places a copy when one is waiting (true), else drops
      * the area (false: the click selects what is there). */

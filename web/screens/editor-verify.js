@@ -4,36 +4,32 @@
 // analysis (wall-aware and Manhattan bounds, the largest free area, narrow points, regions)
 // and the seven score terms as a chart. Every figure is Python's.
 
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { issueText } from "./editor-state.js";
 
-// The certificate's status (data-status keeps Python's value) in a designer's words.
-const STATUS_WORDS = {
-  verified: "Verified", out_of_range: "Solved, but outside the design request",
-  unsolvable: "Not solvable", undetermined: "Not settled within the search budget",
-};
-const TERM_NAMES = {
-  occupancy: "Occupancy", body_scale: "Body scale", steps: "Solution steps", blocking: "Blocking",
-  mechanics: "Mechanics", shuffling: "Shuffling", space: "Space",
-};
+// The certificate's status (data-status keeps Python's value) in a designer's words
+// (editor.status.<status>), and the score terms in the seed's order (editor.term.<name>).
+const STATUSES = ["verified", "out_of_range", "unsolvable", "undetermined"];
+const TERMS = ["occupancy", "body_scale", "steps", "blocking", "mechanics", "shuffling", "space"];
 
 /** The verification panel of the editor `ed`: {element, verify(), render()}. */
 export function verifyPanel(ed) {
-  const status = el("div", { class: "editor-status", "data-testid": "editor-status", "data-status": "none" }, "Not verified yet.");
+  const status = el("div", { class: "editor-status", "data-testid": "editor-status", "data-status": "none" }, t("editor.verify.not-yet"));
   const analysis = el("dl", { class: "editor-analysis", "data-testid": "editor-analysis" });
-  const chart = el("div", { class: "editor-chart", "data-testid": "editor-chart", role: "list", "aria-label": "The seven score terms" });
+  const chart = el("div", { class: "editor-chart", "data-testid": "editor-chart", role: "list", "aria-label": t("editor.verify.chart-label") });
   // The search's budget: blank is Python's default; the limits are Python's (facts.verify).
-  const states = el("input", { type: "number", "data-testid": "editor-verify-states", "aria-label": "States the search may store" });
-  const seconds = el("input", { type: "number", step: "any", "data-testid": "editor-verify-seconds", "aria-label": "Seconds the search may take" });
+  const states = el("input", { type: "number", "data-testid": "editor-verify-states", "aria-label": t("editor.verify.states-label") });
+  const seconds = el("input", { type: "number", step: "any", "data-testid": "editor-verify-seconds", "aria-label": t("editor.verify.seconds-label") });
   const budget = el("div", { class: "editor-row", "data-testid": "editor-verify-budget" },
-    el("label", {}, "States ", states), el("label", {}, "Seconds ", seconds));
-  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, "Verification"), budget, status, analysis, chart);
+    el("label", {}, `${t("editor.verify.states")} `, states), el("label", {}, `${t("editor.verify.seconds")} `, seconds));
+  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, t("editor.verify.title")), budget, status, analysis, chart);
   const typedBudget = (input) => (input.value.trim() === "" ? null : input.validity.badInput ? input.value : Number(input.value));
 
   async function verify() {
     const { answer } = ed;
     if (!answer.ok) {
-      ed.say(`Fix these first: ${answer.issues.map(issueText).join("; ")}`, "error");
+      ed.say(t("editor.verify.fix-first", { issues: answer.issues.map(issueText).join("; ") }), "error");
       return;
     }
     const level = answer.level;
@@ -42,7 +38,7 @@ export function verifyPanel(ed) {
     const held = ed.certificate();
     const solution = held && held.level_sha256 === answer.sha256 && Array.isArray(held.solution)
       && (held.status === "verified" || held.status === "out_of_range") ? held.solution : null;
-    ed.say("Verifying…");
+    ed.say(t("editor.verify.running"));
     try {
       // null budgets: Python's defaults (the bridge passes arguments by position).
       const { certificate: cert, reason } = await ed.python.verify([level, typedBudget(states), typedBudget(seconds), solution]);
@@ -53,10 +49,11 @@ export function verifyPanel(ed) {
       ed.saveDraft(false);
       render();
       ed.redraw();
-      ed.say(`Verification: ${status.textContent}${reason && cert.status !== "verified" ? ` (${reason})` : ""}.`,
+      const why = reason && cert.status !== "verified";
+      ed.say(t(why ? "editor.verify.done-why" : "editor.verify.done", { status: status.textContent, reason }),
         cert.status === "verified" ? "success" : "error");
     } catch (error) {
-      ed.refusal(error, error.type === "Cancelled" ? "Verification cancelled" : "Verification failed");
+      ed.refusal(error, t(error.type === "Cancelled" ? "editor.verify.cancelled" : "editor.verify.failed"));
     }
   }
 
@@ -64,16 +61,16 @@ export function verifyPanel(ed) {
     const { contributions, weights, total } = score;
     // The terms in the seed's order, wherever the certificate came from (its keys' order
     // depends on who wrote it).
-    const names = [...Object.keys(TERM_NAMES).filter((n) => n in contributions),
-      ...Object.keys(contributions).filter((n) => !(n in TERM_NAMES))];
-    chart.append(el("p", { "data-testid": "editor-score" }, `Design score ${total} of 100`), ...(ed.app.snakesPrediction?.({ score }) ?? []));
+    const names = [...TERMS.filter((n) => n in contributions),
+      ...Object.keys(contributions).filter((n) => !TERMS.includes(n))];
+    chart.append(el("p", { "data-testid": "editor-score" }, t("editor.verify.score", { total })), ...(ed.app.snakesPrediction?.({ score }) ?? []));
     for (const name of names) {
       const value = contributions[name];
       const share = total > 0 ? (100 * value) / total : 0;
       const weight = weights[name] || 1;
       chart.append(el("div", { class: "editor-chart-term", role: "listitem", "data-testid": "editor-chart-term",
         "data-term": name, "data-value": String(value), "data-share": share.toFixed(1) },
-      el("span", { class: "editor-chart-name" }, TERM_NAMES[name] || name),
+      el("span", { class: "editor-chart-name" }, TERMS.includes(name) ? t(`editor.term.${name}`) : name),
       el("span", { class: "editor-chart-bar", "aria-hidden": "true" },
         el("span", { style: `width:${Math.max(0, Math.min(100, (100 * value) / weight)).toFixed(1)}%` })),
       el("span", { class: "editor-chart-value" }, `${Number(value).toFixed(1)}/${weight} · ${share.toFixed(0)}%`)));
@@ -89,28 +86,30 @@ export function verifyPanel(ed) {
       status.dataset.status = "none";
       delete status.dataset.steps;
       delete status.dataset.optimal;
-      status.textContent = ed.answer && ed.answer.ok ? "Not verified since the last edit." : "Not verified.";
+      status.textContent = ed.answer && ed.answer.ok ? t("editor.verify.not-since-edit") : t("editor.verify.not");
       ed.showSolution(null);
       return;
     }
     status.dataset.status = cert.status;
     status.dataset.steps = cert.steps ?? "";
     status.dataset.optimal = String(Boolean(cert.optimal));
-    const steps = cert.steps === null || cert.steps === undefined ? "no solution found"
-      : cert.optimal ? `${cert.steps} steps, proven minimum`
-        : `${cert.steps} steps; minimum not proven (lower bound ${cert.lower_bound})`;
-    status.textContent = `${STATUS_WORDS[cert.status] || "Not verified"}: ${steps}`;
+    const steps = cert.steps === null || cert.steps === undefined ? t("editor.verify.steps.none")
+      : t(cert.optimal ? "editor.verify.steps.proven" : "editor.verify.steps.unproven", { steps: cert.steps, bound: cert.lower_bound });
+    const said = t(STATUSES.includes(cert.status) ? `editor.status.${cert.status}` : "editor.status.none");
+    status.textContent = t("editor.verify.status-line", { status: said, steps });
     const space = cert.score ? cert.score.diagnostics.space : null;
     const facts = [
-      ["Lower bound (search)", cert.lower_bound ?? "none"],
-      ["Minimum proven", cert.optimal ? "yes" : "no"],
+      [t("editor.fact.lower-bound"), cert.lower_bound ?? t("editor.none")],
+      [t("editor.fact.proven"), t(cert.optimal ? "editor.yes" : "editor.no")],
     ];
     if (space) {
       facts.push(
-        ["Wall-aware lower bound", `${space.wall_bound} (Manhattan ${space.manhattan_bound})`],
-        ["Largest free area", `${space.largest_free_area} of ${space.free_cells} free cells${ed.freeArea && ed.freeArea.sha === cert.level_sha256 ? " (outlined)" : ""}`],
-        ["Narrow points", space.narrow_points.length ? `${space.narrow_points.length}, largest load ${space.max_narrow_load} (drawn)` : "none"],
-        ["Regions, cycle rank", `${space.component_count}, ${space.cycle_rank}`],
+        [t("editor.fact.wall-bound"), t("editor.fact.wall-bound.value", { wall: space.wall_bound, manhattan: space.manhattan_bound })],
+        [t("editor.fact.free-area"), t(ed.freeArea && ed.freeArea.sha === cert.level_sha256 ? "editor.fact.free-area.outlined" : "editor.fact.free-area.value",
+          { area: space.largest_free_area, free: space.free_cells })],
+        [t("editor.fact.narrow"), space.narrow_points.length
+          ? t("editor.fact.narrow.value", { count: space.narrow_points.length, load: space.max_narrow_load }) : t("editor.none")],
+        [t("editor.fact.regions"), `${space.component_count}, ${space.cycle_rank}`],
       );
     }
     for (const [term, value] of facts) analysis.append(el("dt", {}, term), el("dd", {}, String(value)));

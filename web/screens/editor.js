@@ -15,6 +15,7 @@
 // (editor-batch.js).
 
 import { serialQueue } from "../contract.js";
+import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { batchPanel } from "./editor-batch.js";
 import { EditorBoard } from "./editor-board.js";
@@ -47,7 +48,7 @@ async function fetchMainline(number) {
 
 export const screen = {
   id: "editor",
-  title: "Editor",
+  get title() { return t("route.screen.editor"); },
   mount(root, app, params = {}) {
     linkCss();
     const python = app.python.editor;
@@ -95,16 +96,16 @@ export const screen = {
       el("div", { class: "editor-left" },
         ...tools.elements, ed.arrange.element, boardHost, replay.element,
         el("div", { class: "editor-row" },
-          button("editor-verify", "Verify", () => verification.verify(), { class: "primary" }),
-          button("editor-try", "Try it", () => tryView.start()),
-          button("editor-export", "Export", () => files.exportCurrent()),
-          button("editor-export-all", "Export all certified drafts", () => files.exportAll()),
-          button("editor-share", "Share link", () => files.share())),
+          button("editor-verify", t("editor.verify"), () => verification.verify(), { class: "primary" }),
+          button("editor-try", t("editor.try"), () => tryView.start()),
+          button("editor-export", t("editor.export"), () => files.exportCurrent()),
+          button("editor-export-all", t("editor.export-all"), () => files.exportAll()),
+          button("editor-share", t("editor.share"), () => files.share())),
         files.shareLink),
       el("div", { class: "editor-right" },
         live.element,
         props.element,
-        el("section", {}, el("h3", {}, "Still to fix"), issuesList),
+        el("section", {}, el("h3", {}, t("editor.to-fix")), issuesList),
         verification.element,
         design.element,
         files.importSection,
@@ -118,7 +119,7 @@ export const screen = {
     const board = new EditorBoard(boardHost, {
       gesture: (kind, cells) => tools.gesture(kind, cells),
       mode: () => (ed.tool === "stone" ? "paint" : ed.tool === "body" ? "path" : ed.tool === "select" ? "area" : "click"),
-      describe: () => `Editor board, tool ${ed.tool}. Arrow keys move the cursor, Enter applies the tool; keys 1 to 5 pick a tool.`,
+      describe: () => t("editor.board-label", { tool: t(`editor.tool.${ed.tool}`) }),
     });
     const detachFiles = files.attach(section);
 
@@ -129,7 +130,7 @@ export const screen = {
 
     function refusal(error, what) {
       const issues = error.issues || [];
-      say(`${what}: ${issues.length ? issues.map(issueText).join("; ") : error.message}`, "error");
+      say(t("editor.refusal", { what, detail: issues.length ? issues.map(issueText).join("; ") : error.message }), "error");
     }
 
     // ---------------------------------------------------------------- the level on the board
@@ -140,7 +141,7 @@ export const screen = {
       tools.sync();
       issuesList.replaceChildren(...next.issues.map((issue) =>
         el("li", { "data-testid": "editor-issue", "data-path": issue.path }, issueText(issue))));
-      if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, "Nothing: the level can be verified and played."));
+      if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, t("editor.nothing-to-fix")));
       const { selected } = ed;
       if (selected && !(selected.kind === "body" ? next.level.bodies : next.level.holes)[selected.index]) ed.selected = null;
       ed.arrange.fit(next.level);
@@ -211,14 +212,14 @@ export const screen = {
           await applyEdit(typeof change === "function" ? change(ed.answer.level) : change, options);
           return true;
         } catch (error) {
-          refusal(error, "Refused");
+          refusal(error, t("editor.refused"));
           return false;
         }
       });
     }
 
-    function undo() { return queued(() => travel(() => history.undo(), "Edit undone.", "undo")); }
-    function redo() { return queued(() => travel(() => history.redo(), "Edit redone.", "redo")); }
+    function undo() { return queued(() => travel(() => history.undo(), t("editor.undone"), "undo")); }
+    function redo() { return queued(() => travel(() => history.redo(), t("editor.redone"), "redo")); }
 
     function travel(move, words, change) {
       if (ed.tryPlay || !move()) return;
@@ -265,7 +266,7 @@ export const screen = {
         } catch { /* a stored draft that no longer opens: start empty */ }
       }
       show(await python.blank(7, 7));
-      say("An empty board: pick a tool and draw.");
+      say(t("editor.empty-board"));
     }
 
     async function openShared(code) {
@@ -273,18 +274,18 @@ export const screen = {
       try {
         text = await decodeShare(String(code));
       } catch (error) {
-        await fallback(`The shared link was refused: ${error instanceof ShareError ? error.message : "it does not decode"}.`);
+        await fallback(t("editor.share-refused", { why: error instanceof ShareError ? error.message : t("editor.share-undecodable") }));
         return;
       }
       let read;
       try {
         read = await python.import(text);
       } catch (error) {
-        await fallback(`The shared level was refused: ${(error.issues || []).map(issueText).join("; ") || error.message}.`);
+        await fallback(t("editor.shared-level-refused", { why: (error.issues || []).map(issueText).join("; ") || error.message }));
         return;
       }
-      await open(read.levels[0], { name: "Shared level" });
-      say("A level shared by link: edit it, or save it as a draft.");
+      await open(read.levels[0], { name: t("editor.shared-name") });
+      say(t("editor.shared-opened"));
     }
 
     async function start() {
@@ -296,18 +297,18 @@ export const screen = {
           const number = Number(params.level);
           const { level, highest } = await fetchMainline(number);
           if (!level) {
-            await fallback(`Main-line level ${number} is not shipped yet: levels 1–${highest} are.`);
+            await fallback(t("editor.not-shipped", { level: number, highest }));
             return;
           }
-          await open(level, { from: number, name: `Main line ${number} (copy)` });
-          say(`A copy of main-line level ${number}: edits never change the main line.`);
+          await open(level, { from: number, name: t("editor.copy-name", { level: number }) });
+          say(t("editor.copy-opened", { level: number }));
         } else if (params.share !== undefined && params.share !== null) {
           await openShared(params.share);
         } else {
           await fallback(null);
         }
       } catch (error) {
-        say(`The editor could not start: ${error.message}`, "error");
+        say(t("editor.start-failed", { detail: error.message }), "error");
       }
     }
     start().finally(() => { section.dataset.ready = "true"; });

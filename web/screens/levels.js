@@ -4,6 +4,8 @@
 // fetched when first needed (the map asks as blocks come into view), checked against its
 // SHA-256, and kept. Data only: what a level is and whether a move is legal is Python's.
 
+import { t } from "../i18n.js";
+
 let indexPromise = null;
 const blocks = new Map();  // file -> Promise of {levels, certificates}
 
@@ -27,7 +29,7 @@ function readIndex() {
         // build.py writes {"format": "gridforge.levels-index/1", "levels": N, "blocks": [...]}
         if (index?.format !== "gridforge.levels-index/1" || !Array.isArray(index.blocks) ||
             !Number.isInteger(index.levels) || index.levels < 1) {
-          throw new Error("levels/index.json is not a gridforge.levels-index/1");
+          throw new Error(t("shell.levels.bad-index", { file: "levels/index.json", format: "gridforge.levels-index/1" }));
         }
         return { levels: index.levels, blocks: [...index.blocks].sort((a, b) => a.first - b.first) };
       });
@@ -65,12 +67,12 @@ export function loadBlock(entry) {
       const response = await fetchJson(`levels/${entry.file}`);
       const bytes = await response.arrayBuffer();
       const hex = await sha256Hex(bytes);
-      if (hex !== entry.sha256) throw new Error(`levels/${entry.file} does not match its SHA-256`);
+      if (hex !== entry.sha256) throw new Error(t("shell.levels.bad-sha", { file: `levels/${entry.file}` }));
       const batch = JSON.parse(new TextDecoder().decode(bytes));
       const count = entry.last - entry.first + 1;
       if (!Array.isArray(batch.levels) || batch.levels.length !== count ||
           !Array.isArray(batch.certificates) || batch.certificates.length !== count) {
-        throw new Error(`levels/${entry.file} does not hold levels ${entry.first}-${entry.last}`);
+        throw new Error(t("shell.levels.bad-range", { file: `levels/${entry.file}`, first: entry.first, last: entry.last }));
       }
       return { levels: batch.levels, certificates: batch.certificates };
     })();

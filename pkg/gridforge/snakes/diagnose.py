@@ -15,32 +15,29 @@ be computed without a search: :func:`reasons` answers each as ``{kind, text, cel
 
 Each reason is a necessary condition of the rules (spec sections 2-4): a level with one is
 unsolvable whatever the search. A level with none may still be unsolvable (the search says).
-The words are grouped in :data:`WORDS`, one table, so that a catalogue can take them over.
+The words are :data:`WORDS`, the catalogue's ``editor.reason.*`` in the language of the call.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from gridforge.i18n import Words
 from gridforge.snakes.level import Level, level_from_json, regions
 
 __all__ = ["WORDS", "reasons"]
 
-WORDS = {
-    "more_layers": "{where}colour {color}: {layers} layer(s) but only {holes} hole(s)",
-    "more_holes": "{where}colour {color}: {holes} hole(s) but only {layers} layer(s)",
-    "region": "region {region} (from column {x}, row {y}), ",
-    "body_unreachable": "body {body} carries colour {color}, but no hole of that colour is in "
-                        "its region",
-    "hole_unreachable": "hole in column {x}, row {y} (colour {color}): no body in its region "
-                        "carries that colour",
-    "frozen_never": "body {body} is frozen until {need} layers are out, but the bodies that can "
-                    "ever move hold only {have}",
-    "locked_never": "body {body} has a {kind} lock {lock} that can never open: {why}",
-    "keys_missing": "it needs {need} key(s) and {have} can ever be released",
-    "hole_frozen_never": "hole in column {x}, row {y} is frozen until {need} layers are out, "
-                         "but at most {have} can leave before it",
-}
+# The reasons' words are the catalogue's (``editor.reason.<name>``: gridforge.i18n), said in
+# the language of the call in progress (English on the command line).
+WORDS = Words("editor.reason", ("more_layers", "more_holes", "region", "body_unreachable",
+                                "hole_unreachable", "frozen_never", "locked_never",
+                                "keys_missing", "hole_frozen_never", "lock_silver",
+                                "lock_gold"))
+
+
+def _lock(kind: str) -> str:
+    """A lock's kind in words (``silver`` or ``gold``)."""
+    return WORDS[f"lock_{kind}"] if f"lock_{kind}" in WORDS.names else kind
 
 
 def _cells(cells: Any) -> list[list[int]]:
@@ -139,7 +136,7 @@ def _mechanics(level: Level) -> list[dict[str, Any]]:
             why = WORDS["keys_missing"].format(need=body.lock.keys_needed, have=keys)
             out.append({"kind": "locked_never", "color": body.colors[0],
                         "cells": _cells(body.cells),
-                        "text": WORDS["locked_never"].format(body=b + 1, kind=body.lock.kind,
+                        "text": WORDS["locked_never"].format(body=b + 1, kind=_lock(body.lock.kind),
                                                              lock=body.lock.id, why=why)})
     for hole in level.holes:
         # The hole takes one of the layers that can leave: at most have - 1 leave before it.

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.design import certify
-from gridforge.words import issue_words, plain
+from gridforge.words import issue_words
 
 __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
            "progress_after_win", "redo", "restart", "resume", "rules", "sample_levels", "start",
@@ -251,10 +250,9 @@ def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any 
     :func:`verify` answers it and its reason (why it is not verified, or why the minimum is
     not proven; "" when there is nothing to say) in a designer's words."""
     cert = verify(level, max_states, max_seconds, solution, progress=progress)
-    reason = cert.get("reason") or ""
-    if reason.startswith("supply_demand: "):
-        reason = say("editor.supply-demand", detail=reason[len("supply_demand: "):])
-    return {"certificate": cert, "reason": plain(reason)}
+    from gridforge.snakes.editor_words import reason_words
+
+    return {"certificate": cert, "reason": reason_words(cert.get("reason") or "")}
 
 
 def _proven(level: Any, certificate: Any) -> dict[str, Any]:
@@ -272,9 +270,10 @@ def editor_import(text: Any) -> dict[str, Any]:
     ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
     and a certificate that does not hold again is dropped with a note."""
     from gridforge.snakes import editing
+    from gridforge.snakes.editor_words import note_words
 
     read = editing.read_import(text, _proven)
-    return {**read, "notes": [plain(note) for note in read["notes"]]}
+    return {**read, "notes": [note_words(note) for note in read["notes"]]}
 
 
 def editor_export_batch(items: Any, request: Any = None) -> str:
@@ -428,7 +427,10 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
     result = Solver(game).solve(max_states=states, max_seconds=LIVE_SECONDS, progress=progress)
     bound = result.lower_bound if result.lower_bound < INF else None
     if result.status == "unsolvable":
-        return {**out, "state": "unsolvable", "sha256": sha, "reason": plain(result.reason)}
+        from gridforge.snakes.editor_words import reason_words
+
+        return {**out, "state": "unsolvable", "sha256": sha,
+                "reason": reason_words(result.reason)}
     steps = result.steps
     if steps is None:
         return {**out, "state": "unknown", "sha256": sha, "lower_bound": bound}
