@@ -167,3 +167,20 @@ def _drags(page: Page, body: int, end: str, directions: list[str]) -> list[list[
         else:
             x, y = x + dx, y + dy
     return [d for d in out if d]
+
+
+def drag_into_a_stone(page: Page, level: dict[str, Any]) -> None:
+    """Drag a body end of ``level`` (the one on the page) into a stone beside it with the
+    mouse: a step the rules refuse."""
+    stones = {tuple(c) for c in level["stones"]}
+    for body in range(len(level["bodies"])):
+        for end in ("head", "tail"):
+            x, y = end_cell(page, body, end)
+            for dx, dy in DIRS.values():
+                if (x + dx, y + dy) in stones:
+                    page.mouse.move(*cell_centre(page, x, y))
+                    page.mouse.down()
+                    page.mouse.move(*cell_centre(page, x + dx, y + dy), steps=3)
+                    page.mouse.up()
+                    return
+    raise AssertionError("the level has no body end beside a stone: the test needs another level")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import DIRS, board, cell_centre, end_cell, mainline, wait_level
+from snakes_helpers import board, drag_into_a_stone, mainline, wait_level
 from test_editor import draw_small_level, pick, tap, verify
 from test_editor_workbench import live_for_board
 
@@ -38,21 +38,9 @@ def message(page: Page):
 
 def refuse_a_snakes_step(page: Page) -> None:
     """Drag a body end of level 1 into a stone beside it: the rules refuse the step."""
-    level = mainline()["levels"][0]
-    stones = {tuple(c) for c in level["stones"]}
-    for body in range(len(level["bodies"])):
-        for end in ("head", "tail"):
-            x, y = end_cell(page, body, end)
-            for dx, dy in DIRS.values():
-                if (x + dx, y + dy) in stones:
-                    page.mouse.move(*cell_centre(page, x, y))
-                    page.mouse.down()
-                    page.mouse.move(*cell_centre(page, x + dx, y + dy), steps=3)
-                    page.mouse.up()
-                    wait_idle(page)
-                    expect(board(page)).to_have_attribute("data-steps", "0")
-                    return
-    raise AssertionError("level 1 has no body end beside a stone: the test needs another level")
+    drag_into_a_stone(page, mainline()["levels"][0])
+    wait_idle(page)
+    expect(board(page)).to_have_attribute("data-steps", "0")
 
 
 def open_level_1(page: Page) -> None:

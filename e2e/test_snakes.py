@@ -13,6 +13,7 @@ from snakes_helpers import (
     DIRS,
     board,
     device_page,
+    drag_into_a_stone,
     goto_ready,
     mainline,
     play_solution_by_dragging,
@@ -194,24 +195,9 @@ def test_a_refused_cell_ends_the_drag_and_says_why(browser: Browser, base_url: s
     with device_page(browser, base_url, "desktop") as page:
         goto_ready(page, "#snakes/level/1")
         wait_level(page, 1)
-        level = BLOCK["levels"][0]
-        stones = {tuple(c) for c in level["stones"]}
-        # Find an end with a stone or the board's edge as a neighbour: drag into it.
-        from snakes_helpers import cell_centre, end_cell
-        for body in range(len(level["bodies"])):
-            for end in ("head", "tail"):
-                x, y = end_cell(page, body, end)
-                for dx, dy in DIRS.values():
-                    if (x + dx, y + dy) in stones:
-                        page.mouse.move(*cell_centre(page, x, y))
-                        page.mouse.down()
-                        page.mouse.move(*cell_centre(page, x + dx, y + dy), steps=3)
-                        page.mouse.up()
-                        expect(page.get_by_test_id("app-message")).to_contain_text("stone")
-                        expect(board(page)).to_have_attribute("data-steps", "0")
-                        return
-        raise AssertionError("level 1 has no body end beside a stone: the test needs another "
-                             "level")
+        drag_into_a_stone(page, BLOCK["levels"][0])
+        expect(page.get_by_test_id("app-message")).to_contain_text("stone")
+        expect(board(page)).to_have_attribute("data-steps", "0")
 
 
 def test_progress_export_and_a_bad_import_changes_nothing(

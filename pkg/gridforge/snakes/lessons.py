@@ -59,12 +59,10 @@ def _text(prefix: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Mechanic:
-    """A mechanic as the player meets it: its words and whether a level shows it."""
+class _Worded:
+    """The words of a lesson or a mechanic, from the catalogue's ``lesson.<key>`` entries."""
 
     key: str
-    shows: Callable[[Level], bool]
 
     @property
     def title(self) -> str:
@@ -73,6 +71,14 @@ class Mechanic:
     @property
     def text(self) -> tuple[str, ...]:
         return _text(f"lesson.{self.key}")
+
+
+@dataclass(frozen=True)
+class Mechanic(_Worded):
+    """A mechanic as the player meets it: its words and whether a level shows it."""
+
+    key: str
+    shows: Callable[[Level], bool]
 
 
 def _coated(level: Level) -> bool:
@@ -95,7 +101,7 @@ MECHANICS: dict[str, Mechanic] = {m.key: m for m in (
 
 
 @dataclass(frozen=True)
-class Lesson:
+class Lesson(_Worded):
     """The lesson of one main-line level: its words, the mechanic its level must show
     (``None`` for levels 1-11) and how its demonstration is picked from the solution."""
 
@@ -103,14 +109,6 @@ class Lesson:
     level: int
     pick: str
     mechanic: str | None = None
-
-    @property
-    def title(self) -> str:
-        return _title(f"lesson.{self.key}")
-
-    @property
-    def text(self) -> tuple[str, ...]:
-        return _text(f"lesson.{self.key}")
 
 
 def _mechanic_lesson(level: int, mechanic: str, pick: str) -> Lesson:
