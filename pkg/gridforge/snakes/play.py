@@ -350,9 +350,19 @@ def position(level: Any, steps: Any) -> dict[str, Any]:
     :raises ValidationError: naming ``steps[i]`` when a step does not replay.
     """
     game, _ = _game(level)
-    if not isinstance(steps, list) or len(steps) > MAX_SESSION_STEPS:
-        raise ValidationError([Issue("steps", "type", f"a list of at most {MAX_SESSION_STEPS} "
-                                     "steps")], "snakes steps")
+    state = replayed(game, steps, MAX_SESSION_STEPS)
+    return {"view": _view(game, state), "step_count": len(steps)}
+
+
+def replayed(game: Game, steps: Any, limit: int) -> State:
+    """The state after JSON ``steps`` (at most ``limit``) from the start of ``game``.
+
+    :raises ValidationError: naming ``steps`` when it is no such list, ``steps[i]`` when a
+        step does not replay.
+    """
+    if not isinstance(steps, list) or len(steps) > limit:
+        raise ValidationError([Issue("steps", "type", f"a list of at most {limit} steps")],
+                              "snakes steps")
     state = game.initial
     for i, step_json in enumerate(steps):
         try:
@@ -361,7 +371,7 @@ def position(level: Any, steps: Any) -> dict[str, Any]:
             raise ValidationError([Issue(field_path("steps", i), "illegal",
                                          f"does not replay: {REFUSALS.get(exc.reason)}")],
                                   "snakes steps") from None
-    return {"view": _view(game, state), "step_count": len(steps)}
+    return state
 
 
 def budgets(max_states: Any, max_seconds: Any) -> tuple[int, float]:
@@ -389,6 +399,7 @@ __all__ = [
     "markers",
     "position",
     "redo",
+    "replayed",
     "restart",
     "resume",
     "start",

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridforge.errors import Issue, ValidationError, field_path
 from gridforge.snakes.level import FORMAT, LOCK_KEYS, level_from_json
-from gridforge.snakes.rules import Game, IllegalStep, step_to_move
+from gridforge.snakes.play import replayed
+from gridforge.snakes.rules import Game
 
 __all__ = ["MAX_STEPS", "level_at"]
 
@@ -34,17 +34,8 @@ def level_at(level: Any, steps: Any) -> dict[str, Any]:
     :raises ValidationError: ``level`` is no level, or ``steps[i]`` does not replay.
     """
     parsed = level_from_json(level, balanced=False)
-    if not isinstance(steps, list) or len(steps) > MAX_STEPS:
-        raise ValidationError([Issue("steps", "type", f"a list of at most {MAX_STEPS} steps")],
-                              "steps")
     game = Game(parsed)
-    state = game.initial
-    for i, step in enumerate(steps):
-        try:
-            state = game.apply(state, step_to_move(step))
-        except IllegalStep as exc:
-            raise ValidationError([Issue(field_path("steps", i), "illegal",
-                                         f"does not replay ({exc})")], "steps") from None
+    state = replayed(game, steps, MAX_STEPS)
     exited = game.exited_layers(state)
     on_board = [b for b in range(game.n) if state[b]]
     locks_left = {lock.id for b in on_board if (lock := parsed.bodies[b].lock) is not None}
