@@ -287,14 +287,7 @@ def test_a_loss_ends_on_a_loss_screen_and_a_new_run_starts_from_it(device: Devic
     page = device.page
     open_mines(page, seed=4)
     fresh(page)
-    for _ in range(MAX_INPUTS):
-        if page.get_by_test_id("mines-end").is_visible():
-            break
-        if page.get_by_test_id("mines-continue").is_visible():
-            device.primary(page.get_by_test_id("mines-continue"))
-        else:
-            device.primary(page.get_by_test_id("mines-stop"))  # the enemy strikes each round
-        settle(page)
+    stop_until_lost(device)  # the enemy strikes each round
     end = page.get_by_test_id("mines-end")
     expect(end).to_have_attribute("data-result", "lost")
     expect(end).to_contain_text("You fell in battle 1")

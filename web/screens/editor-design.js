@@ -126,7 +126,6 @@ export function designForm(ed) {
         if (p.label === "done") return;
         const found = /best(?: score)?\s*([\d.]+)/i.exec(p.label || "");
         if (found) best = found[1];
-        if (p.best !== undefined && p.best !== null) best = p.best;
         progressLine.textContent = t("editor.design.progress", { done: p.done, total: p.total, best: best ?? "—",
           stage: p.label || t("editor.design.searching") });
       });
