@@ -38,10 +38,17 @@ def board_level(page: Page) -> dict:
 
 
 def live_for_board(page: Page, state: str) -> None:
-    """Wait until the live status speaks of the level on the board and says ``state``."""
-    live = page.get_by_test_id("editor-live")
-    expect(live).to_have_attribute("data-sha", board_sha(page))
-    expect(live).to_have_attribute("data-state", state, timeout=60_000)
+    """Wait until the live status speaks of the level on the board and says ``state``.
+
+    One condition over both hooks: the board's sha is read with the live status's, never
+    before an edit in flight has landed."""
+    page.wait_for_function(
+        """(state) => {
+            const board = document.querySelector('[data-testid="editor-board"]');
+            const live = document.querySelector('[data-testid="editor-live"]');
+            return board && live && live.dataset.state === state
+                && live.dataset.sha === board.getAttribute("data-level-sha");
+        }""", arg=state, timeout=60_000)
 
 
 def design(page: Page, request: dict) -> None:
