@@ -29,6 +29,11 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 READY_TIMEOUT_MS = 60_000
+# How long an expectation waits for its page state before it fails. Playwright's 5 s is
+# too short on a loaded machine for a state that needs Python (a map's tiles, a fresh page's
+# level, a verification): the bound only ends a broken run, a passing one never waits it out.
+STATE_TIMEOUT_MS = 30_000
+expect.set_options(timeout=STATE_TIMEOUT_MS)
 
 
 @contextmanager

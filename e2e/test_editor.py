@@ -28,6 +28,9 @@ def open_editor(page: Page, fragment: str = "#editor", lands: str | None = None)
     page.wait_for_selector(f'section.editor[data-route={route}][data-ready="true"]')
 
 
+VERIFY_TIMEOUT_MS = 120_000
+
+
 def board_sha(page: Page) -> str:
     return page.get_by_test_id("editor-board").get_attribute("data-level-sha") or ""
 
@@ -71,8 +74,10 @@ def current_level(page: Page) -> dict:
 
 
 def verify(page: Page) -> None:
+    """Press Verify and wait for its answer (a search: on a loaded machine it takes a while)."""
     page.get_by_test_id("editor-verify").click()
-    expect(page.get_by_test_id("editor-status")).not_to_have_attribute("data-status", "none")
+    expect(page.get_by_test_id("editor-status")).not_to_have_attribute(
+        "data-status", "none", timeout=VERIFY_TIMEOUT_MS)
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import open_page, served_site
+from conftest import open_page, served_site, wait_idle
 from gridforge.snakes import play
 from playwright.sync_api import Browser, Page, expect
 from snakes_helpers import (
@@ -137,8 +137,10 @@ def test_a_cancel_that_replaces_the_worker_resumes_the_level_exactly(level_page:
     page.get_by_test_id("cancel").click()
     assert page.evaluate("() => window.spinOutcome") == "Cancelled"
     assert page.evaluate("() => window.gridforge.app.generation") == generation + 1
-    # The new worker holds no game; the next verb resumes it from the page's save first.
+    # The new worker holds no game; the next verb resumes it from the page's save first
+    # (the new worker starts Python first: on a loaded machine that takes its time).
     page.get_by_test_id("snakes-redo").click()
+    wait_idle(page)
     steps_are(page, 8)
     page.get_by_test_id("snakes-undo").click()
     steps_are(page, 7)

@@ -15,6 +15,21 @@ const MINES = "gridforge.mines.page.";
 /** The function the console offers first. */
 export const FIRST_CONSOLE_FUNCTION = `${API}version`;
 
+/** What the worker (worker.js) wires up once Python is imported: the module whose
+ * `dispatch(name, argsJson, language)` answers every call, the versions call, and the
+ * Python that sends long work's progress to `js.gridforgeProgress(done, total, label)`. */
+export const WORKER_ENTRY = Object.freeze({
+  module: "gridforge.api",
+  dispatch: "dispatch",
+  version: `${API}version`,
+  progress: [
+    "import js",
+    "from gridforge import api",  // i18n-ok: Python source
+    "from gridforge.progress import Progress",  // i18n-ok: Python source
+    "api.set_progress(Progress(lambda done, total, label: js.gridforgeProgress(done, total, label)))",  // i18n-ok: Python source
+  ].join("\n"),
+});
+
 /** A failed call in the player's words (Python wrote them); the original stays on `.detail`. */
 export function playerError(error) {
   const raw = String((error && error.message) || error || "unknown error");

@@ -1,10 +1,11 @@
 // The Python side of the page: a module Web Worker that loads Pyodide and the gridforge
 // wheel, then answers calls by name. It holds no game logic: every rule, score and search
-// runs in Python (gridforge.api.dispatch). Messages:
+// runs in Python (the dispatch named by contract.js, WORKER_ENTRY). Messages:
 //   page -> worker: {type: "init", interruptBuffer?}, {type: "call", id, name, args, language}
 //   worker -> page: {type: "status", stage, detail}, {type: "ready", versions},
 //                   {type: "load-error", message}, {type: "progress", id, done, total, label},
 //                   {type: "result", id, value}, {type: "error", id, error}
+import { WORKER_ENTRY } from "./contract.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const base = new URL("./", import.meta.url);
@@ -97,14 +98,9 @@ async function load() {
   self.gridforgeProgress = (done, total, label) => {
     self.postMessage({ type: "progress", id: currentId, done, total, label });
   };
-  pyodide.runPython(`
-import js
-from gridforge import api
-from gridforge.progress import Progress
-api.set_progress(Progress(lambda done, total, label: js.gridforgeProgress(done, total, label)))
-`);
-  dispatch = pyodide.pyimport("gridforge.api").dispatch;
-  const versions = JSON.parse(dispatch("gridforge.api.version", "[]")).value;
+  pyodide.runPython(WORKER_ENTRY.progress);
+  dispatch = pyodide.pyimport(WORKER_ENTRY.module)[WORKER_ENTRY.dispatch];
+  const versions = JSON.parse(dispatch(WORKER_ENTRY.version, "[]")).value;
   versions.pyodide = pyodide.version;
   versions.crossOriginIsolated = self.crossOriginIsolated === true;
   Object.assign(versions, start);

@@ -159,8 +159,9 @@ ANY_STEP = st.tuples(st.integers(-1, 12), st.sampled_from(["head", "tail", "x"])
        data=st.data())
 def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data):
     """Random steps (mostly legal ones), undos, redos and restarts: after every verb the
-    view, the offer and the save equal what replaying the model's steps gives, and a resume
-    from the save answers the very same game."""
+    view, the offer and the save equal what replaying the model's steps gives, the answers
+    ahead are those of exactly the legal steps (each equal to its step's answer), and a
+    resume from the save answers the very same game."""
     level_json = LEVELS[level]
     answer = play.start(level_json)
     sid = answer["session"]
@@ -173,8 +174,12 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
                 step_json = data.draw(st.sampled_from(oracle["legal"]))
             else:
                 step_json = data.draw(ANY_STEP)
+            before = answer
             answer = play.step(sid, step_json)
             legal = step_json in oracle["legal"]
+            if legal:  # the answer the page drew ahead is the step's answer
+                assert before["ahead"]["{}:{}:{}".format(*step_json)] == {
+                    k: answer[k] for k in ("view", "offer", "step_count", "events")}
             assert (answer["refused"] is None) == legal, (step_json, answer["refused"])
             assert [e["kind"] for e in answer["events"][:1]] == (["step"] if legal else [])
             if legal:
@@ -197,6 +202,7 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
         assert answer["offer"]["redo"] == (bool(redo) and not oracle["complete"])
         assert answer["step_count"] == len(steps)
         assert answer["save"] == {"sha": level_sha256(level_json), "steps": steps, "redo": redo}
+        assert list(answer["ahead"]) == ["{}:{}:{}".format(*s) for s in oracle["legal"]]
     resumed = play.resume(level_json, answer["save"])
     assert {k: v for k, v in resumed.items() if k not in ("session", "refused", "events")} == \
         {k: v for k, v in answer.items() if k not in ("session", "refused", "events")}

@@ -1,5 +1,5 @@
-// Pointer input on the snakes board: the cells a grabbed end enters, one by one along the
-// pointer's path (mouse, touch, pen); what may enter a cell is Python's answer.
+// Input on the snakes board: the cells a grabbed end enters, one by one along the pointer's
+// path (mouse, touch, pen), and the play keys; what may enter a cell is Python's answer.
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
@@ -45,11 +45,20 @@ export function attachDrag(board, { grab, enter, release }) {
     const cell = cellAt(board, event.clientX, event.clientY);
     if (!cell || !grab(cell, event)) return;
     event.preventDefault();
-    drag = { pointerId: event.pointerId, last: cell };
-    try { board.setPointerCapture(event.pointerId); } catch { /* a synthetic pointer */ }
+    drag = { pointerId: event.pointerId, last: cell, captured: false };
+    try {
+      board.setPointerCapture(event.pointerId);
+      drag.captured = true;
+    } catch { /* a synthetic pointer */ }
   };
   const move = (event) => {
     if (!drag || event.pointerId !== drag.pointerId) return;
+    if (drag.captured && !board.hasPointerCapture(event.pointerId)) {
+      // The capture was taken away (a second finger began a pinch): the drag is over,
+      // even before lostpointercapture says so.
+      up(event);
+      return;
+    }
     const cell = cellAt(board, event.clientX, event.clientY);
     if (!cell || sameCell(cell, drag.last)) return;
     const path = walk(drag.last, cell);
@@ -62,15 +71,43 @@ export function attachDrag(board, { grab, enter, release }) {
     release();
   };
   board.addEventListener("pointerdown", down);
+  // Chromium aligns pointermove with the next frame; pointerrawupdate (where there is one)
+  // comes as a mouse or pen moves, so a step starts up to a frame sooner. Whichever comes
+  // first enters the cell; the other finds the pointer where it already is. (Touch keeps
+  // pointermove: a second finger turns a drag into a pinch, which must come first.)
+  const raw = (event) => { if (event.pointerType !== "touch") move(event); };
+  board.addEventListener("pointerrawupdate", raw);
   board.addEventListener("pointermove", move);
   board.addEventListener("pointerup", up);
   board.addEventListener("pointercancel", up);
   board.addEventListener("lostpointercapture", up);
   return () => {
     board.removeEventListener("pointerdown", down);
+    board.removeEventListener("pointerrawupdate", raw);
     board.removeEventListener("pointermove", move);
     board.removeEventListener("pointerup", up);
     board.removeEventListener("pointercancel", up);
     board.removeEventListener("lostpointercapture", up);
   };
+}
+
+const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
+
+/**
+ * The play keys on `board`: N and P pick the next or the previous end (`pick(forward)`),
+ * the arrows move the picked end (`move(dir)`), U, Y, R and H `undo`, `redo`, `restart` and
+ * `hint`; nothing until `ready()`. Returns a detach function.
+ */
+export function attachKeys(board, { ready, pick, move, undo, redo, restart, hint }) {
+  const verbs = { n: () => pick(true), p: () => pick(false), u: undo, y: redo, r: restart, h: hint };
+  const onKey = (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || !ready()) return;
+    const verb = KEY_DIRS[event.key] ? () => move(KEY_DIRS[event.key])
+      : event.key.length === 1 ? verbs[event.key.toLowerCase()] : undefined;
+    if (!verb) return;
+    verb();
+    event.preventDefault();
+  };
+  board.addEventListener("keydown", onKey);
+  return () => board.removeEventListener("keydown", onKey);
 }

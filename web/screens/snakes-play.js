@@ -1,6 +1,7 @@
 // Play one snakes level: drag an end with mouse, touch or pen and the body follows cell by
 // cell (each cell entered is one step call to Python); undo, redo, restart,
-// hint; keyboard play (N/P pick an end, arrows move it, U/Y/R/H); the win panel. Used by
+// hint; keyboard play (N/P pick an end, arrows move it, U/Y/R/H); the win panel
+// (snakes-win.js). Used by
 // the main line (#snakes/level/N) and by the editor's try-play (saveProgress false).
 // The game lives in Python (held by the id `start` or `resume` answers); legality, refusals, exits, the win and what the buttons may offer come from its
 // answers. The page keeps only the last `save`, to resume after a reload or when the worker
@@ -11,17 +12,17 @@ import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { boardFeedback, focusReport, snakesReport } from "./feedback.js";
 import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
-import { attachDrag } from "./snakes-input.js";
+import { attachDrag, attachKeys } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
 import { mountLesson } from "./snakes-lesson.js";
+import { winPanel } from "./snakes-win.js";
 import { telemetryRecorder } from "./snakes-telemetry.js";
-
-const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
 // Drag-step timings read by bench/web_input.py: from the pointermove event to the board
 // redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames);
-// and their parts: the event to its step's turn in the queue (dragWaits), the Python call
-// through the bridge (dragCalls) and the redraw (dragDraws).
+// and their parts: the event to its step's turn in the queue (dragWaits), its turn to the
+// redraw's start (dragCalls: the Python call through the bridge, or next to nothing when
+// the answer came ahead with the last one) and the redraw (dragDraws).
 const metrics = (window.gridforgeMetrics ??= {});
 for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDraws"]) metrics[name] ??= [];
 
@@ -49,6 +50,9 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   const python = app.python.snakes;
   const queue = serialQueue({ live: () => live, report: (error) => app.message(error.message, "error") });
   let stamp = null;          // the pointermove time of the drag step being answered
+  let calling = null;        // when that step's turn in the queue came
+  let ahead = {};            // Python's answers of the legal steps, computed ahead ("b:end:dir")
+  let painted = false;       // the board already shows the last action (drawn from ahead)
   let moved = null;          // the end that stepped last, drawn sliding in once
   let winning = false;       // the win panel opens once the board shows the last step
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
@@ -74,15 +78,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     hint: el("button", { type: "button", "data-testid": "snakes-hint", onclick: () => act(hint) }, t("snakes.hint")),
   };
   const boardBox = el("div", { class: "board-box" });
-  const winTitle = el("h2", {}, t("snakes.win.title"));
-  const winText = el("p", { "data-testid": "snakes-win-steps" });
-  const win = el("div", { class: "snakes-win", "data-testid": "snakes-win", hidden: true, role: "dialog",
-    "aria-label": t("snakes.win.title") },
-  winTitle, winText,
-  el("div", { class: "win-buttons" },
-    onNext ? el("button", { type: "button", class: "primary", "data-testid": "snakes-next", onclick: () => onNext() }, t("snakes.win.next")) : null,
-    el("button", { type: "button", "data-testid": "snakes-replay-level", onclick: () => act(restart) }, t("snakes.win.replay")),
-    onMap ? el("button", { type: "button", "data-testid": "snakes-map", onclick: () => onMap() }, t("snakes.win.map")) : null));
+  const win = winPanel(app, { levelNumber, certificate, onNext, onMap, replay: () => act(restart) });
   const zoomButton = el("button", { type: "button", class: "zoom", "data-testid": "snakes-zoom",
     "aria-pressed": "false", hidden: true, onclick: () => toggleZoom() }, t("snakes.zoom-in"));
   // The board's frame: the board fills it (cells as large as fit); zoomed in, the board is
@@ -90,7 +86,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   const frame = el("div", { class: "board-frame", "data-testid": "snakes-frame" },
     el("div", { class: "board-wrap" }, boardBox));
   const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
-    el("div", { class: "board-stage" }, frame, win, feedback.element),
+    el("div", { class: "board-stage" }, frame, win.element, feedback.element),
     el("div", { class: "play-side" }, lessonSlot,
       el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
       el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? t("snakes.tip", { tip }) : ""),
@@ -123,11 +119,17 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     return board;
   }
 
-  /** Take Python's answer: the game's id, view, offer, count and save. */
+  /** Take Python's answer: the game's id, view, offer, count and save; or an answer from
+   * `ahead` (view, offer, count, events), whose step's own answer brings the rest. */
   function take(answer) {
-    session = answer.session;
-    generation = app.generation;
-    saved = answer.save;
+    if (answer.session !== undefined) {
+      session = answer.session;
+      generation = app.generation;
+      saved = answer.save;
+      ahead = answer.ahead ?? {};
+    } else {
+      ahead = {};  // the next answers ahead come with this step's own answer
+    }
     view = answer.view;
     offer = answer.offer;
     stepCount = answer.step_count;
@@ -160,33 +162,12 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       won = true;
       grabbed = null;
       winning = true;
-    } else if (!answer.refused) save();
+    } else if (!answer.refused && answer.save) save();
   }
 
   /** A refused step in words (Python's reason, said in the page's language). */
   function refusal(refused) {
     return t("snakes.refused", { reason: refused.message });
-  }
-
-  /** The player's steps against the level's best known solution, in words. */
-  function bestWords() {
-    if (certified === null) return "";
-    const params = { best: certified, save: stepCount - certified };
-    const proven = Boolean(certificate.optimal);
-    if (stepCount < certified) return t("snakes.win.shorter", params);
-    if (stepCount === certified) return t(proven ? "snakes.win.fewest" : "snakes.win.matches", params);
-    return t(proven ? "snakes.win.can-save" : "snakes.win.best-takes", params);
-  }
-
-  function showWin() {
-    winText.textContent = t(stepCount === 1 ? "snakes.win.solved-one" : "snakes.win.solved",
-      { steps: stepCount, best: bestWords() });
-    win.hidden = false;
-    app.message(t(levelNumber === null ? "snakes.win.message-draft" : "snakes.win.message",
-      { level: levelNumber, steps: stepCount }), "success");
-    const next = win.querySelector('[data-testid="snakes-next"]') ||
-      win.querySelector('[data-testid="snakes-replay-level"]');
-    next.focus();
   }
 
   /** Run actions one after another, each on the answer of the one before, each drawn. */
@@ -195,23 +176,31 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     return queue.act(drawAfter);
   }
 
-  async function drawAfter() {
+  /** Draw the board and say what the last answer did. */
+  function paint() {
     const drawing = performance.now();
     draw();
     if (stamp !== null) {
       const started = stamp;
       stamp = null;
+      metrics.dragCalls.push(drawing - calling);
       metrics.dragDraws.push(performance.now() - drawing);
       metrics.dragSteps.push(performance.now() - started);
       requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
     }
     if (said) { feedback.report(snakesReport(...said)); said = null; }
+    painted = true;
+  }
+
+  async function drawAfter() {
+    if (!painted) paint();
+    painted = false;
     if (winning) {
       // After the board: the panel's layout and focus never hold up the last step's redraw.
       winning = false;
       await saveWin();
       tele.won();
-      showWin();
+      win.show(stepCount);
       if (onWin) onWin({ steps: stepCount });
     }
   }
@@ -239,7 +228,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     const answer = await play("restart");
     if (!won) tele.restart();
     won = false;
-    win.hidden = true;
+    win.hide();
     focus = null;
     afterMove(answer, { quiet: true, verb: "restart" });
     if (saveProgress && levelNumber !== null) {
@@ -272,9 +261,29 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
   }
 
+  /** One step: drawn at once from `ahead` when Python answered it there (then sent, and its
+   * answer kept), else drawn from the step's answer. */
   async function step(stepJson) {
     if (won) return;
+    const early = ahead[stepJson.join(":")];
+    if (!early) {
+      shown(stepJson, await play("step", stepJson));
+      return;
+    }
+    shown(stepJson, early);
+    paint();
     const answer = await play("step", stepJson);
+    if (answer.refused) {  // not expected: the answer ahead was Python's; its word stands
+      afterMove(answer);
+      painted = false;
+    } else {
+      take(answer);
+      if (!won) save();
+    }
+  }
+
+  /** What a step's answer (or its answer ahead) changed: the game, telemetry, the drag. */
+  function shown(stepJson, answer) {
     const before = view;
     afterMove(answer);
     if (!answer.refused) tele.step(stepJson[0], view.exited_layers !== before.exited_layers);
@@ -296,11 +305,10 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (!from) { grabbed.stopped = true; return; }
     const dir = direction(from, cell);
     if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
-    const calling = performance.now();
-    await step([grabbed.body, grabbed.end, dir]);
+    calling = performance.now();
     metrics.dragWaits.push(calling - when);
-    metrics.dragCalls.push(performance.now() - calling);
     stamp = when;
+    await step([grabbed.body, grabbed.end, dir]);
   }
 
   // ---------------------------------------------------------------- input
@@ -316,6 +324,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
           return false;
         }
         grabbed = { ...end, stopped: false };
+        if (lesson) lesson.stepped();  // the demonstration leaves the board: the player moves
         tele.grab();
         focus = `${end.body}:${end.end}`;
         hintStep = null;
@@ -325,36 +334,32 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       enter(cell, event) { act(enterCell, cell, event.timeStamp); },
       release() { act(() => { grabbed = null; tele.release(); }); },
     });
-    board.addEventListener("keydown", onKey);
+    const detachKeys = attachKeys(board, keys);
+    const detachDrag = detach;
+    detach = () => { detachDrag(); detachKeys(); };
   }
 
-  function onKey(event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || !view) return;
-    const key = event.key;
-    const ends = endsOf(view);
-    if (key === "n" || key === "N" || key === "p" || key === "P") {
+  const keys = {
+    ready: () => view !== null,
+    pick(forward) {
+      const ends = endsOf(view);
       if (!ends.length) return;
       const at = ends.indexOf(focus);
-      const forward = key === "n" || key === "N";
       focus = at < 0 ? ends[forward ? 0 : ends.length - 1]
         : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length];
       hintStep = null;
       act((picked) => feedback.report(focusReport(view, picked)), focus);
-    } else if (KEY_DIRS[key]) {
-      if (!focus) focus = ends[0] ?? null;
-      if (focus) {
-        const [b, end] = focus.split(":");
-        tele.key(focus !== lastKeyEnd);
-        lastKeyEnd = focus;
-        act(step, [Number(b), end, KEY_DIRS[key]]);
-      }
-    } else if (key === "u" || key === "U") act(undo);
-    else if (key === "y" || key === "Y") act(redo);
-    else if (key === "r" || key === "R") act(restart);
-    else if (key === "h" || key === "H") act(hint);
-    else return;
-    event.preventDefault();
-  }
+    },
+    move(dir) {
+      if (!focus) focus = endsOf(view)[0] ?? null;
+      if (!focus) return;
+      const [b, end] = focus.split(":");
+      tele.key(focus !== lastKeyEnd);
+      lastKeyEnd = focus;
+      act(step, [Number(b), end, dir]);
+    },
+    undo: () => act(undo), redo: () => act(redo), restart: () => act(restart), hint: () => act(hint),
+  };
 
   /**
    * The saved level in progress cannot be resumed (`why`): copy the whole stored progress

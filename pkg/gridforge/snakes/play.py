@@ -9,15 +9,17 @@ and one view: no replay, no re-validation of the level. Every play answer is::
 
     {"session": id, "view": {... state, "markers"}, "offer": {"undo", "redo", "hint",
      "restart", "legal"}, "step_count": n, "refused": null | {"reason", "message"},
-     "events": [...], "save": {"sha": level SHA-256, "steps": [...], "redo": [...]}}
+     "events": [...], "save": {"sha": level SHA-256, "steps": [...], "redo": [...]},
+     "ahead": {"b:end:dir": {"view", "offer", "step_count", "events"}, ...}}
 
 ``events`` says what the step just played did (:func:`happened`; empty but for
 :func:`step` and :func:`redo`): the page's sounds and spoken announcements follow it and
 work nothing out. ``offer`` is what the page may offer now (the buttons, and ``legal``: the
 steps the rules allow, from which the page marks the cells a grabbed end may enter); the page
-computes no rule. ``save`` is all the page stores: :func:`resume` replays it (the only
-replay left) after a reload, or when the worker was restarted and the id is gone
-(:class:`UnknownSession`).
+computes no rule. ``ahead`` holds the answers of the legal steps, computed ahead, so a
+drag step is drawn without waiting for the worker (:func:`_ahead`). ``save`` is all the
+page stores: :func:`resume` replays it (the only replay left) after a reload, or when the
+worker was restarted and the id is gone (:class:`UnknownSession`).
 Undo moves the last step to ``redo``; redo moves it back; a new step clears ``redo``. A
 refused step is an answer with ``refused``, not an error; bad input (a level that does not
 validate, a save that does not replay on it) raises ValidationError with field paths.
@@ -90,14 +92,18 @@ class Play:
                 "redo": [move_to_step(m) for m in history.moves[history.cursor:]]}
 
     def offer(self, state: State, complete: bool) -> dict[str, Any]:
-        """What the page may offer now: undo, redo, hint, restart and the legal steps (none
-        once the level is complete)."""
+        """What the page may offer now (see :func:`offer`)."""
         history = self.history
-        return {"undo": not complete and history.can_undo(),
-                "redo": not complete and history.can_redo(),
-                "hint": not complete, "restart": True,
-                "legal": [] if complete else [move_to_step(m)
-                                              for m in self.game.legal_moves(state)]}
+        return offer(self.game, state, complete, history.can_undo(), history.can_redo())
+
+
+def offer(game: Game, state: State, complete: bool, can_undo: bool, can_redo: bool
+          ) -> dict[str, Any]:
+    """What the page may offer at ``state``: undo, redo, hint, restart and the legal steps
+    (none once the level is complete)."""
+    return {"undo": not complete and can_undo, "redo": not complete and can_redo,
+            "hint": not complete, "restart": True,
+            "legal": [] if complete else [move_to_step(m) for m in game.legal_moves(state)]}
 
 
 _sessions: Registry[Play] = Registry("s", MAX_SESSIONS, "snakes session")
@@ -122,18 +128,48 @@ def _answer(session_id: str, play: Play, refused: str | None = None,
             events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     state = play.state
     view = _view(play.game, state)
+    offered = play.offer(state, view["complete"])
     return {
         "session": session_id,
         "view": view,
-        "offer": play.offer(state, view["complete"]),
+        "offer": offered,
         "step_count": play.history.cursor,
         "refused": None if refused is None else {"reason": refused, "message": refusal(refused)},
         "events": events or [],
         "save": play.save(),
+        "ahead": _ahead(play, state, view["markers"], offered["legal"]),
     }
 
 
-def happened(game: Game, before: State, after: State, move: Move) -> list[dict[str, Any]]:
+def _ahead(play: Play, state: State, state_markers: list[dict[str, Any]],
+           legal: list[list[Any]]) -> dict[str, dict[str, Any]]:
+    """The answers of the legal steps from ``state``, computed ahead, keyed ``"b:end:dir"``:
+    each ``{"view", "offer", "step_count", "events"}`` as :func:`step` will answer it. The
+    page draws a drag step from here the moment the pointer enters a cell, then sends the
+    step (its answer brings the save and the next ``ahead``); no rule runs in the page."""
+    if not legal:
+        return {}
+    game = play.game
+    count = play.history.cursor + 1
+    out: dict[str, dict[str, Any]] = {}
+    for move, child, child_occ in game.successors(state, game.occupancy(state)):
+        view = _view(game, child)
+        complete = view["complete"]
+        out["{}:{}:{}".format(*move_to_step(move))] = {
+            "view": view,
+            "offer": {"undo": not complete, "redo": False, "hint": not complete,
+                      "restart": True,
+                      "legal": [] if complete else [move_to_step(m) for m, _, _ in
+                                                    game.successors(child, child_occ)]},
+            "step_count": count,
+            "events": happened(game, state, child, move, state_markers, view["markers"]),
+        }
+    return out
+
+
+def happened(game: Game, before: State, after: State, move: Move,
+             before_markers: list[dict[str, Any]] | None = None,
+             after_markers: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """What playing ``move`` from ``before`` (giving ``after``) did, in order:
 
     - ``{"kind": "step", "body": b, "end": "head" | "tail", "direction": "U" | "D" | "L" |
@@ -145,6 +181,9 @@ def happened(game: Game, before: State, after: State, move: Move) -> list[dict[s
     - ``{"kind": "unlock", "body": b, "metal": "silver" | "gold"}`` for each lock whose last
       key was released with this step;
     - ``{"kind": "won"}`` when the level is complete.
+
+    ``before_markers`` and ``after_markers``: the two states' :func:`markers`, when the
+    caller has them already.
     """
     body, end, direction = move_to_step(move)
     color = game.outer_color(before, body)
@@ -154,12 +193,14 @@ def happened(game: Game, before: State, after: State, move: Move) -> list[dict[s
         out.append({"kind": "exit", "body": body, "color": color,
                     "layers_left": game.layers_left(after, body)})
 
-    def counted(state: State) -> dict[tuple[str, int], dict[str, Any]]:
+    def counted(state: State, known: list[dict[str, Any]] | None
+                ) -> dict[tuple[str, int], dict[str, Any]]:
         return {(m["kind"], m["hole"] if m["kind"] == "frozen-hole" else m["body"]): m
-                for m in markers(game, state) if m["kind"] != "key"}
+                for m in (markers(game, state) if known is None else known)
+                if m["kind"] != "key"}
 
-    earlier = counted(before)
-    for (kind, index), marker in counted(after).items():
+    earlier = counted(before, before_markers)
+    for (kind, index), marker in counted(after, after_markers).items():
         old = earlier.get((kind, index))
         if old is None or old["count"] == 0 or marker["count"] != 0:
             continue

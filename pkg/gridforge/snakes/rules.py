@@ -43,6 +43,7 @@ ENDS = ("head", "tail")
 BITS = 10  # bits per packed cell index; the padded board has at most 600 cells
 CELL_MASK = (1 << BITS) - 1
 LAYER_BITS = 3
+CELLS_CACHE_SIZE = 4096  # bodies' JSON cells kept for views (cleared when full)
 
 REFUSALS = {
     "no_body": "there is no such body",
@@ -115,6 +116,7 @@ class Game:
         self.bit = tuple(1 << p for p in range(self.size))
         self.nbb = tuple(tuple((d, t, self.bit[t]) for d, t in ts) for ts in self.nb)
         self._unused: dict[int, int] = {}
+        self._cells_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.n = len(level.bodies)
         self.hole_at = [-1] * self.size
         for i, hole in enumerate(level.holes):
@@ -404,7 +406,7 @@ class Game:
         return {
             "bodies": [
                 {
-                    "cells": [list(c) for c in self.body_cells(state, b)],
+                    "cells": self._cells_json(b, state[b]),
                     "shed": self.layers_shed(state, b) if state[b] else self.nlayers[b],
                     "color": self.outer_color(state, b),
                     "blocked": self.is_movable(state, b),
@@ -415,6 +417,18 @@ class Game:
             "exited_layers": used.bit_count(),
             "complete": self.is_complete(state),
         }
+
+    def _cells_json(self, body: int, code: int) -> list[list[int]]:
+        """A body's cells as JSON [x, y] lists, kept per packed code: a step changes one
+        body, so the views of a state's children share the others' lists (read only)."""
+        key = (body, code)
+        cells = self._cells_cache.get(key)
+        if cells is None:
+            if len(self._cells_cache) >= CELLS_CACHE_SIZE:
+                self._cells_cache.clear()
+            cells = self._cells_cache[key] = [[x, y] for x, y in
+                                              (self.cell(p) for p in self.unpack(code, body))]
+        return cells
 
     def state_from_json(self, data: Any) -> State:
         """Rebuild a state from :meth:`state_to_json` output (bodies' cells, shed, holes).
