@@ -97,13 +97,15 @@ class Play:
         return offer(self.game, state, complete, history.can_undo(), history.can_redo())
 
 
-def offer(game: Game, state: State, complete: bool, can_undo: bool, can_redo: bool
-          ) -> dict[str, Any]:
+def offer(game: Game, state: State, complete: bool, can_undo: bool, can_redo: bool,
+          legal: list[Move] | None = None) -> dict[str, Any]:
     """What the page may offer at ``state``: undo, redo, hint, restart and the legal steps
-    (none once the level is complete)."""
+    (none once the level is complete; ``legal``: the state's legal moves, when known)."""
+    if not complete and legal is None:
+        legal = game.legal_moves(state)
     return {"undo": not complete and can_undo, "redo": not complete and can_redo,
             "hint": not complete, "restart": True,
-            "legal": [] if complete else [move_to_step(m) for m in game.legal_moves(state)]}
+            "legal": [] if complete or legal is None else [move_to_step(m) for m in legal]}
 
 
 _sessions: Registry[Play] = Registry("s", MAX_SESSIONS, "snakes session")
@@ -154,13 +156,11 @@ def _ahead(play: Play, state: State, state_markers: list[dict[str, Any]],
     out: dict[str, dict[str, Any]] = {}
     for move, child, child_occ in game.successors(state, game.occupancy(state)):
         view = _view(game, child)
-        complete = view["complete"]
+        legal_then = None if view["complete"] else [
+            m for m, _, _ in game.successors(child, child_occ)]
         out["{}:{}:{}".format(*move_to_step(move))] = {
             "view": view,
-            "offer": {"undo": not complete, "redo": False, "hint": not complete,
-                      "restart": True,
-                      "legal": [] if complete else [move_to_step(m) for m, _, _ in
-                                                    game.successors(child, child_occ)]},
+            "offer": offer(game, child, view["complete"], True, False, legal_then),
             "step_count": count,
             "events": happened(game, state, child, move, state_markers, view["markers"]),
         }
