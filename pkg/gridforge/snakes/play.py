@@ -139,18 +139,16 @@ def _answer(session_id: str, play: Play, refused: str | None = None,
         "refused": None if refused is None else {"reason": refused, "message": refusal(refused)},
         "events": events or [],
         "save": play.save(),
-        "ahead": _ahead(play, state, view["markers"], offered["legal"]),
+        "ahead": _ahead(play, state, view["markers"]),
     }
 
 
-def _ahead(play: Play, state: State, state_markers: list[dict[str, Any]],
-           legal: list[list[Any]]) -> dict[str, dict[str, Any]]:
+def _ahead(play: Play, state: State, state_markers: list[dict[str, Any]]
+           ) -> dict[str, dict[str, Any]]:
     """The answers of the legal steps from ``state``, computed ahead, keyed ``"b:end:dir"``:
     each ``{"view", "offer", "step_count", "events"}`` as :func:`step` will answer it. The
     page draws a drag step from here the moment the pointer enters a cell, then sends the
     step (its answer brings the save and the next ``ahead``); no rule runs in the page."""
-    if not legal:
-        return {}
     game = play.game
     count = play.history.cursor + 1
     out: dict[str, dict[str, Any]] = {}
