@@ -228,13 +228,11 @@ def check_designer_command(args: argparse.Namespace) -> int:
     results = [*run_all(progress, levels=args.levels), check_shipped_certificates(progress)]
     ok = True
     for result in results:
-        failures = result.pop("failures")
-        name = result.pop("check")
-        figures = ", ".join(f"{k} {v}" for k, v in result.items())
-        print(f"{name}: {'ok' if not failures else 'FAILED'} ({figures})")
-        for failure in failures[:20]:
+        figures = ", ".join(f"{k} {v}" for k, v in result.figures.items())
+        print(f"{result.check}: {'ok' if result.ok else 'FAILED'} ({figures})")
+        for failure in result.failures[:20]:
             print(f"  {failure}", file=sys.stderr)
-        ok = ok and not failures
+        ok = ok and result.ok
     return 0 if ok else 1
 
 

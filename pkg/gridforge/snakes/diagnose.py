@@ -23,6 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from gridforge.i18n import Words
+from gridforge.jsontypes import JsonObject
+from gridforge.snakes.answers import Reason
 from gridforge.snakes.level import Level, level_from_json, regions
 
 __all__ = ["WORDS", "reasons"]
@@ -44,9 +46,9 @@ def _cells(cells: Any) -> list[list[int]]:
     return [list(c) for c in cells]
 
 
-def _balance(level: Level, areas: list[list[tuple[int, int]]]) -> list[dict[str, Any]]:
+def _balance(level: Level, areas: list[list[tuple[int, int]]]) -> list[Reason]:
     region_of = {cell: r for r, cells in enumerate(areas) for cell in cells}
-    out = []
+    out: list[Reason] = []
     several = len(areas) > 1
     for r, area in enumerate(areas):
         layers: dict[int, list[int]] = {}
@@ -74,9 +76,9 @@ def _balance(level: Level, areas: list[list[tuple[int, int]]]) -> list[dict[str,
     return out
 
 
-def _reach(level: Level, areas: list[list[tuple[int, int]]]) -> list[dict[str, Any]]:
+def _reach(level: Level, areas: list[list[tuple[int, int]]]) -> list[Reason]:
     region_of = {cell: r for r, cells in enumerate(areas) for cell in cells}
-    out = []
+    out: list[Reason] = []
     hole_colours: dict[int, set[int]] = {}
     body_colours: dict[int, set[int]] = {}
     for hole in level.holes:
@@ -99,7 +101,7 @@ def _reach(level: Level, areas: list[list[tuple[int, int]]]) -> list[dict[str, A
     return out
 
 
-def _mechanics(level: Level) -> list[dict[str, Any]]:
+def _mechanics(level: Level) -> list[Reason]:
     """Bodies that can ever move, found as a fixed point: a body moves once its freeze count
     is reached by the layers of bodies that can move before it, and its lock's keys are
     carried by such bodies."""
@@ -121,7 +123,7 @@ def _mechanics(level: Level) -> list[dict[str, Any]]:
             movable.add(b)
             changed = True
     have = sum(len(bodies[m].colors) for m in movable)
-    out = []
+    out: list[Reason] = []
     for b, body in enumerate(bodies):
         if b in movable:
             continue
@@ -148,7 +150,7 @@ def _mechanics(level: Level) -> list[dict[str, Any]]:
     return out
 
 
-def reasons(level: Level | dict[str, Any]) -> list[dict[str, Any]]:
+def reasons(level: Level | JsonObject) -> list[Reason]:
     """Every reason of the module doc that holds for ``level`` (a level or a level dict whose
     supply and demand may differ); empty when none does.
 

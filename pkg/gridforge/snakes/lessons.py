@@ -28,6 +28,16 @@ from typing import Any
 
 from gridforge.errors import GridforgeError
 from gridforge.i18n import has, say
+from gridforge.jsontypes import Json, JsonObject
+from gridforge.snakes.answers import (
+    DemoMove,
+    Demonstration,
+    LessonAnswer,
+    Picture,
+    RulesAnswer,
+    RulesSection,
+    Step,
+)
 from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.rules import Game, Move, State, move_to_step, step_to_move
 
@@ -150,7 +160,7 @@ def lesson_at(number: int, level: Level) -> Lesson | None:
     return lesson
 
 
-def lesson_for(number: int, level: Level, solution: Any = None) -> dict[str, Any] | None:
+def lesson_for(number: int, level: Level, solution: Any = None) -> LessonAnswer | None:
     """What main-line level ``number`` teaches, for the page: ``{key, level, title, text,
     watch, demo}`` (``demo`` as :func:`demonstration`, or None without a solution that
     replays to the end), or None when the level teaches nothing."""
@@ -276,7 +286,7 @@ def _leave_out(game: Game, moves: list[Move], keep: int, check: Callable[[list[S
     return moves
 
 
-def demonstration(game: Game, lesson: Lesson, solution: list[Move]) -> dict[str, Any] | None:
+def demonstration(game: Game, lesson: Lesson, solution: list[Move]) -> Demonstration | None:
     """The first steps of ``solution`` (moves that replay to completion) that show the
     idea of ``lesson``: ``{"steps": [...], "moves": [...]}`` or None when the solution never
     shows it. Each of ``moves`` is ``{"body", "end", "cells", "to", "exit", "color",
@@ -323,10 +333,10 @@ def _follow(game: Game, moves: list[Move], rest: list[Move]) -> list[Move]:
     return moves + more
 
 
-def _frames(game: Game, moves: list[Move]) -> dict[str, Any]:
+def _frames(game: Game, moves: list[Move]) -> Demonstration:
     states = _replay(game, moves)
     assert states is not None
-    out = []
+    out: list[DemoMove] = []
     for i, move in enumerate(moves):
         body, end, d = move >> 3, (move >> 2) & 1, move & 3
         before, after = states[i], states[i + 1]
@@ -347,20 +357,20 @@ def _frames(game: Game, moves: list[Move]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------ the rules screen
 # Each picture is a tiny level (drawn by the page's own board), with an arrow for a step.
-def _picture(cols: int, rows: int, bodies: list[dict[str, Any]], holes: list[dict[str, Any]],
-             arrow: list[Any] | None = None) -> dict[str, Any]:
+def _picture(cols: int, rows: int, bodies: list[Json], holes: list[Json],
+             arrow: Step | None = None) -> Picture:
     return {"level": {"format": "gridforge.snakes.level/1", "cols": cols, "rows": rows,
                       "stones": [], "bodies": bodies, "holes": holes},
             "arrow": arrow}
 
 
-def _row(y: int, color: int, length: int = 2, **extra: Any) -> dict[str, Any]:
+def _row(y: int, color: int, length: int = 2, **extra: Json) -> JsonObject:
     return {"cells": [[x, y] for x in range(length - 1, -1, -1)], "colors": [color], **extra}
 
 
 # Each basic rule: its key (its words are ``rules.snakes.<key>.title`` and ``.text.N``) and
 # its picture.
-BASICS: tuple[tuple[str, dict[str, Any]], ...] = (
+BASICS: tuple[tuple[str, Picture], ...] = (
     ("goal",
      _picture(5, 2, [_row(0, 2, 3), _row(1, 1, 2)],
               [{"cell": [4, 0], "color": 2}, {"cell": [4, 1], "color": 1}])),
@@ -373,7 +383,7 @@ BASICS: tuple[tuple[str, dict[str, Any]], ...] = (
         4, 2, [_row(1, 5, 2)], [{"cell": [3, 0], "color": 5}], [0, "head", "R"])),
 )
 
-PICTURES: dict[str, dict[str, Any]] = {
+PICTURES: dict[str, Picture] = {
     "coats": _picture(5, 2, [{"cells": [[1, 0], [0, 0]], "colors": [2, 6]}],
                       [{"cell": [3, 0], "color": 2}, {"cell": [3, 1], "color": 6}]),
     "frozen-bodies": _picture(5, 2, [_row(0, 2), _row(1, 5, frozen=1)],
@@ -392,14 +402,14 @@ PICTURES: dict[str, dict[str, Any]] = {
 }
 
 
-def rules() -> dict[str, Any]:
+def rules() -> RulesAnswer:
     """The rules screen's snakes part: ``{"basics": [...], "mechanics": [...]}``, each a
     ``{key, title, text, picture}`` whose picture is ``{level, view, arrow}`` (a tiny level,
     its view at the start with its markers, and a step to draw as an arrow, or None)."""
     from gridforge.snakes.play import position  # the view with its markers, as play draws it
 
-    def section(key: str, title: str, text: tuple[str, ...], picture: dict[str, Any]
-                ) -> dict[str, Any]:
+    def section(key: str, title: str, text: tuple[str, ...], picture: Picture
+                ) -> RulesSection:
         level = level_from_json(picture["level"])  # every picture is a real, balanced level
         view = position(level.to_json(with_meta=False), [])["view"]
         return {"key": key, "title": title, "text": list(text),

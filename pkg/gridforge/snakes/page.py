@@ -17,6 +17,15 @@ from typing import Any
 
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
+from gridforge.snakes.answers import (
+    Answer,
+    HintAnswer,
+    LessonAnswer,
+    PositionAnswer,
+    Reason,
+    RulesAnswer,
+    Validation,
+)
 from gridforge.snakes.design import certify
 from gridforge.words import issue_words
 
@@ -74,7 +83,7 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
     return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
 
 
-def lesson(number: Any, level: Any, certificate: Any = None) -> dict[str, Any] | None:
+def lesson(number: Any, level: Any, certificate: Any = None) -> LessonAnswer | None:
     """What main-line level ``number`` (drawn as ``level``) teaches, in the player's words:
     ``{key, level, title, text, watch, demo}`` or null (see :mod:`gridforge.snakes.lessons`).
     The demonstration is taken from ``certificate``'s solution when it replays on the level
@@ -97,7 +106,7 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> dict[str, Any] |
     return lessons.lesson_for(number, parsed, solution)
 
 
-def rules() -> dict[str, Any]:
+def rules() -> RulesAnswer:
     """The rules screen's words for snakes and a tiny level per picture: ``{basics,
     mechanics}``, each a list of ``{key, title, text, picture: {level, view, arrow}}``."""
     from gridforge.snakes import lessons
@@ -105,45 +114,45 @@ def rules() -> dict[str, Any]:
     return lessons.rules()
 
 
-def validate(level: Any) -> dict[str, Any]:
+def validate(level: Any) -> Validation:
     """Every problem of a level dict (``issues`` with field paths), without raising."""
     return play.validate(level)
 
 
-def start(level: Any) -> dict[str, Any]:
+def start(level: Any) -> Answer:
     """Open a game on ``level``: ``{session, view, offer, step_count, refused, save}``
     (see :mod:`gridforge.snakes.play`); the page names the game by ``session`` after."""
     return play.start(level)
 
 
-def resume(level: Any, save: Any) -> dict[str, Any]:
+def resume(level: Any, save: Any) -> Answer:
     """Open a game on ``level`` where a stored ``save`` left it (after a reload or a worker
     restart); answers as :func:`start`, or refuses naming the field of the save at fault."""
     return play.resume(level, save)
 
 
-def step(session: Any, step_json: Any) -> dict[str, Any]:
+def step(session: Any, step_json: Any) -> Answer:
     """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]`` in the open game
     ``session``; a refusal leaves the game unchanged and says why."""
     return play.step(session, step_json)
 
 
-def undo(session: Any) -> dict[str, Any]:
+def undo(session: Any) -> Answer:
     """Take back the last step (it moves to redo)."""
     return play.undo(session)
 
 
-def redo(session: Any) -> dict[str, Any]:
+def redo(session: Any) -> Answer:
     """Play again the first step of redo."""
     return play.redo(session)
 
 
-def restart(session: Any) -> dict[str, Any]:
+def restart(session: Any) -> Answer:
     """Back to the level's start, with no steps and nothing to redo."""
     return play.restart(session)
 
 
-def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> dict[str, Any]:
+def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> HintAnswer:
     """The next step of a solution from the current state (``step`` null if none found)."""
     return play.hint(session, max_states, max_seconds)
 
@@ -153,7 +162,7 @@ def close(session: Any) -> bool:
     return play.close(session)
 
 
-def position(level: Any, steps: Any) -> dict[str, Any]:
+def position(level: Any, steps: Any) -> PositionAnswer:
     """The view after ``steps`` from the start of ``level``, without opening a game."""
     return play.position(level, steps)
 
@@ -372,7 +381,7 @@ _LIVE_STATE = {"verified": "solvable", "out_of_range": "solvable", "unsolvable":
                "undetermined": "unknown"}
 
 
-def editor_reasons(level: Any) -> list[dict[str, Any]]:
+def editor_reasons(level: Any) -> list[Reason]:
     """Why ``level`` cannot be solved, as far as it can be told without a search:
     ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.diagnose`)."""
     from gridforge.snakes import diagnose

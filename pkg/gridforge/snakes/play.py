@@ -38,6 +38,19 @@ from typing import Any
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.i18n import has, say
 from gridforge.session import Registry, UnknownSession
+from gridforge.snakes.answers import (
+    AheadAnswer,
+    Answer,
+    CountedMarker,
+    Event,
+    HintAnswer,
+    Marker,
+    Offer,
+    PositionAnswer,
+    Save,
+    Validation,
+    View,
+)
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
 from gridforge.snakes.rules import (
     REFUSALS,
@@ -85,20 +98,20 @@ class Play:
     def state(self) -> State:
         return self.history.state
 
-    def save(self) -> dict[str, Any]:
+    def save(self) -> Save:
         """What the page stores to resume this game: the level's SHA, steps and redo."""
         history = self.history
         return {"sha": self.sha, "steps": history.steps,
                 "redo": [move_to_step(m) for m in history.moves[history.cursor:]]}
 
-    def offer(self, state: State, complete: bool) -> dict[str, Any]:
+    def offer(self, state: State, complete: bool) -> Offer:
         """What the page may offer now (see :func:`offer`)."""
         history = self.history
         return offer(self.game, state, complete, history.can_undo(), history.can_redo())
 
 
 def offer(game: Game, state: State, complete: bool, can_undo: bool, can_redo: bool,
-          legal: list[Move] | None = None) -> dict[str, Any]:
+          legal: list[Move] | None = None) -> Offer:
     """What the page may offer at ``state``: undo, redo, hint, restart and the legal steps
     (none once the level is complete; ``legal``: the state's legal moves, when known)."""
     if not complete and legal is None:
@@ -122,12 +135,12 @@ def _game(level: Any) -> tuple[Game, str]:
     return game, key
 
 
-def _view(game: Game, state: State) -> dict[str, Any]:
+def _view(game: Game, state: State) -> View:
     return {**game.state_to_json(state), "markers": markers(game, state)}
 
 
 def _answer(session_id: str, play: Play, refused: str | None = None,
-            events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+            events: list[Event] | None = None) -> Answer:
     state = play.state
     view = _view(play.game, state)
     offered = play.offer(state, view["complete"])
@@ -143,15 +156,15 @@ def _answer(session_id: str, play: Play, refused: str | None = None,
     }
 
 
-def _ahead(play: Play, state: State, state_markers: list[dict[str, Any]]
-           ) -> dict[str, dict[str, Any]]:
+def _ahead(play: Play, state: State, state_markers: list[Marker]
+           ) -> dict[str, AheadAnswer]:
     """The answers of the legal steps from ``state``, computed ahead, keyed ``"b:end:dir"``:
     each ``{"view", "offer", "step_count", "events"}`` as :func:`step` will answer it. The
     page draws a drag step from here the moment the pointer enters a cell, then sends the
     step (its answer brings the save and the next ``ahead``); no rule runs in the page."""
     game = play.game
     count = play.history.cursor + 1
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, AheadAnswer] = {}
     for move, child, child_occ in game.successors(state, game.occupancy(state)):
         view = _view(game, child)
         legal_then = None if view["complete"] else [
@@ -166,8 +179,8 @@ def _ahead(play: Play, state: State, state_markers: list[dict[str, Any]]
 
 
 def happened(game: Game, before: State, after: State, move: Move,
-             before_markers: list[dict[str, Any]] | None = None,
-             after_markers: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+             before_markers: list[Marker] | None = None,
+             after_markers: list[Marker] | None = None) -> list[Event]:
     """What playing ``move`` from ``before`` (giving ``after``) did, in order:
 
     - ``{"kind": "step", "body": b, "end": "head" | "tail", "direction": "U" | "D" | "L" |
@@ -185,14 +198,14 @@ def happened(game: Game, before: State, after: State, move: Move,
     """
     body, end, direction = move_to_step(move)
     color = game.outer_color(before, body)
-    out: list[dict[str, Any]] = [{"kind": "step", "body": body, "end": end,
+    out: list[Event] = [{"kind": "step", "body": body, "end": end,
                                   "direction": direction, "color": color}]
     if game.exited_layers(after) > game.exited_layers(before):
         out.append({"kind": "exit", "body": body, "color": color,
                     "layers_left": game.layers_left(after, body)})
 
-    def counted(state: State, known: list[dict[str, Any]] | None
-                ) -> dict[tuple[str, int], dict[str, Any]]:
+    def counted(state: State, known: list[Marker] | None
+                ) -> dict[tuple[str, int], CountedMarker]:
         return {(m["kind"], m["hole"] if m["kind"] == "frozen-hole" else m["body"]): m
                 for m in (markers(game, state) if known is None else known)
                 if m["kind"] != "key"}
@@ -202,9 +215,9 @@ def happened(game: Game, before: State, after: State, move: Move,
         old = earlier.get((kind, index))
         if old is None or old["count"] == 0 or marker["count"] != 0:
             continue
-        if kind == "frozen-body":
+        if marker["kind"] == "frozen-body":
             out.append({"kind": "thaw", "body": index})
-        elif kind == "frozen-hole":
+        elif marker["kind"] == "frozen-hole":
             out.append({"kind": "thaw", "hole": index, "color": game.level.holes[index].color})
         else:
             out.append({"kind": "unlock", "body": index, "metal": marker["metal"]})
@@ -217,7 +230,7 @@ def _open(session_id: object) -> Play:
     return _sessions.get(session_id)
 
 
-def markers(game: Game, state: State) -> list[dict[str, Any]]:
+def markers(game: Game, state: State) -> list[Marker]:
     """The mechanics' markers of ``state``, in the order the page draws them.
 
     - ``{"kind": "frozen-body", "body": b, "needed": n, "count": left}`` for each frozen body
@@ -232,7 +245,7 @@ def markers(game: Game, state: State) -> list[dict[str, Any]]:
       releases the key). A key and the lock it opens share ``pair`` (the lock's id).
     """
     exited = game.exited_layers(state)
-    out: list[dict[str, Any]] = []
+    out: list[Marker] = []
     bodies = game.level.bodies
     for b, body in enumerate(bodies):
         if body.frozen and state[b]:
@@ -255,13 +268,13 @@ def markers(game: Game, state: State) -> list[dict[str, Any]]:
     return out
 
 
-def validate(level: Any) -> dict[str, Any]:
+def validate(level: Any) -> Validation:
     """Every problem of a level dict (``issues`` with field paths), without raising."""
     issues = validate_level(level)
     return {"ok": not issues, "issues": [i.to_json() for i in issues]}
 
 
-def start(level: Any) -> dict[str, Any]:
+def start(level: Any) -> Answer:
     """Open a game on ``level`` (validated once, here; supply/demand mismatches are allowed
     to load so the editor can show them, and ``verify`` reports them)."""
     game, sha = _game(level)
@@ -269,7 +282,7 @@ def start(level: Any) -> dict[str, Any]:
     return _answer(_sessions.add(play), play)
 
 
-def _save_steps(save: dict[str, Any], key: str) -> list[Any]:
+def _save_steps(save: dict[Any, Any], key: str) -> list[Any]:
     steps = save.get(key, [])
     if not isinstance(steps, list):
         raise ValidationError([Issue(field_path("save", key), "type", "a list of steps")],
@@ -277,7 +290,7 @@ def _save_steps(save: dict[str, Any], key: str) -> list[Any]:
     return steps
 
 
-def resume(level: Any, save: Any) -> dict[str, Any]:
+def resume(level: Any, save: Any) -> Answer:
     """Open a game on ``level`` where ``save`` left it (after a reload or a worker restart):
     the one replay of play. The save must be this very level's (``sha``) and its ``steps``
     and then its ``redo`` must replay on it; answers as :func:`start`.
@@ -312,12 +325,12 @@ def resume(level: Any, save: Any) -> dict[str, Any]:
     return _answer(_sessions.add(play), play)
 
 
-def view(session_id: Any) -> dict[str, Any]:
+def view(session_id: Any) -> Answer:
     """The current answer of an open game (view, offer, save), unchanged."""
     return _answer(session_id, _open(session_id))
 
 
-def step(session_id: Any, step_json: Any) -> dict[str, Any]:
+def step(session_id: Any, step_json: Any) -> Answer:
     """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]``; a refusal leaves
     the game unchanged and says why."""
     play = _open(session_id)
@@ -333,7 +346,7 @@ def step(session_id: Any, step_json: Any) -> dict[str, Any]:
     return _answer(session_id, play, events=happened(play.game, before, history.state, move))
 
 
-def undo(session_id: Any) -> dict[str, Any]:
+def undo(session_id: Any) -> Answer:
     """Take back the last step (it moves to redo); nothing once the level is complete."""
     play = _open(session_id)
     if not play.game.is_complete(play.state):
@@ -341,7 +354,7 @@ def undo(session_id: Any) -> dict[str, Any]:
     return _answer(session_id, play)
 
 
-def redo(session_id: Any) -> dict[str, Any]:
+def redo(session_id: Any) -> Answer:
     """Play again the first step of redo; nothing once the level is complete."""
     play = _open(session_id)
     history = play.history
@@ -353,7 +366,7 @@ def redo(session_id: Any) -> dict[str, Any]:
     return _answer(session_id, play, events=happened(play.game, before, history.state, move))
 
 
-def restart(session_id: Any) -> dict[str, Any]:
+def restart(session_id: Any) -> Answer:
     """Back to the level's start, with no steps and nothing to redo."""
     play = _open(session_id)
     play.history = History(play.game)
@@ -365,7 +378,7 @@ def close(session_id: Any) -> bool:
     return _sessions.drop(session_id)
 
 
-def hint(session_id: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> dict[str, Any]:
+def hint(session_id: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> HintAnswer:
     """The next step of a solution from the current state (``step`` null if none found, or
     once the level is complete)."""
     max_states, max_seconds = budgets(max_states, max_seconds)
@@ -382,7 +395,7 @@ def hint(session_id: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> d
     }
 
 
-def position(level: Any, steps: Any) -> dict[str, Any]:
+def position(level: Any, steps: Any) -> PositionAnswer:
     """The view after ``steps`` from the start of ``level``, without opening a game (the
     editor shows a solution step by step this way).
 

@@ -29,11 +29,14 @@ Occupancy (the bit set of cells under bodies) is derived; searches carry it alon
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import Cell
 from gridforge.snakes.level import Level
+
+if TYPE_CHECKING:
+    from gridforge.snakes.answers import StateView
 
 State = tuple[int, ...]
 Move = int
@@ -400,7 +403,7 @@ class Game:
 
     # ------------------------------------------------------------ JSON views
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
+    def state_to_json(self, state: State) -> StateView:
         """A JSON view of ``state`` (cells as [x, y]; safe for JavaScript numbers)."""
         used = state[self.n + 1]
         return {

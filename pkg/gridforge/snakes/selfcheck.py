@@ -17,8 +17,10 @@ Seed 004 section 5: "小局面用独立穷举BFS校对，匹配算法用独立�
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.level import Level, spec_example, validate_level
 from gridforge.snakes.matching import brute_force_assignment, min_cost_assignment
@@ -26,10 +28,24 @@ from gridforge.snakes.rules import Game
 from gridforge.snakes.search import Solver, bfs_optimum, goal_distances
 
 # The spec's example level (section 7, data/spec_example.json): the first self-check's input.
-SPEC_EXAMPLE: dict[str, Any] = spec_example()
+SPEC_EXAMPLE: JsonObject = spec_example()
 
 
 FEATURES = ("coat", "frozen_body", "frozen_hole", "silver", "gold")
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """One self-check's outcome: its name, its figures (what it counted) and its failures
+    (none when it holds)."""
+
+    check: str
+    figures: dict[str, int | None]
+    failures: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
 
 
 def _walk(rng: random.Random, free: set[tuple[int, int]], length: int
@@ -60,7 +76,7 @@ SHAPES: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple
 }
 
 
-def random_level(seed: int, features: tuple[str, ...] = (), shape: str = "small") -> dict[str, Any]:
+def random_level(seed: int, features: tuple[str, ...] = (), shape: str = "small") -> JsonObject:
     """A valid random level dict; retries internally until one validates."""
     rng = random.Random(seed)
     while True:
@@ -71,7 +87,7 @@ def random_level(seed: int, features: tuple[str, ...] = (), shape: str = "small"
 
 def _attempt(
     rng: random.Random, features: tuple[str, ...], shape: tuple[Any, ...]
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     (c_lo, c_hi), (r_lo, r_hi), (b_lo, b_hi), lengths = shape
     cols = rng.randint(c_lo, c_hi)
     rows = rng.randint(r_lo, r_hi)
@@ -81,7 +97,8 @@ def _attempt(
     need_bodies = 3 if "gold" in features else 2 if "silver" in features else 1
     nbodies = rng.randint(max(b_lo, need_bodies), b_hi)
     ncolors = rng.randint(1, 3)
-    bodies: list[dict[str, Any]] = []
+    bodies: list[JsonObject] = []
+    body_colors: list[list[int]] = []
     for _ in range(nbodies):
         path = _walk(rng, free, rng.choice(lengths))
         if path is None:
@@ -91,9 +108,10 @@ def _attempt(
         if ("coat" in features and not bodies) or rng.random() < 0.15:
             layers = 2
         colors = [rng.randrange(ncolors) for _ in range(layers)]
-        bodies.append({"cells": [list(c) for c in path], "colors": colors})
-    holes = []
-    demand = [c for b in bodies for c in b["colors"]]
+        body_colors.append(colors)
+        bodies.append({"cells": [list(c) for c in path], "colors": list[Json](colors)})
+    holes: list[JsonObject] = []
+    demand = [c for colors in body_colors for c in colors]
     spots = sorted(free)
     rng.shuffle(spots)
     if len(spots) < len(demand):
@@ -103,7 +121,7 @@ def _attempt(
     total = len(demand)
     if "frozen_body" in features or rng.random() < 0.1:
         b = rng.randrange(nbodies)
-        others = total - len(bodies[b]["colors"])
+        others = total - len(body_colors[b])
         if others >= 1:
             bodies[b]["frozen"] = rng.randint(1, others)
     if ("frozen_hole" in features or rng.random() < 0.1) and total >= 2:
@@ -122,8 +140,8 @@ def _attempt(
         "cols": cols,
         "rows": rows,
         "stones": [list(c) for c in stones],
-        "bodies": bodies,
-        "holes": holes,
+        "bodies": list[Json](bodies),
+        "holes": list[Json](holes),
     }
 
 
@@ -132,7 +150,7 @@ def feature_mix(i: int) -> tuple[str, ...]:
     return (FEATURES[i % len(FEATURES)],)
 
 
-def check_astar_against_bfs(count: int = 200, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+def check_astar_against_bfs(count: int = 200, progress: Progress = NO_PROGRESS) -> SelfCheck:
     """A* (plain and with the fast upper bound) against BFS optimal step counts."""
     failures: list[str] = []
     solvable = 0
@@ -149,12 +167,12 @@ def check_astar_against_bfs(count: int = 200, progress: Progress = NO_PROGRESS) 
             got = None if result.moves is None else len(result.moves)
             if got != expected or (got is not None and not result.optimal):
                 failures.append(f"level {i}: {name} {got} vs BFS {expected}")
-    return {"check": "astar_vs_bfs", "levels": count, "solvable": solvable, "failures": failures}
+    return SelfCheck("astar_vs_bfs", {"levels": count, "solvable": solvable}, failures)
 
 
 def check_bound_against_distances(
     count: int = 40, progress: Progress = NO_PROGRESS
-) -> dict[str, Any]:
+) -> SelfCheck:
     """The lower bound never exceeds the exact distance to the goal of any reachable state."""
     failures: list[str] = []
     states = 0
@@ -173,10 +191,10 @@ def check_bound_against_distances(
             if solver.bound(state) > d:
                 failures.append(f"level {i}: bound {solver.bound(state)} > distance {d}")
                 break
-    return {"check": "bound_vs_bfs", "levels": levels, "states": states, "failures": failures}
+    return SelfCheck("bound_vs_bfs", {"levels": levels, "states": states}, failures)
 
 
-def check_matching(count: int = 500, seed: int = 4) -> dict[str, Any]:
+def check_matching(count: int = 500, seed: int = 4) -> SelfCheck:
     """The Hungarian assignment against brute force on random matrices."""
     rng = random.Random(seed)
     failures: list[str] = []
@@ -186,18 +204,18 @@ def check_matching(count: int = 500, seed: int = 4) -> dict[str, Any]:
         cost = [[rng.randint(0, 25) for _ in range(m)] for _ in range(n)]
         if min_cost_assignment(cost)[0] != brute_force_assignment(cost):
             failures.append(f"matrix {i}: {cost}")
-    return {"check": "matching_vs_brute_force", "matrices": count, "failures": failures}
+    return SelfCheck("matching_vs_brute_force", {"matrices": count}, failures)
 
 
-def check_spec_example() -> dict[str, Any]:
+def check_spec_example() -> SelfCheck:
     """The spec's example level: A* must prove its minimum of 20 steps."""
     result = Solver(Game(Level.from_json(SPEC_EXAMPLE))).solve(max_states=200_000)
     steps = None if result.moves is None else len(result.moves)
     failures = [] if steps == 20 and result.optimal else [f"got {steps} (optimal {result.optimal})"]
-    return {"check": "spec_example_minimum", "steps": steps, "failures": failures}
+    return SelfCheck("spec_example_minimum", {"steps": steps}, failures)
 
 
-def run_all(progress: Progress = NO_PROGRESS, *, levels: int = 200) -> list[dict[str, Any]]:
+def run_all(progress: Progress = NO_PROGRESS, *, levels: int = 200) -> list[SelfCheck]:
     """Every self-check of the game, in a fixed order."""
     return [
         check_spec_example(),

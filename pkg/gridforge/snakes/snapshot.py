@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.level import FORMAT, LOCK_KEYS, level_from_json
 from gridforge.snakes.play import replayed
 from gridforge.snakes.rules import Game
@@ -28,7 +29,7 @@ MAX_STEPS = 100_000
 _KIND_FOR_KEYS = {n: kind for kind, n in LOCK_KEYS.items()}
 
 
-def level_at(level: Any, steps: Any) -> dict[str, Any]:
+def level_at(level: Any, steps: Any) -> JsonObject:
     """The level whose start is the position after ``steps`` (JSON steps) from ``level``.
 
     :raises ValidationError: ``level`` is no level, or ``steps[i]`` does not replay.
@@ -39,11 +40,11 @@ def level_at(level: Any, steps: Any) -> dict[str, Any]:
     exited = game.exited_layers(state)
     on_board = [b for b in range(game.n) if state[b]]
     locks_left = {lock.id for b in on_board if (lock := parsed.bodies[b].lock) is not None}
-    bodies = []
+    bodies: list[Json] = []
     for b in on_board:
         body = parsed.bodies[b]
-        out: dict[str, Any] = {"cells": [list(c) for c in game.body_cells(state, b)],
-                               "colors": list(body.colors[game.layers_shed(state, b):])}
+        out: JsonObject = {"cells": [list(c) for c in game.body_cells(state, b)],
+                          "colors": list(body.colors[game.layers_shed(state, b):])}
         if body.frozen > exited:
             out["frozen"] = body.frozen - exited
         if body.lock is not None:
@@ -54,11 +55,11 @@ def level_at(level: Any, steps: Any) -> dict[str, Any]:
             out["key"] = body.key
         bodies.append(out)
     used = game.used_holes(state)
-    holes = []
+    holes: list[Json] = []
     for i, hole in enumerate(parsed.holes):
         if used[i]:
             continue
-        entry: dict[str, Any] = {"cell": list(hole.cell), "color": hole.color}
+        entry: JsonObject = {"cell": list(hole.cell), "color": hole.color}
         if hole.frozen > exited:
             entry["frozen"] = hole.frozen - exited
         holes.append(entry)

@@ -28,6 +28,7 @@ from gridforge.snakes.certificate import BATCH_FORMAT, CHECK_SECONDS, CHECK_STAT
 from gridforge.snakes.design.score import score_level
 from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.rules import Game
+from gridforge.snakes.selfcheck import SelfCheck
 
 # The largest data file check-designer reads from the package (a block of main-line levels).
 MAX_DATA_BYTES = 8 * 1024 * 1024
@@ -131,7 +132,7 @@ def shipped_data() -> Traversable:
 
 
 def check_shipped_certificates(progress: Progress = NO_PROGRESS, *,
-                               root: Traversable | None = None) -> dict[str, Any]:
+                               root: Traversable | None = None) -> SelfCheck:
     """Recheck every certificate in the package's ``snakes/data`` batch files (or ``root``):
     each claim, the score included; a failure names the file, the level and the claim."""
     if root is None:
@@ -148,7 +149,7 @@ def check_shipped_certificates(progress: Progress = NO_PROGRESS, *,
             failures += [f"{f.name} {issue}" for issue in exc.issues]
             if isinstance(data, dict) and isinstance(data.get("certificates"), list):
                 checked += len(data["certificates"])
-    return {"check": "shipped_certificates", "certificates": checked, "failures": failures}
+    return SelfCheck("shipped_certificates", {"certificates": checked}, failures)
 
 
 __all__ = ["certify", "certify_file_data", "check", "check_file_certificates",
