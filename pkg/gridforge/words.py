@@ -12,7 +12,6 @@ envelope (:mod:`gridforge.api`) and the page contracts' answers use them; nothin
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from gridforge.i18n import DEFAULT, has, language, say
 
@@ -79,7 +78,7 @@ def plain(text: str) -> str:
                             text)
 
 
-def issue_words(issue: dict[str, Any]) -> dict[str, Any]:
+def issue_words(issue: dict[str, str]) -> dict[str, str]:
     """An issue's JSON (``{path, code, message}``) with its place and its message in words
     added (``place``, ``text``); the path and code stay for tools and for placing the
     message beside its field."""

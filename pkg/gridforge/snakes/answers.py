@@ -1,4 +1,4 @@
-"""The shapes of snakes play's answers to the page: typed JSON objects.
+"""The shapes of snakes' answers to the page (play, lessons, the editor): typed JSON objects.
 
 Each is a :class:`~typing.TypedDict`, so an answer is at once the JSON the worker posts and a
 value whose every field mypy checks (a misspelt key or a wrong type is a type error, not a
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from gridforge.jsontypes import JsonObject
+from gridforge.snakes.levelfile import LevelJson
 
 Step = list[Any]  # [body, "head" | "tail", "U" | "D" | "L" | "R"], as in level files
 
@@ -232,3 +233,13 @@ class Reason(TypedDict):
     color: int
     cells: list[list[int]]
     text: str
+
+
+class DraftAnswer(TypedDict):
+    """A draft in the editor, what still stops it from being played (``issues``, each
+    ``{path, code, message}``, worded by the page's contract) and its SHA-256 once whole."""
+
+    level: LevelJson
+    issues: list[dict[str, str]]
+    ok: bool
+    sha256: str | None

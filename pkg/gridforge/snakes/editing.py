@@ -27,6 +27,8 @@ from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import Cell
+from gridforge.jsontypes import Json, JsonObject
+from gridforge.snakes.answers import DraftAnswer
 from gridforge.snakes.certificate import BATCH_FORMAT, CERT_FORMAT, check_certificate
 from gridforge.snakes.level import (
     FORMAT,
@@ -46,6 +48,7 @@ from gridforge.snakes.level import (
     regions,
     validate_level,
 )
+from gridforge.snakes.levelfile import HoleJson, LevelJson, LockJson, accepted
 
 __all__ = [
     "IMPORT_MAX_BYTES",
@@ -78,7 +81,7 @@ Prover = Callable[[Any, Any], dict[str, Any]]
 _UNFINISHED = ("key_count", "unknown_lock")
 
 
-def _unfinished(issue: Issue, data: dict[str, Any]) -> bool:
+def _unfinished(issue: Issue, data: JsonObject) -> bool:
     if issue.code in _UNFINISHED:
         return True
     return issue.path == "bodies" and issue.code == "count" and data.get("bodies") == []
@@ -91,7 +94,7 @@ def _draft_problems(data: Any) -> list[Issue]:
     return [i for i in validate_level(data, balanced=False) if not _unfinished(i, data)]
 
 
-def _answer(data: dict[str, Any]) -> dict[str, Any]:
+def _answer(data: LevelJson) -> DraftAnswer:
     """A draft with what still stops it from being a playable level, and its SHA-256."""
     issues = validate_level(data, balanced=True)
     sha: str | None
@@ -103,7 +106,7 @@ def _answer(data: dict[str, Any]) -> dict[str, Any]:
             "sha256": sha}
 
 
-def blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
+def blank(cols: Any = 7, rows: Any = 7) -> DraftAnswer:
     """An empty board of ``cols`` x ``rows`` floor cells (a draft with no body yet).
 
     :raises ValidationError: ``cols`` / ``rows`` out of the level's ranges.
@@ -113,10 +116,10 @@ def blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
     problems = _draft_problems(data)
     if problems:
         raise ValidationError(problems, "board size")
-    return _answer(data)
+    return _answer(accepted(data))
 
 
-def open_draft(level: Any) -> dict[str, Any]:
+def open_draft(level: Any) -> DraftAnswer:
     """Start editing ``level`` (a level dict or a stored draft).
 
     :raises ValidationError: every problem that makes it no draft, with field paths.
@@ -124,7 +127,7 @@ def open_draft(level: Any) -> dict[str, Any]:
     problems = _draft_problems(level)
     if problems:
         raise ValidationError(problems, "snakes level")
-    return _answer(copy.deepcopy(level))
+    return _answer(accepted(copy.deepcopy(level)))
 
 
 # ---------------------------------------------------------------- edit fields
@@ -139,30 +142,30 @@ class _Fields:
     def add(self, name: str, code: str, message: str) -> None:
         self.issues.append(Issue(field_path("edit", name), code, message))
 
-    def int_in(self, edit: dict[str, Any], name: str, lo: int, hi: int) -> int | None:
+    def int_in(self, edit: JsonObject, name: str, lo: int, hi: int) -> int | None:
         value = edit.get(name)
         if not is_int(value) or not lo <= value <= hi:
             self.add(name, "range", f"{name} must be an integer in {lo}..{hi}, got {value!r}")
             return None
         return value
 
-    def optional_int(self, edit: dict[str, Any], name: str, lo: int, hi: int) -> int | None:
+    def optional_int(self, edit: JsonObject, name: str, lo: int, hi: int) -> int | None:
         if edit.get(name) is None:
             return None
         return self.int_in(edit, name, lo, hi)
 
-    def cell(self, value: Any, name: str, data: dict[str, Any]) -> Cell | None:
-        if not isinstance(value, list) or len(value) != 2 or not all(is_int(v) for v in value):
+    def cell(self, value: Json, name: str, data: LevelJson) -> Cell | None:
+        x, y = value if isinstance(value, list) and len(value) == 2 else (None, None)
+        if not (is_int(x) and is_int(y)):
             self.add(name, "type", f"a cell is [x, y] with two integers, got {value!r}")
             return None
-        x, y = value
         if not (0 <= x < data["cols"] and 0 <= y < data["rows"]):
             self.add(name, "off_board",
                      f"cell [{x}, {y}] is outside the {data['cols']}x{data['rows']} board")
             return None
         return (x, y)
 
-    def cells(self, edit: dict[str, Any], data: dict[str, Any]) -> list[Cell]:
+    def cells(self, edit: JsonObject, data: LevelJson) -> list[Cell]:
         raw = edit.get("cells")
         if not isinstance(raw, list) or not raw:
             self.add("cells", "type", "cells must be a non-empty list of [x, y]")
@@ -179,7 +182,7 @@ class _Fields:
             raise ValidationError(self.issues, "edit")
 
 
-def _where(data: dict[str, Any], cell: Cell) -> tuple[str, int] | None:
+def _where(data: LevelJson, cell: Cell) -> tuple[str, int] | None:
     """What occupies ``cell``: ("stones" | "holes" | "bodies", index), or None for free floor."""
     target = list(cell)
     for i, stone in enumerate(data["stones"]):
@@ -203,7 +206,7 @@ def _taken(fields: _Fields, name: str, cell: Cell, at: tuple[str, int]) -> None:
 # ---------------------------------------------------------------- the tools
 
 
-def _stone(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _stone(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Paint stones along ``cells`` (or erase them with ``erase: true``)."""
     cells = fields.cells(edit, data)
     erase = edit.get("erase", False)
@@ -222,7 +225,7 @@ def _stone(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
     fields.check()
 
 
-def _erase(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _erase(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Remove whatever stands on ``cell``: a stone, a hole or a whole body."""
     cell = fields.cell(edit.get("cell"), "cell", data)
     fields.check()
@@ -233,23 +236,27 @@ def _erase(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
         fields.check()
         return
     kind, index = at
-    removed = data[kind].pop(index)
-    if kind == "bodies" and isinstance(removed.get("lock"), dict):
-        # Keys for a lock that left with its body open nothing: they go with it.
-        lock_id = removed["lock"].get("id")
-        for body in data["bodies"]:
-            if body.get("key") == lock_id:
-                del body["key"]
+    if kind == "stones":
+        data["stones"].pop(index)
+    elif kind == "holes":
+        data["holes"].pop(index)
+    else:
+        removed = data["bodies"].pop(index)
+        if "lock" in removed:
+            # Keys for a lock that left with its body open nothing: they go with it.
+            for body in data["bodies"]:
+                if body.get("key") == removed["lock"]["id"]:
+                    del body["key"]
 
 
-def _hole(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _hole(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Place a hole of ``color`` (and ``frozen`` threshold) on free floor, or restyle one."""
     cell = fields.cell(edit.get("cell"), "cell", data)
     color = fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
     frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
     fields.check()
-    assert cell is not None
-    hole: dict[str, Any] = {"cell": list(cell), "color": color}
+    assert cell is not None and color is not None
+    hole: HoleJson = {"cell": list(cell), "color": color}
     if frozen is not None:
         hole["frozen"] = frozen
     at = _where(data, cell)
@@ -262,7 +269,7 @@ def _hole(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
         fields.check()
 
 
-def _body(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _body(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Draw a body along ``cells`` (head first). Starting on an existing body redraws that
     body along the new path, keeping its colours and mechanisms; starting on free floor makes
     a new body of ``color``."""
@@ -278,10 +285,11 @@ def _body(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
     if len(data["bodies"]) >= MAX_BODIES:
         fields.add("cells", "count", f"a level has at most {MAX_BODIES} bodies")
     fields.check()
+    assert color is not None
     data["bodies"].append({"cells": [list(c) for c in cells], "colors": [color]})
 
 
-def _resize(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _resize(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Set the board to ``cols`` x ``rows``; stones outside go, a body or hole outside refuses."""
     cols = fields.int_in(edit, "cols", MIN_COLS, MAX_COLS)
     rows = fields.int_in(edit, "rows", MIN_ROWS, MAX_ROWS)
@@ -304,7 +312,7 @@ def _resize(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None
     data["stones"] = [s for s in data["stones"] if inside(s)]
 
 
-def _body_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _body_props(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Set body ``index``'s ``colors`` (outer first), ``frozen``, ``lock`` and ``key``
     (null removes the last three)."""
     index = fields.int_in(edit, "index", 0, max(0, len(data["bodies"]) - 1))
@@ -319,29 +327,34 @@ def _body_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> 
                 fields.add(f"colors[{j}]", "range",
                            f"a colour is an integer in {MIN_COLOR}..{MAX_COLOR}, got {c!r}")
     frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
-    lock = edit.get("lock")
-    if lock is not None and (not isinstance(lock, dict) or set(lock) != {"id", "kind"}
-                             or not isinstance(lock["id"], str) or not lock["id"].strip()
-                             or lock["kind"] not in LOCK_KEYS):
+    raw_lock = edit.get("lock")
+    lock: LockJson | None = None
+    if isinstance(raw_lock, dict) and set(raw_lock) == {"id", "kind"}:
+        lock_id, kind = raw_lock["id"], raw_lock["kind"]
+        if isinstance(lock_id, str) and lock_id.strip() and isinstance(kind, str) \
+                and kind in LOCK_KEYS:
+            lock = {"id": lock_id.strip(), "kind": kind}
+    if raw_lock is not None and lock is None:
         fields.add("lock", "type", 'a lock is {"id": "L1", "kind": "silver" | "gold"}')
     key = edit.get("key")
     if key is not None and (not isinstance(key, str) or not key.strip()):
         fields.add("key", "type", "key names a lock id (a non-empty string)")
     fields.check()
-    assert index is not None
+    assert index is not None and isinstance(colors, list)
     body = data["bodies"][index]
-    body["colors"] = list(colors)  # type: ignore[arg-type]
-    for name, value in (("frozen", frozen),
-                        ("lock", None if lock is None else {"id": lock["id"].strip(),
-                                                            "kind": lock["kind"]}),
-                        ("key", None if key is None else key.strip())):
-        if value is None:
-            body.pop(name, None)
-        else:
-            body[name] = value
+    body["colors"] = [c for c in colors if is_int(c)]  # every one is, checked above
+    body.pop("frozen", None)
+    body.pop("lock", None)
+    body.pop("key", None)
+    if frozen is not None:
+        body["frozen"] = frozen
+    if lock is not None:
+        body["lock"] = lock
+    if isinstance(key, str):
+        body["key"] = key.strip()
 
 
-def _hole_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _hole_props(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Set hole ``index``'s ``color`` and ``frozen`` threshold (null removes it)."""
     index = fields.int_in(edit, "index", 0, max(0, len(data["holes"]) - 1))
     if not data["holes"]:
@@ -349,7 +362,7 @@ def _hole_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> 
     color = fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
     frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
     fields.check()
-    assert index is not None
+    assert index is not None and color is not None
     hole = data["holes"][index]
     hole["color"] = color
     if frozen is None:
@@ -358,7 +371,7 @@ def _hole_props(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> 
         hole["frozen"] = frozen
 
 
-def _transform(data: dict[str, Any], edit: dict[str, Any], fields: _Fields) -> None:
+def _transform(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Mirror, rotate, move or copy the level or an area of it (:mod:`.transform`)."""
     from gridforge.snakes.transform import transform
 
@@ -369,7 +382,7 @@ _APPLY = {"stone": _stone, "erase": _erase, "hole": _hole, "body": _body, "resiz
           "body_props": _body_props, "hole_props": _hole_props, "transform": _transform}
 
 
-def apply_edit(level: Any, edit: Any) -> dict[str, Any]:
+def apply_edit(level: Any, edit: Any) -> DraftAnswer:
     """Apply one edit to the draft ``level`` and answer the new draft (see module doc).
 
     Edits: ``{"tool": "stone", "cells": [[x, y], ...], "erase": false}`` paints (or erases)
@@ -394,7 +407,7 @@ def apply_edit(level: Any, edit: Any) -> dict[str, Any]:
         raise ValidationError([Issue("edit.tool", "choice",
                                      f"tool must be one of {', '.join(TOOLS)}, got {tool!r}")],
                               "edit")
-    data = copy.deepcopy(level)
+    data = accepted(copy.deepcopy(level))
     _APPLY[tool](data, edit, _Fields())
     # The edit's own checks passed; the level's validator has the last word (two bodies'
     # cells, the floor count, colours, a lock without keys only as far as a draft allows).

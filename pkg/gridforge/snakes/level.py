@@ -29,12 +29,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, NamedTuple, TypeGuard
 
 from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json
 from gridforge.grid import NEIGHBOURS_4, Cell
+from gridforge.jsontypes import JsonObject
+from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson
 
 FORMAT = "gridforge.snakes.level/1"
 
@@ -60,12 +63,6 @@ HOLE_KEYS = ("cell", "color", "frozen")
 LOCK_FIELDS = ("id", "kind")
 
 
-def _set_fields(out: dict[str, Any], **optional: Any) -> dict[str, Any]:
-    """``out`` with the optional fields that are set (not 0, not None), in their order."""
-    out.update((name, value) for name, value in optional.items() if value)
-    return out
-
-
 @dataclass(frozen=True)
 class Lock:
     """A lock on a body: ``kind`` silver needs 1 key, gold needs 2."""
@@ -88,11 +85,16 @@ class Body:
     lock: Lock | None = None
     key: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BodyJson:
         """The body as in the file (optional fields only when set)."""
-        lock = None if self.lock is None else {"id": self.lock.id, "kind": self.lock.kind}
-        return _set_fields({"cells": [list(c) for c in self.cells], "colors": list(self.colors)},
-                           frozen=self.frozen, lock=lock, key=self.key)
+        out: BodyJson = {"cells": [list(c) for c in self.cells], "colors": list(self.colors)}
+        if self.frozen:
+            out["frozen"] = self.frozen
+        if self.lock is not None:
+            out["lock"] = {"id": self.lock.id, "kind": self.lock.kind}
+        if self.key:
+            out["key"] = self.key
+        return out
 
 
 @dataclass(frozen=True)
@@ -103,9 +105,12 @@ class Hole:
     color: int
     frozen: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HoleJson:
         """The hole as in the file (``frozen`` only when set)."""
-        return _set_fields({"cell": list(self.cell), "color": self.color}, frozen=self.frozen)
+        out: HoleJson = {"cell": list(self.cell), "color": self.color}
+        if self.frozen:
+            out["frozen"] = self.frozen
+        return out
 
 
 @dataclass(frozen=True)
@@ -117,16 +122,16 @@ class Level:
     stones: tuple[Cell, ...]
     bodies: tuple[Body, ...]
     holes: tuple[Hole, ...]
-    meta: dict[str, Any] | None = field(default=None, compare=False, hash=False)
+    meta: JsonObject | None = field(default=None, compare=False, hash=False)
 
     @classmethod
     def from_json(cls, data: Any, *, balanced: bool = True) -> Level:
         """Validate ``data`` fully, then build; raises ValidationError listing every issue."""
         return level_from_json(data, balanced=balanced)
 
-    def to_json(self, *, with_meta: bool = True) -> dict[str, Any]:
+    def to_json(self, *, with_meta: bool = True) -> LevelJson:
         """The level as a JSON-ready dict in the file's key order."""
-        out: dict[str, Any] = {
+        out: LevelJson = {
             "format": FORMAT,
             "cols": self.cols,
             "rows": self.rows,
@@ -580,14 +585,14 @@ def parse_level(text: str | bytes, *, balanced: bool = True) -> Level:
     return level_from_json(data, balanced=balanced)
 
 
-def spec_example() -> dict[str, Any]:
+def spec_example() -> JsonObject:
     """The example level of spec section 7 (solvable, minimum 20 steps), as a fresh dict."""
     text = resources.files("gridforge.snakes").joinpath("data", "spec_example.json").read_bytes()
-    data: dict[str, Any] = parse_json(text, "spec_example.json", max_bytes=MAX_LEVEL_BYTES)
+    data: JsonObject = parse_json(text, "spec_example.json", max_bytes=MAX_LEVEL_BYTES)
     return data
 
 
-def canonical_json(level: Level | dict[str, Any]) -> str:
+def canonical_json(level: Level | Mapping[str, object]) -> str:
     """Canonical text of a level: keys sorted, no whitespace, ``meta`` excluded."""
     if not isinstance(level, Level):
         level = level_from_json(level, balanced=False)
@@ -595,7 +600,7 @@ def canonical_json(level: Level | dict[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def level_sha256(level: Level | dict[str, Any]) -> str:
+def level_sha256(level: Level | Mapping[str, object]) -> str:
     """SHA-256 (hex) of :func:`canonical_json`: names a level in its certificate."""
     return hashlib.sha256(canonical_json(level).encode("utf-8")).hexdigest()
 

@@ -19,6 +19,7 @@ from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.answers import (
     Answer,
+    DraftAnswer,
     HintAnswer,
     LessonAnswer,
     PositionAnswer,
@@ -225,19 +226,19 @@ __all__ += ["editor_blank", "editor_edit", "editor_export_batch", "editor_free_a
             "editor_import", "editor_open", "editor_share_text", "editor_verify"]
 
 
-def _worded(answer: dict[str, Any]) -> dict[str, Any]:
+def _worded(answer: DraftAnswer) -> DraftAnswer:
     """An editor answer whose issues carry their place and message in words."""
     return {**answer, "issues": [issue_words(issue) for issue in answer["issues"]]}
 
 
-def editor_blank(cols: Any = 7, rows: Any = 7) -> dict[str, Any]:
+def editor_blank(cols: Any = 7, rows: Any = 7) -> DraftAnswer:
     """An empty ``cols`` x ``rows`` board to draw on: ``{level, issues, ok, sha256}``."""
     from gridforge.snakes import editing
 
     return _worded(editing.blank(cols, rows))
 
 
-def editor_open(level: Any) -> dict[str, Any]:
+def editor_open(level: Any) -> DraftAnswer:
     """Start editing ``level`` (a level or a stored draft): ``{level, issues, ok, sha256}``;
     refuses (field paths) what is no draft at all."""
     from gridforge.snakes import editing
@@ -245,7 +246,7 @@ def editor_open(level: Any) -> dict[str, Any]:
     return _worded(editing.open_draft(level))
 
 
-def editor_edit(level: Any, edit: Any) -> dict[str, Any]:
+def editor_edit(level: Any, edit: Any) -> DraftAnswer:
     """Apply one editor edit (stone, erase, hole, body, resize, body_props, hole_props) to
     the draft ``level``; a refused edit raises with field paths and changes nothing."""
     from gridforge.snakes import editing
@@ -448,7 +449,7 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
             "optimal": bool(result.optimal), "lower_bound": bound, "score": score["total"]}
 
 
-def editor_level_at(level: Any, steps: Any) -> dict[str, Any]:
+def editor_level_at(level: Any, steps: Any) -> DraftAnswer:
     """A new draft whose start is the position after ``steps`` of play on ``level`` (edit
     from a try-play position; see :mod:`gridforge.snakes.snapshot`): as :func:`editor_open`."""
     from gridforge.snakes import editing

@@ -121,25 +121,11 @@ class SearchResult:
     stored: int = 0
     seconds: float = 0.0
     reason: str = ""
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, int | None] = field(default_factory=dict)  # the search's own counts
 
     @property
     def steps(self) -> list[list[Any]] | None:
         return None if self.moves is None else [move_to_step(m) for m in self.moves]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "solution": self.steps,
-            "steps": None if self.moves is None else len(self.moves),
-            "optimal": self.optimal,
-            "lower_bound": self.lower_bound,
-            "upper_bound": self.upper_bound,
-            "expanded": self.expanded,
-            "stored": self.stored,
-            "seconds": round(self.seconds, 3),
-            "reason": self.reason,
-        }
 
 
 class Solver:
@@ -1028,7 +1014,7 @@ def _outcome(goal: Item | None, came: dict[int, Item], buckets: dict[int, deque[
              seconds: float, reason: str, pruned: int) -> SearchResult:
     """What an A* run that stopped (goal found, open list empty, or a budget) answers."""
     open_count = sum(len(x) for x in buckets.values())
-    stats = {"pruned": pruned, "open": open_count}
+    stats: dict[str, int | None] = {"pruned": pruned, "open": open_count}
     if goal is not None:
         moves = _path(came, goal)
         optimal = weight == scale

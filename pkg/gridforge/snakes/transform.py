@@ -24,7 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from gridforge.errors import Issue, ValidationError, is_int
+from gridforge.jsontypes import JsonObject
 from gridforge.snakes.level import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
+from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson
 
 __all__ = ["OPS", "transform"]
 
@@ -63,14 +65,22 @@ def _mapping(op: str, area: tuple[int, int, int, int], by: Any) -> Callable[[Cel
     return lambda c: (c[0] + dx, c[1] + dy)
 
 
-def transform(level: dict[str, Any], edit: dict[str, Any]) -> dict[str, Any]:
+def _unlocked(body: BodyJson) -> BodyJson:
+    """A copy of ``body`` without its lock and key (a copied lock would lack its keys)."""
+    out = body.copy()
+    out.pop("lock", None)
+    out.pop("key", None)
+    return out
+
+
+def transform(level: LevelJson, edit: JsonObject) -> LevelJson:
     """``level`` (a draft dict, not changed) with ``edit`` (``{op, area?, by?}``) applied.
 
     :raises ValidationError: the edit's fields, or a result off the board or on something
         that stays (paths ``edit.*``).
     """
     op = edit.get("op")
-    if op not in OPS:
+    if not isinstance(op, str) or op not in OPS:
         raise _refuse("op", "choice", f"op must be one of {', '.join(OPS)}, got {op!r}")
     cols, rows = level["cols"], level["rows"]
     area = _area(edit.get("area"), cols, rows)
@@ -92,18 +102,18 @@ def transform(level: dict[str, Any], edit: dict[str, Any]) -> dict[str, Any]:
         x, y = move((c[0], c[1]))
         return [x, y]
 
-    out = {**level, "cols": new_cols, "rows": new_rows}
+    out: LevelJson = {**level, "cols": new_cols, "rows": new_rows}
     picked_stones = [s for s in level["stones"] if inside(s)]
     picked_holes = [h for h in level["holes"] if inside(h["cell"])]
     picked_bodies = [b for b in level["bodies"] if all(inside(c) for c in b["cells"])]
     if not whole and not (picked_stones or picked_holes or picked_bodies):
         raise _refuse("area", "empty", "nothing lies wholly inside the area")
     new_stones = [moved(s) for s in picked_stones]
-    new_holes = [{**h, "cell": moved(h["cell"])} for h in picked_holes]
-    new_bodies = [{**b, "cells": [moved(c) for c in b["cells"]]} for b in picked_bodies]
+    new_holes: list[HoleJson] = [{**h, "cell": moved(h["cell"])} for h in picked_holes]
+    new_bodies: list[BodyJson] = [{**b, "cells": [moved(c) for c in b["cells"]]}
+                                  for b in picked_bodies]
     if op == "copy":
-        new_bodies = [{k: v for k, v in b.items() if k not in ("lock", "key")}
-                      for b in new_bodies]
+        new_bodies = [_unlocked(b) for b in new_bodies]
         out["stones"] = [*level["stones"], *new_stones]
         out["holes"] = [*level["holes"], *new_holes]
         out["bodies"] = [*level["bodies"], *new_bodies]

@@ -54,6 +54,7 @@ from typing import Any
 
 from gridforge import __version__
 from gridforge.errors import GridforgeError, ValidationError
+from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import BATCH_FORMAT, CERT_FORMAT, check_certificate, judge
 from gridforge.snakes.design.backward import Plan, unsolve
@@ -74,6 +75,7 @@ from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
 from gridforge.snakes.improve import tighten
 from gridforge.snakes.level import Level, level_from_json, level_sha256
+from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.rules import Game, Move, move_to_step
 from gridforge.snakes.search import SearchResult, Solver, shorten
 
@@ -328,7 +330,7 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
     req = parse_request(request)
     budget = int(req.budgets["candidates"])
     total_work = req.count * budget
-    levels: list[dict[str, Any]] = []
+    levels: list[LevelJson] = []
     certificates: list[dict[str, Any]] = []
     per_level: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -387,8 +389,9 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
                 tally.reasons.items())), "lowest_score": tally.lowest,
                 "highest_score": tally.highest}
             break
-        meta = {"id": f"design-{req.seed}-{k + 1:04d}", "template": made.template,
-                "target": req.target, "seed": req.seed, "candidate": tried}
+        meta: JsonObject = {"id": f"design-{req.seed}-{k + 1:04d}",
+                            "template": made.template, "target": req.target, "seed": req.seed,
+                            "candidate": tried}
         level_json = made.level.to_json(with_meta=False)
         level_json["meta"] = meta
         levels.append(level_json)
