@@ -132,14 +132,14 @@ def test_export_states_only_what_was_proven():
 
 def test_the_shipped_certificates_recheck_and_a_forged_shipped_one_fails(tmp_path):
     first = certify.check_shipped_certificates(root=data_with_first_block(tmp_path / "data"))
-    assert first["failures"] == [] and first["certificates"] >= 25
+    assert first.ok and first.failures == [] and first.figures["certificates"] >= 25
     cert = forged_corridor()
     batch = {"format": BATCH_FORMAT, "request": None, "levels": [CORRIDOR],
              "certificates": [cert]}
     (tmp_path / "main-9999-9999.json").write_text(json.dumps(batch), encoding="utf-8")
     result = certify.check_shipped_certificates(root=tmp_path)
-    assert result["certificates"] == 1
-    assert any("certificates[0].optimal" in f for f in result["failures"])
+    assert result.figures["certificates"] == 1 and not result.ok
+    assert any("certificates[0].optimal" in f for f in result.failures)
 
 
 @pytest.mark.cpython_only
