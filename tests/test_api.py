@@ -100,7 +100,7 @@ def test_spin_takes_a_short_loop_with_its_report_interval():
 def test_spin_reports_progress_and_can_be_cancelled():
     seen: list[tuple[int, int]] = []
 
-    def sink(done: int, total: int, label: str) -> bool:
+    def sink(done: int, total: int, label: str, figures: dict) -> bool:
         seen.append((done, total))
         return len(seen) >= 3  # ask to stop at the third report
 

@@ -32,10 +32,18 @@ def test_the_bar_redraws_a_new_label_at_most_once_a_second_and_wipes_longer_line
 
 def test_a_sink_that_asks_to_stop_cancels_the_work():
     calls = []
-    prog = Progress(lambda done, total, label: calls.append(done) or done >= 2)
+    prog = Progress(lambda done, total, label, figures: calls.append(done) or done >= 2)
     prog.step(1, 5)
     with pytest.raises(Cancelled, match="cancelled at 2/5"):
         prog.step(2, 5, "")
     with pytest.raises(Cancelled):
         prog.step(3, 5)
     assert calls[:2] == [1, 2]
+
+
+def test_a_step_hands_its_named_figures_to_the_sink():
+    seen = []
+    prog = Progress(lambda done, total, label, figures: seen.append((label, figures)))
+    prog.step(1, 3, "level 1/2", level=1, best=42.5)
+    prog.step(3, 3, "done", finished=True)
+    assert seen == [("level 1/2", {"level": 1, "best": 42.5}), ("done", {"finished": True})]

@@ -17,16 +17,18 @@ export const FIRST_CONSOLE_FUNCTION = `${API}version`;
 
 /** What the worker (worker.js) wires up once Python is imported: the module whose
  * `dispatch(name, argsJson, language)` answers every call, the versions call, and the
- * Python that sends long work's progress to `js.gridforgeProgress(done, total, label)`. */
+ * Python that sends long work's progress to `js.gridforgeProgress(done, total, label, figures)`
+ * (the figures as JSON text: named numbers, such as the designer's best score so far). */
 export const WORKER_ENTRY = Object.freeze({
   module: "gridforge.api",
   dispatch: "dispatch",
   version: `${API}version`,
   progress: [
     "import js",
+    "import json",
     "from gridforge import api",  // i18n-ok: Python source
     "from gridforge.progress import Progress",  // i18n-ok: Python source
-    "api.set_progress(Progress(lambda done, total, label: js.gridforgeProgress(done, total, label)))",  // i18n-ok: Python source
+    "api.set_progress(Progress(lambda done, total, label, figures: js.gridforgeProgress(done, total, label, json.dumps(figures))))",  // i18n-ok: Python source
   ].join("\n"),
 });
 

@@ -3,7 +3,7 @@
 // runs in Python (the dispatch named by contract.js, WORKER_ENTRY). Messages:
 //   page -> worker: {type: "init", interruptBuffer?}, {type: "call", id, name, args, language}
 //   worker -> page: {type: "status", stage, detail}, {type: "ready", versions},
-//                   {type: "load-error", message}, {type: "progress", id, done, total, label},
+//                   {type: "load-error", message}, {type: "progress", id, done, total, label, figures},
 //                   {type: "result", id, value}, {type: "error", id, error}
 import { WORKER_ENTRY } from "./contract.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
@@ -95,8 +95,8 @@ async function load() {
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(wheelPath)})`);
   mark("wheel");
   status("import", name);
-  self.gridforgeProgress = (done, total, label) => {
-    self.postMessage({ type: "progress", id: currentId, done, total, label });
+  self.gridforgeProgress = (done, total, label, figures) => {
+    self.postMessage({ type: "progress", id: currentId, done, total, label, figures: JSON.parse(figures) });
   };
   pyodide.runPython(WORKER_ENTRY.progress);
   dispatch = pyodide.pyimport(WORKER_ENTRY.module)[WORKER_ENTRY.dispatch];

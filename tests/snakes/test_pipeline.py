@@ -100,7 +100,7 @@ def test_time_budgets_are_validated():
 def test_cancellation_stops_generation():
     calls = []
 
-    def sink(done, total, label):
+    def sink(done, total, label, figures):
         calls.append(done)
         return len(calls) > 2
 
@@ -111,15 +111,20 @@ def test_cancellation_stops_generation():
 
 def test_progress_names_the_level_and_the_score_nearest_the_target_so_far():
     labels = []
+    figures = []
 
-    def sink(done, total, label):
+    def sink(done, total, label, named):
         labels.append(label)
+        figures.append(named)
         return False
 
     batch = design_levels({"target": 70, "tolerance": 1, "count": 1, "seed": 2,
                            "budgets": {"candidates": 24}}, Progress(sink))
     scored = [float(m[1]) for m in (re.search(r"best score ([\d.]+)", x) for x in labels) if m]
     assert labels[0] == "level 1/1" and labels[-1] == "done" and scored
+    # The same, named for a page to word itself: the level, and the best score once seen.
+    assert figures[0] == {"level": 1, "levels": 1} and figures[-1] == {"finished": True}
+    assert [f["best"] for f in figures if "best" in f] == scored
     # Each reported best is at least as near the target as the one before.
     assert all(abs(b - 70) <= abs(a - 70) for a, b in itertools.pairwise(scored))
     report = batch["report"]

@@ -121,13 +121,14 @@ export function designForm(ed) {
     let best = null;
     try {
       const { batch, text } = await ed.python.designBatch([req], (p) => {
-        // The designer's last report says "done" with the whole budget as its count: the
+        // The designer's last report (finished) has the whole budget as its count: the
         // candidates really tried are in the batch's report, said once it is done.
-        if (p.label === "done") return;
-        const found = /best(?: score)?\s*([\d.]+)/i.exec(p.label || "");
-        if (found) best = found[1];
+        const figures = p.figures || {};
+        if (figures.finished) return;
+        if (figures.best !== undefined) best = figures.best;
         progressLine.textContent = t("editor.design.progress", { done: p.done, total: p.total, best: best ?? "—",
-          stage: p.label || t("editor.design.searching") });
+          stage: figures.level ? t("editor.design.stage", { level: figures.level, levels: figures.levels })
+            : t("editor.design.searching") });
       });
       if (!batch.levels.length) {
         const s = batch.report.shortfall || {};

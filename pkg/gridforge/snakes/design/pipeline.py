@@ -316,6 +316,11 @@ def _stage(k: int, count: int, best: float | None) -> str:
     return f"level {k + 1}/{count}" + ("" if best is None else f", best score {best:g}")
 
 
+def _figures(k: int, count: int, best: float | None) -> dict[str, int | float]:
+    """The same as named figures, for a page to word itself (``best`` once there is one)."""
+    return {"level": k + 1, "levels": count, **({} if best is None else {"best": best})}
+
+
 def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
     """Design ``count`` certified levels for a request (see :func:`parse_request`).
 
@@ -344,7 +349,8 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
         stop = budget
         deadline = time.monotonic() + float(req.budgets["level_seconds"])
         best: float | None = None  # the score nearest the target so far, for the progress
-        progress.step(k * budget, total_work, _stage(k, req.count, best))
+        progress.step(k * budget, total_work, _stage(k, req.count, best),
+                      **_figures(k, req.count, best))
         while tried < stop:
             if time.monotonic() > deadline:
                 raise SafetyNetError(
@@ -354,7 +360,8 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
                     "(lower budgets.candidates, or raise budgets.level_seconds)")
             tried += 1
             if tried % 8 == 0:
-                progress.step(k * budget + tried, total_work, _stage(k, req.count, best))
+                progress.step(k * budget + tried, total_work, _stage(k, req.count, best),
+                              **_figures(k, req.count, best))
             recipe = make_recipe(req, pressure, rng, provable=made is not None and tried % 2 == 0)
             if recipe is None:
                 tally.reject("recipe")
@@ -399,7 +406,7 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
         per_level.append({"candidates": tried, "score": made.score["total"],
                           "steps": len(made.moves), "optimal": made.optimal,
                           "lower_bound": made.lower_bound, "template": made.template})
-    progress.step(total_work, total_work, "done")
+    progress.step(total_work, total_work, "done", finished=True)
     report: dict[str, Any] = {
         "made": len(levels), "asked": req.count, "levels": per_level,
         "rejected": dict(sorted(tally.reasons.items())), "scored": tally.scored,
