@@ -44,6 +44,7 @@ from gridforge.errors import (
     read_package_json,
 )
 from gridforge.grid import Cell
+from gridforge.i18n import say
 from gridforge.mines.board import BOARD_FORMAT, Board, spawn_cells
 from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Playthrough, geometry, result_of
 from gridforge.progress import NO_PROGRESS, Progress
@@ -670,7 +671,7 @@ def generate(
     fog_count = table.fog_at(level)
     reasons: dict[str, int] = {}
     for attempt in range(1, table.attempts + 1):
-        progress.step(attempt - 1, table.attempts, "attempts")
+        progress.step(attempt - 1, table.attempts, say("progress.boards"))
         outcome = _Attempt(table, fog_count, rng).run()
         if isinstance(outcome, str):
             reasons[outcome] = reasons.get(outcome, 0) + 1
@@ -707,9 +708,9 @@ def generate_many(
         raise GridforgeError(f"count must be a positive integer, got {count!r}")
     out = []
     for k in range(count):
-        progress.step(k, count, "boards")
+        progress.step(k, count, say("progress.boards"))
         out.append(generate(table, seed + k, level))
-    progress.step(count, count, "boards")
+    progress.step(count, count, say("progress.boards"))
     return out
 
 

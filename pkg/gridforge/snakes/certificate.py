@@ -48,6 +48,7 @@ from typing import Any
 
 from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.improve import Budget, improve
 from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
@@ -694,10 +695,10 @@ def certify_batch(
         carried = [None] * len(levels)
     certs = []
     for i, level in enumerate(parsed):
-        progress.step(i, len(levels), "certifying")
+        progress.step(i, len(levels), say("progress.certifying"))
         certs.append(_certify_carried(level, carried[i], field_path("certificates", i),
                                       request=request, progress=progress, **budgets))
-    progress.step(len(levels), len(levels), "certified")
+    progress.step(len(levels), len(levels), say("progress.certifying"))
     return {"format": BATCH_FORMAT, "request": request, "levels": levels, "certificates": certs}
 
 

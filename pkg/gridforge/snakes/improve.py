@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.pairs import DEFAULT_PAIR_STATES, pairwise_bound
 from gridforge.snakes.rules import Game, Move, State
@@ -129,7 +130,7 @@ def tighten(game: Game, moves: list[Move], *, depth: int = 6, max_states: int = 
     states = _states(game, moves, start)
     i = 0
     while i < len(moves):
-        progress.step(i, len(moves), "shortening")
+        progress.step(i, len(moves), say("progress.shortening"))
         last = {s: k for k, s in enumerate(states)}
         found = _shortcut(game, states, last, i, depth, max_states)
         if found is None:
@@ -217,7 +218,7 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
                 break
             name = f"w{weight}/{scale}"
             while True:
-                progress.step(0, 1, f"shortening ({len(moves)} steps)")
+                progress.step(0, 1, say("progress.shortening"))
                 found: SearchResult = solver.astar(
                     max_states=states, max_seconds=budget.seconds, upper=len(moves),
                     weight=weight, scale=scale)

@@ -45,6 +45,7 @@ from heapq import heappop, heappush
 from operator import sub
 from typing import Any, NamedTuple
 
+from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.matching import INF, SquareMatch, min_cost
 from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
@@ -901,8 +902,7 @@ class Solver:
                     reason = "seconds"
                     break
                 if not expanded & 4095:
-                    progress.step(len(best), max_states,
-                                  "A*" if weight == scale else "fast search")
+                    progress.step(len(best), max_states, say("progress.searching"))
             nodes[key] = node
             came[key] = item
             found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active, scale)
