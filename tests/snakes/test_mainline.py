@@ -109,7 +109,7 @@ def test_an_unaligned_range_widens_its_blocks_on_resume(straight, tmp_path):
 def test_a_stopped_build_leaves_a_valid_resume_point(straight, tmp_path):
     out = tmp_path / "stopped"
 
-    def stop_in_the_second_block(done: int, total: int, label: str) -> bool:
+    def stop_in_the_second_block(done: int, total: int, label: str, figures: dict) -> bool:
         return done >= 6
 
     with pytest.raises(Cancelled):
