@@ -8,12 +8,10 @@ the contract (``web/contract.js``). Steps stay the file format's ``[body, end, d
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.levelfile import LevelJson
-
-Step = list[Any]  # [body, "head" | "tail", "U" | "D" | "L" | "R"], as in level files
+from gridforge.snakes.levelfile import LevelJson, Step
 
 
 class BodyView(TypedDict):

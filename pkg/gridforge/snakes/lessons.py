@@ -36,9 +36,9 @@ from gridforge.snakes.answers import (
     Picture,
     RulesAnswer,
     RulesSection,
-    Step,
 )
 from gridforge.snakes.level import Level, level_from_json
+from gridforge.snakes.levelfile import Step
 from gridforge.snakes.rules import Game, Move, State, move_to_step, step_to_move
 
 __all__ = ["LESSONS", "MECHANICS", "Lesson", "Mechanic", "demonstration", "lesson_at",

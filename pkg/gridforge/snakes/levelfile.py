@@ -10,9 +10,11 @@ field it touches. Optional fields are absent, never null, as in a file.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from gridforge.jsontypes import JsonObject
+
+Step = list[Any]  # [body, "head" | "tail", "U" | "D" | "L" | "R"]: a step of a solution
 
 
 class LockJson(TypedDict):

@@ -199,7 +199,7 @@ def happened(game: Game, before: State, after: State, move: Move,
     body, end, direction = move_to_step(move)
     color = game.outer_color(before, body)
     out: list[Event] = [{"kind": "step", "body": body, "end": end,
-                                  "direction": direction, "color": color}]
+                         "direction": direction, "color": color}]
     if game.exited_layers(after) > game.exited_layers(before):
         out.append({"kind": "exit", "body": body, "color": color,
                     "layers_left": game.layers_left(after, body)})

@@ -852,6 +852,7 @@ class Solver:
         active = [bk0]
         expand = self._expand
         derive = self._derive
+        label = say("progress.searching")  # the call's language, said once
         expanded = 0
         pruned = 0
         goal: Item | None = None
@@ -902,7 +903,7 @@ class Solver:
                     reason = "seconds"
                     break
                 if not expanded & 4095:
-                    progress.step(len(best), max_states, say("progress.searching"))
+                    progress.step(len(best), max_states, label)
             nodes[key] = node
             came[key] = item
             found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active, scale)
