@@ -40,8 +40,11 @@ def measure(n: int, seed: int) -> tuple[str, float]:
     level, cert = design_level(n, seed)
     spent = time.process_time() - start
     meta = level["meta"]
-    return (f"{meta['target']:6} {cert['score']['total']:5} {cert['steps']:5} "
-            f"{cert['optimal']!s:>6} {spent:7.1f} {meta.get('fallback', {}).get('tries', '')}",
+    score = cert["score"]
+    ceilings = ",".join(t for t, v in score["normalised"].items() if v == 1) or "-"
+    return (f"{meta['target']:6} {score['total']:5} {cert['steps']:5} "
+            f"{score['diagnostics']['interaction_steps']:5} {cert['optimal']!s:>6} "
+            f"{spent:7.1f} {meta.get('fallback', {}).get('tries', '') or '-':>8} {ceilings}",
             spent)
 
 
@@ -53,8 +56,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     measured: dict[int, float] = {}
-    print(f"{'band':>9} {'level':>5} {'target':>6} {'score':>5} {'steps':>5} {'proven':>6} "
-          f"{'cpu s':>7} fallback")
+    print(f"{'band':>9} {'level':>5} {'target':>6} {'score':>5} {'steps':>5} {'inter':>5} "
+          f"{'proven':>6} {'cpu s':>7} fallback ceilings")
     # Spread over the band and over the wave (slot 3, 8, 5, ...): breathers included.
     levels = [(band, (band - 1) * BAND + 1 + (37 + 61 * k) % BAND)
               for band in bands_of(args.bands) for k in range(args.per_band)]

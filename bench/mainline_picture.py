@@ -158,15 +158,22 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
 
 def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     """The per-band Markdown table of the docs."""
-    out = ["| band | built | median score | proven | mean gap (steps - bound) | largest "
-           "template share | body counts | fallbacks |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = ["| band | built | median score | proven | mean gap (steps - bound) | interaction "
+           "steps | make way | mechanic-free | all four | coats / frozen / frozen holes / locks "
+           "| most at a ceiling | largest template share | body counts | fallbacks |",
+           "| --- " * 14 + "|"]
     for band in bands:
         lo, hi = band["levels"]
         counts = ", ".join(map(str, band["body_counts"]))
+        shares = " / ".join(f"{v:.0%}" for v in band["mechanics"].values())
+        ceilings = band["ceilings"]
+        top = max(ceilings, key=lambda t: (ceilings[t], t), default=None)
+        ceiling = f"{top} {ceilings[top]:.0%}" if top else "none"
         out.append(f"| {lo}-{hi} | {band['built']} | {band['median_score']:.1f} | "
                    f"{band['proven']:.0%} | {band['mean_gap']:.1f} | "
-                   f"{band['top_template_share']:.0%} | {counts} | "
+                   f"{band['mean_interaction']:.1f} | {band['make_way']:.0%} | "
+                   f"{band['mechanic_free']:.0%} | {band['all_mechanics']:.0%} | {shares} | "
+                   f"{ceiling} | {band['top_template_share']:.0%} | {counts} | "
                    f"{band['fallbacks']} |")
     proven = sum(1 for r in rows if r["proven"])
     out.append(f"\nWhole line built: {len(rows)} levels, {proven} proven minimal "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeGuard, TypeVar
@@ -79,6 +79,104 @@ class ValidationError(GridforgeError):
         renamed = ValidationError(self.issues, what)
         renamed.more = self.more
         return renamed
+
+
+class Issues:
+    """The one collector of a validator's problems: every loader of the project adds its
+    issues here, in the order found, each with its field path under ``base``.
+
+    The same wrong input gets the same code whichever file it is in: ``type`` (a value of
+    the wrong kind: a text for a number, a float for an integer), ``range`` (a number out of
+    its bounds), ``off_board`` (a cell outside the board), ``missing``, ``unknown_field``.
+    """
+
+    def __init__(self, base: str = "") -> None:
+        self.base = base
+        self.items: list[Issue] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __iter__(self) -> Iterator[Issue]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def append(self, issue: Issue) -> None:
+        """An issue made elsewhere (a checker that answers one), kept as it is."""
+        self.items.append(issue)
+
+    def at(self, *parts: str | int) -> str:
+        """The full field path of ``parts`` under this collector's base."""
+        return field_path(self.base, *parts)
+
+    def add(self, path: str, code: str, message: str) -> None:
+        """One issue at ``path`` (under the base; "" is the base itself)."""
+        self.items.append(Issue(self.at(path) if path else self.base, code, message))
+
+    def integer(self, value: Any, path: str, lo: int, hi: int, what: str) -> int | None:
+        """``value`` when it is an integer in ``lo..hi``; else None, with a ``type`` issue
+        (not an integer) or a ``range`` one."""
+        if not is_int(value):
+            self.add(path, "type", f"{what} must be an integer, got {describe(value)}")
+            return None
+        if not lo <= value <= hi:
+            self.add(path, "range", f"{what} must be in {lo}..{hi}, got {value}")
+            return None
+        return value
+
+    def unknown_keys(self, obj: dict[str, Any], allowed: Iterable[str], path: str = "") -> None:
+        """An ``unknown_field`` issue for each key of ``obj`` outside ``allowed``, sorted."""
+        known = set(allowed)
+        for key in sorted((k for k in obj if k not in known), key=str):
+            self.add(field_path(path, str(key)), "unknown_field", f"unknown field {key!r}")
+
+    def list_of(self, value: Any, path: str, lo: int, hi: int, what: str,
+                code: str = "length") -> list[Any] | None:
+        """``value`` when it is a list of ``lo..hi`` items (None, with an issue, otherwise):
+        a longer list is refused before any item is read."""
+        if not isinstance(value, list):
+            self.add(path, "type", f"{what} must be a list")
+            return None
+        if not lo <= len(value) <= hi:
+            self.add(path, code, f"{what}: {lo}..{hi} items, got {len(value)}")
+            return None
+        return value
+
+    def object_of(self, value: Any, path: str, allowed: Iterable[str],
+                  what: str) -> TypeGuard[dict[str, Any]]:
+        """Whether ``value`` is an object (an issue otherwise); its unknown keys are issues."""
+        if not isinstance(value, dict):
+            self.add(path, "type", f"{what} is an object, got {describe(value)}")
+            return False
+        self.unknown_keys(value, allowed, path)
+        return True
+
+    def cell(self, value: Any, path: str, cols: int | None, rows: int | None
+             ) -> tuple[int, int] | None:
+        """``value`` as a cell ``(x, y)`` when it is ``[x, y]`` (two integers) on a
+        ``cols`` x ``rows`` board (any, when the size is not known); else None, with a
+        ``type`` or ``off_board`` issue."""
+        if not isinstance(value, list) or len(value) != 2 or not all(is_int(v) for v in value):
+            self.add(path, "type", f"a cell is [x, y] with two integers, got {describe(value)}")
+            return None
+        x, y = value
+        if cols is not None and rows is not None and not (0 <= x < cols and 0 <= y < rows):
+            self.add(path, "off_board", f"cell [{x}, {y}] is outside the {cols}x{rows} board")
+            return None
+        return (x, y)
+
+    def raise_if_any(self, what: str) -> None:
+        """:raises ValidationError: with every issue found, when there is one."""
+        if self.items:
+            raise ValidationError(self.items, what)
+
+
+def describe(value: Any) -> str:
+    """A short JSON rendering of ``value`` for a message (at most 40 characters)."""
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:

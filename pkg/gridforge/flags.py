@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
-__all__ = ["finite_float", "int_range"]
+__all__ = ["finite_float", "int_range", "parsed_by"]
 
 # Integers on the command line have at most this many digits (Python's int() would parse
 # thousands, slowly, before any range check could refuse them).
 MAX_FLAG_DIGITS = 30
+
+T = TypeVar("T")
 
 
 def _range_text(low: float | None, high: float | None) -> str:
@@ -64,3 +67,17 @@ def finite_float(low: float | None = None, high: float | None = None) -> Callabl
 
     parse.__name__ = "number"
     return parse
+
+
+def parsed_by(parse: Callable[[str], T], name: str) -> Callable[[str], T]:
+    """An argparse ``type`` from a parser of the project (``parse_levels``, say): its
+    GridforgeError or ValueError becomes argparse's usage error naming the flag."""
+
+    def convert(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:  # GridforgeError is a ValueError
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = name
+    return convert

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
+import pytest
 from gridforge.snakes.level import Level, validate_level
 from gridforge.snakes.puzzle import (
     _Serial,
@@ -295,15 +296,19 @@ def oracle_witness_exists(level: Level, relaxed: Level, limit: int) -> bool:
     return False
 
 
-def test_witnesses_against_an_exhaustive_oracle():
+@pytest.mark.parametrize("with_solution", [False, True])
+def test_witnesses_against_an_exhaustive_oracle(with_solution):
+    # Given a solution of the real level, its reorderings are tried first: the answer is
+    # the same, and a reordered witness is as checked as a searched one.
     found = checked = 0
     for seed in range(30):
         level = Level.from_json(random_level(seed, features(seed)))
         limit = bfs_optimum(Game(level))
         if limit is None:
             continue
+        solution = Solver(Game(level)).astar(max_states=10**6).moves if with_solution else None
         for _, relaxed in relaxations(level):
-            steps = witness(level, relaxed, limit, max_states=10**6)
+            steps = witness(level, relaxed, limit, max_states=10**6, solution=solution)
             checked += 1
             assert (steps is not None) == oracle_witness_exists(level, relaxed, limit), seed
             if steps is not None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import pytest
 from gridforge.errors import ValidationError
 from gridforge.snakes.level import Level
@@ -190,13 +193,37 @@ def test_successors_agree_with_refusal_and_occupancy():
             moves = {m for m, _, _ in succ}
             for move in range(len(g.level.bodies) * 8):
                 assert (g.refusal(s, move) is None) == (move in moves)
-            for _, child, occ in succ:
+            for move in range(len(g.level.bodies) * 8):
+                assert g.advance(s, move) == next((c for m, c, _ in succ if m == move), None)
+            for _move, child, occ in succ:
                 assert occ == g.occupancy(child)
                 if child not in seen:
                     seen.add(child)
                     nxt.append(child)
         frontier = nxt
     assert len(seen) > 50
+
+
+@pytest.mark.parametrize("number", [12, 36, 1221, 1900])
+def test_one_move_child_agrees_with_successors_on_main_line_mechanics(number):
+    # Coats, frozen bodies and holes, silver and gold locks: apply() computes a single
+    # move's child apart from successors(); the two must agree on every state reached.
+    first = (number - 1) // 25 * 25 + 1
+    block = resources.files("gridforge.snakes") / "data" / f"main-{first:04}-{first + 24:04}.json"
+    g = Game(Level.from_json(json.loads(block.read_text())["levels"][number - first]))
+    frontier, seen = [g.initial], {g.initial}
+    while frontier and len(seen) < 3000:
+        s = frontier.pop()
+        children = {move: child for move, child, _ in g.successors(s, g.occupancy(s))}
+        for move in range(g.n * 8):
+            assert g.advance(s, move) == children.get(move)
+            assert (g.refusal(s, move) is None) == (move in children)
+        for move, child in children.items():
+            assert g.apply(s, move) == child
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    assert len(seen) > 100
 
 
 def test_state_json_round_trip():

@@ -25,7 +25,15 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.errors import (
+    GridforgeError,
+    Issue,
+    Issues,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+)
 from gridforge.grid import NEIGHBOURS_8, Cell, in_bounds
 
 BOARD_FORMAT = "gridforge.mines.board/1"
@@ -70,7 +78,7 @@ def spawn_cells(spawn: Cell) -> list[Cell]:
 
 
 def _cell_entries(table: object, name: str, not_a_map: str, cols: int | None, rows: int | None,
-                  issues: list[Issue]) -> Iterator[tuple[Cell, Any, str]]:
+                  issues: Issues) -> Iterator[tuple[Cell, Any, str]]:
     """The entries ``(cell, value, path)`` of the optional cell-keyed mapping ``table`` (field
     ``name``) whose key is a cell on the board; every other problem goes to ``issues``."""
     if table is None:
@@ -93,7 +101,7 @@ def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) ->
     if not (is_int(value[0]) and is_int(value[1])):
         return Issue(path, "type", f"cell coordinates must be integers, got {value!r}")
     if cols is not None and rows is not None and not in_bounds((value[0], value[1]), cols, rows):
-        return Issue(path, "bounds", f"cell {list(value)} is outside the {cols}x{rows} board")
+        return Issue(path, "off_board", f"cell {list(value)} is outside the {cols}x{rows} board")
     return None
 
 
@@ -112,7 +120,7 @@ def _side_issue(value: object, path: str) -> Issue | None:
 
 
 
-def _mine_cells(mines: Iterable[Cell], cols: int, rows: int, issues: list[Issue]) -> list[Cell]:
+def _mine_cells(mines: Iterable[Cell], cols: int, rows: int, issues: Issues) -> list[Cell]:
     """The mine cells of a board being built, each problem added to ``issues``.
 
     :raises ValidationError: at once when ``mines`` is no list or longer than the board.
@@ -140,7 +148,7 @@ def _mine_cells(mines: Iterable[Cell], cols: int, rows: int, issues: list[Issue]
 
 
 def _variant_marks(variants: object, mine_set: frozenset[Cell], cols: int, rows: int,
-                   issues: list[Issue]) -> dict[Cell, tuple[str, ...]]:
+                   issues: Issues) -> dict[Cell, tuple[str, ...]]:
     """The variant marks of a board being built (safe cells only), problems to ``issues``."""
     variant_map: dict[Cell, tuple[str, ...]] = {}
     for c, ids, path in _cell_entries(variants, "variants", "variants must map cells to "
@@ -162,7 +170,7 @@ def _variant_marks(variants: object, mine_set: frozenset[Cell], cols: int, rows:
 
 
 def _carried_digits(digits: object, mine_set: frozenset[Cell], cols: int, rows: int,
-                    issues: list[Issue]) -> dict[Cell, int]:
+                    issues: Issues) -> dict[Cell, int]:
     """The digits a board being built carries (every safe cell when given at all), problems
     to ``issues``."""
     digit_map: dict[Cell, int] = {}
@@ -183,7 +191,7 @@ def _carried_digits(digits: object, mine_set: frozenset[Cell], cols: int, rows: 
 
 
 
-def _json_variants(raw_variants: object, cols: int, rows: int, issues: list[Issue]
+def _json_variants(raw_variants: object, cols: int, rows: int, issues: Issues
                    ) -> dict[Cell, list[str]]:
     """A board file's ``variants`` (id -> cells) turned cell -> ids, problems to ``issues``."""
     variants: dict[Cell, list[str]] = {}
@@ -212,7 +220,7 @@ def _json_variants(raw_variants: object, cols: int, rows: int, issues: list[Issu
 
 
 def _json_digits(raw_digits: object, mines: list[Any], cols: int, rows: int,
-                 issues: list[Issue]) -> dict[Cell, int] | None:
+                 issues: Issues) -> dict[Cell, int] | None:
     """A board file's optional ``digits`` (rows of values, null on mines) by cell, problems
     to ``issues``; None when the file carries none."""
     if raw_digits is None:
@@ -296,7 +304,7 @@ class Board:
         variants: Mapping[Cell, Iterable[str]] | None = None,
         digits: Mapping[Cell, int] | None = None,
     ) -> None:
-        issues: list[Issue] = []
+        issues = Issues()
         for name, side in (("cols", cols), ("rows", rows)):
             if (issue := _side_issue(side, name)) is not None:
                 issues.append(issue)
@@ -523,7 +531,7 @@ class Board:
         data = parse_json(source, "mines board") if isinstance(source, str | bytes) else source
         if not isinstance(data, Mapping):
             raise ValidationError([Issue("", "type", "a board is a JSON object")], "mines board")
-        issues: list[Issue] = []
+        issues = Issues()
         for key in data:
             if key not in _BOARD_KEYS:
                 issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))

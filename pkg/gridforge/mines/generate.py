@@ -37,6 +37,7 @@ from typing import Any
 from gridforge.errors import (
     GridforgeError,
     Issue,
+    Issues,
     ValidationError,
     field_path,
     is_int,
@@ -251,13 +252,8 @@ class GenTable:
         """
         if not isinstance(data, Mapping):
             raise ValidationError([Issue(path, "type", "a table is a JSON object")], "table")
-        issues: list[Issue] = []
-
-        def at(name: str) -> str:
-            return field_path(path, name)
-
-        def bad(name: str, code: str, message: str) -> None:
-            issues.append(Issue(at(name), code, message))
+        issues = Issues(path)
+        at, bad = issues.at, issues.add
 
         for key in data:
             if key not in _TABLE_KEYS:
@@ -272,12 +268,12 @@ class GenTable:
                 bad(key, "missing", f"missing field {key!r}")
             elif not is_int(side) or not 3 <= side <= MAX_GEN_SIDE:
                 bad(key, "range", f"must be an integer in 3..{MAX_GEN_SIDE}, got {side!r}")
-        if any(i.path in (at("cols"), at("rows")) for i in issues):
-            raise ValidationError(issues, "generation table")
+        if any(i.path in (at("cols"), at("rows")) for i in issues.items):
+            raise ValidationError(issues.items, "generation table")
         assert isinstance(cols, int) and isinstance(rows, int)
         mines, density = data.get("mines"), data.get("density")
         count = _mine_count(data, cols, rows, bad,
-                            lambda key: any(i.path == at(key) for i in issues))
+                            lambda key: any(i.path == at(key) for i in issues.items))
         spawn = _spawn_cell(data.get("spawn"), cols, rows, bad)
         fog = data.get("fog", 0)
         _check_fog(fog, count, cols, rows, bad)
@@ -296,8 +292,7 @@ class GenTable:
         shown = data.get("mine_count_shown", True)
         if not isinstance(shown, bool):
             bad("mine_count_shown", "type", f"must be true or false, got {shown!r}")
-        if issues:
-            raise ValidationError(issues, "generation table")
+        issues.raise_if_any("generation table")
         return cls(
             cols=cols,
             rows=rows,

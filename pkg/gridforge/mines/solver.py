@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
 from gridforge.grid import NEIGHBOURS_8, Cell
 from gridforge.mines.board import MAX_SIDE, Board
 
@@ -722,7 +722,7 @@ def deduce(
 
 
 def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
-                      issues: list[Issue]) -> bool:
+                      issues: Issues) -> bool:
     """Whether a position's entry is ``length`` values starting with a cell on the board;
     when not, the issue goes to ``issues``."""
     if not isinstance(value, list) or len(value) != length or not all(
@@ -731,13 +731,13 @@ def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
         issues.append(Issue(path, "type", f"expected {length} values [x, y, ...]"))
         return False
     if not (0 <= value[0] < cols and 0 <= value[1] < rows):
-        issues.append(Issue(path, "bounds", f"cell {value[:2]} is outside the board"))
+        issues.append(Issue(path, "off_board", f"cell {value[:2]} is outside the board"))
         return False
     return True
 
 
 def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
-                  issues: list[Issue]) -> dict[Cell, int | None]:
+                  issues: Issues) -> dict[Cell, int | None]:
     """A position's ``opened`` entries ``[x, y, digit|null]`` by cell, problems to
     ``issues``."""
     opened: dict[Cell, int | None] = {}
@@ -762,7 +762,7 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
 
     :raises ValidationError: naming every faulty field.
     """
-    issues: list[Issue] = []
+    issues = Issues()
     if not isinstance(data, Mapping):
         raise ValidationError([Issue("", "type", "a position is a JSON object")], "position")
     for key in data:

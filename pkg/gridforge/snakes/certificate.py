@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridforge import __version__
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
 from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.improve import Budget, improve
@@ -304,16 +304,16 @@ class Recheck:
     certificate: dict[str, Any] | None
 
 
-class _Claims:
-    """The claim-by-claim judge of one certificate; collects issues with field paths."""
+class _Claims(Issues):
+    """The claim-by-claim judge of one certificate: the core collector, paths under
+    ``base``."""
 
     def __init__(self, cert: dict[str, Any], base: str) -> None:
+        super().__init__(base)
         self.cert = cert
-        self.base = base
-        self.issues: list[Issue] = []
 
     def bad(self, name: str, message: str, code: str = "claim") -> None:
-        self.issues.append(Issue(field_path(self.base, name), code, message))
+        self.add(name, code, message)
 
     def expect(self, name: str, value: Any) -> None:
         """The claim ``name`` must equal ``value`` (what the recheck established)."""
@@ -348,8 +348,8 @@ class _Claims:
             self.bad("solution", f"{len(solution)} steps; the limit is {MAX_SOLUTION}",
                      "too_large")
         self.informational()
-        self.issues += request_issues(cert.get("request"), field_path(self.base, "request"))
-        return not self.issues
+        self.items += request_issues(cert.get("request"), field_path(self.base, "request"))
+        return not self.items
 
     def informational(self) -> None:
         """The shape of the informational fields (:data:`INFORMATIONAL_KEYS`): a few named
@@ -427,7 +427,7 @@ def recheck(
                               f"not a certificate (format must be {CERT_FORMAT!r})")], None)
     claims = _Claims(cert, base)
     if not claims.structure():
-        return Recheck(claims.issues, None)
+        return Recheck(claims.items, None)
     states = _budget(cert, max_states)
     out = _blank(level, cert["request"], {"exact_states": states, "exact_seconds": max_seconds})
     claims.expect("level_sha256", out["level_sha256"])
@@ -441,8 +441,8 @@ def recheck(
         _recheck_undetermined(claims, out, solver, states, max_seconds)
     else:
         _recheck_solved(claims, out, solver, scorer, states, max_seconds)
-    if claims.issues:
-        return Recheck(claims.issues, None)
+    if claims.items:
+        return Recheck(claims.items, None)
     return Recheck([], out)
 
 

@@ -24,10 +24,10 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from gridforge import errors
+from gridforge.flags import finite_float, int_range
 from gridforge.progress import Progress, terminal_bar
 from gridforge.snakes.certificate import BATCH_FORMAT
 from gridforge.snakes.level import MAX_LEVEL_BYTES
@@ -47,27 +47,9 @@ MAX_SECONDS = 7 * 86400.0
 MAX_LEVELS = 100_000  # check-designer --levels
 
 
-def _bounded(kind: type[int] | type[float], lo: float, hi: float,
-             what: str) -> Callable[[str], int | float]:
-    """An argparse type: a finite ``kind`` in ``lo..hi`` (argparse names the flag)."""
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what}, got {text!r}") from None
-        if not math.isfinite(value) or not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{what}, got {text!r}")
-        return value
-
-    parse.__name__ = kind.__name__
-    return parse
-
-
-_STATES = _bounded(int, 1, MAX_STATES, f"must be an integer from 1 to {MAX_STATES}")
-_SECONDS = _bounded(float, math.ulp(0.0), MAX_SECONDS,
-                    f"must be a finite number of seconds > 0 (at most {MAX_SECONDS:g})")
-_LEVELS = _bounded(int, 1, MAX_LEVELS, f"must be an integer from 1 to {MAX_LEVELS}")
+_STATES = int_range(1, MAX_STATES)
+_SECONDS = finite_float(math.ulp(0.0), MAX_SECONDS)
+_LEVELS = int_range(1, MAX_LEVELS)
 
 
 def register(subparsers: Any) -> None:
@@ -81,8 +63,10 @@ def register(subparsers: Any) -> None:
     mode.add_argument("--verify", metavar="IN.json", help="level or batch file to certify")
     mode.add_argument("--target", type=float, help="design score to aim at (0..100)")
     mode.add_argument("--spec", metavar="SPEC.json", help="editor parameters as JSON")
-    design.add_argument("--count", type=int, default=10, help="levels to design (default 10)")
-    design.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    design.add_argument("--count", type=int_range(1), default=10,
+                        help="levels to design (default 10)")
+    design.add_argument("--seed", type=int_range(0, 2**63 - 1), default=0,
+                        help="random seed (default 0)")
     design.add_argument("--out", required=True, metavar="OUT.json", help="file to write")
     design.add_argument(
         "--states",

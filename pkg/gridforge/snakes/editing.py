@@ -25,7 +25,15 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.errors import (
+    GridforgeError,
+    Issue,
+    Issues,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+)
 from gridforge.grid import Cell
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.answers import DraftAnswer
@@ -133,37 +141,23 @@ def open_draft(level: Any) -> DraftAnswer:
 # ---------------------------------------------------------------- edit fields
 
 
-class _Fields:
-    """Collects problems of an edit's own fields (paths under ``edit``)."""
+class _Fields(Issues):
+    """The problems of an edit's own fields (paths under ``edit``): the core collector, with
+    the edit's board at hand."""
 
     def __init__(self) -> None:
-        self.issues: list[Issue] = []
-
-    def add(self, name: str, code: str, message: str) -> None:
-        self.issues.append(Issue(field_path("edit", name), code, message))
+        super().__init__("edit")
 
     def int_in(self, edit: JsonObject, name: str, lo: int, hi: int) -> int | None:
-        value = edit.get(name)
-        if not is_int(value) or not lo <= value <= hi:
-            self.add(name, "range", f"{name} must be an integer in {lo}..{hi}, got {value!r}")
-            return None
-        return value
+        return self.integer(edit.get(name), name, lo, hi, name)
 
     def optional_int(self, edit: JsonObject, name: str, lo: int, hi: int) -> int | None:
         if edit.get(name) is None:
             return None
         return self.int_in(edit, name, lo, hi)
 
-    def cell(self, value: Json, name: str, data: LevelJson) -> Cell | None:
-        x, y = value if isinstance(value, list) and len(value) == 2 else (None, None)
-        if not (is_int(x) and is_int(y)):
-            self.add(name, "type", f"a cell is [x, y] with two integers, got {value!r}")
-            return None
-        if not (0 <= x < data["cols"] and 0 <= y < data["rows"]):
-            self.add(name, "off_board",
-                     f"cell [{x}, {y}] is outside the {data['cols']}x{data['rows']} board")
-            return None
-        return (x, y)
+    def board_cell(self, value: Json, name: str, data: LevelJson) -> Cell | None:
+        return self.cell(value, name, data["cols"], data["rows"])
 
     def cells(self, edit: JsonObject, data: LevelJson) -> list[Cell]:
         raw = edit.get("cells")
@@ -172,14 +166,13 @@ class _Fields:
             return []
         out = []
         for j, value in enumerate(raw):
-            cell = self.cell(value, f"cells[{j}]", data)
+            cell = self.board_cell(value, f"cells[{j}]", data)
             if cell is not None:
                 out.append(cell)
         return out
 
     def check(self) -> None:
-        if self.issues:
-            raise ValidationError(self.issues, "edit")
+        self.raise_if_any("edit")
 
 
 def _where(data: LevelJson, cell: Cell) -> tuple[str, int] | None:
@@ -227,7 +220,7 @@ def _stone(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
 
 def _erase(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Remove whatever stands on ``cell``: a stone, a hole or a whole body."""
-    cell = fields.cell(edit.get("cell"), "cell", data)
+    cell = fields.board_cell(edit.get("cell"), "cell", data)
     fields.check()
     assert cell is not None
     at = _where(data, cell)
@@ -251,7 +244,7 @@ def _erase(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
 
 def _hole(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Place a hole of ``color`` (and ``frozen`` threshold) on free floor, or restyle one."""
-    cell = fields.cell(edit.get("cell"), "cell", data)
+    cell = fields.board_cell(edit.get("cell"), "cell", data)
     color = fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
     frozen = fields.optional_int(edit, "frozen", 1, MAX_FROZEN)
     fields.check()

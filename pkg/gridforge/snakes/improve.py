@@ -60,7 +60,7 @@ class Budget:
     suffixes: int = 12  # suffix starts tried, from the end backwards
     window_depth: int = 6
     window_states: int = 300
-    pair_states: int = DEFAULT_PAIR_STATES  # per pair of the pairwise bound
+    pair_states: int = DEFAULT_PAIR_STATES  # per pair of the pairwise bound (0: no bound)
     seconds: float = 900.0  # safety net only (the caller raises on it)
 
 
@@ -245,7 +245,7 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
         if exhausted:
             states = max(states, min(PROOF_STATES, 4 * exhausted))
         proven, moves, lower, net = _exact(solver, moves, states, budget, record, h0)
-    if not proven and not net:
+    if not proven and not net and budget.pair_states > 0:
         pairs = pairwise_bound(game, pair_states=budget.pair_states)
         record["pairwise"] = pairs.bound
         lower = max(lower, min(pairs.bound, len(moves)))

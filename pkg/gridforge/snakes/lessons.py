@@ -48,6 +48,8 @@ __all__ = ["LESSONS", "MECHANICS", "Lesson", "Mechanic", "demonstration", "lesso
 # that leads up to an event (a thaw, a lock opening) may take longer to get there.
 MAX_DEMO_STEPS = 16
 MAX_EVENT_STEPS = 32
+# The head lesson's search for a solution without tails stops after this many states.
+HEADS_ONLY_STATES = 20_000
 # After a coat is shed, the same body's next steps are shown too, up to this many.
 FOLLOW_STEPS = 6
 
@@ -169,6 +171,9 @@ def lesson_for(number: int, level: Level, solution: Any = None) -> LessonAnswer 
         return None
     game = Game(level)
     moves = _solution_moves(game, solution)
+    if lesson.pick == "head" and moves is not None and any((m >> 2) & 1 for m in moves):
+        # The head lesson never shows a tail: a solution with heads only, when there is one.
+        moves = _heads_only(game) or moves
     return {"key": lesson.key, "level": lesson.level, "title": lesson.title,
             "text": list(lesson.text), "watch": say("lesson.watch"),
             "demo": None if moves is None else demonstration(game, lesson, moves)}
@@ -184,6 +189,32 @@ def _solution_moves(game: Game, solution: Any) -> list[Move] | None:
         return None
     states = _replay(game, moves)
     return moves if states is not None and game.is_complete(states[-1]) else None
+
+
+def _heads_only(game: Game) -> list[Move] | None:
+    """A shortest solution that moves heads only (breadth-first, at most
+    :data:`HEADS_ONLY_STATES` states), or None when there is none within them."""
+    head_moves = [body << 3 | direction for body in range(game.n) for direction in range(4)]
+    parent: dict[State, tuple[State, Move] | None] = {game.initial: None}
+    frontier = [game.initial]
+    while frontier and len(parent) < HEADS_ONLY_STATES:
+        following: list[State] = []
+        for state in frontier:
+            if game.is_complete(state):
+                moves: list[Move] = []
+                link = parent[state]
+                while link is not None:
+                    state, move = link
+                    moves.append(move)
+                    link = parent[state]
+                return moves[::-1]
+            for move in head_moves:
+                child = game.advance(state, move)
+                if child is not None and child not in parent:
+                    parent[child] = (state, move)
+                    following.append(child)
+        frontier = following
+    return None
 
 
 def _replay(game: Game, moves: list[Move]) -> list[State] | None:

@@ -32,9 +32,17 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, NamedTuple, TypeGuard
+from typing import Any, NamedTuple
 
-from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.errors import (
+    Issue,
+    Issues,
+    ValidationError,
+    describe,
+    field_path,
+    is_int,
+    parse_json,
+)
 from gridforge.grid import NEIGHBOURS_4, Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson
@@ -152,63 +160,6 @@ class Level:
 # ---------------------------------------------------------------- validation helpers
 
 
-class _Collector:
-    def __init__(self) -> None:
-        self.issues: list[Issue] = []
-
-    def add(self, path: str, code: str, message: str) -> None:
-        self.issues.append(Issue(path, code, message))
-
-    def int_in(self, value: Any, path: str, lo: int, hi: int, what: str) -> bool:
-        if not is_int(value):
-            self.add(path, "type", f"{what} must be an integer, got {_describe(value)}")
-            return False
-        if not lo <= value <= hi:
-            self.add(path, "range", f"{what} must be in {lo}..{hi}, got {value}")
-            return False
-        return True
-
-    def list_of(self, value: Any, path: str, lo: int, hi: int, what: str,
-                code: str = "length") -> list[Any] | None:
-        """``value`` when it is a list of ``lo..hi`` items (None, with an issue, otherwise):
-        a longer list is refused before any item is read."""
-        if not isinstance(value, list):
-            self.add(path, "type", f"{what} must be a list")
-            return None
-        if not lo <= len(value) <= hi:
-            self.add(path, code, f"{what}: {lo}..{hi} items, got {len(value)}")
-            return None
-        return value
-
-    def object_of(self, value: Any, path: str, allowed: tuple[str, ...],
-                  what: str) -> TypeGuard[dict[str, Any]]:
-        """Whether ``value`` is an object (an issue otherwise); its unknown keys are issues."""
-        if not isinstance(value, dict):
-            self.add(path, "type", f"{what} is an object, got {_describe(value)}")
-            return False
-        self.unknown_keys(value, allowed, path)
-        return True
-
-    def unknown_keys(self, obj: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-        for key in sorted(k for k in obj if k not in allowed):
-            self.add(field_path(path, str(key)), "unknown_field", f"unknown field {key!r}")
-
-    def cell(self, value: Any, path: str, cols: int | None, rows: int | None) -> Cell | None:
-        if not isinstance(value, list) or len(value) != 2 or not all(is_int(v) for v in value):
-            self.add(path, "type", f"a cell is [x, y] with two integers, got {_describe(value)}")
-            return None
-        x, y = value
-        if cols is not None and rows is not None and not (0 <= x < cols and 0 <= y < rows):
-            self.add(path, "off_board", f"cell [{x}, {y}] is outside the {cols}x{rows} board")
-            return None
-        return (x, y)
-
-
-def _describe(value: Any) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
@@ -220,20 +171,20 @@ def validate_level(data: Any, *, balanced: bool = True) -> list[Issue]:
 
 
 def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
-    col = _Collector()
+    col = Issues()
     if not isinstance(data, dict):
-        col.add("", "type", f"a level is a JSON object, got {_describe(data)}")
-        return col.issues, None
+        col.add("", "type", f"a level is a JSON object, got {describe(data)}")
+        return col.items, None
     col.unknown_keys(data, LEVEL_KEYS, "")
     if data.get("format") != FORMAT:
         col.add(
-            "format", "format", f"format must be {FORMAT!r}, got {_describe(data.get('format'))}"
+            "format", "format", f"format must be {FORMAT!r}, got {describe(data.get('format'))}"
         )
 
     # Board size.
     raw_cols, raw_rows = data.get("cols"), data.get("rows")
-    ok_cols = col.int_in(raw_cols, "cols", MIN_COLS, MAX_COLS, "cols")
-    ok_rows = col.int_in(raw_rows, "rows", MIN_ROWS, MAX_ROWS, "rows")
+    ok_cols = col.integer(raw_cols, "cols", MIN_COLS, MAX_COLS, "cols") is not None
+    ok_rows = col.integer(raw_rows, "rows", MIN_ROWS, MAX_ROWS, "rows") is not None
     cols = raw_cols if is_int(raw_cols) else 0
     rows = raw_rows if is_int(raw_rows) else 0
     if ok_cols and ok_rows and (cols + 2) * (rows + 2) > MAX_PADDED_AREA:
@@ -300,8 +251,8 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     if meta is not None and not isinstance(meta, dict):
         col.add("meta", "type", "meta must be an object")
 
-    if col.issues:
-        return col.issues, None
+    if col.items:
+        return col.items, None
     level = Level(
         cols=cols,
         rows=rows,
@@ -318,7 +269,7 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
 
 
 
-def _check_stones(col: _Collector, raw: Any, bc: int | None, br: int | None,
+def _check_stones(col: Issues, raw: Any, bc: int | None, br: int | None,
                   owner: dict[Cell, str]) -> list[Cell]:
     """A level's stones, each cell taken in ``owner``; problems to ``col``."""
     stones: list[Cell] = []
@@ -336,7 +287,7 @@ def _check_stones(col: _Collector, raw: Any, bc: int | None, br: int | None,
     return stones
 
 
-def _check_keys(col: _Collector, bodies: list[Body | None]) -> None:
+def _check_keys(col: Issues, bodies: list[Body | None]) -> None:
     """Lock ids unique, every key opening a lock of another body, every lock with exactly
     the keys its kind needs; problems to ``col``."""
     locks: dict[str, tuple[int, Lock]] = {}
@@ -376,7 +327,7 @@ class _Scope(NamedTuple):
     """What each body and hole check needs: the collector, the board's bounds (None when the
     size itself is bad) and the owner (a field path) of every cell taken so far."""
 
-    col: _Collector
+    col: Issues
     cols: int | None
     rows: int | None
     owner: dict[Cell, str]
@@ -384,7 +335,7 @@ class _Scope(NamedTuple):
 
 def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
     col, bc, br, owner = scope
-    base, before = field_path("bodies", i), len(col.issues)
+    base, before = field_path("bodies", i), len(col.items)
     if not col.object_of(raw, base, BODY_KEYS, "a body"):
         return None
     cells: list[Cell] = []
@@ -418,23 +369,23 @@ def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
     raw_colors = col.list_of(raw.get("colors"), field_path(base, "colors"), MIN_LAYERS,
                              MAX_LAYERS, "a body's colors (its layers)") or []
     for j, c in enumerate(raw_colors):
-        if col.int_in(c, field_path(base, "colors", j), MIN_COLOR, MAX_COLOR, "color"):
+        if col.integer(c, field_path(base, "colors", j), MIN_COLOR, MAX_COLOR, "color") is not None:
             colors.append(c)
     frozen = raw.get("frozen", 0)
     if "frozen" in raw:
-        col.int_in(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
+        col.integer(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
     lock = None
     if "lock" in raw:
         lock = _check_lock(col, raw["lock"], field_path(base, "lock"))
     key = raw.get("key")
     if "key" in raw and (not isinstance(key, str) or not key):
         col.add(field_path(base, "key"), "type", "key must be a non-empty lock id string")
-    if len(col.issues) != before:
+    if len(col.items) != before:
         return None
     return Body(tuple(cells), tuple(colors), frozen, lock, key)
 
 
-def _check_lock(col: _Collector, raw: Any, path: str) -> Lock | None:
+def _check_lock(col: Issues, raw: Any, path: str) -> Lock | None:
     if not isinstance(raw, dict):
         col.add(path, "type", 'a lock is {"id": ..., "kind": "silver" | "gold"}')
         return None
@@ -449,7 +400,7 @@ def _check_lock(col: _Collector, raw: Any, path: str) -> Lock | None:
         col.add(
             field_path(path, "kind"),
             "kind",
-            f'lock kind must be "silver" or "gold", got {_describe(kind)}',
+            f'lock kind must be "silver" or "gold", got {describe(kind)}',
         )
     if isinstance(lock_id, str) and isinstance(kind, str) and good_id and good_kind:
         return Lock(lock_id, kind)
@@ -458,7 +409,7 @@ def _check_lock(col: _Collector, raw: Any, path: str) -> Lock | None:
 
 def _check_hole(scope: _Scope, raw: Any, i: int) -> Hole | None:
     col, bc, br, owner = scope
-    base, before = field_path("holes", i), len(col.issues)
+    base, before = field_path("holes", i), len(col.items)
     if not col.object_of(raw, base, HOLE_KEYS, "a hole"):
         return None
     cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
@@ -471,11 +422,11 @@ def _check_hole(scope: _Scope, raw: Any, i: int) -> Hole | None:
             )
         else:
             owner[cell] = base
-    col.int_in(raw.get("color"), field_path(base, "color"), MIN_COLOR, MAX_COLOR, "color")
+    col.integer(raw.get("color"), field_path(base, "color"), MIN_COLOR, MAX_COLOR, "color")
     frozen = raw.get("frozen", 0)
     if "frozen" in raw:
-        col.int_in(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
-    if len(col.issues) != before or cell is None:
+        col.integer(frozen, field_path(base, "frozen"), 1, MAX_FROZEN, "frozen")
+    if len(col.items) != before or cell is None:
         return None
     return Hole(cell, raw["color"], frozen)
 

@@ -21,15 +21,16 @@ the budget runs out the answer is ``"budget"`` (undecided), never a guess.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from heapq import heappop, heappush
 from typing import Any
 
 from gridforge.snakes.level import Level
 from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import BITS, CELL_MASK, Game, IllegalStep, Move, State, move_to_step
+from gridforge.snakes.rules import BITS, CELL_MASK, Game, Move, State, move_to_step
 from gridforge.snakes.search import Solver, bfs_optimum
 
 SERIAL = "serial"
@@ -144,6 +145,13 @@ class _Serial:
         # parent[key] = (parent key, move); -1 marks the start.
         parent: dict[int, tuple[int, int]] = {key0: (-1, 0)}
         found: set[int] = set()  # the used sets seen on leaving
+        # At most this many used sets can come out (a hole of each layer's colour for each
+        # layer): once all have, the rest of the space holds no new outcome.
+        unused_now = g.unused_holes(used)
+        possible = 1
+        for layer in range(nlayers):
+            possible *= sum(1 for h, p in enumerate(g.hole_cells)
+                            if unused_now >> p & 1 and hole_color[h] == colors[layer])
         frontier = [(key0, self.start_occ[b])]
         # States stored and not yet counted in self.work, and the room the budget leaves.
         stored = 1
@@ -187,6 +195,8 @@ class _Serial:
                                 self.work += stored
                                 stored = 0
                                 yield new_used, self._path(parent, key, move)
+                                if len(found) >= possible:
+                                    return
                                 room = self.max_states - self.work
                             continue
                         else:
@@ -440,37 +450,93 @@ def _refused(real: Game, state: State, move: Move, child: State) -> bool:
 
 
 def witness(
-    level: Level, relaxed: Level, limit: int, *, max_states: int = 20_000
+    level: Level, relaxed: Level, limit: int, *, max_states: int = 20_000,
+    solution: list[Move] | None = None,
 ) -> list[list[Any]] | None:
     """A solution (JSON steps) of ``relaxed`` with at most ``limit`` steps that the real
     rules of ``level`` refuse, or None (none exists, or none was found within the budget).
 
-    First the relaxed level's optimum by A* (pruned above ``limit``): often it is refused
-    already. Otherwise an A* over relaxed states flagged with "a step so far was refused by
-    the real rules" that accepts only flagged goals. Each search stores at most
-    ``max_states`` states. Until the first refused step both rules give the same states,
-    so a flagged path is exactly one the real replay refuses.
+    Given a ``solution`` of the real level, first its reorderings (:func:`reordered`): one
+    body's moves, as a block, earlier. Then the relaxed level's optimum by A* (pruned above
+    ``limit``): often it is refused already. Otherwise an A* over relaxed states flagged with
+    "a step so far was refused by the real rules" that accepts only flagged goals. Each
+    search stores at most ``max_states`` states. Until the first refused step both rules
+    give the same states, so a flagged path is exactly one the real replay refuses.
     """
     real = Game(level)
     game = Game(relaxed)
+    if solution is not None and len(solution) <= limit:
+        found = reordered(real, game, solution)
+        if found is not None:
+            return found
     solver = Solver(game)
     first = solver.astar(max_states=max_states, max_seconds=math.inf, upper=limit + 1)
     if first.moves is not None and len(first.moves) <= limit:
-        steps = [move_to_step(m) for m in first.moves]
-        if _refused_steps(real, steps):
-            return steps
+        if _refuses_solution(real, first.moves):
+            return [move_to_step(m) for m in first.moves]
     elif first.status != "budget":
         return None  # exhausted: the relaxed level has no solution within the limit
     return _flagged_search(real, game, solver, limit, max_states)
 
 
-def _refused_steps(real: Game, steps: list[list[Any]]) -> bool:
-    """Whether the real rules refuse ``steps`` (a step is illegal, or they do not complete)."""
-    try:
-        states = real.replay(steps)
-    except IllegalStep:
-        return True
-    return not real.is_complete(states[-1])
+def _gated(real: Game, game: Game) -> list[int]:
+    """The bodies whose steps the real rules gate and the relaxed ones do not (a frozen or
+    locked body), or, for a frozen hole, every body of the hole's colour."""
+    out = [b for b in range(real.n)
+           if real.frozen[b] != game.frozen[b] or real.carriers[b] != game.carriers[b]]
+    for h, frozen in enumerate(real.hole_frozen):
+        if frozen != game.hole_frozen[h]:
+            out += [b for b in range(real.n)
+                    if b not in out and real.hole_color[h] in real.colors[b]]
+    return out
+
+
+def reordered(real: Game, game: Game, solution: list[Move]) -> list[list[Any]] | None:
+    """The first solution of the relaxed ``game`` made from ``solution`` by moving steps of
+    one gated body (:func:`_gated`) to an earlier point, latest point first, that the real
+    rules refuse: all its steps as a block, or its first run of steps alone. As long as the
+    given one, found by replays alone (no search)."""
+    for body, whole in itertools.product(_gated(real, game), (True, False)):
+        first = next(i for i, m in enumerate(solution) if m >> 3 == body)
+        end = first
+        while end < len(solution) and solution[end] >> 3 == body:
+            end += 1
+        if whole:
+            own = [m for m in solution if m >> 3 == body]
+            rest = [m for m in solution if m >> 3 != body]
+        else:
+            own, rest = solution[first:end], solution[:first] + solution[end:]
+            if len(own) == sum(1 for m in solution if m >> 3 == body):
+                continue  # one run: the block already tried it
+        prefix = [game.initial]  # the relaxed states along ``rest``, as far as it is legal
+        for move in rest[:first]:
+            child = game.advance(prefix[-1], move)
+            if child is None:
+                break
+            prefix.append(child)
+        for p in range(min(first, len(prefix) - 1), -1, -1):
+            candidate = rest[:p] + own + rest[p:]
+            end_state = _replayed(game, prefix[p], candidate[p:])
+            if (end_state is not None and game.is_complete(end_state)
+                    and _refuses_solution(real, candidate)):
+                return [move_to_step(m) for m in candidate]
+    return None
+
+
+def _replayed(game: Game, state: State, moves: Sequence[Move]) -> State | None:
+    """The state after ``moves`` from ``state``, or None when ``game`` refuses one."""
+    for move in moves:
+        child = game.advance(state, move)
+        if child is None:
+            return None
+        state = child
+    return state
+
+
+def _refuses_solution(real: Game, moves: Sequence[Move]) -> bool:
+    """Whether the real rules refuse ``moves`` (a step is illegal, or they do not complete)."""
+    state = _replayed(real, real.initial, moves)
+    return state is None or not real.is_complete(state)
 
 
 def _flagged_search(
@@ -533,6 +599,7 @@ __all__ = [
     "exit_orders",
     "interaction_steps",
     "relaxations",
+    "reordered",
     "restricted_optimum",
     "serial",
     "travel_bound",

@@ -343,13 +343,59 @@ class Game:
 
     def apply(self, state: State, move: Move) -> State:
         """The state after ``move``; raises IllegalStep (with its reason) when refused."""
-        reason = self.refusal(state, move)
-        if reason:
-            raise IllegalStep(reason)
-        for m, child, _ in self.successors(state, self.occupancy(state)):
-            if m == move:
-                return child
-        raise AssertionError("refusal() and successors() disagree")  # pragma: no cover
+        child = self.advance(state, move)
+        if child is None:
+            raise IllegalStep(self.refusal(state, move) or "bad_step")
+        return child
+
+    def advance(self, state: State, move: Move) -> State | None:
+        """The state after ``move``, or None when :meth:`refusal` refuses it: both in one
+        pass, without building cell lists (replays of whole solutions call it once a step;
+        the test suite checks it against :meth:`refusal` and :meth:`successors`)."""
+        n = self.n
+        b = move >> 3
+        if not 0 <= b < n:
+            return None
+        code = state[b]
+        used = state[n + 1]
+        if not code or self.frozen[b] > used.bit_count():
+            return None
+        for carrier in self.carriers[b]:
+            if state[carrier]:
+                return None
+        shift = self.shifts[b]
+        head, tail = code & CELL_MASK, code >> shift
+        end = move & 4
+        t = (tail if end else head) + self.deltas[move & 3]
+        if not self.floor[t]:  # a wall (the padding) or a stone
+            return None
+        h = self.hole_at[t]
+        if h >= 0 and not used >> h & 1:
+            layers = state[n]
+            shed = (layers >> (LAYER_BITS * b)) & 7
+            if self.hole_frozen[h] > used.bit_count() or self.hole_color[h] != self.colors[b][shed]:
+                return None
+            new_used = used | (1 << h)
+            if shed + 1 < self.nlayers[b]:
+                return (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
+            return (*state[:b], 0, *state[b + 1 : n], layers & ~(7 << (LAYER_BITS * b)),
+                    new_used)
+        rest = code
+        while rest:  # padded indices of cells are never 0
+            if rest & CELL_MASK == t:
+                if t != (head if end else tail) or self.lengths[b] < 3:
+                    return None
+                break
+            rest >>= BITS
+        else:
+            for other in range(n):
+                rest = state[other] if other != b else 0
+                while rest:
+                    if rest & CELL_MASK == t:
+                        return None
+                    rest >>= BITS
+        moved = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & self.code_masks[b]
+        return (*state[:b], moved, *state[b + 1 :])
 
     def replay(self, steps: Iterable[Any], state: State | None = None) -> list[State]:
         """States along JSON ``steps`` from ``state`` (default initial); raises IllegalStep

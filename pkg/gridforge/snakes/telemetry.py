@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gridforge.errors import Issue, ValidationError, field_path, is_int
+from gridforge.errors import Issue, Issues, ValidationError, describe, field_path, is_int
 
 FORMAT = "gridforge.snakes.telemetry/1"
 SOURCES = ("device", "synthetic")
@@ -49,11 +49,6 @@ COUNT_KEYS = ("steps", "restarts", "undos", "hints", "repositioning_runs", "drag
 MS_KEYS = ("duration_ms", "think_ms", "drag_ms")
 
 
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 
 _Bad = Callable[[str, str, str], None]  # (field, code, message): one issue of an attempt
 
@@ -64,12 +59,12 @@ def _check_identity(raw: dict[str, Any], bad: _Bad) -> None:
     if not isinstance(sha, str) or not _SHA.match(sha):
         bad("level_sha256", "type", "must be 64 lowercase hex digits (the level's SHA-256)")
     if raw["kind"] not in KINDS:
-        bad("kind", "value", f"must be one of {', '.join(KINDS)}, got {_describe(raw['kind'])}")
+        bad("kind", "value", f"must be one of {', '.join(KINDS)}, got {describe(raw['kind'])}")
     level = raw["level"]
     if raw["kind"] == "mainline":
         if not is_int(level) or not 1 <= level <= 2000:
             bad("level", "range", f"a main-line attempt names its level 1..2000, got "
-                f"{_describe(level)}")
+                f"{describe(level)}")
     elif level is not None:
         bad("level", "value", "only a main-line attempt names a level number (null otherwise)")
     player = raw["player"]
@@ -77,7 +72,7 @@ def _check_identity(raw: dict[str, Any], bad: _Bad) -> None:
         bad("player", "type", "must be 1..64 characters of A-Z a-z 0-9 . _ : -")
     if raw["outcome"] not in OUTCOMES:
         bad("outcome", "value", f"must be one of {', '.join(OUTCOMES)}, "
-            f"got {_describe(raw['outcome'])}")
+            f"got {describe(raw['outcome'])}")
 
 
 def _check_cross_fields(raw: dict[str, Any], bad: _Bad) -> None:
@@ -102,21 +97,17 @@ def _check_cross_fields(raw: dict[str, Any], bad: _Bad) -> None:
 
 def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, list[Issue]]:
     """One attempt record: ``(attempt, [])`` when valid, ``(None, issues)`` otherwise."""
-    issues: list[Issue] = []
-
-    def bad(key: str, code: str, message: str) -> None:
-        issues.append(Issue(field_path(path, key) if key else path, code, message))
-
+    issues = Issues(path)
+    bad = issues.add
     if not isinstance(raw, dict):
-        bad("", "type", f"an attempt is an object, got {_describe(raw)}")
-        return None, issues
-    for key in sorted(k for k in raw if k not in ATTEMPT_KEYS):
-        bad(str(key), "unknown_field", f"unknown field {key!r}")
+        bad("", "type", f"an attempt is an object, got {describe(raw)}")
+        return None, issues.items
+    issues.unknown_keys(raw, ATTEMPT_KEYS)
     for key in ATTEMPT_KEYS:
         if key not in raw:
             bad(key, "missing", "missing")
     if issues:
-        return None, issues
+        return None, issues.items
 
     def count(key: str, hi: int = MAX_COUNT, *, nullable: bool = False) -> None:
         value = raw[key]
@@ -124,7 +115,7 @@ def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, l
             return
         if not is_int(value):
             bad(key, "type", f"must be an integer{' or null' if nullable else ''}, "
-                f"got {_describe(value)}")
+                f"got {describe(value)}")
         elif not 0 <= value <= hi:
             bad(key, "range", f"must be in 0..{hi}, got {value}")
 
@@ -138,10 +129,10 @@ def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, l
     count("best_known", MAX_COUNT, nullable=True)
     count("dead_ends", MAX_COUNT, nullable=True)
     if issues:
-        return None, issues
+        return None, issues.items
     _check_cross_fields(raw, bad)
     if issues:
-        return None, issues
+        return None, issues.items
     return {key: raw[key] for key in ATTEMPT_KEYS}, []
 
 
@@ -157,10 +148,10 @@ def validate_telemetry(data: Any, what: str = "telemetry") -> dict[str, Any]:
         issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
     if data.get("format") != FORMAT:
         issues.append(Issue("format", "format", f"must be {FORMAT!r}, got "
-                            f"{_describe(data.get('format'))}"))
+                            f"{describe(data.get('format'))}"))
     if data.get("source") not in SOURCES:
         issues.append(Issue("source", "value", f"must be one of {', '.join(SOURCES)}, got "
-                            f"{_describe(data.get('source'))}"))
+                            f"{describe(data.get('source'))}"))
     meta = data.get("meta", {})
     if not isinstance(meta, dict) or len(meta) > 16 or not all(
             isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()):

@@ -18,6 +18,7 @@ import argparse
 from typing import Any
 
 from gridforge.errors import ValidationError, read_json
+from gridforge.flags import int_range, parsed_by
 from gridforge.progress import Progress, terminal_bar
 
 __all__ = ["add_calibration_commands", "add_predictions", "calibrate_command", "load_weights",
@@ -26,28 +27,10 @@ __all__ = ["add_calibration_commands", "add_predictions", "calibrate_command", "
 MAX_LEVELS_BYTES = 32 * 1024 * 1024
 
 
-def _int_in(lo: int, hi: int, flag: str) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag}: an integer in {lo}..{hi}, "
-                                             f"got {text!r}") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{flag}: an integer in {lo}..{hi}, got {value}")
-        return value
-
-    parse.__name__ = "int"
-    return parse
-
-
 def _levels(text: str) -> tuple[int, int]:
     from gridforge.snakes.design.mainline import parse_levels
 
-    try:
-        return parse_levels(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse_levels(text)
 
 
 def add_calibration_commands(subparsers: Any) -> None:
@@ -56,15 +39,15 @@ def add_calibration_commands(subparsers: Any) -> None:
         "synthetic-play", help="a synthetic player plays levels and writes telemetry",
         description="Play main-line levels (or a batch's) with seeded synthetic players; "
         "write gridforge.snakes.telemetry/1.")
-    syn.add_argument("--levels", type=_levels, default=(12, 51), metavar="A-B",
+    syn.add_argument("--levels", type=parsed_by(_levels, "levels"), default=(12, 51), metavar="A-B",
                      help="main-line levels to play (default 12-51)")
-    syn.add_argument("--every", type=_int_in(1, 2000, "--every"), default=1, metavar="K",
+    syn.add_argument("--every", type=int_range(1, 2000), default=1, metavar="K",
                      help="play every K-th level of the range (default 1)")
     syn.add_argument("--batch", default=None, metavar="FILE",
                      help="play the levels of this batch file instead of the main line")
-    syn.add_argument("--players", type=_int_in(1, 64, "--players"), default=4,
+    syn.add_argument("--players", type=int_range(1, 64), default=4,
                      help="synthetic players (default 4)")
-    syn.add_argument("--seed", type=_int_in(0, 2**31 - 1, "--seed"), default=0)
+    syn.add_argument("--seed", type=int_range(0, 2**31 - 1), default=0)
     syn.add_argument("--out", required=True, metavar="TELEMETRY.json")
     syn.add_argument("--quiet", action="store_true", help="no progress bar")
     syn.set_defaults(handler=synthetic_play_command)

@@ -7,13 +7,13 @@ and the printing :mod:`~gridforge.snakes.design.console`'s.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
 from typing import Any
 
 from gridforge.errors import GridforgeError
+from gridforge.flags import int_range, parsed_by
 from gridforge.progress import Progress, terminal_bar
 from gridforge.snakes.design.console import print_json, print_mainline
 
@@ -49,30 +49,9 @@ def add_mainline_commands(subparsers: Any) -> None:
     mainline.set_defaults(handler=mainline_level_command)
 
 
-def _argument_type(parse: Any, name: str) -> Any:
-    def convert(text: str) -> Any:
-        try:
-            return parse(text)
-        except ValueError as exc:  # GridforgeError is a ValueError
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    convert.__name__ = name
-    return convert
-
-
-def _int_in(text: str, lo: int, hi: int, flag: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{flag}: an integer in {lo}..{hi}, got {text!r}") from None
-    if not lo <= value <= hi:
-        raise ValueError(f"{flag}: an integer in {lo}..{hi}, got {value}")
-    return value
-
-
-_seed = _argument_type(lambda t: _int_in(t, 0, 2**31 - 1, "--seed"), "seed")
-_workers = _argument_type(lambda t: _int_in(t, 1, 256, "--workers"), "workers")
-_level_number = _argument_type(lambda t: _int_in(t, 1, 2000, "level"), "level")
+_seed = int_range(0, 2**31 - 1)
+_workers = int_range(1, 256)
+_level_number = int_range(1, 2000)
 
 
 def _parse_levels(text: str) -> tuple[int, int]:
@@ -81,7 +60,7 @@ def _parse_levels(text: str) -> tuple[int, int]:
     return parse_levels(text)
 
 
-_levels = _argument_type(_parse_levels, "levels")
+_levels = parsed_by(_parse_levels, "levels")
 
 
 def generate_levels_command(args: Any) -> int:

@@ -36,8 +36,10 @@ the builder's own block names inside the output folder is ever replaced or remov
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import importlib
+import json
 import os
 import random
 import re
@@ -55,6 +57,10 @@ from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_r
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 from gridforge.snakes.design.templates import TEMPLATES
+from gridforge.snakes.level import level_from_json
+from gridforge.snakes.puzzle import exit_orders, restricted_optimum, serial
+from gridforge.snakes.rules import Game, Move
+from gridforge.snakes.search import Solver
 
 __all__ = [
     "BLOCK",
@@ -94,8 +100,21 @@ LESSONS: dict[int, str] = {
     10: "a breather: three bodies, room to spare",
     11: "make way twice: two bodies stand in each other's way",
 }
-# Levels 12, 18, 24, 30 teach a mechanic: the request field fixed to one on that level.
-TEACHING: dict[int, str] = {12: "coats", 18: "frozen", 24: "frozen_holes", 30: "locks"}
+# Levels 12, 18, 24, 30 and 36 teach a mechanic: the request field fixed to one on that level.
+TEACHING: dict[int, str] = {12: "coats", 18: "frozen", 24: "frozen_holes", 30: "locks",
+                            36: "gold"}
+# What a teaching level says to the player (meta.lesson).
+TEACHING_LESSONS: dict[int, str] = {
+    12: "coats: a body wears layers; each layer goes into a hole of its own colour, the outer "
+        "one first",
+    18: "frozen bodies: a frozen body waits until enough layers have gone into holes",
+    24: "frozen holes: a frozen hole opens only after enough layers have gone in",
+    30: "keys and locks: a locked body moves once the body carrying its key has left",
+    36: "gold locks: a gold lock needs two keys, carried by two other bodies",
+}
+# The mechanics whose every instance must bind (a witness in the certificate), and the
+# request field of each.
+BINDING = ("frozen", "frozen_holes", "locks", "gold")
 # Colours 0..9 only (the page's palette keeps those ten distinct), at most 8 in one level.
 PALETTE_COLOURS = 10
 MAX_COLOURS = 8
@@ -115,6 +134,10 @@ REACH_MARGIN = 3.0
 # The top of the line is capped where at least this many templates still reach: with fewer,
 # one template would make more than 30% of a band.
 TEMPLATES_AT_THE_TOP = 4
+# From level 200 to 2000 the base target climbs this much more (waves add up to 7.2): honest
+# (shortened) scores of levels that make way and whose mechanics bind rarely reach the 80s,
+# and an attempt that makes nothing costs a round of fallbacks.
+TOP_CLIMB = 17.0
 FALLBACK_STEP = 3.0
 FALLBACK_ROUNDS = 4
 LAST_RESORT_TARGET = 20.0
@@ -122,19 +145,39 @@ FALLBACK_RULE = ("next template (3 a round, new seeds); after a round that made 
                  "target is lowered by 3, after one whose levels broke a rule it is raised by 3")
 # Work budgets of one attempt (one template at one target); seconds are safety nets.
 BUDGETS_LOW = {"candidates": 1500, "exact_states": 20000}
-BUDGETS_HIGH = {"candidates": 800, "exact_states": 6000}
+BUDGETS_HIGH = {"candidates": 400, "exact_states": 6000}
 TEMPLATES_PER_ROUND = 3  # templates tried at one target before it is lowered
 SAFETY_NETS = {"exact_seconds": 900.0, "level_seconds": 7200.0}
+PROVEN_UP_TO = 300  # levels 1..300 are proven minimal
+PROVEN_ROUNDS = 1  # rounds in which a proof slot past PROVEN_UP_TO asks a proven minimum
+PROOF_WAVE_SLOTS = (0, 1, 2, 3)  # n % 10 of the proof slots: the breather, then the wave's first
+PROOF_EASE = 6.0  # a proof slot's target below its wave position (not the breather's)
+# Past PROVEN_UP_TO a level's certificate stays under the steps term's ceiling (100 steps),
+# but for the hardest level of each wave: no score term at its ceiling in most of a band.
+STEPS_CAP = 99
+LONG_WAVE_SLOT = 8
+MAX_COLUMNS = 12  # every level fits a phone held upright (the requests ask portrait)
+LESSON_STATES = 200_000  # states a lesson's predicate search may store
+MAKE_WAY_LESSONS = frozenset({6, 7, 11})  # lessons that are not solved one body at a time
+MAKE_WAY_TARGET = 16.0  # the least target of those
+LONG_BODY = 5  # cells of a long body (lesson 9)
+ORDER_LESSON_CELLS = 20  # lesson 8's floor: small enough to decide every exit order
 
 
 def level_target(n: int) -> float:
     """The design score main-line level ``n`` (1-based) aims at."""
     if n <= 11:
-        return 5.0 + n  # the teaching levels: small and calm
-    # A steep climb over the first 200 levels, then a slow one to the top.
-    base = 6 + 49 * (n - 1) / 199 if n <= 200 else 55 + 37 * (n - 200) / (LEVELS - 200)
+        # The teaching levels: small and calm; but a level where a body must make way scores
+        # about 15 at least (the blocking term), so those lessons aim there.
+        return max(5.0 + n, MAKE_WAY_TARGET if n in MAKE_WAY_LESSONS else 0.0)
+    # A steep climb over the first 200 levels, then a slow one to the top. From level 12 a
+    # body must make way, and a blocked start alone is worth 14 points (the blocking term):
+    # the climb starts at lesson 11's 16.
+    base = 16 + 39 * (n - 12) / 188 if n <= 200 else 55 + TOP_CLIMB * (n - 200) / (LEVELS - 200)
     wave = (n - 1) % 10
     target = base + 0.8 * wave - (9 if wave == 9 else 0)  # the tenth level is a breather
+    if proof_slot(n) and not breather(n):
+        target -= PROOF_EASE  # a wave opens with levels small enough to prove
     return round(min(95.0, max(5.0, target)), 1)
 
 
@@ -179,6 +222,42 @@ def _palette(seed: int, n: int) -> list[int]:
     return sorted(rng.sample(range(PALETTE_COLOURS), MAX_COLOURS))
 
 
+def proof_slot(n: int) -> bool:
+    """Whether level ``n`` past :data:`PROVEN_UP_TO` asks a proven minimum in its first
+    :data:`PROVEN_ROUNDS` rounds: the breather and the first levels of each wave (the lowest
+    targets of a wave), so that the line keeps proofs to the top."""
+    return n > PROVEN_UP_TO and n % 10 in PROOF_WAVE_SLOTS
+
+
+def _makes_way(n: int) -> bool:
+    """Whether main-line level ``n`` is asked to make way (spec section 5b)."""
+    return (n >= 11 or n in MAKE_WAY_LESSONS) and not breather(n)
+
+
+def breather(n: int) -> bool:
+    """Whether main-line level ``n`` is a breather: the tenth of its wave from level 11 on
+    (teaching levels excepted). A breather carries no mechanic and may be solved one body at
+    a time; its ``meta.breather`` says so."""
+    return n > 11 and n % 10 == 0 and n not in TEACHING
+
+
+def _mechanics(n: int) -> dict[str, int | None]:
+    """The mechanic fields of level ``n``'s request: 0 before a mechanic is taught and on
+    breathers; 1 on its teaching level and when it comes back (:func:`recurs`); otherwise 0,
+    except coats, which the designer may then use freely (None). A gold lock is a lock."""
+    fields: dict[str, int | None] = {}
+    for level, name in TEACHING.items():
+        if n < level or breather(n):
+            fields[name] = 0
+        elif n == level or recurs(n, level):
+            fields[name] = 1
+        else:
+            fields[name] = None if name == "coats" else 0
+    if fields["gold"]:
+        fields["locks"] = 1
+    return fields
+
+
 def _base_request(n: int, seed: int, target: float, template: str, k: int) -> dict[str, Any]:
     request: dict[str, Any] = {
         "target": target,
@@ -188,19 +267,29 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> di
         "palette": _palette(seed, n),
         "budgets": {**(BUDGETS_HIGH if target >= 60 else BUDGETS_LOW), **SAFETY_NETS},
     }
+    if n <= PROVEN_UP_TO or proof_slot(n):  # a level to be proven: the low range's exact budget
+        request["budgets"]["exact_states"] = BUDGETS_LOW["exact_states"]
+    if n > PROVEN_UP_TO and (n - 1) % 10 != LONG_WAVE_SLOT:
+        request["steps"] = {"max": STEPS_CAP}
     if n in LESSONS:
         request.update(_lesson_fields(n))
-    for level, name in TEACHING.items():
-        if n < level:
-            request[name] = 0  # not taught yet
-        elif n == level or recurs(n, level):
-            request[name] = 1  # the lesson, or the mechanic coming back
-    if request.get("locks") == 1:
-        request["gold"] = 0  # one silver lock: one key
-    if n == 30:
-        request["bodies"] = {"count": 3}  # a locked body, its key's carrier, one more
+    request.update({k: v for k, v in _mechanics(n).items() if v is not None})
     if n == 12:
         request["bodies"] = {"count": 2}
+    if n == 30:
+        request["bodies"] = {"count": 3}  # a locked body, its key's carrier, one more
+    if n == 36:
+        request["bodies"] = {"count": 4}  # a locked body, two key carriers, one more
+    # What makes a level a puzzle (spec section 5b): from level 11 on a body must make way
+    # (breathers excepted), every frozen body, frozen hole and lock binds, and the first
+    # PROVEN_UP_TO levels are proven minimal.
+    if _makes_way(n):
+        request["make_way"] = True
+    if any(request.get(name) for name in BINDING):
+        request["binding"] = True
+    if n <= PROVEN_UP_TO or (proof_slot(n) and k < TEMPLATES_PER_ROUND * PROVEN_ROUNDS):
+        request["proven"] = True
+    request["portrait"] = True  # at most MAX_COLUMNS columns on a phone held upright
     return request
 
 
@@ -209,8 +298,13 @@ def _lesson_fields(n: int) -> dict[str, Any]:
         return {"bodies": {"count": 1, "min_length": 2 + (n == 3), "max_length": 3 + (n == 3)}}
     if n in (4, 5, 6):
         return {"bodies": {"count": 2, "min_length": 2, "max_length": 4}, "colors": 2}
+    if n == 8:
+        # Every order of exits is decided on the whole state space: a small, crowded floor
+        # (where the wrong body first does block the others).
+        return {"bodies": {"count": 3, "min_length": 2, "max_length": 3},
+                "size": {"auto": True, "cells": ORDER_LESSON_CELLS}}
     if n == 9:
-        return {"bodies": {"count": 2, "min_length": 5, "max_length": 7}}
+        return {"bodies": {"count": 2, "min_length": LONG_BODY, "max_length": 7}}
     return {"bodies": {"count": 3, "min_length": 2, "max_length": 5}}
 
 
@@ -267,62 +361,166 @@ def level_plan(n: int, seed: int) -> Generator[Attempt, str | None, None]:
                          "from_template": first, "tries": k}, last=True)
 
 
-def _steps_of(cert: dict[str, Any]) -> list[list[Any]]:
-    solution = cert.get("solution") or []
-    return [list(s) for s in solution]
-
-
 def _turns(cells: list[list[int]]) -> bool:
-    for a, b, c in zip(cells, cells[1:], cells[2:], strict=False):
-        if (b[0] - a[0], b[1] - a[1]) != (c[0] - b[0], c[1] - b[1]):
+    for p, q, r in zip(cells, cells[1:], cells[2:], strict=False):
+        if (q[0] - p[0], q[1] - p[1]) != (r[0] - q[0], r[1] - q[1]):
             return True
     return False
 
 
+def _game(level: dict[str, Any]) -> Game:
+    return Game(level_from_json(level))
+
+
+def _optimum(game: Game) -> int | None:
+    """The proven minimum of ``game`` within :data:`LESSON_STATES` (None if not proven)."""
+    found = Solver(game).astar(max_states=LESSON_STATES, max_seconds=SAFETY_NETS["exact_seconds"])
+    return len(found.moves) if found.moves is not None and found.optimal else None
+
+
+def _restricted(game: Game, allowed: Callable[[Move], bool]) -> int | str | None:
+    return restricted_optimum(game, allowed, max_states=LESSON_STATES)
+
+
+def _heads(move: Move) -> bool:
+    return not move >> 2 & 1
+
+
+def _tails(move: Move) -> bool:
+    return bool(move >> 2 & 1)
+
+
+def _costs_more(game: Game, allowed: Callable[[Move], bool], extra: int) -> bool:
+    """Whether moving only as ``allowed`` is impossible or costs at least ``extra`` more
+    steps than the minimum (both decided exhaustively within the budget)."""
+    best = _optimum(game)
+    limited = _restricted(game, allowed)
+    if best is None or limited == "budget":
+        return False
+    return limited is None or (isinstance(limited, int) and limited >= best + extra)
+
+
+def _not_serial(game: Game) -> bool:
+    return serial(game, max_states=LESSON_STATES).status == "not_serial"
+
+
+def _long_bodies_turn(game: Game, lengths: list[int]) -> bool:
+    """Whether there is a body of at least :data:`LONG_BODY` cells and none of them can get
+    out moving along one axis only (the other bodies moving freely), decided exhaustively."""
+    long = [b for b, n in enumerate(lengths) if n >= LONG_BODY]
+
+    def one_axis(b: int, horizontal: bool) -> Callable[[Move], bool]:
+        return lambda m: m >> 3 != b or (m & 3 >= 2) == horizontal
+
+    return bool(long) and all(_restricted(game, one_axis(b, h)) is None
+                              for b in long for h in (False, True))
+
+
+def _order_matters(game: Game) -> bool:
+    found = exit_orders(game, max_states=LESSON_STATES)
+    return found.status == "done" and bool(found.some_order_fails)
+
+
+# Each lesson's idea as a predicate decided by search on the level (spec section 5b): a level
+# that can be solved without the idea does not teach it.
 LESSON_CHECKS: dict[int, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
-    1: lambda lv, c: all(s[1] == "head" for s in _steps_of(c)),
-    2: lambda lv, c: any(s[1] == "tail" for s in _steps_of(c)),
-    3: lambda lv, c: _turns(lv["bodies"][0]["cells"]),
+    # Heads alone solve it as briefly as anything.
+    1: lambda lv, c: _restricted(_game(lv), _heads) == _optimum(_game(lv)),
+    # No solution moves heads only.
+    2: lambda lv, c: _restricted(_game(lv), _heads) is None,
+    # The body cannot get there moving along one axis only.
+    3: lambda lv, c: (_turns(lv["bodies"][0]["cells"])
+                      and _restricted(_game(lv), lambda m: m & 3 < 2) is None
+                      and _restricted(_game(lv), lambda m: m & 3 >= 2) is None),
     4: lambda lv, c: len({b["colors"][0] for b in lv["bodies"]}) == 2,
-    5: lambda lv, c: {s[1] for s in _steps_of(c)} == {"head", "tail"},
-    6: lambda lv, c: c["score"]["diagnostics"]["shuffle_steps"] > 0,
-    7: lambda lv, c: c["score"]["diagnostics"]["shuffle_steps"] > 0,
-    8: lambda lv, c: c["score"]["diagnostics"]["potential_exits"] < len(lv["bodies"]),
-    9: lambda lv, c: any(_turns(b["cells"]) for b in lv["bodies"]),
+    # Either end alone costs at least two more steps (or cannot do it).
+    5: lambda lv, c: (_costs_more(_game(lv), _heads, 2) and _costs_more(_game(lv), _tails, 2)),
+    # A body backs out or steps aside: not solved one body at a time.
+    6: lambda lv, c: _not_serial(_game(lv)),
+    7: lambda lv, c: _not_serial(_game(lv)),
+    # Some order of exits fails.
+    8: lambda lv, c: _order_matters(_game(lv)),
+    # Every long body must turn: held to one axis (the others free), it cannot get out.
+    9: lambda lv, c: _long_bodies_turn(_game(lv), [len(b["cells"]) for b in lv["bodies"]]),
     10: lambda lv, c: True,
-    11: lambda lv, c: c["score"]["diagnostics"]["shuffle_steps"] >= 2,
+    # Two bodies make way: not serial, and the shortest solution has two make-way runs.
+    11: lambda lv, c: _not_serial(_game(lv)) and c["score"]["diagnostics"]["shuffle_steps"] >= 2,
 }
 
 
-def straight_out(level: dict[str, Any], cert: dict[str, Any]) -> bool:
-    """Whether the certified solution moves each body alone straight to its exits (no step
-    makes way for another body) on a level without mechanics."""
-    plain = all(len(b["colors"]) == 1 and not b.get("frozen") and "lock" not in b
-                for b in level["bodies"]) and not any(h.get("frozen") for h in level["holes"])
-    return plain and cert["score"]["diagnostics"]["shuffle_steps"] == 0
+def _without(level: dict[str, Any], mechanic: str) -> dict[str, Any]:
+    """``level`` with every instance of a binding mechanic removed (freezes, or locks with
+    their keys; for gold, the gold locks)."""
+    out: dict[str, Any] = json.loads(json.dumps(level))
+    for body in out["bodies"]:
+        if mechanic == "frozen":
+            body.pop("frozen", None)
+        if "lock" in body and (mechanic == "locks"
+                               or (mechanic == "gold" and body["lock"]["kind"] == "gold")):
+            lock_id = body.pop("lock")["id"]
+            for other in out["bodies"]:
+                if other.get("key") == lock_id:
+                    other.pop("key")
+    if mechanic == "frozen_holes":
+        for hole in out["holes"]:
+            hole.pop("frozen", None)
+    return out
+
+
+def mechanic_costs_steps(level: dict[str, Any], mechanic: str) -> bool:
+    """Whether ``mechanic`` costs steps in ``level`` (spec section 5b): the level without it
+    has a smaller minimum, both proven within :data:`LESSON_STATES`."""
+    real = _optimum(_game(level))
+    relaxed = _optimum(_game(_without(level, mechanic)))
+    return real is not None and relaxed is not None and relaxed < real
+
+
+def _shows(level: dict[str, Any], mechanic: str) -> bool:
+    bodies, holes = level["bodies"], level["holes"]
+    return {
+        "coats": lambda: any(len(b["colors"]) > 1 and b["colors"][0] != b["colors"][1]
+                             for b in bodies),
+        "frozen": lambda: any(b.get("frozen") for b in bodies),
+        "frozen_holes": lambda: any(h.get("frozen") for h in holes),
+        "locks": lambda: any("lock" in b for b in bodies),
+        "gold": lambda: any(b.get("lock", {}).get("kind") == "gold" for b in bodies),
+    }[mechanic]()
 
 
 def rule_misses(n: int, level: dict[str, Any], cert: dict[str, Any]) -> list[str]:
     """The curriculum rules that main-line level ``n`` breaks (empty when it keeps them all):
-    its lesson, its mechanic shown and needed, no straight-out solution from level 11, at most
-    8 colours drawn from 0..9."""
+    its lesson's predicate; on a teaching level its mechanic shown and costing steps; a
+    returning mechanic shown; from level 11 on, unless a breather, not solved one body at a
+    time (decided exactly); every frozen body, frozen hole and lock with a witness; levels
+    up to :data:`PROVEN_UP_TO` proven minimal; at most 8 colours drawn from 0..9; at most
+    :data:`MAX_COLUMNS` columns."""
     misses: list[str] = []
     if n in LESSON_CHECKS and not LESSON_CHECKS[n](level, cert):
         misses.append(f"lesson {n} not shown")
-    if n >= 11 and straight_out(level, cert):
-        misses.append("solved by moving each body straight out")
+    fields = _mechanics(n)
+    for name in TEACHING.values():
+        if fields[name] == 1 and not _shows(level, name):
+            misses.append(f"{name} not shown")
+        if fields[name] == 0 and _shows(level, name):
+            misses.append(f"{name} shown where the curriculum has none")
+    if n in TEACHING and TEACHING[n] != "coats" and not mechanic_costs_steps(level, TEACHING[n]):
+        misses.append(f"{TEACHING[n]} costs no step")
+    if (n >= 11 or n in MAKE_WAY_LESSONS) and not breather(n) and not _not_serial(_game(level)):
+        misses.append("solved one body at a time")
+    mechanics = ([f"bodies[{i}].frozen" for i, b in enumerate(level["bodies"]) if b.get("frozen")]
+                 + [f"holes[{i}].frozen" for i, h in enumerate(level["holes"]) if h.get("frozen")]
+                 + [f"bodies[{i}].lock" for i, b in enumerate(level["bodies"]) if "lock" in b])
+    witnessed = {w["mechanic"] for w in cert.get("witnesses", [])}
+    for name in mechanics:
+        if name not in witnessed:
+            misses.append(f"{name} has no witness")
+    if n <= PROVEN_UP_TO and not cert["optimal"]:
+        misses.append("minimum not proven")
     colours = {c for b in level["bodies"] for c in b["colors"]}
     if len(colours) > MAX_COLOURS or any(c >= PALETTE_COLOURS for c in colours):
         misses.append(f"colours {sorted(colours)}: at most {MAX_COLOURS} from 0..9")
-    bodies, holes = level["bodies"], level["holes"]
-    needs = {"coats": any(len(b["colors"]) > 1 and b["colors"][0] != b["colors"][1]
-                          for b in bodies),
-             "frozen": any(b.get("frozen") for b in bodies),
-             "frozen_holes": any(h.get("frozen") for h in holes),
-             "locks": any("lock" in b for b in bodies)}
-    for level_no, name in TEACHING.items():
-        if (n == level_no or recurs(n, level_no)) and not needs[name]:
-            misses.append(f"{name} not shown")
+    if level["cols"] > MAX_COLUMNS:
+        misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
     return misses
 
 
@@ -367,19 +565,23 @@ def design_level(n: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     plan = level_plan(n, seed)
     attempt = next(plan)
     reasons: list[str] = []
+    keeps_the_rules = functools.partial(rule_misses, n)
     while True:
-        batch = design_levels(attempt.request)
-        outcome = "none"
+        # The curriculum judges every candidate about to be taken (not just the first), so a
+        # rule that few candidates keep (a lesson's idea, a mechanic that costs steps) costs
+        # candidates, not whole attempts; the last resort is taken as it comes.
+        batch = design_levels(attempt.request, accept=None if attempt.last else keeps_the_rules)
         if batch["levels"]:
             level, cert = batch["levels"][0], batch["certificates"][0]
-            misses = rule_misses(n, level, cert)
-            if not misses or attempt.last:
-                return _with_meta(n, seed, attempt, level, cert, misses, reasons)
-            outcome = "rules"
-            reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: "
-                           f"{'; '.join(misses)}")
-        else:
-            reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: none")
+            misses = rule_misses(n, level, cert) if attempt.last else []
+            return _with_meta(n, seed, attempt, level, cert, misses, reasons)
+        rejected = batch["report"]["rejected"]
+        outcome = "none"
+        if rejected and max(rejected, key=lambda r: (rejected[r], r)) in ("rules", "serial"):
+            outcome = "rules"  # too plain to keep the curriculum: aim higher
+        broke = rejected.get("rules", 0)
+        reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: none"
+                       + (f" ({broke} broke the curriculum's rules)" if broke else ""))
         try:
             attempt = plan.send(outcome)
         except StopIteration:  # pragma: no cover - the plan ends with its last resort
@@ -394,7 +596,9 @@ def _with_meta(n: int, seed: int, attempt: Attempt, level: dict[str, Any],
     if n in LESSONS:
         meta["lesson"] = LESSONS[n]
     if n in TEACHING:
-        meta["lesson"] = f"teaches {TEACHING[n]}"
+        meta["lesson"] = TEACHING_LESSONS[n]
+    if breather(n):
+        meta["breather"] = True
     if attempt.fallback is not None:
         meta["fallback"] = {**attempt.fallback, "reasons": reasons[-12:]}
     if misses:
@@ -471,6 +675,17 @@ def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[dict[str, Any]
                                         / len(pairs), 3),
             "fallbacks": sum(1 for r in pairs if r.fallback),
             "body_counts": sorted({r.bodies for r in pairs}),
+            "mean_interaction": round(sum(r.interaction for r in pairs) / len(pairs), 2),
+            # Decided exactly by the designer for every level it asks it of.
+            "make_way": round(sum(1 for r in pairs if r.make_way) / len(pairs), 3),
+            "mechanic_free": round(sum(1 for r in pairs if not r.mechanics) / len(pairs), 3),
+            "all_mechanics": round(sum(1 for r in pairs if len(r.mechanics) == len(MECHANICS))
+                                   / len(pairs), 3),
+            "mechanics": {m: round(sum(1 for r in pairs if m in r.mechanics) / len(pairs), 3)
+                          for m in MECHANICS},
+            # The share of levels with each score term at its ceiling.
+            "ceilings": {t: round(sum(1 for r in pairs if t in r.ceilings) / len(pairs), 3)
+                         for t in sorted(set().union(*(r.ceilings for r in pairs)))},
         })
     return out
 
@@ -597,6 +812,30 @@ class _Row:
     template: str
     fallback: bool
     bodies: int
+    interaction: int  # steps beyond the travel bound (the certificate's diagnostics)
+    mechanics: frozenset[str]  # of MECHANICS, those the level uses
+    make_way: bool  # asked of the designer: never solved one body at a time
+    ceilings: frozenset[str]  # the score terms at their ceiling
+
+
+# The four taught mechanics, as the band report counts them (a coat counts where it shows:
+# its colour differs from the layer under it).
+MECHANICS = ("coats", "frozen", "frozen_holes", "locks")
+
+
+def uses_mechanics(level: dict[str, Any]) -> frozenset[str]:
+    """Which of :data:`MECHANICS` a level (its JSON) uses."""
+    bodies, holes = level.get("bodies", []), level.get("holes", [])
+    used = set()
+    if any(len(b["colors"]) > 1 and b["colors"][0] != b["colors"][1] for b in bodies):
+        used.add("coats")
+    if any(b.get("frozen") for b in bodies):
+        used.add("frozen")
+    if any(h.get("frozen") for h in holes):
+        used.add("frozen_holes")
+    if any("lock" in b for b in bodies):
+        used.add("locks")
+    return frozenset(used)
 
 
 def _row(n: int, level: Any, cert: Any) -> _Row:
@@ -616,8 +855,19 @@ def _row(n: int, level: Any, cert: Any) -> _Row:
     bodies = level.get("bodies")
     if not isinstance(bodies, list):
         raise ValueError(f"level {n}: bodies must be a list")
+    diagnostics = score.get("diagnostics") if isinstance(score, dict) else None
+    normalised = score.get("normalised") if isinstance(score, dict) else None
+    interaction = diagnostics.get("interaction_steps") if isinstance(diagnostics, dict) else None
+    if not is_int(interaction) or not isinstance(normalised, dict):
+        raise ValueError(f"level {n}: certificate score.diagnostics.interaction_steps and "
+                         "score.normalised are missing")
+    try:
+        used = uses_mechanics(level)
+    except (KeyError, TypeError, IndexError, AttributeError):
+        raise ValueError(f"level {n}: bodies and holes must be objects with colours") from None
+    ceilings = frozenset(k for k, v in normalised.items() if v == 1)
     return _Row(float(total), cert["optimal"], steps - bound, meta["template"],
-                "fallback" in meta, len(bodies))
+                "fallback" in meta, len(bodies), interaction, used, _makes_way(n), ceilings)
 
 
 def _block_rows(data: Any, f: BlockFile, seed: int) -> list[_Row]:
@@ -773,6 +1023,35 @@ def _fmt_seconds(seconds: float) -> str:
     return f"{seconds} s"
 
 
+def _check_build_arguments(seed: Any, levels: Any, first: Any, last: Any, workers: Any,
+                           block: Any) -> None:
+    """:raises GridforgeError: naming the first argument of a build that is out of range."""
+    if not is_int(seed) or not 0 <= seed < 2**31:
+        raise GridforgeError(f"--seed: an integer in 0..2**31-1, got {seed!r}")
+    if not (is_int(first) and is_int(last) and 1 <= first <= last <= LEVELS):
+        raise GridforgeError(f"--levels: a range inside 1..{LEVELS}, got {levels!r}")
+    if not is_int(workers) or not 1 <= workers <= 256:
+        raise GridforgeError(f"--workers: an integer in 1..256, got {workers!r}")
+    if not is_int(block) or not 1 <= block <= LEVELS:
+        raise GridforgeError(f"block: an integer in 1..{LEVELS}, got {block!r}")
+
+
+def _resumed_files(out: Path, seed: int, block: int, resume: bool) -> list[BlockFile]:
+    """The block files ``out``'s progress.json lists (none without one).
+
+    :raises GridforgeError: when it exists and ``resume`` is false, or lists another seed.
+    """
+    state_path = out / "progress.json"
+    if not os.path.lexists(state_path):  # (a dangling symbolic link exists too)
+        return []
+    if not resume:
+        raise GridforgeError(f"{state_path} exists: pass --resume to go on with it")
+    old_seed, _block, files = _read_progress(out, block)
+    if old_seed != seed:
+        raise GridforgeError(f"--seed: {state_path} was built with seed {old_seed}, not {seed}")
+    return files
+
+
 def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
                    levels: tuple[int, int] = (1, LEVELS), *, resume: bool = False,
                    workers: int = 1, scheduler: str | None = None,
@@ -794,25 +1073,11 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
         and when a file cannot be written (named; nothing half-written stays behind).
     :raises Cancelled: when ``progress`` asks to stop; finished blocks stay saved and listed.
     """
-    if not is_int(seed) or not 0 <= seed < 2**31:
-        raise GridforgeError(f"--seed: an integer in 0..2**31-1, got {seed!r}")
     first, last = (1, count) if count is not None else levels
-    if not (is_int(first) and is_int(last) and 1 <= first <= last <= LEVELS):
-        raise GridforgeError(f"--levels: a range inside 1..{LEVELS}, got {levels!r}")
-    if not is_int(workers) or not 1 <= workers <= 256:
-        raise GridforgeError(f"--workers: an integer in 1..256, got {workers!r}")
-    if not is_int(block) or not 1 <= block <= LEVELS:
-        raise GridforgeError(f"block: an integer in 1..{LEVELS}, got {block!r}")
+    _check_build_arguments(seed, levels, first, last, workers, block)
     out = Path(out_dir)
     state_path = out / "progress.json"
-    files: list[BlockFile] = []
-    if os.path.lexists(state_path):  # (a dangling symbolic link exists too)
-        if not resume:
-            raise GridforgeError(f"{state_path} exists: pass --resume to go on with it")
-        old_seed, _block, files = _read_progress(out, block)
-        if old_seed != seed:
-            raise GridforgeError(f"--seed: {state_path} was built with seed {old_seed}, "
-                                 f"not {seed}")
+    files = _resumed_files(out, seed, block, resume)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

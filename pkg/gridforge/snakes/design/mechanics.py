@@ -14,9 +14,11 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gridforge.snakes.design.layout import reach_cells
+from gridforge.snakes.design.layout import coat_colour, reach_cells
 from gridforge.snakes.design.recipe import Recipe
-from gridforge.snakes.rules import CELL_MASK, Game, Move, State
+from gridforge.snakes.level import level_from_json
+from gridforge.snakes.puzzle import reordered
+from gridforge.snakes.rules import CELL_MASK, Game, IllegalStep, Move, State, move_to_step
 from gridforge.snakes.search import Solver
 
 __all__ = ["add_coats", "add_dependencies", "scramble", "states_along"]
@@ -132,24 +134,9 @@ def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe
     return data, back + list(moves)
 
 
-def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
-              hide: bool, rng: random.Random, allowed: Sequence[int] = tuple(range(15))
-              ) -> tuple[dict[str, Any], list[Move]] | None:
-    """Put ``count`` coats on bodies: each coat's hole lies next to a body's end at a moment
-    when no body has yet touched that cell; its exit step is inserted at that moment.
-
-    With ``hide``, bodies first get one coat each of a colour of its own whose hole the body
-    cannot reach at the start (a blocked start, as the blocking term counts it), where the
-    solution offers such a moment; the other coats take colours already in use."""
-    if count == 0:
-        return data, moves
-    reach: list[set[int]] = []
-    if hide:
-        level = game.level
-        free = {game.cell(p) for p in range(game.size) if game.floor[p]}
-        free -= {c for b in level.bodies for c in b.cells}
-        free -= {h.cell for h in level.holes}
-        reach = [{game.index(c) for c in reach_cells(free, list(b.cells))} for b in level.bodies]
+def _coat_places(game: Game, moves: list[Move]) -> list[tuple[int, int, int, int, int]]:
+    """Where a coat's hole may go, as ``(t, body, end, direction, cell)``: a free cell next
+    to a body's end at step ``t`` that no body has touched yet, the hole cells excepted."""
     states = states_along(game, moves)
     n = game.n
     first_touch: dict[int, int] = {}
@@ -178,6 +165,28 @@ def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
                     if occ >> cell & 1:
                         continue
                     options.append((t, b, end, d, cell))
+    return options
+
+
+def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
+              hide: bool, rng: random.Random, allowed: Sequence[int] = tuple(range(15))
+              ) -> tuple[dict[str, Any], list[Move]] | None:
+    """Put ``count`` coats on bodies: each coat's hole lies next to a body's end at a moment
+    when no body has yet touched that cell; its exit step is inserted at that moment.
+
+    With ``hide``, bodies first get one coat each of a colour of its own whose hole the body
+    cannot reach at the start (a blocked start, as the blocking term counts it), where the
+    solution offers such a moment; the other coats take colours already in use."""
+    if count == 0:
+        return data, moves
+    reach: list[set[int]] = []
+    if hide:
+        level = game.level
+        free = {game.cell(p) for p in range(game.size) if game.floor[p]}
+        free -= {c for b in level.bodies for c in b.cells}
+        free -= {h.cell for h in level.holes}
+        reach = [{game.index(c) for c in reach_cells(free, list(b.cells))} for b in level.bodies]
+    options = _coat_places(game, moves)
     rng.shuffle(options)
     chosen: list[tuple[int, int, int, int, int]] = []
     used_cells: set[int] = set()
@@ -214,11 +223,18 @@ def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
         return None
     palette = sorted({b["colors"][0] for b in data["bodies"]})
     chosen.sort()
+    # Colours from each body's innermost coat out (the latest exit first), each unlike the
+    # layer under it.
+    colour_of: dict[tuple[int, int], int] = {}
+    under = {b: body["colors"][0] for b, body in enumerate(data["bodies"])}
+    for t, b, *_ in reversed(chosen):
+        colour_of[t, b] = own[b] if b in own else coat_colour(under[b], palette, allowed, rng)
+        under[b] = colour_of[t, b]
     data = json.loads(json.dumps(data))
     coats: dict[int, list[int]] = {}
     inserted: dict[int, list[Move]] = {}
     for t, b, end, d, cell in chosen:
-        color = own[b] if b in own else rng.choice(palette)
+        color = colour_of[t, b]
         coats.setdefault(b, []).append(color)
         data["holes"].append({"cell": list(game.cell(cell)), "color": color})
         inserted.setdefault(t, []).append(b << 3 | end << 2 | d)
@@ -231,24 +247,39 @@ def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
     return data, new_moves
 
 
+class _Binds:
+    """Whether a mechanic about to be added would bind (spec section 5b) by the cheapest
+    witness: a reordering of the found solution (:func:`~gridforge.snakes.puzzle.reordered`)
+    that the level without it allows and the level with it refuses."""
+
+    def __init__(self, moves: list[Move], wanted: bool) -> None:
+        self.moves, self.wanted = moves, wanted
+
+    def __call__(self, before: dict[str, Any], after: dict[str, Any]) -> bool:
+        if not self.wanted:
+            return True
+        real, relaxed = Game(level_from_json(after)), Game(level_from_json(before))
+        return reordered(real, relaxed, self.moves) is not None
+
+
 def add_dependencies(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe,
-                      rng: random.Random) -> dict[str, Any] | None:
-    """Frozen bodies and holes, keys and locks that the solution ``moves`` already obeys."""
+                      rng: random.Random, *, binding: bool = False
+                      ) -> tuple[dict[str, Any], list[Move]] | None:
+    """Frozen bodies and holes, keys and locks that the solution ``moves`` already obeys;
+    with ``binding``, only those that also bind by a reordering of ``moves`` (each judged as
+    it is added). A lock that no body takes that way is made by construction: a body free to
+    move early has its steps postponed until its keys' carriers have left (the level and the
+    solution it returns then differ from the given ones). None when too few mechanics fit."""
     if not (recipe.frozen or recipe.frozen_holes or recipe.locks):
-        return data
+        return data, moves
+    binds = _Binds(moves, binding)
     states = states_along(game, moves)
     n = game.n
-    first_move = [len(moves)] * n
-    gone = [len(moves)] * n
-    for t, move in enumerate(moves):
-        b = move >> 3
-        first_move[b] = min(first_move[b], t)
-        if states[t + 1][b] == 0 and states[t][b] != 0:
-            gone[b] = t
+    first_move, gone = _timings(game, moves)
     exited = [s[n + 1].bit_count() for s in states]
     data = json.loads(json.dumps(data))
     # Frozen bodies: the threshold is at most the layers gone before the body's first step.
-    if not _freeze(data["bodies"], range(n), first_move, exited, recipe.frozen, rng):
+    if not _freeze(data, "bodies", range(n), first_move, exited, recipe.frozen, binds):
         return None
     # Frozen holes: at most the layers gone before the hole is used.
     use_time: dict[int, int] = {}
@@ -256,7 +287,7 @@ def add_dependencies(data: dict[str, Any], game: Game, moves: list[Move], recipe
         diff = states[t + 1][n + 1] & ~states[t][n + 1]
         if diff:
             use_time[diff.bit_length() - 1] = t
-    if not _freeze(data["holes"], list(use_time), use_time, exited, recipe.frozen_holes, rng):
+    if not _freeze(data, "holes", list(use_time), use_time, exited, recipe.frozen_holes, binds):
         return None
     # Locks: the carriers of a lock's keys leave before the locked body first moves.
     carriers_free = list(range(n))
@@ -272,28 +303,122 @@ def add_dependencies(data: dict[str, Any], game: Game, moves: list[Move], recipe
             continue
         keys = rng.sample(ready, need)
         lock_id = f"L{made + 1}"
-        data["bodies"][b]["lock"] = {"id": lock_id, "kind": "gold" if need == 2 else "silver"}
+        after = json.loads(json.dumps(data))
+        after["bodies"][b]["lock"] = {"id": lock_id, "kind": "gold" if need == 2 else "silver"}
         for c in keys:
-            data["bodies"][c]["key"] = lock_id
+            after["bodies"][c]["key"] = lock_id
+        if not binds(data, after):
+            continue
+        data = after
+        for c in keys:
             carriers_free.remove(c)
         if need == 2:
             gold_left -= 1
         made += 1
-    if made < recipe.locks:
-        return None
-    return data
+    while made < recipe.locks:
+        # No body's lock binds along the solution as it stands: postpone one that moves early.
+        need = 2 if gold_left else 1
+        first_move, gone = _timings(Game(level_from_json(data)), moves)
+        built = _postponed_lock(data, moves, gone, first_move, carriers_free, need,
+                                f"L{made + 1}", rng)
+        if built is None:
+            return None
+        data, moves, keys = built
+        for c in keys:
+            carriers_free.remove(c)
+        if need == 2:
+            gold_left -= 1
+        made += 1
+    return data, moves
 
 
-def _freeze(entries: list[dict[str, Any]], ids: Iterable[int], first_use: Mapping[int, int] |
-            Sequence[int], exited: Sequence[int], count: int, rng: random.Random) -> bool:
-    """Freeze ``count`` of the ``entries`` (bodies or holes) named by ``ids``, those with the
-    most layers gone before their first use first, each at most that many; False when fewer
-    than ``count`` are used only after some layer left."""
+def _timings(game: Game, moves: list[Move]) -> tuple[list[int], list[int]]:
+    """Per body, the index of its first step and of the step it leaves by (``len(moves)``
+    when it never does)."""
+    states = states_along(game, moves)
+    first_move = [len(moves)] * game.n
+    gone = [len(moves)] * game.n
+    for t, move in enumerate(moves):
+        b = move >> 3
+        first_move[b] = min(first_move[b], t)
+        if states[t + 1][b] == 0 and states[t][b] != 0:
+            gone[b] = t
+    return first_move, gone
+
+
+def _postponed_lock(data: dict[str, Any], moves: list[Move], gone: Sequence[int],
+                    first_move: Sequence[int], carriers_free: list[int], need: int,
+                    lock_id: str, rng: random.Random
+                    ) -> tuple[dict[str, Any], list[Move], list[int]] | None:
+    """A lock made to bind: a body ``b`` that moves before the ``need`` earliest leavers
+    (among ``carriers_free``, ``b`` excepted) have all gone gets the lock and they its keys,
+    and all of ``b``'s steps move, as one block, to just after the last of them leaves. The
+    given solution is then the witness (allowed without the lock, refused with it) and the
+    postponed one, replayed with the real rules, the new solution. None when no body fits."""
+    before = Game(level_from_json(data))
+    bodies = [b for b in range(before.n) if first_move[b] < len(moves)]
+    rng.shuffle(bodies)
+    for b in bodies:
+        leavers = sorted((c for c in carriers_free if c != b and gone[c] < len(moves)),
+                         key=lambda c: (gone[c], c))[:need]
+        if len(leavers) < need:
+            continue
+        last = max(gone[c] for c in leavers)
+        if first_move[b] > last:
+            continue  # it already waits for them: the lock would not bind
+        own = [m for m in moves if m >> 3 == b]
+        rest = [m for t, m in enumerate(moves) if m >> 3 != b]
+        cut = sum(1 for t in range(last + 1) if moves[t] >> 3 != b)
+        postponed = rest[:cut] + own + rest[cut:]
+        after = json.loads(json.dumps(data))
+        after["bodies"][b]["lock"] = {"id": lock_id, "kind": "gold" if need == 2 else "silver"}
+        for c in leavers:
+            after["bodies"][c]["key"] = lock_id
+        real = Game(level_from_json(after))
+        try:
+            states = real.replay([move_to_step(m) for m in postponed])
+        except IllegalStep:
+            continue
+        if real.is_complete(states[-1]):
+            return after, postponed, leavers
+    return None
+
+
+def _frozen_at(data: dict[str, Any], kind: str, i: int, threshold: int) -> dict[str, Any]:
+    """A copy of ``data`` with ``data[kind][i]`` frozen at ``threshold``."""
+    after: dict[str, Any] = json.loads(json.dumps(data))
+    after[kind][i]["frozen"] = threshold
+    return after
+
+
+def _freeze(data: dict[str, Any], kind: str, ids: Iterable[int],
+            first_use: Mapping[int, int] | Sequence[int], exited: Sequence[int], count: int,
+            binds: _Binds) -> bool:
+    """Freeze ``count`` of ``data[kind]`` (bodies or holes) named by ``ids``, those with the
+    most layers gone before their first use first, each at that many, skipping those that
+    would not bind; False when fewer than ``count`` qualify."""
     ranked = sorted((i for i in ids if exited[first_use[i]] >= 1),
                     key=lambda i: (-exited[first_use[i]], i))
-    if len(ranked) < count:
-        return False
-    for i in ranked[:count]:
+    made = 0
+    for i in ranked:
+        if made == count:
+            break
+        # At most it thaws just as the solution needs it: any solution that would use it
+        # sooner is refused, which is what makes a freeze bind (spec section 5b's witness).
+        # Where it must bind, the lowest threshold that does (the mechanics term and the
+        # wait stay moderate).
         most = exited[first_use[i]]
-        entries[i]["frozen"] = rng.randint((most + 1) // 2, most)
-    return True
+        if not binds(data, _frozen_at(data, kind, i, most)):
+            continue
+        # A reordering refused at one threshold is refused at every higher one: binding is
+        # monotone in the threshold, so the lowest that binds is found by bisection.
+        low, high = 0, most  # binds at high; not known to bind at low (0: no freeze)
+        while binds.wanted and high - low > 1:
+            mid = (low + high) // 2
+            if binds(data, _frozen_at(data, kind, i, mid)):
+                high = mid
+            else:
+                low = mid
+        data[kind][i] = _frozen_at(data, kind, i, high)[kind][i]
+        made += 1
+    return made == count

@@ -49,7 +49,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gridforge import __version__
@@ -73,15 +74,29 @@ from gridforge.snakes.design.request import Request, parse_request, read_spec
 from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
-from gridforge.snakes.improve import tighten
+from gridforge.snakes.improve import RESTARTS, Budget, Improved, improve, tighten
 from gridforge.snakes.level import Level, level_from_json, level_sha256
 from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.puzzle import relaxations, serial, witness
 from gridforge.snakes.rules import Game, Move, move_to_step
 from gridforge.snakes.search import SearchResult, Solver, shorten
 
 __all__ = ["Candidate", "SafetyNetError", "command", "design_levels", "parse_request"]
 
-PROVEN_EXTRA = 40  # candidates tried after an unproven success, for a proven one
+PROVEN_EXTRA = 12  # candidates tried after an unproven success, for a proven one
+SERIAL_STATES = 200_000  # states the exact "one body at a time" decision may store
+WITNESS_STATES = 20_000  # states each mechanic's witness search may store
+PAIR_STATES = 5_000  # states of each pair of the pairwise bound
+BLOCKED_PLACEMENTS = 12  # body placements a make-way candidate may try
+# The shortening that judges a candidate; the candidate taken gets improve.RESTARTS in full.
+# Both scale with budgets.shorten_states (RESTART_STATES is its default: the largest restart).
+QUICK_RESTARTS = ((3, 1, 15_000),)
+RESTART_STATES = max(states for _, _, states in RESTARTS)
+
+
+# A caller's own rules on a level about to be taken (its JSON without meta, its certificate):
+# the faults found, none when it may be taken.
+Accept = Callable[[LevelJson, dict[str, Any]], list[str]]
 
 
 class SafetyNetError(GridforgeError):
@@ -108,7 +123,9 @@ class Candidate:
     lower_bound: int
     template: str
     exact: dict[str, Any]
-    backward: bool = False  # built backwards (the exact search cannot settle these)
+    backward: bool = False  # built backwards from the solved board
+    witnesses: list[dict[str, Any]] = field(default_factory=list)
+    certificate: dict[str, Any] = field(default_factory=dict)  # once taken (_take)
 
 
 @dataclass
@@ -143,30 +160,44 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
             return None, None
         data, moves = built
         return _finish(req, recipe, data, moves, rng, tally)
-    bodies = place_bodies(shape, recipe.lengths, recipe.pressure, rng)
-    if bodies is None:
-        tally.reject("placement")
-        return None, None
-    outer = assign_colors(len(bodies), recipe.colors, rng, req.palette)
+    graph = FloorGraph(shape.cols, shape.rows, shape.floor)
     # Coats either join the spatial problem now (their holes can then be hidden too) or are
     # inserted later along the found solution.
     early = recipe.coats if recipe.coats_first else 0
-    layers = coat_layers(outer, early, rng)
-    graph = FloorGraph(shape.cols, shape.rows, shape.floor)
     best: tuple[int, list[tuple[tuple[int, int], int]]] | None = None
-    for _ in range(3):
-        holes = place_holes(shape, bodies, layers, recipe, int(budgets["path_search"]), rng)
-        if holes is None:
+    placed: tuple[list[list[tuple[int, int]]], list[list[int]]] | None = None
+    laid = False  # some placement of the bodies succeeded
+    # A make-way candidate walls some bodies' holes in by each other (pockets), for good:
+    # no order of the other bodies' exits frees them, so it is never solved one at a time.
+    # Few placements do that: such a candidate tries several (each cheap next to a search).
+    # Crowded boards (a scrambled start) make way by crowding; walls there leave levels the
+    # fast search cannot solve.
+    walled = len(recipe.lengths) - recipe.exits if req.make_way and not recipe.scramble else 0
+    hidden = list(range(walled)) if walled >= 2 else None
+    for _ in range(BLOCKED_PLACEMENTS if hidden else 1):
+        bodies = place_bodies(shape, recipe.lengths, recipe.pressure, rng, pockets=walled)
+        if bodies is None:
             continue
-        exits = sum(potential_exits(graph, list(zip(bodies, layers, strict=True)), holes))
-        miss = abs(exits - recipe.exits)
-        if best is None or miss < best[0]:
-            best = (miss, holes)
-        if miss == 0:
+        laid = True
+        outer = assign_colors(len(bodies), recipe.colors, rng, req.palette, walled)
+        layers = coat_layers(outer, early, rng, req.palette)
+        for _ in range(3):
+            holes = place_holes(shape, bodies, layers, recipe, int(budgets["path_search"]),
+                                rng, hidden)
+            if holes is None:
+                continue
+            exits = sum(potential_exits(graph, list(zip(bodies, layers, strict=True)), holes))
+            miss = abs(exits - recipe.exits)
+            if best is None or miss < best[0]:
+                best, placed = (miss, holes), (bodies, layers)
+            if miss == 0:
+                break
+        if best is not None and best[0] == 0:
             break
-    if best is None:
-        tally.reject("holes")
+    if placed is None or best is None:
+        tally.reject("holes" if laid else "placement")
         return None, None
+    bodies, layers = placed
     data = level_dict(shape, bodies, layers, best[1])
     try:
         level = level_from_json(data)
@@ -213,18 +244,30 @@ def _backward(shape: Shape, plan: Plan, rng: random.Random, tally: _Tally
     return board.level(shape.cols, shape.rows, shape.stones), board.forward()
 
 
+def _transposed(data: dict[str, Any], moves: list[Move]) -> tuple[dict[str, Any], list[Move]]:
+    """A level mirrored on its main diagonal (columns become rows) and its solution mirrored
+    (U and L, D and R trade places: the direction's bit 1 flips)."""
+    out = {**data, "cols": data["rows"], "rows": data["cols"],
+           "stones": sorted([y, x] for x, y in data["stones"]),
+           "bodies": [{**b, "cells": [[y, x] for x, y in b["cells"]]} for b in data["bodies"]],
+           "holes": [{**h, "cell": [h["cell"][1], h["cell"][0]]} for h in data["holes"]]}
+    return out, [m ^ 2 for m in moves]
+
+
 def _finish(req: Request, recipe: Recipe, data: dict[str, Any], moves: list[Move],
             rng: random.Random, tally: _Tally) -> tuple[Candidate | None, float | None]:
     """Mechanics, full replay, score, exact search and the request's ranges, for a level and
     a solution found for it."""
-    budgets = req.budgets
+    if req.portrait and data["cols"] > data["rows"]:
+        data, moves = _transposed(data, moves)
     level = level_from_json(data)
     game = Game(level)
-    dependent = add_dependencies(data, game, moves, recipe, rng)
+    dependent = add_dependencies(data, game, moves, recipe, rng, binding=req.binding)
     if dependent is None:
         tally.reject("mechanics")
         return None, None
-    level = level_from_json(dependent)
+    data, moves = dependent
+    level = level_from_json(data)
     game = Game(level)
     moves = shorten(game, moves)  # replays every step with the real rules on the way
     if recipe.backward is not None:
@@ -238,40 +281,118 @@ def _finish(req: Request, recipe: Recipe, data: dict[str, Any], moves: list[Move
         tally.seen(score)
         tally.reject("score_low")
         return None, score
+    if req.make_way and serial(game, max_states=SERIAL_STATES).status != "not_serial":
+        tally.seen(score)
+        tally.reject("serial")  # solved one body at a time, or undecided within the budget
+        return None, score
     solver = Solver(game)
-    h0 = solver.bound(game.initial)
-    optimal = len(moves) <= h0
-    lower = min(h0, len(moves))
-    exact_info: dict[str, Any] = {"status": "bound" if optimal else "skipped"}
-    if not optimal:
-        exact = solver.astar(max_states=int(budgets["exact_states"]),
-                             max_seconds=float(budgets["exact_seconds"]), upper=len(moves))
-        _safety_net(exact, "the exact search")
-        exact_info = {"status": exact.status, "expanded": exact.expanded, "stored": exact.stored,
-                      "stopped_by": exact.reason}
-        if exact.status == "solved" and exact.moves is not None:
-            moves = exact.moves
-            optimal = True
-            lower = len(moves)
-        elif exact.status == "exhausted_below_upper":
-            optimal = True
-            lower = len(moves)
-        else:
-            lower = max(h0, min(exact.lower_bound, len(moves)))
-        steps = [move_to_step(m) for m in moves]
+    if _too_plain(req, solver, len(moves), tally):  # shortening only lowers it
+        return None, score
+    # A quick shortening to judge the candidate; the one taken is shortened in full (_final).
+    # (The pairwise bound only reports a lower bound: the candidate taken gets it.)
+    # A level that must be proven is judged by the exact search alone: shortening does not
+    # make a proof within the same states (A* explores below the bound all the same).
+    improved = _improve(req, game, moves, solver, QUICK_RESTARTS, 0, proof_only=req.proven)
+    moves, optimal, lower = improved.moves, improved.optimal, improved.lower_bound
+    if req.proven and not optimal:
+        tally.reject("unproven")
+        return None, None
+    steps = [move_to_step(m) for m in moves]
     final = score_level(level, steps, diagnostics=False, game=game)
     total = final["total"]
     tally.seen(total)
-    # The request's ranges as the certificate module judges them (one reading of "in range",
-    # rounding included, for the pipeline and for every later check of the certificate).
-    if judge(req.to_json(), total, len(moves)):
-        if abs(total - req.target) <= req.tolerance:
-            tally.reject("steps")
-        else:
-            tally.reject("score_low" if total < req.target else "score_high")
+    if _out_of_range(req, total, len(moves), tally) or _too_plain(req, solver, len(moves),
+                                                                   tally):
         return None, total
-    return Candidate(level, moves, final, optimal, lower, recipe.template, exact_info,
-                     recipe.backward is not None), total
+    return Candidate(level, moves, final, optimal, lower, recipe.template,
+                     dict(improved.record), recipe.backward is not None), total
+
+
+def _improve(req: Request, game: Game, moves: list[Move], solver: Solver,
+             restarts: tuple[tuple[int, int, int], ...], pair_states: int,
+             proof_only: bool = False) -> Improved:
+    """:func:`improve` within the request's budgets (the restarts scaled by
+    ``shorten_states``); ``proof_only``: the exact search alone, no shortening."""
+    budgets = req.budgets
+    scale = int(budgets["shorten_states"])
+    restarts = tuple((w, s, max(1, states * scale // RESTART_STATES)) for w, s, states in restarts)
+    budget = Budget(restarts=restarts, exact_states=int(budgets["exact_states"]),
+                    seconds=float(budgets["exact_seconds"]), pair_states=pair_states)
+    if proof_only:
+        budget = replace(budget, restarts=(), suffixes=0, window_depth=0)
+    improved = improve(game, moves, budget, solver=solver)
+    if improved.safety_net:
+        raise SafetyNetError(
+            "the shortening searches ran past budgets.exact_seconds: nothing is written, as "
+            "the result must not depend on the machine's speed (lower the state budgets, or "
+            "raise budgets.exact_seconds)")
+    return improved
+
+
+def _too_plain(req: Request, solver: Solver, steps: int, tally: _Tally) -> bool:
+    """Whether a solution of ``steps`` steps has fewer interaction steps (beyond the travel
+    bound at the start) than the request asks (counted)."""
+    if req.interaction_min is None or steps - solver.bound(solver.game.initial) >= \
+            req.interaction_min:
+        return False
+    tally.reject("interaction")
+    return True
+
+
+def _out_of_range(req: Request, total: float, steps: int, tally: _Tally) -> bool:
+    """Whether the request's ranges refuse the level (counted), as the certificate module
+    judges them (one reading of "in range", rounding included)."""
+    if not judge(req.to_json(), total, steps):
+        return False
+    if abs(total - req.target) <= req.tolerance:
+        tally.reject("steps")
+    else:
+        tally.reject("score_low" if total < req.target else "score_high")
+    return True
+
+
+def _final(req: Request, cand: Candidate, tally: _Tally) -> Candidate | None:
+    """The candidate about to be taken, shortened in full (:data:`RESTARTS`), judged again,
+    and its mechanics' witnesses found; None (counted) when it no longer qualifies."""
+    game = Game(cand.level)
+    solver = Solver(game)
+    improved = cand.exact
+    moves, optimal, lower = cand.moves, cand.optimal, cand.lower_bound
+    if not optimal:
+        full = _improve(req, game, moves, solver, RESTARTS, PAIR_STATES)
+        moves, optimal, lower, improved = (full.moves, full.optimal, full.lower_bound,
+                                           dict(full.record))
+    steps = [move_to_step(m) for m in moves]
+    final = score_level(cand.level, steps, diagnostics=False, game=game)
+    if _out_of_range(req, final["total"], len(moves), tally) or _too_plain(
+            req, solver, len(moves), tally):
+        return None
+    witnesses: list[dict[str, Any]] = []
+    for mechanic, relaxed in relaxations(cand.level):
+        found = witness(cand.level, relaxed, len(moves), max_states=WITNESS_STATES,
+                        solution=moves)
+        if found is None:
+            if req.binding:
+                tally.reject("unbound")
+                return None
+            continue
+        witnesses.append({"mechanic": mechanic, "solution": found})
+    return Candidate(cand.level, moves, final, optimal, lower, cand.template, improved,
+                     cand.backward, witnesses)
+
+
+def _take(req: Request, cand: Candidate, tally: _Tally, accept: Accept | None
+          ) -> Candidate | None:
+    """The candidate about to be taken, finished (:func:`_final`) with its certificate, or
+    None (counted) when it no longer qualifies or ``accept`` finds faults with it."""
+    made = _final(req, cand, tally)
+    if made is None:
+        return None
+    made.certificate = _certificate(req, made)
+    if accept is not None and accept(made.level.to_json(with_meta=False), made.certificate):
+        tally.reject("rules")
+        return None
+    return made
 
 
 def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
@@ -282,7 +403,7 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
     score = score_level(cand.level, steps, diagnostics=True)
     request = req.to_json()
     misses = judge(request, score["total"], len(steps))
-    cert = {
+    cert: dict[str, Any] = {
         "format": CERT_FORMAT,
         "level_sha256": level_sha256(cand.level),
         "status": "out_of_range" if misses else "verified",
@@ -295,15 +416,20 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
         "upper_bound": len(steps),
         "score": score,
         "request": request,
-        "budgets": {"exact_states": int(req.budgets["exact_states"]),
+        # A proof found by a weighted restart is re-proved by exact A* within as many states.
+        "budgets": {"exact_states": max(int(req.budgets["exact_states"]),
+                                        int(cand.exact.get("proof_states", 0))),
                     "exact_seconds": float(req.budgets["exact_seconds"]),
                     "fast_states": int(req.budgets["fast_branches"]),
+                    "shorten_states": int(req.budgets["shorten_states"]),
                     "candidates": int(req.budgets["candidates"]),
                     "path_search": int(req.budgets["path_search"]),
                     "level_seconds": float(req.budgets["level_seconds"])},
         "search": cand.exact,
         "version": __version__,
     }
+    if cand.witnesses:
+        cert["witnesses"] = cand.witnesses
     problems = check_certificate(cand.level, cert)
     if problems or misses:  # pragma: no cover - the pipeline checked all of this already
         raise GridforgeError("internal error: certificate check failed: "
@@ -321,8 +447,17 @@ def _figures(k: int, count: int, best: float | None) -> dict[str, int | float]:
     return {"level": k + 1, "levels": count, **({} if best is None else {"best": best})}
 
 
-def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+UNSOLVED_EASE = 0.02  # the pressure given back for a candidate the fast search cannot solve
+
+
+def design_levels(request: Any, progress: Progress = NO_PROGRESS,
+                  accept: Accept | None = None) -> dict[str, Any]:
     """Design ``count`` certified levels for a request (see :func:`parse_request`).
+
+    ``accept`` (for callers with rules of their own, such as the main line's curriculum)
+    judges each level about to be taken, with its certificate: a level it finds faults with
+    is counted under ``rules`` and the search goes on with the next candidate, so a rule that
+    few candidates keep costs candidates, not whole requests.
 
     Returns the batch ``{"format": "gridforge.snakes.batch/1", "request", "levels",
     "certificates", "report"}``; ``report`` says how many candidates each level took and why
@@ -345,13 +480,18 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
     for k in range(req.count):
         rng = random.Random(req.seed * 1_000_003 + k)
         made: Candidate | None = None
+        pending: Candidate | None = None  # in range, minimum unproven: taken if none is proven
         tried = 0
         stop = budget
         deadline = time.monotonic() + float(req.budgets["level_seconds"])
         best: float | None = None  # the score nearest the target so far, for the progress
         progress.step(k * budget, total_work, _stage(k, req.count, best),
                       **_figures(k, req.count, best))
-        while tried < stop:
+        while made is None and tried < budget:
+            if tried >= stop and pending is not None:
+                # No proven one in the extra candidates: the unproven one, shortened in full.
+                made, pending, stop = _take(req, pending, tally, accept), None, budget
+                continue
             if time.monotonic() > deadline:
                 raise SafetyNetError(
                     f"level {k + 1} ran past budgets.level_seconds "
@@ -362,11 +502,18 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
             if tried % 8 == 0:
                 progress.step(k * budget + tried, total_work, _stage(k, req.count, best),
                               **_figures(k, req.count, best))
-            recipe = make_recipe(req, pressure, rng, provable=made is not None and tried % 2 == 0)
+            # Every other candidate leans toward a provable level once one is made, and from
+            # the start when the request asks for a proven minimum.
+            provable = (pending is not None or req.proven) and tried % 2 == 0
+            recipe = make_recipe(req, pressure, rng, provable=provable)
             if recipe is None:
                 tally.reject("recipe")
                 continue
+            unsolved = tally.reasons.get("unsolved", 0)
             cand, score = _candidate(req, recipe, rng, tally)
+            if tally.reasons.get("unsolved", 0) > unsolved and not recipe.provable:
+                # Too hard for the fast search: ease off (scores only ever push up).
+                pressure = clamp(pressure - UNSOLVED_EASE, 0.0, 1.15)
             if score is not None and (best is None or abs(score - req.target)
                                       < abs(best - req.target)):
                 best = score
@@ -380,16 +527,17 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
                 tally.reject("duplicate")
                 continue
             seen.add(sha)
-            if cand.optimal or cand.backward:
-                # A crowded backward-built level is beyond a proof within the exact budget:
-                # looking on for a proven one would only spend candidates.
-                made = cand
-                break
-            # In range but the minimum is unproven: keep it, and look a little longer for
-            # one whose minimum the exact search can prove.
-            if made is None:
-                made = cand
-                stop = min(budget, tried + PROVEN_EXTRA)
+            if not (cand.optimal or cand.backward):
+                # In range but the minimum is unproven: keep the first such, and look a
+                # little longer for one whose minimum the exact search can prove (a crowded
+                # backward-built level is beyond a proof: it is taken as it is).
+                if pending is None:
+                    pending = cand
+                    stop = min(budget, tried + PROVEN_EXTRA)
+                continue
+            made = _take(req, cand, tally, accept)
+        if made is None and pending is not None:
+            made = _take(req, pending, tally, accept)
         if made is None:
             shortfall = {"level": k, "candidates": tried, "stopped_by": "candidates",
                          "reasons": dict(sorted(
@@ -402,7 +550,7 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS) -> dict[str, A
         level_json = made.level.to_json(with_meta=False)
         level_json["meta"] = meta
         levels.append(level_json)
-        certificates.append(_certificate(req, made))
+        certificates.append(made.certificate)
         per_level.append({"candidates": tried, "score": made.score["total"],
                           "steps": len(made.moves), "optimal": made.optimal,
                           "lower_bound": made.lower_bound, "template": made.template})

@@ -91,6 +91,10 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
         n = int(clamp(round(1 + 7.5 * q + rng.uniform(-1.0, 1.0)), 1, 12))
         if provable:
             n = rng.randint(1, 3)
+        if req.make_way:
+            # A lone body is always solved one body at a time, and two make way only from a
+            # fully blocked start (the blocking term at its ceiling): three at least.
+            n = max(n, 3)
         # A fixed floor holds at most this many bodies of the shortest length, each with its
         # hole, and a free cell (the count of the request's own check).
         n = min(n, max(1, (room - 1) // (req.min_length + 1)))
@@ -109,6 +113,8 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
     colors = req.colors
     if colors is None:
         colors = int(clamp(round(1 + rng.uniform(0, 1) * min(n - 1, 1 + 4 * q)), 1, n))
+        if req.make_way:
+            colors = max(colors, 2)  # walled-in bodies of one colour could swap holes
         colors = min(colors, len(req.palette))
     mech = q * rng.uniform(0.8, 1.3) if q > 0.2 else 0.0
     share = rng.uniform(0.35, 0.7)
@@ -123,6 +129,10 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
     gold = min(gold, locks)
     occupancy = clamp(0.25 + 0.6 * q + rng.gauss(0, 0.05), 0.12, 0.9)
     exits = int(clamp(round(n * (1 - q) + rng.uniform(-0.5, 0.5)), 0, n))
+    if req.make_way and n >= 2:
+        # Two bodies at least wall each other's holes in, and one at least is free to leave
+        # (a fully blocked start puts the blocking term at its ceiling).
+        exits = int(clamp(exits, 1, n - 2)) if n >= 3 else 0
     reach = 1 + round(4 * q)
     coats_first = rng.random() < q * 0.3
     scramble = int(150 * q) if q > 0.7 else 0
@@ -134,9 +144,12 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
         scramble, hide_coats = 0, False
     if req.coats is None:
         coats = max(0, min(coats, room - 1 - n - total))  # the coats' holes fit the floor too
+        # Coats past 0.6 n put the mechanics term at its ceiling with any freeze or lock.
+        coats = min(coats, max(1, int(COATS_PER_BODY * n)))
     if total + n + coats + 1 > room:
         return None  # the fixed fields leave no room for this candidate's bodies
-    if q >= BACKWARD_PRESSURE and not provable:
+    if q >= BACKWARD_PRESSURE and not provable and (req.steps_max is None
+                                                    or req.steps_max >= BACKWARD_MIN_STEPS):
         backward = backward_recipe(req, q, rng)
         if backward is not None:
             return backward
@@ -144,7 +157,11 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
                   gold, exits, reach, coats_first, scramble, hide_coats, provable)
 
 
+COATS_PER_BODY = 0.6  # free coats at most this many a body (the mechanics term counts 0.7 n)
 BACKWARD_PRESSURE = 0.95  # from here candidates are built backwards (reverse.py)
+# Backward play leaves solutions of a hundred steps and more (about 72 body cells, every body
+# coated): a request capped below this many steps gets none.
+BACKWARD_MIN_STEPS = 100
 BACKWARD_TEMPLATES = ("twin", "comb", "winding", "cross")
 
 

@@ -16,7 +16,15 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from gridforge.errors import Issue, ValidationError, field_path, is_int, parse_json, read_json
+from gridforge.errors import (
+    Issue,
+    Issues,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+    read_json,
+)
 from gridforge.snakes.certificate import BATCH_FORMAT, DEFAULT_TOLERANCE
 from gridforge.snakes.design.score import (
     WEIGHTS,
@@ -56,7 +64,12 @@ DEFAULT_BUDGETS: dict[str, float] = {
     "fast_branches": 6000,  # states the fast search may store per candidate
     "path_search": 400,  # cells one body's hole search may visit when placing holes
     "exact_states": 2000,  # states the exact A* may store
-    "exact_seconds": 10.0,  # wall-clock cap of one exact search (a safety net)
+    # States the largest shortening restart may store (improve.RESTARTS at 60000); the other
+    # restarts scale with it.
+    "shorten_states": 60000,
+    # Wall-clock cap of one search (a safety net that never decides a byte): far above what
+    # the state budgets take even on a loaded machine (a 60000-state restart: ~1-4 s).
+    "exact_seconds": 120.0,
     # Wall-clock cap per requested level (a safety net, like exact_seconds): a request whose
     # target the template cannot reach ends with a reason instead of running for hours.
     "level_seconds": 300.0,
@@ -91,6 +104,12 @@ class Request:
     steps_max: int | None = None
     palette: tuple[int, ...] = ALL_COLORS
     budgets: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_BUDGETS))
+    # What makes a level a puzzle (spec section 5b), each a filter on candidates when true:
+    make_way: bool = False  # never solved one body at a time (decided exactly)
+    binding: bool = False  # every frozen body, frozen hole and lock has a witness
+    proven: bool = False  # the minimum is proven
+    portrait: bool = False  # a level wider than tall is stored transposed (taller than wide)
+    interaction_min: int | None = None  # fewest interaction steps (beyond the travel bound)
 
     def to_json(self) -> dict[str, Any]:
         """The request in the spec file's layout (fixed fields only), key order fixed."""
@@ -119,6 +138,11 @@ class Request:
             out["steps"] = [self.steps_min, self.steps_max]
         if self.palette != ALL_COLORS:  # written only when narrowed: older batches keep bytes
             out["palette"] = list(self.palette)
+        for name in PUZZLE_FIELDS:
+            if getattr(self, name):  # written only when asked, like the palette
+                out[name] = True
+        if self.interaction_min is not None:
+            out["interaction"] = {"min": self.interaction_min}
         out["budgets"] = dict(self.budgets)
         return out
 
@@ -128,39 +152,170 @@ def _num(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-class _Issues:
-    def __init__(self) -> None:
-        self.items: list[Issue] = []
-
-    def add(self, path: str, code: str, message: str) -> None:
-        self.items.append(Issue(path, code, message))
-
-    def int_field(self, obj: dict[str, Any], key: str, path: str, lo: int, hi: int,
-                  default: int | None = None) -> int | None:
-        value = obj.get(key)
-        if value is None:
-            return default
-        if is_int(value) and lo <= value <= hi:
-            return value
-        code, wanted = ("range", f"in {lo}..{hi}") if is_int(value) else ("type", "an integer")
-        self.add(path, code, f"{key} must be {wanted}, got {value!r}")
+def _int_field(bad: Issues, obj: dict[str, Any], key: str, path: str, lo: int, hi: int,
+               default: int | None = None) -> int | None:
+    """``obj[key]`` when it is an integer in ``lo..hi``; ``default`` when absent or bad (an
+    issue then says why: ``type`` or ``range``)."""
+    value = obj.get(key)
+    if value is None:
         return default
-
-    def obj(self, data: dict[str, Any], key: str, allowed: tuple[str, ...]) -> dict[str, Any]:
-        value = data.get(key)
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            self.add(key, "type", f"{key} must be an object")
-            return {}
-        for extra in sorted(k for k in value if k not in allowed):
-            self.add(field_path(key, extra), "unknown_field", f"unknown field {extra!r}")
+    if is_int(value) and lo <= value <= hi:
         return value
+    code, wanted = ("range", f"in {lo}..{hi}") if is_int(value) else ("type", "an integer")
+    bad.add(path, code, f"{key} must be {wanted}, got {value!r}")
+    return default
+
+
+def _object_field(bad: Issues, data: dict[str, Any], key: str, allowed: tuple[str, ...]
+                  ) -> dict[str, Any]:
+    """``data[key]`` when it is an object (its unknown keys are issues); ``{}`` when absent
+    or not an object (an issue then)."""
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        bad.add(key, "type", f"{key} must be an object")
+        return {}
+    bad.unknown_keys(value, allowed, key)
+    return value
 
 
 REQUEST_KEYS = ("format", "topology", "target", "tolerance", "count", "seed", "size", "bodies",
                 "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "steps", "palette",
-                "budgets")
+                "budgets", "make_way", "binding", "proven", "portrait", "interaction")
+PUZZLE_FIELDS = ("make_way", "binding", "proven", "portrait")
+
+
+def _parse_size(bad: Issues, data: dict[str, Any]) -> tuple[int | None, int | None, int | None]:
+    """A request's ``size``: fixed columns and rows (None: the designer picks), floor cells."""
+    size = _object_field(bad, data, "size", ("auto", "cols", "rows", "cells"))
+    cols = _int_field(bad, size, "cols", "size.cols", 2, 18)
+    rows = _int_field(bad, size, "rows", "size.rows", 2, 24)
+    cells = _int_field(bad, size, "cells", "size.cells", 4, 400)
+    auto = size.get("auto", cols is None and rows is None)
+    if not isinstance(auto, bool):
+        bad.add("size.auto", "type", "auto must be true or false")
+        auto = True
+    if auto:
+        if cols is not None or rows is not None:
+            bad.add("size", "auto", "give cols and rows only with auto: false")
+        cols = rows = None
+    elif cols is None or rows is None:
+        bad.add("size", "fixed", "with auto: false, cols and rows are both fixed and required")
+    if cols is not None and rows is not None and (cols + 2) * (rows + 2) > 600:
+        bad.add("size", "too_large", f"(cols+2)*(rows+2) = {(cols + 2) * (rows + 2)} exceeds 600")
+    return cols, rows, cells
+
+
+def _parse_bodies(bad: Issues, data: dict[str, Any]
+                  ) -> tuple[int | None, int, int, int | None]:
+    """A request's ``bodies``: count, shortest and longest length, total cells."""
+    body = _object_field(bad, data, "bodies", ("count", "min_length", "max_length", "total"))
+    n = _int_field(bad, body, "count", "bodies.count", 1, 16)
+    lo = _int_field(bad, body, "min_length", "bodies.min_length", 2, 40, 2)
+    hi = _int_field(bad, body, "max_length", "bodies.max_length", 2, 40, 40)
+    total = _int_field(bad, body, "total", "bodies.total", 2, 350)
+    assert lo is not None and hi is not None
+    if lo > hi:
+        bad.add("bodies.min_length", "range", f"min_length {lo} exceeds max_length {hi}")
+    if total is not None and n is not None and not n * lo <= total <= n * hi:
+        bad.add("bodies.total", "range", f"a total of {total} cells cannot be split into {n} "
+                                         f"bodies of {lo}..{hi} cells")
+    return n, lo, hi, total
+
+
+def _parse_colours(bad: Issues, data: dict[str, Any], n: int | None
+                   ) -> tuple[tuple[int, ...], int | None]:
+    """A request's ``palette`` and its count of outer ``colors`` (with ``n`` bodies)."""
+    palette = ALL_COLORS
+    raw_palette = data.get("palette")
+    if raw_palette is not None:
+        if (not isinstance(raw_palette, list) or not raw_palette
+                or not all(is_int(c) and 0 <= c <= 14 for c in raw_palette)
+                or len(set(raw_palette)) != len(raw_palette)):
+            bad.add("palette", "type", "palette must be a list of distinct colours 0..14")
+        else:
+            palette = tuple(raw_palette)
+    colors = _int_field(bad, data, "colors", "colors", 1, 15)
+    if colors is not None and colors > len(palette):
+        bad.add("colors", "too_many", f"{colors} colours, but the palette holds {len(palette)}")
+    if colors is not None and n is not None and colors > n:
+        bad.add("colors", "too_many", f"{colors} outer colours need at least {colors} bodies, "
+                                      f"but bodies.count is {n}")
+    return palette, colors
+
+
+def _parse_mechanics(bad: Issues, data: dict[str, Any], n: int | None
+                     ) -> tuple[int | None, int | None, int | None, int | None, int | None]:
+    """A request's coats, frozen bodies, frozen holes, locks and gold locks (with ``n``
+    bodies)."""
+    coats = _int_field(bad, data, "coats", "coats", 0, 48)
+    frozen = _int_field(bad, data, "frozen", "frozen", 0, 16)
+    frozen_holes = _int_field(bad, data, "frozen_holes", "frozen_holes", 0, 64)
+    locks = _int_field(bad, data, "locks", "locks", 0, 8)
+    gold = _int_field(bad, data, "gold", "gold", 0, 8)
+    if gold is not None and locks is not None and gold > locks:
+        bad.add("gold", "range", f"gold ({gold}) counts among the locks ({locks})")
+    if n is not None:
+        if coats is not None and coats > 3 * n:
+            bad.add("coats", "range", f"{n} bodies carry at most {3 * n} coats (3 each)")
+        if frozen is not None and frozen > n - 1:
+            bad.add("frozen", "range", f"at most {n - 1} of {n} bodies can be frozen: "
+                                       f"someone must move first")
+        n_locks = locks or 0
+        keys = n_locks + (gold or 0)
+        if n_locks and (n_locks > n - 1 or keys > n - 1):
+            bad.add("locks", "range", f"{n_locks} lock(s) with {keys} key(s) need more than "
+                                      f"the {n} bodies (a key rides on another body)")
+    return coats, frozen, frozen_holes, locks, gold
+
+
+def _parse_steps(bad: Issues, data: dict[str, Any], least_layers: int
+                 ) -> tuple[int | None, int | None]:
+    """A request's ``steps`` range (an object, or a ``[min, max]`` pair), with at least one
+    step for each of the ``least_layers`` layers."""
+    raw_steps = data.get("steps")
+    if isinstance(raw_steps, list) and len(raw_steps) == 2:
+        data = {**data, "steps": {"min": raw_steps[0], "max": raw_steps[1]}}
+    steps = _object_field(bad, data, "steps", ("min", "max"))
+    steps_min = _int_field(bad, steps, "min", "steps.min", 0, 10**6)
+    steps_max = _int_field(bad, steps, "max", "steps.max", 0, 10**6)
+    if steps_min is not None and steps_max is not None and steps_min > steps_max:
+        bad.add("steps", "range", f"steps.min {steps_min} exceeds steps.max {steps_max}")
+    if steps_min is not None and steps_min > MAX_STEPS:
+        bad.add("steps.min", "unreachable", f"the designer certifies solutions of at most "
+                                            f"{MAX_STEPS} steps, steps.min is {steps_min}")
+    if steps_max is not None and steps_max < least_layers:
+        bad.add("steps.max", "unreachable", f"every one of the {least_layers} layers needs at "
+                                            f"least one step; steps.max {steps_max} is too few")
+    return steps_min, steps_max
+
+
+def _parse_budgets(bad: Issues, data: dict[str, Any], target: float) -> dict[str, Any]:
+    """A request's ``budgets``, the defaults filled in (more candidates for a high target)."""
+    budgets = dict(DEFAULT_BUDGETS)
+    if target >= HIGH_TARGET:
+        budgets["candidates"] = 16000
+    raw_budgets = _object_field(bad, data, "budgets", tuple(DEFAULT_BUDGETS))
+    for key in DEFAULT_BUDGETS:
+        value = raw_budgets.get(key)
+        if value is None:
+            continue
+        path = field_path("budgets", key)
+        if key in SECONDS_BUDGETS:
+            cap = SECONDS_BUDGETS[key]
+            if not _num(value) or not 0 < value <= cap:
+                bad.add(path, "range", f"{key} must be a number in (0, {cap:g}], got {value!r}")
+                continue
+            budgets[key] = float(value)
+        elif not is_int(value) or not 1 <= value <= MAX_CANDIDATES:
+            bad.add(path, "range", f"{key} must be an integer in 1..{MAX_CANDIDATES}, "
+                                   f"got {value!r}")
+        else:
+            budgets[key] = value
+    for key in ("candidates", "fast_branches", "path_search", "exact_states", "shorten_states"):
+        budgets[key] = int(budgets[key])
+    return budgets
 
 
 def parse_request(data: Any) -> Request:
@@ -172,7 +327,7 @@ def parse_request(data: Any) -> Request:
     """
     if isinstance(data, Request):
         return data
-    bad = _Issues()
+    bad = Issues()
     if not isinstance(data, dict):
         raise ValidationError([Issue("", "type", "a request is a JSON object")], "request")
     for extra in sorted(k for k in data if k not in REQUEST_KEYS):
@@ -197,109 +352,32 @@ def parse_request(data: Any) -> Request:
                 f"tolerance must be a number in 0..100, got {raw_tolerance!r}")
     else:
         tolerance = raw_tolerance
-    count = bad.int_field(data, "count", "count", 1, MAX_COUNT, 1)
-    seed = bad.int_field(data, "seed", "seed", 0, 2**63 - 1, 0)
+    count = _int_field(bad, data, "count", "count", 1, MAX_COUNT, 1)
+    seed = _int_field(bad, data, "seed", "seed", 0, 2**63 - 1, 0)
 
-    size = bad.obj(data, "size", ("auto", "cols", "rows", "cells"))
-    cols = bad.int_field(size, "cols", "size.cols", 2, 18)
-    rows = bad.int_field(size, "rows", "size.rows", 2, 24)
-    cells = bad.int_field(size, "cells", "size.cells", 4, 400)
-    auto = size.get("auto", cols is None and rows is None)
-    if not isinstance(auto, bool):
-        bad.add("size.auto", "type", "auto must be true or false")
-        auto = True
-    if auto:
-        if cols is not None or rows is not None:
-            bad.add("size", "auto", "give cols and rows only with auto: false")
-        cols = rows = None
-    elif cols is None or rows is None:
-        bad.add("size", "fixed", "with auto: false, cols and rows are both fixed and required")
-    if cols is not None and rows is not None and (cols + 2) * (rows + 2) > 600:
-        bad.add("size", "too_large", f"(cols+2)*(rows+2) = {(cols + 2) * (rows + 2)} exceeds 600")
+    cols, rows, cells = _parse_size(bad, data)
 
-    body = bad.obj(data, "bodies", ("count", "min_length", "max_length", "total"))
-    n = bad.int_field(body, "count", "bodies.count", 1, 16)
-    lo = bad.int_field(body, "min_length", "bodies.min_length", 2, 40, 2)
-    hi = bad.int_field(body, "max_length", "bodies.max_length", 2, 40, 40)
-    total = bad.int_field(body, "total", "bodies.total", 2, 350)
-    assert lo is not None and hi is not None
-    if lo > hi:
-        bad.add("bodies.min_length", "range", f"min_length {lo} exceeds max_length {hi}")
-    if total is not None and n is not None and not n * lo <= total <= n * hi:
-        bad.add("bodies.total", "range", f"a total of {total} cells cannot be split into {n} "
-                                         f"bodies of {lo}..{hi} cells")
-    palette = ALL_COLORS
-    raw_palette = data.get("palette")
-    if raw_palette is not None:
-        if (not isinstance(raw_palette, list) or not raw_palette
-                or not all(is_int(c) and 0 <= c <= 14 for c in raw_palette)
-                or len(set(raw_palette)) != len(raw_palette)):
-            bad.add("palette", "type", "palette must be a list of distinct colours 0..14")
-        else:
-            palette = tuple(raw_palette)
-    colors = bad.int_field(data, "colors", "colors", 1, 15)
-    if colors is not None and colors > len(palette):
-        bad.add("colors", "too_many", f"{colors} colours, but the palette holds {len(palette)}")
-    if colors is not None and n is not None and colors > n:
-        bad.add("colors", "too_many", f"{colors} outer colours need at least {colors} bodies, "
-                                      f"but bodies.count is {n}")
-    coats = bad.int_field(data, "coats", "coats", 0, 48)
-    frozen = bad.int_field(data, "frozen", "frozen", 0, 16)
-    frozen_holes = bad.int_field(data, "frozen_holes", "frozen_holes", 0, 64)
-    locks = bad.int_field(data, "locks", "locks", 0, 8)
-    gold = bad.int_field(data, "gold", "gold", 0, 8)
-    if gold is not None and locks is not None and gold > locks:
-        bad.add("gold", "range", f"gold ({gold}) counts among the locks ({locks})")
-    if n is not None:
-        if coats is not None and coats > 3 * n:
-            bad.add("coats", "range", f"{n} bodies carry at most {3 * n} coats (3 each)")
-        if frozen is not None and frozen > n - 1:
-            bad.add("frozen", "range", f"at most {n - 1} of {n} bodies can be frozen: "
-                                       f"someone must move first")
-        n_locks = locks or 0
-        keys = n_locks + (gold or 0)
-        if n_locks and (n_locks > n - 1 or keys > n - 1):
-            bad.add("locks", "range", f"{n_locks} lock(s) with {keys} key(s) need more than "
-                                      f"the {n} bodies (a key rides on another body)")
+    n, lo, hi, total = _parse_bodies(bad, data)
+    palette, colors = _parse_colours(bad, data, n)
+    coats, frozen, frozen_holes, locks, gold = _parse_mechanics(bad, data, n)
 
-    raw_steps = data.get("steps")
-    if isinstance(raw_steps, list) and len(raw_steps) == 2:
-        data = {**data, "steps": {"min": raw_steps[0], "max": raw_steps[1]}}
-    steps = bad.obj(data, "steps", ("min", "max"))
-    steps_min = bad.int_field(steps, "min", "steps.min", 0, 10**6)
-    steps_max = bad.int_field(steps, "max", "steps.max", 0, 10**6)
-    if steps_min is not None and steps_max is not None and steps_min > steps_max:
-        bad.add("steps", "range", f"steps.min {steps_min} exceeds steps.max {steps_max}")
-    if steps_min is not None and steps_min > MAX_STEPS:
-        bad.add("steps.min", "unreachable", f"the designer certifies solutions of at most "
-                                            f"{MAX_STEPS} steps, steps.min is {steps_min}")
-    least_layers = (n or 1) + (coats or 0)
-    if steps_max is not None and steps_max < least_layers:
-        bad.add("steps.max", "unreachable", f"every one of the {least_layers} layers needs at "
-                                            f"least one step; steps.max {steps_max} is too few")
+    steps_min, steps_max = _parse_steps(bad, data, (n or 1) + (coats or 0))
 
-    budgets = dict(DEFAULT_BUDGETS)
-    if target >= HIGH_TARGET:
-        budgets["candidates"] = 16000
-    raw_budgets = bad.obj(data, "budgets", tuple(DEFAULT_BUDGETS))
-    for key in DEFAULT_BUDGETS:
-        value = raw_budgets.get(key)
-        if value is None:
-            continue
-        path = field_path("budgets", key)
-        if key in SECONDS_BUDGETS:
-            cap = SECONDS_BUDGETS[key]
-            if not _num(value) or not 0 < value <= cap:
-                bad.add(path, "range", f"{key} must be a number in (0, {cap:g}], got {value!r}")
-                continue
-            budgets[key] = float(value)
-        elif not is_int(value) or not 1 <= value <= MAX_CANDIDATES:
-            bad.add(path, "range", f"{key} must be an integer in 1..{MAX_CANDIDATES}, "
-                                   f"got {value!r}")
-        else:
-            budgets[key] = value
-    for key in ("candidates", "fast_branches", "path_search", "exact_states"):
-        budgets[key] = int(budgets[key])
+    puzzle: dict[str, bool] = {}
+    for name in PUZZLE_FIELDS:
+        value = data.get(name, False)
+        if not isinstance(value, bool):
+            bad.add(name, "type", f"{name} must be true or false, got {value!r}")
+            value = False
+        puzzle[name] = value
+    interaction = _object_field(bad, data, "interaction", ("min",))
+    interaction_min = _int_field(bad, interaction, "min", "interaction.min", 0, 10**6)
+    if interaction_min is not None and interaction_min > MAX_STEPS:
+        bad.add("interaction.min", "unreachable", f"the designer certifies solutions of at "
+                                                  f"most {MAX_STEPS} steps, interaction.min is "
+                                                  f"{interaction_min}")
+
+    budgets = _parse_budgets(bad, data, target)
     if bad.items:
         raise ValidationError(bad.items, "request")
 
@@ -308,6 +386,7 @@ def parse_request(data: Any) -> Request:
         cols=cols, rows=rows, cells=cells, bodies=n, min_length=lo, max_length=hi, total=total,
         colors=colors, coats=coats, frozen=frozen, frozen_holes=frozen_holes, locks=locks,
         gold=gold, steps_min=steps_min, steps_max=steps_max, palette=palette, budgets=budgets,
+        interaction_min=interaction_min, **puzzle,
     )
     _check_feasible(request)
     return request
@@ -315,7 +394,7 @@ def parse_request(data: Any) -> Request:
 
 def _check_feasible(req: Request) -> None:
     """Refuse requests whose fixed parameters rule out every level (with the reason)."""
-    bad = _Issues()
+    bad = Issues()
     templates = TEMPLATES if req.topology == "mixed" else (req.topology,)
     if req.cols is not None and req.rows is not None:
         fitting = [t for t in templates if req.cols >= MIN_SIZE[t][0]
@@ -429,12 +508,12 @@ def check_batch_request(request: Any) -> dict[str, Any] | None:
 
 
 def _check_block_request(request: dict[str, Any]) -> dict[str, Any]:
-    bad = _Issues()
+    bad = Issues()
     for extra in sorted(k for k in request if k not in ("mainline", "seed", "levels")):
         bad.add(field_path("request", extra), "unknown_field", f"unknown field {extra!r}")
     if request.get("mainline") != MAINLINE_FORMAT:
         bad.add("request.mainline", "format", f"mainline must be {MAINLINE_FORMAT!r}")
-    bad.int_field(request, "seed", "request.seed", 0, 2**63 - 1)
+    _int_field(bad, request, "seed", "request.seed", 0, 2**63 - 1)
     if "seed" not in request:
         bad.add("request.seed", "missing", "a main-line block names its seed")
     span = request.get("levels")

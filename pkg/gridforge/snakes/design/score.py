@@ -31,6 +31,7 @@ from typing import Any
 
 from gridforge.snakes.design.topology import FloorGraph, analyse_space, potential_exits
 from gridforge.snakes.level import Level
+from gridforge.snakes.puzzle import travel_bound
 from gridforge.snakes.rules import Game, State, step_to_move
 
 WEIGHTS: tuple[tuple[str, int], ...] = (
@@ -110,8 +111,9 @@ def score_level(level: Level, solution: Sequence[Any], *, diagnostics: bool = Tr
     """The seven-term score of ``level`` judged on the full ``solution`` (JSON steps).
 
     Returns ``{"total", "contributions", "normalised", "weights", "diagnostics"}``;
-    ``diagnostics=False`` skips only the all-pairs floor diagnostics (diameter and mean detour
-    ratio), which the total does not use.
+    ``diagnostics=False`` skips only what the total does not use: the all-pairs floor
+    diagnostics (diameter and mean detour ratio) and the travel bound with the solution's
+    interaction steps (its steps beyond that bound, spec section 5b).
 
     :raises IllegalStep: when the solution does not replay.
     """
@@ -168,5 +170,11 @@ def score_level(level: Level, solution: Sequence[Any], *, diagnostics: bool = Tr
             "key_bodies": key_bodies,
             "lock_bodies": lock_bodies,
             "space": space_out,
+            **(_interaction(game, len(solution)) if diagnostics else {}),
         },
     }
+
+
+def _interaction(game: Game, steps: int) -> dict[str, int]:
+    bound = travel_bound(game)
+    return {"travel_bound": bound, "interaction_steps": steps - bound}
