@@ -158,10 +158,11 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
 
 def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     """The per-band Markdown table of the docs."""
-    out = ["| band | built | median score | proven | mean gap (steps - bound) | interaction "
-           "steps | make way | mechanic-free | all four | coats / frozen / frozen holes / locks "
-           "| most at a ceiling | largest template share | body counts | fallbacks |",
-           "| --- " * 14 + "|"]
+    out = ["| band | built | rebuilt | median score | proven | mean gap (steps - bound) | "
+           "interaction steps | make way | mechanic-free | all four | "
+           "coats / frozen / frozen holes / locks | most at a ceiling | "
+           "largest template share | body counts | fallbacks |",
+           "| --- " * 15 + "|"]
     for band in bands:
         lo, hi = band["levels"]
         counts = ", ".join(map(str, band["body_counts"]))
@@ -169,9 +170,12 @@ def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
         ceilings = band["ceilings"]
         top = max(ceilings, key=lambda t: (ceilings[t], t), default=None)
         ceiling = f"{top} {ceilings[top]:.0%}" if top else "none"
-        out.append(f"| {lo}-{hi} | {band['built']} | {band['median_score']:.1f} | "
+        interaction = band["mean_interaction"]
+        out.append(f"| {lo}-{hi} | {band['built']} | {band['rebuilt']} | "
+                   f"{band['median_score']:.1f} | "
                    f"{band['proven']:.0%} | {band['mean_gap']:.1f} | "
-                   f"{band['mean_interaction']:.1f} | {band['make_way']:.0%} | "
+                   f"{'-' if interaction is None else f'{interaction:.1f}'} | "
+                   f"{band['make_way']:.0%} | "
                    f"{band['mechanic_free']:.0%} | {band['all_mechanics']:.0%} | {shares} | "
                    f"{ceiling} | {band['top_template_share']:.0%} | {counts} | "
                    f"{band['fallbacks']} |")

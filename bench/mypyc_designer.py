@@ -47,7 +47,7 @@ def main() -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     mypyc = Path(sys.executable).with_name("mypyc")
     subprocess.run([str(mypyc), *HOT], cwd=pkg, check=True)
-    built = sorted(p.relative_to(pkg) for p in pkg.rglob("*.so"))
+    built = sorted(p.relative_to(pkg) for p in pkg.rglob("*.so") if "build" not in p.parts)
     print(f"{len(built)} extension modules in {pkg}:")
     for path in built:
         print(f"  {path}")

@@ -1,11 +1,10 @@
 """Snakes mechanics drawn as part of the board (issue 21): on the lessons of frozen bodies
-(level 18), frozen holes (24) and locks (30), every marker lies inside the board, is at least
-12 px tall, and its count changes on the very step that thaws or unlocks, as Python's view
-says (the level's certified solution played by mouse); a key and its lock share `data-pair`,
-a colour and a shape, and the key flies to its lock unless motion is reduced. The shipped
-line has no gold-lock lesson yet (gold locks first appear, unannounced, on level 186): a draft
-at the smallest cells the page draws (18 x 24 at 390 px) checks a marker in every corner,
-with colour letters on.
+(level 18), frozen holes (24), silver locks (30) and gold locks (36), every marker lies inside
+the board, is at least 12 px tall, and its count changes on the very step that thaws or
+unlocks, as Python's view says (the level's certified solution played by mouse); a key and its
+lock share `data-pair`, a colour and a shape, and the key flies to its lock unless motion is
+reduced. A draft at the smallest cells the page draws (18 x 24 at 390 px) checks a marker in
+every corner, with colour letters on.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ MIN_PX = 12
 SLACK = 0.5  # px of rounding at the board's edge
 
 # The lesson of each mechanic and the marker it teaches.
-LESSONS = {18: "frozen-body", 24: "frozen-hole", 30: "lock"}
+LESSONS = {18: "frozen-body", 24: "frozen-hole", 30: "lock", 36: "lock"}
 
 READ = """() => {
   const b = document.querySelector('[data-testid="snakes-board"]').getBoundingClientRect();

@@ -202,3 +202,23 @@ def test_the_game_certificate_has_no_score_and_the_full_one_the_same_bytes_other
     assert list(plain) == list(full)
     assert {k: v for k, v in plain.items() if k != "score"} == {
         k: v for k, v in full.items() if k != "score"}
+
+
+def test_a_certificate_written_before_the_interaction_figures_still_holds():
+    # The earlier designer's levels (shipped until the line is rebuilt) carry scores without
+    # the travel bound and interaction steps: judged without them; any other change is not.
+    cert = certify.certify(spec_example())
+    diagnostics = cert["score"]["diagnostics"]
+    assert {"travel_bound", "interaction_steps"} <= set(diagnostics)
+    older = copy.deepcopy(cert)
+    for key in ("travel_bound", "interaction_steps"):
+        del older["score"]["diagnostics"][key]
+    assert certify.check(spec_example(), older) == []
+    exported = json.loads(certify.export(spec_example(), older))["certificate"]
+    assert exported["score"] == cert["score"]  # the recheck states the figures again
+    wrong = copy.deepcopy(cert)
+    wrong["score"]["diagnostics"]["interaction_steps"] += 1
+    assert any("interaction_steps" in line for line in certify.check(spec_example(), wrong))
+    half = copy.deepcopy(older)
+    half["score"]["diagnostics"]["travel_bound"] = diagnostics["travel_bound"]
+    assert any("interaction_steps" in line for line in certify.check(spec_example(), half))

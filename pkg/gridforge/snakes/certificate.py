@@ -42,17 +42,19 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict, TypeGuard, cast
 
 from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
 from gridforge.i18n import say
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.improve import Budget, improve
 from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
 from gridforge.snakes.level import Level, balance_issues, level_from_json, level_sha256
+from gridforge.snakes.levelfile import LevelJson, Step, accepted
 from gridforge.snakes.matching import INF
 from gridforge.snakes.pairs import pairwise_bound
 from gridforge.snakes.puzzle import relaxations
@@ -83,25 +85,80 @@ MAX_INFO_ITEMS = 16  # figures in ``budgets`` or ``search``
 MAX_INFO_TEXT = 64  # characters of ``version`` or of a text in ``search``
 MAX_BATCH_LEVELS = 2000  # the designer's largest batch (its MAX_COUNT)
 MAX_SOLUTION = 10_000  # steps; far above any certified solution, refused before replay
+# Diagnostics a score reports since the certificates of issue 18 (the travel bound and the
+# steps beyond it): a certificate written before them is judged without them, so that the
+# shipped levels of the earlier designer stay valid while the line is rebuilt.
+LATER_DIAGNOSTICS = ("travel_bound", "interaction_steps")
 # A recheck re-proves claims within at most this many stored states (and these seconds, a
 # safety net): a claim that needs more is refused, never believed.
 CHECK_STATES = DEFAULT_STATES
 CHECK_SECONDS = 60.0
 
+
+
+class Score(TypedDict):
+    """The seven-term score of a solved level (the designer's, see :data:`Scorer`)."""
+
+    total: float
+    contributions: dict[str, float]
+    normalised: dict[str, float]
+    weights: dict[str, float]
+    diagnostics: Mapping[str, object]  # the designer's figures (informational)
+
+
+class Witness(TypedDict):
+    """A solution of the level with one mechanic removed that the real rules refuse."""
+
+    mechanic: str  # "bodies[i].frozen" | "holes[j].frozen" | "bodies[i].lock"
+    solution: list[Step]
+
+
+class Certificate(TypedDict):
+    """A certificate as written (the file's field order: the same bytes)."""
+
+    format: str
+    level_sha256: str
+    status: str  # one of STATUSES
+    reason: str
+    solution: list[Step] | None
+    steps: int | None
+    optimal: bool
+    minimum: int | None
+    lower_bound: int | None
+    upper_bound: int | None
+    score: Score | None
+    request: JsonObject | None
+    budgets: dict[str, float]
+    search: dict[str, int | str] | None  # the searches' work, informational
+    version: str
+    witnesses: NotRequired[list[Witness]]
+    prediction: NotRequired[Mapping[str, object]]  # the designer's, informational
+
+
+class Batch(TypedDict):
+    """A batch file: the request, its levels and one certificate per level."""
+
+    format: str
+    request: JsonObject | None
+    levels: list[LevelJson]
+    certificates: list[Certificate]
+    report: NotRequired[JsonObject]
+
+
 # The seven-term score of a solved level: (level, solution as JSON steps, its game) -> the
-# certificate's ``score`` object (with at least a numeric ``total``).
-Scorer = Callable[[Level, list[Any], Game], dict[str, Any]]
+# certificate's ``score`` object.
+Scorer = Callable[[Level, list[Step], Game], Score]
 
 
 # ------------------------------------------------------------------------------ requests
 
 
-def _number(value: Any) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return (isinstance(value, int | float) and not isinstance(value, bool)
             and math.isfinite(value))
 
 
-def request_issues(request: Any, path: str = "request") -> list[Issue]:
+def request_issues(request: Json, path: str = "request") -> list[Issue]:
     """Problems of the fields of ``request`` that :func:`judge` reads (empty when they hold);
     ``None`` is no request. Other fields belong to the designer and are not read here."""
     if request is None:
@@ -117,7 +174,7 @@ def request_issues(request: Any, path: str = "request") -> list[Issue]:
     if not _number(tolerance) or tolerance < 0:
         issues.append(Issue(field_path(path, "tolerance"), "type",
                             "tolerance must be a finite number >= 0"))
-    names: list[tuple[str, Any]] = [(field_path(path, k), request.get(k))
+    names: list[tuple[str, Json]] = [(field_path(path, k), request.get(k))
                                     for k in ("min_steps", "max_steps")]
     steps = request.get("steps")
     if steps is not None:
@@ -132,7 +189,7 @@ def request_issues(request: Any, path: str = "request") -> list[Issue]:
     return issues
 
 
-def judge(request: dict[str, Any] | None, score_total: float | None, steps: int) -> list[str]:
+def judge(request: JsonObject | None, score_total: float | None, steps: int) -> list[str]:
     """Why a solved level misses ``request`` (empty when it is in range).
 
     :raises ValidationError: when a field it reads is malformed (see :func:`request_issues`).
@@ -146,11 +203,15 @@ def judge(request: dict[str, Any] | None, score_total: float | None, steps: int)
     target = request.get("target")
     if target is not None and score_total is not None:
         tolerance = request.get("tolerance", DEFAULT_TOLERANCE)
+        assert _number(target) and _number(tolerance)  # request_issues checked them
         if abs(score_total - target) > tolerance:
             misses.append(f"score {score_total} outside {target} +- {tolerance}")
     lo, hi = request.get("min_steps"), request.get("max_steps")
-    if isinstance(request.get("steps"), list):
-        lo, hi = request["steps"]
+    pair = request.get("steps")
+    if isinstance(pair, list):
+        lo, hi = pair
+    # request_issues has checked them: integers or null.
+    assert (lo is None or is_int(lo)) and (hi is None or is_int(hi))
     if lo is not None and steps < lo:
         misses.append(f"{steps} steps, fewer than {lo}")
     if hi is not None and steps > hi:
@@ -161,8 +222,8 @@ def judge(request: dict[str, Any] | None, score_total: float | None, steps: int)
 # ------------------------------------------------------------------------------ writing
 
 
-def _blank(level: Level, request: dict[str, Any] | None, budgets: dict[str, Any]
-           ) -> dict[str, Any]:
+def _blank(level: Level, request: JsonObject | None, budgets: dict[str, float]
+           ) -> Certificate:
     """A certificate of status ``undetermined`` with every claim empty, in the file's order."""
     return {
         "format": CERT_FORMAT,
@@ -183,8 +244,8 @@ def _blank(level: Level, request: dict[str, Any] | None, budgets: dict[str, Any]
     }
 
 
-def _solved(cert: dict[str, Any], solution: list[Any], optimal: bool, lower: int,
-            score: dict[str, Any] | None) -> dict[str, Any]:
+def _solved(cert: Certificate, solution: list[Step], optimal: bool, lower: int,
+            score: Score | None) -> Certificate:
     """Fill the claims of a solved level into ``cert``: steps, bounds, score, status."""
     cert["solution"] = solution
     cert["steps"] = len(solution)
@@ -201,23 +262,23 @@ def _solved(cert: dict[str, Any], solution: list[Any], optimal: bool, lower: int
     return cert
 
 
-def _total(score: Any) -> float | None:
+def _total(score: Json | Score) -> float | None:
     """A score object's total, when it is a finite number."""
     total = score.get("total") if isinstance(score, dict) else None
     return total if _number(total) else None
 
 
 def certify(
-    level: Level | dict[str, Any],
+    level: Level | Json,
     *,
     max_states: int = DEFAULT_STATES,
     max_seconds: float = DEFAULT_SECONDS,
     fast_states: int | None = None,
-    request: dict[str, Any] | None = None,
+    request: JsonObject | None = None,
     scorer: Scorer | None = None,
-    solution: list[Any] | None = None,
+    solution: Json = None,
     progress: Progress = NO_PROGRESS,
-) -> dict[str, Any]:
+) -> Certificate:
     """Search ``level`` within the budgets and write its certificate.
 
     A level dict is validated first (structural problems raise ValidationError: such a
@@ -264,7 +325,7 @@ def certify(
         moves = result.moves
     best = improve(game, moves, Budget(exact_states=max_states, seconds=max_seconds),
                    solver=solver, progress=progress)
-    cert["search"] = {**cert["search"], **best.record}
+    cert["search"] = {**(cert["search"] or {}), **best.record}
     steps = [move_to_step(m) for m in best.moves]
     # Export replays the solution again before writing: a certificate never rests on trust.
     if not game.is_complete(game.replay(steps)[-1]):
@@ -273,7 +334,7 @@ def certify(
     return _solved(cert, steps, best.optimal, best.lower_bound, score)
 
 
-def _given_moves(game: Game, solution: Any) -> list[int]:
+def _given_moves(game: Game, solution: Json) -> list[int]:
     """The moves of a given solution, replayed to completion.
 
     :raises ValidationError: naming the solution (or its first refused step).
@@ -301,21 +362,26 @@ class Recheck:
     established (replayed, re-proved, rescored), or None when the file is not one."""
 
     issues: list[Issue]
-    certificate: dict[str, Any] | None
+    certificate: Certificate | None
 
 
 class _Claims(Issues):
     """The claim-by-claim judge of one certificate: the core collector, paths under
     ``base``."""
 
-    def __init__(self, cert: dict[str, Any], base: str) -> None:
+    def __init__(self, cert: JsonObject, base: str) -> None:
         super().__init__(base)
         self.cert = cert
+
+    @property
+    def checked(self) -> Certificate:
+        """The certificate, once :meth:`structure` has found its fields well formed."""
+        return cast(Certificate, self.cert)
 
     def bad(self, name: str, message: str, code: str = "claim") -> None:
         self.add(name, code, message)
 
-    def expect(self, name: str, value: Any) -> None:
+    def expect(self, name: str, value: object) -> None:
         """The claim ``name`` must equal ``value`` (what the recheck established)."""
         claimed = self.cert.get(name)
         if not _same(claimed, value):
@@ -388,12 +454,12 @@ class _Claims(Issues):
                              f"{_show(value)}", "type")
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     text = json.dumps(value, default=str)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _budget(cert: dict[str, Any], max_states: int) -> int:
+def _budget(cert: JsonObject, max_states: int) -> int:
     """The states a re-proof may store: the certificate's own exact budget (so an honest
     claim is re-proved by the very search that made it), at most ``max_states``."""
     budgets = cert.get("budgets")
@@ -402,8 +468,8 @@ def _budget(cert: dict[str, Any], max_states: int) -> int:
 
 
 def recheck(
-    level: Level | dict[str, Any],
-    cert: Any,
+    level: Level | Json,
+    cert: object,
     *,
     scorer: Scorer | None = None,
     max_states: int = CHECK_STATES,
@@ -429,9 +495,10 @@ def recheck(
     if not claims.structure():
         return Recheck(claims.items, None)
     states = _budget(cert, max_states)
-    out = _blank(level, cert["request"], {"exact_states": states, "exact_seconds": max_seconds})
+    out = _blank(level, claims.checked["request"],
+                 {"exact_states": states, "exact_seconds": max_seconds})
     claims.expect("level_sha256", out["level_sha256"])
-    status = cert["status"]
+    status = claims.checked["status"]
     unbalanced = balance_issues(level)
     game = Game(level)
     solver = Solver(game)
@@ -446,7 +513,7 @@ def recheck(
     return Recheck([], out)
 
 
-def _recheck_unsolvable(claims: _Claims, out: dict[str, Any], solver: Solver,
+def _recheck_unsolvable(claims: _Claims, out: Certificate, solver: Solver,
                         unbalanced: list[Issue], states: int, seconds: float) -> None:
     if unbalanced:
         out["status"] = "unsolvable"
@@ -471,9 +538,9 @@ def _recheck_unsolvable(claims: _Claims, out: dict[str, Any], solver: Solver,
         claims.expect(name, out[name])
 
 
-def _recheck_undetermined(claims: _Claims, out: dict[str, Any], solver: Solver,
+def _recheck_undetermined(claims: _Claims, out: Certificate, solver: Solver,
                           states: int, seconds: float) -> None:
-    cert = claims.cert
+    cert = claims.checked
     for name in ("solution", "steps", "optimal", "minimum", "upper_bound", "score"):
         claims.expect(name, out[name])
     out["reason"] = cert["reason"]  # the budget it says ran out: not a claim about the level
@@ -497,9 +564,9 @@ def _recheck_undetermined(claims: _Claims, out: dict[str, Any], solver: Solver,
     out["lower_bound"] = proven if proven < INF else None
 
 
-def _recheck_solved(claims: _Claims, out: dict[str, Any], solver: Solver,
+def _recheck_solved(claims: _Claims, out: Certificate, solver: Solver,
                     scorer: Scorer | None, states: int, seconds: float) -> None:
-    cert = claims.cert
+    cert = claims.checked
     game = solver.game
     solution = cert["solution"]
     if solution is None:
@@ -540,14 +607,14 @@ def _recheck_solved(claims: _Claims, out: dict[str, Any], solver: Solver,
             optimal = proven >= steps
         _judge_proof(claims, found, steps, states, proven)
     if "witnesses" in cert:
-        witnesses = _recheck_witnesses(claims, game.level, cert["witnesses"], steps)
+        witnesses = _recheck_witnesses(claims, game.level, claims.cert["witnesses"], steps)
         if witnesses is None:
             return
         out["witnesses"] = witnesses
     score = cert["score"]
     if scorer is not None:
         score = scorer(game.level, solution, game)
-        _compare(claims, "score", cert["score"], score)
+        _compare(claims, "score", cert["score"], _as_claimed(score, cert["score"]))
     misses = judge(cert["request"], _total(score), steps)
     claims.expect("status", "out_of_range" if misses else "verified")
     claims.expect("reason", "; ".join(misses) if misses
@@ -556,8 +623,8 @@ def _recheck_solved(claims: _Claims, out: dict[str, Any], solver: Solver,
     _solved(out, solution, optimal, proven, score)
 
 
-def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Any, steps: int
-                       ) -> list[dict[str, Any]] | None:
+def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Json, steps: int
+                       ) -> list[Witness] | None:
     """The witnesses, each replayed on the level without its mechanic (to completion, in at
     most ``steps`` steps) and refused by the real rules; None (issues noted) when one fails."""
     relaxed = dict(relaxations(level))
@@ -566,37 +633,51 @@ def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Any, steps: int
                    "type")
         return None
     seen: set[str] = set()
+    checked: list[Witness] = []
     for i, item in enumerate(witnesses):
         where = field_path("witnesses", i)
+        mechanic = item.get("mechanic") if isinstance(item, dict) else None
+        solution = item.get("solution") if isinstance(item, dict) else None
         if (not isinstance(item, dict) or set(item) != {"mechanic", "solution"}
-                or item["mechanic"] not in relaxed or item["mechanic"] in seen
-                or not isinstance(item["solution"], list)):
+                or not isinstance(mechanic, str) or mechanic not in relaxed
+                or mechanic in seen or not isinstance(solution, list)):
             claims.bad(where, "a witness is {mechanic, solution} naming a mechanic of the level "
                        "once", "type")
             return None
-        seen.add(item["mechanic"])
-        if len(item["solution"]) > steps:
-            claims.bad(field_path(where, "solution"), f"{len(item['solution'])} steps, more "
+        seen.add(mechanic)
+        if len(solution) > steps:
+            claims.bad(field_path(where, "solution"), f"{len(solution)} steps, more "
                        f"than the certificate's {steps}")
             return None
-        relaxed_game = Game(relaxed[item["mechanic"]])
+        relaxed_game = Game(relaxed[mechanic])
         try:
-            final = relaxed_game.replay(item["solution"])[-1]
+            final = relaxed_game.replay(solution)[-1]
         except IllegalStep as exc:
-            claims.bad(field_path(where, "solution"), f"without {item['mechanic']}: {exc}")
+            claims.bad(field_path(where, "solution"), f"without {mechanic}: {exc}")
             return None
         if not relaxed_game.is_complete(final):
             claims.bad(field_path(where, "solution"), "does not complete the level without "
-                       f"{item['mechanic']}")
+                       f"{mechanic}")
             return None
-        if _replays(Game(level), item["solution"]):
+        if _replays(Game(level), solution):
             claims.bad(field_path(where, "solution"), f"the real rules accept it: "
-                       f"{item['mechanic']} does not bind")
+                       f"{mechanic} does not bind")
             return None
-    return [dict(w) for w in witnesses]
+        checked.append(cast(Witness, dict(item)))  # its steps replayed: a Witness
+    return checked
 
 
-def _replays(game: Game, steps: list[Any]) -> bool:
+def _as_claimed(score: Score, claimed: Score | None) -> Score:
+    """``score`` without the :data:`LATER_DIAGNOSTICS` when ``claimed`` has none of them (a
+    certificate written before they were reported); otherwise ``score`` itself."""
+    diagnostics = claimed.get("diagnostics") if isinstance(claimed, dict) else None
+    if not isinstance(diagnostics, dict) or any(k in diagnostics for k in LATER_DIAGNOSTICS):
+        return score
+    kept = {k: v for k, v in score["diagnostics"].items() if k not in LATER_DIAGNOSTICS}
+    return {**score, "diagnostics": kept}
+
+
+def _replays(game: Game, steps: list[Json]) -> bool:
     """Whether ``steps`` replay to completion under ``game``'s rules."""
     try:
         return game.is_complete(game.replay(steps)[-1])
@@ -608,7 +689,7 @@ def _judge_proof(claims: _Claims, found: SearchResult, steps: int, states: int,
                  proven: int) -> None:
     """Issues of the ``optimal`` and ``lower_bound`` claims against an A* run under the
     solution's length and ``proven``, the bound the recheck established."""
-    cert = claims.cert
+    cert = claims.checked
     lower = cert["lower_bound"]
     if found.moves is not None:
         shorter = len(found.moves)
@@ -629,13 +710,13 @@ def _judge_proof(claims: _Claims, found: SearchResult, steps: int, states: int,
                    f"re-proved only {proven} within {states} states: refused, not believed")
 
 
-def _same(claimed: Any, value: Any) -> bool:
+def _same(claimed: object, value: object) -> bool:
     """Equal as JSON values: numbers by value (a browser hands 0.0 back as 0), but a
     boolean is never a number."""
     return bool(claimed == value) and isinstance(claimed, bool) == isinstance(value, bool)
 
 
-def _compare(claims: _Claims, path: str, claimed: Any, value: Any) -> None:
+def _compare(claims: _Claims, path: str, claimed: object, value: object) -> None:
     """Issues where the claimed JSON differs from the recomputed one (the deepest field)."""
     if isinstance(claimed, dict) and isinstance(value, dict):
         for key in [*value, *(k for k in claimed if k not in value)]:
@@ -655,7 +736,7 @@ def _compare(claims: _Claims, path: str, claimed: Any, value: Any) -> None:
         claims.bad(path, f"claims {_show(claimed)}, but the recheck gives {_show(value)}")
 
 
-def check_certificate(level: Level | dict[str, Any], cert: Any, *,
+def check_certificate(level: Level | Json, cert: object, *,
                       scorer: Scorer | None = None, max_states: int = CHECK_STATES,
                       max_seconds: float = CHECK_SECONDS) -> list[str]:
     """Problems of ``cert`` for ``level``, one line each naming the claim (empty when every
@@ -668,8 +749,8 @@ def check_certificate(level: Level | dict[str, Any], cert: Any, *,
 
 
 def certify_batch(
-    data: dict[str, Any], *, progress: Progress = NO_PROGRESS, **budgets: Any
-) -> dict[str, Any]:
+    data: JsonObject, *, progress: Progress = NO_PROGRESS, **budgets: Any
+) -> Batch:
     """Certify every level of a batch file against the batch's request.
 
     Verify keeps what it is given (spec section 5b): a level whose certificate in the batch's
@@ -689,6 +770,7 @@ def certify_batch(
     issues = request_issues(request)
     if issues:
         raise ValidationError(issues, "batch")
+    request = request if isinstance(request, dict) else None  # checked: an object or null
     parsed = _levels(levels)
     carried = data.get("certificates")
     if not isinstance(carried, list) or len(carried) != len(levels):
@@ -699,10 +781,18 @@ def certify_batch(
         certs.append(_certify_carried(level, carried[i], field_path("certificates", i),
                                       request=request, progress=progress, **budgets))
     progress.step(len(levels), len(levels), say("progress.certifying"))
-    return {"format": BATCH_FORMAT, "request": request, "levels": levels, "certificates": certs}
+    return {"format": BATCH_FORMAT, "request": request,
+            "levels": [accepted(raw) for raw in levels], "certificates": certs}
 
 
-def _carried_solution(level: Level, cert: Any) -> list[Any] | None:
+def certificates_of(out: Batch | Certificate) -> list[Certificate]:
+    """The certificates of what :func:`certify_file_data` answered: a batch's, or the one."""
+    if out["format"] == BATCH_FORMAT:
+        return cast(Batch, out)["certificates"]
+    return [cast(Certificate, out)]
+
+
+def _carried_solution(level: Level, cert: Json) -> list[Json] | None:
     """The solution a file carries for ``level``: its certificate's ``solution`` when that is
     a list and the certificate names this very level (its ``level_sha256``); else None."""
     if not isinstance(cert, dict) or cert.get("level_sha256") != level_sha256(level):
@@ -711,8 +801,8 @@ def _carried_solution(level: Level, cert: Any) -> list[Any] | None:
     return solution if isinstance(solution, list) else None
 
 
-def _certify_carried(level: Level, cert: Any, cert_path: str, **options: Any
-                     ) -> dict[str, Any]:
+def _certify_carried(level: Level, cert: Json, cert_path: str, **options: Any
+                     ) -> Certificate:
     """:func:`certify` from the solution of ``cert`` (the certificate a file carries for
     ``level`` at ``cert_path``), when it carries one; a refused solution names its path."""
     solution = _carried_solution(level, cert)
@@ -725,7 +815,7 @@ def _certify_carried(level: Level, cert: Any, cert_path: str, **options: Any
                                for i in exc.issues], "carried solution") from None
 
 
-def _levels(levels: list[Any]) -> list[Level]:
+def _levels(levels: list[Json]) -> list[Level]:
     """Every level of a batch, validated before any is searched (all issues at once)."""
     parsed: list[Level] = []
     issues: list[Issue] = []
@@ -742,8 +832,8 @@ def _levels(levels: list[Any]) -> list[Level]:
 
 
 def certify_file_data(
-    data: Any, *, progress: Progress = NO_PROGRESS, **budgets: Any
-) -> dict[str, Any]:
+    data: Json, *, progress: Progress = NO_PROGRESS, **budgets: Any
+) -> Batch | Certificate:
     """Certify a level file's data, an exported certified level's (``{"level",
     "certificate"}``) or a batch file's (dispatching on ``format``); the solutions a file
     carries are kept (see :func:`certify_batch`). A certified level gives the certificate of
@@ -772,6 +862,7 @@ __all__ = [
     "STATUSES",
     "Recheck",
     "Scorer",
+    "certificates_of",
     "certify",
     "certify_batch",
     "certify_file_data",

@@ -24,14 +24,17 @@ import math
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridforge import errors
 from gridforge.flags import finite_float, int_range
 from gridforge.progress import Progress, terminal_bar
-from gridforge.snakes.certificate import BATCH_FORMAT
+from gridforge.snakes.certificate import BATCH_FORMAT, certificates_of
 from gridforge.snakes.level import MAX_LEVEL_BYTES
 from gridforge.snakes.search import DEFAULT_SECONDS, DEFAULT_STATES
+
+if TYPE_CHECKING:  # the designer loads only when a command uses it
+    from gridforge.snakes.design.weights import Weights
 
 # Size caps per kind of file (docs/snakes-engine.md): a level (or an exported certified level)
 # is a few KiB, and 1 MiB leaves room for a large meta; a batch holds up to 2000 levels with
@@ -149,7 +152,8 @@ def design_levels_command(args: argparse.Namespace) -> int:
     request: Any = (read_spec(args.spec) if args.spec else
                     {"target": args.target, "count": args.count, "seed": args.seed})
     started = time.monotonic()
-    batch = add_predictions(design_levels(request, _progress(args)), weights)
+    batch = design_levels(request, _progress(args))
+    add_predictions(batch["certificates"], weights)
     write_json(args.out, batch)
     return print_batch(batch, args.out, time.monotonic() - started)
 
@@ -166,7 +170,7 @@ def _verify_cap(path: str) -> int:
     return MAX_VERIFY_BYTES if _BATCH_START.match(head) else MAX_LEVEL_BYTES
 
 
-def _verify(args: argparse.Namespace, weights: dict[str, Any] | None = None) -> int:
+def _verify(args: argparse.Namespace, weights: Weights | None = None) -> int:
     from gridforge.snakes.design import certify
 
     cap = _verify_cap(args.verify)
@@ -180,12 +184,12 @@ def _verify(args: argparse.Namespace, weights: dict[str, Any] | None = None) -> 
     out = certify.certify_file_data(
         data, max_states=args.states, max_seconds=args.seconds, progress=progress
     )
+    certs = certificates_of(out)
     if weights is not None:
         from gridforge.snakes.design.calibration_cli import add_predictions
 
-        add_predictions(out, weights)
+        add_predictions(certs, weights)
     write_json(args.out, out)
-    certs = out.get("certificates", [out])
     for i, cert in enumerate(certs):
         bounds = (
             f"{cert['steps']} steps, minimum proven"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from gridforge.errors import (
     GridforgeError,
@@ -37,7 +37,13 @@ from gridforge.errors import (
 from gridforge.grid import Cell
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.answers import DraftAnswer
-from gridforge.snakes.certificate import BATCH_FORMAT, CERT_FORMAT, check_certificate
+from gridforge.snakes.certificate import (
+    BATCH_FORMAT,
+    CERT_FORMAT,
+    Batch,
+    Certificate,
+    check_certificate,
+)
 from gridforge.snakes.level import (
     FORMAT,
     LOCK_KEYS,
@@ -82,7 +88,7 @@ IMPORT_MAX_BYTES = 4 * 1024 * 1024
 # established (raising GridforgeError, with the claim that failed, when it does not hold).
 # The page passes its own export check, so imports and exports are judged exactly as a single
 # export is; the default replays the certificate with the game's check.
-Prover = Callable[[Any, Any], dict[str, Any]]
+Prover = Callable[[Json, Json], Certificate]
 
 # Issues a draft may carry while it is being built: no body yet, a lock whose keys are not
 # all placed, a key whose lock is not set yet. Anything else makes it no draft at all.
@@ -441,7 +447,7 @@ def _split(path: str) -> list[str | int]:
     return parts
 
 
-def prove_by_replay(level: Any, certificate: Any) -> dict[str, Any]:
+def prove_by_replay(level: Json, certificate: Json) -> Certificate:
     """The default :data:`Prover`: ``certificate`` itself when it is ``verified`` and the
     game's check replays it for ``level``.
 
@@ -453,10 +459,20 @@ def prove_by_replay(level: Any, certificate: Any) -> dict[str, Any]:
     problems = check_certificate(level, certificate)
     if problems:
         raise GridforgeError("; ".join(problems))
-    return certificate
+    return cast(Certificate, certificate)  # every claim rechecked
 
 
-def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
+class ImportAnswer(TypedDict):
+    """What :func:`read_import` read: its kind, the levels, the certificates that hold
+    again (null where one was dropped) and why each was dropped."""
+
+    kind: str  # "level" | "certified" | "batch"
+    levels: list[LevelJson]
+    certificates: list[Certificate | None]
+    notes: list[str]
+
+
+def read_import(text: Any, prove: Prover = prove_by_replay) -> ImportAnswer:
     """Read a file the designer drops, picks or pastes: a level, an exported certified level
     (``{"level", "certificate"}``) or a ``gridforge.snakes.batch/1``.
 
@@ -487,7 +503,7 @@ def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
             issues.extend(_level_issues(raw, f"levels[{i}]"))
         if issues:
             raise ValidationError(issues, "batch file")
-        cert_list: list[Any] = list(certs) if certs is not None else [None] * len(levels)
+        cert_list: list[Json] = list(certs) if certs is not None else [None] * len(levels)
     elif isinstance(data, dict) and "level" in data and "certificate" in data:
         kind = "certified"
         issues = _level_issues(data["level"], "level")
@@ -501,7 +517,7 @@ def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
             raise ValidationError(issues, "snakes level file")
         levels, cert_list = [data], [None]
     notes: list[str] = []
-    checked: list[Any] = []
+    checked: list[Certificate | None] = []
     for i, (raw, cert) in enumerate(zip(levels, cert_list, strict=True)):
         if cert is None:
             checked.append(None)
@@ -511,11 +527,13 @@ def read_import(text: Any, prove: Prover = prove_by_replay) -> dict[str, Any]:
         except GridforgeError as exc:
             notes.append(f"level {i + 1}: certificate dropped ({exc}); verify it again")
             checked.append(None)
-    return {"kind": kind, "levels": levels, "certificates": checked, "notes": notes}
+    # Every level checked above: whole levels in the file's own layout.
+    return {"kind": kind, "levels": [accepted(raw) for raw in levels], "certificates": checked,
+            "notes": notes}
 
 
 def export_batch_data(items: Any, prove: Prover = prove_by_replay,
-                      request: Any = None) -> dict[str, Any]:
+                      request: Any = None) -> Batch:
     """Certified levels together as a ``gridforge.snakes.batch/1`` dict (``items`` is a list
     of ``{"level", "certificate"}``; ``request`` the design request they answer, or None);
     each certificate is proven again by ``prove`` and the batch holds the proven ones.
@@ -530,7 +548,8 @@ def export_batch_data(items: Any, prove: Prover = prove_by_replay,
         raise ValidationError([Issue("request", "type", "a design request is an object")],
                               "export")
     issues: list[Issue] = []
-    levels, certs = [], []
+    levels: list[LevelJson] = []
+    certs: list[Certificate] = []
     for i, item in enumerate(items):
         base = f"items[{i}]"
         if not isinstance(item, dict) or "level" not in item:

@@ -8,10 +8,10 @@ the page's contract (:mod:`gridforge.snakes.page`) joins.
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
 
 from gridforge.errors import parse_json
 from gridforge.snakes.level import spec_example
+from gridforge.snakes.levelfile import LevelJson, accepted
 
 __all__ = ["sample_levels"]
 
@@ -19,7 +19,7 @@ __all__ = ["sample_levels"]
 MAX_DATA_BYTES = 8 * 1024 * 1024
 
 
-def sample_levels() -> list[dict[str, Any]]:
+def sample_levels() -> list[LevelJson]:
     """The levels shipped with the package (each a level dict with meta): the contract's
     example, ``data/samples.json``, then the main line's first block (levels 1-25, the
     lessons) where the package carries it; the whole line is read a block at a time by
@@ -30,11 +30,12 @@ def sample_levels() -> list[dict[str, Any]]:
                                           "title": "The contract's example (minimum 20 steps)"}}
     samples = parse_json(data.joinpath("samples.json").read_bytes(), "samples.json",
                          max_bytes=MAX_DATA_BYTES)
-    levels = [example, *samples["levels"]]
+    # The package's own files, checked by its tests: levels as the level file writes them.
+    levels = [accepted(example), *map(accepted, samples["levels"])]
     blocks = [f for f in data.iterdir() if f.name.startswith("main-0001-")]
     for block in blocks:
         for level in parse_json(block.read_bytes(), block.name, max_bytes=MAX_DATA_BYTES)["levels"]:
             meta = level["meta"]
             level["meta"] = {**meta, "title": f"Main line {meta['level']} ({meta['template']})"}
-            levels.append(level)
+            levels.append(accepted(level))
     return levels

@@ -13,8 +13,9 @@ certificate handed back (export) is rechecked claim by claim.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.answers import (
@@ -27,7 +28,15 @@ from gridforge.snakes.answers import (
     RulesAnswer,
     Validation,
 )
+from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design import certify
+from gridforge.snakes.design.reports import DesignedBatch
+from gridforge.snakes.levelfile import LevelJson
+
+if TYPE_CHECKING:  # these modules load only when a call needs them
+    from gridforge.snakes.design.weights import Prediction
+    from gridforge.snakes.editing import ImportAnswer
+    from gridforge.snakes.telemetry import Attempt
 from gridforge.words import issue_words
 
 __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
@@ -35,7 +44,20 @@ __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "posit
            "step", "topologies", "undo", "validate", "verify"]
 
 
-def facts() -> dict[str, Any]:
+class Facts(TypedDict):
+    """What the page must know first (:func:`facts`): ``[lowest, highest]`` ranges and
+    ``[lowest, highest, default]`` budgets."""
+
+    levels: int
+    cols: list[int]
+    rows: list[int]
+    import_max_bytes: int
+    verify: dict[str, list[float]]
+    live_states: int
+    budgets: dict[str, list[float]]
+
+
+def facts() -> Facts:
     """What the page must know before it asks anything else: the number of main-line levels
     and the editor's board and file limits (the page copies none of them)."""
     from gridforge.snakes import editing, level
@@ -46,8 +68,9 @@ def facts() -> dict[str, Any]:
         SECONDS_BUDGETS,
     )
 
-    budgets = {name: [1, SECONDS_BUDGETS.get(name, MAX_CANDIDATES), value]
-               for name, value in DEFAULT_BUDGETS.items()}
+    budgets: dict[str, list[float]] = {
+        name: [1, SECONDS_BUDGETS.get(name, MAX_CANDIDATES), value]
+        for name, value in DEFAULT_BUDGETS.items()}
     return {"levels": LEVELS, "cols": [level.MIN_COLS, level.MAX_COLS],
             "rows": [level.MIN_ROWS, level.MAX_ROWS],
             "import_max_bytes": editing.IMPORT_MAX_BYTES,
@@ -56,7 +79,7 @@ def facts() -> dict[str, Any]:
             "live_states": LIVE_STATES, "budgets": budgets}
 
 
-def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
+def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
     """The main line's progress (``progress.snakes`` of ``gridforge.progress/1``) once level
     ``number`` is won in ``steps``: its best is the fewest steps so far, the next level opens
     (never past the last), and no level is in progress. The other fields stay as they were.
@@ -67,7 +90,7 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> dict[str, Any]:
     from gridforge.errors import GridforgeError
     from gridforge.snakes.design.mainline import LEVELS
 
-    def count(value: Any) -> bool:
+    def count(value: object) -> TypeGuard[int]:
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
     if not isinstance(snakes, dict):
@@ -173,7 +196,7 @@ VERIFY_SECONDS = 10.0
 
 
 def verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIFY_SECONDS,
-           solution: Any = None, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+           solution: Any = None, *, progress: Progress = NO_PROGRESS) -> Certificate:
     """The certificate of ``level`` with its score (progress and cancel through the bridge).
 
     A null budget is the default one (the page passes null to reach ``solution``, since the
@@ -192,7 +215,7 @@ def verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIF
                            solution=solution, progress=progress)
 
 
-def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> DesignedBatch:
     """Design a batch from a request (the ``--spec`` fields): a ``gridforge.snakes.batch/1``."""
     from gridforge.snakes.design.pipeline import design_levels as design  # loads only when used
 
@@ -206,7 +229,7 @@ def export(level: Any, certificate: Any) -> str:
     return certify.export(level, certificate)
 
 
-def sample_levels() -> list[dict[str, Any]]:
+def sample_levels() -> list[LevelJson]:
     """The levels shipped with the package (each a level dict with ``meta``)."""
     return editor.sample_levels()
 
@@ -254,28 +277,32 @@ def editor_edit(level: Any, edit: Any) -> DraftAnswer:
     return _worded(editing.apply_edit(level, edit))
 
 
+class VerifyAnswer(TypedDict):
+    """The editor's verify: the certificate and its reason in a designer's words."""
+
+    certificate: Certificate
+    reason: str
+
+
 def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIFY_SECONDS,
-                  solution: Any = None, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+                  solution: Any = None, *, progress: Progress = NO_PROGRESS) -> VerifyAnswer:
     """:func:`verify` for the editor: ``{certificate, reason}``, the certificate as
     :func:`verify` answers it and its reason (why it is not verified, or why the minimum is
     not proven; "" when there is nothing to say) in a designer's words."""
     cert = verify(level, max_states, max_seconds, solution, progress=progress)
     from gridforge.snakes.editor_words import reason_words
 
-    return {"certificate": cert, "reason": reason_words(cert.get("reason") or "")}
+    return {"certificate": cert, "reason": reason_words(cert["reason"])}
 
 
-def _proven(level: Any, certificate: Any) -> dict[str, Any]:
+def _proven(level: Json, certificate: Json) -> Certificate:
     """The certificate that :func:`export`'s recheck establishes for ``level`` (raises,
     naming the claim, when it does not hold): imports and batch exports judge certificates
     exactly as a single export does."""
-    import json
-
-    proven: dict[str, Any] = json.loads(export(level, certificate))["certificate"]
-    return proven
+    return certify.proven(level, certificate)
 
 
-def editor_import(text: Any) -> dict[str, Any]:
+def editor_import(text: Any) -> ImportAnswer:
     """Read a dropped, picked or pasted file (level, certified level or batch):
     ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
     and a certificate that does not hold again is dropped with a note."""
@@ -317,7 +344,7 @@ __all__ += ["predict_difficulty", "telemetry_attempt", "telemetry_check"]
 MAX_TELEMETRY_MOVES = 100_000
 
 
-def telemetry_attempt(record: Any) -> dict[str, Any]:
+def telemetry_attempt(record: Any) -> Attempt:
     """One attempt of ``gridforge.snakes.telemetry/1`` from what the page counted: the
     attempt's fields without ``repositioning_runs`` and ``dead_ends``, plus ``moves``, the
     steps made in order as ``[body, exited]`` pairs. Python counts the repositioning runs
@@ -345,7 +372,7 @@ def telemetry_attempt(record: Any) -> dict[str, Any]:
     return found
 
 
-def telemetry_check(data: Any) -> dict[str, Any]:
+def telemetry_check(data: Any) -> dict[str, int]:
     """Whether ``data`` is a valid telemetry export (``{"attempts": n}``).
 
     :raises ValidationError: naming every problem by its field path.
@@ -355,7 +382,7 @@ def telemetry_check(data: Any) -> dict[str, Any]:
     return {"attempts": len(validate_telemetry(data)["attempts"])}
 
 
-def predict_difficulty(weights: Any, certificate: Any) -> dict[str, Any] | None:
+def predict_difficulty(weights: Any, certificate: Any) -> Prediction | None:
     """What a weights file (``gridforge.snakes.weights/1``) predicts for a certificate's
     level, beside its design score; None when the certificate carries no score."""
     from gridforge.snakes.design.weights import TERMS, prediction, validate_weights
@@ -390,8 +417,22 @@ def editor_reasons(level: Any) -> list[Reason]:
     return diagnose.reasons(level)
 
 
+class StatusAnswer(TypedDict):
+    """The live status of a draft (:func:`editor_status`)."""
+
+    state: str  # "unfinished" | "unsolvable" | "solvable" | "unknown"
+    sha256: str | None
+    steps: int | None
+    optimal: bool
+    lower_bound: int | None
+    score: float | None
+    reasons: list[Reason]
+    reason: str
+    budget: int
+
+
 def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
-                  progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+                  progress: Progress = NO_PROGRESS) -> StatusAnswer:
     """The live status of a draft, as the editor shows it after each edit:
     ``{state, sha256, steps, optimal, lower_bound, score, reasons, reason, budget}``.
 
@@ -410,9 +451,9 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
 
     states = LIVE_STATES if max_states is None else max_states
     states, _ = play.budgets(states, LIVE_SECONDS)
-    out: dict[str, Any] = {"state": "unfinished", "sha256": None, "steps": None,
-                           "optimal": False, "lower_bound": None, "score": None,
-                           "reasons": [], "reason": "", "budget": states}
+    out: StatusAnswer = {"state": "unfinished", "sha256": None, "steps": None,
+                         "optimal": False, "lower_bound": None, "score": None,
+                         "reasons": [], "reason": "", "budget": states}
     try:
         parsed = level_from_json(level, balanced=False)
     except ValidationError:
@@ -458,7 +499,14 @@ def editor_level_at(level: Any, steps: Any) -> DraftAnswer:
     return _worded(editing.open_draft(level_at(level, steps)))
 
 
-def editor_design(request: Any, *, progress: Progress = NO_PROGRESS) -> dict[str, Any]:
+class DesignAnswer(TypedDict):
+    """A designed batch and its bytes as ``design-levels --out`` writes them."""
+
+    batch: DesignedBatch
+    text: str
+
+
+def editor_design(request: Any, *, progress: Progress = NO_PROGRESS) -> DesignAnswer:
     """:func:`design_levels` for the editor: ``{batch, text}``, ``text`` the batch's bytes
     exactly as ``gridforge design-levels --out`` writes them for the same request (the page
     exports these, so that the browser and the command line agree byte for byte)."""

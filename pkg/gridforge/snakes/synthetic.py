@@ -28,13 +28,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
 
+from gridforge.jsontypes import Json
 from gridforge.snakes.level import Level, level_from_json, level_sha256
 from gridforge.snakes.matching import INF
 from gridforge.snakes.rules import Game, Move, State
 from gridforge.snakes.search import Solver
-from gridforge.snakes.telemetry import FORMAT, repositioning_runs
+from gridforge.snakes.telemetry import FORMAT, Attempt, Telemetry, repositioning_runs
 
 HINT_STATES = 3000  # the hint search's state budget (counted; its seconds are never reached)
 HINT_SECONDS = 1e9
@@ -137,9 +137,9 @@ def _to_first_exit(game: Game, state: State, moves: list[Move]) -> list[Move]:
     return out
 
 
-def play(level: Level | dict[str, Any], *, seed: int, profile: Profile = Profile(),
+def play(level: Level | Json, *, seed: int, profile: Profile = Profile(),
          best_known: int | None = None, player: str = "synthetic-0", seq: int = 0,
-         kind: str = "mainline", number: int | None = None) -> dict[str, Any]:
+         kind: str = "mainline", number: int | None = None) -> Attempt:
     """One attempt at ``level`` by a synthetic player: a telemetry attempt record."""
     parsed = level if isinstance(level, Level) else level_from_json(level)
     game = Game(parsed)
@@ -252,7 +252,7 @@ def play(level: Level | dict[str, Any], *, seed: int, profile: Profile = Profile
     }
 
 
-def export(attempts: list[dict[str, Any]], *, seed: int) -> dict[str, Any]:
+def export(attempts: list[Attempt], *, seed: int) -> Telemetry:
     """A telemetry export of synthetic attempts."""
     return {"format": FORMAT, "source": "synthetic", "attempts": attempts,
             "meta": {"seed": seed, "player": "gridforge.snakes.synthetic"}}

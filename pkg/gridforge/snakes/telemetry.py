@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from gridforge.errors import Issue, Issues, ValidationError, describe, field_path, is_int
+from gridforge.jsontypes import JsonObject
 
 FORMAT = "gridforge.snakes.telemetry/1"
 SOURCES = ("device", "synthetic")
@@ -50,10 +51,42 @@ MS_KEYS = ("duration_ms", "think_ms", "drag_ms")
 
 
 
+class Attempt(TypedDict):
+    """One attempt at a level, as the page records it and an export carries it."""
+
+    level_sha256: str
+    kind: str  # one of KINDS
+    level: int | None  # the main-line number; null for drafts and shared levels
+    player: str
+    seq: int
+    outcome: str  # one of OUTCOMES
+    first_step_ms: int | None
+    duration_ms: int
+    steps: int
+    best_known: int | None
+    restarts: int
+    undos: int
+    hints: int
+    repositioning_runs: int
+    drags: int
+    think_ms: int
+    drag_ms: int
+    dead_ends: int | None
+
+
+class Telemetry(TypedDict):
+    """A telemetry export (``gridforge.snakes.telemetry/1``)."""
+
+    format: str
+    source: str  # one of SOURCES
+    attempts: list[Attempt]
+    meta: NotRequired[JsonObject]
+
+
 _Bad = Callable[[str, str, str], None]  # (field, code, message): one issue of an attempt
 
 
-def _check_identity(raw: dict[str, Any], bad: _Bad) -> None:
+def _check_identity(raw: JsonObject, bad: _Bad) -> None:
     """Issues of what an attempt is about: the level, its kind, the player, the outcome."""
     sha = raw["level_sha256"]
     if not isinstance(sha, str) or not _SHA.match(sha):
@@ -75,7 +108,7 @@ def _check_identity(raw: dict[str, Any], bad: _Bad) -> None:
             f"got {describe(raw['outcome'])}")
 
 
-def _check_cross_fields(raw: dict[str, Any], bad: _Bad) -> None:
+def _check_cross_fields(raw: Attempt, bad: _Bad) -> None:
     """Issues of fields that are each valid but cannot go together in one attempt."""
     if raw["steps"] == 0 and raw["first_step_ms"] is not None:
         bad("first_step_ms", "value", "an attempt without steps has no first step (null)")
@@ -95,7 +128,7 @@ def _check_cross_fields(raw: dict[str, Any], bad: _Bad) -> None:
         bad("best_known", "range", "a level's best known solution has at least one step")
 
 
-def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, list[Issue]]:
+def validate_attempt(raw: object, path: str = "") -> tuple[Attempt | None, list[Issue]]:
     """One attempt record: ``(attempt, [])`` when valid, ``(None, issues)`` otherwise."""
     issues = Issues(path)
     bad = issues.add
@@ -130,13 +163,14 @@ def validate_attempt(raw: Any, path: str = "") -> tuple[dict[str, Any] | None, l
     count("dead_ends", MAX_COUNT, nullable=True)
     if issues:
         return None, issues.items
-    _check_cross_fields(raw, bad)
+    attempt = cast(Attempt, {key: raw[key] for key in ATTEMPT_KEYS})  # each field checked
+    _check_cross_fields(attempt, bad)
     if issues:
         return None, issues.items
-    return {key: raw[key] for key in ATTEMPT_KEYS}, []
+    return attempt, []
 
 
-def validate_telemetry(data: Any, what: str = "telemetry") -> dict[str, Any]:
+def validate_telemetry(data: object, what: str = "telemetry") -> Telemetry:
     """A whole telemetry export, every problem named by its field path.
 
     :raises ValidationError: listing every issue; nothing is returned half-loaded.
@@ -157,7 +191,7 @@ def validate_telemetry(data: Any, what: str = "telemetry") -> dict[str, Any]:
             isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()):
         issues.append(Issue("meta", "type", "meta is an object of at most 16 plain values"))
     attempts = data.get("attempts")
-    out: list[dict[str, Any]] = []
+    out: list[Attempt] = []
     if not isinstance(attempts, list):
         issues.append(Issue("attempts", "type", "must be a list of attempts"))
     elif len(attempts) > MAX_ATTEMPTS:
@@ -171,8 +205,8 @@ def validate_telemetry(data: Any, what: str = "telemetry") -> dict[str, Any]:
                 out.append(attempt)
     if issues:
         raise ValidationError(issues, what)
-    result: dict[str, Any] = {"format": FORMAT, "source": data["source"], "attempts": out}
-    if "meta" in data:
+    result: Telemetry = {"format": FORMAT, "source": str(data["source"]), "attempts": out}
+    if isinstance(meta, dict) and "meta" in data:
         result["meta"] = dict(meta)
     return result
 

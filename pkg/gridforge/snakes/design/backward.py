@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridforge.grid import Cell
+from gridforge.snakes.levelfile import LevelJson
 
 DELTAS: tuple[Cell, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))  # rules.DIRS: U, D, L, R
 
@@ -539,7 +540,7 @@ class Unsolver:
 
     # ------------------------------------------------------------------ output
 
-    def level(self, cols: int, rows: int, stones: Sequence[Cell]) -> dict[str, Any]:
+    def level(self, cols: int, rows: int, stones: Sequence[Cell]) -> LevelJson:
         holes = sorted(((c, color) for c, color in self.holes), key=lambda h: (h[0][1], h[0][0]))
         return {
             "format": "gridforge.snakes.level/1",

@@ -28,15 +28,17 @@ certified-level files given; an attempt of an unknown level is counted and left 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from gridforge import __version__
 from gridforge.errors import GridforgeError, parse_json
+from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.score import WEIGHTS
-from gridforge.snakes.design.weights import FORMAT, TERMS, validate_weights
+from gridforge.snakes.design.weights import FORMAT, TERMS, Predict, Weights, validate_weights
 from gridforge.snakes.level import level_sha256
+from gridforge.snakes.telemetry import Attempt
 
 SEED_WEIGHTS: dict[str, float] = {name: float(w) for name, w in WEIGHTS}
 RIDGE = 0.5
@@ -253,7 +255,7 @@ class Difficulty:
     separated: bool  # thinking and operating times present
 
 
-def fit_difficulty(attempts: Iterable[dict[str, Any]]) -> Difficulty:
+def fit_difficulty(attempts: Iterable[Attempt]) -> Difficulty:
     """Per-level difficulty from telemetry attempts (see the module's docs)."""
     rows = list(attempts)
     solved = [(a["player"], a["level_sha256"], int(a["outcome"] == "won" and a["hints"] == 0))
@@ -349,7 +351,7 @@ def _score(weights: dict[str, float], info: LevelInfo) -> float:
 @dataclass
 class WeightFit:
     weights: dict[str, float]
-    predict: dict[str, Any]
+    predict: Predict
 
 
 def fit_weights(infos: list[LevelInfo], model: Difficulty) -> WeightFit:
@@ -368,7 +370,7 @@ def fit_weights(infos: list[LevelInfo], model: Difficulty) -> WeightFit:
     log_seconds = _line([s for s, _ in timed], [model.mu + (b or 0.0) for _, b in timed]) \
         if len(timed) >= 2 else [model.mu, 0.0]
     skills = list(model.skills.values())
-    predict = {
+    predict: Predict = {
         "difficulty": _line(scores, ys),
         "solve_logit": _line(scores, [model.levels[i.sha].b for i in infos]),
         "log_seconds": log_seconds,
@@ -383,14 +385,14 @@ def _predicted_rate(fit: WeightFit, score: float) -> float:
 
 
 def _correlations(scores: dict[str, float], infos: list[LevelInfo],
-                  model: Difficulty) -> dict[str, Any]:
-    def rho(get: Any) -> float | None:
-        pairs = [(scores[i.sha], get(model.levels[i.sha])) for i in infos]
-        pairs = [(s, y) for s, y in pairs if y is not None]
+                  model: Difficulty) -> dict[str, float | None]:
+    def rho(get: Callable[[LevelFit], float | None]) -> float | None:
+        pairs = [(scores[i.sha], y) for i in infos
+                 if (y := get(model.levels[i.sha])) is not None]
         return _r(spearman([s for s, _ in pairs], [y for _, y in pairs])) \
             if len(pairs) >= 3 else None
 
-    out: dict[str, Any] = {
+    out: dict[str, float | None] = {
         "difficulty": rho(lambda f: f.difficulty),
         "solved_without_hint": rho(lambda f: f.b),
         "time": rho(lambda f: f.beta),
@@ -401,9 +403,54 @@ def _correlations(scores: dict[str, float], infos: list[LevelInfo],
     return out
 
 
-def calibrate(attempts: list[dict[str, Any]], infos: dict[str, LevelInfo], *,
-              sources: int = 1) -> dict[str, Any]:
-    """Fit difficulty and weights and cross-validate by template; the weights file's data.
+class Fold(TypedDict):
+    """Weights fitted without one template's levels (cross-validation)."""
+
+    template: str
+    levels: int
+    weights: dict[str, float]
+
+
+class CalibrationBin(TypedDict):
+    """A fifth of the held-out levels by predicted clear rate, against the observed one."""
+
+    levels: int
+    predicted_clear_rate: float
+    observed_clear_rate: float
+
+
+class Calibration(TypedDict):
+    bins: list[CalibrationBin]
+    mean_abs_error: float
+
+
+class FitReport(TypedDict):
+    """A weights file's ``fit``: what the calibration saw and how well the weights hold."""
+
+    attempts: int
+    unknown_level_attempts: int
+    players: int
+    levels: int
+    sources: int
+    templates: list[str]
+    thinking_operating_separated: bool
+    held_out: dict[str, float | None]
+    in_sample: dict[str, float | None]
+    seed_weights: dict[str, float | None]
+    calibration: Calibration
+    folds: list[Fold]
+
+
+def calibrate(attempts: list[Attempt], infos: dict[str, LevelInfo], *,
+              sources: int = 1) -> Weights:
+    """The weights file's data of :func:`calibrate_with_report`."""
+    return calibrate_with_report(attempts, infos, sources=sources)[0]
+
+
+def calibrate_with_report(attempts: list[Attempt], infos: dict[str, LevelInfo], *,
+                          sources: int = 1) -> tuple[Weights, FitReport]:
+    """Fit difficulty and weights and cross-validate by template; the weights file's data
+    and its ``fit`` report.
 
     :raises GridforgeError: when fewer than ``MIN_TRAIN`` known levels were played.
     """
@@ -418,7 +465,7 @@ def calibrate(attempts: list[dict[str, Any]], infos: dict[str, LevelInfo], *,
     templates = sorted({i.template for i in levels})
     held_out: dict[str, float] = {}
     held_rate: dict[str, float] = {}
-    folds = []
+    folds: list[Fold] = []
     for t in templates:
         train = [i for i in levels if i.template != t]
         test = [i for i in levels if i.template == t]
@@ -432,7 +479,7 @@ def calibrate(attempts: list[dict[str, Any]], infos: dict[str, LevelInfo], *,
     scored = [i for i in levels if i.sha in held_out]
     seed = {i.sha: _score(SEED_WEIGHTS, i) for i in levels}
     fitted = {i.sha: _score(fit.weights, i) for i in levels}
-    bins = []
+    bins: list[CalibrationBin] = []
     ordered = sorted(scored, key=lambda i: (held_rate[i.sha], i.sha))
     for q in range(5):
         part = ordered[q * len(ordered) // 5:(q + 1) * len(ordered) // 5]
@@ -442,7 +489,7 @@ def calibrate(attempts: list[dict[str, Any]], infos: dict[str, LevelInfo], *,
                                                     / len(part), 3),
                          "observed_clear_rate": _r(sum(model.levels[i.sha].clear_rate
                                                        for i in part) / len(part), 3)})
-    report = {
+    report: FitReport = {
         "attempts": len(known),
         "unknown_level_attempts": len(attempts) - len(known),
         "players": len(model.skills),
@@ -460,22 +507,25 @@ def calibrate(attempts: list[dict[str, Any]], infos: dict[str, LevelInfo], *,
         },
         "folds": folds,
     }
+    p = fit.predict
     out = {
         "format": FORMAT,
         "weights": fit.weights,
-        "predict": {k: ([_r(x, 6) for x in v] if isinstance(v, list) else _r(v, 6))
-                    for k, v in fit.predict.items()},
+        "predict": {"difficulty": [_r(x, 6) for x in p["difficulty"]],
+                    "solve_logit": [_r(x, 6) for x in p["solve_logit"]],
+                    "log_seconds": [_r(x, 6) for x in p["log_seconds"]],
+                    "mean_skill": _r(p["mean_skill"], 6)},
         "fit": report,
         "version": __version__,
     }
-    return validate_weights(out)
+    return validate_weights(out), report
 
 
 def level_table(model: Difficulty, infos: dict[str, LevelInfo],
-                weights: dict[str, Any]) -> list[dict[str, Any]]:
+                weights: Weights) -> list[JsonObject]:
     """Per played level: number, template, seed score, score under ``weights``, fitted
     difficulty and clear rate (for reports and the docs' band table)."""
-    rows = []
+    rows: list[JsonObject] = []
     for sha, f in sorted(model.levels.items()):
         info = infos.get(sha)
         if info is None:

@@ -20,6 +20,9 @@ from typing import Any
 from gridforge.errors import ValidationError, read_json
 from gridforge.flags import int_range, parsed_by
 from gridforge.progress import Progress, terminal_bar
+from gridforge.snakes.certificate import Certificate
+from gridforge.snakes.design.weights import Weights
+from gridforge.snakes.telemetry import Attempt
 
 __all__ = ["add_calibration_commands", "add_predictions", "calibrate_command", "load_weights",
            "synthetic_play_command"]
@@ -120,10 +123,14 @@ def _issue(path: str, message: str) -> Any:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     """``gridforge calibrate``: fit, cross-validate by template, write the weights file."""
-    from gridforge.snakes.design.calibrate import calibrate, levels_from_batch, shipped_levels
+    from gridforge.snakes.design.calibrate import (
+        calibrate_with_report,
+        levels_from_batch,
+        shipped_levels,
+    )
     from gridforge.snakes.telemetry import MAX_EXPORT_BYTES, validate_telemetry
 
-    attempts: list[dict[str, Any]] = []
+    attempts: list[Attempt] = []
     for path in args.telemetry:
         data = read_json(path, f"telemetry {path}", max_bytes=MAX_EXPORT_BYTES)
         try:
@@ -134,9 +141,8 @@ def calibrate_command(args: argparse.Namespace) -> int:
     for path in args.levels:
         infos.update(levels_from_batch(read_json(path, f"--levels {path}",
                                                  max_bytes=MAX_LEVELS_BYTES)))
-    out = calibrate(attempts, infos, sources=len(args.telemetry))
+    out, fit = calibrate_with_report(attempts, infos, sources=len(args.telemetry))
     _write(args.out, out)
-    fit = out["fit"]
     terms = ", ".join(f"{t} {w:g}" for t, w in out["weights"].items())
     print(f"{fit['attempts']} attempts, {fit['players']} players, {fit['levels']} levels "
           f"({len(fit['templates'])} templates); {fit['unknown_level_attempts']} attempts at "
@@ -151,7 +157,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_weights(path: str) -> dict[str, Any]:
+def load_weights(path: str) -> Weights:
     """A weights file, validated (``--weights``); refused with its field paths."""
     from gridforge.snakes.design.weights import MAX_WEIGHTS_BYTES, validate_weights
 
@@ -162,14 +168,11 @@ def load_weights(path: str) -> dict[str, Any]:
         raise exc.about(f"weights file {path}") from None
 
 
-def add_predictions(out: dict[str, Any], weights: dict[str, Any]) -> dict[str, Any]:
-    """Every scored certificate of ``out`` (a certificate, a batch, or ``{"certificates"}``)
-    with its ``prediction`` under ``weights`` beside the design score."""
+def add_predictions(certificates: list[Certificate], weights: Weights) -> None:
+    """Give every scored certificate its ``prediction`` under ``weights`` beside the design
+    score."""
     from gridforge.snakes.design.weights import prediction
 
-    certs = out.get("certificates", [out]) if isinstance(out, dict) else []
-    for cert in certs:
-        score = cert.get("score") if isinstance(cert, dict) else None
-        if isinstance(score, dict) and isinstance(score.get("normalised"), dict):
-            cert["prediction"] = prediction(weights, score["normalised"])
-    return out
+    for cert in certificates:
+        if cert["score"] is not None:
+            cert["prediction"] = prediction(weights, cert["score"]["normalised"])

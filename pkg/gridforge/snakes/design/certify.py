@@ -22,11 +22,21 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, parse_json
+from gridforge.jsontypes import Json
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import certificate as game_certificate
-from gridforge.snakes.certificate import BATCH_FORMAT, CHECK_SECONDS, CHECK_STATES, Recheck
+from gridforge.snakes.certificate import (
+    BATCH_FORMAT,
+    CHECK_SECONDS,
+    CHECK_STATES,
+    Batch,
+    Certificate,
+    Recheck,
+    Score,
+)
 from gridforge.snakes.design.score import score_level
 from gridforge.snakes.level import Level, level_from_json
+from gridforge.snakes.levelfile import Step
 from gridforge.snakes.rules import Game
 from gridforge.snakes.selfcheck import SelfCheck
 
@@ -34,33 +44,33 @@ from gridforge.snakes.selfcheck import SelfCheck
 MAX_DATA_BYTES = 8 * 1024 * 1024
 
 
-def score(level: Level, solution: list[Any], game: Game) -> dict[str, Any]:
+def score(level: Level, solution: list[Step], game: Game) -> Score:
     """The certificate's ``score`` object: the seven terms with their diagnostics."""
     return score_level(level, solution, game=game)
 
 
-def certify(level: Level | dict[str, Any], **options: Any) -> dict[str, Any]:
+def certify(level: Level | Json, **options: Any) -> Certificate:
     """The full certificate of ``level`` (the options of
     :func:`gridforge.snakes.certificate.certify`; the score is filled in here)."""
     return game_certificate.certify(level, scorer=score, **options)
 
 
-def certify_file_data(data: Any, *, progress: Progress = NO_PROGRESS,
-                      **budgets: Any) -> dict[str, Any]:
+def certify_file_data(data: Json, *, progress: Progress = NO_PROGRESS,
+                      **budgets: Any) -> Batch | Certificate:
     """Full certificates of a level file's, a certified level's or a batch file's data,
     each starting from the solution the file carries for its level (see
     :func:`gridforge.snakes.certificate.certify_file_data`)."""
     return game_certificate.certify_file_data(data, progress=progress, scorer=score, **budgets)
 
 
-def recheck(level: Level | dict[str, Any], cert: Any, *, max_states: int = CHECK_STATES,
+def recheck(level: Level | Json, cert: Json, *, max_states: int = CHECK_STATES,
             max_seconds: float = CHECK_SECONDS, base: str = "") -> Recheck:
     """Every claim of ``cert`` judged against ``level``, the score recomputed."""
     return game_certificate.recheck(level, cert, scorer=score, max_states=max_states,
                                     max_seconds=max_seconds, base=base)
 
 
-def check(level: Level | dict[str, Any], cert: Any, **options: Any) -> list[str]:
+def check(level: Level | Json, cert: Json, **options: Any) -> list[str]:
     """The problems of ``cert`` for ``level``, one line each naming the claim."""
     return [str(issue) for issue in recheck(level, cert, **options).issues]
 
@@ -102,9 +112,9 @@ def check_file_certificates(data: Any, *, progress: Progress = NO_PROGRESS) -> i
     return len(pairs)
 
 
-def export(level: Any, certificate: Any) -> str:
-    """The certified level as JSON text: ``{"certificate", "level"}``, the certificate being
-    the one the recheck established (replayed, re-proved, rescored), never the one handed in.
+def proven(level: Json, certificate: Json) -> Certificate:
+    """The certificate that the recheck of a ``verified`` ``certificate`` establishes for
+    ``level`` (replayed, re-proved, rescored), never the one handed in.
 
     :raises GridforgeError: when the certificate is not ``verified`` (verify first).
     :raises ValidationError: when the level is invalid or a claim of the certificate does
@@ -116,7 +126,14 @@ def export(level: Any, certificate: Any) -> str:
     found = recheck(parsed, certificate, base="certificate")
     if found.issues or found.certificate is None:
         raise ValidationError(found.issues, "certificate (it does not hold for this level)")
-    out = {"level": parsed.to_json(), "certificate": found.certificate}
+    return found.certificate
+
+
+def export(level: Json, certificate: Json) -> str:
+    """The certified level as JSON text: ``{"certificate", "level"}``, the certificate
+    :func:`proven` establishes (the same errors)."""
+    cert = proven(level, certificate)
+    out = {"level": level_from_json(level).to_json(), "certificate": cert}
     return json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 

@@ -1,6 +1,6 @@
 """What the designer's commands print: lines a person reads, from the data the designer
-returns (the designer's modules print nothing). A leaf module: it imports no other part of
-the designer, so any of them may use it.
+returns (the designer's modules print nothing). It imports no other part of the designer but
+the types of what it prints (``reports``), so any of them may use it.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import json
 import sys
 from typing import Any, TextIO
 
+from gridforge.snakes.design.reports import BuildState, DesignedBatch
+
 __all__ = [
     "print_batch",
     "print_json",
@@ -16,7 +18,7 @@ __all__ = [
 ]
 
 
-def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
+def print_batch(batch: DesignedBatch, out: str, seconds: float, *,
                 stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """One line per designed level, a summary line, and on a shortfall the reason on stderr.
 
@@ -27,8 +29,10 @@ def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
     for level, cert in zip(batch["levels"], batch["certificates"], strict=True):
         bound = ("minimum proven" if cert["optimal"]
                  else f"lower bound {cert['lower_bound']}, minimum unproven")
-        print(f"{level['meta']['id']}: score {cert['score']['total']}, "
-              f"{level['meta']['template']}, {cert['steps']} steps ({bound})", file=stdout)
+        meta = level.get("meta", {})
+        score = cert["score"]["total"] if cert["score"] is not None else None
+        print(f"{meta.get('id')}: score {score}, "
+              f"{meta.get('template')}, {cert['steps']} steps ({bound})", file=stdout)
     report = batch["report"]
     print(f"{report['made']}/{report['asked']} levels in {seconds:.1f} s -> {out}", file=stdout)
     if "shortfall" not in report:
@@ -41,17 +45,17 @@ def print_batch(batch: dict[str, Any], out: str, seconds: float, *,
     return 1
 
 
-def print_mainline(state: dict[str, Any], out: str, seconds: float, *,
+def print_mainline(state: BuildState, out: str, seconds: float, *,
                    stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """What resume found, the folder's entries it ignored (warnings, on stderr), then one
     summary line of a main-line build; exit code 0."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    for note in state.get("notes", []):
+    for note in state["notes"]:
         print(note, file=stdout)
-    for warning in state.get("warnings", []):
+    for warning in state["warnings"]:
         print(f"warning: {warning}", file=stderr)
-    for band in state.get("bands", []):
+    for band in state["bands"]:
         lo, hi = band["levels"]
         print(f"levels {lo}-{hi}: {band['built']} built, {band['proven'] * 100:.0f}% proven, "
               f"mean gap {band['mean_gap']:.1f} steps, median score {band['median_score']:.1f}, "

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from gridforge.snakes.design.recipe import Recipe
 from gridforge.snakes.design.templates import Shape
 from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
+from gridforge.snakes.levelfile import LevelJson
 
 __all__ = ["assign_colors", "coat_layers", "level_dict", "neighbours", "place_bodies",
            "place_holes", "reach_cells"]
@@ -276,7 +276,7 @@ def assign_colors(n: int, k: int, rng: random.Random, allowed: Sequence[int],
 
 
 def level_dict(shape: Shape, bodies: list[list[tuple[int, int]]], colors: list[list[int]],
-                holes: list[tuple[tuple[int, int], int]]) -> dict[str, Any]:
+                holes: list[tuple[tuple[int, int], int]]) -> LevelJson:
     return {
         "format": LEVEL_FORMAT,
         "cols": shape.cols,

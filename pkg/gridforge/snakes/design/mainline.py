@@ -48,16 +48,26 @@ import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from gridforge import __version__
 from gridforge.errors import Cancelled, GridforgeError, Issue, ValidationError, is_int, parse_json
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_regular, write_text
 from gridforge.snakes.design.pipeline import design_levels
+from gridforge.snakes.design.reports import (
+    Band,
+    BlockRecord,
+    BuildState,
+    MainlineLevel,
+    ProgressFile,
+)
 from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 from gridforge.snakes.design.templates import TEMPLATES
 from gridforge.snakes.level import level_from_json
+from gridforge.snakes.levelfile import LevelJson, accepted
 from gridforge.snakes.puzzle import exit_orders, restricted_optimum, serial
 from gridforge.snakes.rules import Game, Move
 from gridforge.snakes.search import Solver
@@ -212,8 +222,8 @@ def eligible_templates(target: float) -> list[str]:
 class Attempt:
     """One request of a level's plan and the fallback that led to it (None for the first)."""
 
-    request: dict[str, Any]
-    fallback: dict[str, Any] | None
+    request: JsonObject
+    fallback: JsonObject | None
     last: bool = False  # the last resort: taken as it comes
 
 
@@ -258,17 +268,18 @@ def _mechanics(n: int) -> dict[str, int | None]:
     return fields
 
 
-def _base_request(n: int, seed: int, target: float, template: str, k: int) -> dict[str, Any]:
-    request: dict[str, Any] = {
+def _base_request(n: int, seed: int, target: float, template: str, k: int) -> JsonObject:
+    budgets: JsonObject = {**(BUDGETS_HIGH if target >= 60 else BUDGETS_LOW), **SAFETY_NETS}
+    request: JsonObject = {
         "target": target,
         "count": 1,
         "seed": seed * 100_003 + n + 7_919 * k,
         "topology": template,
-        "palette": _palette(seed, n),
-        "budgets": {**(BUDGETS_HIGH if target >= 60 else BUDGETS_LOW), **SAFETY_NETS},
+        "palette": list(_palette(seed, n)),
+        "budgets": budgets,
     }
     if n <= PROVEN_UP_TO or proof_slot(n):  # a level to be proven: the low range's exact budget
-        request["budgets"]["exact_states"] = BUDGETS_LOW["exact_states"]
+        budgets["exact_states"] = BUDGETS_LOW["exact_states"]
     if n > PROVEN_UP_TO and (n - 1) % 10 != LONG_WAVE_SLOT:
         request["steps"] = {"max": STEPS_CAP}
     if n in LESSONS:
@@ -293,7 +304,7 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> di
     return request
 
 
-def _lesson_fields(n: int) -> dict[str, Any]:
+def _lesson_fields(n: int) -> JsonObject:
     if n <= 3:
         return {"bodies": {"count": 1, "min_length": 2 + (n == 3), "max_length": 3 + (n == 3)}}
     if n in (4, 5, 6):
@@ -343,8 +354,8 @@ def level_plan(n: int, seed: int) -> Generator[Attempt, str | None, None]:
         for i in range(per_round):
             template = names[(start + i) % len(names)]
             first = first or template
-            fallback = None if k == 0 else {"rule": FALLBACK_RULE, "from_target": target,
-                                            "from_template": first, "tries": k}
+            fallback: JsonObject | None = None if k == 0 else {
+                "rule": FALLBACK_RULE, "from_target": target, "from_template": first, "tries": k}
             outcome = yield Attempt(_base_request(n, seed, aim, template, k), fallback)
             made_none = made_none and outcome != "rules"
             missed_rules = missed_rules or outcome == "rules"
@@ -354,9 +365,10 @@ def level_plan(n: int, seed: int) -> Generator[Attempt, str | None, None]:
                 drops += 1
             elif missed_rules:
                 drops -= 1  # a level that breaks a rule here is too plain: aim higher
-    last = {"target": LAST_RESORT_TARGET, "count": 1, "seed": seed * 100_003 + n + 7_919 * k,
-            "topology": "mixed", "palette": _palette(seed, n),
-            "budgets": {**BUDGETS_LOW, **SAFETY_NETS}}
+    last: JsonObject = {
+        "target": LAST_RESORT_TARGET, "count": 1, "seed": seed * 100_003 + n + 7_919 * k,
+        "topology": "mixed", "palette": list(_palette(seed, n)),
+        "budgets": {**BUDGETS_LOW, **SAFETY_NETS}}
     yield Attempt(last, {"rule": "last resort: curriculum fields dropped", "from_target": target,
                          "from_template": first, "tries": k}, last=True)
 
@@ -368,7 +380,7 @@ def _turns(cells: list[list[int]]) -> bool:
     return False
 
 
-def _game(level: dict[str, Any]) -> Game:
+def _game(level: LevelJson) -> Game:
     return Game(level_from_json(level))
 
 
@@ -423,7 +435,7 @@ def _order_matters(game: Game) -> bool:
 
 # Each lesson's idea as a predicate decided by search on the level (spec section 5b): a level
 # that can be solved without the idea does not teach it.
-LESSON_CHECKS: dict[int, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
+LESSON_CHECKS: dict[int, Callable[[LevelJson, Certificate], bool]] = {
     # Heads alone solve it as briefly as anything.
     1: lambda lv, c: _restricted(_game(lv), _heads) == _optimum(_game(lv)),
     # No solution moves heads only.
@@ -444,14 +456,20 @@ LESSON_CHECKS: dict[int, Callable[[dict[str, Any], dict[str, Any]], bool]] = {
     9: lambda lv, c: _long_bodies_turn(_game(lv), [len(b["cells"]) for b in lv["bodies"]]),
     10: lambda lv, c: True,
     # Two bodies make way: not serial, and the shortest solution has two make-way runs.
-    11: lambda lv, c: _not_serial(_game(lv)) and c["score"]["diagnostics"]["shuffle_steps"] >= 2,
+    11: lambda lv, c: _not_serial(_game(lv)) and _diagnostic(c, "shuffle_steps") >= 2,
 }
 
 
-def _without(level: dict[str, Any], mechanic: str) -> dict[str, Any]:
+def _diagnostic(cert: Certificate, name: str) -> int:
+    """An integer of a certificate's score diagnostics (0 when it has none)."""
+    value = cert["score"]["diagnostics"].get(name) if cert["score"] is not None else None
+    return value if is_int(value) else 0
+
+
+def _without(level: LevelJson, mechanic: str) -> LevelJson:
     """``level`` with every instance of a binding mechanic removed (freezes, or locks with
     their keys; for gold, the gold locks)."""
-    out: dict[str, Any] = json.loads(json.dumps(level))
+    out: LevelJson = json.loads(json.dumps(level))
     for body in out["bodies"]:
         if mechanic == "frozen":
             body.pop("frozen", None)
@@ -467,7 +485,7 @@ def _without(level: dict[str, Any], mechanic: str) -> dict[str, Any]:
     return out
 
 
-def mechanic_costs_steps(level: dict[str, Any], mechanic: str) -> bool:
+def mechanic_costs_steps(level: LevelJson, mechanic: str) -> bool:
     """Whether ``mechanic`` costs steps in ``level`` (spec section 5b): the level without it
     has a smaller minimum, both proven within :data:`LESSON_STATES`."""
     real = _optimum(_game(level))
@@ -475,7 +493,7 @@ def mechanic_costs_steps(level: dict[str, Any], mechanic: str) -> bool:
     return real is not None and relaxed is not None and relaxed < real
 
 
-def _shows(level: dict[str, Any], mechanic: str) -> bool:
+def _shows(level: LevelJson, mechanic: str) -> bool:
     bodies, holes = level["bodies"], level["holes"]
     return {
         "coats": lambda: any(len(b["colors"]) > 1 and b["colors"][0] != b["colors"][1]
@@ -487,7 +505,7 @@ def _shows(level: dict[str, Any], mechanic: str) -> bool:
     }[mechanic]()
 
 
-def rule_misses(n: int, level: dict[str, Any], cert: dict[str, Any]) -> list[str]:
+def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
     """The curriculum rules that main-line level ``n`` breaks (empty when it keeps them all):
     its lesson's predicate; on a teaching level its mechanic shown and costing steps; a
     returning mechanic shown; from level 11 on, unless a breather, not solved one body at a
@@ -524,7 +542,7 @@ def rule_misses(n: int, level: dict[str, Any], cert: dict[str, Any]) -> list[str
     return misses
 
 
-def layout_key(level: dict[str, Any]) -> str:
+def layout_key(level: LevelJson) -> str:
     """A key equal for two levels exactly when they are the same layout under one of the
     grid's 8 symmetries and a relabelling of colours (a body read from either end is the same
     body; lock ids are ignored, lock kinds and key carriers are not)."""
@@ -558,7 +576,7 @@ def layout_key(level: dict[str, Any]) -> str:
     return hashlib.sha256(min(keys).encode("utf-8")).hexdigest()
 
 
-def design_level(n: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
     """Main-line level ``n`` of the line of ``seed`` and its certificate: the first attempt
     of :func:`level_plan` whose level keeps the curriculum's rules (the last resort is taken
     as it comes). A pure function of ``n`` and ``seed``: any process builds the same bytes."""
@@ -588,10 +606,10 @@ def design_level(n: int, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
             raise GridforgeError(f"main-line level {n}: no level at all: {reasons}") from None
 
 
-def _with_meta(n: int, seed: int, attempt: Attempt, level: dict[str, Any],
-               cert: dict[str, Any], misses: list[str], reasons: list[str]
-               ) -> tuple[dict[str, Any], dict[str, Any]]:
-    meta: dict[str, Any] = {"id": f"main-{n:04d}", "template": level["meta"]["template"],
+def _with_meta(n: int, seed: int, attempt: Attempt, level: LevelJson,
+               cert: Certificate, misses: list[str], reasons: list[str]
+               ) -> tuple[LevelJson, Certificate]:
+    meta: JsonObject = {"id": f"main-{n:04d}", "template": level.get("meta", {})["template"],
                             "target": attempt.request["target"], "seed": seed, "level": n}
     if n in LESSONS:
         meta["lesson"] = LESSONS[n]
@@ -600,14 +618,14 @@ def _with_meta(n: int, seed: int, attempt: Attempt, level: dict[str, Any],
     if breather(n):
         meta["breather"] = True
     if attempt.fallback is not None:
-        meta["fallback"] = {**attempt.fallback, "reasons": reasons[-12:]}
+        meta["fallback"] = {**attempt.fallback, "reasons": list(reasons[-12:])}
     if misses:
-        meta["rules_missed"] = misses
+        meta["rules_missed"] = list(misses)
     level["meta"] = meta
     return level, cert
 
 
-def mainline_level(n: Any, folder: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+def mainline_level(n: object, folder: str | os.PathLike[str] | None = None) -> MainlineLevel:
     """Shipped main-line level ``n`` and its certificate, ``{"level", "certificate"}``, read
     from the block file that ``folder``'s ``progress.json`` lists for it (the package's data
     by default), checked against its SHA-256; no other file of the folder is read.
@@ -629,7 +647,7 @@ def mainline_level(n: Any, folder: str | os.PathLike[str] | None = None) -> dict
 
 
 def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100, *,
-                warnings: list[str] | None = None) -> list[dict[str, Any]]:
+                warnings: list[str] | None = None) -> list[Band]:
     """Per band of ``band`` levels found in the block files of ``folder`` (the shipped line by
     default): levels, proven share, mean gap between solution and lower bound, median score,
     the largest template share, fallbacks and the body counts used.
@@ -653,19 +671,20 @@ def band_report(folder: str | os.PathLike[str] | None = None, band: int = 100, *
     return _band_table(rows, band)
 
 
-def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[dict[str, Any]]:
+def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[Band]:
     """The band rows of :func:`band_report` from the rows of block files (by first level)."""
     rows: dict[int, list[_Row]] = {}
     for first in sorted(blocks):
         for i, row in enumerate(blocks[first]):
             rows.setdefault((first + i - 1) // band, []).append(row)
-    out = []
+    out: list[Band] = []
     for b in sorted(rows):
         pairs = rows[b]
         scores = sorted(r.score for r in pairs)
         mid = len(scores) // 2
         median = scores[mid] if len(scores) % 2 else (scores[mid - 1] + scores[mid]) / 2
         templates = [r.template for r in pairs]
+        measured = [r.interaction for r in pairs if r.interaction is not None]
         out.append({
             "levels": [b * band + 1, b * band + band], "built": len(pairs),
             "proven": round(sum(1 for r in pairs if r.optimal) / len(pairs), 3),
@@ -675,7 +694,9 @@ def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[dict[str, Any]
                                         / len(pairs), 3),
             "fallbacks": sum(1 for r in pairs if r.fallback),
             "body_counts": sorted({r.bodies for r in pairs}),
-            "mean_interaction": round(sum(r.interaction for r in pairs) / len(pairs), 2),
+            "rebuilt": len(measured),
+            "mean_interaction": (round(sum(measured) / len(measured), 2) if measured
+                                 else None),
             # Decided exactly by the designer for every level it asks it of.
             "make_way": round(sum(1 for r in pairs if r.make_way) / len(pairs), 3),
             "mechanic_free": round(sum(1 for r in pairs if not r.mechanics) / len(pairs), 3),
@@ -723,7 +744,7 @@ class BlockFile:
     last: int
     sha256: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BlockRecord:
         """The record in progress.json."""
         return {"name": self.name, "first": self.first, "last": self.last,
                 "sha256": self.sha256}
@@ -733,7 +754,7 @@ def _block_of(n: int, block: int) -> int:
     return (n - 1) // block
 
 
-def _check_progress(data: Any, block: int | None) -> tuple[int, int, list[BlockFile]]:
+def _check_progress(data: Json, block: int | None) -> tuple[int, int, list[BlockFile]]:
     """Validate a progress file whole; returns its seed, block size and block files. The
     block size must be ``block``; ``None`` takes the file's own (an integer in 1..2000).
 
@@ -753,10 +774,11 @@ def _check_progress(data: Any, block: int | None) -> tuple[int, int, list[BlockF
         bad("seed", f"seed must be an integer in 0..2**31-1, got {str(seed)[:30]}")
         seed = -1
     if block is None:
-        block = data.get("block")
-        if not is_int(block) or not 1 <= block <= LEVELS:
-            bad("block", f"block must be an integer in 1..{LEVELS}, got {str(block)[:30]}")
-            block = LEVELS
+        size = data.get("block")
+        if not is_int(size) or not 1 <= size <= LEVELS:
+            bad("block", f"block must be an integer in 1..{LEVELS}, got {str(size)[:30]}")
+            size = LEVELS
+        block = size
     elif data.get("block") != block:
         bad("block", f"block must be {block}, got {str(data.get('block'))[:30]}")
     files: list[BlockFile] = []
@@ -812,7 +834,9 @@ class _Row:
     template: str
     fallback: bool
     bodies: int
-    interaction: int  # steps beyond the travel bound (the certificate's diagnostics)
+    # Steps beyond the travel bound (the certificate's diagnostics); None on a level of the
+    # designer before issue 18, which did not report them (the line is being rebuilt).
+    interaction: int | None
     mechanics: frozenset[str]  # of MECHANICS, those the level uses
     make_way: bool  # asked of the designer: never solved one body at a time
     ceilings: frozenset[str]  # the score terms at their ceiling
@@ -823,7 +847,7 @@ class _Row:
 MECHANICS = ("coats", "frozen", "frozen_holes", "locks")
 
 
-def uses_mechanics(level: dict[str, Any]) -> frozenset[str]:
+def uses_mechanics(level: LevelJson) -> frozenset[str]:
     """Which of :data:`MECHANICS` a level (its JSON) uses."""
     bodies, holes = level.get("bodies", []), level.get("holes", [])
     used = set()
@@ -838,7 +862,7 @@ def uses_mechanics(level: dict[str, Any]) -> frozenset[str]:
     return frozenset(used)
 
 
-def _row(n: int, level: Any, cert: Any) -> _Row:
+def _row(n: int, level: object, cert: object) -> _Row:
     """The band report's row of main-line level ``n``; a ValueError says what is wrong."""
     if not isinstance(level, dict) or not isinstance(cert, dict):
         raise ValueError(f"level {n}: a level and its certificate are objects")
@@ -858,19 +882,20 @@ def _row(n: int, level: Any, cert: Any) -> _Row:
     diagnostics = score.get("diagnostics") if isinstance(score, dict) else None
     normalised = score.get("normalised") if isinstance(score, dict) else None
     interaction = diagnostics.get("interaction_steps") if isinstance(diagnostics, dict) else None
-    if not is_int(interaction) or not isinstance(normalised, dict):
-        raise ValueError(f"level {n}: certificate score.diagnostics.interaction_steps and "
-                         "score.normalised are missing")
+    if not (interaction is None or is_int(interaction)) or not isinstance(normalised, dict):
+        raise ValueError(f"level {n}: certificate score.diagnostics.interaction_steps must be "
+                         "an integer and score.normalised an object")
     try:
-        used = uses_mechanics(level)
+        used = uses_mechanics(accepted(level))
     except (KeyError, TypeError, IndexError, AttributeError):
         raise ValueError(f"level {n}: bodies and holes must be objects with colours") from None
     ceilings = frozenset(k for k, v in normalised.items() if v == 1)
     return _Row(float(total), cert["optimal"], steps - bound, meta["template"],
-                "fallback" in meta, len(bodies), interaction, used, _makes_way(n), ceilings)
+                "fallback" in meta, len(bodies), interaction, used,
+                _makes_way(n) and interaction is not None, ceilings)
 
 
-def _block_rows(data: Any, f: BlockFile, seed: int) -> list[_Row]:
+def _block_rows(data: JsonObject, f: BlockFile, seed: int) -> list[_Row]:
     """Check a parsed block file against its record; its band report rows."""
     request = data.get("request")
     if not isinstance(request, dict) or request.get("seed") != seed or request.get(
@@ -885,7 +910,7 @@ def _block_rows(data: Any, f: BlockFile, seed: int) -> list[_Row]:
                                                                        strict=True))]
 
 
-def _read_block(where: Path, f: BlockFile, seed: int) -> tuple[dict[str, Any], list[_Row]]:
+def _read_block(where: Path, f: BlockFile, seed: int) -> tuple[Batch, list[_Row]]:
     """The listed block file ``f`` in ``where``, read once (never through a symbolic link),
     checked against its SHA-256 and its record, and its band report rows.
 
@@ -898,7 +923,11 @@ def _read_block(where: Path, f: BlockFile, seed: int) -> tuple[dict[str, Any], l
         raise FileRefused(path, "was changed (SHA-256 differs)")
     try:
         data = parse_json(raw, f.name, max_bytes=len(raw), expect_format=BATCH_FORMAT)
-        return data, _block_rows(data, f, seed)
+        if not isinstance(data, dict):
+            raise ValueError("a block is a JSON object")
+        rows = _block_rows(data, f, seed)
+        # Its levels and certificates are those the rows were read from: a block as written.
+        return cast(Batch, data), rows
     except (ValidationError, ValueError) as exc:
         why = exc.issues[0] if isinstance(exc, ValidationError) and exc.issues else exc
         raise FileRefused(path, f"is not the block it is listed as ({str(why)[:200]})"
@@ -1023,8 +1052,8 @@ def _fmt_seconds(seconds: float) -> str:
     return f"{seconds} s"
 
 
-def _check_build_arguments(seed: Any, levels: Any, first: Any, last: Any, workers: Any,
-                           block: Any) -> None:
+def _check_build_arguments(seed: object, levels: object, first: object, last: object,
+                           workers: object, block: object) -> None:
     """:raises GridforgeError: naming the first argument of a build that is out of range."""
     if not is_int(seed) or not 0 <= seed < 2**31:
         raise GridforgeError(f"--seed: an integer in 0..2**31-1, got {seed!r}")
@@ -1056,7 +1085,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
                    levels: tuple[int, int] = (1, LEVELS), *, resume: bool = False,
                    workers: int = 1, scheduler: str | None = None,
                    progress: Progress = NO_PROGRESS, block: int = BLOCK,
-                   count: int | None = None) -> dict[str, Any]:
+                   count: int | None = None) -> BuildState:
     """Build main-line levels ``levels[0]..levels[1]`` into ``out_dir``: block files
     ``main-NNNN-NNNN.json`` and ``progress.json``; returns the progress data with ``notes``
     (what resume found and rebuilt), ``warnings`` (entries of ``out_dir`` that are not
@@ -1087,7 +1116,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     rows = dict(plan.rows)  # the band report rows of the listed files
     todo = {b: span for b, span in plan.spans.items() if b not in plan.keep}
     wanted = [n for b in sorted(todo) for n in range(todo[b][0], todo[b][1] + 1)]
-    results: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+    results: dict[int, tuple[LevelJson, Certificate]] = {}
     total = len(wanted)
     started = time.monotonic()
     running: dict[int, float] = {}
@@ -1159,13 +1188,10 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
         elif executor is not None:
             _stop_workers(executor)
     report("done")
-    state = _progress_json(seed, block, records)
-    state["notes"] = plan.notes
-    state["warnings"] = _unlisted(out, {f.name for f in records.values()})
-    state["built"] = total
     # From what was checked or written, not read back: nothing unlisted is ever read.
-    state["bands"] = _band_table({records[b].first: rows[b] for b in records}, 100)
-    return state
+    return {**_progress_json(seed, block, records), "notes": plan.notes,
+            "warnings": _unlisted(out, {f.name for f in records.values()}), "built": total,
+            "bands": _band_table({records[b].first: rows[b] for b in records}, 100)}
 
 
 def _kept(records: dict[int, BlockFile]) -> str:
@@ -1174,13 +1200,13 @@ def _kept(records: dict[int, BlockFile]) -> str:
 
 
 def _run_pool(executor: cf.Executor, wanted: list[int], seed: int, workers: int,
-              results: dict[int, tuple[dict[str, Any], dict[str, Any]]],
+              results: dict[int, tuple[LevelJson, Certificate]],
               running: dict[int, float], report: Callable[[], None],
               finish_blocks: Callable[[], None]) -> None:
     """Keep ``workers`` level tasks in flight (so that 'running' means running), in level
     order, and write each block as soon as its levels are in."""
     queue = list(reversed(wanted))
-    flight: dict[cf.Future[tuple[dict[str, Any], dict[str, Any]]], int] = {}
+    flight: dict[cf.Future[tuple[LevelJson, Certificate]], int] = {}
     while queue or flight:
         while queue and len(flight) < workers:
             n = queue.pop()
@@ -1197,10 +1223,10 @@ def _run_pool(executor: cf.Executor, wanted: list[int], seed: int, workers: int,
 
 
 def _write_block(out: Path, seed: int, lo: int, hi: int,
-                 results: dict[int, tuple[dict[str, Any], dict[str, Any]]]
+                 results: dict[int, tuple[LevelJson, Certificate]]
                  ) -> tuple[BlockFile, list[_Row]]:
     name = block_name(lo, hi)
-    data = {"format": BATCH_FORMAT,
+    data: Batch = {"format": BATCH_FORMAT,
             "request": {"mainline": MAINLINE_FORMAT, "seed": seed, "levels": [lo, hi]},
             "levels": [results[n][0] for n in range(lo, hi + 1)],
             "certificates": [results[n][1] for n in range(lo, hi + 1)]}
@@ -1210,7 +1236,7 @@ def _write_block(out: Path, seed: int, lo: int, hi: int,
     return BlockFile(name, lo, hi, hashlib.sha256(text.encode("utf-8")).hexdigest()), rows
 
 
-def _progress_json(seed: int, block: int, records: dict[int, BlockFile]) -> dict[str, Any]:
+def _progress_json(seed: int, block: int, records: dict[int, BlockFile]) -> ProgressFile:
     files = [records[b] for b in sorted(records)]
     return {"format": PROGRESS_FORMAT, "seed": seed, "block": block,
             "done": sum(f.last - f.first + 1 for f in files),

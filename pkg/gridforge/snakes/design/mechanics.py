@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Literal
 
 from gridforge.snakes.design.layout import coat_colour, reach_cells
 from gridforge.snakes.design.recipe import Recipe
 from gridforge.snakes.level import level_from_json
+from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.puzzle import reordered
 from gridforge.snakes.rules import CELL_MASK, Game, IllegalStep, Move, State, move_to_step
 from gridforge.snakes.search import Solver
@@ -80,8 +81,8 @@ class _Exits:
         return total
 
 
-def scramble(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe,
-              rng: random.Random) -> tuple[dict[str, Any], list[Move]]:
+def scramble(data: LevelJson, game: Game, moves: list[Move], recipe: Recipe,
+              rng: random.Random) -> tuple[LevelJson, list[Move]]:
     """Walk the start position along legal, non-exit steps toward fewer potential exits.
 
     Steps are reversible (the far end moves back into the cell just left), so the walked-to
@@ -168,9 +169,9 @@ def _coat_places(game: Game, moves: list[Move]) -> list[tuple[int, int, int, int
     return options
 
 
-def add_coats(data: dict[str, Any], game: Game, moves: list[Move], count: int,
+def add_coats(data: LevelJson, game: Game, moves: list[Move], count: int,
               hide: bool, rng: random.Random, allowed: Sequence[int] = tuple(range(15))
-              ) -> tuple[dict[str, Any], list[Move]] | None:
+              ) -> tuple[LevelJson, list[Move]] | None:
     """Put ``count`` coats on bodies: each coat's hole lies next to a body's end at a moment
     when no body has yet touched that cell; its exit step is inserted at that moment.
 
@@ -255,16 +256,16 @@ class _Binds:
     def __init__(self, moves: list[Move], wanted: bool) -> None:
         self.moves, self.wanted = moves, wanted
 
-    def __call__(self, before: dict[str, Any], after: dict[str, Any]) -> bool:
+    def __call__(self, before: LevelJson, after: LevelJson) -> bool:
         if not self.wanted:
             return True
         real, relaxed = Game(level_from_json(after)), Game(level_from_json(before))
         return reordered(real, relaxed, self.moves) is not None
 
 
-def add_dependencies(data: dict[str, Any], game: Game, moves: list[Move], recipe: Recipe,
+def add_dependencies(data: LevelJson, game: Game, moves: list[Move], recipe: Recipe,
                       rng: random.Random, *, binding: bool = False
-                      ) -> tuple[dict[str, Any], list[Move]] | None:
+                      ) -> tuple[LevelJson, list[Move]] | None:
     """Frozen bodies and holes, keys and locks that the solution ``moves`` already obeys;
     with ``binding``, only those that also bind by a reordering of ``moves`` (each judged as
     it is added). A lock that no body takes that way is made by construction: a body free to
@@ -346,10 +347,10 @@ def _timings(game: Game, moves: list[Move]) -> tuple[list[int], list[int]]:
     return first_move, gone
 
 
-def _postponed_lock(data: dict[str, Any], moves: list[Move], gone: Sequence[int],
+def _postponed_lock(data: LevelJson, moves: list[Move], gone: Sequence[int],
                     first_move: Sequence[int], carriers_free: list[int], need: int,
                     lock_id: str, rng: random.Random
-                    ) -> tuple[dict[str, Any], list[Move], list[int]] | None:
+                    ) -> tuple[LevelJson, list[Move], list[int]] | None:
     """A lock made to bind: a body ``b`` that moves before the ``need`` earliest leavers
     (among ``carriers_free``, ``b`` excepted) have all gone gets the lock and they its keys,
     and all of ``b``'s steps move, as one block, to just after the last of them leaves. The
@@ -384,14 +385,17 @@ def _postponed_lock(data: dict[str, Any], moves: list[Move], gone: Sequence[int]
     return None
 
 
-def _frozen_at(data: dict[str, Any], kind: str, i: int, threshold: int) -> dict[str, Any]:
+Frozen = Literal["bodies", "holes"]  # what a freeze applies to
+
+
+def _frozen_at(data: LevelJson, kind: Frozen, i: int, threshold: int) -> LevelJson:
     """A copy of ``data`` with ``data[kind][i]`` frozen at ``threshold``."""
-    after: dict[str, Any] = json.loads(json.dumps(data))
+    after: LevelJson = json.loads(json.dumps(data))
     after[kind][i]["frozen"] = threshold
     return after
 
 
-def _freeze(data: dict[str, Any], kind: str, ids: Iterable[int],
+def _freeze(data: LevelJson, kind: Frozen, ids: Iterable[int],
             first_use: Mapping[int, int] | Sequence[int], exited: Sequence[int], count: int,
             binds: _Binds) -> bool:
     """Freeze ``count`` of ``data[kind]`` (bodies or holes) named by ``ids``, those with the
@@ -419,6 +423,10 @@ def _freeze(data: dict[str, Any], kind: str, ids: Iterable[int],
                 high = mid
             else:
                 low = mid
-        data[kind][i] = _frozen_at(data, kind, i, high)[kind][i]
+        frozen = _frozen_at(data, kind, i, high)
+        if kind == "bodies":
+            data["bodies"][i] = frozen["bodies"][i]
+        else:
+            data["holes"][i] = frozen["holes"][i]
         made += 1
     return made == count

@@ -55,9 +55,17 @@ from typing import Any
 
 from gridforge import __version__
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.jsontypes import JsonObject
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.certificate import BATCH_FORMAT, CERT_FORMAT, check_certificate, judge
+from gridforge.snakes.certificate import (
+    BATCH_FORMAT,
+    CERT_FORMAT,
+    Certificate,
+    Score,
+    Witness,
+    check_certificate,
+    judge,
+)
 from gridforge.snakes.design.backward import Plan, unsolve
 from gridforge.snakes.design.console import print_batch
 from gridforge.snakes.design.files import write_json
@@ -70,6 +78,7 @@ from gridforge.snakes.design.layout import (
 )
 from gridforge.snakes.design.mechanics import add_coats, add_dependencies, scramble
 from gridforge.snakes.design.recipe import Recipe, area_for, clamp, make_recipe
+from gridforge.snakes.design.reports import BatchReport, DesignedBatch, LevelReport, Shortfall
 from gridforge.snakes.design.request import Request, parse_request, read_spec
 from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
@@ -96,7 +105,7 @@ RESTART_STATES = max(states for _, _, states in RESTARTS)
 
 # A caller's own rules on a level about to be taken (its JSON without meta, its certificate):
 # the faults found, none when it may be taken.
-Accept = Callable[[LevelJson, dict[str, Any]], list[str]]
+Accept = Callable[[LevelJson, Certificate], list[str]]
 
 
 class SafetyNetError(GridforgeError):
@@ -118,14 +127,14 @@ class Candidate:
 
     level: Level
     moves: list[Move]
-    score: dict[str, Any]
+    score: Score
     optimal: bool
     lower_bound: int
     template: str
-    exact: dict[str, Any]
+    exact: dict[str, int | str]
     backward: bool = False  # built backwards from the solved board
-    witnesses: list[dict[str, Any]] = field(default_factory=list)
-    certificate: dict[str, Any] = field(default_factory=dict)  # once taken (_take)
+    witnesses: list[Witness] = field(default_factory=list)
+    certificate: Certificate | None = None  # once taken (_take)
 
 
 @dataclass
@@ -230,7 +239,7 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
 
 
 def _backward(shape: Shape, plan: Plan, rng: random.Random, tally: _Tally
-              ) -> tuple[dict[str, Any], list[Move]] | None:
+              ) -> tuple[LevelJson, list[Move]] | None:
     """A level built backwards from the solved board, and its solution (see reverse.py);
     None (counted) when the bodies found no room or a body can still reach its hole."""
     built = unsolve(shape.floor, plan, rng)
@@ -244,17 +253,18 @@ def _backward(shape: Shape, plan: Plan, rng: random.Random, tally: _Tally
     return board.level(shape.cols, shape.rows, shape.stones), board.forward()
 
 
-def _transposed(data: dict[str, Any], moves: list[Move]) -> tuple[dict[str, Any], list[Move]]:
+def _transposed(data: LevelJson, moves: list[Move]) -> tuple[LevelJson, list[Move]]:
     """A level mirrored on its main diagonal (columns become rows) and its solution mirrored
     (U and L, D and R trade places: the direction's bit 1 flips)."""
-    out = {**data, "cols": data["rows"], "rows": data["cols"],
-           "stones": sorted([y, x] for x, y in data["stones"]),
-           "bodies": [{**b, "cells": [[y, x] for x, y in b["cells"]]} for b in data["bodies"]],
-           "holes": [{**h, "cell": [h["cell"][1], h["cell"][0]]} for h in data["holes"]]}
+    out: LevelJson = {
+        **data, "cols": data["rows"], "rows": data["cols"],
+        "stones": sorted([y, x] for x, y in data["stones"]),
+        "bodies": [{**b, "cells": [[y, x] for x, y in b["cells"]]} for b in data["bodies"]],
+        "holes": [{**h, "cell": [h["cell"][1], h["cell"][0]]} for h in data["holes"]]}
     return out, [m ^ 2 for m in moves]
 
 
-def _finish(req: Request, recipe: Recipe, data: dict[str, Any], moves: list[Move],
+def _finish(req: Request, recipe: Recipe, data: LevelJson, moves: list[Move],
             rng: random.Random, tally: _Tally) -> tuple[Candidate | None, float | None]:
     """Mechanics, full replay, score, exact search and the request's ranges, for a level and
     a solution found for it."""
@@ -367,7 +377,7 @@ def _final(req: Request, cand: Candidate, tally: _Tally) -> Candidate | None:
     if _out_of_range(req, final["total"], len(moves), tally) or _too_plain(
             req, solver, len(moves), tally):
         return None
-    witnesses: list[dict[str, Any]] = []
+    witnesses: list[Witness] = []
     for mechanic, relaxed in relaxations(cand.level):
         found = witness(cand.level, relaxed, len(moves), max_states=WITNESS_STATES,
                         solution=moves)
@@ -395,7 +405,7 @@ def _take(req: Request, cand: Candidate, tally: _Tally, accept: Accept | None
     return made
 
 
-def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
+def _certificate(req: Request, cand: Candidate) -> Certificate:
     """The certificate of an accepted level, in :mod:`~gridforge.snakes.certificate`'s format,
     checked by that module (hash, replay to completion, bounds) and judged against the
     request by its :func:`~gridforge.snakes.certificate.judge`."""
@@ -403,7 +413,7 @@ def _certificate(req: Request, cand: Candidate) -> dict[str, Any]:
     score = score_level(cand.level, steps, diagnostics=True)
     request = req.to_json()
     misses = judge(request, score["total"], len(steps))
-    cert: dict[str, Any] = {
+    cert: Certificate = {
         "format": CERT_FORMAT,
         "level_sha256": level_sha256(cand.level),
         "status": "out_of_range" if misses else "verified",
@@ -450,8 +460,8 @@ def _figures(k: int, count: int, best: float | None) -> dict[str, int | float]:
 UNSOLVED_EASE = 0.02  # the pressure given back for a candidate the fast search cannot solve
 
 
-def design_levels(request: Any, progress: Progress = NO_PROGRESS,
-                  accept: Accept | None = None) -> dict[str, Any]:
+def design_levels(request: Json, progress: Progress = NO_PROGRESS,
+                  accept: Accept | None = None) -> DesignedBatch:
     """Design ``count`` certified levels for a request (see :func:`parse_request`).
 
     ``accept`` (for callers with rules of their own, such as the main line's curriculum)
@@ -471,12 +481,12 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS,
     budget = int(req.budgets["candidates"])
     total_work = req.count * budget
     levels: list[LevelJson] = []
-    certificates: list[dict[str, Any]] = []
-    per_level: list[dict[str, Any]] = []
+    certificates: list[Certificate] = []
+    per_level: list[LevelReport] = []
     seen: set[str] = set()
     pressure = clamp(req.target / 100, 0.0, 1.1)
     tally = _Tally()
-    shortfall: dict[str, Any] | None = None
+    shortfall: Shortfall | None = None
     for k in range(req.count):
         rng = random.Random(req.seed * 1_000_003 + k)
         made: Candidate | None = None
@@ -550,12 +560,13 @@ def design_levels(request: Any, progress: Progress = NO_PROGRESS,
         level_json = made.level.to_json(with_meta=False)
         level_json["meta"] = meta
         levels.append(level_json)
+        assert made.certificate is not None  # _take made it
         certificates.append(made.certificate)
         per_level.append({"candidates": tried, "score": made.score["total"],
                           "steps": len(made.moves), "optimal": made.optimal,
                           "lower_bound": made.lower_bound, "template": made.template})
     progress.step(total_work, total_work, "done", finished=True)
-    report: dict[str, Any] = {
+    report: BatchReport = {
         "made": len(levels), "asked": req.count, "levels": per_level,
         "rejected": dict(sorted(tally.reasons.items())), "scored": tally.scored,
     }

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from gridforge.errors import (
     Issue,
@@ -25,6 +25,7 @@ from gridforge.errors import (
     parse_json,
     read_json,
 )
+from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.certificate import BATCH_FORMAT, DEFAULT_TOLERANCE
 from gridforge.snakes.design.score import (
     WEIGHTS,
@@ -111,9 +112,9 @@ class Request:
     portrait: bool = False  # a level wider than tall is stored transposed (taller than wide)
     interaction_min: int | None = None  # fewest interaction steps (beyond the travel bound)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The request in the spec file's layout (fixed fields only), key order fixed."""
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "format": REQUEST_FORMAT,
             "topology": self.topology,
             "target": self.target,
@@ -124,7 +125,7 @@ class Request:
         size = {k: v for k, v in (("cols", self.cols), ("rows", self.rows),
                                   ("cells", self.cells)) if v is not None}
         out["size"] = {"auto": self.cols is None, **size}
-        bodies: dict[str, Any] = {"min_length": self.min_length, "max_length": self.max_length}
+        bodies: JsonObject = {"min_length": self.min_length, "max_length": self.max_length}
         if self.bodies is not None:
             bodies["count"] = self.bodies
         if self.total is not None:
@@ -152,7 +153,7 @@ def _num(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _int_field(bad: Issues, obj: dict[str, Any], key: str, path: str, lo: int, hi: int,
+def _int_field(bad: Issues, obj: JsonObject, key: str, path: str, lo: int, hi: int,
                default: int | None = None) -> int | None:
     """``obj[key]`` when it is an integer in ``lo..hi``; ``default`` when absent or bad (an
     issue then says why: ``type`` or ``range``)."""
@@ -166,8 +167,8 @@ def _int_field(bad: Issues, obj: dict[str, Any], key: str, path: str, lo: int, h
     return default
 
 
-def _object_field(bad: Issues, data: dict[str, Any], key: str, allowed: tuple[str, ...]
-                  ) -> dict[str, Any]:
+def _object_field(bad: Issues, data: JsonObject, key: str, allowed: tuple[str, ...]
+                  ) -> JsonObject:
     """``data[key]`` when it is an object (its unknown keys are issues); ``{}`` when absent
     or not an object (an issue then)."""
     value = data.get(key)
@@ -186,7 +187,7 @@ REQUEST_KEYS = ("format", "topology", "target", "tolerance", "count", "seed", "s
 PUZZLE_FIELDS = ("make_way", "binding", "proven", "portrait")
 
 
-def _parse_size(bad: Issues, data: dict[str, Any]) -> tuple[int | None, int | None, int | None]:
+def _parse_size(bad: Issues, data: JsonObject) -> tuple[int | None, int | None, int | None]:
     """A request's ``size``: fixed columns and rows (None: the designer picks), floor cells."""
     size = _object_field(bad, data, "size", ("auto", "cols", "rows", "cells"))
     cols = _int_field(bad, size, "cols", "size.cols", 2, 18)
@@ -207,7 +208,7 @@ def _parse_size(bad: Issues, data: dict[str, Any]) -> tuple[int | None, int | No
     return cols, rows, cells
 
 
-def _parse_bodies(bad: Issues, data: dict[str, Any]
+def _parse_bodies(bad: Issues, data: JsonObject
                   ) -> tuple[int | None, int, int, int | None]:
     """A request's ``bodies``: count, shortest and longest length, total cells."""
     body = _object_field(bad, data, "bodies", ("count", "min_length", "max_length", "total"))
@@ -224,7 +225,7 @@ def _parse_bodies(bad: Issues, data: dict[str, Any]
     return n, lo, hi, total
 
 
-def _parse_colours(bad: Issues, data: dict[str, Any], n: int | None
+def _parse_colours(bad: Issues, data: JsonObject, n: int | None
                    ) -> tuple[tuple[int, ...], int | None]:
     """A request's ``palette`` and its count of outer ``colors`` (with ``n`` bodies)."""
     palette = ALL_COLORS
@@ -235,7 +236,7 @@ def _parse_colours(bad: Issues, data: dict[str, Any], n: int | None
                 or len(set(raw_palette)) != len(raw_palette)):
             bad.add("palette", "type", "palette must be a list of distinct colours 0..14")
         else:
-            palette = tuple(raw_palette)
+            palette = tuple(c for c in raw_palette if is_int(c))
     colors = _int_field(bad, data, "colors", "colors", 1, 15)
     if colors is not None and colors > len(palette):
         bad.add("colors", "too_many", f"{colors} colours, but the palette holds {len(palette)}")
@@ -245,7 +246,7 @@ def _parse_colours(bad: Issues, data: dict[str, Any], n: int | None
     return palette, colors
 
 
-def _parse_mechanics(bad: Issues, data: dict[str, Any], n: int | None
+def _parse_mechanics(bad: Issues, data: JsonObject, n: int | None
                      ) -> tuple[int | None, int | None, int | None, int | None, int | None]:
     """A request's coats, frozen bodies, frozen holes, locks and gold locks (with ``n``
     bodies)."""
@@ -270,7 +271,7 @@ def _parse_mechanics(bad: Issues, data: dict[str, Any], n: int | None
     return coats, frozen, frozen_holes, locks, gold
 
 
-def _parse_steps(bad: Issues, data: dict[str, Any], least_layers: int
+def _parse_steps(bad: Issues, data: JsonObject, least_layers: int
                  ) -> tuple[int | None, int | None]:
     """A request's ``steps`` range (an object, or a ``[min, max]`` pair), with at least one
     step for each of the ``least_layers`` layers."""
@@ -291,7 +292,7 @@ def _parse_steps(bad: Issues, data: dict[str, Any], least_layers: int
     return steps_min, steps_max
 
 
-def _parse_budgets(bad: Issues, data: dict[str, Any], target: float) -> dict[str, Any]:
+def _parse_budgets(bad: Issues, data: JsonObject, target: float) -> dict[str, float]:
     """A request's ``budgets``, the defaults filled in (more candidates for a high target)."""
     budgets = dict(DEFAULT_BUDGETS)
     if target >= HIGH_TARGET:
@@ -318,7 +319,7 @@ def _parse_budgets(bad: Issues, data: dict[str, Any], target: float) -> dict[str
     return budgets
 
 
-def parse_request(data: Any) -> Request:
+def parse_request(data: Json) -> Request:
     """Check a request (the editor's spec JSON, or the CLI's fields) and build it.
 
     :raises ValidationError: listing every problem with its field path, including requests
@@ -335,7 +336,7 @@ def parse_request(data: Any) -> Request:
     if data.get("format", REQUEST_FORMAT) != REQUEST_FORMAT:
         bad.add("format", "format", f"format must be {REQUEST_FORMAT!r}")
     topology = data.get("topology", "mixed")
-    if topology not in TOPOLOGIES:
+    if not isinstance(topology, str) or topology not in TOPOLOGIES:
         bad.add("topology", "choice", f"topology must be one of {', '.join(TOPOLOGIES)}, "
                                       f"got {topology!r}")
         topology = "mixed"
@@ -486,7 +487,7 @@ def _prefixed(error: ValidationError, prefix: str) -> list[Issue]:
                   issue.message) for issue in error.issues]
 
 
-def check_batch_request(request: Any) -> dict[str, Any] | None:
+def check_batch_request(request: Json) -> JsonObject | None:
     """Validate a batch file's ``request`` whole, before any level is searched.
 
     A batch holds ``null`` (no request), a design request (:func:`parse_request`'s format,
@@ -507,7 +508,7 @@ def check_batch_request(request: Any) -> dict[str, Any] | None:
         raise ValidationError(_prefixed(exc, "request"), "batch") from None
 
 
-def _check_block_request(request: dict[str, Any]) -> dict[str, Any]:
+def _check_block_request(request: JsonObject) -> JsonObject:
     bad = Issues()
     for extra in sorted(k for k in request if k not in ("mainline", "seed", "levels")):
         bad.add(field_path("request", extra), "unknown_field", f"unknown field {extra!r}")
@@ -517,8 +518,8 @@ def _check_block_request(request: dict[str, Any]) -> dict[str, Any]:
     if "seed" not in request:
         bad.add("request.seed", "missing", "a main-line block names its seed")
     span = request.get("levels")
-    if (not isinstance(span, list) or len(span) != 2 or not all(is_int(x) for x in span)
-            or not 1 <= span[0] <= span[1] <= MAX_COUNT):
+    first, last = span if isinstance(span, list) and len(span) == 2 else (None, None)
+    if not (is_int(first) and is_int(last) and 1 <= first <= last <= MAX_COUNT):
         bad.add("request.levels", "range", f"levels must be [first, last] within "
                                            f"1..{MAX_COUNT}, got {str(span)[:40]}")
     if bad.items:
@@ -526,7 +527,7 @@ def _check_block_request(request: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
-def check_batch(data: Any) -> dict[str, Any]:
+def check_batch(data: Json) -> JsonObject:
     """Validate a whole batch file's data (``gridforge.snakes.batch/1``) before use: its
     format, its request (:func:`check_batch_request`), every level (paths ``levels[i]....``)
     and, when present, that ``certificates`` is a list of one object per level. Returns
@@ -539,7 +540,7 @@ def check_batch(data: Any) -> dict[str, Any]:
     issues: list[Issue] = []
     if data.get("format") != BATCH_FORMAT:
         issues.append(Issue("format", "format", f"format must be {BATCH_FORMAT!r}"))
-    request: dict[str, Any] | None = None
+    request: JsonObject | None = None
     try:
         request = check_batch_request(data.get("request"))
     except ValidationError as exc:
@@ -557,7 +558,7 @@ def check_batch(data: Any) -> dict[str, Any]:
             level_from_json(raw, balanced=False)
         except ValidationError as exc:
             issues.extend(_prefixed(exc, field_path("levels", i)))
-    out: dict[str, Any] = {"format": BATCH_FORMAT, "request": request, "levels": levels}
+    out: JsonObject = {"format": BATCH_FORMAT, "request": request, "levels": levels}
     if "certificates" in data:
         certs = data["certificates"]
         if not isinstance(certs, list) or len(certs) != len(levels):

@@ -27,10 +27,12 @@ not move when the solver improves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import cast
 
-from gridforge.snakes.design.topology import FloorGraph, analyse_space, potential_exits
+from gridforge.snakes.certificate import Score
+from gridforge.snakes.design.topology import FloorGraph, Space, analyse_space, potential_exits
 from gridforge.snakes.level import Level
+from gridforge.snakes.levelfile import Step
 from gridforge.snakes.puzzle import travel_bound
 from gridforge.snakes.rules import Game, State, step_to_move
 
@@ -75,7 +77,7 @@ def floor_cells(level: Level) -> list[tuple[int, int]]:
     return [(x, y) for y in range(level.rows) for x in range(level.cols) if (x, y) not in stones]
 
 
-def shuffle_steps(game: Game, steps: Sequence[Any], states: Sequence[State] | None = None) -> int:
+def shuffle_steps(game: Game, steps: Sequence[Step], states: Sequence[State] | None = None) -> int:
     """Steps of every maximal run of one body's consecutive steps that does not end in an exit
     (a run ends at an exit or when another body moves)."""
     if states is None:
@@ -106,8 +108,8 @@ def space_inputs(level: Level) -> tuple[list[tuple[tuple[tuple[int, int], ...], 
     return bodies, holes
 
 
-def score_level(level: Level, solution: Sequence[Any], *, diagnostics: bool = True,
-                game: Game | None = None) -> dict[str, Any]:
+def score_level(level: Level, solution: Sequence[Step], *, diagnostics: bool = True,
+                game: Game | None = None) -> Score:
     """The seven-term score of ``level`` judged on the full ``solution`` (JSON steps).
 
     Returns ``{"total", "contributions", "normalised", "weights", "diagnostics"}``;
@@ -147,7 +149,9 @@ def score_level(level: Level, solution: Sequence[Any], *, diagnostics: bool = Tr
     }
     contributions = {name: weight * normalised[name] for name, weight in WEIGHTS}
     total = round(sum(contributions[name] for name, _ in WEIGHTS), 1)
-    space_out = {k: (_r(v) if isinstance(v, float) else v) for k, v in space.items()}
+    # Every float of the diagnostics rounded (the same keys: still a Space).
+    space_out = cast(Space, {k: (_r(v) if isinstance(v, float) else v)
+                             for k, v in space.items()})
     return {
         "total": total,
         "contributions": {k: _r(v) for k, v in contributions.items()},

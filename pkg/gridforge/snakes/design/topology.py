@@ -32,7 +32,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from gridforge.grid import NEIGHBOURS_4, Cell, row_major_key
 from gridforge.snakes.matching import min_cost_assignment
@@ -431,6 +431,60 @@ def seed_cost(distance: int) -> int:
     return max(1, distance - 1)
 
 
+class ColourMatching(TypedDict):
+    """One outer colour's matching of bodies to holes (wall-aware and Manhattan costs)."""
+
+    color: int
+    bodies: list[int]
+    holes: list[int]
+    wall: int | None  # None: fewer holes than bodies of the colour
+    manhattan: int | None
+    wall_assignment: NotRequired[list[int]]
+
+
+class NarrowPoint(TypedDict):
+    """A separator of the floor and its load (the space term's B)."""
+
+    kind: str
+    cells: list[list[int]]
+    width: int
+    parts: list[int]
+    region_size: int
+    second_share: float
+    significant: bool
+    cross_demand: int
+    straddling: int
+    load: float
+
+
+class Space(TypedDict):
+    """The space term and its diagnostics (:func:`analyse_space`)."""
+
+    value: float
+    B: float
+    D: float
+    N: float
+    F: float
+    narrow_points: list[NarrowPoint]
+    max_narrow_load: float
+    general_cuts: list[NarrowPoint]
+    articulation_points: list[list[int]]
+    wall_bound: int
+    manhattan_bound: int
+    matching: list[ColourMatching]
+    unreachable_hole: bool
+    coverage_2x2: float
+    narrow_body_share: float
+    free_cells: int
+    free_components: int
+    largest_free_area: int
+    component_count: int
+    region_sizes: list[int]
+    cycle_rank: int
+    diameter: NotRequired[int]
+    mean_detour_ratio: NotRequired[float]
+
+
 @dataclass
 class MatchingBound:
     """Wall-aware and Manhattan matching bounds (seed sections 3 and 5)."""
@@ -438,7 +492,7 @@ class MatchingBound:
     wall: int
     manhattan: int
     inner_layers: int
-    per_color: list[dict[str, Any]] = field(default_factory=list)
+    per_color: list[ColourMatching] = field(default_factory=list)
     unreachable: bool = False
 
 
@@ -456,7 +510,7 @@ def matching_bounds(
     wall_total = 0
     man_total = 0
     unreachable = False
-    per_color: list[dict[str, Any]] = []
+    per_color: list[ColourMatching] = []
     for color in colors:
         members = [k for k, body in enumerate(bodies) if body[1] and body[1][0] == color]
         targets = [k for k, hole in enumerate(holes) if hole[1] == color]
@@ -626,7 +680,7 @@ def _load(
 
 def _describe(
     graph: FloorGraph, sep: Separator, load: float, demand: int, straddling: int
-) -> dict[str, Any]:
+) -> NarrowPoint:
     return {
         "kind": sep.kind,
         "cells": [list(graph.cells[v]) for v in sep.cut],
@@ -650,7 +704,7 @@ def analyse_space(
     *,
     diagnostics: bool = True,
     assign: Callable[[Sequence[Sequence[int]]], tuple[int, list[int]]] = min_cost_assignment,
-) -> dict[str, Any]:
+) -> Space:
     """The seed's space term (B, D, N, F and their weighted root mean square) with every
     diagnostic. ``diagnostics=False`` skips the all-pairs ones (diameter, detour ratio), which
     the score does not use, for speed inside the generator."""
@@ -660,7 +714,7 @@ def analyse_space(
     hole_colors = [color for _, color in holes]
 
     # B: the largest load over the significant narrow points of the seed's reading.
-    narrow: list[dict[str, Any]] = []
+    narrow: list[NarrowPoint] = []
     max_load = 0.0
     for sep in seed_separators(graph):
         if not sep.significant:
@@ -668,7 +722,7 @@ def analyse_space(
         load, demand, straddling = _load(graph, sep, body_idx, bodies, holes_at, hole_colors)
         narrow.append(_describe(graph, sep, load, demand, straddling))
         max_load = max(max_load, load)
-    general: list[dict[str, Any]] = []
+    general: list[NarrowPoint] = []
     for sep in general_cuts(graph):
         load, demand, straddling = _load(graph, sep, body_idx, bodies, holes_at, hole_colors)
         general.append(_describe(graph, sep, load, demand, straddling))
@@ -696,7 +750,7 @@ def analyse_space(
     space = math.sqrt(0.45 * b_term**2 + 0.25 * d_term**2 + 0.20 * n_term**2 + 0.10 * f_term**2)
 
     regions = components(graph)
-    out: dict[str, Any] = {
+    out: Space = {
         "value": space,
         "B": b_term,
         "D": d_term,

@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict, TypeGuard, cast
 
 from gridforge.errors import Issue, ValidationError, field_path
 from gridforge.snakes.design.score import WEIGHTS
@@ -30,12 +31,42 @@ SUM_TOLERANCE = 0.05
 MAX_WEIGHTS_BYTES = 1024 * 1024
 
 
-def _number(value: Any) -> bool:
+class Predict(TypedDict):
+    """The fitted maps from a weighted score: ``[intercept, slope]`` pairs, and the mean
+    player's skill."""
+
+    difficulty: list[float]
+    solve_logit: list[float]
+    log_seconds: list[float]
+    mean_skill: float
+
+
+class Weights(TypedDict):
+    """A weights file (``gridforge.snakes.weights/1``)."""
+
+    format: str
+    weights: dict[str, float]
+    predict: Predict
+    fit: NotRequired[Mapping[str, object]]  # the calibration's report, informational
+    version: NotRequired[str]
+
+
+class Prediction(TypedDict):
+    """What a weights file predicts for one level (a certificate's ``prediction``)."""
+
+    score: float
+    difficulty: float
+    solve_rate: float
+    median_seconds: float
+    weights_sha256: str
+
+
+def _number(value: object) -> TypeGuard[int | float]:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value))
 
 
-def validate_weights(data: Any, what: str = "weights file") -> dict[str, Any]:
+def validate_weights(data: object, what: str = "weights file") -> Weights:
     """A weights file's data, checked: seven non-negative weights summing to 100 (within
     :data:`SUM_TOLERANCE`), the prediction maps as ``[intercept, slope]`` pairs of finite
     numbers, ``fit`` an object (the calibration's report, informational).
@@ -57,15 +88,16 @@ def validate_weights(data: Any, what: str = "weights file") -> dict[str, Any]:
             issues.append(Issue(field_path("weights", str(key)), "unknown_field",
                                 f"unknown term {key!r}"))
         for term in TERMS:
-            value: Any = weights.get(term)
+            value = weights.get(term)
             if term not in weights:
                 issues.append(Issue(field_path("weights", term), "missing", "missing"))
             elif not _number(value) or not 0 <= value <= 100:
                 issues.append(Issue(field_path("weights", term), "range",
                                     f"must be a number in 0..100, got {value!r}"))
-        if not issues and abs(sum(weights[t] for t in TERMS) - 100) > SUM_TOLERANCE:
+        total = sum(v for t in TERMS if _number(v := weights.get(t)))
+        if not issues and abs(total - 100) > SUM_TOLERANCE:
             issues.append(Issue("weights", "sum", "the seven weights must sum to 100, got "
-                                f"{sum(weights[t] for t in TERMS):g}"))
+                                f"{total:g}"))
     predict = data.get("predict")
     if not isinstance(predict, dict):
         issues.append(Issue("predict", "type", "must be an object"))
@@ -89,22 +121,22 @@ def validate_weights(data: Any, what: str = "weights file") -> dict[str, Any]:
         issues.append(Issue("version", "type", "must be a text"))
     if issues:
         raise ValidationError(issues, what)
-    return data
+    return cast(Weights, data)  # every field checked above
 
 
-def weighted_score(weights: dict[str, Any], normalised: dict[str, Any]) -> float:
+def weighted_score(weights: Weights, normalised: dict[str, float]) -> float:
     """The seven normalised terms under a weights file's weights: 0..100, one decimal."""
     w = weights["weights"]
     return round(sum(float(w[t]) * float(normalised[t]) for t in TERMS), 1)
 
 
-def weights_sha256(weights: dict[str, Any]) -> str:
+def weights_sha256(weights: Weights) -> str:
     """The SHA-256 of a weights file's canonical JSON (keys sorted, no whitespace)."""
     text = json.dumps(weights, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def prediction(weights: dict[str, Any], normalised: dict[str, Any]) -> dict[str, Any]:
+def prediction(weights: Weights, normalised: dict[str, float]) -> Prediction:
     """What a weights file predicts for a level with these normalised terms: the weighted
     score (``score``, 0..100), the fitted difficulty (``difficulty``, in the calibration's
     units: 0 is the calibration set's mean level, +1 one standard deviation harder), the

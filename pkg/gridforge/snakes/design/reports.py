@@ -1,0 +1,113 @@
+"""The designer's reports as typed data: what a designed batch, a main-line build and its
+band report hold (the JSON they are written as, field for field). A leaf of the designer:
+the modules that make these and the console that prints them import it, it imports none of
+them.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from gridforge.jsontypes import JsonObject
+from gridforge.snakes.certificate import Certificate
+from gridforge.snakes.levelfile import LevelJson
+
+
+class LevelReport(TypedDict):
+    """What one designed level took (a batch report's ``levels``)."""
+
+    candidates: int
+    score: float
+    steps: int
+    optimal: bool
+    lower_bound: int
+    template: str
+
+
+class Shortfall(TypedDict):
+    """Why a batch has fewer levels than asked."""
+
+    level: int
+    candidates: int
+    stopped_by: str
+    reasons: dict[str, int]
+    lowest_score: float | None
+    highest_score: float | None
+
+
+class BatchReport(TypedDict):
+    """A designed batch's ``report``: levels made and asked, what each took, why the
+    other candidates were dropped."""
+
+    made: int
+    asked: int
+    levels: list[LevelReport]
+    rejected: dict[str, int]
+    scored: int
+    shortfall: NotRequired[Shortfall]
+
+
+class DesignedBatch(TypedDict):
+    """A batch file as the designer writes it (``gridforge.snakes.batch/1``)."""
+
+    format: str
+    request: JsonObject
+    levels: list[LevelJson]
+    certificates: list[Certificate]
+    report: BatchReport
+
+
+class MainlineLevel(TypedDict):
+    """A shipped main-line level and its certificate (``gridforge mainline level N``)."""
+
+    level: LevelJson
+    certificate: Certificate
+
+
+class Band(TypedDict):
+    """One row of the band report (:func:`band_report`)."""
+
+    levels: list[int]  # [first, last]
+    built: int
+    proven: float
+    mean_gap: float
+    median_score: float
+    top_template_share: float
+    fallbacks: int
+    body_counts: list[int]
+    rebuilt: int  # levels of this designer (they report interaction steps)
+    mean_interaction: float | None
+    make_way: float
+    mechanic_free: float
+    all_mechanics: float
+    mechanics: dict[str, float]
+    ceilings: dict[str, float]
+
+
+class BlockRecord(TypedDict):
+    """A block file's record in ``progress.json``."""
+
+    name: str
+    first: int
+    last: int
+    sha256: str
+
+
+class ProgressFile(TypedDict):
+    """``progress.json`` (``gridforge.snakes.mainline-progress/2``)."""
+
+    format: str
+    seed: int
+    block: int
+    done: int
+    files: list[BlockRecord]
+    version: str
+
+
+class BuildState(ProgressFile):
+    """What :func:`build_mainline` returns: the progress written, and what the run found."""
+
+    notes: list[str]
+    warnings: list[str]
+    built: int
+    bands: list[Band]
