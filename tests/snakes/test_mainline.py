@@ -78,9 +78,13 @@ def test_the_plan_teaches_each_mechanic_on_its_level_and_never_before():
         assert next(level_plan(level - 1, 1)).request[name] == 0
         assert next(level_plan(level, 1)).request[name] == 1
     assert next(level_plan(30, 1)).request["gold"] == 0  # the first lock is silver
-    for level in TEACHING:  # and it comes back: at least one level in ten after it
+    for level, name in TEACHING.items():  # and it comes back: one level in ten after it...
         back = [n for n in range(level + 1, LEVELS + 1) if recurs(n, level)]
         assert all(b - a <= 10 for a, b in zip([level, *back], back, strict=False))
+        # ... and a return that falls on a breather (mechanic-free) comes the level after.
+        asked = [n for n in range(level + 1, 400) if next(level_plan(n, 1)).request.get(name)]
+        assert all(b - a <= 10 for a, b in zip([level, *asked], asked, strict=False)), name
+        assert not any(breather(n) for n in asked)
 
 
 def test_the_plan_asks_for_puzzles_from_level_11_and_breathers_in_between():

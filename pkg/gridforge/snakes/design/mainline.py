@@ -253,13 +253,15 @@ def breather(n: int) -> bool:
 
 def _mechanics(n: int) -> dict[str, int | None]:
     """The mechanic fields of level ``n``'s request: 0 before a mechanic is taught and on
-    breathers; 1 on its teaching level and when it comes back (:func:`recurs`); otherwise 0,
-    except coats, which the designer may then use freely (None). A gold lock is a lock."""
+    breathers; 1 on its teaching level and when it comes back (:func:`recurs`; a return that
+    falls on a breather comes on the level after it instead, so that the gap between two
+    returns stays within ten levels); otherwise 0, except coats, which the designer may then
+    use freely (None). A gold lock is a lock."""
     fields: dict[str, int | None] = {}
     for level, name in TEACHING.items():
         if n < level or breather(n):
             fields[name] = 0
-        elif n == level or recurs(n, level):
+        elif n == level or recurs(n, level) or (breather(n - 1) and recurs(n - 1, level)):
             fields[name] = 1
         else:
             fields[name] = None if name == "coats" else 0
