@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from gridforge.snakes.design.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 from snakes_helpers import DEVICES, board, device_page, goto_ready, wait_level
 
@@ -67,6 +68,8 @@ def play_by_keys(page: Page, steps: list[list[Any]]) -> None:
 
 def test_at_1280x800_level_1_fills_the_height_with_the_controls_beside(
         browser: Browser, base_url: str):
+    level = mainline_level(1)["level"]
+    cols, rows = level["cols"], level["rows"]
     with device_page(browser, base_url, "desktop") as page:
         goto_ready(page)
         open_level(page, 1)
@@ -74,12 +77,12 @@ def test_at_1280x800_level_1_fills_the_height_with_the_controls_beside(
         assert b is not None
         assert b["height"] >= 0.6 * 800, b
         assert b["y"] + b["height"] <= 800, b  # all of it on screen
-        assert abs(b["width"] / 6 - b["height"] / 5) < 0.5  # square cells
+        assert abs(b["width"] / cols - b["height"] / rows) < 0.5  # square cells
         bar = page.locator(".play-bar").bounding_box()
         assert bar is not None and bar["x"] >= b["x"] + b["width"], (bar, b)  # beside it
         assert sideways(page) <= 0
         print(f"1280x800 level 1: board {b['width']:.0f}x{b['height']:.0f}, "
-              f"{100 * b['height'] / 800:.0f}% of the height, cells {b['width'] / 6:.1f} px")
+              f"{100 * b['height'] / 800:.0f}% of the height, cells {b['width'] / cols:.1f} px")
         assert page.page_errors == []
 
 

@@ -39,7 +39,7 @@ from gridforge.snakes.answers import (
 )
 from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.levelfile import Step
-from gridforge.snakes.rules import Game, Move, State, move_to_step, step_to_move
+from gridforge.snakes.rules import Game, Move, State, move_to_step, moves_to, step_to_move
 
 __all__ = ["LESSONS", "MECHANICS", "Lesson", "Mechanic", "demonstration", "lesson_at",
            "lesson_for", "rules", "shows"]
@@ -201,13 +201,7 @@ def _heads_only(game: Game) -> list[Move] | None:
         following: list[State] = []
         for state in frontier:
             if game.is_complete(state):
-                moves: list[Move] = []
-                link = parent[state]
-                while link is not None:
-                    state, move = link
-                    moves.append(move)
-                    link = parent[state]
-                return moves[::-1]
+                return moves_to(parent, state)
             for move in head_moves:
                 child = game.advance(state, move)
                 if child is not None and child not in parent:

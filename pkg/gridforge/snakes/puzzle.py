@@ -30,7 +30,7 @@ from typing import Any
 
 from gridforge.snakes.level import Level
 from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import BITS, CELL_MASK, Game, Move, State, move_to_step
+from gridforge.snakes.rules import BITS, CELL_MASK, Game, Move, State, move_to_step, moves_to
 from gridforge.snakes.search import Solver, bfs_optimum
 
 SERIAL = "serial"
@@ -562,14 +562,7 @@ def _flagged_search(
             continue
         state, flag = key
         if flag and game.is_complete(state):
-            moves: list[Move] = []
-            entry = parent[key]
-            while entry is not None:
-                key, move = entry
-                moves.append(move)
-                entry = parent[key]
-            moves.reverse()
-            return [move_to_step(m) for m in moves]
+            return [move_to_step(m) for m in moves_to(parent, key)]
         for move, child, cocc in game.successors(state, occs[state]):
             h = bounds.get(child)
             if h is None:

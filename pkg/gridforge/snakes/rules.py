@@ -28,8 +28,8 @@ Occupancy (the bit set of cells under bodies) is derived; searches carry it alon
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import Cell
@@ -70,6 +70,22 @@ class IllegalStep(GridforgeError):
     def __init__(self, reason: str, detail: str = "") -> None:
         self.reason = reason
         super().__init__(f"illegal step: {REFUSALS.get(reason, reason)}{detail}")
+
+
+K = TypeVar("K", bound=Hashable)  # a search's key: a state, or a state and a flag
+
+
+def moves_to(parent: Mapping[K, tuple[K, Move] | None], key: K) -> list[Move]:
+    """The moves that lead to ``key`` in a search's ``parent`` links (each key's parent and
+    the move from it; None at the start), first move first."""
+    moves: list[Move] = []
+    link = parent[key]
+    while link is not None:
+        key, move = link
+        moves.append(move)
+        link = parent[key]
+    moves.reverse()
+    return moves
 
 
 def move_to_step(move: Move) -> list[Any]:
@@ -587,5 +603,6 @@ __all__ = [
     "Move",
     "State",
     "move_to_step",
+    "moves_to",
     "step_to_move",
 ]
