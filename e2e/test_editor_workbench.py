@@ -317,7 +317,7 @@ def test_the_smaller_items(page: Page, tmp_path: Path):
     page.get_by_test_id("editor-prop-frozen").fill("abc")
     page.get_by_test_id("editor-prop-apply").click()
     expect(page.locator('[data-testid="editor-field-error"][data-path="edit.frozen"]')
-           ).to_contain_text("'abc'")
+           ).to_contain_text('"abc"')
     # An imported certified level: its free area is outlined as the analysis says, the
     # chart's terms in the seed's order.
     shipped = mainline_level(1)
