@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
-from gridforge.jsontypes import Json, JsonObject
+from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import editor, play
 from gridforge.snakes.answers import (
@@ -295,13 +295,6 @@ def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any 
     return {"certificate": cert, "reason": reason_words(cert["reason"])}
 
 
-def _proven(level: Json, certificate: Json) -> Certificate:
-    """The certificate that :func:`export`'s recheck establishes for ``level`` (raises,
-    naming the claim, when it does not hold): imports and batch exports judge certificates
-    exactly as a single export does."""
-    return certify.proven(level, certificate)
-
-
 def editor_import(text: Any) -> ImportAnswer:
     """Read a dropped, picked or pasted file (level, certified level or batch):
     ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
@@ -309,7 +302,7 @@ def editor_import(text: Any) -> ImportAnswer:
     from gridforge.snakes import editing
     from gridforge.snakes.editor_words import note_words
 
-    read = editing.read_import(text, _proven)
+    read = editing.read_import(text, certify.proven)
     return {**read, "notes": [note_words(note) for note in read["notes"]]}
 
 
@@ -321,7 +314,7 @@ def editor_export_batch(items: Any, request: Any = None) -> str:
     from gridforge.snakes import editing
     from gridforge.snakes.design.files import dumps
 
-    return dumps(editing.export_batch_data(items, _proven, request), indent=2)
+    return dumps(editing.export_batch_data(items, certify.proven, request), indent=2)
 
 
 def editor_free_area(level: Any) -> list[list[int]]:

@@ -112,7 +112,7 @@ def check_file_certificates(data: Any, *, progress: Progress = NO_PROGRESS) -> i
     return len(pairs)
 
 
-def proven(level: Json, certificate: Json) -> Certificate:
+def proven(level: Level | Json, certificate: Json) -> Certificate:
     """The certificate that the recheck of a ``verified`` ``certificate`` establishes for
     ``level`` (replayed, re-proved, rescored), never the one handed in.
 
@@ -120,7 +120,7 @@ def proven(level: Json, certificate: Json) -> Certificate:
     :raises ValidationError: when the level is invalid or a claim of the certificate does
         not hold for it (an edited level, a forged claim), naming the claim.
     """
-    parsed = level_from_json(level)
+    parsed = level if isinstance(level, Level) else level_from_json(level)
     if not isinstance(certificate, dict) or certificate.get("status") != "verified":
         raise GridforgeError("only a verified level can be exported: verify it first")
     found = recheck(parsed, certificate, base="certificate")
@@ -132,8 +132,8 @@ def proven(level: Json, certificate: Json) -> Certificate:
 def export(level: Json, certificate: Json) -> str:
     """The certified level as JSON text: ``{"certificate", "level"}``, the certificate
     :func:`proven` establishes (the same errors)."""
-    cert = proven(level, certificate)
-    out = {"level": level_from_json(level).to_json(), "certificate": cert}
+    parsed = level_from_json(level)
+    out = {"level": parsed.to_json(), "certificate": proven(parsed, certificate)}
     return json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
