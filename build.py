@@ -1151,6 +1151,29 @@ def run_suite(name: str, cmd: list[str], env: dict | None = None) -> bool:
     return code == 0
 
 
+class SuiteBeside:
+    """A suite run in a process of its own beside the others (on a second core), its output
+    kept in a log that is printed whole when it ends, so that it never interleaves."""
+
+    def __init__(self, name: str, cmd: list[str | Path], env: dict) -> None:
+        self.name = name
+        self.log = BUILD / f"{name}-suite.log"
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        say(f"--- {name} (beside the others; output when it ends): "
+            f"{' '.join(str(c) for c in cmd)}")
+        self.started = time.monotonic()
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen([str(c) for c in cmd], cwd=ROOT, env=env,
+                                         stdout=out, stderr=subprocess.STDOUT)
+
+    def finish(self) -> bool:
+        code = self.proc.wait()
+        say(f"--- {self.name}: its output")
+        sys.stdout.write(self.log.read_text(encoding="utf-8", errors="replace"))
+        say(f"--- {self.name}: exit code {code} after {time.monotonic() - self.started:.1f} s")
+        return code == 0
+
+
 def test(only: list[str]) -> int:
     """Set up what the chosen suites need (all suites when ``only`` is empty), run them."""
     chosen = [name for name in SUITES if not only or name in only]
@@ -1173,9 +1196,25 @@ def test(only: list[str]) -> int:
         "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge"],
         "pytest": [py, "-m", "pytest", "-q", "tests"],
         "pyodide": ["node", ROOT / "tools" / "pyodide_run.mjs", "test"],
-        "e2e": [py, "-m", "pytest", "-q", "e2e"],
+        # Two browsers at once, a test module each (its served site and browser stay shared
+        # within the module): a page's Pyodide boot is most of a browser test.
+        "e2e": [py, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "e2e"],
     }
-    failed = [name for name in chosen if not run_suite(name, suites[name], env)]
+    # The Pyodide run shares nothing with the CPython suites and takes about as long as
+    # pytest: it runs beside ruff, mypy and pytest; the browser tests come after both.
+    beside = SuiteBeside("pyodide", suites["pyodide"], env) if (
+        "pyodide" in chosen and len(chosen) > 1) else None
+    failed = []
+    for name in chosen:
+        if name == "pyodide" and beside is not None:
+            continue
+        if name == "e2e" and beside is not None:
+            failed += [] if beside.finish() else ["pyodide"]
+            beside = None
+        if not run_suite(name, suites[name], env):
+            failed.append(name)
+    if beside is not None and not beside.finish():
+        failed.append("pyodide")
     if failed:
         say(f"FAILED: {', '.join(failed)}")
         return 1

@@ -69,7 +69,7 @@ os.chdir("/repo")
 if mode == "test":
     import pytest
     args = list(argv) or ["-q", "tests"]
-    exit_code = int(pytest.main(["-p", "no:cacheprovider", "-m", "not cpython_only", *args]))
+    exit_code = int(pytest.main(["-p", "no:cacheprovider", "-m", "not cpython_only and not search_heavy", *args]))
 else:
     import runpy
     script, *script_args = list(argv)

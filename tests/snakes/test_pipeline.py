@@ -58,6 +58,7 @@ def test_fixed_parameters_are_kept():
         assert check_certificate(Level.from_json(raw), cert) == []
 
 
+@pytest.mark.search_heavy
 def test_locks_arranged_along_the_solution_replay():
     batch = _batch(45, count=1, seed=2, bodies={"count": 4}, locks=1, gold=0)
     (raw,), (cert,) = batch["levels"], batch["certificates"]
@@ -109,6 +110,7 @@ def test_cancellation_stops_generation():
                       Progress(sink))
 
 
+@pytest.mark.search_heavy
 def test_progress_names_the_level_and_the_score_nearest_the_target_so_far():
     labels = []
     figures = []

@@ -44,6 +44,7 @@ def _completes(game: Game, steps: list) -> bool:
     return game.is_complete(state)
 
 
+@pytest.mark.search_heavy
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_make_way_levels_are_never_solved_one_body_at_a_time(seed):
     for level, _cert in _batch(28, seed, bodies={"count": 3}, make_way=True):
@@ -88,6 +89,7 @@ def test_every_coat_differs_from_the_layer_under_it():
     assert seen >= 3
 
 
+@pytest.mark.search_heavy
 def test_interaction_steps_are_reported_and_can_be_asked_for():
     from gridforge.snakes.puzzle import travel_bound
 

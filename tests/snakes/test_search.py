@@ -69,6 +69,7 @@ def test_astar_agrees_with_bfs_on_a_few_levels_of_each_feature():
         assert (len(result.moves) if result.moves is not None else None) == bfs_optimum(g), i
 
 
+@pytest.mark.search_heavy
 def test_bound_never_exceeds_the_exact_distance_to_goal():
     checked_levels = 0
     checked_states = 0

@@ -1037,11 +1037,13 @@ def _ignore_interrupts() -> None:
 def _stop_workers(executor: cf.Executor) -> None:
     """Stop a local pool's workers now, running levels included (shutdown alone waits for
     them; Python has no public call for this before 3.14's ``terminate_workers``)."""
+    # Taken before the shutdown, which forgets them (then the running levels were waited
+    # for at exit: Ctrl-C took as long as the slowest level in flight).
+    processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
-    processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
-    for process in list(processes.values()):
+    for process in processes:
         process.terminate()
-    for process in list(processes.values()):
+    for process in processes:
         process.join(5)
 
 
