@@ -263,14 +263,14 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   /** One step: drawn at once from `ahead` when Python answered it there (then sent, and its
    * answer kept), else drawn from the step's answer. */
-  async function step(stepJson) {
+  async function step(stepJson, drag = grabbed) {
     if (won) return;
     const early = ahead[stepJson.join(":")];
     if (!early) {
-      shown(stepJson, await play("step", stepJson));
+      shown(stepJson, await play("step", stepJson), drag);
       return;
     }
-    shown(stepJson, early);
+    shown(stepJson, early, drag);
     paint();
     const answer = await play("step", stepJson);
     if (answer.refused) {  // not expected: the answer ahead was Python's; its word stands
@@ -283,7 +283,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   }
 
   /** What a step's answer (or its answer ahead) changed: the game, telemetry, the drag. */
-  function shown(stepJson, answer) {
+  function shown(stepJson, answer, drag) {
     const before = view;
     afterMove(answer);
     if (!answer.refused) tele.step(stepJson[0], view.exited_layers !== before.exited_layers);
@@ -293,22 +293,22 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       moved = { body: b, end, dx, dy };
       if (lesson) lesson.stepped();
     }
-    if (grabbed && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
-      grabbed.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
+    if (drag && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
+      drag.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
     }
   }
 
   /** A drag's next cell: one step of the grabbed end towards it, if it is a neighbour. */
-  async function enterCell(cell, when) {
-    if (!grabbed || grabbed.stopped || won) return;
-    const from = endCell(view, grabbed.body, grabbed.end);
-    if (!from) { grabbed.stopped = true; return; }
+  async function enterCell(drag, cell, when) {
+    if (!drag || drag.stopped || won) return;
+    const from = endCell(view, drag.body, drag.end);
+    if (!from) { drag.stopped = true; return; }
     const dir = direction(from, cell);
     if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
     calling = performance.now();
     metrics.dragWaits.push(calling - when);
     stamp = when;
-    await step([grabbed.body, grabbed.end, dir]);
+    await step([drag.body, drag.end, dir], drag);
   }
 
   // ---------------------------------------------------------------- input
@@ -331,8 +331,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         act(() => {});  // redraw with the reachable cells once earlier actions are drawn
         return true;
       },
-      enter(cell, event) { act(enterCell, cell, event.timeStamp); },
-      release() { act(() => { grabbed = null; tele.release(); }); },
+      // A drag's cells and its release act on that drag when their turn comes, even when
+      // the next grab came first (a quick player on a slow machine): it is never cut short.
+      enter(cell, event) { act(enterCell, grabbed, cell, event.timeStamp); },
+      release() {
+        const drag = grabbed;
+        act(() => { if (grabbed === drag) grabbed = null; tele.release(); });
+      },
     });
     const detachKeys = attachKeys(board, keys);
     const detachDrag = detach;
