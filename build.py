@@ -1201,20 +1201,13 @@ def test(only: list[str]) -> int:
         "e2e": [py, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "e2e"],
     }
     # The Pyodide run shares nothing with the CPython suites and takes about as long as
-    # pytest: it runs beside ruff, mypy and pytest; the browser tests come after both.
+    # pytest: it starts first and runs beside ruff, mypy and pytest; its turn in SUITES
+    # (after pytest, before the browser tests) is where it is waited for.
     beside = SuiteBeside("pyodide", suites["pyodide"], env) if (
         "pyodide" in chosen and len(chosen) > 1) else None
-    failed = []
-    for name in chosen:
-        if name == "pyodide" and beside is not None:
-            continue
-        if name == "e2e" and beside is not None:
-            failed += [] if beside.finish() else ["pyodide"]
-            beside = None
-        if not run_suite(name, suites[name], env):
-            failed.append(name)
-    if beside is not None and not beside.finish():
-        failed.append("pyodide")
+    failed = [name for name in chosen if not (
+        beside.finish() if name == "pyodide" and beside is not None
+        else run_suite(name, suites[name], env))]
     if failed:
         say(f"FAILED: {', '.join(failed)}")
         return 1
