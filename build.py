@@ -1194,11 +1194,13 @@ def test(only: list[str]) -> int:
     suites = {
         "ruff": [py, "-m", "ruff", "check", "."],
         "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge"],
-        "pytest": [py, "-m", "pytest", "-q", "tests"],
+        # --durations: the slowest tests in every log, where the suite's time goes.
+        "pytest": [py, "-m", "pytest", "-q", "--durations=15", "tests"],
         "pyodide": ["node", ROOT / "tools" / "pyodide_run.mjs", "test"],
         # Two browsers at once, a test module each (its served site and browser stay shared
-        # within the module): a page's Pyodide boot is most of a browser test.
-        "e2e": [py, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile", "e2e"],
+        # within the module).
+        "e2e": [py, "-m", "pytest", "-q", "--durations=25", "-n", "2", "--dist", "loadfile",
+                "e2e"],
     }
     # The Pyodide run shares nothing with the CPython suites and takes about as long as
     # pytest: it starts first and runs beside ruff, mypy and pytest; its turn in SUITES
