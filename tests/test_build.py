@@ -453,6 +453,14 @@ def test_precompile_adds_bytecode_that_pyodide_takes_and_keeps_the_rest(tmp_path
     # An unchecked hash-based pyc (PEP 552: magic, flags 0b01, source hash, code).
     assert pyc[2:4] == b"\r\n" and int.from_bytes(pyc[4:8], "little") == 0b01
     assert len(pyc) > 16
+    # The site's wheel: bytecode in place of every source that compiles, the rest kept.
+    alone = tmp_path / "alone.zip"
+    summary = build.node_summary("precompile", [ROOT / "tools" / "precompile.mjs",
+                                                source, alone, "--bytecode-only"])
+    assert summary["modules"] == 2 and summary["compiled"] == 1
+    with zipfile.ZipFile(alone) as archive:
+        assert set(archive.namelist()) == {"pkg/__init__.pyc", "pkg/old.py", "pkg/data.json"}
+        assert archive.read("pkg/__init__.pyc") == pyc
 
 
 def test_the_snapshot_lists_every_stdlib_module_the_code_imports_and_nothing_else(tmp_path):

@@ -85,7 +85,7 @@ async function load() {
   mark("runtime");
 
   status("wheel");
-  // The wheel (pure Python, no dependencies, bytecode beside each module: build.py) is put
+  // The wheel (pure Python, no dependencies, bytecode alone: build.py) is put
   // on sys.path as it is and imported from the zip: nothing to unpack, nothing to compile,
   // and micropip is not needed to start (it ships beside the runtime all the same).
   const { name, bytes } = await wheelBytes;
