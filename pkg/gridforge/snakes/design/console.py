@@ -61,8 +61,11 @@ def print_mainline(state: BuildState, out: str, seconds: float, *,
               f"mean gap {band['mean_gap']:.1f} steps, median score {band['median_score']:.1f}, "
               f"largest template share {band['top_template_share'] * 100:.0f}%, "
               f"{band['fallbacks']} fallbacks", file=stdout)
-    print(f"main line: {state['built']} levels built in {seconds:.1f} s; {out} holds "
-          f"{state['done']} levels in {len(state['files'])} files", file=stdout)
+    cpu = state["cpu_seconds"]
+    per = f", {cpu / state['built']:.1f} s a level" if state["built"] else ""
+    print(f"main line: {state['built']} levels built in {seconds:.1f} s ({cpu / 3600:.2f} CPU "
+          f"hours{per}); {out} holds {state['done']} levels in {len(state['files'])} files",
+          file=stdout)
     return 0
 
 

@@ -1121,6 +1121,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     todo = {b: span for b, span in plan.spans.items() if b not in plan.keep}
     wanted = [n for b in sorted(todo) for n in range(todo[b][0], todo[b][1] + 1)]
     results: dict[int, tuple[LevelJson, Certificate]] = {}
+    cpu: dict[int, float] = {}  # each level's design in CPU seconds (printed, never written)
     total = len(wanted)
     started = time.monotonic()
     running: dict[int, float] = {}
@@ -1168,13 +1169,15 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
             for n in wanted:
                 running = {n: time.monotonic()}
                 report()
-                results[n] = design_level(n, seed)
+                level, cert, cpu[n] = designed(n, seed)
+                results[n] = level, cert
                 running = {}
                 finish_blocks()
         else:
             if client is not None:  # one task in flight per thread of the cluster
                 workers = max(workers, sum(client.nthreads().values()))
-            _run_pool(executor, wanted, seed, workers, results, running, report, finish_blocks)
+            _run_pool(executor, wanted, seed, workers, results, cpu, running, report,
+                      finish_blocks)
     except KeyboardInterrupt:
         raise Cancelled(f"stopped by Ctrl-C with {_kept(records)}: run the same command with "
                         "--resume to go on") from None
@@ -1195,6 +1198,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     # From what was checked or written, not read back: nothing unlisted is ever read.
     return {**_progress_json(seed, block, records), "notes": plan.notes,
             "warnings": _unlisted(out, {f.name for f in records.values()}), "built": total,
+            "cpu_seconds": sum(cpu.values()),
             "bands": _band_table({records[b].first: rows[b] for b in records}, 100)}
 
 
@@ -1203,24 +1207,33 @@ def _kept(records: dict[int, BlockFile]) -> str:
     return f"{done} levels kept in {len(records)} block files"
 
 
+def designed(n: int, seed: int) -> tuple[LevelJson, Certificate, float]:
+    """:func:`design_level` and the CPU seconds it took in the process that ran it (what a
+    build costs, whichever machines share it; the seconds go to the summary, not the files)."""
+    started = time.process_time()
+    level, cert = design_level(n, seed)
+    return level, cert, time.process_time() - started
+
+
 def _run_pool(executor: cf.Executor, wanted: list[int], seed: int, workers: int,
-              results: dict[int, tuple[LevelJson, Certificate]],
+              results: dict[int, tuple[LevelJson, Certificate]], cpu: dict[int, float],
               running: dict[int, float], report: Callable[[], None],
               finish_blocks: Callable[[], None]) -> None:
     """Keep ``workers`` level tasks in flight (so that 'running' means running), in level
     order, and write each block as soon as its levels are in."""
     queue = list(reversed(wanted))
-    flight: dict[cf.Future[tuple[LevelJson, Certificate]], int] = {}
+    flight: dict[cf.Future[tuple[LevelJson, Certificate, float]], int] = {}
     while queue or flight:
         while queue and len(flight) < workers:
             n = queue.pop()
-            flight[executor.submit(design_level, n, seed)] = n
+            flight[executor.submit(designed, n, seed)] = n
             running[n] = time.monotonic()
         done, _ = cf.wait(list(flight), timeout=1.0, return_when=cf.FIRST_COMPLETED)
         for future in sorted(done, key=lambda f: flight[f]):
             n = flight.pop(future)
             del running[n]
-            results[n] = future.result()
+            level, cert, cpu[n] = future.result()
+            results[n] = level, cert
         report()
         if done:
             finish_blocks()

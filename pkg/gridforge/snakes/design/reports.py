@@ -110,4 +110,5 @@ class BuildState(ProgressFile):
     notes: list[str]
     warnings: list[str]
     built: int
+    cpu_seconds: float  # the CPU time of the levels this run designed, in all its processes
     bands: list[Band]
