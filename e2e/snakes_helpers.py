@@ -50,6 +50,31 @@ def board(page: Page):
     return page.get_by_test_id("snakes-board")
 
 
+ARROWS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+
+
+def focus_end(page: Page, body: object, end: object) -> None:
+    """Cycle the keyboard focus (N) to ``body``'s ``end``. The focus is drawn in the play
+    queue, behind a step's call still in flight: each N is read once the page is idle."""
+    for _ in range(40):
+        wait_idle(page)
+        if board(page).get_attribute("data-focus") == f"{body}:{end}":
+            return
+        page.keyboard.press("n")
+    assert board(page).get_attribute("data-focus") == f"{body}:{end}"
+
+
+def play_by_keys(page: Page, steps: list[list[Any]]) -> None:
+    """Play ``steps`` with the keyboard on the focused board (N picks the end, an arrow
+    moves it), each step drawn before the next."""
+    page.evaluate("() => document.querySelector('[data-testid=snakes-board]').focus()")
+    start = int(board(page).get_attribute("data-steps") or 0)
+    for count, (body, end, direction) in enumerate(steps, start=start + 1):
+        focus_end(page, body, end)
+        page.keyboard.press(ARROWS[str(direction)])
+        expect(board(page)).to_have_attribute("data-steps", str(count))
+
+
 def wait_level(page: Page, n: int) -> None:
     """Wait until level ``n`` is drawn and ready for input."""
     expect(board(page)).to_have_attribute("data-level", str(n), timeout=READY_TIMEOUT_MS)

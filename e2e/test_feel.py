@@ -15,11 +15,18 @@ from typing import Any
 from conftest import ROOT, open_page, wait_idle
 from gridforge.mines.run import Run
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import board, mainline, set_progress, wait_level
+from snakes_helpers import (
+    ARROWS,
+    board,
+    focus_end,
+    mainline,
+    play_by_keys,
+    set_progress,
+    wait_level,
+)
 from test_mines import cell, open_mines, settle
 
 DESK = {"width": 1280, "height": 800}
-ARROWS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 # Counts every AudioContext the page makes, whoever makes it (the hook counts its own too).
 COUNT_CONTEXTS = """(() => {
   window.__audioContexts = 0;
@@ -199,22 +206,6 @@ def focus_board(page: Page) -> None:
     raise AssertionError("Tab never reached the board")
 
 
-def focus_end(page: Page, body: object, end: object) -> None:
-    for _ in range(30):
-        if board(page).get_attribute("data-focus") == f"{body}:{end}":
-            return
-        page.keyboard.press("n")
-    assert board(page).get_attribute("data-focus") == f"{body}:{end}"
-
-
-def play_by_keys(page: Page, steps: list[list[Any]], already: int = 0) -> None:
-    for count, (body, end, direction) in enumerate(steps, start=already + 1):
-        focus_end(page, body, end)
-        page.keyboard.press(ARROWS[direction])
-        if count < already + len(steps):
-            expect(board(page)).to_have_attribute("data-steps", str(count))
-
-
 def block_of(n: int) -> dict[str, Any]:
     """The shipped block of 25 levels holding level ``n``."""
     first = (n - 1) // 25 * 25 + 1
@@ -274,7 +265,7 @@ def test_a_step_and_a_refusal_add_lines_and_a_level_s_steps_exits_and_win_sound(
         assert len(lines(page)) <= 5
         expect(board(page)).to_have_attribute("data-steps", "1")
         # the rest of the level: its exits and its win are heard and said
-        play_by_keys(page, steps[1:], already=1)
+        play_by_keys(page, steps[1:])
         expect(page.get_by_test_id("snakes-win")).to_be_visible()
         expect(live(page).locator("p").last).to_have_text(
             f"Level complete in {len(steps)} steps.")
@@ -303,7 +294,7 @@ def test_a_thaw_and_an_unlock_are_said_and_heard(browser: Browser, base_url: str
             expect(board(page)).to_have_attribute("data-steps", str(at))
             expect(live(page)).to_contain_text(said)
             wait_sound(page, kind)
-            play_by_keys(page, steps[at:], already=at)
+            play_by_keys(page, steps[at:])
             expect(page.get_by_test_id("snakes-win")).to_be_visible()
             wait_sound(page, "won")
             assert page.page_errors == []  # type: ignore[attr-defined]

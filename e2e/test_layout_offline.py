@@ -15,10 +15,9 @@ import pytest
 from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from gridforge.snakes.design.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import DEVICES, board, device_page, goto_ready, wait_level
+from snakes_helpers import DEVICES, board, device_page, goto_ready, play_by_keys, wait_level
 
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "build" / "site" / "levels"
-ARROWS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 def level_data(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -48,20 +47,6 @@ def cell_px(page: Page) -> float:
     b = board(page).bounding_box()
     assert b is not None
     return b["width"] / int(board(page).get_attribute("data-cols") or 1)
-
-
-def play_by_keys(page: Page, steps: list[list[Any]]) -> None:
-    """Play ``steps`` with the keyboard on the focused board (N cycles the ends)."""
-    page.evaluate("() => document.querySelector('[data-testid=snakes-board]').focus()")
-    start = int(board(page).get_attribute("data-steps") or 0)
-    for count, (body, end, direction) in enumerate(steps, start=start + 1):
-        for _ in range(40):
-            if board(page).get_attribute("data-focus") == f"{body}:{end}":
-                break
-            page.keyboard.press("n")
-        assert board(page).get_attribute("data-focus") == f"{body}:{end}"
-        page.keyboard.press(ARROWS[str(direction)])
-        expect(board(page)).to_have_attribute("data-steps", str(count))
 
 
 # ---------------------------------------------------------------------------- layout

@@ -15,7 +15,7 @@ from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from gridforge.snakes import page as contract
 from gridforge.snakes.selfcheck import SPEC_EXAMPLE
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import board, goto_ready, mainline, set_progress, wait_level
+from snakes_helpers import goto_ready, mainline, play_by_keys, set_progress, wait_level
 from test_editor import draw_small_level, open_editor, pick, tap, verify
 from test_mines import settle
 
@@ -26,7 +26,6 @@ PATTERNS = {
     "certificate": re.compile(r"certificate", re.IGNORECASE),
     "[x, y]": re.compile(r"\[\s*\d+\s*,\s*\d+\s*\]"),
 }
-ARROWS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 class Reader:
@@ -59,15 +58,7 @@ def progress(open_level: int) -> dict:
 def play_to_win(page: Page, n: int) -> None:
     """Play main-line level ``n``'s certified solution with the keyboard."""
     steps = mainline()["certificates"][n - 1]["solution"]
-    board(page).focus()
-    for count, (body, end, direction) in enumerate(steps, start=1):
-        for _ in range(40):
-            if board(page).get_attribute("data-focus") == f"{body}:{end}":
-                break
-            page.keyboard.press("n")
-        page.keyboard.press(ARROWS[direction])
-        if count < len(steps):
-            expect(board(page)).to_have_attribute("data-steps", str(count))
+    play_by_keys(page, steps)
     expect(page.get_by_test_id("snakes-win")).to_be_visible()
 
 

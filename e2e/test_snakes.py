@@ -10,10 +10,12 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 from snakes_helpers import (
+    ARROWS,
     DIRS,
     board,
     device_page,
     drag_into_a_stone,
+    focus_end,
     goto_ready,
     mainline,
     play_solution_by_dragging,
@@ -29,7 +31,6 @@ def solution(n: int) -> list[list[object]]:
     return BLOCK["certificates"][n - 1]["solution"]
 
 
-ARROWS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 def open_progress(level: int) -> dict[str, object]:
@@ -44,15 +45,6 @@ def open_level(page, n: int) -> None:
     page.goto(f"/#snakes/level/{n}")
     page.reload()
     wait_level(page, n)
-
-
-def focus_end(page, body: object, end: object) -> None:
-    """Cycle the keyboard focus (N) to ``body``'s ``end``."""
-    for _ in range(20):
-        if board(page).get_attribute("data-focus") == f"{body}:{end}":
-            return
-        page.keyboard.press("n")
-    assert board(page).get_attribute("data-focus") == f"{body}:{end}"
 
 
 @pytest.mark.parametrize("device", DEVICES)
