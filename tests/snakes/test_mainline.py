@@ -545,15 +545,22 @@ def test_ctrl_c_and_a_killed_worker_stop_the_cli_cleanly_and_leave_a_resume_poin
     command = [sys.executable, "-m", "gridforge", "generate-levels", "--out", str(out),
                "--seed", str(SEED), "--levels", "25-100", "--workers", "2", "--quiet"]
     # Level 25 alone is the first block (a short one, quick to build); 26-100 keep the
-    # workers busy when the signals come.
-    first_block = out / "main-0025-0025.json"
+    # workers busy when the signals come. A block counts once progress.json lists it (it is
+    # written after the block file, atomically).
+
+    def first_block_listed() -> bool:
+        try:
+            listed = json.loads((out / "progress.json").read_text())["files"]
+        except FileNotFoundError:
+            return False
+        return any(f["name"] == "main-0025-0025.json" for f in listed)
 
     # Ctrl-C at a terminal: SIGINT to the whole process group, workers included. (A shell
     # that starts a job in the background ignores SIGINT for it, and the ignore is
     # inherited: the command gets the terminal's default back, as a foreground job has.)
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True, preexec_fn=_default_sigint)
-    _wait_for(lambda: first_block.exists() and len(_children(proc.pid)) == 2, "block 25")
+    _wait_for(lambda: first_block_listed() and len(_children(proc.pid)) == 2, "block 25")
     workers = _children(proc.pid)
     os.killpg(proc.pid, signal.SIGINT)
     _stdout, stderr = proc.communicate(timeout=600)
