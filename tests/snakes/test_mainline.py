@@ -44,6 +44,7 @@ from gridforge.snakes.design.mainline import (
     breather,
     build_mainline,
     design_level,
+    interaction_floor,
     layout_key,
     level_plan,
     level_target,
@@ -112,6 +113,11 @@ def test_the_plan_asks_for_puzzles_from_level_11_and_breathers_in_between():
             assert request["make_way"] is True
         if any(request.get(name) for name in ("frozen", "frozen_holes", "locks")):
             assert request["binding"] is True
+        # Past 300 a level needs interaction steps, more and more of them (not a breather).
+        floor = None if n <= PROVEN_UP_TO or breather(n) else {"min": interaction_floor(n)}
+        assert request.get("interaction") == floor
+    floors = [interaction_floor(n) for n in range(PROVEN_UP_TO + 1, LEVELS + 1)]
+    assert floors == sorted(floors) and floors[0] == 10 and floors[-1] == 30
     assert sum(breather(n) for n in range(1, 101)) >= 8  # about one in ten in every band
     assert next(level_plan(36, 1)).request["gold"] == 1  # the gold lesson before any gold
 
@@ -261,6 +267,16 @@ def test_every_built_certificate_replays_and_keeps_the_rules(straight):
             assert cert["status"] == "verified" and check_certificate(level, cert) == []
             assert "rules_missed" not in level["meta"]
             assert rule_misses(n, level, cert) == []
+
+
+def test_a_level_with_too_few_interaction_steps_breaks_the_rules_past_300():
+    shipped = mainline_level(250)
+    level, cert = shipped["level"], shipped["certificate"]
+    interaction = cert["steps"] - travel_bound(Game(Level.from_json(level)))
+    for n in (301, 1000, 1999, 2000):
+        floor = interaction_floor(n)
+        flagged = f"fewer than {floor} interaction steps" in rule_misses(n, level, cert)
+        assert flagged is (not breather(n) and interaction < floor), n
 
 
 def test_layout_key_sees_through_symmetry_and_colour_names():

@@ -68,7 +68,7 @@ from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 from gridforge.snakes.design.templates import TEMPLATES
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.levelfile import LevelJson, accepted
-from gridforge.snakes.puzzle import exit_orders, restricted_optimum, serial
+from gridforge.snakes.puzzle import exit_orders, interaction_steps, restricted_optimum, serial
 from gridforge.snakes.rules import Game, Move
 from gridforge.snakes.search import Solver
 
@@ -171,6 +171,12 @@ LESSON_STATES = 200_000  # states a lesson's predicate search may store
 MAKE_WAY_LESSONS = frozenset({6, 7, 11})  # lessons that are not solved one body at a time
 MAKE_WAY_TARGET = 16.0  # the least target of those
 LONG_BODY = 5  # cells of a long body (lesson 9)
+# Past PROVEN_UP_TO the interaction steps a level must need (beyond the travel bound) rise
+# from INTERACTION_FLOOR to INTERACTION_TOP at level 2000 (breathers excepted): what the score
+# alone did not climb (the travel and blocking terms saturate near the top).
+INTERACTION_FLOOR = 10
+INTERACTION_TOP = 30
+TOO_PLAIN = ("rules", "serial", "interaction")  # rejections that make a plan aim higher
 ORDER_LESSON_CELLS = 20  # lesson 8's floor: small enough to decide every exit order
 
 
@@ -302,8 +308,19 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> Js
         request["binding"] = True
     if n <= PROVEN_UP_TO or (proof_slot(n) and k < TEMPLATES_PER_ROUND * PROVEN_ROUNDS):
         request["proven"] = True
+    if n > PROVEN_UP_TO and not breather(n):
+        request["interaction"] = {"min": interaction_floor(n)}
     request["portrait"] = True  # at most MAX_COLUMNS columns on a phone held upright
     return request
+
+
+def interaction_floor(n: int) -> int:
+    """The fewest interaction steps a non-breather level ``n`` past :data:`PROVEN_UP_TO`
+    asks (0 before): a straight rise to :data:`INTERACTION_TOP` at the last level."""
+    if n <= PROVEN_UP_TO:
+        return 0
+    rise = (INTERACTION_TOP - INTERACTION_FLOOR) * (n - PROVEN_UP_TO) / (LEVELS - PROVEN_UP_TO)
+    return round(INTERACTION_FLOOR + rise)
 
 
 def _lesson_fields(n: int) -> JsonObject:
@@ -511,7 +528,8 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
     """The curriculum rules that main-line level ``n`` breaks (empty when it keeps them all):
     its lesson's predicate; on a teaching level its mechanic shown and costing steps; a
     returning mechanic shown; from level 11 on, unless a breather, not solved one body at a
-    time (decided exactly); every frozen body, frozen hole and lock with a witness; levels
+    time (decided exactly); past :data:`PROVEN_UP_TO` at least :func:`interaction_floor`
+    interaction steps; every frozen body, frozen hole and lock with a witness; levels
     up to :data:`PROVEN_UP_TO` proven minimal; at most 8 colours drawn from 0..9; at most
     :data:`MAX_COLUMNS` columns."""
     misses: list[str] = []
@@ -527,6 +545,10 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"{TEACHING[n]} costs no step")
     if (n >= 11 or n in MAKE_WAY_LESSONS) and not breather(n) and not _not_serial(_game(level)):
         misses.append("solved one body at a time")
+    floor = interaction_floor(n) if not breather(n) else 0
+    steps = cert["steps"]
+    if floor and (steps is None or interaction_steps(_game(level), steps) < floor):
+        misses.append(f"fewer than {floor} interaction steps")
     mechanics = ([f"bodies[{i}].frozen" for i, b in enumerate(level["bodies"]) if b.get("frozen")]
                  + [f"holes[{i}].frozen" for i, h in enumerate(level["holes"]) if h.get("frozen")]
                  + [f"bodies[{i}].lock" for i, b in enumerate(level["bodies"]) if "lock" in b])
@@ -597,7 +619,7 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
             return _with_meta(n, seed, attempt, level, cert, misses, reasons)
         rejected = batch["report"]["rejected"]
         outcome = "none"
-        if rejected and max(rejected, key=lambda r: (rejected[r], r)) in ("rules", "serial"):
+        if rejected and max(rejected, key=lambda r: (rejected[r], r)) in TOO_PLAIN:
             outcome = "rules"  # too plain to keep the curriculum: aim higher
         broke = rejected.get("rules", 0)
         reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: none"
