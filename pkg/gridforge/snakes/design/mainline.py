@@ -172,8 +172,8 @@ MAKE_WAY_LESSONS = frozenset({6, 7, 11})  # lessons that are not solved one body
 MAKE_WAY_TARGET = 16.0  # the least target of those
 LONG_BODY = 5  # cells of a long body (lesson 9)
 # Past PROVEN_UP_TO the interaction steps a level must need (beyond the travel bound) rise
-# from INTERACTION_FLOOR to INTERACTION_TOP at level 2000 (breathers excepted): what the score
-# alone did not climb (the travel and blocking terms saturate near the top).
+# from INTERACTION_FLOOR to INTERACTION_TOP at level 2000 (proof slots excepted): what the
+# score alone did not climb (the travel and blocking terms saturate near the top).
 INTERACTION_FLOOR = 10
 INTERACTION_TOP = 30
 TOO_PLAIN = ("rules", "serial", "interaction")  # rejections that make a plan aim higher
@@ -308,16 +308,18 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> Js
         request["binding"] = True
     if n <= PROVEN_UP_TO or (proof_slot(n) and k < TEMPLATES_PER_ROUND * PROVEN_ROUNDS):
         request["proven"] = True
-    if n > PROVEN_UP_TO and not breather(n):
+    if interaction_floor(n):
         request["interaction"] = {"min": interaction_floor(n)}
     request["portrait"] = True  # at most MAX_COLUMNS columns on a phone held upright
     return request
 
 
 def interaction_floor(n: int) -> int:
-    """The fewest interaction steps a non-breather level ``n`` past :data:`PROVEN_UP_TO`
-    asks (0 before): a straight rise to :data:`INTERACTION_TOP` at the last level."""
-    if n <= PROVEN_UP_TO:
+    """The fewest interaction steps level ``n`` past :data:`PROVEN_UP_TO` asks: a straight
+    rise to :data:`INTERACTION_TOP` at the last level; 0 up to it and on the proof slots
+    (:func:`proof_slot`, the breather among them), which open each wave small enough to
+    prove (with the floor they cost 3-5 times as much, up to ten minutes a level)."""
+    if n <= PROVEN_UP_TO or proof_slot(n):
         return 0
     rise = (INTERACTION_TOP - INTERACTION_FLOOR) * (n - PROVEN_UP_TO) / (LEVELS - PROVEN_UP_TO)
     return round(INTERACTION_FLOOR + rise)
@@ -545,7 +547,7 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"{TEACHING[n]} costs no step")
     if (n >= 11 or n in MAKE_WAY_LESSONS) and not breather(n) and not _not_serial(_game(level)):
         misses.append("solved one body at a time")
-    floor = interaction_floor(n) if not breather(n) else 0
+    floor = interaction_floor(n)
     steps = cert["steps"]
     if floor and (steps is None or interaction_steps(_game(level), steps) < floor):
         misses.append(f"fewer than {floor} interaction steps")
