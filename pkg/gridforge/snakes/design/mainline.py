@@ -14,7 +14,9 @@ The curriculum:
 - 12, 18, 24 and 30 teach coats, frozen bodies, frozen holes and keys (:data:`TEACHING`); the
   mechanic is visible (a coat differs from the layer under it) and, after its teaching level,
   comes back on a fixed share of levels (:func:`recurs`), rising with the level;
-- from level 11 on no level is solved by moving each body alone straight out;
+- from level 11 on no level but a breather is solved one body at a time, and past
+  :data:`PROVEN_UP_TO` a level needs more and more interaction steps
+  (:func:`interaction_floor`);
 - the target climbs (:func:`level_target`), in waves of ten with a breather;
 - templates are asked only for targets inside their measured reach (:data:`REACH`), and turn
   independently of the wave position; at most 8 colours, drawn from 0..9
@@ -346,9 +348,9 @@ def level_plan(n: int, seed: int) -> Generator[Attempt, str | None, None]:
     anything else when it made none): rounds of :data:`TEMPLATES_PER_ROUND` eligible
     templates (the first chosen independently of the wave position), each attempt with a
     seed of its own; after a round in which no attempt made a level the target is lowered by
-    :data:`FALLBACK_STEP`, after one whose levels broke a rule (too plain: straight out, no
-    make-way) it is raised by as much; then a last resort. A lesson (levels 1-11) keeps its
-    target and tries every template each round.
+    :data:`FALLBACK_STEP`, after one whose levels broke a rule (too plain: solved one body
+    at a time, too few interaction steps) it is raised by as much; then a last resort. A
+    lesson (levels 1-11) keeps its target and tries every template each round.
 
     :raises GridforgeError: when ``n`` is not in 1..2000.
     """
