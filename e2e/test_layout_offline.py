@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import READY_TIMEOUT_MS, open_page, wait_idle
-from gridforge.snakes.design.mainline import mainline_level
+from gridforge.snakes.design.mainline import MAX_COLUMNS, mainline_level
 from playwright.sync_api import Browser, Page, expect
 from snakes_helpers import DEVICES, board, device_page, goto_ready, play_by_keys, wait_level
 
@@ -84,6 +84,8 @@ def test_at_390x844_cells_are_30px_or_zoom_to_it_and_nothing_scrolls_sideways(
             level, _ = level_data(n)
             open_level(page, n)
             fit = cell_px(page)
+            if level["cols"] <= MAX_COLUMNS:  # the designer's levels: a phone held upright
+                assert fit >= 30, (n, level["cols"], fit)
             b = board(page).bounding_box()
             assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390.01, (n, b)
             assert sideways(page) <= 0, n

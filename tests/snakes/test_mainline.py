@@ -55,7 +55,7 @@ from gridforge.snakes.design.mainline import (
 )
 from gridforge.snakes.design.request import parse_request
 from gridforge.snakes.design.score import WEIGHTS
-from gridforge.snakes.level import Level
+from gridforge.snakes.level import Level, level_sha256
 from gridforge.snakes.puzzle import travel_bound
 from gridforge.snakes.rules import Game
 from hypothesis import HealthCheck, given, settings
@@ -380,11 +380,12 @@ def _uses(level: dict, mechanic: str) -> bool:
 
 
 def rules_rechecked(n: int) -> bool:
-    """Whether the shipped-line test rechecks level ``n``'s curriculum rules (each a search:
-    the whole line takes minutes): every level up to the proven range's end (the lessons,
-    the teaching levels, the proofs), then one in five, turning through the wave's ten
-    positions. The build checks every level as it takes it; ``bench/puzzle_audit.py``
-    checks any sample independently."""
+    """Whether the shipped-line test rechecks level ``n``'s certificate claims and curriculum
+    rules (each a search: the whole line takes many minutes): every level up to the proven
+    range's end (the lessons, the teaching levels, the proofs), then one in five, turning
+    through the wave's ten positions. The build checks every level as it takes it;
+    ``gridforge check-designer`` rechecks every certificate and ``bench/puzzle_audit.py``
+    any sample, independently."""
     return n <= PROVEN_UP_TO or n % 5 == (n // 10) % 5
 
 
@@ -397,9 +398,16 @@ def test_the_shipped_line_keeps_the_curriculum():
     assert len(line) >= 100, "at least a band of the line is rebuilt"
     keys: dict[str, int] = {}
     for n, level, cert in everything:
-        assert cert["status"] == "verified" and check_certificate(level, cert) == []
-        if n <= len(line) and rules_rechecked(n):  # lesson, mechanics, make-way, proofs
-            assert rule_misses(n, level, cert) == [], n
+        assert cert["status"] == "verified"
+        if rules_rechecked(n):  # every claim re-proved; lesson, mechanics, make-way, proofs
+            assert check_certificate(level, cert) == [], n
+            if n <= len(line):
+                assert rule_misses(n, level, cert) == [], n
+        else:  # the rest replays to completion (re-proving every bound takes many minutes)
+            parsed = Level.from_json(level)
+            game = Game(parsed)
+            assert cert["level_sha256"] == level_sha256(parsed) and cert["steps"] == len(
+                cert["solution"]) and game.is_complete(game.replay(cert["solution"])[-1]), n
         if n in LESSONS or n in TEACHING:
             assert level["meta"]["lesson"]
         key = layout_key(level)
@@ -437,15 +445,20 @@ def test_the_shipped_line_keeps_the_curriculum():
         for term, _weight in WEIGHTS:
             at_ceiling = sum(c["score"]["normalised"][term] == 1 for _, _, c in band)
             assert at_ceiling <= 30, (k, term, at_ceiling)
-        interaction.append(statistics.mean(
-            c["steps"] - travel_bound(Game(Level.from_json(lv))) for _, lv, c in band))
+        beyond = {n: c["steps"] - travel_bound(Game(Level.from_json(lv))) for n, lv, c in band}
+        assert all(beyond[n] >= interaction_floor(n) for n in beyond), k  # every level
+        interaction.append(statistics.mean(beyond.values()))
     assert all(b >= a - 2 for a, b in itertools.pairwise(medians))
-    # Interaction steps climb through the line (a band may fall back a little).
-    assert all(b >= a - 1.5 for a, b in itertools.pairwise(interaction)), interaction
+    # Interaction steps climb through the line. The floor rises 1.2 steps a band, and a band's
+    # mean moves about 2 steps around it (the proof slots ask none): a band may fall back by
+    # as much as the medians may.
+    assert all(b >= a - 2 for a, b in itertools.pairwise(interaction)), interaction
     if medians:
         assert medians[0] <= 35
     if len(medians) == LEVELS // 100:
+        # The top band against the proven range and against the first band past it.
         assert medians[-1] >= 70 and interaction[-1] >= interaction[2] + 5
+        assert interaction[-1] >= interaction[3] + 5
 
 
 def test_a_finished_range_resumes_to_nothing_and_reports_its_bands(straight, tmp_path):
