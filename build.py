@@ -835,9 +835,13 @@ def write_offline_manifest(site: Path) -> str:
         if source.count(SW_PLACEHOLDER) != 1:
             raise StepFailed("step 'write the offline manifest' failed: web/sw.js must hold "
                              f"the line {SW_PLACEHOLDER!r} once")
-        sw.write_text(source.replace(
+        # Written beside and renamed: a browser checking sw.js mid-deploy gets the old
+        # file or the new one, never half of one.
+        staged = sw.with_name("sw.js.tmp")
+        staged.write_text(source.replace(
             SW_PLACEHOLDER, f"const BUILD = {json.dumps(build_info, sort_keys=True)};"),
             encoding="utf-8")
+        os.replace(staged, sw)
     return version
 
 

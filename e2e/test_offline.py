@@ -5,6 +5,7 @@ whole main line is saved in the background after the install."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -165,12 +166,22 @@ def deployed(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def redeploy(site: Path) -> str:
-    """A new build of the deployed copy: one file changed, the offline list written anew."""
-    manifest = json.loads((site / "manifest.json").read_text())
+    """A new build of the deployed copy: one file changed, the offline list written anew.
+
+    The build is made in a staging copy and sw.js is put in place last, as a real deploy
+    does: the page's own registration checks sw.js at any moment, and a check between two
+    steps would otherwise see web/sw.js without its build line (a third worker)."""
+    staging = site.with_name("staging")
+    shutil.copytree(site, staging)
+    manifest = json.loads((staging / "manifest.json").read_text())
     manifest["deployed"] = "second build"
-    (site / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
-    shutil.copy2(ROOT / "web" / "sw.js", site / "sw.js")
-    return build.write_offline_manifest(site)
+    (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
+    shutil.copy2(ROOT / "web" / "sw.js", staging / "sw.js")
+    version = build.write_offline_manifest(staging)
+    for name in ("manifest.json", "sw-manifest.json"):
+        shutil.copy2(staging / name, site / name)
+    os.replace(staging / "sw.js", site / "sw.js")
+    return version
 
 
 def test_a_new_build_replaces_the_cache_as_a_whole(browser: Browser, deployed):
