@@ -31,6 +31,10 @@ Checks (``--checks``, default all):
                does not say ``breather: true`` is listed as a failure.
 - ``optimal``  certificates claiming ``optimal: true``: exact A* (w=1, default 300,000
                states) for a shorter solution: confirmed / refuted / out of budget.
+- ``effort``   an independent difficulty signal: the states this file's A* stores (its own
+               bound, no certificate), weighted w = 3 to the first solution (cap 100,000)
+               and exact w = 1 to a proven minimum (cap 50,000); medians per band of
+               ``--effort-band`` levels, with the share that hit the cap.
 - ``witness``  mechanic witnesses (``certificate["witnesses"]``, ``["mechanics"]``, ... also
                one level down; a list of {"mechanic": "bodies[2].frozen" | "holes[1].frozen"
                | "bodies[0].lock", "solution": [...]} or a dict keyed by mechanic): with that
@@ -126,7 +130,9 @@ from collections import deque
 DEFAULT_DATA = os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "pkg", "gridforge", "snakes", "data"
 )
-ALL_CHECKS = ["replay", "shorter", "serial", "optimal", "witness", "lessons", "score", "bands"]
+ALL_CHECKS = [
+    "replay", "shorter", "serial", "optimal", "witness", "lessons", "score", "effort", "bands"
+]
 DIRS = ("U", "D", "L", "R")
 DXY = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 ENDS = ("head", "tail")
@@ -666,8 +672,9 @@ def replay(level, solution):
 # --------------------------------------------------------------------------------------------
 
 
-def astar(level, w, max_states, bound):
-    """Anytime weighted A* for a solution shorter than ``bound`` (pruning g + h >= best).
+def astar(level, w, max_states, bound, first=False):
+    """Anytime weighted A* for a solution shorter than ``bound`` (pruning g + h >= best);
+    ``first``: stop at the first solution found.
     Returns dict(best=list of moves or None, exhausted=bool, stored, expanded)."""
     start = level.start
     h0 = level.h(start)
@@ -703,6 +710,8 @@ def astar(level, w, max_states, bound):
                     best_len = g2
                     info[s2] = (g2, s, move, 0)
                     best_state = s2
+                if first:
+                    break
                 continue
             if old is not None:
                 h2 = old[3]
@@ -719,7 +728,7 @@ def astar(level, w, max_states, bound):
             info[s2] = (g2, s, move, h2)
             cnt += 1
             heapq.heappush(heap, (g2 + w * h2, -g2, cnt, s2))
-        if len(info) > max_states:
+        if len(info) > max_states or (first and best_state is not None):
             break
     else:
         res["exhausted"] = True
@@ -2600,6 +2609,52 @@ class Audit:
             "max<term>% = share of levels at the term's full weight)"
         )
 
+    # ---- effort ------------------------------------------------------------------------------
+    EFFORT = ((3.0, 100000, True), (1.0, 50000, False))
+
+    def check_effort(self, it):
+        """A difficulty signal that owes nothing to the designer or its certificate: the
+        states this file's A* stores with its own fixed bound h, (a) weighted (w = 3) until
+        its first solution, (b) exact (w = 1) until the minimum is proven, each capped."""
+        rec = {}
+        parts = []
+        for w, budget, first in self.EFFORT:
+            r = astar(it.level, w, int(budget * self.scale), INF, first=first)
+            key = "greedy" if first else "exact"
+            done = r["best"] is not None if first else r["exhausted"]
+            rec[key] = r["stored"]
+            rec[key + "_capped"] = not done
+            parts.append(f"{key} (w={w:g}) {r['stored']} states"
+                         + ("" if done else f" (cap {int(budget * self.scale)} stored)"))
+        rec["status"] = "ok"
+        self.res["effort"][it.number] = rec
+        self.out("effort", it, "; ".join(parts))
+
+    def summary_effort(self):
+        r = self.res["effort"]
+        rows = {}
+        for n, v in r.items():
+            if v.get("status") == "ok":
+                rows.setdefault((n - 1) // self.args.effort_band, []).append(v)
+
+        def median(xs):
+            xs = sorted(xs)
+            m = len(xs) // 2
+            return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+        print(f"effort   : per band of {self.args.effort_band} (A* of this file, own bound; "
+              "states stored: greedy w=3 to the first solution, exact w=1 to a proof; a capped "
+              "search counts its cap)")
+        print(f"  {'band':>11s} {'lv':>4s} {'greedy med':>11s} {'capped':>7s} "
+              f"{'exact med':>10s} {'capped':>7s}")
+        for b in sorted(rows):
+            vs = rows[b]
+            a, z = b * self.args.effort_band + 1, (b + 1) * self.args.effort_band
+            print(f"  {a:>5d}-{z:<5d} {len(vs):>4d} {median([v['greedy'] for v in vs]):>11g} "
+                  f"{pct(sum(v['greedy_capped'] for v in vs), len(vs)):>7s} "
+                  f"{median([v['exact'] for v in vs]):>10g} "
+                  f"{pct(sum(v['exact_capped'] for v in vs), len(vs)):>7s}")
+
     def check_bands(self, it):  # pragma: no cover - bands is a summary only
         pass
 
@@ -2844,6 +2899,7 @@ def main(argv=None):
         default=200000,
         help="stored states per exact search of the 'lessons' check",
     )
+    ap.add_argument("--effort-band", type=int, default=200, help="band width of 'effort'")
     ap.add_argument("--show-solutions", action="store_true", help="print shorter solutions found")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument(

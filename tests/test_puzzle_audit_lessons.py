@@ -177,3 +177,19 @@ def test_searches_agree_with_plain_bfs(raw):
     for p in itertools.permutations(range(lv.k)):
         got = audit().exact_min(audit().View(lv, order=p), 20000)
         assert (got["value"] if got["kind"] == "min" else None) == audit().plain_min(lv, order=p)
+
+
+def test_the_effort_searches_stop_where_they_say():
+    """The audit's difficulty signal: the weighted search stops at its first solution, the
+    exact one only once the minimum is proven (SWAP: make way needs more than the bound)."""
+    a = audit()
+    lv = a.Item(50, "test", SWAP, {"solution": []}).level
+    greedy = a.astar(lv, 3.0, 100000, a.INF, first=True)
+    exact = a.astar(lv, 1.0, 100000, a.INF)
+    assert greedy["best"] is not None and not greedy["exhausted"]
+    assert exact["exhausted"] and exact["best"] is not None
+    assert len(exact["best"]) <= len(greedy["best"])
+    assert greedy["expanded"] <= exact["expanded"]
+    # A cap that the exact search reaches leaves it unproven.
+    capped = a.astar(lv, 1.0, 2, a.INF)
+    assert not capped["exhausted"]
