@@ -159,7 +159,7 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
 def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     """The per-band Markdown table of the docs."""
     out = ["| band | built | rebuilt | median score | proven | mean gap (steps - bound) | "
-           "interaction steps | make way | mechanic-free | all four | "
+           "interaction steps (mean / median) | make way | mechanic-free | all four | "
            "coats / frozen / frozen holes / locks | most at a ceiling | "
            "largest template share | body counts | fallbacks |",
            "| --- " * 15 + "|"]
@@ -170,11 +170,12 @@ def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
         ceilings = band["ceilings"]
         top = max(ceilings, key=lambda t: (ceilings[t], t), default=None)
         ceiling = f"{top} {ceilings[top]:.0%}" if top else "none"
-        interaction = band["mean_interaction"]
+        mean, median = band["mean_interaction"], band["median_interaction"]
+        interaction = None if mean is None else f"{mean:.1f} / {median:g}"
         out.append(f"| {lo}-{hi} | {band['built']} | {band['rebuilt']} | "
                    f"{band['median_score']:.1f} | "
                    f"{band['proven']:.0%} | {band['mean_gap']:.1f} | "
-                   f"{'-' if interaction is None else f'{interaction:.1f}'} | "
+                   f"{interaction or '-'} | "
                    f"{band['make_way']:.0%} | "
                    f"{band['mechanic_free']:.0%} | {band['all_mechanics']:.0%} | {shares} | "
                    f"{ceiling} | {band['top_template_share']:.0%} | {counts} | "

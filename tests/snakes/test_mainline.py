@@ -447,12 +447,12 @@ def test_the_shipped_line_keeps_the_curriculum():
             assert at_ceiling <= 30, (k, term, at_ceiling)
         beyond = {n: c["steps"] - travel_bound(Game(Level.from_json(lv))) for n, lv, c in band}
         assert all(beyond[n] >= interaction_floor(n) for n in beyond), k  # every level
-        interaction.append(statistics.mean(beyond.values()))
+        interaction.append(statistics.median(beyond.values()))
     assert all(b >= a - 2 for a, b in itertools.pairwise(medians))
-    # Interaction steps climb through the line. The floor rises 1.2 steps a band, and a band's
-    # mean moves about 2 steps around it (the proof slots ask none): a band may fall back by
-    # as much as the medians may.
-    assert all(b >= a - 2 for a, b in itertools.pairwise(interaction)), interaction
+    # Interaction steps climb through the line: each band's median (the floor rises 1.2 steps
+    # a band; a mean swings 2-3 steps with a few long certificates, 22.2 then 19.8 in
+    # 801-1000, while the medians climb 13, 15.5, 17, ... 27) falls back at most one step.
+    assert all(b >= a - 1 for a, b in itertools.pairwise(interaction)), interaction
     if medians:
         assert medians[0] <= 35
     if len(medians) == LEVELS // 100:

@@ -46,6 +46,7 @@ import os
 import random
 import re
 import signal
+import statistics
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -725,6 +726,7 @@ def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[Band]:
             "rebuilt": len(measured),
             "mean_interaction": (round(sum(measured) / len(measured), 2) if measured
                                  else None),
+            "median_interaction": statistics.median(measured) if measured else None,
             # Decided exactly by the designer for every level it asks it of.
             "make_way": round(sum(1 for r in pairs if r.make_way) / len(pairs), 3),
             "mechanic_free": round(sum(1 for r in pairs if not r.mechanics) / len(pairs), 3),

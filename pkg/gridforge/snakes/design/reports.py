@@ -77,6 +77,7 @@ class Band(TypedDict):
     body_counts: list[int]
     rebuilt: int  # levels of this designer (they report interaction steps)
     mean_interaction: float | None
+    median_interaction: float | None
     make_way: float
     mechanic_free: float
     all_mechanics: float
