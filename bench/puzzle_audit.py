@@ -123,6 +123,7 @@ import math
 import os
 import random
 import re
+import statistics
 import sys
 import time
 from collections import deque
@@ -2637,11 +2638,6 @@ class Audit:
             if v.get("status") == "ok":
                 rows.setdefault((n - 1) // self.args.effort_band, []).append(v)
 
-        def median(xs):
-            xs = sorted(xs)
-            m = len(xs) // 2
-            return xs[m] if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
-
         print(f"effort   : per band of {self.args.effort_band} (A* of this file, own bound; "
               "states stored: greedy w=3 to the first solution, exact w=1 to a proof; a capped "
               "search counts its cap)")
@@ -2650,9 +2646,10 @@ class Audit:
         for b in sorted(rows):
             vs = rows[b]
             a, z = b * self.args.effort_band + 1, (b + 1) * self.args.effort_band
-            print(f"  {a:>5d}-{z:<5d} {len(vs):>4d} {median([v['greedy'] for v in vs]):>11g} "
+            greedy = statistics.median([v["greedy"] for v in vs])
+            print(f"  {a:>5d}-{z:<5d} {len(vs):>4d} {greedy:>11g} "
                   f"{pct(sum(v['greedy_capped'] for v in vs), len(vs)):>7s} "
-                  f"{median([v['exact'] for v in vs]):>10g} "
+                  f"{statistics.median([v['exact'] for v in vs]):>10g} "
                   f"{pct(sum(v['exact_capped'] for v in vs), len(vs)):>7s}")
 
     def check_bands(self, it):  # pragma: no cover - bands is a summary only
