@@ -34,7 +34,9 @@ Checks (``--checks``, default all):
 - ``effort``   an independent difficulty signal: the states this file's A* stores (its own
                bound, no certificate), weighted w = 3 to the first solution (cap 100,000)
                and exact w = 1 to a proven minimum (cap 50,000); medians per band of
-               ``--effort-band`` levels, with the share that hit the cap.
+               ``--effort-band`` levels, with the share that hit the cap; and what the
+               capped exact search leaves unproven ("left": the shortest replaying solution
+               known, less the bound it reached), which does not saturate at the cap.
 - ``witness``  mechanic witnesses (``certificate["witnesses"]``, ``["mechanics"]``, ... also
                one level down; a list of {"mechanic": "bodies[2].frozen" | "holes[1].frozen"
                | "bodies[0].lock", "solution": [...]} or a dict keyed by mechanic): with that
@@ -676,12 +678,15 @@ def replay(level, solution):
 def astar(level, w, max_states, bound, first=False):
     """Anytime weighted A* for a solution shorter than ``bound`` (pruning g + h >= best);
     ``first``: stop at the first solution found.
-    Returns dict(best=list of moves or None, exhausted=bool, stored, expanded)."""
+    Returns dict(best=list of moves or None, exhausted=bool, stored, expanded, bound): with
+    ``w == 1`` ``bound`` is what the search proved of the minimum where it stopped (the least
+    g + h still open, at most the best length found; the minimum itself once exhausted)."""
     start = level.start
     h0 = level.h(start)
     res = {"best": None, "exhausted": False, "stored": 1, "expanded": 0, "h0": h0}
     if h0 >= INF or h0 >= bound:
         res["exhausted"] = True
+        res["bound"] = bound
         return res
     info = {start: (0, None, None, h0)}  # state -> (g, parent, move, h)
     pruned = {}  # state -> h (not counted as stored)
@@ -735,6 +740,11 @@ def astar(level, w, max_states, bound, first=False):
         res["exhausted"] = True
     res["stored"] = len(info)
     res["expanded"] = expanded
+    # A node of an optimal path is always open with its true g (h admissible), so the least
+    # f still open never exceeds the minimum.
+    open_f = (g + hh for _f, ng, _, s in heap
+              for g, _p, _m, hh in (info[s],) if g == -ng)
+    res["bound"] = best_len if res["exhausted"] else min(best_len, min(open_f, default=best_len))
     if best_state is not None:
         path = []
         s = best_state
@@ -2627,6 +2637,17 @@ class Audit:
             rec[key + "_capped"] = not done
             parts.append(f"{key} (w={w:g}) {r['stored']} states"
                          + ("" if done else f" (cap {int(budget * self.scale)} stored)"))
+            if not first:
+                rec["bound"] = r["bound"]
+        # What a fixed amount of exact work leaves unproven: the steps of a solution that
+        # replays (the certificate's, or the search's own if shorter) above the bound the
+        # capped exact search reached. Unlike a capped count it keeps growing with difficulty.
+        ok, _, _, _ = replay(it.level, it.cert["solution"])
+        known = [len(it.cert["solution"])] if ok else []
+        known += [len(r["best"])] if r["best"] is not None else []
+        if known and rec["bound"] < INF:
+            rec["left"] = max(0, min(known) - rec["bound"])
+            parts.append(f"bound reached {rec['bound']}, {rec['left']} steps left unproven")
         rec["status"] = "ok"
         self.res["effort"][it.number] = rec
         self.out("effort", it, "; ".join(parts))
@@ -2642,15 +2663,20 @@ class Audit:
               "states stored: greedy w=3 to the first solution, exact w=1 to a proof; a capped "
               "search counts its cap)")
         print(f"  {'band':>11s} {'lv':>4s} {'greedy med':>11s} {'capped':>7s} "
-              f"{'exact med':>10s} {'capped':>7s}")
+              f"{'exact med':>10s} {'capped':>7s} {'left med':>9s} {'left mean':>10s}")
         for b in sorted(rows):
             vs = rows[b]
             a, z = b * self.args.effort_band + 1, (b + 1) * self.args.effort_band
             greedy = statistics.median([v["greedy"] for v in vs])
+            left = [v["left"] for v in vs if "left" in v]
             print(f"  {a:>5d}-{z:<5d} {len(vs):>4d} {greedy:>11g} "
                   f"{pct(sum(v['greedy_capped'] for v in vs), len(vs)):>7s} "
                   f"{statistics.median([v['exact'] for v in vs]):>10g} "
-                  f"{pct(sum(v['exact_capped'] for v in vs), len(vs)):>7s}")
+                  f"{pct(sum(v['exact_capped'] for v in vs), len(vs)):>7s} "
+                  + (f"{statistics.median(left):>9g} {statistics.mean(left):>10.1f}"
+                     if left else f"{'-':>9s} {'-':>10s}"))
+        print("  (left = steps of the shortest solution known that replays, less the bound "
+              "the capped exact search proved: 0 once proven)")
 
     def check_bands(self, it):  # pragma: no cover - bands is a summary only
         pass

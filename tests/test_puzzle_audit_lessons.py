@@ -190,6 +190,11 @@ def test_the_effort_searches_stop_where_they_say():
     assert exact["exhausted"] and exact["best"] is not None
     assert len(exact["best"]) <= len(greedy["best"])
     assert greedy["expanded"] <= exact["expanded"]
-    # A cap that the exact search reaches leaves it unproven.
+    # A cap that the exact search reaches leaves it unproven; the bound it reports lies
+    # between its own root bound and the minimum, whatever the cap.
     capped = a.astar(lv, 1.0, 2, a.INF)
     assert not capped["exhausted"]
+    assert exact["bound"] == len(exact["best"]) == a.plain_min(lv)
+    for cap in range(1, exact["stored"] + 1):
+        r = a.astar(lv, 1.0, cap, a.INF)
+        assert r["h0"] <= r["bound"] <= exact["bound"]
