@@ -9,6 +9,15 @@ apart by the certificates' ``interaction_steps``), and the next sitting goes on 
     .venv/bin/python bench/line_rebuild.py start /work/line2  # the data -> a build folder
     .venv/bin/gridforge generate-levels --out /work/line2 --resume --workers 2
 
+A rule that only refuses more levels changes only the levels it refuses (a level is the first
+candidate of its plan that keeps the rules; the candidates before it are refused either way):
+
+    .venv/bin/python bench/line_rebuild.py redesign /work/line2 --crowded --workers 2
+
+rebuilds, with today's code, just the listed levels that a new rule refuses (``--crowded``:
+:data:`~gridforge.snakes.design.mainline.CROWDED`), puts them into their blocks and
+``progress.json`` the way the builder writes them.
+
 ``ship`` copies every block that ``/work/line2/progress.json`` lists into
 ``pkg/gridforge/snakes/data/`` and puts its record (name, span, SHA-256) in place of the
 shipped one of the same span. ``start`` writes the shipped ``progress.json`` and only the
@@ -67,12 +76,66 @@ def start(out: Path) -> None:
     print(f"{len(kept)} rebuilt blocks in {out}; --resume rebuilds the others")
 
 
+def refused_by_crowding(n: int, cert: dict) -> bool:
+    """Whether today's rules refuse level ``n`` for its crowding alone."""
+    from gridforge.snakes.design import mainline
+
+    return (n >= mainline.CROWDED_FROM and (n - 1) % 10 != mainline.LONG_WAVE_SLOT
+            and mainline.crowded(cert))
+
+
+def _design(n: int, seed: int) -> tuple[int, dict, dict]:
+    from gridforge.snakes.design.mainline import design_level
+
+    return (n, *design_level(n, seed))
+
+
+def redesign(folder: Path, workers: int) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from gridforge.snakes.design import mainline
+
+    progress = _progress(folder)
+    blocks = {}
+    for record in progress["files"]:
+        if not (folder / record["name"]).exists():  # not built yet: --resume builds it
+            continue
+        batch = json.loads((folder / record["name"]).read_text(encoding="utf-8"))
+        first = batch["request"]["levels"][0]
+        blocks[record["name"]] = {first + i: (lv, c) for i, (lv, c) in enumerate(
+            zip(batch["levels"], batch["certificates"], strict=True))}
+    todo = sorted(n for rows in blocks.values() for n, (_, c) in rows.items()
+                  if refused_by_crowding(n, c))
+    print(f"{len(todo)} levels to rebuild: {todo}", flush=True)
+    with ProcessPoolExecutor(workers) as pool:
+        for n, level, cert in pool.map(_design, todo, [progress["seed"]] * len(todo)):
+            print(f"level {n}: rebuilt", flush=True)
+            for rows in blocks.values():
+                if n in rows:
+                    rows[n] = (level, cert)
+    for record in progress["files"]:
+        rows = blocks.get(record["name"], {})
+        if any(n in rows for n in todo):
+            made, _ = mainline._write_block(folder, progress["seed"], record["first"],
+                                            record["last"], rows)
+            record["sha256"] = made.sha256
+    _write_progress(folder, progress)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["ship", "start"])
+    parser.add_argument("what", choices=["ship", "start", "redesign"])
     parser.add_argument("folder", type=Path)
+    parser.add_argument("--crowded", action="store_true",
+                        help="redesign: the levels refused for their crowding")
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    ship(args.folder) if args.what == "ship" else start(args.folder)
+    if args.what == "redesign":
+        if not args.crowded:
+            sys.exit("gridforge: error: redesign needs the rule it applies (--crowded)")
+        redesign(args.folder, args.workers)
+    else:
+        ship(args.folder) if args.what == "ship" else start(args.folder)
 
 
 if __name__ == "__main__":

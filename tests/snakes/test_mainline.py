@@ -281,6 +281,42 @@ def test_a_level_with_too_few_interaction_steps_breaks_the_rules_past_300():
         assert flagged is (interaction < floor), n
 
 
+def test_a_crowded_board_breaks_the_rules_near_the_top_but_on_the_long_slot():
+    line = shipped()
+    crowded = next((lv, c) for _, lv, c in line if c["score"]["normalised"]["occupancy"] == 1)
+    roomy = next((lv, c) for _, lv, c in line if c["score"]["normalised"]["occupancy"] < 1)
+    for n in (1699, 1701, 1709, 1801, 1999, 2000):
+        refused = n >= mainline_module.CROWDED_FROM and (n - 1) % 10 != 8
+        assert (mainline_module.CROWDED in rule_misses(n, *crowded)) is refused, n
+        assert mainline_module.CROWDED not in rule_misses(n, *roomy), n
+
+
+@pytest.mark.parametrize(("miss", "lower"), [(mainline_module.CROWDED, True),
+                                             ("solved one body at a time", False)])
+def test_boards_refused_for_crowding_alone_make_the_plan_aim_lower(monkeypatch, miss, lower):
+    # Every attempt of level 1801 makes one candidate, which the rules refuse for ``miss``:
+    # a crowded board asks a lower target next round, a plain one a higher target.
+    _, level, cert = shipped()[0]
+    asked: list[float] = []
+
+    class LastResort(Exception):
+        pass
+
+    def refuse(request, accept=None):
+        if accept is None:  # the last resort: taken as it comes
+            raise LastResort
+        asked.append(request["target"])
+        assert accept(level, cert) == [miss]
+        return {"levels": [], "certificates": [], "report": {"rejected": {"rules": 1}}}
+
+    monkeypatch.setattr(mainline_module, "rule_misses", lambda n, lv, c: [miss])
+    monkeypatch.setattr(mainline_module, "design_levels", refuse)
+    with pytest.raises(LastResort):
+        design_level(1801, 2026)
+    first, second = asked[0], asked[mainline_module.TEMPLATES_PER_ROUND]
+    assert (second < first) if lower else (second > first)
+
+
 def test_layout_key_sees_through_symmetry_and_colour_names():
     level = {"cols": 4, "rows": 3, "stones": [[3, 0]],
              "bodies": [{"cells": [[0, 0], [1, 0], [1, 1]], "colors": [2, 5]}],
