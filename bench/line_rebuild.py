@@ -76,14 +76,6 @@ def start(out: Path) -> None:
     print(f"{len(kept)} rebuilt blocks in {out}; --resume rebuilds the others")
 
 
-def refused_by_crowding(n: int, cert: dict) -> bool:
-    """Whether today's rules refuse level ``n`` for its crowding alone."""
-    from gridforge.snakes.design import mainline
-
-    return (n >= mainline.CROWDED_FROM and (n - 1) % 10 != mainline.LONG_WAVE_SLOT
-            and mainline.crowded(cert))
-
-
 def _design(n: int, seed: int) -> tuple[int, dict, dict]:
     from gridforge.snakes.design.mainline import design_level
 
@@ -105,7 +97,7 @@ def redesign(folder: Path, workers: int) -> None:
         blocks[record["name"]] = {first + i: (lv, c) for i, (lv, c) in enumerate(
             zip(batch["levels"], batch["certificates"], strict=True))}
     todo = sorted(n for rows in blocks.values() for n, (_, c) in rows.items()
-                  if refused_by_crowding(n, c))
+                  if mainline.too_crowded(n, c))
     print(f"{len(todo)} levels to rebuild: {todo}", flush=True)
     with ProcessPoolExecutor(workers) as pool:
         for n, level, cert in pool.map(_design, todo, [progress["seed"]] * len(todo)):

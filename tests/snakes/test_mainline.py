@@ -300,7 +300,7 @@ def test_boards_refused_for_crowding_alone_make_the_plan_aim_lower(monkeypatch, 
     asked: list[float] = []
 
     class LastResort(Exception):
-        pass
+        """The plan reached its last resort (taken without the rules)."""
 
     def refuse(request, accept=None):
         if accept is None:  # the last resort: taken as it comes

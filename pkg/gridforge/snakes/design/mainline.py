@@ -573,15 +573,17 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"colours {sorted(colours)}: at most {MAX_COLOURS} from 0..9")
     if level["cols"] > MAX_COLUMNS:
         misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
-    if n >= CROWDED_FROM and (n - 1) % 10 != LONG_WAVE_SLOT and crowded(cert):
+    if too_crowded(n, cert):
         misses.append(CROWDED)
     return misses
 
 
-def crowded(cert: Certificate) -> bool:
-    """Whether a certificate's score has its occupancy term at the ceiling."""
+def too_crowded(n: int, cert: Certificate) -> bool:
+    """Whether main-line level ``n`` breaks the crowding rule: from :data:`CROWDED_FROM`, but
+    on each wave's long slot, its certificate's occupancy term at the ceiling."""
     score = cert["score"]
-    return score is not None and score["normalised"]["occupancy"] >= 1.0
+    return (n >= CROWDED_FROM and (n - 1) % 10 != LONG_WAVE_SLOT and score is not None
+            and score["normalised"]["occupancy"] >= 1.0)
 
 
 def layout_key(level: LevelJson) -> str:
