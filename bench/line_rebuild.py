@@ -12,11 +12,11 @@ apart by the certificates' ``interaction_steps``), and the next sitting goes on 
 A rule that only refuses more levels changes only the levels it refuses (a level is the first
 candidate of its plan that keeps the rules; the candidates before it are refused either way):
 
-    .venv/bin/python bench/line_rebuild.py redesign /work/line2 --crowded --workers 2
+    .venv/bin/python bench/line_rebuild.py redesign /work/line2 --ceilings --workers 2
 
-rebuilds, with today's code, just the listed levels that a new rule refuses (``--crowded``:
-:data:`~gridforge.snakes.design.mainline.CROWDED`), puts them into their blocks and
-``progress.json`` the way the builder writes them.
+rebuilds, with today's code, just the listed levels that a new rule refuses (``--ceilings``:
+the ceiling rule, :func:`~gridforge.snakes.design.mainline.terms_at_ceiling`), puts them into
+their blocks and ``progress.json`` the way the builder writes them.
 
 ``ship`` copies every block that ``/work/line2/progress.json`` lists into
 ``pkg/gridforge/snakes/data/`` and puts its record (name, span, SHA-256) in place of the
@@ -97,7 +97,7 @@ def redesign(folder: Path, workers: int) -> None:
         blocks[record["name"]] = {first + i: (lv, c) for i, (lv, c) in enumerate(
             zip(batch["levels"], batch["certificates"], strict=True))}
     todo = sorted(n for rows in blocks.values() for n, (_, c) in rows.items()
-                  if mainline.too_crowded(n, c))
+                  if mainline.terms_at_ceiling(n, c))
     print(f"{len(todo)} levels to rebuild: {todo}", flush=True)
     with ProcessPoolExecutor(workers) as pool:
         for n, level, cert in pool.map(_design, todo, [progress["seed"]] * len(todo)):
@@ -118,13 +118,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["ship", "start", "redesign"])
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--crowded", action="store_true",
-                        help="redesign: the levels refused for their crowding")
+    parser.add_argument("--ceilings", action="store_true",
+                        help="redesign: the levels refused for score terms at their ceilings")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if args.what == "redesign":
-        if not args.crowded:
-            sys.exit("gridforge: error: redesign needs the rule it applies (--crowded)")
+        if not args.ceilings:
+            sys.exit("gridforge: error: redesign needs the rule it applies (--ceilings)")
         redesign(args.folder, args.workers)
     else:
         ship(args.folder) if args.what == "ship" else start(args.folder)

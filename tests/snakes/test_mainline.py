@@ -281,21 +281,29 @@ def test_a_level_with_too_few_interaction_steps_breaks_the_rules_past_300():
         assert flagged is (interaction < floor), n
 
 
-def test_a_crowded_board_breaks_the_rules_near_the_top_but_on_the_long_slot():
+@pytest.mark.parametrize("term", sorted(mainline_module.CEILINGS_FROM))
+def test_a_term_at_its_ceiling_breaks_the_rules_near_the_top_but_on_the_long_slot(term):
     line = shipped()
-    crowded = next((lv, c) for _, lv, c in line if c["score"]["normalised"]["occupancy"] == 1)
-    roomy = next((lv, c) for _, lv, c in line if c["score"]["normalised"]["occupancy"] < 1)
-    for n in (1699, 1701, 1709, 1801, 1999, 2000):
-        refused = n >= mainline_module.CROWDED_FROM and (n - 1) % 10 != 8
-        assert (mainline_module.CROWDED in rule_misses(n, *crowded)) is refused, n
-        assert mainline_module.CROWDED not in rule_misses(n, *roomy), n
+    full = next((lv, c) for _, lv, c in line if c["score"]["normalised"][term] == 1)
+    under = next((lv, c) for _, lv, c in line if c["score"]["normalised"][term] < 1)
+    start = mainline_module.CEILINGS_FROM[term]
+    miss = mainline_module.at_ceiling(term)
+    for n in (1699, 1701, 1709, 1799, 1801, 1809, 1999, 2000):
+        refused = n >= start and (n - 1) % 10 != mainline_module.LONG_WAVE_SLOT
+        assert (miss in rule_misses(n, *full)) is refused, (n, term)
+        assert miss not in rule_misses(n, *under), (n, term)
 
 
-@pytest.mark.parametrize(("miss", "lower"), [(mainline_module.CROWDED, True),
-                                             ("solved one body at a time", False)])
-def test_boards_refused_for_crowding_alone_make_the_plan_aim_lower(monkeypatch, miss, lower):
-    # Every attempt of level 1801 makes one candidate, which the rules refuse for ``miss``:
-    # a crowded board asks a lower target next round, a plain one a higher target.
+CEILINGS = [mainline_module.at_ceiling(term) for term in sorted(mainline_module.CEILINGS_FROM)]
+
+
+@pytest.mark.parametrize(("misses", "lower"), [
+    *(([miss], True) for miss in CEILINGS), (CEILINGS, True),
+    (["solved one body at a time"], False), ([CEILINGS[0], "solved one body at a time"], False)])
+def test_boards_refused_for_ceilings_alone_make_the_plan_aim_lower(monkeypatch, misses, lower):
+    # Every attempt of level 1801 makes one candidate, which the rules refuse for ``misses``:
+    # a board refused only for terms at their ceilings asks a lower target next round; one
+    # that is also too plain (or only too plain) asks a higher target.
     _, level, cert = shipped()[0]
     asked: list[float] = []
 
@@ -306,10 +314,10 @@ def test_boards_refused_for_crowding_alone_make_the_plan_aim_lower(monkeypatch, 
         if accept is None:  # the last resort: taken as it comes
             raise LastResort
         asked.append(request["target"])
-        assert accept(level, cert) == [miss]
+        assert accept(level, cert) == misses
         return {"levels": [], "certificates": [], "report": {"rejected": {"rules": 1}}}
 
-    monkeypatch.setattr(mainline_module, "rule_misses", lambda n, lv, c: [miss])
+    monkeypatch.setattr(mainline_module, "rule_misses", lambda n, lv, c: list(misses))
     monkeypatch.setattr(mainline_module, "design_levels", refuse)
     with pytest.raises(LastResort):
         design_level(1801, 2026)

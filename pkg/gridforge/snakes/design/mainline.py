@@ -168,11 +168,11 @@ PROOF_EASE = 6.0  # a proof slot's target below its wave position (not the breat
 # but for the hardest level of each wave: no score term at its ceiling in most of a band.
 STEPS_CAP = 99
 LONG_WAVE_SLOT = 8
-# Past CROWDED_FROM the occupancy term stays under its ceiling too (on the same slots): near
-# the top the recipe's occupancy reaches the ceiling (0.85) on about half of the candidates,
-# and the shares at the ceiling rose 15%, 29%, 33% over 1501-1600, 1601-1700, 1701-1775.
-CROWDED_FROM = 1701
-CROWDED = "occupancy at its ceiling"
+# Near the top two more score terms stay under their ceilings (on the same slots), each from
+# the level where its share at the ceiling neared the 30% a band allows: occupancy (the
+# recipe's reaches the ceiling, 0.85, on about half of the candidates; 15%, 29%, 33% at the
+# ceiling over 1501-1600, 1601-1700, 1701-1775) and mechanics (31% over 1801-1900).
+CEILINGS_FROM = {"occupancy": 1701, "mechanics": 1801}
 MAX_COLUMNS = 12  # every level fits a phone held upright (the requests ask portrait)
 LESSON_STATES = 200_000  # states a lesson's predicate search may store
 MAKE_WAY_LESSONS = frozenset({6, 7, 11})  # lessons that are not solved one body at a time
@@ -540,8 +540,8 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
     time (decided exactly); past :data:`PROVEN_UP_TO` at least :func:`interaction_floor`
     interaction steps; every frozen body, frozen hole and lock with a witness; levels
     up to :data:`PROVEN_UP_TO` proven minimal; at most 8 colours drawn from 0..9; at most
-    :data:`MAX_COLUMNS` columns; from :data:`CROWDED_FROM` the occupancy term under its
-    ceiling but on each wave's long slot."""
+    :data:`MAX_COLUMNS` columns; near the top the terms of :data:`CEILINGS_FROM` under
+    their ceilings but on each wave's long slot (:func:`terms_at_ceiling`)."""
     misses: list[str] = []
     if n in LESSON_CHECKS and not LESSON_CHECKS[n](level, cert):
         misses.append(f"lesson {n} not shown")
@@ -573,17 +573,24 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"colours {sorted(colours)}: at most {MAX_COLOURS} from 0..9")
     if level["cols"] > MAX_COLUMNS:
         misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
-    if too_crowded(n, cert):
-        misses.append(CROWDED)
+    misses.extend(terms_at_ceiling(n, cert))
     return misses
 
 
-def too_crowded(n: int, cert: Certificate) -> bool:
-    """Whether main-line level ``n`` breaks the crowding rule: from :data:`CROWDED_FROM`, but
-    on each wave's long slot, its certificate's occupancy term at the ceiling."""
+def at_ceiling(term: str) -> str:
+    """The miss of a level whose score ``term`` is at its ceiling where the rules forbid it."""
+    return f"{term} at its ceiling"
+
+
+def terms_at_ceiling(n: int, cert: Certificate) -> list[str]:
+    """The ceiling rule's misses of main-line level ``n``: from its start in
+    :data:`CEILINGS_FROM`, but on each wave's long slot, a term of :data:`CEILINGS_FROM` at
+    its ceiling in the certificate's score (one :func:`at_ceiling` miss per such term)."""
     score = cert["score"]
-    return (n >= CROWDED_FROM and (n - 1) % 10 != LONG_WAVE_SLOT and score is not None
-            and score["normalised"]["occupancy"] >= 1.0)
+    if score is None or (n - 1) % 10 == LONG_WAVE_SLOT:
+        return []
+    return [at_ceiling(term) for term, start in CEILINGS_FROM.items()
+            if n >= start and score["normalised"][term] >= 1.0]
 
 
 def layout_key(level: LevelJson) -> str:
@@ -627,15 +634,16 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
     plan = level_plan(n, seed)
     attempt = next(plan)
     reasons: list[str] = []
-    only_crowded = [0]  # candidates refused for their crowding alone, in this attempt
+    ceilings = {at_ceiling(term) for term in CEILINGS_FROM}
+    only_ceilings = [0]  # candidates refused for terms at their ceilings alone, this attempt
 
     def keeps_the_rules(level: LevelJson, cert: Certificate) -> list[str]:
         misses = rule_misses(n, level, cert)
-        only_crowded[0] += misses == [CROWDED]
+        only_ceilings[0] += bool(misses) and ceilings.issuperset(misses)
         return misses
 
     while True:
-        only_crowded[0] = 0
+        only_ceilings[0] = 0
         # The curriculum judges every candidate about to be taken (not just the first), so a
         # rule that few candidates keep (a lesson's idea, a mechanic that costs steps) costs
         # candidates, not whole attempts; the last resort is taken as it comes.
@@ -648,9 +656,9 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
         outcome = "none"
         broke = rejected.get("rules", 0)
         top = max(rejected, key=lambda r: (rejected[r], r)) if rejected else None
-        # Too plain to keep the curriculum: aim higher; but boards refused only for their
-        # crowding ask a lower target (a lower target draws fewer body cells).
-        if top in TOO_PLAIN and not (top == "rules" and 0 < broke == only_crowded[0]):
+        # Too plain to keep the curriculum: aim higher; but boards refused only for terms at
+        # their ceilings ask a lower target (a lower target draws fewer cells and mechanics).
+        if top in TOO_PLAIN and not (top == "rules" and 0 < broke == only_ceilings[0]):
             outcome = "rules"
         reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: none"
                        + (f" ({broke} broke the curriculum's rules)" if broke else ""))
