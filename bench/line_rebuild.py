@@ -1,13 +1,18 @@
 """Carry a rebuild of the main line across sittings, a few blocks at a time.
 
-A whole rebuild takes longer than a sitting, and a folder outside the repository does not
-outlive one. So the blocks rebuilt so far are shipped as they come (the line's first blocks
-are this designer's, the rest the earlier one's; ``tests/snakes/test_mainline.py`` knows them
-apart by the certificates' ``interaction_steps``), and the next sitting goes on from them:
+A whole rebuild takes longer than a sitting (about 15 CPU hours), and a folder outside the
+repository does not outlive one. So the blocks rebuilt so far are shipped as they come, and
+the next sitting goes on from them (issue 18 rebuilt the line this way, 2026-11 to 2026-12):
 
-    .venv/bin/python bench/line_rebuild.py ship /work/line2   # rebuilt blocks -> the data
-    .venv/bin/python bench/line_rebuild.py start /work/line2  # the data -> a build folder
+    .venv/bin/python bench/line_rebuild.py start /work/line2 --from 1201  # keep 1-1200
     .venv/bin/gridforge generate-levels --out /work/line2 --resume --workers 2
+    .venv/bin/python bench/line_rebuild.py ship /work/line2   # rebuilt blocks -> the data
+
+``start`` writes the shipped ``progress.json`` and the shipped blocks before level ``--from``
+(whole blocks) into a fresh folder: ``--resume`` names the missing blocks and rebuilds them.
+``ship`` copies every block that the folder's ``progress.json`` lists into
+``pkg/gridforge/snakes/data/`` and puts its record (name, span, SHA-256) in place of the
+shipped one of the same span.
 
 A rule that only refuses more levels changes only the levels it refuses (a level is the first
 candidate of its plan that keeps the rules; the candidates before it are refused either way):
@@ -17,11 +22,6 @@ candidate of its plan that keeps the rules; the candidates before it are refused
 rebuilds, with today's code, just the listed levels that a new rule refuses (``--ceilings``:
 the ceiling rule, :func:`~gridforge.snakes.design.mainline.terms_at_ceiling`), puts them into
 their blocks and ``progress.json`` the way the builder writes them.
-
-``ship`` copies every block that ``/work/line2/progress.json`` lists into
-``pkg/gridforge/snakes/data/`` and puts its record (name, span, SHA-256) in place of the
-shipped one of the same span. ``start`` writes the shipped ``progress.json`` and only the
-rebuilt blocks into a fresh folder: ``--resume`` names the missing ones and rebuilds them.
 """
 
 from __future__ import annotations
@@ -46,12 +46,6 @@ def _write_progress(folder: Path, progress: dict) -> None:
     (folder / "progress.json").write_text(text, encoding="utf-8")
 
 
-def rebuilt(block: Path) -> bool:
-    """Whether a block file holds levels of this designer (see the module's docstring)."""
-    batch = json.loads(block.read_text(encoding="utf-8"))
-    return all("interaction_steps" in c["score"]["diagnostics"] for c in batch["certificates"])
-
-
 def ship(source: Path) -> None:
     built, shipped = _progress(source), _progress(DATA)
     if (built["seed"], built["block"]) != (shipped["seed"], shipped["block"]):
@@ -67,13 +61,13 @@ def ship(source: Path) -> None:
     print(f"{len(built['files'])} rebuilt blocks shipped ({built['done']} levels)")
 
 
-def start(out: Path) -> None:
+def start(out: Path, first: int) -> None:
     out.mkdir(parents=True, exist_ok=False)
     shutil.copyfile(DATA / "progress.json", out / "progress.json")
-    kept = [r["name"] for r in _progress(DATA)["files"] if rebuilt(DATA / r["name"])]
+    kept = [r["name"] for r in _progress(DATA)["files"] if r["last"] < first]
     for name in kept:
         shutil.copyfile(DATA / name, out / name)
-    print(f"{len(kept)} rebuilt blocks in {out}; --resume rebuilds the others")
+    print(f"{len(kept)} shipped blocks in {out}; --resume rebuilds the others")
 
 
 def _design(n: int, seed: int) -> tuple[int, dict, dict]:
@@ -120,14 +114,20 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--ceilings", action="store_true",
                         help="redesign: the levels refused for score terms at their ceilings")
+    parser.add_argument("--from", dest="first", type=int, metavar="N",
+                        help="start: the first level to rebuild (the blocks before it are kept)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if args.what == "redesign":
         if not args.ceilings:
             sys.exit("gridforge: error: redesign needs the rule it applies (--ceilings)")
         redesign(args.folder, args.workers)
+    elif args.what == "start":
+        if args.first is None:
+            sys.exit("gridforge: error: start needs the first level to rebuild (--from N)")
+        start(args.folder, args.first)
     else:
-        ship(args.folder) if args.what == "ship" else start(args.folder)
+        ship(args.folder)
 
 
 if __name__ == "__main__":

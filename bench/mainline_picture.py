@@ -158,11 +158,11 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
 
 def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     """The per-band Markdown table of the docs."""
-    out = ["| band | built | rebuilt | median score | proven | mean gap (steps - bound) | "
+    out = ["| band | built | median score | proven | mean gap (steps - bound) | "
            "interaction steps (mean / median) | make way | mechanic-free | all four | "
            "coats / frozen / frozen holes / locks | most at a ceiling | "
            "largest template share | body counts | fallbacks |",
-           "| --- " * 15 + "|"]
+           "| --- " * 14 + "|"]
     for band in bands:
         lo, hi = band["levels"]
         counts = ", ".join(map(str, band["body_counts"]))
@@ -172,7 +172,7 @@ def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
         ceiling = f"{top} {ceilings[top]:.0%}" if top else "none"
         mean, median = band["mean_interaction"], band["median_interaction"]
         interaction = None if mean is None else f"{mean:.1f} / {median:g}"
-        out.append(f"| {lo}-{hi} | {band['built']} | {band['rebuilt']} | "
+        out.append(f"| {lo}-{hi} | {band['built']} | "
                    f"{band['median_score']:.1f} | "
                    f"{band['proven']:.0%} | {band['mean_gap']:.1f} | "
                    f"{interaction or '-'} | "

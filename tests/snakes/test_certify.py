@@ -205,8 +205,9 @@ def test_the_game_certificate_has_no_score_and_the_full_one_the_same_bytes_other
 
 
 def test_a_certificate_written_before_the_interaction_figures_still_holds():
-    # The earlier designer's levels (shipped until the line is rebuilt) carry scores without
-    # the travel bound and interaction steps: judged without them; any other change is not.
+    # Certificates written before issue 18 (a designer's saved batches and editor files)
+    # carry scores without the travel bound and interaction steps: judged without them; any
+    # other change is not.
     cert = certify.certify(spec_example())
     diagnostics = cert["score"]["diagnostics"]
     assert {"travel_bound", "interaction_steps"} <= set(diagnostics)

@@ -86,8 +86,8 @@ MAX_INFO_TEXT = 64  # characters of ``version`` or of a text in ``search``
 MAX_BATCH_LEVELS = 2000  # the designer's largest batch (its MAX_COUNT)
 MAX_SOLUTION = 10_000  # steps; far above any certified solution, refused before replay
 # Diagnostics a score reports since the certificates of issue 18 (the travel bound and the
-# steps beyond it): a certificate written before them is judged without them, so that the
-# shipped levels of the earlier designer stay valid while the line is rebuilt.
+# steps beyond it): a certificate written before them (a saved batch, an editor file) is
+# judged without them, so that it stays valid.
 LATER_DIAGNOSTICS = ("travel_bound", "interaction_steps")
 # A recheck re-proves claims within at most this many stored states (and these seconds, a
 # safety net): a claim that needs more is refused, never believed.

@@ -75,7 +75,6 @@ class Band(TypedDict):
     top_template_share: float
     fallbacks: int
     body_counts: list[int]
-    rebuilt: int  # levels of this designer (they report interaction steps)
     mean_interaction: float | None
     median_interaction: float | None
     make_way: float
