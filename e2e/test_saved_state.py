@@ -259,6 +259,10 @@ def test_a_snakes_level_python_refuses_is_kept_aside_before_play_saves(page: Pag
     # A step saves the fresh level over the old one; the rest of the progress is as it was.
     first = snakes_certificate(SNAKES_LEVEL)["solution"][:1]
     play_solution_by_dragging(page, "desktop", first)
+    # The board draws the step from the answer ahead; the save follows Python's step call.
+    page.wait_for_function(
+        "([key, steps]) => JSON.stringify((JSON.parse(localStorage.getItem(key)).snakes"
+        ".current || {}).steps) === steps", arg=[KEY, json.dumps(first, separators=(",", ":"))])
     before, now = json.loads(original), stored(page)
     assert now["snakes"]["current"] == {"level": SNAKES_LEVEL,
                                         "sha": snakes_certificate(SNAKES_LEVEL)["level_sha256"],
