@@ -2,7 +2,7 @@
 
 A whole rebuild takes longer than a sitting (about 15 CPU hours), and a folder outside the
 repository does not outlive one. So the blocks rebuilt so far are shipped as they come, and
-the next sitting goes on from them (issue 18 rebuilt the line this way, 2026-11 to 2026-12):
+the next sitting goes on from them (issue 18 rebuilt the line this way, finished 2026-12-03):
 
     .venv/bin/python bench/line_rebuild.py start /work/line2 --from 1201  # keep 1-1200
     .venv/bin/gridforge generate-levels --out /work/line2 --resume --workers 2
