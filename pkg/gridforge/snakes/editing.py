@@ -62,7 +62,7 @@ from gridforge.snakes.level import (
     regions,
     validate_level,
 )
-from gridforge.snakes.levelfile import HoleJson, LevelJson, LockJson, accepted
+from gridforge.snakes.levelfile import HoleJson, LevelJson, LockJson, PathJson, accepted
 
 __all__ = [
     "IMPORT_MAX_BYTES",
@@ -79,7 +79,8 @@ __all__ = [
     "share_text",
 ]
 
-TOOLS = ("stone", "erase", "hole", "body", "resize", "body_props", "hole_props", "transform")
+TOOLS = ("stone", "erase", "hole", "body", "resize", "body_props", "hole_props", "transform",
+         "path", "bridge")
 # An imported file larger than this is refused before parsing (a batch of 50 large levels
 # with certificates stays well below it).
 IMPORT_MAX_BYTES = 4 * 1024 * 1024
@@ -224,12 +225,80 @@ def _stone(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     fields.check()
 
 
+def _erase_flag(edit: JsonObject, fields: _Fields) -> bool:
+    erase = edit.get("erase", False)
+    if not isinstance(erase, bool):
+        fields.add("erase", "type", "erase must be true or false")
+        return False
+    return erase
+
+
+def _terrain_at(data: LevelJson, cell: Cell) -> str | None:
+    """``"paths"`` or ``"bridges"`` when ``cell`` is painted or bridged, else None."""
+    target = list(cell)
+    if any(p["cell"] == target for p in data.get("paths", [])):
+        return "paths"
+    if target in data.get("bridges", []):
+        return "bridges"
+    return None
+
+
+def _set_terrain(data: LevelJson, cells: set[Cell], paths: list[PathJson] | None = None,
+                 bridges: list[list[int]] | None = None) -> None:
+    """Clear the terrain of ``cells``, then add ``paths`` and ``bridges``; an emptied field
+    is dropped (a level without terrain keeps the file's shape and its SHA)."""
+    kept_paths = [p for p in data.get("paths", []) if (p["cell"][0], p["cell"][1]) not in cells]
+    kept_bridges = [c for c in data.get("bridges", []) if (c[0], c[1]) not in cells]
+    kept_paths += paths or []
+    kept_bridges += bridges or []
+    data.pop("paths", None)
+    data.pop("bridges", None)
+    if kept_paths:
+        data["paths"] = kept_paths
+    if kept_bridges:
+        data["bridges"] = kept_bridges
+
+
+def _terrain_cells(data: LevelJson, edit: JsonObject, fields: _Fields) -> tuple[list[Cell], bool]:
+    """The cells of a terrain edit and its erase flag; painting on a stone or a hole refused."""
+    cells = fields.cells(edit, data)
+    erase = _erase_flag(edit, fields)
+    if not erase:
+        for j, cell in enumerate(cells):
+            at = _where(data, cell)
+            if at is not None and at[0] != "bodies":
+                _taken(fields, f"cells[{j}]", cell, at)
+    return cells, erase
+
+
+def _path(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
+    """Paint a coloured path of ``color`` along ``cells`` (a bridge there gives way), or
+    erase the paint there with ``erase: true``."""
+    cells, erase = _terrain_cells(data, edit, fields)
+    color = None if erase else fields.int_in(edit, "color", MIN_COLOR, MAX_COLOR)
+    fields.check()
+    painted: list[PathJson] = [] if color is None else [
+        {"cell": list(c), "color": color} for c in dict.fromkeys(cells)]
+    _set_terrain(data, set(cells), paths=painted)
+
+
+def _bridge(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
+    """Place bridges on ``cells`` (paint there gives way), or remove them with ``erase``."""
+    cells, erase = _terrain_cells(data, edit, fields)
+    fields.check()
+    _set_terrain(data, set(cells), bridges=[] if erase else [list(c) for c in dict.fromkeys(cells)])
+
+
 def _erase(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
-    """Remove whatever stands on ``cell``: a stone, a hole or a whole body."""
+    """Remove whatever stands on ``cell``: a stone, a hole or a whole body; on bare terrain,
+    its paint or bridge."""
     cell = fields.board_cell(edit.get("cell"), "cell", data)
     fields.check()
     assert cell is not None
     at = _where(data, cell)
+    if at is None and _terrain_at(data, cell) is not None:
+        _set_terrain(data, {cell})
+        return
     if at is None:
         fields.add("cell", "empty", f"cell {list(cell)} is empty floor: nothing to erase")
         fields.check()
@@ -309,6 +378,8 @@ def _resize(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     fields.check()
     data["cols"], data["rows"] = cols, rows
     data["stones"] = [s for s in data["stones"] if inside(s)]
+    _set_terrain(data, {(x, y) for x in range(MAX_COLS) for y in range(MAX_ROWS)
+                        if not inside([x, y])})
 
 
 def _body_props(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
@@ -378,7 +449,8 @@ def _transform(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
 
 
 _APPLY = {"stone": _stone, "erase": _erase, "hole": _hole, "body": _body, "resize": _resize,
-          "body_props": _body_props, "hole_props": _hole_props, "transform": _transform}
+          "body_props": _body_props, "hole_props": _hole_props, "transform": _transform,
+          "path": _path, "bridge": _bridge}
 
 
 def apply_edit(level: Any, edit: Any) -> DraftAnswer:
@@ -391,7 +463,9 @@ def apply_edit(level: Any, edit: Any) -> DraftAnswer:
     path starts on; ``{"tool": "resize", "cols", "rows"}``; ``{"tool": "body_props",
     "index", "colors", "frozen"?, "lock"?, "key"?}``; ``{"tool": "hole_props", "index",
     "color", "frozen"?}``; ``{"tool": "transform", "op", "area"?, "by"?}`` mirrors, rotates,
-    moves or copies (:func:`gridforge.snakes.transform.transform`).
+    moves or copies (:func:`gridforge.snakes.transform.transform`); ``{"tool": "path",
+    "cells", "color", "erase"?}`` paints a coloured path (or erases paint) along a drag;
+    ``{"tool": "bridge", "cells", "erase"?}`` places (or removes) bridges (spec section 3b).
 
     :raises ValidationError: the edit's fields (paths ``edit.*``), or what the edit would
         break in the level (level paths such as ``bodies[1].cells[3]``); nothing changes.

@@ -18,6 +18,10 @@ Public names (stable; the designer builds on them):
   order), :func:`canonical_json` and :func:`level_sha256` (keys sorted, no whitespace,
   ``meta`` excluded), :func:`balance_issues` (supply/demand per colour and floor region),
   :func:`floor_regions`.
+- Terrain (spec section 3b): :class:`PaintedCell` (a coloured path's cell), ``Level.bridges``,
+  :func:`bridge_lane` (the lane a body's cell takes on a bridge), the constants ``HORIZONTAL``
+  and ``VERTICAL``. Both fields are optional in the file and written only when present, so a
+  level without terrain keeps its bytes and its SHA.
 - :func:`spec_example`: the example level of spec section 7 (``data/spec_example.json``,
   minimum 20 steps), a fresh dict on each call.
 - Limits as constants: ``MIN_COLS`` ... ``MAX_COLOR``, the list caps ``MAX_STONES`` and
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, NamedTuple
@@ -45,7 +49,7 @@ from gridforge.errors import (
 )
 from gridforge.grid import NEIGHBOURS_4, Cell
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson
+from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson, PathJson
 
 FORMAT = "gridforge.snakes.level/1"
 
@@ -65,7 +69,12 @@ MAX_HOLES = MAX_BODIES * MAX_LAYERS  # one hole per layer (supply equals demand)
 MAX_LEVEL_BYTES = 1024 * 1024  # a level file (the largest valid one is a few KiB plus meta)
 LOCK_KEYS = {"silver": 1, "gold": 2}
 
-LEVEL_KEYS = ("format", "cols", "rows", "stones", "bodies", "holes", "meta")
+MAX_PATHS = MAX_FLOOR  # one paint per floor cell at most
+MAX_BRIDGES = MAX_FLOOR
+HORIZONTAL, VERTICAL = 0, 1  # a bridge's lanes: entered from the left/right, from above/below
+
+LEVEL_KEYS = ("format", "cols", "rows", "stones", "bodies", "holes", "paths", "bridges", "meta")
+PATH_KEYS = ("cell", "color")
 BODY_KEYS = ("cells", "colors", "frozen", "lock", "key")
 HOLE_KEYS = ("cell", "color", "frozen")
 LOCK_FIELDS = ("id", "kind")
@@ -122,6 +131,37 @@ class Hole:
 
 
 @dataclass(frozen=True)
+class PaintedCell:
+    """A cell of a coloured path: a step whose moving end enters it is legal only for a body
+    whose current outer colour is ``color`` (spec section 3b)."""
+
+    cell: Cell
+    color: int
+
+    def to_json(self) -> PathJson:
+        return {"cell": list(self.cell), "color": self.color}
+
+
+def bridge_lane(cells: Sequence[Cell], j: int) -> int | None:
+    """The lane (:data:`HORIZONTAL` or :data:`VERTICAL`) that cell ``j`` of a body's ``cells``
+    takes when it lies on a bridge: the axis joining it to its neighbours in the body. None
+    when the body turns there (its neighbours do not lie on opposite sides of it), which no
+    bridge allows."""
+    x, y = cells[j]
+    axes = set()
+    for k in (j - 1, j + 1):
+        if 0 <= k < len(cells):
+            axes.add(HORIZONTAL if cells[k][1] == y else VERTICAL)
+    if len(axes) != 1:
+        return None
+    if 0 < j < len(cells) - 1:
+        (px, py), (qx, qy) = cells[j - 1], cells[j + 1]
+        if (px + qx, py + qy) != (2 * x, 2 * y):
+            return None
+    return axes.pop()
+
+
+@dataclass(frozen=True)
 class Level:
     """A validated snakes level. Build it with :meth:`from_json` (which validates)."""
 
@@ -131,6 +171,8 @@ class Level:
     bodies: tuple[Body, ...]
     holes: tuple[Hole, ...]
     meta: JsonObject | None = field(default=None, compare=False, hash=False)
+    paths: tuple[PaintedCell, ...] = ()
+    bridges: tuple[Cell, ...] = ()
 
     @classmethod
     def from_json(cls, data: Any, *, balanced: bool = True) -> Level:
@@ -147,6 +189,10 @@ class Level:
             "bodies": [b.to_json() for b in self.bodies],
             "holes": [h.to_json() for h in self.holes],
         }
+        if self.paths:
+            out["paths"] = [p.to_json() for p in self.paths]
+        if self.bridges:
+            out["bridges"] = [list(c) for c in self.bridges]
         if with_meta and self.meta is not None:
             out["meta"] = json.loads(json.dumps(self.meta))
         return out
@@ -155,6 +201,11 @@ class Level:
     def floor_count(self) -> int:
         """Cells of the board that are not stones."""
         return self.cols * self.rows - len(self.stones)
+
+    @property
+    def has_terrain(self) -> bool:
+        """Whether the level has coloured paths or bridges (spec section 3b)."""
+        return bool(self.paths or self.bridges)
 
 
 # ---------------------------------------------------------------- validation helpers
@@ -208,12 +259,18 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
                 f"floor cells must number {MIN_FLOOR}..{MAX_FLOOR}, got {floor}",
             )
 
+    # Terrain before the bodies: a body's cell on a bridge takes a lane.
+    paths, bridges = _check_terrain(col, data, bc, br)
+    bridge_at = {cell: i for i, cell in enumerate(bridges)}
+    lanes: dict[tuple[Cell, int], str] = {}
+
     # Locks first (keys refer to them), then bodies.
     raw_bodies = col.list_of(data.get("bodies"), "bodies", MIN_BODIES, MAX_BODIES, "bodies",
                              "count")
     raw_bodies = raw_bodies or []
     bodies: list[Body | None] = [
-        _check_body(_Scope(col, bc, br, owner), raw, i) for i, raw in enumerate(raw_bodies)
+        _check_body(_Scope(col, bc, br, owner, bridge_at, lanes), raw, i)
+        for i, raw in enumerate(raw_bodies)
     ]
     total_cells = sum(len(b.cells) for b in bodies if b is not None)
     # The total is judged only when every body is valid: an invalid one would miscount it.
@@ -231,9 +288,11 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     raw_holes = col.list_of(data.get("holes"), "holes", 0, MAX_HOLES, "holes", "too_many") or []
     holes: list[Hole] = []
     for i, raw in enumerate(raw_holes):
-        hole = _check_hole(_Scope(col, bc, br, owner), raw, i)
+        hole = _check_hole(_Scope(col, bc, br, owner, bridge_at, lanes), raw, i)
         if hole is not None:
             holes.append(hole)
+
+    _check_terrain_cells(col, paths, bridges, owner)
 
     # Colours.
     used_colors = {c for b in bodies if b is not None for c in b.colors} | {h.color for h in holes}
@@ -260,6 +319,8 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
         bodies=tuple(b for b in bodies if b is not None),
         holes=tuple(holes),
         meta=json.loads(json.dumps(meta)) if isinstance(meta, dict) else None,
+        paths=tuple(paths),
+        bridges=tuple(bridges),
     )
     if balanced:
         issues = balance_issues(level)
@@ -323,18 +384,73 @@ def _check_keys(col: Issues, bodies: list[Body | None]) -> None:
             )
 
 
+def _check_terrain(col: Issues, data: dict[str, Any], bc: int | None, br: int | None
+                   ) -> tuple[list[PaintedCell], list[Cell]]:
+    """A level's coloured paths and bridges, each on the board, each cell painted or bridged
+    once; problems to ``col``. Stones and holes under them are judged by
+    :func:`_check_terrain_cells`, once the holes are read."""
+    taken: dict[Cell, str] = {}
+    paths: list[PaintedCell] = []
+    raw_paths = col.list_of(data.get("paths", []), "paths", 0, MAX_PATHS, "paths",
+                            "too_many") or []
+    for i, raw in enumerate(raw_paths):
+        base, before = field_path("paths", i), len(col.items)
+        if not col.object_of(raw, base, PATH_KEYS, "a path cell"):
+            continue
+        cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
+        col.integer(raw.get("color"), field_path(base, "color"), MIN_COLOR, MAX_COLOR, "color")
+        if cell is not None and cell in taken:
+            col.add(field_path(base, "cell"), "duplicate",
+                    f"cell {list(cell)} is already terrain: {taken[cell]}")
+        elif cell is not None:
+            taken[cell] = base
+        if len(col.items) == before and cell is not None:
+            paths.append(PaintedCell(cell, raw["color"]))
+    bridges: list[Cell] = []
+    raw_bridges = col.list_of(data.get("bridges", []), "bridges", 0, MAX_BRIDGES, "bridges",
+                              "too_many") or []
+    for i, raw in enumerate(raw_bridges):
+        path = field_path("bridges", i)
+        cell = col.cell(raw, path, bc, br)
+        if cell is None:
+            continue
+        if cell in taken:
+            what = "painted" if taken[cell].startswith("paths") else "a bridge"
+            col.add(path, "duplicate", f"cell {list(cell)} is already {what}: {taken[cell]}")
+            continue
+        taken[cell] = path
+        bridges.append(cell)
+    return paths, bridges
+
+
+def _check_terrain_cells(col: Issues, paths: list[PaintedCell], bridges: list[Cell],
+                         owner: dict[Cell, str]) -> None:
+    """Terrain lies on floor: never on a stone or a hole (bodies may lie on it)."""
+    places = [(field_path("paths", i, "cell"), p.cell) for i, p in enumerate(paths)]
+    places += [(field_path("bridges", i), cell) for i, cell in enumerate(bridges)]
+    for path, cell in places:
+        taken = owner.get(cell, "")
+        if taken.startswith("stones"):
+            col.add(path, "on_stone", f"cell {list(cell)} is a stone ({taken})")
+        elif taken.startswith("holes"):
+            col.add(path, "on_hole", f"cell {list(cell)} is a hole ({taken})")
+
+
 class _Scope(NamedTuple):
     """What each body and hole check needs: the collector, the board's bounds (None when the
-    size itself is bad) and the owner (a field path) of every cell taken so far."""
+    size itself is bad), the owner (a field path) of every cell taken so far, the bridges
+    (cell -> index) and the owner of every bridge lane taken so far."""
 
     col: Issues
     cols: int | None
     rows: int | None
     owner: dict[Cell, str]
+    bridge_at: dict[Cell, int]
+    lanes: dict[tuple[Cell, int], str]
 
 
 def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
-    col, bc, br, owner = scope
+    col, bc, br, owner, bridge_at, _ = scope
     base, before = field_path("bodies", i), len(col.items)
     if not col.object_of(raw, base, BODY_KEYS, "a body"):
         return None
@@ -349,7 +465,9 @@ def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
         if cell is None:
             prev = None
             continue
-        if cell in own:
+        if cell in bridge_at:
+            pass  # a bridge holds two lanes: judged once the whole path is read
+        elif cell in own:
             col.add(path, "repeat", f"cell {list(cell)} appears twice in this body")
         elif cell in owner:
             what = "stone" if owner[cell].startswith("stones") else "body"
@@ -365,6 +483,8 @@ def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
             )
         prev = cell
         cells.append(cell)
+    if len(col.items) == before:
+        _check_lanes(scope, cells, base)
     colors: list[int] = []
     raw_colors = col.list_of(raw.get("colors"), field_path(base, "colors"), MIN_LAYERS,
                              MAX_LAYERS, "a body's colors (its layers)") or []
@@ -383,6 +503,30 @@ def _check_body(scope: _Scope, raw: Any, i: int) -> Body | None:
     if len(col.items) != before:
         return None
     return Body(tuple(cells), tuple(colors), frozen, lock, key)
+
+
+def _check_lanes(scope: _Scope, cells: list[Cell], base: str) -> None:
+    """A body's cells on bridges: no turn there, each lane taken once (by any body)."""
+    col, _, _, owner, bridge_at, lanes = scope
+    for j, cell in enumerate(cells):
+        if cell not in bridge_at:
+            continue
+        path = field_path(base, "cells", j)
+        if cell in owner and owner[cell].startswith("stones"):
+            col.add(path, "overlap", f"cell {list(cell)} is already taken by stone {owner[cell]}")
+            continue
+        lane = bridge_lane(cells, j)
+        if lane is None:
+            col.add(path, "bridge_turn",
+                    f"the body turns on the bridge at {list(cell)}: a bridge is crossed straight")
+            continue
+        name = "horizontal" if lane == HORIZONTAL else "vertical"
+        if (cell, lane) in lanes:
+            col.add(path, "bridge_lane",
+                    f"the {name} lane of the bridge at {list(cell)} is already taken by "
+                    f"{lanes[cell, lane]}")
+            continue
+        lanes[cell, lane] = path
 
 
 def _check_lock(col: Issues, raw: Any, path: str) -> Lock | None:
@@ -408,17 +552,18 @@ def _check_lock(col: Issues, raw: Any, path: str) -> Lock | None:
 
 
 def _check_hole(scope: _Scope, raw: Any, i: int) -> Hole | None:
-    col, bc, br, owner = scope
+    col, bc, br, owner, _, lanes = scope
     base, before = field_path("holes", i), len(col.items)
     if not col.object_of(raw, base, HOLE_KEYS, "a hole"):
         return None
     cell = col.cell(raw.get("cell"), field_path(base, "cell"), bc, br)
     if cell is not None:
-        if cell in owner:
+        lane_owner = lanes.get((cell, HORIZONTAL)) or lanes.get((cell, VERTICAL))
+        if cell in owner or lane_owner is not None:
             col.add(
                 field_path(base, "cell"),
                 "overlap",
-                f"cell {list(cell)} is already taken by {owner[cell]}",
+                f"cell {list(cell)} is already taken by {owner.get(cell) or lane_owner}",
             )
         else:
             owner[cell] = base
@@ -558,12 +703,16 @@ def level_sha256(level: Level | Mapping[str, object]) -> str:
 
 __all__ = [
     "FORMAT",
+    "HORIZONTAL",
     "LOCK_KEYS",
+    "VERTICAL",
     "Body",
     "Hole",
     "Level",
     "Lock",
+    "PaintedCell",
     "balance_issues",
+    "bridge_lane",
     "canonical_json",
     "floor_regions",
     "level_from_json",

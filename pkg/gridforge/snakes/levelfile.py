@@ -36,6 +36,11 @@ class HoleJson(TypedDict):
     frozen: NotRequired[int]
 
 
+class PathJson(TypedDict):
+    cell: list[int]
+    color: int
+
+
 class LevelJson(TypedDict):
     format: str
     cols: int
@@ -43,6 +48,8 @@ class LevelJson(TypedDict):
     stones: list[list[int]]
     bodies: list[BodyJson]
     holes: list[HoleJson]
+    paths: NotRequired[list[PathJson]]  # coloured paths (spec section 3b)
+    bridges: NotRequired[list[list[int]]]  # bridge cells (spec section 3b)
     meta: NotRequired[JsonObject]
 
 

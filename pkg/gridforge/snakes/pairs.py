@@ -203,7 +203,7 @@ class _Relaxed:
         # then newest first; f never below ``floor`` (a lower bound of every solution).
         heap: list[tuple[int, int, int, int, _Key, int]] = [(max(h0, floor), h0, 0, 0, start, occ0)]
         seq = 0
-        nbb = game.nbb
+        nbb_color = game.nbb_color  # per outer colour (one table when nothing is painted)
         bit = game.bit
         hole_at = self.hole_at
         hole_color = self.hole_color
@@ -228,6 +228,7 @@ class _Relaxed:
                 head = code & CELL_MASK
                 tail = code >> shift
                 children: list[tuple[_Key, int]] = []
+                nbb = nbb_color[color]
                 for end, here, far in ((0, head, tail), (1, tail, head)):
                     far_bit = bit[far]
                     for _, t, bt in nbb[here]:
@@ -326,10 +327,11 @@ def best_partition(singles: Sequence[int], pairs: Mapping[tuple[int, int], int])
 
 
 def _regions(game: Game) -> list[int]:
-    """A connected-floor label per padded cell (-1 off the floor); holes are floor here."""
-    label = [-1] * game.size
+    """A connected-floor label per node (-1 off the floor; a bridge's lanes are nodes of
+    their own); holes are floor here."""
+    label = [-1] * game.nodes
     region = 0
-    for p in range(game.size):
+    for p in range(game.nodes):
         if not game.floor[p] or label[p] >= 0:
             continue
         label[p] = region

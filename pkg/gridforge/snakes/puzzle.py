@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from heapq import heappop, heappush
 from typing import Any
 
-from gridforge.snakes.level import Level
+from gridforge.errors import ValidationError
+from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.matching import INF
 from gridforge.snakes.rules import BITS, CELL_MASK, Game, Move, State, move_to_step, moves_to
 from gridforge.snakes.search import Solver, bfs_optimum
@@ -96,7 +97,10 @@ class _Serial:
             if o != b and not gone >> o & 1:
                 others |= self.start_occ[o]
         unused = g.unused_holes(used)
-        free = self.floor & ~others & ~unused
+        # A flood of cells, not lanes: a bridge stays passable (one lane may be free), and a
+        # vertical lane's node (past the board's cells) never blocks; paint is ignored. All
+        # of it only widens the flood, so the condition stays necessary.
+        free = self.floor & ~(others & ~g.bridge_mask) & ~unused
         color = g.colors[b][0]
         exited = used.bit_count()
         targets = 0
@@ -106,7 +110,7 @@ class _Serial:
         if not targets:
             return False
         code = g.initial[b]
-        region = 1 << (code & CELL_MASK) | 1 << (code >> g.shifts[b])
+        region = 1 << g.real[code & CELL_MASK] | 1 << g.real[code >> g.shifts[b]]
         while True:
             grown = region | ((region << 1 | region >> 1 | region << w | region >> w) & free)
             if (region << 1 | region >> 1 | region << w | region >> w) & targets:
@@ -136,7 +140,7 @@ class _Serial:
         cmask = g.code_masks[b]
         colors = g.colors[b]
         nlayers = g.nlayers[b]
-        nbb, bit = g.nbb, g.bit
+        nbb_color, bit = g.nbb_color, g.bit  # per outer colour (one table without paint)
         hole_at, hole_color, hole_frozen = g.hole_at, g.hole_color, g.hole_frozen
         sh_shed = BITS * length
         sh_used = sh_shed + 3
@@ -168,6 +172,7 @@ class _Serial:
                 head = code & CELL_MASK
                 tail = code >> shift
                 color = colors[shed]
+                nbb = nbb_color[color]
                 for end, here, far in ((0, head, tail), (4, tail, head)):
                     far_bit = bit[far]
                     for d, t, bt in nbb[here]:
@@ -409,7 +414,11 @@ def relaxations(level: Level) -> list[tuple[str, Level]]:
     """One entry per mechanic instance: its name and the level with just it removed.
 
     Names: ``bodies[i].frozen``, ``holes[j].frozen``, ``bodies[i].lock`` (removing a lock
-    also drops the keys for it, so the relaxed level stays valid).
+    also drops the keys for it, so the relaxed level stays valid), and ``paths[k]`` for each
+    painted cell of a coloured path (spec section 3b; the level with that cell unpainted).
+    Bridges are no relaxation: without one a level is another board (a body crossing
+    itself there would not even be a level); a bridge is judged by whether the certificate
+    crosses it (:func:`crossed_bridges`).
     """
     out: list[tuple[str, Level]] = []
     bodies = level.bodies
@@ -431,7 +440,69 @@ def relaxations(level: Level) -> list[tuple[str, Level]]:
                 for k, b in enumerate(bodies)
             )
             out.append((f"bodies[{i}].lock", replace(level, bodies=relaxed)))
+    for k in range(len(level.paths)):
+        out.append((f"paths[{k}]", replace(level, paths=level.paths[:k] + level.paths[k + 1:])))
     return out
+
+
+def crossed_bridges(game: Game, states: Iterable[State]) -> list[int]:
+    """The bridges (indices into ``level.bridges``) that a solution *crosses*: at one of its
+    ``states`` (the start included), both lanes of the bridge hold a body's cell (two bodies
+    passing each other there, or one body crossing itself). Without the bridge such a
+    position is no position at all, so the solution needs it."""
+    size = game.size
+    lanes = [(game.real[size + k], size + k) for k in range(game.nodes - size)]
+    crossed: set[int] = set()
+    for state in states if lanes else ():
+        occ = game.occupancy(state)
+        crossed.update(k for k, (horizontal, vertical) in enumerate(lanes)
+                       if occ >> horizontal & 1 and occ >> vertical & 1)
+    return sorted(crossed)
+
+
+def _proven_minimum(level: Level, max_states: int, upper: int | None = None) -> int | None:
+    """The proven minimum of ``level`` by exact A* within ``max_states`` (None: unproven, or
+    unsolvable); with ``upper``, only whether one of at most ``upper`` steps exists: the
+    minimum if so, ``upper + 1`` when the search proved none exists."""
+    found = Solver(Game(level)).astar(max_states=max_states, max_seconds=math.inf,
+                                      upper=None if upper is None else upper + 1)
+    if found.status == "solved" and found.optimal and found.moves is not None:
+        return len(found.moves)
+    if upper is not None and found.status in ("exhausted_below_upper", "unsolvable"):
+        return upper + 1
+    return None
+
+
+def path_costs_steps(level: Level, k: int, *, max_states: int = 200_000) -> bool:
+    """The coloured-path lesson's predicate: the level without painted cell ``k`` is solved
+    in fewer steps than the level, both minima proven within ``max_states``."""
+    with_path = _proven_minimum(level, max_states)
+    if with_path is None:
+        return False
+    without = replace(level, paths=level.paths[:k] + level.paths[k + 1:])
+    shorter = _proven_minimum(without, max_states, upper=with_path - 1)
+    return shorter is not None and shorter < with_path
+
+
+def bridge_needed(level: Level, k: int, moves: Sequence[Move], *,
+                  max_states: int = 200_000) -> bool:
+    """The bridge lesson's predicate: the solution ``moves`` crosses bridge ``k``
+    (:func:`crossed_bridges`) and the level without that bridge needs more steps (proven:
+    no solution of at most ``len(moves)`` steps within ``max_states``; a start that holds
+    two cells on the bridge is no level without it at all)."""
+    game = Game(level)
+    states = [game.initial]
+    for move in moves:
+        states.append(game.apply(states[-1], move))
+    if not game.is_complete(states[-1]) or k not in crossed_bridges(game, states):
+        return False
+    data = level.to_json(with_meta=False)
+    data["bridges"] = [list(c) for j, c in enumerate(level.bridges) if j != k]
+    try:
+        without = level_from_json(data)
+    except ValidationError:
+        return True  # the start itself needs the bridge
+    return _proven_minimum(without, max_states, upper=len(moves)) == len(moves) + 1
 
 
 def _refused(real: Game, state: State, move: Move, child: State) -> bool:
@@ -446,7 +517,10 @@ def _refused(real: Game, state: State, move: Move, child: State) -> bool:
     if any(state[k] for k in real.carriers[b]):
         return True
     new = child[n + 1] & ~used
-    return bool(new) and real.hole_frozen[new.bit_length() - 1] > exited
+    if new and real.hole_frozen[new.bit_length() - 1] > exited:
+        return True
+    # A painted cell (a coloured path's relaxation): the states of both games are alike.
+    return real.has_paint and real.advance(state, move) is None
 
 
 def witness(
@@ -589,8 +663,11 @@ __all__ = [
     "SERIAL",
     "ExitOrders",
     "SerialResult",
+    "bridge_needed",
+    "crossed_bridges",
     "exit_orders",
     "interaction_steps",
+    "path_costs_steps",
     "relaxations",
     "reordered",
     "restricted_optimum",

@@ -19,11 +19,15 @@ Public names (stable; the designer and the browser build on them):
 - :class:`History`: undo and redo over a list of states and steps.
 
 State layout (``State = tuple[int, ...]``), for a level with n bodies: ``state[b]`` for
-``b < n`` is body b's cells packed 10 bits each, head in the lowest bits, as indices into
-the board padded with its wall ring (``(y + 1) * (cols + 2) + x + 1``); 0 once the body has
-exited. ``state[n]`` packs the layers each body has shed, 3 bits per body. ``state[n + 1]``
-is the bit set of used holes. The number of exited layers is the popcount of the last field.
-Occupancy (the bit set of cells under bodies) is derived; searches carry it along.
+``b < n`` is body b's cells packed 10 bits each, head in the lowest bits, as *nodes*: indices
+into the board padded with its wall ring (``(y + 1) * (cols + 2) + x + 1``), and for the
+vertical lane of bridge k (spec section 3b) the extra node ``size + k`` (the horizontal lane
+is the cell's own index); 0 once the body has exited. Every rule reads the tables built
+over nodes (``nb``, ``nbb``, ``target``), so a lane is just another node: two bodies, or two
+parts of one, on one bridge in different lanes occupy different bits. ``state[n]`` packs
+the layers each body has shed, 3 bits per body. ``state[n + 1]`` is the bit set of used
+holes. The number of exited layers is the popcount of the last field. Occupancy (the bit
+set of nodes under bodies) is derived; searches carry it along.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import Cell
-from gridforge.snakes.level import Level
+from gridforge.snakes.level import MAX_COLOR, VERTICAL, Level, bridge_lane
 
 if TYPE_CHECKING:
     from gridforge.snakes.answers import StateView
@@ -61,6 +65,8 @@ REFUSALS = {
     "hole_frozen": "the hole is frozen until more layers have exited",
     "hole_color": "the hole has another color than the body's outer layer",
     "not_adjacent": "the dragged path leaves the end's neighbourhood",
+    "bridge_turn": "an end on a bridge goes straight on along its lane",
+    "paint": "the cell is painted another colour than the body's outer layer",
 }
 
 
@@ -119,25 +125,53 @@ class Game:
         self.size = w * (rows + 2)
         self.deltas = (-w, w, -1, 1)  # U, D, L, R
         stones = set(level.stones)
-        floor = [False] * self.size
+        # Nodes: every padded cell, then the vertical lane of each bridge (module docstring).
+        self.bridge_at = {self.index(c): k for k, c in enumerate(level.bridges)}
+        self.nodes = self.size + len(level.bridges)
+        self.real = (*range(self.size), *(self.index(c) for c in level.bridges))
+        self.bridge_mask = sum(1 << p for p in self.bridge_at)
+        floor = [False] * self.nodes
         for y in range(rows):
             for x in range(cols):
                 if (x, y) not in stones:
                     floor[self.index((x, y))] = True
+        for k in range(len(level.bridges)):
+            floor[self.size + k] = True
         self.floor = tuple(floor)
-        # Neighbour table: for each floor cell, (direction, target) for floor targets only.
+        # Neighbour table: for each floor node, (direction, target node) for floor targets
+        # only; a bridge's node has only the two directions of its lane.
         self.nb: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple((d, p + self.deltas[d]) for d in range(4) if floor[p + self.deltas[d]])
+            tuple((d, self._enter(self.real[p] + self.deltas[d], d)) for d in self._ways(p)
+                  if floor[self.real[p] + self.deltas[d]])
             if floor[p]
             else ()
-            for p in range(self.size)
+            for p in range(self.nodes)
         )
-        self.bit = tuple(1 << p for p in range(self.size))
+        # target[node << 2 | d]: the node a step in direction d reaches (-1: none).
+        target = [-1] * (4 * self.nodes)
+        for p, ts in enumerate(self.nb):
+            for d, t in ts:
+                target[p << 2 | d] = t
+        self.target = tuple(target)
+        self.bit = tuple(1 << p for p in range(self.nodes))
         self.nbb = tuple(tuple((d, t, self.bit[t]) for d, t in ts) for ts in self.nb)
+        # Coloured paths: paint[node] is the colour a body needs to enter it (-1: any), and
+        # nbb_color[c] the neighbour table of a body of outer colour c (``nbb`` itself when
+        # nothing is painted, so a level without paint runs the same loops as before).
+        paint = [-1] * self.nodes
+        for painted in level.paths:
+            paint[self.index(painted.cell)] = painted.color
+        self.paint = tuple(paint)
+        self.has_paint = bool(level.paths)
+        self.nbb_color = tuple(
+            tuple(tuple(x for x in ts if paint[x[1]] in (-1, c)) for ts in self.nbb)
+            if self.has_paint else self.nbb
+            for c in range(MAX_COLOR + 1)
+        )
         self._unused: dict[int, int] = {}
         self._cells_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.n = len(level.bodies)
-        self.hole_at = [-1] * self.size
+        self.hole_at = [-1] * self.nodes
         for i, hole in enumerate(level.holes):
             self.hole_at[self.index(hole.cell)] = i
         self.hole_cells = tuple(self.index(h.cell) for h in level.holes)
@@ -161,18 +195,89 @@ class Game:
                     tuple(j for j, other in enumerate(level.bodies) if other.key == lock_id)
                 )
         self.carriers = tuple(carriers)
-        codes = [self.pack([self.index(c) for c in b.cells]) for b in level.bodies]
+        codes = [self.pack(self.nodes_of(b.cells)) for b in level.bodies]
         self.initial: State = (*codes, 0, 0)
+
+    def _ways(self, node: int) -> tuple[int, ...]:
+        """The directions a step may take from ``node``: along its lane on a bridge."""
+        if node >= self.size:
+            return (0, 1)  # a bridge's vertical lane: up and down
+        if node in self.bridge_at:
+            return (2, 3)  # its horizontal lane: left and right
+        return (0, 1, 2, 3)
+
+    def _enter(self, p: int, d: int) -> int:
+        """The node a step in direction ``d`` enters at padded cell ``p``: on a bridge, the
+        lane of the step's axis."""
+        k = self.bridge_at.get(p)
+        return p if k is None or d >= 2 else self.size + k
+
+    def nodes_of(self, cells: Sequence[Cell]) -> list[int]:
+        """The nodes of a body lying on ``cells`` (head first): a cell on a bridge takes the
+        lane of the axis through its neighbours in the body."""
+        out = []
+        for j, c in enumerate(cells):
+            p = self.index(c)
+            k = self.bridge_at.get(p)
+            if k is not None and bridge_lane(cells, j) == VERTICAL:
+                p = self.size + k
+            out.append(p)
+        return out
+
+    def distances_to(self, source: int, color: int | None, unreachable: int) -> list[int]:
+        """Steps an end of a body of outer colour ``color`` needs from every node to the node
+        ``source`` (a hole), by BFS on the node graph (walls, stones and bridge lanes as the
+        rules have them), cells painted another colour closed: an end may lie on one, but
+        never enters it (``color`` None: paint ignored). Nodes that never reach ``source``
+        get ``unreachable``.
+
+        Closing paint is a lower bound only while the body lies on no cell painted another
+        colour: an end *pulled* by the other end's step follows the body without the paint
+        check. :func:`paint_closes` says for which colours that holds in every position."""
+        dist = [unreachable] * self.nodes
+        dist[source] = 0
+        queue = [source]
+        paint = self.paint
+        k = 0
+        while k < len(queue):
+            q = queue[k]
+            k += 1
+            if q != source and color is not None and paint[q] not in (-1, color):
+                continue  # reached (an end may lie here) but never entered on the way
+            nd = dist[q] + 1
+            for _, r in self.nb[q]:
+                if dist[r] == unreachable:
+                    dist[r] = nd
+                    queue.append(r)
+        return dist
+
+    def paint_closes(self, color: int) -> bool:
+        """Whether no body of outer colour ``color`` can ever lie on a cell painted another
+        colour, so that :meth:`distances_to` may close those cells for it. A body takes its
+        first colour where it starts (checked), and moves by entering cells its colour may
+        enter; a coat's colour comes where the layer before it left the body, anywhere, so a
+        coat of ``color`` under another layer counts as lying on paint when other paint exists.
+        """
+        if not any(p.color != color for p in self.level.paths):
+            return True
+        for b, body in enumerate(self.level.bodies):
+            if color in body.colors[1:]:
+                return False
+            if body.colors[0] == color and any(
+                self.paint[p] not in (-1, color) for p in self.unpack(self.initial[b], b)
+            ):
+                return False
+        return True
 
     # ------------------------------------------------------------ coordinates and packing
 
     def index(self, cell: Cell) -> int:
-        """Padded index of an inner cell ``(x, y)``."""
+        """Padded index of an inner cell ``(x, y)`` (a bridge's horizontal lane node)."""
         return (cell[1] + 1) * self.width + cell[0] + 1
 
     def cell(self, index: int) -> Cell:
-        """Inner cell ``(x, y)`` of a padded index."""
-        y, x = divmod(index, self.width)
+        """Inner cell ``(x, y)`` of a node (a padded index, or a bridge's vertical lane)."""
+        y, x = divmod(self.real[index], self.width)
         return (x - 1, y - 1)
 
     @staticmethod
@@ -262,6 +367,7 @@ class Game:
         if unused is None:
             unused = self.unused_holes(used)
         nbb = self.nbb
+        painted = self.nbb_color if self.has_paint else None
         frozen = self.frozen
         carriers = self.carriers
         bit = self.bit
@@ -285,10 +391,12 @@ class Game:
             head = code & CELL_MASK
             tail = code >> shift
             base = b << 3
+            steps = nbb if painted is None else painted[
+                self.colors[b][(state[n] >> (LAYER_BITS * b)) & 7]]
             # A head step vacates the tail cell, a tail step the head cell.
             for end, here, far in ((0, head, tail), (4, tail, head)):
                 far_bit = bit[far]
-                for d, t, bt in nbb[here]:
+                for d, t, bt in steps[here]:
                     if occ & bt:
                         if t != far or length < 3:
                             continue
@@ -336,12 +444,18 @@ class Game:
         cells = self.unpack(state[body], body)
         here = cells[0] if end == 0 else cells[-1]
         far = cells[-1] if end == 0 else cells[0]
-        t = here + self.deltas[d]
-        x, y = self.cell(t)
+        cell = self.real[here] + self.deltas[d]
+        x, y = self.cell(cell)
         if not (0 <= x < self.level.cols and 0 <= y < self.level.rows):
             return "wall"
-        if not self.floor[t]:
+        if not self.floor[cell]:
             return "stone"
+        t = self.target[here << 2 | d]
+        if t < 0:
+            return "bridge_turn"
+        color = self.paint[t]
+        if color >= 0 and color != self.outer_color(state, body):
+            return "paint"
         h = self.hole_at[t]
         used = state[self.n + 1]
         if h >= 0 and not used >> h & 1:
@@ -382,13 +496,15 @@ class Game:
         shift = self.shifts[b]
         head, tail = code & CELL_MASK, code >> shift
         end = move & 4
-        t = (tail if end else head) + self.deltas[move & 3]
-        if not self.floor[t]:  # a wall (the padding) or a stone
+        t = self.target[(tail if end else head) << 2 | (move & 3)]
+        if t < 0:  # a wall (the padding), a stone, or a turn on a bridge
+            return None
+        layers = state[n]
+        shed = (layers >> (LAYER_BITS * b)) & 7
+        if self.has_paint and self.paint[t] not in (-1, self.colors[b][shed]):
             return None
         h = self.hole_at[t]
         if h >= 0 and not used >> h & 1:
-            layers = state[n]
-            shed = (layers >> (LAYER_BITS * b)) & 7
             if self.hole_frozen[h] > used.bit_count() or self.hole_color[h] != self.colors[b][shed]:
                 return None
             new_used = used | (1 << h)
@@ -531,15 +647,15 @@ class Game:
             if not is_int(shed) or not 0 <= shed <= self.nlayers[b]:
                 bad(field_path(path, "shed"), f"an integer in 0..{self.nlayers[b]}")
                 continue
-            indices = []
+            indices: list[Cell] = []
             for j, cell in enumerate(cells):
                 if not (isinstance(cell, list) and len(cell) == 2 and all(is_int(v) for v in cell)
                         and 0 <= cell[0] < self.level.cols and 0 <= cell[1] < self.level.rows):
                     bad(field_path(path, "cells", j), "a cell [x, y] on the board")
                     break
-                indices.append(self.index((cell[0], cell[1])))
+                indices.append((cell[0], cell[1]))
             else:
-                codes.append(self.pack(indices) if indices else 0)
+                codes.append(self.pack(self.nodes_of(indices)) if indices else 0)
                 if indices:
                     layers |= shed << (LAYER_BITS * b)
         if issues:

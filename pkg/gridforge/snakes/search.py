@@ -3,7 +3,9 @@
 A :class:`Solver` wraps a :class:`~gridforge.snakes.rules.Game` with precomputed tables:
 
 - wall-aware BFS distances from every hole over the static floor (walls and stones only;
-  cells that reach no hole of a colour are dead for that colour: their distance is INF);
+  cells that reach no hole of a colour are dead for that colour: their distance is INF),
+  on the node graph of spec section 3b (a bridge is two nodes, one per lane; cells painted
+  another colour than the hole's are closed: :meth:`Game.distances_to`);
 - the admissible, consistent lower bound of spec section 5 (:meth:`Solver.bound`): per
   current outer colour, a min-cost matching of bodies to distinct unused holes of that colour,
   the cost of a pair being the wall-aware distance from the nearer end to the hole (the
@@ -142,7 +144,10 @@ class Solver:
     def __init__(self, game: Game) -> None:
         self.game = game
         n = game.n
-        self.hole_dist = [self._distances(p) for p in game.hole_cells]
+        # Paint is closed for a colour only where that stays a lower bound (Game.paint_closes).
+        closes = {c: game.paint_closes(c) for c in set(game.hole_color)}
+        self.hole_dist = [game.distances_to(p, c if closes[c] else None, INF)
+                          for p, c in zip(game.hole_cells, game.hole_color, strict=True)]
         self.outer = tuple(tuple(cs) for cs in game.colors)
         colors = sorted({*game.hole_color, *(c for cs in game.colors for c in cs)})
         self._colors = tuple(colors)
@@ -158,7 +163,7 @@ class Solver:
                 self._column[h] = j
                 self._cmask[c] |= 1 << h
         # Packing of the int key: cells take as many bits as the padded board needs.
-        cb = max(1, (game.size - 1).bit_length())
+        cb = max(1, (game.nodes - 1).bit_length())
         self._cb = cb
         self._cm = (1 << cb) - 1
         self._shift = tuple(cb * (length - 1) for length in game.lengths)
@@ -184,23 +189,6 @@ class Solver:
         self._next_color = tuple(
             tuple(cs[s + 1] if s + 1 < len(cs) else -1 for s in range(len(cs))) for cs in self.outer
         )
-
-    def _distances(self, source: int) -> list[int]:
-        """Wall-aware BFS distances from ``source`` over the static floor (INF: unreachable)."""
-        dist = [INF] * self.game.size
-        dist[source] = 0
-        queue = [source]
-        nb = self.game.nb
-        k = 0
-        while k < len(queue):
-            p = queue[k]
-            k += 1
-            nd = dist[p] + 1
-            for _, q in nb[p]:
-                if dist[q] == INF:
-                    dist[q] = nd
-                    queue.append(q)
-        return dist
 
     # ------------------------------------------------------------ the lower bound
 
@@ -250,7 +238,7 @@ class Solver:
         key = (used & self._cmask[c]) << 4 | c
         near = self._near_cache.get(key)
         if near is None:
-            near = [INF] * self.game.size
+            near = [INF] * self.game.nodes
             for h in self._cols[c]:
                 if not used >> h & 1:
                     near = [x if x < y else y for x, y in zip(near, self.hole_dist[h], strict=True)]
@@ -533,13 +521,14 @@ class Solver:
         for _ in range(length):
             occ |= 1 << (x & self._cm)
             x >>= self._cb
+        steps = game.nbb_color[c]  # ``game.nbb`` itself on a level without paint
         if shed + 1 < game.nlayers[b]:
             peel = 1 << self._lsh[b]
         else:
             peel = -(code << off) - (shed << self._lsh[b])
         recs: list[StepRecord] = []
         for end, here, far in ((0, head, tail), (4, tail, head)):
-            for d, t, bt in game.nbb[here]:
+            for d, t, bt in steps[here]:
                 need = bt
                 if t == far:
                     if length < 3:

@@ -5,7 +5,7 @@ position reached as a new level that plays on exactly as the position would:
 
 - bodies still on the board keep their current cells and their remaining layers (the next
   layer outermost); bodies that have left are gone;
-- used holes are gone (they became floor);
+- used holes are gone (they became floor); coloured paths and bridges stay;
 - freeze counts drop by the layers already out (a count reached is removed);
 - a lock whose keys were released by bodies that left needs that many keys fewer (a gold lock
   with one key left becomes silver; with none it is removed), and a key for a lock that has
@@ -63,5 +63,12 @@ def level_at(level: Any, steps: Any) -> JsonObject:
         if hole.frozen > exited:
             entry["frozen"] = hole.frozen - exited
         holes.append(entry)
-    return {"format": FORMAT, "cols": parsed.cols, "rows": parsed.rows,
-            "stones": [list(c) for c in parsed.stones], "bodies": bodies, "holes": holes}
+    out_level: JsonObject = {"format": FORMAT, "cols": parsed.cols, "rows": parsed.rows,
+                             "stones": [list(c) for c in parsed.stones], "bodies": bodies,
+                             "holes": holes}
+    # Terrain is fixed: the position keeps it.
+    if parsed.paths:
+        out_level["paths"] = [{"cell": list(p.cell), "color": p.color} for p in parsed.paths]
+    if parsed.bridges:
+        out_level["bridges"] = [list(c) for c in parsed.bridges]
+    return out_level

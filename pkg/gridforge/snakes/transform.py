@@ -1,6 +1,7 @@
 """Mirror, rotate, move and copy a draft level or a part of it (issue 23).
 
-A transform maps cells and keeps everything else: the order of the stones, bodies and holes,
+A transform maps cells and keeps everything else: the order of the stones, bodies, holes and
+terrain (coloured paths and bridges, which move with the area they lie in),
 each body's colours (a body's head stays its head), freezes, locks, keys and ``meta``. So
 mirroring twice, or rotating four times, gives back the very level, and its SHA-256.
 
@@ -26,7 +27,7 @@ from typing import Any
 from gridforge.errors import Issue, ValidationError, is_int
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.level import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
-from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson
+from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson, PathJson
 
 __all__ = ["OPS", "transform"]
 
@@ -106,8 +107,21 @@ def transform(level: LevelJson, edit: JsonObject) -> LevelJson:
     picked_stones = [s for s in level["stones"] if inside(s)]
     picked_holes = [h for h in level["holes"] if inside(h["cell"])]
     picked_bodies = [b for b in level["bodies"] if all(inside(c) for c in b["cells"])]
-    if not whole and not (picked_stones or picked_holes or picked_bodies):
+    picked_paths = [p for p in level.get("paths", []) if inside(p["cell"])]
+    picked_bridges = [c for c in level.get("bridges", []) if inside(c)]
+    if not whole and not (picked_stones or picked_holes or picked_bodies or picked_paths
+                          or picked_bridges):
         raise _refuse("area", "empty", "nothing lies wholly inside the area")
+    new_paths: list[PathJson] = [{**p, "cell": moved(p["cell"])} for p in picked_paths]
+    new_bridges = [moved(c) for c in picked_bridges]
+    if "paths" in level:
+        paths = iter(new_paths)
+        out["paths"] = ([*level["paths"], *new_paths] if op == "copy" else
+                        [next(paths) if inside(p["cell"]) else p for p in level["paths"]])
+    if "bridges" in level:
+        bridges = iter(new_bridges)
+        out["bridges"] = ([*level["bridges"], *new_bridges] if op == "copy" else
+                          [next(bridges) if inside(c) else c for c in level["bridges"]])
     new_stones = [moved(s) for s in picked_stones]
     new_holes: list[HoleJson] = [{**h, "cell": moved(h["cell"])} for h in picked_holes]
     new_bodies: list[BodyJson] = [{**b, "cells": [moved(c) for c in b["cells"]]}
@@ -127,6 +141,11 @@ def transform(level: LevelJson, edit: JsonObject) -> LevelJson:
                          for b in level["bodies"]]
     placed = [*new_stones, *(h["cell"] for h in new_holes),
               *(c for b in new_bodies for c in b["cells"])]
+    # Terrain lies under bodies: it may land under one; the level's check judges the rest.
+    drawn = [*(p["cell"] for p in new_paths), *new_bridges]
+    off = [c for c in drawn if not (0 <= c[0] < new_cols and 0 <= c[1] < new_rows)]
+    if off:
+        raise _refuse("area", "off_board", f"the result leaves the board at {off[0]}")
     off = [c for c in placed if not (0 <= c[0] < new_cols and 0 <= c[1] < new_rows)]
     if off:
         raise _refuse("area", "off_board", f"the result leaves the board at {off[0]}")

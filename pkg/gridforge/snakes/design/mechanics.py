@@ -57,7 +57,7 @@ class _Exits:
         if mask is None:
             mask = 0
             for p in self.game.unpack(code, b):
-                mask |= 1 << p
+                mask |= 1 << self.game.real[p]  # a bridge's vertical lane: its cell
             self._masks[b][code] = mask
         return mask
 

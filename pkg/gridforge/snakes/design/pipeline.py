@@ -18,7 +18,8 @@
    exit orders and the room-making moves in between; candidates it cannot solve within its
    state budget are dropped.
 6. **Mechanics** (:mod:`~gridforge.snakes.design.mechanics`), arranged only where the found
-   solution keeps them legal.
+   solution keeps them legal; then terrain (:mod:`~gridforge.snakes.design.terrain`) where
+   it binds, when the request asks for coloured paths or bridges.
 7. **Full replay** with the real rules (:class:`~gridforge.snakes.rules.Game`).
 8. **The seven-term score** (:mod:`~gridforge.snakes.design.score`), first on the shortened
    solution.
@@ -84,11 +85,12 @@ from gridforge.snakes.design.reports import BatchReport, DesignedBatch, LevelRep
 from gridforge.snakes.design.request import Request, parse_request, read_spec
 from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
+from gridforge.snakes.design.terrain import add_bridges, add_paths
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
 from gridforge.snakes.improve import RESTARTS, Budget, Improved, improve, tighten
 from gridforge.snakes.level import Level, level_from_json, level_sha256
 from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.puzzle import relaxations, serial, witness
+from gridforge.snakes.puzzle import crossed_bridges, relaxations, serial, witness
 from gridforge.snakes.rules import Game, Move, move_to_step
 from gridforge.snakes.search import SearchResult, Solver, shorten
 
@@ -280,6 +282,17 @@ def _finish(req: Request, recipe: Recipe, data: LevelJson, moves: list[Move],
         return None, None
     data, moves = dependent
     level = level_from_json(data)
+    paths, bridges = req.terrain()
+    if paths or bridges:
+        # Terrain where it binds, against the solution found so far (design/terrain.py).
+        states = int(req.budgets["exact_states"])
+        placed = add_bridges(level, moves, bridges, rng, states) if bridges else (level, moves)
+        if placed is not None and paths:
+            placed = add_paths(*placed, paths, rng, states)
+        if placed is None:
+            tally.reject("terrain")
+            return None, None
+        level, moves = placed
     game = Game(level)
     moves = shorten(game, moves)  # replays every step with the real rules on the way
     if recipe.backward is not None:
@@ -384,11 +397,16 @@ def _final(req: Request, cand: Candidate, tally: _Tally) -> Candidate | None:
         found = witness(cand.level, relaxed, len(moves), max_states=WITNESS_STATES,
                         solution=moves)
         if found is None:
-            if req.binding:
+            # Terrain is placed only where it binds (spec section 3b): always judged.
+            if req.binding or mechanic.startswith("paths"):
                 tally.reject("unbound")
                 return None
             continue
         witnesses.append({"mechanic": mechanic, "solution": found})
+    if cand.level.bridges and len(crossed_bridges(game, game.replay(steps))) < len(
+            cand.level.bridges):
+        tally.reject("unbound")  # a bridge the final solution does not cross
+        return None
     return Candidate(cand.level, moves, final, optimal, lower, cand.template, improved,
                      cand.backward, witnesses)
 

@@ -101,6 +101,8 @@ class Request:
     frozen_holes: int | None = None
     locks: int | None = None
     gold: int | None = None
+    paths: int | str | None = None  # painted cells (spec section 3b): a count, or "auto"
+    bridges: int | str | None = None  # bridges: a count, or "auto"
     steps_min: int | None = None
     steps_max: int | None = None
     palette: tuple[int, ...] = ALL_COLORS
@@ -111,6 +113,14 @@ class Request:
     proven: bool = False  # the minimum is proven
     portrait: bool = False  # a level wider than tall is stored transposed (taller than wide)
     interaction_min: int | None = None  # fewest interaction steps (beyond the travel bound)
+
+    def terrain(self) -> tuple[int, int]:
+        """How many painted cells and bridges a level gets. ``"auto"`` follows the target:
+        paths 1 + target // 50 (1..3), bridges 1 + target // 70 (1..2)."""
+        paths = 1 + int(self.target) // 50 if self.paths == "auto" else self.paths
+        bridges = 1 + int(self.target) // 70 if self.bridges == "auto" else self.bridges
+        return (paths if isinstance(paths, int) else 0,
+                bridges if isinstance(bridges, int) else 0)
 
     def to_json(self) -> JsonObject:
         """The request in the spec file's layout (fixed fields only), key order fixed."""
@@ -131,7 +141,8 @@ class Request:
         if self.total is not None:
             bodies["total"] = self.total
         out["bodies"] = bodies
-        for name in ("colors", "coats", "frozen", "frozen_holes", "locks", "gold"):
+        for name in ("colors", "coats", "frozen", "frozen_holes", "locks", "gold", "paths",
+                     "bridges"):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
@@ -182,8 +193,21 @@ def _object_field(bad: Issues, data: JsonObject, key: str, allowed: tuple[str, .
 
 
 REQUEST_KEYS = ("format", "topology", "target", "tolerance", "count", "seed", "size", "bodies",
-                "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "steps", "palette",
-                "budgets", "make_way", "binding", "proven", "portrait", "interaction")
+                "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "paths", "bridges",
+                "steps", "palette", "budgets", "make_way", "binding", "proven", "portrait",
+                "interaction")
+MAX_TERRAIN = 8  # painted cells or bridges a request may ask for
+
+
+def _terrain_field(bad: Issues, data: JsonObject, key: str) -> int | str | None:
+    """``paths`` or ``bridges``: a count in 0..MAX_TERRAIN, or ``"auto"`` (by the target)."""
+    value = data.get(key)
+    if value is None or value == "auto":
+        return value
+    if not is_int(value):
+        bad.add(key, "type", f'{key} must be a count 0..{MAX_TERRAIN} or "auto", got {value!r}')
+        return None
+    return _int_field(bad, data, key, key, 0, MAX_TERRAIN)
 PUZZLE_FIELDS = ("make_way", "binding", "proven", "portrait")
 
 
@@ -361,6 +385,7 @@ def parse_request(data: Json) -> Request:
     n, lo, hi, total = _parse_bodies(bad, data)
     palette, colors = _parse_colours(bad, data, n)
     coats, frozen, frozen_holes, locks, gold = _parse_mechanics(bad, data, n)
+    paths, bridges = _terrain_field(bad, data, "paths"), _terrain_field(bad, data, "bridges")
 
     steps_min, steps_max = _parse_steps(bad, data, (n or 1) + (coats or 0))
 
@@ -386,7 +411,8 @@ def parse_request(data: Json) -> Request:
         target=target, tolerance=tolerance, count=count or 1, seed=seed or 0, topology=topology,
         cols=cols, rows=rows, cells=cells, bodies=n, min_length=lo, max_length=hi, total=total,
         colors=colors, coats=coats, frozen=frozen, frozen_holes=frozen_holes, locks=locks,
-        gold=gold, steps_min=steps_min, steps_max=steps_max, palette=palette, budgets=budgets,
+        gold=gold, paths=paths, bridges=bridges, steps_min=steps_min, steps_max=steps_max,
+        palette=palette, budgets=budgets,
         interaction_min=interaction_min, **puzzle,
     )
     _check_feasible(request)

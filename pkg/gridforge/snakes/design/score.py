@@ -11,7 +11,9 @@ body scale  12      clip(body cells / 70)
 steps       18      clip(solution steps / 100), on the final (shortened) solution
 blocking    14      1 - initial potential exits / bodies
 mechanics   12      clip(extra layers / (0.7 n) + frozen thresholds / (5 n)
-                    + (key bodies + lock bodies) / (1.1 n))
+                    + (key bodies + lock bodies + terrain) / (1.1 n)); terrain: the painted
+                    cells (the designer places only binding ones, with a witness each)
+                    and the bridges the solution crosses (spec section 3b)
 shuffling   8       0.55 [no potential exit] + 0.45 clip(shuffle steps / max(4, 0.2 body cells))
 space       18      sqrt(0.45 B^2 + 0.25 D^2 + 0.20 N^2 + 0.10 F^2)  (see topology)
 ==========  ======  =========================================================================
@@ -33,7 +35,7 @@ from gridforge.snakes.certificate import Score
 from gridforge.snakes.design.topology import FloorGraph, Space, analyse_space, potential_exits
 from gridforge.snakes.level import Level
 from gridforge.snakes.levelfile import Step
-from gridforge.snakes.puzzle import travel_bound
+from gridforge.snakes.puzzle import crossed_bridges, travel_bound
 from gridforge.snakes.rules import Game, State, step_to_move
 
 WEIGHTS: tuple[tuple[str, int], ...] = (
@@ -61,9 +63,12 @@ def steps_term(steps: int) -> float:
     return _clip(steps / 100)
 
 
-def mechanics_term(n: int, extra_layers: int, frozen_sum: int, key_lock_bodies: int) -> float:
-    """The mechanics term's normalised value for ``n`` bodies."""
-    return _clip(extra_layers / (n * 0.7) + frozen_sum / (n * 5) + key_lock_bodies / (n * 1.1))
+def mechanics_term(n: int, extra_layers: int, frozen_sum: int, key_lock_bodies: int,
+                   terrain: int = 0) -> float:
+    """The mechanics term's normalised value for ``n`` bodies; ``terrain`` counts the
+    pieces of terrain that bind (spec section 3b), each weighed like a key or lock body."""
+    return _clip(extra_layers / (n * 0.7) + frozen_sum / (n * 5)
+                 + (key_lock_bodies + terrain) / (n * 1.1))
 
 
 def _r(x: float) -> float:
@@ -142,7 +147,8 @@ def score_level(level: Level, solution: Sequence[Step], *, diagnostics: bool = T
         "body_scale": body_scale_term(body_cells),
         "steps": steps_term(len(solution)),
         "blocking": 1 - exit_count / n,
-        "mechanics": mechanics_term(n, extra_layers, frozen_sum, key_bodies + lock_bodies),
+        "mechanics": mechanics_term(n, extra_layers, frozen_sum, key_bodies + lock_bodies,
+                                    len(level.paths) + len(crossed_bridges(game, states))),
         "shuffling": 0.55 * (exit_count == 0)
         + 0.45 * _clip(shuffles / max(4, body_cells * 0.2)),
         "space": space["value"],

@@ -1,0 +1,170 @@
+"""Terrain placed where it binds (spec section 3b): coloured paths and bridges for a level
+and a solution the designer has found for it.
+
+Random terrain binds nothing (an independent prototype put 144 random gates on a Gecko Out
+level: none made it longer), so both are placed against solutions:
+
+- :func:`add_paths`: a cell is painted only where a shortest solution found for the level
+  without it enters that cell with a body of another colour. That solution, refused by the
+  paint, is the path's witness (spec section 5b: the level without the path has a solution
+  no longer than the certificate that the real rules refuse); the level with the paint is
+  solved again, and kept only when that solution is no shorter than the witness.
+- :func:`add_bridges`: a bridge is tried on the cells that two bodies (or one body twice)
+  pass through along both axes in the found solution; it is kept only when the solution
+  found with it *crosses* it (:func:`~gridforge.snakes.puzzle.crossed_bridges`: both lanes
+  taken at once, which no board without the bridge allows).
+
+Candidates come in a fixed order shuffled by the caller's seeded ``random.Random``; every
+search is bounded by stored states (never seconds), so the same request gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+from gridforge.errors import ValidationError
+from gridforge.grid import Cell
+from gridforge.snakes.level import Level, PaintedCell, bridge_lane, level_from_json
+from gridforge.snakes.puzzle import crossed_bridges
+from gridforge.snakes.rules import Game, Move, State
+from gridforge.snakes.search import Solver
+
+__all__ = ["TRIES", "add_bridges", "add_paths", "entries", "refuses"]
+
+TRIES = 6  # candidate cells tried for each piece of terrain (each costs a search)
+
+
+def entries(game: Game, moves: list[Move]) -> list[tuple[Cell, int, int, int]]:
+    """Every slide of a solution as ``(cell entered, body, its outer colour then, axis)``,
+    axis 0 for a step left or right, 1 up or down; exits are left out (a hole is never
+    painted or bridged)."""
+    out: list[tuple[Cell, int, int, int]] = []
+    state = game.initial
+    n = game.n
+    for move in moves:
+        child = game.apply(state, move)
+        b = move >> 3
+        if child[n + 1] == state[n + 1]:  # a slide, not an exit
+            cells = game.body_cells(child, b)
+            entered = cells[-1] if move & 4 else cells[0]
+            color = game.outer_color(state, b)
+            assert color is not None
+            out.append((entered, b, color, 0 if move & 3 >= 2 else 1))
+        state = child
+    return out
+
+
+def refuses(level: Level, moves: list[Move]) -> bool:
+    """Whether the rules of ``level`` refuse ``moves`` (a step, or an unfinished end)."""
+    game = Game(level)
+    state = game.initial
+    for move in moves:
+        child = game.advance(state, move)
+        if child is None:
+            return True
+        state = child
+    return not game.is_complete(state)
+
+
+def _shortest(level: Level, max_states: int, upper: int | None = None) -> list[Move] | None:
+    """A shortest solution found within ``max_states`` (the fast one when A* runs out)."""
+    solver = Solver(Game(level))
+    found = solver.solve(max_states=max_states, max_seconds=math.inf)
+    if found.moves is None:
+        return None
+    if upper is not None and len(found.moves) > upper:
+        return None
+    return found.moves
+
+
+def _states(level: Level, moves: list[Move]) -> tuple[Game, list[State]]:
+    """The game of ``level`` and the states along ``moves`` from its start."""
+    game = Game(level)
+    states = [game.initial]
+    for move in moves:
+        states.append(game.apply(states[-1], move))
+    return game, states
+
+
+def _valid(level: Level) -> Level | None:
+    """``level`` checked again as a file would be (lanes, overlaps), or None."""
+    try:
+        return level_from_json(level.to_json())
+    except ValidationError:
+        return None
+
+
+def add_paths(level: Level, moves: list[Move], count: int, rng: random.Random,
+              max_states: int) -> tuple[Level, list[Move]] | None:
+    """``count`` painted cells placed where they bind (module docstring), and a solution of
+    the painted level; None when some piece finds no binding place within :data:`TRIES`."""
+    colors = sorted({b.colors[0] for b in level.bodies} | {c for b in level.bodies
+                                                           for c in b.colors})
+    for _ in range(count):
+        witness = _shortest(level, max_states) or moves
+        if len(witness) > len(moves):
+            witness = moves
+        taken = {h.cell for h in level.holes} | {p.cell for p in level.paths}
+        taken |= set(level.bridges)
+        places = sorted({(cell, color) for cell, _, color, _ in entries(Game(level), witness)
+                         if cell not in taken})
+        rng.shuffle(places)
+        for cell, entering in places[:TRIES]:
+            others = [c for c in colors if c != entering]
+            if not others:
+                continue
+            painted = _valid(replace(level, paths=(*level.paths,
+                                                   PaintedCell(cell, rng.choice(others)))))
+            if painted is None or not refuses(painted, witness):
+                continue
+            solution = _shortest(painted, max_states)
+            if solution is not None and len(solution) >= len(witness):
+                level, moves = painted, solution
+                break
+        else:
+            return None
+    return level, moves
+
+
+def _straight_under_bodies(level: Level, cell: Cell) -> bool:
+    """Whether every body lying on ``cell`` crosses it straight (a bridge may go there)."""
+    for body in level.bodies:
+        for j, at in enumerate(body.cells):
+            if at == cell and bridge_lane(body.cells, j) is None:
+                return False
+    return True
+
+
+def add_bridges(level: Level, moves: list[Move], count: int, rng: random.Random,
+                max_states: int) -> tuple[Level, list[Move]] | None:
+    """``count`` bridges, each crossed by the solution found with it (module docstring), and
+    that solution; None when some bridge finds no such place within :data:`TRIES`."""
+    for _ in range(count):
+        game = Game(level)
+        axes: dict[Cell, set[tuple[int, int]]] = {}
+        for cell, body, _, axis in entries(game, moves):
+            axes.setdefault(cell, set()).add((body, axis))
+        taken = {h.cell for h in level.holes} | {p.cell for p in level.paths}
+        taken |= set(level.bridges)
+        # Cells two passes cross there along both axes, busiest first, ties in seeded order.
+        places = [cell for cell, seen in sorted(axes.items())
+                  if cell not in taken and len({a for _, a in seen}) == 2]
+        rng.shuffle(places)
+        places.sort(key=lambda c: -len(axes[c]))
+        for cell in places[:TRIES]:
+            if not _straight_under_bodies(level, cell):
+                continue
+            bridged = _valid(replace(level, bridges=(*level.bridges, cell)))
+            if bridged is None:
+                continue
+            solution = _shortest(bridged, max_states)
+            if solution is None:
+                continue
+            if len(bridged.bridges) - 1 in crossed_bridges(*_states(bridged, solution)):
+                level, moves = bridged, solution
+                break
+        else:
+            return None
+    return level, moves

@@ -1,0 +1,239 @@
+"""Terrain beyond the seed (spec section 3b): coloured paths and bridges in the level file,
+the step rule, the lower bound and the editor's tools."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from gridforge.errors import ValidationError
+from gridforge.snakes.editing import apply_edit, blank
+from gridforge.snakes.level import level_from_json, level_sha256, spec_example, validate_level
+from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.search import Solver, bfs_optimum
+from gridforge.snakes.snapshot import level_at
+from gridforge.snakes.transform import transform
+
+FORMAT = "gridforge.snakes.level/1"
+
+
+def board(bodies, holes, *, cols=5, rows=5, stones=(), paths=(), bridges=()):
+    data = {"format": FORMAT, "cols": cols, "rows": rows, "stones": [list(s) for s in stones],
+            "bodies": bodies, "holes": holes}
+    if paths:
+        data["paths"] = [{"cell": list(c), "color": k} for c, k in paths]
+    if bridges:
+        data["bridges"] = [list(c) for c in bridges]
+    return data
+
+
+def codes(data):
+    return [(i.path, i.code) for i in validate_level(data)]
+
+
+# A body that crosses itself on the bridge at (2, 2): down the column, round, along the row.
+CROSSING = board(
+    [{"cells": [[2, 0], [2, 1], [2, 2], [2, 3], [1, 3], [1, 2], [2, 2], [3, 2]], "colors": [1]}],
+    [{"cell": [4, 4], "color": 1}], bridges=[(2, 2)])
+
+
+# ---------------------------------------------------------------- the file
+
+
+def test_a_level_without_terrain_keeps_its_bytes_and_sha():
+    data = spec_example()
+    level = level_from_json(data)
+    assert "paths" not in level.to_json() and "bridges" not in level.to_json()
+    with_empty = {**copy.deepcopy(data), "paths": [], "bridges": []}
+    assert level_sha256(with_empty) == level_sha256(data)
+
+
+def test_terrain_is_part_of_the_sha_and_round_trips():
+    data = board([{"cells": [[0, 0], [1, 0]], "colors": [1]}], [{"cell": [4, 4], "color": 1}],
+                 paths=[((2, 2), 1)], bridges=[(3, 3)])
+    level = level_from_json(data)
+    assert level.to_json() == data
+    plain = {k: v for k, v in data.items() if k not in ("paths", "bridges")}
+    assert level_sha256(data) != level_sha256(plain)
+
+
+@pytest.mark.parametrize(("paths", "bridges", "expected"), [
+    ([((3, 0), 1)], [], ("paths[0].cell", "on_stone")),
+    ([((4, 4), 1)], [], ("paths[0].cell", "on_hole")),
+    ([((5, 0), 1)], [], ("paths[0].cell", "off_board")),
+    ([((2, 2), 1), ((2, 2), 2)], [], ("paths[1].cell", "duplicate")),
+    ([((2, 2), 15)], [], ("paths[0].color", "range")),
+    ([], [(3, 0)], ("bridges[0]", "on_stone")),
+    ([], [(4, 4)], ("bridges[0]", "on_hole")),
+    ([], [(0, 9)], ("bridges[0]", "off_board")),
+    ([], [(2, 2), (2, 2)], ("bridges[1]", "duplicate")),
+    ([((2, 2), 1)], [(2, 2)], ("bridges[0]", "duplicate")),
+])
+def test_bad_terrain_is_refused_with_its_field_path(paths, bridges, expected):
+    data = board([{"cells": [[0, 0], [1, 0]], "colors": [1]}], [{"cell": [4, 4], "color": 1}],
+                 stones=[(3, 0)], paths=paths, bridges=bridges)
+    assert expected in codes(data)
+    with pytest.raises(ValidationError):
+        level_from_json(data)
+
+
+@pytest.mark.parametrize("raw", [
+    {"paths": {"cell": [1, 1]}}, {"paths": [[1, 1]]}, {"paths": [{"cell": [1, 1]}]},
+    {"paths": [{"cell": [1, 1], "color": 1, "x": 0}]}, {"bridges": [[1]]}, {"bridges": 3},
+])
+def test_malformed_terrain_names_the_field(raw):
+    data = {**board([{"cells": [[0, 0], [1, 0]], "colors": [1]}],
+                    [{"cell": [4, 4], "color": 1}]), **raw}
+    found = codes(data)
+    assert found and all(p.startswith(("paths", "bridges")) for p, _ in found)
+
+
+def test_a_body_never_turns_on_a_bridge():
+    data = board([{"cells": [[1, 1], [2, 1], [2, 2]], "colors": [1]}],
+                 [{"cell": [4, 4], "color": 1}], bridges=[(2, 1)])
+    assert codes(data) == [("bodies[0].cells[1]", "bridge_turn")]
+
+
+def test_a_bridge_lane_holds_one_cell():
+    # One body in one lane twice (along the row, back along the row) is refused...
+    data = board([{"cells": [[1, 2], [2, 2], [3, 2], [3, 3], [2, 3], [1, 3], [1, 2]],
+                   "colors": [1]}], [{"cell": [4, 4], "color": 1}], bridges=[(2, 2)])
+    assert ("bodies[0].cells[6]", "repeat") in codes(data)
+    # ...and so are two bodies in one lane.
+    two = board([{"cells": [[1, 2], [2, 2]], "colors": [1]},
+                 {"cells": [[3, 2], [2, 2]], "colors": [1]}],
+                [{"cell": [4, 4], "color": 1}, {"cell": [0, 4], "color": 1}], bridges=[(2, 2)])
+    assert ("bodies[1].cells[1]", "bridge_lane") in codes(two)
+    # Two bodies in the two lanes, and one body crossing itself, are levels.
+    cross = board([{"cells": [[1, 2], [2, 2]], "colors": [1]},
+                   {"cells": [[2, 1], [2, 2]], "colors": [1]}],
+                  [{"cell": [4, 4], "color": 1}, {"cell": [0, 4], "color": 1}], bridges=[(2, 2)])
+    assert codes(cross) == []
+    assert codes(CROSSING) == []
+
+
+# ---------------------------------------------------------------- the step rule
+
+
+def test_paint_refuses_an_end_of_another_colour_and_only_the_entered_cell_counts():
+    data = board([{"cells": [[0, 2], [1, 2]], "colors": [1]}],
+                 [{"cell": [4, 2], "color": 1}], paths=[((0, 1), 2), ((2, 2), 1)])
+    game = Game(level_from_json(data))
+    s = game.initial
+    assert game.refusal(s, step_to_move([0, "head", "U"])) == "paint"
+    assert game.refusal(s, step_to_move([0, "tail", "R"])) is None  # its own colour
+    assert game.advance(s, step_to_move([0, "head", "U"])) is None
+    # Lying on paint of another colour is allowed, and an end pulled by the other end's step
+    # follows the body over it: the head lies on colour 2, walled in but by the body.
+    lying = board([{"cells": [[0, 1], [0, 2], [1, 2]], "colors": [1]}],
+                  [{"cell": [0, 4], "color": 1}], paths=[((0, 1), 2), ((1, 1), 2)],
+                  stones=[(1, 0), (0, 0)])
+    game = Game(level_from_json(lying))
+    best = bfs_optimum(game)
+    assert best == Solver(game).solve().upper_bound == 3
+    assert Solver(game).bound(game.initial) <= best
+
+
+def test_a_coat_changes_which_paint_a_body_may_enter():
+    # Colour 2 over colour 1: the path of colour 1 opens once the coat is shed.
+    data = board([{"cells": [[0, 0], [1, 0]], "colors": [2, 1]}],
+                 [{"cell": [0, 1], "color": 2}, {"cell": [4, 0], "color": 1}],
+                 stones=[(2, 1), (3, 1), (4, 1)], rows=2, paths=[((2, 0), 1)])
+    game = Game(level_from_json(data))
+    assert game.refusal(game.initial, step_to_move([0, "tail", "R"])) == "paint"
+    shed = game.apply(game.initial, step_to_move([0, "head", "D"]))
+    assert game.refusal(shed, step_to_move([0, "tail", "R"])) is None
+    assert bfs_optimum(game) == Solver(game).solve().upper_bound == 4
+
+
+def test_an_end_on_a_bridge_goes_straight_on():
+    data = board([{"cells": [[2, 2], [1, 2], [0, 2]], "colors": [1]}],
+                 [{"cell": [4, 4], "color": 1}], bridges=[(2, 2)])
+    game = Game(level_from_json(data))
+    s = game.initial
+    assert game.refusal(s, step_to_move([0, "head", "U"])) == "bridge_turn"
+    assert game.refusal(s, step_to_move([0, "head", "D"])) == "bridge_turn"
+    assert game.refusal(s, step_to_move([0, "head", "R"])) is None
+    assert sorted(game.legal_moves(s)) == sorted(
+        step_to_move(x) for x in ([0, "head", "R"], [0, "tail", "U"], [0, "tail", "D"]))
+
+
+def test_two_bodies_pass_each_other_on_a_bridge():
+    # A cross of corridors: each body must pass through the crossing to reach its hole.
+    stones = [(0, 0), (1, 0), (3, 0), (4, 0), (0, 1), (1, 1), (3, 1), (4, 1),
+              (0, 3), (1, 3), (3, 3), (4, 3), (0, 4), (1, 4), (3, 4), (4, 4)]
+    bodies = [{"cells": [[2, 1], [2, 0]], "colors": [1]}, {"cells": [[1, 2], [0, 2]], "colors": [2]}]
+    holes = [{"cell": [2, 4], "color": 1}, {"cell": [4, 2], "color": 2}]
+    with_bridge = level_from_json(board(bodies, holes, stones=stones, bridges=[(2, 2)]))
+    without = level_from_json(board(bodies, holes, stones=stones))
+    game = Game(with_bridge)
+    assert bfs_optimum(game) == Solver(game).solve().upper_bound == 6
+    assert bfs_optimum(Game(without)) == 6  # one waits, the other passes: no shorter here
+    # Both lanes at once: the vertical body's head on the bridge, the other body through it.
+    state = game.replay([[0, "head", "D"]])[-1]
+    state = game.replay([[1, "head", "R"], [1, "head", "R"]], state)[-1]
+    assert [c for b in range(2) for c in game.body_cells(state, b)].count((2, 2)) == 2
+
+
+def test_a_body_crossing_itself_plays_and_solves():
+    level = level_from_json(CROSSING)
+    game = Game(level)
+    assert game.body_cells(game.initial, 0).count((2, 2)) == 2
+    best = bfs_optimum(game)
+    result = Solver(game).solve()
+    assert result.optimal and result.upper_bound == best
+    assert Solver(game).bound(game.initial) <= best
+
+
+def test_views_and_saved_states_keep_lanes():
+    game = Game(level_from_json(CROSSING))
+    view = game.state_to_json(game.initial)
+    assert view["bodies"][0]["cells"].count([2, 2]) == 2
+    assert game.state_from_json(view) == game.initial
+
+
+# ---------------------------------------------------------------- around the level
+
+
+def test_a_position_keeps_its_terrain():
+    data = board([{"cells": [[0, 2], [1, 2]], "colors": [1]}], [{"cell": [4, 2], "color": 1}],
+                 paths=[((2, 2), 1)], bridges=[(3, 3)])
+    at = level_at(data, [[0, "tail", "R"]])
+    assert at["paths"] == data["paths"] and at["bridges"] == data["bridges"]
+
+
+def test_transforms_carry_terrain_and_undo():
+    data = board([{"cells": [[0, 2], [1, 2]], "colors": [1]}], [{"cell": [4, 2], "color": 1}],
+                 paths=[((2, 2), 1)], bridges=[(3, 3)])
+    turned = data
+    for _ in range(4):
+        turned = transform(turned, {"op": "rotate"})
+    assert level_sha256(turned) == level_sha256(data)
+    mirrored = transform(data, {"op": "mirror_x"})
+    assert mirrored["paths"] == [{"cell": [2, 2], "color": 1}]
+    assert mirrored["bridges"] == [[1, 3]]
+
+
+def test_editor_paints_erases_and_bridges():
+    draft = blank(5, 5)["level"]
+    draft = apply_edit(draft, {"tool": "body", "cells": [[0, 0], [1, 0]], "color": 1})["level"]
+    draft = apply_edit(draft, {"tool": "hole", "cell": [4, 4], "color": 1})["level"]
+    painted = apply_edit(draft, {"tool": "path", "cells": [[1, 0], [2, 0], [2, 1]], "color": 3})
+    assert painted["ok"] and [p["cell"] for p in painted["level"]["paths"]] == [
+        [1, 0], [2, 0], [2, 1]]
+    bridged = apply_edit(painted["level"], {"tool": "bridge", "cells": [[2, 1], [3, 3]]})
+    assert bridged["level"]["bridges"] == [[2, 1], [3, 3]]
+    assert [p["cell"] for p in bridged["level"]["paths"]] == [[1, 0], [2, 0]]
+    erased = apply_edit(bridged["level"], {"tool": "erase", "cell": [3, 3]})["level"]
+    assert erased["bridges"] == [[2, 1]]
+    cleared = apply_edit(erased, {"tool": "path", "cells": [[1, 0], [2, 0]], "erase": True})
+    assert "paths" not in cleared["level"]
+    with pytest.raises(ValidationError) as err:
+        apply_edit(draft, {"tool": "path", "cells": [[4, 4]], "color": 1})
+    assert err.value.issues[0].path == "edit.cells[0]"
+    # A bridge under a body's turn is refused by the level's check: nothing changes.
+    turning = apply_edit(draft, {"tool": "body", "cells": [[3, 0], [3, 1], [4, 1]],
+                                 "color": 1})["level"]
+    with pytest.raises(ValidationError) as err:
+        apply_edit(turning, {"tool": "bridge", "cells": [[3, 1]]})
+    assert err.value.issues[0].code == "bridge_turn"
