@@ -259,7 +259,7 @@ def test_rules_picture_each_mechanic_with_a_real_level_that_shows_it():
              for s in rules["mechanics"]}
     assert kinds == {"coats": set(), "frozen-bodies": {"frozen-body"},
                      "frozen-holes": {"frozen-hole"}, "silver-lock": {"lock", "key"},
-                     "gold-lock": {"lock", "key"}}
+                     "gold-lock": {"lock", "key"}, "paths": set(), "bridges": set()}
     for section in rules["mechanics"]:
         assert lessons.shows(level_from_json(section["picture"]["level"]), section["key"])
     mechanics_words = {s["key"]: s["text"] for s in rules["mechanics"]}

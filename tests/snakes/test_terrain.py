@@ -237,3 +237,43 @@ def test_editor_paints_erases_and_bridges():
     with pytest.raises(ValidationError) as err:
         apply_edit(turning, {"tool": "bridge", "cells": [[3, 1]]})
     assert err.value.issues[0].code == "bridge_turn"
+
+
+# ---------------------------------------------------------------- the lessons' predicates
+
+
+def test_the_path_lesson_predicate_needs_a_path_that_costs_steps():
+    from gridforge.snakes.puzzle import path_costs_steps
+
+    plain = board([{"cells": [[1, 1], [0, 1]], "colors": [1]}], [{"cell": [4, 1], "color": 1}],
+                  rows=3)
+    across = {**plain, "paths": [{"cell": [2, 1], "color": 2}]}  # the straight way is closed
+    aside = {**plain, "paths": [{"cell": [2, 0], "color": 2}]}  # off the way: costs nothing
+    assert bfs_optimum(Game(level_from_json(plain))) == 3
+    assert bfs_optimum(Game(level_from_json(across))) == 5
+    assert path_costs_steps(level_from_json(across), 0)
+    assert not path_costs_steps(level_from_json(aside), 0)
+
+
+def test_the_bridge_lesson_predicate_needs_a_crossing_the_level_cannot_do_without():
+    from gridforge.snakes.puzzle import bridge_needed, crossed_bridges
+
+    # A plus of corridors; the locked body lies across the crossing, its key comes down
+    # through it: only over the bridge.
+    stones = [(x, y) for x in range(5) for y in range(7) if x != 2 and y != 3]
+    bodies = [{"cells": [[3, 3], [2, 3], [1, 3]], "colors": [1],
+               "lock": {"id": "L1", "kind": "silver"}},
+              {"cells": [[2, 1], [2, 0]], "colors": [2], "key": "L1"}]
+    holes = [{"cell": [4, 3], "color": 1}, {"cell": [2, 6], "color": 2}]
+    level = level_from_json(board(bodies, holes, cols=5, rows=7, stones=stones,
+                                  bridges=[(2, 3)]))
+    game = Game(level)
+    found = Solver(game).solve()
+    assert found.optimal and found.moves is not None and len(found.moves) == 6
+    states = game.replay(found.steps)
+    assert crossed_bridges(game, states) == [0]
+    assert bridge_needed(level, 0, found.moves)
+    without = level_from_json(board(bodies, holes, cols=5, rows=7, stones=stones))
+    assert Solver(Game(without)).solve().status == "unsolvable"
+    # A solution that never crosses the bridge is no lesson, whatever the level.
+    assert not bridge_needed(level, 0, found.moves[:1])

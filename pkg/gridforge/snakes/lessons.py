@@ -109,6 +109,10 @@ MECHANICS: dict[str, Mechanic] = {m.key: m for m in (
     Mechanic("frozen-holes", lambda level: any(h.frozen for h in level.holes)),
     Mechanic("silver-lock", _lock("silver")),
     Mechanic("gold-lock", _lock("gold")),
+    # Terrain (spec section 3b): taught once the line is rebuilt with it (its lesson
+    # predicates are puzzle.path_costs_steps and puzzle.bridge_needed).
+    Mechanic("paths", lambda level: bool(level.paths)),
+    Mechanic("bridges", lambda level: bool(level.bridges)),
 )}
 
 
@@ -383,9 +387,9 @@ def _frames(game: Game, moves: list[Move]) -> Demonstration:
 # ------------------------------------------------------------------------ the rules screen
 # Each picture is a tiny level (drawn by the page's own board), with an arrow for a step.
 def _picture(cols: int, rows: int, bodies: list[Json], holes: list[Json],
-             arrow: Step | None = None) -> Picture:
+             arrow: Step | None = None, **terrain: Json) -> Picture:
     return {"level": {"format": "gridforge.snakes.level/1", "cols": cols, "rows": rows,
-                      "stones": [], "bodies": bodies, "holes": holes},
+                      "stones": [], "bodies": bodies, "holes": holes, **terrain},
             "arrow": arrow}
 
 
@@ -424,6 +428,17 @@ PICTURES: dict[str, Picture] = {
                                  _row(2, 1, key="L1")],
                           [{"cell": [3, 0], "color": 2}, {"cell": [4, 1], "color": 5},
                            {"cell": [3, 2], "color": 1}]),
+    # Each body may step onto the path of its own colour only.
+    "paths": _picture(5, 2, [_row(0, 2), _row(1, 5)],
+                      [{"cell": [4, 0], "color": 2}, {"cell": [4, 1], "color": 5}],
+                      [0, "head", "R"],
+                      paths=[{"cell": [2, 0], "color": 2}, {"cell": [3, 0], "color": 2},
+                             {"cell": [2, 1], "color": 5}, {"cell": [3, 1], "color": 5}]),
+    # One body lies across the bridge; the other goes straight over it, in the other lane.
+    "bridges": _picture(5, 3, [{"cells": [[2, 1], [2, 0]], "colors": [2]},
+                               {"cells": [[3, 1], [2, 1], [1, 1]], "colors": [5]}],
+                        [{"cell": [2, 2], "color": 2}, {"cell": [4, 1], "color": 5}],
+                        [0, "head", "D"], bridges=[[2, 1]]),
 }
 
 
