@@ -4,6 +4,7 @@ the level blocks laid out beside the wheel."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import select
@@ -503,3 +504,34 @@ def test_the_site_wheel_leaves_the_main_line_to_the_level_blocks(tmp_path: Path,
         assert all(i.date_time == (2020, 2, 2, 0, 0, 0) for i in archive.infolist()[:4])
     assert website.without_mainline(wheel).read_bytes() == first  # the same bytes again
 
+
+def test_the_build_parts_import_only_the_standard_library_and_each_other():
+    # build.py runs on a fresh machine's bare Python, before .venv exists.
+    for path in [ROOT / "build.py", *sorted((ROOT / "buildsys").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.partition(".")[0]
+                assert top in sys.stdlib_module_names or top in ("buildsys", "__future__"), (
+                    f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+
+
+def test_no_test_or_benchmark_edits_sys_path():
+    # They import the build's package, each other's helpers and gridforge as installed
+    # packages (the editable install puts the root on sys.path), never by editing the path.
+    edits = []
+    for folder in ("tests", "e2e", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                target = node.func.value if (isinstance(node, ast.Call) and isinstance(
+                    node.func, ast.Attribute)) else node.value if isinstance(
+                    node, ast.Subscript) else None
+                if (isinstance(target, ast.Attribute) and target.attr == "path"
+                        and isinstance(target.value, ast.Name) and target.value.id == "sys"):
+                    edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert edits == []
