@@ -15,13 +15,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import sys
 from pathlib import Path
 
+from tests.test_palette import delta_e_2000, palette, srgb_to_lab
+from tests.test_theme import colour
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from test_palette import delta_e_2000, palette, srgb_to_lab  # noqa: E402
-from test_theme import colour  # noqa: E402
 
 KEEP = 10
 WANT = 15

@@ -24,9 +24,6 @@ import argparse
 import math
 import statistics
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pkg"))
 
 from gridforge.errors import read_json
 from gridforge.snakes.design.calibrate import (

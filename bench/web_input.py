@@ -22,27 +22,24 @@ import argparse
 import json
 import math
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "e2e"))
-sys.path.insert(0, str(ROOT / "pkg"))
+from gridforge.snakes import play
+from gridforge.snakes.design.mainline import mainline_level
+from playwright.sync_api import sync_playwright
 
-from conftest import CHROMIUM_ARGS  # noqa: E402
-from gridforge.snakes import play  # noqa: E402
-from gridforge.snakes.design.mainline import mainline_level  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from snakes_helpers import (  # noqa: E402
+from buildsys.paths import CHROMIUM, SITE
+from buildsys.server import make_server, start_in_thread
+from e2e.conftest import CHROMIUM_ARGS
+from e2e.snakes_helpers import (
     DEVICES,
     play_solution_by_dragging,
     wait_level,
 )
 
-import build  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GOAL_MS = 16.0
 DEFAULT_LEVELS = "1,500,1000,1500,2000"
@@ -73,8 +70,8 @@ def _figures(values: list[float]) -> str:
 def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds: int,
                     rushed: bool, reduced: bool) -> dict[int, dict[str, list[list[float]]]]:
     """``{level: {"steps": [per round: ms per step], "frames": [...]}}`` from the page."""
-    server = build.make_server(build.SITE, port=0)
-    build.start_in_thread(server)
+    server = make_server(SITE, port=0)
+    start_in_thread(server)
     host, port = server.server_address[:2]
     progress = {"format": "gridforge.progress/1", "mines": {"run": None},
                 "snakes": {"done": {}, "open": max(numbers)}}
@@ -82,7 +79,7 @@ def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
-                executable_path=str(build.CHROMIUM), headless=True, args=CHROMIUM_ARGS
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
             )
             context = browser.new_context(base_url=f"http://{host}:{port}/",
                                           service_workers="block",

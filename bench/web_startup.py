@@ -31,14 +31,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from buildsys.paths import CHROMIUM, SITE
+from buildsys.server import make_server, start_in_thread
+from e2e.conftest import CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "e2e"))
-
-from conftest import CHROMIUM_ARGS  # noqa: E402
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
-
-import build  # noqa: E402
 
 FIRST_VISIT_OVERHEAD_GOAL_S = 0.3
 SECOND_VISIT_GOAL_S = 1.5
@@ -111,25 +110,25 @@ def main() -> int:
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    if not (build.SITE / "sw-manifest.json").exists():
+    if not (SITE / "sw-manifest.json").exists():
         print("web_startup.py: the site is not built: run `python3 build.py build`",
               file=sys.stderr)
         return 2
-    manifest = json.loads((build.SITE / "manifest.json").read_text())
+    manifest = json.loads((SITE / "manifest.json").read_text())
     bares, firsts, seconds = [], [], []
     with tempfile.TemporaryDirectory(prefix="gridforge-bench-") as tmp:
         host_dir = Path(tmp) / "site"
-        shutil.copytree(build.SITE, host_dir)
+        shutil.copytree(SITE, host_dir)
         (host_dir / "bare.html").write_text(BARE_HTML)
         (host_dir / "bare-worker.js").write_text(BARE_WORKER)
-        server = build.make_server(host_dir, port=0)
-        build.start_in_thread(server)
+        server = make_server(host_dir, port=0)
+        start_in_thread(server)
         host, port = server.server_address[:2]
         base = f"http://{host}:{port}/"
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
-                    executable_path=str(build.CHROMIUM), headless=True, args=CHROMIUM_ARGS
+                    executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
                 )
                 try:
                     for run in range(1, args.runs + 1):

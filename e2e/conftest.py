@@ -6,7 +6,6 @@ test command never leaves a server running. No browser is downloaded: /usr/bin/c
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,9 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from buildsys.paths import CHROMIUM, SITE
+from buildsys.server import make_server, start_in_thread  # the one place the server is defined
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402 - the one place the server is defined
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -41,10 +41,10 @@ def served_site(*, isolation: bool = True, root: Path | None = None) -> Iterator
     """The built site served on a free loopback port (with or without the isolation headers),
     always shut down afterwards; yields its base URL. ``root``: the folder served instead of
     the site itself (``build/``, so that the site lives under a sub-path, /site/)."""
-    if not (build.SITE / "manifest.json").exists():
+    if not (SITE / "manifest.json").exists():
         pytest.fail("the site is not built: run `python3 build.py build` (or build.py test)")
-    server = build.make_server(root or build.SITE, port=0, isolation=isolation)
-    build.start_in_thread(server)
+    server = make_server(root or SITE, port=0, isolation=isolation)
+    start_in_thread(server)
     host, port = server.server_address[:2]
     try:
         yield f"http://{host}:{port}/"
@@ -78,7 +78,7 @@ def open_page(browser: Browser, base_url: str, **options: object) -> Iterator[Pa
 def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(build.CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
             yield browser

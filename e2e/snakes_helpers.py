@@ -9,8 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
+
+from .conftest import READY_TIMEOUT_MS, open_page, wait_idle
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = ROOT / "pkg" / "gridforge" / "snakes" / "data" / "main-0001-0025.json"

@@ -14,8 +14,9 @@ import json
 import re
 
 import pytest
-from conftest import READY_TIMEOUT_MS, ROOT, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
+
+from .conftest import READY_TIMEOUT_MS, ROOT, open_page, wait_idle
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")

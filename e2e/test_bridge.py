@@ -6,8 +6,9 @@ import re
 from urllib.parse import urlparse
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_ready, set_setting
 from playwright.sync_api import Page, expect
+
+from .conftest import READY_TIMEOUT_MS, open_ready, set_setting
 
 
 def test_page_becomes_ready_and_shows_both_versions(page: Page):

@@ -13,7 +13,8 @@ from gridforge.snakes.design.mainline import mainline_level
 from gridforge.snakes.level import level_sha256
 from gridforge.snakes.snapshot import level_at
 from playwright.sync_api import Browser, Page, expect
-from test_editor import (
+
+from .test_editor import (
     board_sha,
     drag,
     draw_small_level,

@@ -12,10 +12,11 @@ import json
 import re
 from typing import Any
 
-from conftest import ROOT, open_page, wait_idle
 from gridforge.mines.run import Run
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import (
+
+from .conftest import ROOT, open_page, wait_idle
+from .snakes_helpers import (
     ARROWS,
     board,
     focus_end,
@@ -24,7 +25,7 @@ from snakes_helpers import (
     set_progress,
     wait_level,
 )
-from test_mines import cell, open_mines, settle
+from .test_mines import cell, open_mines, settle
 
 DESK = {"width": 1280, "height": 800}
 # Counts every AudioContext the page makes, whoever makes it (the hook counts its own too).

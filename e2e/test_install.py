@@ -13,9 +13,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS, build, open_page, served_site, wait_idle
 from playwright.sync_api import Browser, Page
-from test_offline import block_everything, wait_offline_ready
+
+from buildsys.paths import SITE
+
+from .conftest import READY_TIMEOUT_MS, open_page, served_site, wait_idle
+from .test_offline import block_everything, wait_offline_ready
 
 MANIFEST = "app.webmanifest"
 # Playwright's contexts are incognito profiles; Chromium says so among the installability
@@ -26,7 +29,7 @@ PROFILE_ONLY = {"in-incognito"}
 @pytest.fixture(scope="module")
 def host_url() -> Iterator[str]:
     """build/ served as a static host's root: the site lives under /site/."""
-    with served_site(root=build.SITE.parent) as url:
+    with served_site(root=SITE.parent) as url:
         yield url
 
 
@@ -94,9 +97,9 @@ def test_the_manifest_is_linked_fetched_with_its_fields_and_chromium_finds_the_a
 def test_under_a_sub_path_the_start_url_scope_and_app_id_are_that_sub_path(
         browser: Browser, host_url: str):
     with open_page(browser, host_url, service_workers="block") as page:
-        ready(page, f"/{build.SITE.name}/#snakes")
+        ready(page, f"/{SITE.name}/#snakes")
         view = browser_view(page)
-        site = f"{host_url}{build.SITE.name}/"
+        site = f"{host_url}{SITE.name}/"
         assert view["errors"] == []
         parsed = view["manifest"]["manifest"]
         assert (parsed["startUrl"], parsed["scope"], parsed["id"]) == (site, site, site)

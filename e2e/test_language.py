@@ -12,11 +12,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import board, drag_into_a_stone, mainline, wait_level
-from test_editor import draw_small_level, pick, tap, verify
-from test_editor_workbench import live_for_board
+
+from .conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from .snakes_helpers import board, drag_into_a_stone, mainline, wait_level
+from .test_editor import draw_small_level, pick, tap, verify
+from .test_editor_workbench import live_for_board
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 

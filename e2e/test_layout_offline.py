@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from gridforge.snakes.design.mainline import MAX_COLUMNS, mainline_level
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import DEVICES, board, device_page, goto_ready, play_by_keys, wait_level
+
+from .conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from .snakes_helpers import DEVICES, board, device_page, goto_ready, play_by_keys, wait_level
 
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "build" / "site" / "levels"
 

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, open_page
 from gridforge.mines.run import Run, load_run_table
 from playwright.sync_api import Browser, Page, expect
 
-sys.path.insert(0, str(ROOT / "bench"))
-from mines_balance import deducing  # the bench's player, reused
+from bench.mines_balance import deducing  # the bench's player, reused
+
+from .conftest import open_page
 
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-import test_mines
 from playwright.sync_api import Page, expect
-from test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle, stop_until_lost
+
+from . import test_mines
+from .test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle, stop_until_lost
 
 # the devices of test_mines (a mouse at 1280x800, a finger at 390x844)
 device, desk, phone = test_mines.device, test_mines.desk, test_mines.phone

@@ -9,14 +9,16 @@ import json
 import random
 import re
 
-import test_mines
-from conftest import READY_TIMEOUT_MS
 from gridforge.mines.intents import Intent
 from gridforge.mines.run import Run
 from gridforge.mines.view import stand_for
-from mines_balance import careless, deducing  # test_mines puts bench/ on the path
 from playwright.sync_api import Page, expect
-from test_mines import (
+
+from bench.mines_balance import careless, deducing  # the bench's players, reused
+
+from . import test_mines
+from .conftest import READY_TIMEOUT_MS
+from .test_mines import (
     Device,
     cell,
     fresh,

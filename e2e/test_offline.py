@@ -11,8 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import READY_TIMEOUT_MS, ROOT, build, served_site
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from buildsys.offline import write_offline_manifest
+from buildsys.paths import SITE
+from buildsys.server import make_server, start_in_thread
+
+from .conftest import READY_TIMEOUT_MS, ROOT, served_site
 
 SW_PREFIX = "gridforge-"
 
@@ -100,7 +105,7 @@ def test_after_one_visit_a_reload_with_every_request_blocked_is_ready_and_answer
         page.goto("/")
         first = ready(page)
         assert first["crossOriginIsolated"] is (host == "isolated")
-        assert wait_offline_ready(page) == [SW_PREFIX + build_version(build.SITE)]
+        assert wait_offline_ready(page) == [SW_PREFIX + build_version(SITE)]
 
         reached = block_everything(context)
         served_by_network: list[str] = []
@@ -153,10 +158,10 @@ def deployed(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """A copy of the site deployed under /app/ of its own server (its own origin, so its
     service worker is its own), with /watch.html outside the app's scope."""
     site = tmp_path / "host" / "app"
-    shutil.copytree(build.SITE, site)
+    shutil.copytree(SITE, site)
     (tmp_path / "host" / "watch.html").write_text("<!doctype html><title>watch</title>")
-    server = build.make_server(tmp_path / "host", port=0)
-    build.start_in_thread(server)
+    server = make_server(tmp_path / "host", port=0)
+    start_in_thread(server)
     host, port = server.server_address[:2]
     try:
         yield f"http://{host}:{port}/", site
@@ -177,7 +182,7 @@ def redeploy(site: Path) -> str:
     manifest["deployed"] = "second build"
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
     shutil.copy2(ROOT / "web" / "sw.js", staging / "sw.js")
-    version = build.write_offline_manifest(staging)
+    version = write_offline_manifest(staging)
     for name in ("manifest.json", "sw-manifest.json"):
         shutil.copy2(staging / name, site / name)
     os.replace(staging / "sw.js", site / "sw.js")
@@ -286,7 +291,7 @@ def test_later_main_line_blocks_are_saved_in_the_background_after_the_install(
     for name in later:
         (site / "levels" / name).write_text(json.dumps({"block": name}))
     shutil.copy2(ROOT / "web" / "sw.js", site / "sw.js")
-    build.write_offline_manifest(site)
+    write_offline_manifest(site)
     listed = {f["path"]: f for f in json.loads((site / "sw-manifest.json").read_text())["files"]}
     assert all(listed[f"levels/{name}"]["lazy"] for name in later)
     blocks = [p for p in listed if p.startswith("levels/main-")]

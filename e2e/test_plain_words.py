@@ -11,13 +11,14 @@ import json
 import re
 from pathlib import Path
 
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from gridforge.snakes import page as contract
 from gridforge.snakes.selfcheck import SPEC_EXAMPLE
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import goto_ready, mainline, play_by_keys, set_progress, wait_level
-from test_editor import draw_small_level, open_editor, pick, tap, verify
-from test_mines import settle
+
+from .conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from .snakes_helpers import goto_ready, mainline, play_by_keys, set_progress, wait_level
+from .test_editor import draw_small_level, open_editor, pick, tap, verify
+from .test_mines import settle
 
 DESK = {"width": 1280, "height": 800}
 PATTERNS = {

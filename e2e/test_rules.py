@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, press, wait_idle
 from gridforge.mines import page as mines_page
 from gridforge.snakes import page as snakes_page
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import DEVICES, goto_ready, set_progress, wait_level
+
+from .conftest import READY_TIMEOUT_MS, open_page, press, wait_idle
+from .snakes_helpers import DEVICES, goto_ready, set_progress, wait_level
 
 PROGRESS = {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": 3},
             "mines": {"run": None}}

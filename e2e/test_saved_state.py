@@ -13,9 +13,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import READY_TIMEOUT_MS
 from gridforge.mines.run import Run
 from playwright.sync_api import Page, expect
+
+from .conftest import READY_TIMEOUT_MS
 
 KEY = "gridforge.progress"
 HUGE_JS = "'{' + 'x'.repeat(3e6)"  # issue 20's reproduction: larger than the free quota
@@ -203,7 +204,7 @@ def test_a_small_corrupt_value_is_copied_aside_equal_before_it_is_removed(page: 
 
 # ------------------------------------------------------------- a snakes level Python refuses
 def snakes_certificate(n: int) -> dict:
-    from snakes_helpers import mainline  # the e2e folder's helpers (test_snakes.py uses them)
+    from .snakes_helpers import mainline  # the e2e folder's helpers (test_snakes.py uses them)
 
     return mainline()["certificates"][n - 1]
 
@@ -245,7 +246,7 @@ def settle_snakes(page: Page, n: int) -> None:
 
 @pytest.mark.parametrize("name", ["bad-steps", "older-build"])
 def test_a_snakes_level_python_refuses_is_kept_aside_before_play_saves(page: Page, name: str):
-    from snakes_helpers import play_solution_by_dragging
+    from .snakes_helpers import play_solution_by_dragging
 
     original = progress_with_current(refused_currents()[name])
     store_once(page, original)

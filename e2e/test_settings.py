@@ -13,9 +13,10 @@ import re
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, press, wait_idle
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import DEVICES, board, goto_ready, mainline, set_progress, wait_level
+
+from .conftest import READY_TIMEOUT_MS, open_page, press, wait_idle
+from .snakes_helpers import DEVICES, board, goto_ready, mainline, set_progress, wait_level
 
 PROGRESS = {"format": "gridforge.progress/1", "snakes": {"done": {"1": 9}, "open": 2},
             "mines": {"run": None}}

@@ -8,10 +8,11 @@ import json
 import re
 from pathlib import Path
 
-from conftest import set_setting
 from gridforge.snakes.design.mainline import LEVELS
 from playwright.sync_api import Browser, expect
-from snakes_helpers import board, device_page, goto_ready, mainline, wait_level
+
+from .conftest import set_setting
+from .snakes_helpers import board, device_page, goto_ready, mainline, wait_level
 
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "build" / "site" / "levels"
 BAD_FRAGMENTS = [

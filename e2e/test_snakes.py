@@ -9,7 +9,8 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, expect
-from snakes_helpers import (
+
+from .snakes_helpers import (
     ARROWS,
     DIRS,
     board,

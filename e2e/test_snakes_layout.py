@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import (
+
+from .snakes_helpers import (
     board,
     cell_centre,
     device_page,

@@ -16,11 +16,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS, open_page, wait_idle
 from gridforge.snakes import page as snakes_page
 from gridforge.snakes.design.mainline import mainline_level
 from playwright.sync_api import Browser, Locator, Page, expect
-from snakes_helpers import (
+
+from .conftest import READY_TIMEOUT_MS, open_page, wait_idle
+from .snakes_helpers import (
     DEVICES,
     board,
     cell_centre,

@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import READY_TIMEOUT_MS
 from gridforge.snakes import play
 from gridforge.snakes.design.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import (
+
+from .conftest import READY_TIMEOUT_MS
+from .snakes_helpers import (
     DIRS,
     Touch,
     board,

@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import open_page, served_site, wait_idle
 from gridforge.snakes import play
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import (
+
+from .conftest import open_page, served_site, wait_idle
+from .snakes_helpers import (
     DEVICES,
     board,
     mainline,

@@ -4,6 +4,7 @@ the level blocks laid out beside the wheel."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import select
@@ -20,42 +21,47 @@ from pathlib import Path
 import pytest
 from gridforge.snakes.design.mainline import LEVELS
 
+from buildsys import cli, website
+from buildsys.levels import lay_out_levels, mainline_size
+from buildsys.offline import write_offline_manifest
+from buildsys.paths import LEVEL_DATA, venv_python
+from buildsys.server import make_server, start_in_thread
+from buildsys.steps import StepFailed, node_summary, run_step
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
 
 pytestmark = pytest.mark.cpython_only  # runs processes and a server
 
 
 def test_failed_step_names_the_step_and_the_cause():
-    with pytest.raises(build.StepFailed) as info:
-        build.run_step("pip install the project", [sys.executable, "-c",
-                       "import sys; print('No matching distribution found for nothing==9');"
-                       " sys.exit(3)"])
+    with pytest.raises(StepFailed) as info:
+        run_step("pip install the project", [sys.executable, "-c",
+                 "import sys; print('No matching distribution found for nothing==9');"
+                 " sys.exit(3)"])
     message = str(info.value)
     assert "step 'pip install the project' failed with exit code 3" in message
     assert "No matching distribution found for nothing==9" in message
 
 
 def test_missing_command_names_the_step():
-    with pytest.raises(build.StepFailed, match="step 'npm ci' failed: command not found"):
-        build.run_step("npm ci", ["surely-no-such-command-gridforge", "ci"])
+    with pytest.raises(StepFailed, match="step 'npm ci' failed: command not found"):
+        run_step("npm ci", ["surely-no-such-command-gridforge", "ci"])
 
 
 def test_main_turns_a_failed_step_into_exit_code_1(monkeypatch, capsys):
     def broken() -> None:
-        raise build.StepFailed("step 'npm ci' failed with exit code 1; its last output:\nE404")
+        raise StepFailed("step 'npm ci' failed with exit code 1; its last output:\nE404")
 
-    monkeypatch.setattr(build, "build_all", broken)
-    assert build.main(["build"]) == 1
+    monkeypatch.setattr(cli, "build_all", broken)
+    assert cli.main(["build"]) == 1
     assert "step 'npm ci' failed" in capsys.readouterr().err
 
 
 def test_server_answers_404_for_a_missing_file_and_keeps_serving(tmp_path: Path):
     (tmp_path / "index.html").write_text("<p>hi</p>")
     (tmp_path / "x.wasm").write_bytes(b"\0asm")
-    server = build.make_server(tmp_path, port=0)
-    thread = build.start_in_thread(server)
+    server = make_server(tmp_path, port=0)
+    thread = start_in_thread(server)
     host, port = server.server_address[:2]
     try:
         with pytest.raises(urllib.error.HTTPError) as info:
@@ -92,8 +98,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int, Path]]:
     (site / "leak.txt").symlink_to(outside / "secret.txt")
     (site / "leakdir").symlink_to(outside, target_is_directory=True)
     (site / "alias.wasm").symlink_to(site / "x.wasm")  # a link that stays inside is fine
-    server = build.make_server(site, port=0, request_timeout=1.0)
-    thread = build.start_in_thread(server)
+    server = make_server(site, port=0, request_timeout=1.0)
+    thread = start_in_thread(server)
     host, port = server.server_address[:2]
     try:
         yield host, port, site
@@ -227,8 +233,8 @@ def test_slow_trickle_connections_are_closed_at_the_request_deadline(tmp_path: P
     # server checks it at each read, every 0.3 s here; no bound on durations is asserted.)
     (tmp_path / "index.html").write_text("<p>hi</p>")
     deadline = 2.0
-    server = build.make_server(tmp_path, port=0, request_timeout=deadline)
-    thread = build.start_in_thread(server)
+    server = make_server(tmp_path, port=0, request_timeout=deadline)
+    thread = start_in_thread(server)
     host, port = server.server_address[:2]
     results: list[dict[str, float | bool]] = []
     clients = [threading.Thread(target=lambda: results.append(trickle(host, port, 0.3, 30)))
@@ -252,8 +258,8 @@ def test_slow_trickle_connections_are_closed_at_the_request_deadline(tmp_path: P
 
 def test_connections_beyond_the_bound_are_answered_503_without_a_thread(tmp_path: Path):
     (tmp_path / "index.html").write_text("<p>hi</p>")
-    server = build.make_server(tmp_path, port=0, request_timeout=30.0, max_connections=3)
-    thread = build.start_in_thread(server)
+    server = make_server(tmp_path, port=0, request_timeout=30.0, max_connections=3)
+    thread = start_in_thread(server)
     host, port = server.server_address[:2]
     stalled = []
     try:
@@ -290,13 +296,13 @@ def test_connections_beyond_the_bound_are_answered_503_without_a_thread(tmp_path
 @pytest.mark.parametrize("bound", [0, -1, 1.5])
 def test_a_connection_bound_that_is_not_a_positive_integer_is_refused(bound):
     with pytest.raises(ValueError, match="max_connections"):
-        build.make_server(Path("."), port=0, max_connections=bound)
+        make_server(Path("."), port=0, max_connections=bound)
 
 
 def test_plain_host_mode_sends_no_isolation_headers(tmp_path: Path):
     (tmp_path / "index.html").write_text("<p>hi</p>")
-    server = build.make_server(tmp_path, port=0, isolation=False)
-    thread = build.start_in_thread(server)
+    server = make_server(tmp_path, port=0, isolation=False)
+    thread = start_in_thread(server)
     host, port = server.server_address[:2]
     try:
         with urllib.request.urlopen(f"http://{host}:{port}/", timeout=5) as response:
@@ -313,7 +319,7 @@ def test_plain_host_mode_sends_no_isolation_headers(tmp_path: Path):
 @pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf")])
 def test_a_request_timeout_that_is_not_positive_is_refused(timeout):
     with pytest.raises(ValueError, match="request_timeout"):
-        build.make_server(Path("."), port=0, request_timeout=timeout)
+        make_server(Path("."), port=0, request_timeout=timeout)
 
 
 @pytest.mark.parametrize(("argv", "flag"), [
@@ -323,7 +329,7 @@ def test_a_request_timeout_that_is_not_positive_is_refused(timeout):
 ])
 def test_bad_flags_are_refused_naming_the_flag(argv, flag, capsys):
     with pytest.raises(SystemExit) as info:
-        build.main(argv)
+        cli.main(argv)
     assert info.value.code == 2
     assert flag in capsys.readouterr().err
 
@@ -344,7 +350,7 @@ def test_level_blocks_are_laid_out_with_an_index_of_files_ranges_and_hashes(tmp_
     first = write_block(source, 1, 25)
     (source / "progress.json").write_text('{"done": 50}')
     (source / "samples.json").write_text("{}")  # not a block: stays out
-    build.lay_out_levels(source, dest, 60)
+    lay_out_levels(source, dest, 60)
     index = json.loads((dest / "index.json").read_text())
     assert index["format"] == "gridforge.levels-index/1"
     assert index["levels"] == 60
@@ -360,14 +366,14 @@ def test_level_blocks_are_laid_out_with_an_index_of_files_ranges_and_hashes(tmp_
 
 
 def test_the_shipped_level_blocks_are_valid(tmp_path: Path):
-    blocks = build.lay_out_levels(build.LEVEL_DATA, tmp_path, LEVELS)
+    blocks = lay_out_levels(LEVEL_DATA, tmp_path, LEVELS)
     assert blocks and blocks[0]["first"] == 1
     assert json.loads((tmp_path / "index.json").read_text())["levels"] == LEVELS
 
 
-@pytest.mark.requires(build.venv_python().exists(), "the build's own Python (.venv)")
+@pytest.mark.requires(venv_python().exists(), "the build's own Python (.venv)")
 def test_the_index_names_the_main_lines_size_as_python_defines_it():
-    assert build.mainline_size() == LEVELS
+    assert mainline_size() == LEVELS
 
 
 @pytest.mark.parametrize(("make", "message"), [
@@ -386,8 +392,8 @@ def test_a_broken_level_block_fails_the_build_naming_the_file(tmp_path: Path, ma
     source = tmp_path / "data"
     source.mkdir()
     make(source)
-    with pytest.raises(build.StepFailed, match="lay out the level blocks") as info:
-        build.lay_out_levels(source, tmp_path / "out", 60)
+    with pytest.raises(StepFailed, match="lay out the level blocks") as info:
+        lay_out_levels(source, tmp_path / "out", 60)
     assert message in str(info.value)
 
 
@@ -408,7 +414,7 @@ def built_info(site: Path) -> dict:
 
 def test_the_service_worker_gets_every_file_with_its_hash_and_a_build_version(tmp_path):
     site = offline_site(tmp_path)
-    version = build.write_offline_manifest(site)
+    version = write_offline_manifest(site)
     info = built_info(site)
     assert info == json.loads((site / "sw-manifest.json").read_text())
     assert info["version"] == version
@@ -417,18 +423,18 @@ def test_the_service_worker_gets_every_file_with_its_hash_and_a_build_version(tm
 
 
 def test_the_build_version_changes_with_any_file_and_only_then(tmp_path: Path):
-    first = build.write_offline_manifest(offline_site(tmp_path / "a"))
-    assert build.write_offline_manifest(offline_site(tmp_path / "b")) == first
+    first = write_offline_manifest(offline_site(tmp_path / "a"))
+    assert write_offline_manifest(offline_site(tmp_path / "b")) == first
     site = offline_site(tmp_path / "c")
     (site / "pyodide" / "pyodide.asm.wasm").write_bytes(b"\0asm\1")
-    assert build.write_offline_manifest(site) != first
+    assert write_offline_manifest(site) != first
 
 
 def test_a_service_worker_without_its_placeholder_fails_the_build(tmp_path: Path):
     site = offline_site(tmp_path)
     (site / "sw.js").write_text("// no placeholder")
-    with pytest.raises(build.StepFailed, match=r"web/sw\.js must hold the line"):
-        build.write_offline_manifest(site)
+    with pytest.raises(StepFailed, match=r"web/sw\.js must hold the line"):
+        write_offline_manifest(site)
 
 
 @pytest.mark.slow  # one Pyodide start under Node.js
@@ -443,8 +449,8 @@ def test_precompile_adds_bytecode_that_pyodide_takes_and_keeps_the_rest(tmp_path
         archive.writestr("pkg/old.py", "print 'python 2'\n")
         archive.writestr("pkg/data.json", "{}")
     target = tmp_path / "out.zip"
-    summary = build.node_summary("precompile", [ROOT / "tools" / "precompile.mjs",
-                                                source, target])
+    summary = node_summary("precompile", [ROOT / "tools" / "precompile.mjs",
+                                          source, target])
     assert summary["modules"] == 2 and summary["compiled"] == 1
     with zipfile.ZipFile(target) as archive:
         names = set(archive.namelist())
@@ -455,8 +461,8 @@ def test_precompile_adds_bytecode_that_pyodide_takes_and_keeps_the_rest(tmp_path
     assert len(pyc) > 16
     # The site's wheel: bytecode in place of every source that compiles, the rest kept.
     alone = tmp_path / "alone.zip"
-    summary = build.node_summary("precompile", [ROOT / "tools" / "precompile.mjs",
-                                                source, alone, "--bytecode-only"])
+    summary = node_summary("precompile", [ROOT / "tools" / "precompile.mjs",
+                                          source, alone, "--bytecode-only"])
     assert summary["modules"] == 2 and summary["compiled"] == 1
     with zipfile.ZipFile(alone) as archive:
         assert set(archive.namelist()) == {"pkg/__init__.pyc", "pkg/old.py", "pkg/data.json"}
@@ -473,12 +479,12 @@ def test_the_snapshot_lists_every_stdlib_module_the_code_imports_and_nothing_els
                                      "from . import b\nimport pkg.b\n")
         archive.writestr("pkg/b.py", "def later():\n    import heapq\n    return heapq\n")
         archive.writestr("pkg/data.json", "import os")
-    assert build.stdlib_imports(wheel) == ["heapq", "importlib", "importlib.resources",
-                                           "json", "typing"]
+    assert website.stdlib_imports(wheel) == ["heapq", "importlib", "importlib.resources",
+                                             "json", "typing"]
 
 
 def test_the_site_wheel_leaves_the_main_line_to_the_level_blocks(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(build, "BUILD", tmp_path / "build")
+    monkeypatch.setattr(website, "BUILD", tmp_path / "build")
     wheel = tmp_path / "gridforge-0.1.0-py3-none-any.whl"
     kept = ["gridforge/__init__.py", "gridforge/snakes/data/samples.json",
             "gridforge/snakes/data/main-notes.json", "gridforge/mines/data/run.json"]
@@ -488,7 +494,7 @@ def test_the_site_wheel_leaves_the_main_line_to_the_level_blocks(tmp_path: Path,
         for name in kept + dropped:
             archive.writestr(zipfile.ZipInfo(name, (2020, 2, 2, 0, 0, 0)), "{}")
         archive.writestr("gridforge-0.1.0.dist-info/RECORD", record)
-    site = build.without_mainline(wheel)
+    site = website.without_mainline(wheel)
     first = site.read_bytes()
     with zipfile.ZipFile(site) as archive:
         names = archive.namelist()
@@ -496,4 +502,36 @@ def test_the_site_wheel_leaves_the_main_line_to_the_level_blocks(tmp_path: Path,
         assert archive.read("gridforge-0.1.0.dist-info/RECORD").decode().splitlines() == [
             f"{name},sha256=x,1" for name in kept]
         assert all(i.date_time == (2020, 2, 2, 0, 0, 0) for i in archive.infolist()[:4])
-    assert build.without_mainline(wheel).read_bytes() == first  # the same bytes again
+    assert website.without_mainline(wheel).read_bytes() == first  # the same bytes again
+
+
+def test_the_build_parts_import_only_the_standard_library_and_each_other():
+    # build.py runs on a fresh machine's bare Python, before .venv exists.
+    for path in [ROOT / "build.py", *sorted((ROOT / "buildsys").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.partition(".")[0]
+                assert top in sys.stdlib_module_names or top in ("buildsys", "__future__"), (
+                    f"{path.relative_to(ROOT)}:{node.lineno} imports {name}")
+
+
+def test_no_test_or_benchmark_edits_sys_path():
+    # They import the build's package, each other's helpers and gridforge as installed
+    # packages (the editable install puts the root on sys.path), never by editing the path.
+    edits = []
+    for folder in ("tests", "e2e", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                target = node.func.value if (isinstance(node, ast.Call) and isinstance(
+                    node.func, ast.Attribute)) else node.value if isinstance(
+                    node, ast.Subscript) else None
+                if (isinstance(target, ast.Attribute) and target.attr == "path"
+                        and isinstance(target.value, ast.Name) and target.value.id == "sys"):
+                    edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert edits == []

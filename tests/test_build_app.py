@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 
+from buildsys import icons
+from buildsys.manifest import app_manifest_issues, check_app_manifest
+from buildsys.steps import StepFailed
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
 
 pytestmark = pytest.mark.cpython_only  # reads web/ and writes files
 
@@ -59,14 +60,14 @@ def site_with_icons(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (site / "icons").mkdir(parents=True)
     shutil.copy2(WEB / "icons" / "icon.svg", site / "icons" / "icon.svg")
     shutil.copy2(WEB / "app.webmanifest", site / "app.webmanifest")
-    monkeypatch.setattr(build, "RUNTIME_CACHE", tmp_path / "cache")
-    monkeypatch.setattr(build, "ICONS", SMALL_ICONS)
-    build.make_icons(site)
+    monkeypatch.setattr(icons, "RUNTIME_CACHE", tmp_path / "cache")
+    monkeypatch.setattr(icons, "ICONS", SMALL_ICONS)
+    icons.make_icons(site)
     return site
 
 
 def plate_colour() -> tuple[int, int, int]:
-    _units, plate, _motif = build.read_icon(WEB / "icons" / "icon.svg")
+    _units, plate, _motif = icons.read_icon(WEB / "icons" / "icon.svg")
     assert plate.fill is not None
     return plate.fill
 
@@ -75,7 +76,7 @@ def test_every_icon_is_a_png_of_its_size_and_the_same_bytes_on_every_build(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     site = site_with_icons(tmp_path, monkeypatch)
     for name, size, _kind in SMALL_ICONS:
-        assert build.png_size(site / name) == (size, size)
+        assert icons.png_size(site / name) == (size, size)
         width, height, pixels = decode_png((site / name).read_bytes())
         assert (width, height, len(pixels)) == (size, size, 4 * size * size)
     first = {name: (site / name).read_bytes() for name, _s, _k in SMALL_ICONS}
@@ -103,7 +104,7 @@ def test_any_icons_have_transparent_corners_and_maskable_ones_keep_the_motif_in_
         assert all(pixels[i] == 255 for i in range(3, len(pixels), 4)), name
         if kind != "maskable":
             continue
-        radius = build.MASKABLE_SAFE_RADIUS * size
+        radius = icons.MASKABLE_SAFE_RADIUS * size
         motif_pixels = 0
         for y in range(size):
             for x in range(size):
@@ -119,15 +120,15 @@ def test_the_icon_source_draws_only_what_the_renderer_knows(tmp_path: Path):
     source = (WEB / "icons" / "icon.svg").read_text()
     bad = tmp_path / "icon.svg"
     bad.write_text(source.replace("<circle ", '<ellipse rx="1" ', 1))
-    with pytest.raises(build.StepFailed, match=r"icon\.svg: <ellipse>: only rect, circle and "
+    with pytest.raises(StepFailed, match=r"icon\.svg: <ellipse>: only rect, circle and "
                                                r"polyline"):
-        build.read_icon(bad)
+        icons.read_icon(bad)
     bad.write_text(source.replace('fill="#efe9dc"', 'fill="beige"', 1))
-    with pytest.raises(build.StepFailed, match=r"<rect>: colour 'beige' is not #rrggbb"):
-        build.read_icon(bad)
+    with pytest.raises(StepFailed, match=r"<rect>: colour 'beige' is not #rrggbb"):
+        icons.read_icon(bad)
     bad.write_text(source.replace('id="plate"', 'id="plaque"'))
-    with pytest.raises(build.StepFailed, match=r'needs <rect id="plate">'):
-        build.read_icon(bad)
+    with pytest.raises(StepFailed, match=r'needs <rect id="plate">'):
+        icons.read_icon(bad)
 
 
 def test_the_shipped_manifest_is_valid_with_icons_of_the_stated_sizes(
@@ -139,19 +140,19 @@ def test_the_shipped_manifest_is_valid_with_icons_of_the_stated_sizes(
         size = sizes[Path(icon["src"]).name]
         icon["sizes"] = f"{size}x{size}"
     (site / "app.webmanifest").write_text(json.dumps(manifest))
-    assert build.app_manifest_issues(site) == ["icons: no any icon of 192x192",
-                                               "icons: no any icon of 512x512",
-                                               "icons: no maskable icon of 512x512"]
+    assert app_manifest_issues(site) == ["icons: no any icon of 192x192",
+                                         "icons: no any icon of 512x512",
+                                         "icons: no maskable icon of 512x512"]
     # And with the real sizes (the files the build makes): valid.
-    monkeypatch.setattr(build, "ICONS", (
+    monkeypatch.setattr(icons, "ICONS", (
         ("icons/icon-192.png", 192, "any"), ("icons/icon-512.png", 512, "any"),
         ("icons/icon-maskable-192.png", 192, "maskable"),
         ("icons/icon-maskable-512.png", 512, "maskable")))
-    monkeypatch.setattr(build, "render_icon", lambda size, _units, _shapes: bytes(4 * size * size))
-    build.make_icons(site)
+    monkeypatch.setattr(icons, "render_icon", lambda size, _units, _shapes: bytes(4 * size * size))
+    icons.make_icons(site)
     shutil.copy2(WEB / "app.webmanifest", site / "app.webmanifest")
-    assert build.app_manifest_issues(site) == []
-    build.check_app_manifest(site)
+    assert app_manifest_issues(site) == []
+    check_app_manifest(site)
 
 
 BROKEN = [
@@ -177,14 +178,14 @@ def test_a_broken_manifest_fails_the_build_naming_the_field(
     site = tmp_path / "site"
     (site / "icons").mkdir(parents=True)
     shutil.copy2(WEB / "icons" / "icon.svg", site / "icons" / "icon.svg")
-    monkeypatch.setattr(build, "RUNTIME_CACHE", tmp_path / "cache")
-    monkeypatch.setattr(build, "render_icon", lambda size, _units, _shapes: bytes(4 * size * size))
-    build.make_icons(site)
+    monkeypatch.setattr(icons, "RUNTIME_CACHE", tmp_path / "cache")
+    monkeypatch.setattr(icons, "render_icon", lambda size, _units, _shapes: bytes(4 * size * size))
+    icons.make_icons(site)
     manifest = json.loads((WEB / "app.webmanifest").read_text())
     damage(manifest)
     (site / "app.webmanifest").write_text(json.dumps(manifest))
-    with pytest.raises(build.StepFailed, match="step 'check the web app manifest' failed") as info:
-        build.check_app_manifest(site)
+    with pytest.raises(StepFailed, match="step 'check the web app manifest' failed") as info:
+        check_app_manifest(site)
     assert issue in str(info.value)
 
 

@@ -11,14 +11,15 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from buildsys.manifest import APP_MANIFEST
+from buildsys.paths import CHROMIUM, SITE
+from buildsys.server import make_server, start_in_thread
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402
 
 pytestmark = pytest.mark.cpython_only  # runs Node.js, Chromium and a server
 
@@ -32,7 +33,7 @@ def lighthouse(url: str, out: Path) -> dict:
     """Run the pinned Lighthouse's PWA category on ``url``; its JSON report."""
     flags = "--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run"
     command = ["node", str(LIGHTHOUSE), url, "--only-categories=pwa", "--output=json",
-               f"--output-path={out}", f"--chrome-path={build.CHROMIUM}",
+               f"--output-path={out}", f"--chrome-path={CHROMIUM}",
                f"--chrome-flags={flags}", "--quiet"]
     # Its own process group: on a timeout Lighthouse and the Chromium it started both go.
     with subprocess.Popen(command, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE,
@@ -51,17 +52,17 @@ def lighthouse(url: str, out: Path) -> dict:
 @pytest.mark.slow
 @pytest.mark.requires(LIGHTHOUSE.exists(),
                       "node_modules/lighthouse is missing: run `python3 build.py build`")
-@pytest.mark.requires(build.CHROMIUM.exists(), f"{build.CHROMIUM} is missing")
-@pytest.mark.requires((build.SITE / build.APP_MANIFEST).exists(),
+@pytest.mark.requires(CHROMIUM.exists(), f"{CHROMIUM} is missing")
+@pytest.mark.requires((SITE / APP_MANIFEST).exists(),
                       "the site is not built: run `python3 build.py build`")
 def test_lighthouse_finds_the_site_installable_under_a_sub_path(tmp_path: Path):
     # build/ served as a host's root: the site lives under /site/, as on a static host's
     # sub-path; its manifest's relative start URL and scope must hold there.
-    server = build.make_server(build.SITE.parent, port=0)
-    build.start_in_thread(server)
+    server = make_server(SITE.parent, port=0)
+    start_in_thread(server)
     host, port = server.server_address[:2]
     try:
-        report = lighthouse(f"http://{host}:{port}/{build.SITE.name}/", tmp_path / "report.json")
+        report = lighthouse(f"http://{host}:{port}/{SITE.name}/", tmp_path / "report.json")
     finally:
         server.shutdown()
         server.server_close()
@@ -75,7 +76,7 @@ def test_lighthouse_finds_the_site_installable_under_a_sub_path(tmp_path: Path):
     assert installable["score"] == 1, installable.get("details")
     assert installable["details"]["items"] == [] and installable["warnings"] == []
     assert installable["details"]["debugData"]["manifestUrl"] == \
-        f"http://{host}:{port}/{build.SITE.name}/{build.APP_MANIFEST}"
+        f"http://{host}:{port}/{SITE.name}/{APP_MANIFEST}"
     category = report["categories"]["pwa"]
     automated = [ref["id"] for ref in category["auditRefs"]
                  if audits[ref["id"]]["scoreDisplayMode"] != "manual"]

@@ -177,7 +177,7 @@ def test_the_editors_badges_read_at_least_4_5_to_1_on_their_ground():
     # A corner badge (a freeze count, a lock, a key) sits on a white pill; a hole's letter on
     # the hole's own ground (white, or --hole of the dark theme); a body's letter takes
     # inkOn (the test above). Issue 23: text at 4.5:1 wherever the board draws it.
-    from test_theme import colour, contrast
+    from .test_theme import colour, contrast
 
     board = (ROOT / "web" / "screens" / "editor-board.js").read_text()
     fills = re.findall(r'this\.badge\([^;]*?"(#[0-9a-fA-F]{3,6})"', board)

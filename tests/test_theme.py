@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from test_palette import delta_e_2000, palette, srgb_to_lab
+
+from .test_palette import delta_e_2000, palette, srgb_to_lab
 
 pytestmark = pytest.mark.cpython_only  # reads web/ from the source tree
 
