@@ -4,7 +4,7 @@
 //
 // Gesture kinds, chosen by the screen per tool:
 // - "click": one cell (pointer down, or Enter/Space on the keyboard cursor);
-// - "paint": every cell entered during a drag, once each (the stone tool);
+// - "paint": every cell entered during a drag, once each (the stone, path and bridge tools);
 // - "path":  a 4-adjacent path drawn by dragging, moving back over the last cell takes it
 //            back (the body tool); on the keyboard, Enter starts it at the cursor, the arrow
 //            keys extend it, Enter ends it and Escape drops it;
@@ -12,6 +12,7 @@
 //            rectangle; a press without a drag is a "click"); on the keyboard, Enter is a
 //            click, Shift+Enter starts an area at the cursor, the arrows stretch it, Enter
 //            ends it and Escape drops it.
+import { deckNodes, terrainNodes } from "./terrain.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
@@ -210,6 +211,8 @@ export class EditorBoard {
       a.append(node("rect", { x: x * S, y: y * S, width: S, height: S, class: "editor-stone",
         "data-testid": "editor-stone", "data-cell": `${x},${y}` }));
     }
+    for (const item of terrainNodes(level, { unit: S, colour,
+      letter: (i) => (letters ? letters[i] || "" : "") })) a.append(item);
     if (this.state.freeArea && this.state.freeArea.length && !view) {
       a.append(node("path", { d: outline(this.state.freeArea), class: "editor-free-area",
         "data-testid": "editor-free-area", "data-cells": this.state.freeArea.length }));
@@ -266,6 +269,7 @@ export class EditorBoard {
       if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
       if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
     });
+    for (const item of deckNodes(level, bodies, { unit: S, colour, width: 0.56 })) a.append(item);
     // Why the level fails (the live status's reasons), marked cell by cell.
     for (const reason of (view ? [] : this.state.reasons || [])) {
       for (const [x, y] of reason.cells) {

@@ -1,6 +1,7 @@
 // The editor's tools and the board's input (used by editor.js): the toolbar (Select, which
 // also drags an area for the arrange tools of editor-transform.js, Stone,
-// Hole, Body, Erase, keys 1-5 on the board; Undo, Redo), the colours, a new hole's frozen
+// Hole, Body, Erase, Path (a coloured path, painted along a drag in the chosen colour),
+// Bridge, keys 1-7 on the board; Undo, Redo), the colours, a new hole's frozen
 // threshold, the board's size (Resize, New empty), and what a gesture on the board asks
 // Python for with the tool in hand. The board's limits come from Python (facts).
 
@@ -10,7 +11,8 @@ import { typed } from "./editor-props.js";
 import { cellWords } from "./editor-state.js";
 
 // [tool, key on the board]; a tool's name is editor.tool.<tool>.
-export const TOOLS = [["select", "1"], ["stone", "2"], ["hole", "3"], ["body", "4"], ["erase", "5"]];
+export const TOOLS = [["select", "1"], ["stone", "2"], ["hole", "3"], ["body", "4"], ["erase", "5"],
+  ["path", "6"], ["bridge", "7"]];
 const toolName = (id) => t(`editor.tool.${id}`);
 
 /** What is drawn at `cell` of `level`: {kind: "body" | "hole", index}, {kind: "stone"} or null. */
@@ -67,7 +69,7 @@ export function editorTools(ed) {
     for (const button of colourButtons) button.setAttribute("aria-pressed", String(Number(button.dataset.color) === i));
   }
 
-  /** Keys 1-5 on the board pick a tool; true when `key` picked one. */
+  /** Keys 1-7 on the board pick a tool; true when `key` picked one. */
   function pickByKey(key) {
     const picked = TOOLS.find(([, k]) => k === key);
     if (!picked) return false;
@@ -95,6 +97,18 @@ export function editorTools(ed) {
         return { tool: "stone", cells, erase };
       };
       if (await ed.edit(change)) ed.say(t(erase ? "editor.stones-erased" : "editor.stones-placed", { count: cells.length }));
+    } else if (tool === "path" || tool === "bridge") {
+      // A drag that starts on this terrain erases it along the drag, as the stone tool does.
+      let erase = false;
+      const change = (level) => {
+        const here = (c) => c[0] === first[0] && c[1] === first[1];
+        erase = tool === "path" ? (level.paths || []).some((p) => here(p.cell) && p.color === color)
+          : (level.bridges || []).some(here);
+        return tool === "path" ? { tool, cells, color, erase } : { tool, cells, erase };
+      };
+      if (await ed.edit(change)) {
+        ed.say(t(`editor.${tool}-${erase ? "erased" : "placed"}`, { count: cells.length, colour: color }));
+      }
     } else if (tool === "erase") {
       if (await ed.edit({ tool: "erase", cell: first })) ed.say(t("editor.erased"));
     } else if (tool === "hole") {

@@ -118,7 +118,7 @@ export const screen = {
     root.append(section);
     const board = new EditorBoard(boardHost, {
       gesture: (kind, cells) => tools.gesture(kind, cells),
-      mode: () => (ed.tool === "stone" ? "paint" : ed.tool === "body" ? "path" : ed.tool === "select" ? "area" : "click"),
+      mode: () => (["stone", "path", "bridge"].includes(ed.tool) ? "paint" : ed.tool === "body" ? "path" : ed.tool === "select" ? "area" : "click"),
       describe: () => t("editor.board-label", { tool: t(`editor.tool.${ed.tool}`) }),
     });
     const detachFiles = files.attach(section);

@@ -7,9 +7,11 @@ import { reducedMotion } from "../motion.js";
 import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
 import { holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
+import { deckNodes, terrainNodes } from "./terrain.js";
 
 const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const MAX_CELL_PX = 48;
+const BODY_WIDTH = 0.56;  // a body's stroke, in cells (style.css .snakes-board .body)
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const centre = (c) => [c[0] + 0.5, c[1] + 0.5];
@@ -134,6 +136,8 @@ function drawPieces(board, level, view, options, letters, scale) {
   // The mechanics' markers (Python's view.markers): where each sits, decided first so that
   // colour letters can step aside from them.
   const marks = layoutMarkers(board, level, view, scale);
+  // Terrain under the pieces (terrain.js); a bridge's deck goes over them, below.
+  nodes.push(...terrainNodes(level, { colour, letter: (i) => (letters ? letter(i) : "") }));
 
   level.holes.forEach((hole, i) => {
     if (view.holes_used && view.holes_used[i]) return;
@@ -215,6 +219,7 @@ function drawPieces(board, level, view, options, letters, scale) {
     }
   });
 
+  nodes.push(...deckNodes(level, view.bodies, { colour, width: BODY_WIDTH }));
   const layer = board.querySelector(".piece-layer");
   layer.replaceChildren(...nodes);
   board.querySelector(".marker-layer").replaceChildren(...marks.nodes);

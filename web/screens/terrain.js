@@ -1,0 +1,88 @@
+// Terrain on a snakes board (spec/snakes.md section 3b): coloured paths and bridges, drawn
+// the same way in play and in the editor. Drawing only: which step a path or a bridge
+// refuses is Python's answer (rules.py), never decided here.
+//
+// A painted cell is a light wash of its colour with a thick band of it along the cell's
+// edge: a body (about half a cell wide) lies in the middle, so the band stays visible
+// beside it whatever the body's colour. A bridge is a deck whose vertical lane is on top:
+// the deck with its rails is drawn over the bodies' horizontal-lane segments, and the
+// vertical-lane segments are drawn again over the deck (deckNodes).
+import { svg } from "./dom.js";
+
+/** The layer under the pieces: one `snakes-terrain` node per painted cell and bridge, for a
+ * board whose cells are `unit` wide; `colour(i)` gives palette colour i, `letter(i)` its
+ * colour-blind letter (or "" when letters are off). */
+export function terrainNodes(level, { unit = 1, colour, letter = () => "" }) {
+  const nodes = [];
+  for (const { cell: [x, y], color } of level.paths || []) {
+    const group = svg("g", { "data-testid": "snakes-terrain", "data-kind": "path",
+      "data-cell": `${x},${y}`, "data-color": String(color), class: "terrain-path" });
+    // Square and full-bleed with diagonal stripes (a hole is an inset, rounded frame), so
+    // paint never reads as a hole; the band along the edge shows beside any body on it.
+    const band = unit * 0.12;
+    group.append(
+      svg("rect", { x: x * unit, y: y * unit, width: unit, height: unit, fill: colour(color),
+        "fill-opacity": "0.3" }),
+      svg("rect", { x: x * unit + band / 2, y: y * unit + band / 2, width: unit - band,
+        height: unit - band, fill: "none", stroke: colour(color), "stroke-width": band }));
+    for (const k of [0.25, 0.5, 0.75]) {
+      group.append(svg("line", { x1: (x + k) * unit, y1: y * unit + band, x2: x * unit + band,
+        y2: (y + k) * unit, stroke: colour(color), "stroke-width": unit * 0.05,
+        "stroke-linecap": "round" }));
+      group.append(svg("line", { x1: (x + 1) * unit - band, y1: (y + k) * unit, x2: (x + k) * unit,
+        y2: (y + 1) * unit - band, stroke: colour(color), "stroke-width": unit * 0.05,
+        "stroke-linecap": "round" }));
+    }
+    const mark = letter(color);
+    if (mark) {
+      const label = svg("text", { x: x * unit + unit * 0.16, y: y * unit + unit * 0.3,
+        "font-size": unit * 0.22, class: "terrain-letter", fill: colour(color) });
+      label.textContent = mark;
+      group.append(label);
+    }
+    nodes.push(group);
+  }
+  for (const [x, y] of level.bridges || []) {
+    const group = svg("g", { "data-testid": "snakes-terrain", "data-kind": "bridge",
+      "data-cell": `${x},${y}`, class: "terrain-bridge" });
+    // The lower lane: an underpass through the cell from left to right.
+    group.append(svg("rect", { x: x * unit, y: y * unit + unit * 0.2, width: unit,
+      height: unit * 0.6, class: "terrain-underpass" }));
+    nodes.push(group);
+  }
+  return nodes;
+}
+
+/** The bridges' decks, drawn over the pieces' horizontal-lane segments, and the
+ * vertical-lane segments of `bodies` (cells and colours, as drawn) drawn again on top. */
+export function deckNodes(level, bodies, { unit = 1, colour, width }) {
+  const nodes = [];
+  const bridges = level.bridges || [];
+  if (!bridges.length) return nodes;
+  const at = new Set(bridges.map(([x, y]) => `${x},${y}`));
+  for (const [x, y] of bridges) {
+    nodes.push(svg("rect", { x: x * unit + unit * 0.12, y: y * unit, width: unit * 0.76,
+      height: unit, class: "terrain-deck", "aria-hidden": "true" }));
+    for (const side of [0.12, 0.88]) {
+      nodes.push(svg("line", { x1: x * unit + unit * side, y1: y * unit,
+        x2: x * unit + unit * side, y2: (y + 1) * unit, class: "terrain-rail",
+        "stroke-width": unit * 0.07 }));
+    }
+  }
+  for (const body of bodies) {
+    const cells = body.cells || [];
+    cells.forEach(([x, y], j) => {
+      if (!at.has(`${x},${y}`)) return;
+      const near = [cells[j - 1], cells[j + 1]].filter(Boolean);
+      if (!near.length || near[0][0] !== x) return;  // this cell lies in the horizontal lane
+      // From the edge it shares with each neighbour to the middle (an end stops there).
+      for (const [, ny] of near) {
+        const edge = ny < y ? y : y + 1;
+        nodes.push(svg("line", { x1: (x + 0.5) * unit, y1: edge * unit, x2: (x + 0.5) * unit,
+          y2: (y + 0.5) * unit, stroke: colour(body.color), "stroke-width": width * unit,
+          "stroke-linecap": "round", class: "terrain-over" }));
+      }
+    });
+  }
+  return nodes;
+}
