@@ -162,7 +162,8 @@ def test_two_bodies_pass_each_other_on_a_bridge():
     # A cross of corridors: each body must pass through the crossing to reach its hole.
     stones = [(0, 0), (1, 0), (3, 0), (4, 0), (0, 1), (1, 1), (3, 1), (4, 1),
               (0, 3), (1, 3), (3, 3), (4, 3), (0, 4), (1, 4), (3, 4), (4, 4)]
-    bodies = [{"cells": [[2, 1], [2, 0]], "colors": [1]}, {"cells": [[1, 2], [0, 2]], "colors": [2]}]
+    bodies = [{"cells": [[2, 1], [2, 0]], "colors": [1]},
+              {"cells": [[1, 2], [0, 2]], "colors": [2]}]
     holes = [{"cell": [2, 4], "color": 1}, {"cell": [4, 2], "color": 2}]
     with_bridge = level_from_json(board(bodies, holes, stones=stones, bridges=[(2, 2)]))
     without = level_from_json(board(bodies, holes, stones=stones))
