@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/web_input.py [--levels 1,500,1000,1500,2000] [--rounds 1]
     .venv/bin/python bench/web_input.py --first 8 [--rounds 2]
+    .venv/bin/python bench/web_input.py --terrain [--rounds 3]
 
 Needs a built site (`python3 build.py build`). Plays the certified solutions of main-line
 levels (by default 1, 500, 1000, 1500 and 2000; `--first N` plays levels 1..N instead) by
@@ -13,7 +14,9 @@ answer (window.gridforgeMetrics.dragSteps), and to the next animation frame (dra
 Prints, per level, the count, median, 90th percentile and the ratio of the median to the goal
 (< 16 ms); then, on the longest solution, the median of its first ten and of its last ten
 steps (the step cost must not grow with the steps played); and the same first/last figures of
-Python's `play.step` alone on CPython, for reference.
+Python's `play.step` alone on CPython, for reference. ``--terrain`` plays instead a level with
+coloured paths and bridges (spec section 3b) made by the designer from a fixed request
+(:data:`TERRAIN_REQUEST`), in the editor's try-play opened from its share link.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from gridforge.snakes import play
 from gridforge.snakes.design.mainline import mainline_level
+from gridforge.snakes.design.pipeline import design_levels
 from playwright.sync_api import sync_playwright
 
 from buildsys.paths import CHROMIUM, SITE
@@ -38,11 +42,16 @@ from e2e.snakes_helpers import (
     play_solution_by_dragging,
     wait_level,
 )
+from e2e.test_terrain import share_code
 
 ROOT = Path(__file__).resolve().parent.parent
 
 GOAL_MS = 16.0
 DEFAULT_LEVELS = "1,500,1000,1500,2000"
+# The terrain level: the designer's, from this request (deterministic: same level each run).
+TERRAIN_REQUEST = {"target": 45, "count": 1, "seed": 7, "paths": 1, "bridges": 1,
+                   "budgets": {"candidates": 200}}
+TERRAIN = 0  # its key among the levels played (main-line levels are 1..2000)
 # What the page records per drag step (window.gridforgeMetrics), by the names printed here.
 PARTS = {"steps": "dragSteps", "frames": "dragFrames", "waits": "dragWaits",
          "calls": "dragCalls", "draws": "dragDraws"}
@@ -68,8 +77,10 @@ def _figures(values: list[float]) -> str:
 
 
 def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds: int,
-                    rushed: bool, reduced: bool) -> dict[int, dict[str, list[list[float]]]]:
-    """``{level: {"steps": [per round: ms per step], "frames": [...]}}`` from the page."""
+                    rushed: bool, reduced: bool, terrain: list[dict[str, Any]]
+                    ) -> dict[int, dict[str, list[list[float]]]]:
+    """``{level: {"steps": [per round: ms per step], "frames": [...]}}`` from the page;
+    level :data:`TERRAIN` is ``terrain[0]``, played in the editor's try-play."""
     server = make_server(SITE, port=0)
     start_in_thread(server)
     host, port = server.server_address[:2]
@@ -96,8 +107,14 @@ def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds:
                 out[n] = {}
                 for _ in range(rounds):
                     page.goto("/#home")
-                    page.goto(f"/#snakes/level/{n}")
-                    wait_level(page, n)
+                    if n == TERRAIN:
+                        page.goto(f"/#editor/share/{share_code(terrain[0])}")
+                        page.wait_for_selector('section.editor[data-ready="true"]')
+                        page.get_by_test_id("editor-try").click()
+                        page.wait_for_selector('[data-testid="snakes-board"][data-steps="0"]')
+                    else:
+                        page.goto(f"/#snakes/level/{n}")
+                        wait_level(page, n)
                     page.evaluate("() => { for (const v of Object.values(window.gridforgeMetrics))"
                                   " v.length = 0; }")
                     play_solution_by_dragging(page, "desktop", solutions[n], paced=not rushed)
@@ -135,14 +152,26 @@ def main() -> int:
                         help="play levels 1..N instead (at most 2000)")
     parser.add_argument("--rounds", type=int, default=1, help="times each level is played")
     parser.add_argument("--rushed", action="store_true", help="send each drag's path at once")
+    parser.add_argument("--terrain", action="store_true",
+                        help="play a designed level with coloured paths and bridges instead")
     parser.add_argument("--reduced-motion", action="store_true",
                         help="play with prefers-reduced-motion (no 90 ms glide after a step)")
     args = parser.parse_args()
     numbers = list(range(1, max(1, min(args.first, 2000)) + 1)) if args.first else args.levels
-    entries = {n: mainline_level(n) for n in numbers}
+    if args.terrain:
+        batch = design_levels(TERRAIN_REQUEST)
+        numbers = [TERRAIN]
+        entries = {TERRAIN: {"level": batch["levels"][0], "certificate": batch["certificates"][0]}}
+        level = entries[TERRAIN]["level"]
+        print(f"terrain level: {level['cols']}x{level['rows']}, {len(level['bodies'])} bodies, "
+              f"{len(level.get('paths', []))} painted cells, {len(level.get('bridges', []))} "
+              "bridge(s)")
+    else:
+        entries = {n: mainline_level(n) for n in numbers}
     solutions = {n: e["certificate"]["solution"] for n, e in entries.items()}
     measured = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed,
-                               args.reduced_motion)
+                               args.reduced_motion,
+                               [entries[TERRAIN]["level"]] if args.terrain else [])
 
     print(f"pointer move -> board redrawn, per level ({args.rounds} round(s), "
           f"{'rushed' if args.rushed else 'paced'}"
