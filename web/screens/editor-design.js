@@ -19,6 +19,7 @@ const FIXED_GROUPS = [
     ["bodies.max_length", 2, 40], ["bodies.total", 2, 350]]],
   ["mechanisms", null, [["colors", 1, 15], ["coats", 0, 48], ["frozen", 0, 16],
     ["frozen_holes", 0, 64], ["locks", 0, 8], ["gold", 0, 8]]],
+  ["terrain", null, [["paths", 0, 8], ["bridges", 0, 8]]],
   ["steps", "steps", [["steps.min", 0, 1000000], ["steps.max", 0, 1000000]]],
 ];
 /** A template's name in words (its id stays the option's value). */

@@ -32,6 +32,7 @@ SPEC_EXAMPLE: JsonObject = spec_example()
 
 
 FEATURES = ("coat", "frozen_body", "frozen_hole", "silver", "gold")
+TERRAIN_FEATURES = ("path", "bridge")  # spec section 3b (checked on levels of their own)
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def _attempt(
         a, k = rng.sample(range(nbodies), 2)
         bodies[a]["lock"] = {"id": "S", "kind": "silver"}
         bodies[k]["key"] = "S"
-    return {
+    level: JsonObject = {
         "format": "gridforge.snakes.level/1",
         "cols": cols,
         "rows": rows,
@@ -143,6 +144,16 @@ def _attempt(
         "bodies": list[Json](bodies),
         "holes": list[Json](holes),
     }
+    # Terrain (spec section 3b), drawn only when asked: the other levels keep their bytes.
+    bare = sorted(set(cells) - set(stones) - set(spots[:len(demand)]))
+    rng.shuffle(bare)
+    if "path" in features:
+        level["paths"] = [{"cell": list(c), "color": rng.randrange(ncolors + 1)}
+                          for c in bare[:rng.randint(1, 3)]]
+    if "bridge" in features:  # on cells no body lies on (so none turns there)
+        level["bridges"] = list[Json]([list[Json]([x, y]) for x, y in bare[3:]
+                                       if (x, y) in free][:rng.randint(1, 2)])
+    return level
 
 
 def feature_mix(i: int) -> tuple[str, ...]:
@@ -168,6 +179,22 @@ def check_astar_against_bfs(count: int = 200, progress: Progress = NO_PROGRESS) 
             if got != expected or (got is not None and not result.optimal):
                 failures.append(f"level {i}: {name} {got} vs BFS {expected}")
     return SelfCheck("astar_vs_bfs", {"levels": count, "solvable": solvable}, failures)
+
+
+def check_terrain_against_bfs(count: int = 60, progress: Progress = NO_PROGRESS) -> SelfCheck:
+    """A* against BFS optimal step counts on random levels with coloured paths or bridges."""
+    failures: list[str] = []
+    solvable = 0
+    for i in range(count):
+        progress.step(i, count, "A* vs BFS with terrain")
+        game = Game(Level.from_json(random_level(i, (TERRAIN_FEATURES[i % 2],))))
+        expected = bfs_optimum(game)
+        found = Solver(game).solve()
+        got = found.upper_bound if found.status == "solved" else None
+        if got != expected or (got is not None and not found.optimal):
+            failures.append(f"terrain level {i}: A* {got}, BFS {expected}")
+        solvable += expected is not None
+    return SelfCheck("astar_vs_bfs_terrain", {"levels": count, "solvable": solvable}, failures)
 
 
 def check_bound_against_distances(
@@ -221,5 +248,6 @@ def run_all(progress: Progress = NO_PROGRESS, *, levels: int = 200) -> list[Self
         check_spec_example(),
         check_matching(),
         check_astar_against_bfs(levels, progress),
+        check_terrain_against_bfs(max(10, levels // 4), progress),
         check_bound_against_distances(max(10, levels // 5), progress),
     ]
