@@ -4,6 +4,7 @@ the step rule, the lower bound and the editor's tools."""
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from gridforge.errors import ValidationError
@@ -278,3 +279,202 @@ def test_the_bridge_lesson_predicate_needs_a_crossing_the_level_cannot_do_withou
     assert Solver(Game(without)).solve().status == "unsolvable"
     # A solution that never crosses the bridge is no lesson, whatever the level.
     assert not bridge_needed(level, 0, found.moves[:1])
+
+
+# ---------------------------------------------------------------- against the oracle
+# tests/snakes/terrain_oracle.py is an independent implementation of sections 2-4 and 3b,
+# written from the spec alone: one step rule held against another on random levels.
+
+from gridforge.snakes.pairs import pairwise_bound  # noqa: E402
+from gridforge.snakes.rules import move_to_step  # noqa: E402
+from gridforge.snakes.search import goal_distances  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402 - the oracle's section
+
+from . import terrain_oracle as oracle  # noqa: E402
+
+ORACLE_STATES = 3_000  # states compared per level (the whole space of most small levels)
+
+
+def _same_position(game, state, other) -> bool:
+    """Whether an engine state and an oracle state are one position (cells, shed, holes)."""
+    for b, body in enumerate(other.bodies):
+        cells = [tuple(c) for c in game.body_cells(state, b)]
+        if cells != list(body.cells):
+            return False
+        if state[b] and game.layers_shed(state, b) != body.shed:
+            return False
+    return game.used_holes(state) == list(other.holes_used)
+
+
+def _walk_both(data):
+    """Every reachable position (up to ORACLE_STATES) of both implementations in step, with
+    the engine's successors, advance and refusal held to the oracle's on each."""
+    level = level_from_json(data)
+    game = Game(level)
+    spec = oracle.parse_level(data)
+    start = (game.initial, oracle.initial_state(spec))
+    assert _same_position(game, *start)
+    seen = {game.initial}
+    queue = [start]
+    while queue and len(seen) < ORACLE_STATES:
+        state, other = queue.pop()
+        ours = {tuple(move_to_step(m)): child
+                for m, child, _ in game.successors(state, game.occupancy(state))}
+        theirs = dict(oracle.oracle_successors(spec, other))
+        assert set(ours) == set(theirs), (data, state)
+        for step in oracle.all_steps(spec):
+            move = step_to_move(list(step))
+            legal = step in ours
+            assert (game.advance(state, move) is not None) == legal
+            assert (game.refusal(state, move) is None) == legal
+            assert oracle.oracle_refuses(spec, other, step) == (not legal)
+        for step, child in ours.items():
+            assert _same_position(game, child, theirs[step]), (data, step)
+            assert game.advance(state, step_to_move(list(step))) == child
+            if child not in seen:
+                seen.add(child)
+                queue.append((child, theirs[step]))
+
+
+@pytest.mark.search_heavy
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(oracle.small_terrain_levels())
+def test_every_copy_of_the_step_rule_agrees_with_the_independent_rules(data):
+    _walk_both(data)
+
+
+def test_the_oracle_draws_levels_that_cross_themselves_and_share_bridges():
+    from hypothesis import find
+
+    assert oracle.crosses_itself(find(oracle.small_terrain_levels(), oracle.crosses_itself))
+    assert oracle.shares_a_bridge(find(oracle.small_terrain_levels(), oracle.shares_a_bridge))
+
+
+@pytest.mark.search_heavy
+@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(oracle.small_terrain_levels())
+def test_the_bounds_never_pass_the_minimum_on_500_random_levels_with_terrain(data):
+    game = Game(level_from_json(data))
+    try:
+        dist = goal_distances(game, max_states=20_000)
+    except OverflowError:
+        return  # too large to settle exactly: nothing to compare
+    solver = Solver(game)
+    for state, d in dist.items():
+        assert solver.bound(state) <= d, (data, state)
+        assert solver.node_bound(state) <= d
+    best = oracle.oracle_min_steps(data, 20_000)
+    if game.initial in dist:
+        assert best == dist[game.initial]
+        assert pairwise_bound(game).bound <= best
+        found = solver.solve()
+        assert found.optimal and found.upper_bound == best
+    else:
+        assert best == oracle.UNSOLVABLE
+
+
+@pytest.mark.parametrize("name", sorted(oracle.EXAMPLES))
+def test_the_solver_finds_the_oracle_minimum_on_the_hand_made_levels(name):
+    data, stated = oracle.EXAMPLES[name]
+    best = oracle.oracle_min_steps(data, 200_000)
+    assert best == stated
+    found = Solver(Game(level_from_json(data))).solve()
+    assert found.optimal and found.upper_bound == best
+    assert oracle.oracle_replay(data, found.steps or [])
+
+
+@pytest.mark.cpython_only
+@pytest.mark.parametrize("name", sorted(oracle.EXAMPLES))
+def test_cli_verify_reports_the_oracle_minimum_and_refuses_what_the_oracle_refuses(
+        name, tmp_path, capsys):
+    from gridforge.snakes.design import certify
+
+    from .fixtures import run
+
+    data, best = oracle.EXAMPLES[name]
+    src, out = tmp_path / "level.json", tmp_path / "cert.json"
+    src.write_text(json.dumps(data), encoding="utf-8")
+    code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out)], capsys)
+    assert code == 0 and f"verified ({best} steps, minimum proven)" in stdout, stdout
+    # A certified export whose solution takes, halfway, a step the independent rules refuse.
+    spec = oracle.parse_level(data)
+    steps = oracle.oracle_solution(spec, 200_000)
+    assert steps is not None
+    state = oracle.initial_state(spec)
+    half = len(steps) // 2
+    for step in steps[:half]:
+        state = oracle.oracle_apply(spec, state, step)
+    def on_board(step) -> bool:  # a refusal by the board's contents, not by its edge
+        cells = state.bodies[step[0]].cells
+        if not cells:
+            return False
+        x, y = cells[0] if step[1] == "head" else cells[-1]
+        dx, dy = oracle.DIRS[step[2]]
+        return 0 <= x + dx < data["cols"] and 0 <= y + dy < data["rows"]
+
+    refused = [s for s in oracle.all_steps(spec) if oracle.oracle_refuses(spec, state, s)]
+    bad = next((s for s in refused if on_board(s)), refused[0])
+    exported = json.loads(certify.export(data, certify.certify(data)))
+    exported["certificate"]["solution"] = [list(s) for s in [*steps[:half], bad, *steps[half:]]]
+    src.write_text(json.dumps(exported), encoding="utf-8")
+    out.unlink()
+    code, _, err = run(["design-levels", "--verify", str(src), "--out", str(out)], capsys)
+    assert code == 2 and f"(solution[{half}] = " in err and "Traceback" not in err
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------- the designer
+
+
+@pytest.mark.search_heavy
+def test_designed_terrain_binds_and_replays_under_the_independent_rules():
+    from gridforge.snakes.certificate import check_certificate
+    from gridforge.snakes.design.pipeline import design_levels
+    from gridforge.snakes.puzzle import crossed_bridges
+
+    batch = design_levels({"target": 45, "count": 1, "seed": 7, "paths": 1, "bridges": 1,
+                           "budgets": {"candidates": 200}})
+    assert batch["request"]["paths"] == 1 and batch["request"]["bridges"] == 1
+    [data], [cert] = batch["levels"], batch["certificates"]
+    assert len(data["paths"]) == 1 and len(data["bridges"]) == 1
+    assert cert["status"] == "verified"
+    assert oracle.oracle_replay(data, cert["solution"])
+    check_certificate(data, cert)  # the recheck replays it and every witness
+    # Each painted cell binds: its witness solves the level without it, in no more steps
+    # than the certificate, and the independent rules refuse it on the level itself.
+    witnesses = {w["mechanic"]: w["solution"] for w in cert.get("witnesses", [])}
+    for k in range(len(data["paths"])):
+        unpainted = {**data, "paths": [p for j, p in enumerate(data["paths"]) if j != k]}
+        if not unpainted["paths"]:
+            del unpainted["paths"]
+        found = witnesses[f"paths[{k}]"]
+        assert len(found) <= cert["steps"]
+        assert oracle.oracle_replay(unpainted, found)
+        assert not oracle.oracle_replay(data, found)
+    # Each bridge is crossed by the certificate: both lanes taken at once.
+    game = Game(level_from_json(data))
+    assert crossed_bridges(game, game.replay(cert["solution"])) == list(range(len(data["bridges"])))
+
+
+def test_a_request_asks_for_terrain_by_count_or_auto_and_refuses_anything_else():
+    from gridforge.snakes.design.request import parse_request
+
+    assert parse_request({"target": 70, "paths": "auto", "bridges": 2}).terrain() == (2, 2)
+    assert parse_request({"target": 30}).terrain() == (0, 0)
+    assert "paths" not in parse_request({"target": 30}).to_json()  # older batches keep bytes
+    for bad, path in (({"paths": "many"}, "paths"), ({"bridges": 9}, "bridges"),
+                      ({"paths": -1}, "paths"), ({"bridges": True}, "bridges")):
+        with pytest.raises(ValidationError) as err:
+            parse_request({"target": 50, **bad})
+        assert [i.path for i in err.value.issues] == [path]
+
+
+def test_check_designer_holds_astar_to_bfs_on_levels_with_terrain():
+    from gridforge.snakes.selfcheck import TERRAIN_FEATURES, check_terrain_against_bfs, random_level
+
+    assert all("paths" in random_level(i, ("path",)) for i in range(5))
+    assert any(random_level(i, ("bridge",)).get("bridges") for i in range(5))
+    assert "paths" not in random_level(3) and TERRAIN_FEATURES == ("path", "bridge")
+    result = check_terrain_against_bfs(20)
+    assert result.ok, result.failures
+    assert result.figures["solvable"] >= 5
