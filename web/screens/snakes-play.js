@@ -17,6 +17,7 @@ import { boardLayout } from "./snakes-layout.js";
 import { mountLesson } from "./snakes-lesson.js";
 import { winPanel } from "./snakes-win.js";
 import { telemetryRecorder } from "./snakes-telemetry.js";
+import { offLane } from "./terrain.js";
 
 // Drag-step timings read by bench/web_input.py: from the pointermove event to the board
 // redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames);
@@ -58,7 +59,6 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
   let said = null;           // what the last answer did, told once it is drawn (feedback.js)
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
-  const bridges = new Set((level.bridges || []).map((c) => c.join(",")));
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
     kind: kind ?? (levelNumber !== null ? "mainline" : "draft") });
@@ -299,18 +299,6 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
   }
 
-  /** Whether `dir` would turn the grabbed end off the lane of the bridge it stands on: a
-   * finger's wobble beside the lane is no step (the keys still ask Python, which refuses a
-   * turn on a bridge by name). */
-  function sideways(drag, from, dir) {
-    if (!bridges.has(`${from[0]},${from[1]}`)) return false;
-    const cells = view.bodies[drag.body].cells;
-    const near = drag.end === "head" ? cells[1] : cells[cells.length - 2];
-    if (!near) return false;
-    const across = near[1] === from[1];  // its lane: the axis to its neighbour in the body
-    return across !== (dir === "L" || dir === "R");
-  }
-
   /** A drag's next cell: one step of the grabbed end towards it, if it is a neighbour. */
   async function enterCell(drag, cell, when) {
     if (!drag || drag.stopped || won) return;
@@ -318,7 +306,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (!from) { drag.stopped = true; return; }
     const dir = direction(from, cell);
     if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
-    if (sideways(drag, from, dir)) return;  // on a bridge the drag follows the lane
+    if (offLane(level, view.bodies[drag.body].cells, drag.end, dir)) return;  // follow a bridge
     calling = performance.now();
     metrics.dragWaits.push(calling - when);
     stamp = when;

@@ -86,3 +86,17 @@ export function deckNodes(level, bodies, { unit = 1, colour, width }) {
   }
   return nodes;
 }
+
+/** Whether a drag step in direction `dir` would turn the `end` ("head" | "tail") of a body on
+ * `cells` off the lane of the bridge it stands on. The drag then follows the lane: a finger's
+ * wobble beside it is no step (the keys still ask Python, which refuses a turn on a bridge by
+ * name). Input only: the rule is Python's. */
+export function offLane(level, cells, end, dir) {
+  const from = end === "head" ? cells[0] : cells[cells.length - 1];
+  const near = end === "head" ? cells[1] : cells[cells.length - 2];
+  if (!from || !near || !(level.bridges || []).some((c) => c[0] === from[0] && c[1] === from[1])) {
+    return false;
+  }
+  const across = near[1] === from[1];  // its lane: the axis to its neighbour in the body
+  return across !== (dir === "L" || dir === "R");
+}

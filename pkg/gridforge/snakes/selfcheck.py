@@ -146,7 +146,8 @@ def _attempt(
     }
     # Terrain (spec section 3b), drawn only when asked: the other levels keep their bytes.
     bare = sorted(set(cells) - set(stones) - set(spots[:len(demand)]))
-    rng.shuffle(bare)
+    if "path" in features or "bridge" in features:
+        rng.shuffle(bare)
     if "path" in features:
         level["paths"] = [{"cell": list(c), "color": rng.randrange(ncolors + 1)}
                           for c in bare[:rng.randint(1, 3)]]
