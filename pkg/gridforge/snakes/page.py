@@ -13,7 +13,7 @@ certificate handed back (export) is rechecked claim by claim.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
@@ -79,31 +79,50 @@ def facts() -> Facts:
             "live_states": LIVE_STATES, "budgets": budgets}
 
 
+# A level's best, in steps, as the page's store keeps it (store.js progressIssues).
+MAX_BEST_STEPS = 1_000_000
+
+
 def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
     """The main line's progress (``progress.snakes`` of ``gridforge.progress/1``) once level
     ``number`` is won in ``steps``: its best is the fewest steps so far, the next level opens
     (never past the last), and no level is in progress. The other fields stay as they were.
 
-    :raises GridforgeError: when ``snakes`` is not an object or ``number``/``steps`` are not
-        a level number and a count.
+    :raises ValidationError: with field paths (``snakes.done.3``, ``steps``) when ``snakes``
+        is not what the page's store keeps (an object; ``done`` an object of level numbers
+        to bests of 1..1000000 steps; ``open`` a level number), ``number`` is not a main-line
+        level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
-    from gridforge.errors import GridforgeError
+    from gridforge.errors import Issues, is_int
     from gridforge.snakes.design.mainline import LEVELS
 
-    def count(value: object) -> TypeGuard[int]:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
+    bad = Issues()
     if not isinstance(snakes, dict):
-        raise GridforgeError("snakes: the main line's progress must be an object")
-    if not count(number) or not 1 <= number <= LEVELS:
-        raise GridforgeError(f"level: a main-line level is 1..{LEVELS}, got {number!r}")
-    if not count(steps):
-        raise GridforgeError(f"steps: a count of steps, got {steps!r}")
-    done = dict(snakes.get("done") or {})
-    best = done.get(str(number))
-    done[str(number)] = steps if not count(best) else min(best, steps)
+        bad.add("snakes", "type", "the main line's progress must be an object")
+        snakes = {}
+    done = snakes.get("done")
+    if done is None:
+        done = {}
+    elif not isinstance(done, dict):
+        bad.add("snakes.done", "type", "the levels done must be an object of level: best steps")
+        done = {}
+    for key, best in done.items():
+        where = f"snakes.done.{key}"
+        if not (key.isascii() and key.isdigit() and key[0] != "0" and int(key) <= LEVELS):
+            bad.add(where, "range", f"not a main-line level number (1..{LEVELS})")
+        else:
+            bad.integer(best, where, 1, MAX_BEST_STEPS, "a level's best steps")
     opened = snakes.get("open")
-    opened = opened if count(opened) else 1
+    if opened is not None:
+        bad.integer(opened, "snakes.open", 1, LEVELS, "the open level")
+    bad.integer(number, "level", 1, LEVELS, "a main-line level")
+    bad.integer(steps, "steps", 1, MAX_BEST_STEPS, "the steps of a win")
+    bad.raise_if_any("progress after a win")
+    assert is_int(number) and is_int(steps)  # checked above
+    done = dict(done)
+    best = done.get(str(number))
+    done[str(number)] = steps if best is None else min(best, steps)
+    opened = opened if is_int(opened) else 1
     return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
 
 
