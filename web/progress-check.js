@@ -36,8 +36,8 @@ export async function progressFileIssues(app, progress) {
       const s = answer.state;
       const summary = mines.summary;
       if (summary && s && (summary.battle !== s.battle || summary.battles !== s.battles)) {
-        issues.push({ path: "mines.summary", message: t("progress.check.run",
-          { why: `battle ${summary.battle} of ${summary.battles}, the run is at ${s.battle} of ${s.battles}` }) });
+        issues.push({ path: "mines.summary", message: t("progress.check.summary",
+          { battle: summary.battle, battles: summary.battles, at: s.battle, of: s.battles }) });
       }
     } catch (error) {
       issues.push(...issuesUnder("mines.run", error, (why) => t("progress.check.run", { why })));

@@ -93,31 +93,43 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
         to bests of 1..1000000 steps; ``open`` a level number), ``number`` is not a main-line
         level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
-    from gridforge.errors import Issues, is_int
+    from gridforge.errors import Issue, ValidationError, describe, is_int
     from gridforge.snakes.design.mainline import LEVELS
 
-    bad = Issues()
+    def count(value: object, lo: int, hi: int) -> bool:
+        return is_int(value) and lo <= value <= hi
+
+    issues: list[Issue] = []
     if not isinstance(snakes, dict):
-        bad.add("snakes", "type", "the main line's progress must be an object")
+        issues.append(Issue("snakes", "type", "the main line's progress must be an object, "
+                            f"got {describe(snakes)}"))
         snakes = {}
     done = snakes.get("done")
     if done is None:
         done = {}
     elif not isinstance(done, dict):
-        bad.add("snakes.done", "type", "the levels done must be an object of level: best steps")
+        issues.append(Issue("snakes.done", "type", "the levels done must be an object of "
+                            f"level number: best steps, got {describe(done)}"))
         done = {}
     for key, best in done.items():
-        where = f"snakes.done.{key}"
         if not (key.isascii() and key.isdigit() and key[0] != "0" and int(key) <= LEVELS):
-            bad.add(where, "range", f"not a main-line level number (1..{LEVELS})")
-        else:
-            bad.integer(best, where, 1, MAX_BEST_STEPS, "a level's best steps")
+            issues.append(Issue(f"snakes.done.{key}", "range",
+                                f"not a main-line level number (1..{LEVELS})"))
+        elif not count(best, 1, MAX_BEST_STEPS):
+            issues.append(Issue(f"snakes.done.{key}", "range", "a level's best steps must be "
+                                f"a whole number in 1..{MAX_BEST_STEPS}, got {describe(best)}"))
     opened = snakes.get("open")
-    if opened is not None:
-        bad.integer(opened, "snakes.open", 1, LEVELS, "the open level")
-    bad.integer(number, "level", 1, LEVELS, "a main-line level")
-    bad.integer(steps, "steps", 1, MAX_BEST_STEPS, "the steps of a win")
-    bad.raise_if_any("progress after a win")
+    if opened is not None and not count(opened, 1, LEVELS):
+        issues.append(Issue("snakes.open", "range", f"the open level must be in 1..{LEVELS}, "
+                            f"got {describe(opened)}"))
+    if not count(number, 1, LEVELS):
+        issues.append(Issue("level", "range", f"a main-line level is 1..{LEVELS}, "
+                            f"got {describe(number)}"))
+    if not count(steps, 1, MAX_BEST_STEPS):
+        issues.append(Issue("steps", "range", f"the steps of a win must be in "
+                            f"1..{MAX_BEST_STEPS}, got {describe(steps)}"))
+    if issues:
+        raise ValidationError(issues, "progress after a win")
     assert is_int(number) and is_int(steps)  # checked above
     done = dict(done)
     best = done.get(str(number))
