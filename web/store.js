@@ -540,7 +540,8 @@ export class Store extends EventTarget {
       const stored = this.readRaw(SETTINGS_KEY);
       const { value } = stored === null ? { value: {} } : parseStored(stored);
       if (isObject(value)) {
-        next = { ...value };
+        // Another tab's value of every other key wins; this tab's fills what none stored.
+        next = { ...settings, ...value };
         for (const key of changed) next[key] = settings[key];
       }
     }
