@@ -157,3 +157,23 @@ def test_a_lone_surrogate_is_refused_naming_the_file_and_writes_nothing(tmp_path
         write_text(tmp_path / "a.json", "\ud800")
     assert (tmp_path / "a.json").read_text() == OLD
     assert entries(tmp_path) == ["a.json"]
+
+
+@pytest.mark.parametrize("kind", ["device", "pipe", "folder", "link to a device"])
+def test_a_target_that_is_no_regular_file_is_refused_and_left_as_it_is(kind, tmp_path, capsys):
+    target = tmp_path / "out"
+    if kind == "pipe":
+        os.mkfifo(target)
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "link to a device":
+        target.symlink_to("/dev/null")
+    else:
+        target = Path("/dev/null")
+    before = os.lstat(target)
+    assert main(["mines", "generate", "--quiet", "--out", str(target)]) == 2
+    assert "not a regular file (nothing written)" in capsys.readouterr().err
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    if kind != "device":
+        assert entries(tmp_path) == ["out"]

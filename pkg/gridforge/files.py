@@ -87,6 +87,15 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WriteError(out, exc) from None
+    try:
+        mode = os.stat(out).st_mode  # through a link: what a reader of the name would meet
+    except (OSError, ValueError):
+        mode = None  # nothing there (or a dangling link): the new file takes the name
+    if mode is not None and not stat.S_ISREG(mode):
+        # A folder, a pipe, a device (/dev/stdout): never replaced by a file (as root that
+        # would replace the system's own entry), and no stream is a whole-or-nothing file.
+        raise WriteError(out, OSError(errno.EINVAL, f"{_kind(mode)}, not a regular file "
+                                      "(nothing written)"))
     # Unpredictable and fresh: a name planted beforehand (a symbolic link out of the folder)
     # is never opened, and O_EXCL (or link) refuses one planted in between.
     tmp = out.with_name(f".{out.name[:64]}.{secrets.token_hex(8)}.tmp")
@@ -220,6 +229,13 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     if size > max_bytes:  # it grew while being read
         raise FileRefused(path, f"is larger than {max_bytes} bytes")
     return b"".join(chunks)
+
+
+def _kind(mode: int) -> str:
+    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device")]
+    return next((f"it is {name}" for test, name in kinds if test(mode)), "it is a special file")
 
 
 def _sync_folder(folder: Path) -> None:
