@@ -25,6 +25,7 @@ import json
 import os
 import secrets
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,8 @@ def _write_unnamed(out: Path, tmp: Path, data: bytes) -> bool:
     """Write ``data`` through an unnamed file linked as ``tmp``, then renamed over ``out``;
     False (nothing left behind) where unnamed files or ``/proc/self/fd`` links are not
     available."""
-    if not _TMPFILE or not os.path.isdir("/proc/self/fd"):
+    # Linux only (Pyodide's file system, "emscripten", names the flag without the kernel).
+    if not _TMPFILE or sys.platform != "linux" or not os.path.isdir("/proc/self/fd"):
         return False
     try:
         folder = os.open(out.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
