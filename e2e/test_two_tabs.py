@@ -157,7 +157,7 @@ def import_file(page: Page, path: Path) -> None:
         run={**Run(7).save(), "steps": [["primary", [99, 99]]]}), "mines.run"),
     ("a run of other rules", lambda p: p["mines"].update(
         run={**Run(7).save(), "table": "0000000000000000"}), "mines.run.table"),
-    ("a level in progress past the line", lambda p: p["snakes"].update(
+    ("a level in progress that does not resume", lambda p: p["snakes"].update(
         current={"level": 1, "steps": [[0, "head", "up"]] * 3, "redo": [], "sha": "0" * 64}),
      "snakes.current"),
 ])
