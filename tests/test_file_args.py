@@ -154,3 +154,14 @@ def test_an_unforeseen_error_is_one_line_and_exit_3_never_1(monkeypatch, capsys,
     assert main(["mines", "generate", "--quiet"]) == 3
     err = capsys.readouterr().err
     assert err.startswith("gridforge: internal error (KeyError") and len(err.splitlines()) == 1
+
+
+def test_a_lone_surrogate_in_a_page_call_is_refused_with_its_path_not_an_internal_error(good):
+    from gridforge import api
+
+    weights = json.loads((good / "weights.json").read_text())
+    weights["source"] = "\ud800"
+    answer = json.loads(api.dispatch("gridforge.snakes.page.predict_difficulty",
+                                     json.dumps([weights, None])))
+    assert answer["error"]["type"] == "ValidationError"
+    assert answer["error"]["issues"][0]["path"] == "[0].source"
