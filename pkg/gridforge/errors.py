@@ -237,23 +237,28 @@ def _repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _duplicate_issues(value: Any) -> list[Issue]:
-    """Every key an object of ``value`` names twice, with its field path, document order."""
-    issues: list[Issue] = []
+def _walk(value: Any) -> Iterator[tuple[Any, str]]:
+    """Every value inside ``value`` (itself first) with its field path, in document order
+    (a loop, not recursion; a key with a lone surrogate is shown escaped in a path)."""
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         node, path = stack.pop()
+        yield node, path
         if isinstance(node, dict):
-            for key in getattr(node, "repeated", ()):
-                issues.append(Issue(field_path(path, key), "duplicate_key",
-                                    f"the key {key[:60]!r} is given more than once"))
-            children: list[tuple[Any, str]] = [(v, field_path(path, k)) for k, v in node.items()]
+            children = [(v, field_path(path, _safe_key(k))) for k, v in node.items()]
         elif isinstance(node, list):
             children = [(v, field_path(path, i)) for i, v in enumerate(node)]
         else:
             continue
         stack += reversed(children)
-    return issues
+
+
+def _duplicate_issues(value: Any) -> list[Issue]:
+    """Every key an object of ``value`` names twice, with its field path, document order."""
+    return [Issue(field_path(path, key), "duplicate_key",
+                  f"the key {key[:60]!r} is given more than once")
+            for node, path in _walk(value) if isinstance(node, dict)
+            for key in getattr(node, "repeated", ())]
 
 
 def _has_lone_surrogate(text: str) -> bool:
@@ -271,27 +276,14 @@ def _surrogate_issues(value: Any) -> list[Issue]:
     """Every string (key or value) of ``value`` holding a lone surrogate (``"\\ud800"``:
     no character, and not writable as UTF-8), with its field path, document order."""
     issues: list[Issue] = []
-    stack: list[tuple[Any, str]] = [(value, "")]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, str):
-            if _has_lone_surrogate(node):
-                issues.append(Issue(path, "encoding", "a text holds a lone surrogate "
-                                    "(\\ud800..\\udfff alone is no character)"))
-            continue
-        if isinstance(node, dict):
-            children: list[tuple[Any, str]] = []
-            for k, v in node.items():
-                key_path = field_path(path, _safe_key(k))
-                if _has_lone_surrogate(k):
-                    issues.append(Issue(key_path, "encoding", "a key holds a lone surrogate "
-                                        "(\\ud800..\\udfff alone is no character)"))
-                children.append((v, key_path))
-        elif isinstance(node, list):
-            children = [(v, field_path(path, i)) for i, v in enumerate(node)]
-        else:
-            continue
-        stack += reversed(children)
+    for node, path in _walk(value):
+        if isinstance(node, str) and _has_lone_surrogate(node):
+            issues.append(Issue(path, "encoding", "a text holds a lone surrogate "
+                                "(\\ud800..\\udfff alone is no character)"))
+        elif isinstance(node, dict):
+            issues += [Issue(field_path(path, _safe_key(k)), "encoding", "a key holds a lone "
+                             "surrogate (\\ud800..\\udfff alone is no character)")
+                       for k in node if _has_lone_surrogate(k)]
     return issues
 
 
@@ -379,7 +371,7 @@ def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
         raise _refuse(what, "file", f"cannot read {name}: "
                       f"{getattr(exc, 'strerror', None) or exc}") from None
     if not stat.S_ISREG(mode):
-        raise _refuse(what, "file", f"cannot read {name}: {_file_kind(mode)}, "
+        raise _refuse(what, "file", f"cannot read {name}: {file_kind(mode)}, "
                       "not a regular file")
     try:
         # O_NONBLOCK: opening a pipe with no writer returns at once (then refused below)
@@ -390,7 +382,7 @@ def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise _refuse(what, "file", f"cannot read {name}: {_file_kind(info.st_mode)}, "
+            raise _refuse(what, "file", f"cannot read {name}: {file_kind(info.st_mode)}, "
                           "not a regular file")
         size = info.st_size
         data = b"" if size > max_bytes else _read_upto(fd, max_bytes + 1)
@@ -417,7 +409,7 @@ def _read_upto(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
     """What a file that is not a regular one is, in words."""
     kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"),
              (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),

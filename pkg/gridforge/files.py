@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gridforge.errors import GridforgeError
+from gridforge.errors import GridforgeError, file_kind
 
 __all__ = ["FileRefused", "WriteError", "dumps", "read_regular", "write_json", "write_text"]
 
@@ -95,7 +95,7 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     if mode is not None and not stat.S_ISREG(mode):
         # A folder, a pipe, a device (/dev/stdout): never replaced by a file (as root that
         # would replace the system's own entry), and no stream is a whole-or-nothing file.
-        raise WriteError(out, OSError(errno.EINVAL, f"{_kind(mode)}, not a regular file "
+        raise WriteError(out, OSError(errno.EINVAL, f"{file_kind(mode)}, not a regular file "
                                       "(nothing written)"))
     # Unpredictable and fresh: a name planted beforehand (a symbolic link out of the folder)
     # is never opened, and O_EXCL (or link) refuses one planted in between.
@@ -231,13 +231,6 @@ def read_regular(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     if size > max_bytes:  # it grew while being read
         raise FileRefused(path, f"is larger than {max_bytes} bytes")
     return b"".join(chunks)
-
-
-def _kind(mode: int) -> str:
-    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"),
-             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-             (stat.S_ISBLK, "a block device")]
-    return next((f"it is {name}" for test, name in kinds if test(mode)), "it is a special file")
 
 
 def _sync_folder(folder: Path) -> None:
