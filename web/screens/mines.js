@@ -128,7 +128,7 @@ export const screen = {
         const summary = s ? { status: s.status, battle: s.battle, battles: s.battles } : null;
         savedRev = app.store.saveMinesRun({ run: answer.save, summary }, savedRev);
       } catch (error) {
-        if (error instanceof StaleSave) stopStale();
+        if (error instanceof StaleSave) stopStale(error.message);  // says the move was not saved
         else console.error(error);
       }
     }
@@ -138,15 +138,16 @@ export const screen = {
       return savedRev !== null && app.store.minesRev() !== savedRev;
     }
 
-    /** Another tab is ahead: play no further move here; say so and offer the reload. */
-    function stopStale() {
+    /** Another tab is ahead: play no further move here; say so (`lost`: the words for a
+     * move this tab played but could not save) and offer the reload. */
+    function stopStale(lost = "") {
       if (!live) return;
       if (!stale) {
         stale = true;
         section.dataset.stale = "1";
         staleBox.hidden = false;
       }
-      app.message(t("mines.stale"), "error");
+      app.message(lost ? `${lost} ${t("mines.stale")}` : t("mines.stale"), "error");
     }
 
     /** The player's move, played only while this tab holds the newest save of the run. */
