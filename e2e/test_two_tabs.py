@@ -215,3 +215,55 @@ def test_a_value_nested_5000_deep_is_kept_aside_and_said(context: BrowserContext
     expect(page.get_by_test_id("error")).to_contain_text("nested deeper than 32 levels")
     expect(page.get_by_test_id("error")).to_contain_text(copies[0])
     assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------- any interleaving
+INTERLEAVINGS = """async (seed) => {
+  const { Store, StaleSave, minesRev } = await import('./store.js');
+  localStorage.removeItem('gridforge.progress');
+  let x = seed;
+  const random = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
+  const stored = () => JSON.parse(localStorage.getItem('gridforge.progress'));
+  const tabs = [0, 1].map(() => ({ store: new Store(localStorage, () => {}), steps: [],
+    base: null, stale: false }));
+  let move = 0, saved = 0, refused = 0, problems = [];
+  let last = [];  // the steps of the last save written
+  const reload = (tab) => {
+    const now = stored();
+    tab.steps = [...now.mines.run.steps];
+    tab.base = minesRev(now.mines);
+    tab.stale = false;
+  };
+  tabs[0].base = tabs[0].store.saveMinesRun({ run: { steps: [] }, summary: null }, null);
+  reload(tabs[1]);
+  for (let i = 0; i < 400; i++) {
+    const tab = tabs[random() < 0.5 ? 0 : 1];
+    if (tab.stale || random() < 0.1) { reload(tab); continue; }
+    tab.steps.push(move++);  // a move this tab plays, then saves
+    try {
+      const run = { steps: [...tab.steps] };
+      tab.base = tab.store.saveMinesRun({ run, summary: null }, tab.base);
+      saved += 1;
+      const now = stored().mines.run.steps;
+      // A save written keeps every move of the save before it (nothing lost silently).
+      const kept = JSON.stringify(now.slice(0, last.length)) === JSON.stringify(last);
+      if (!kept) problems.push([i, last, now]);
+      last = now;
+    } catch (error) {
+      if (!(error instanceof StaleSave)) throw error;
+      refused += 1;  // said to the player: this move was not saved (mines.js)
+      tab.stale = true;
+    }
+  }
+  return { saved, refused, problems };
+}"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_in_any_interleaving_no_saved_move_is_lost_and_every_refusal_is_raised(
+        context: BrowserContext, seed: int):
+    page = new_page(context)
+    page.goto("/#home")
+    outcome = page.evaluate(INTERLEAVINGS, seed)
+    assert outcome["problems"] == []
+    assert outcome["saved"] > 100 and outcome["refused"] > 10, outcome
