@@ -86,6 +86,38 @@ def block_everything(context: BrowserContext) -> list[str]:
     return reached
 
 
+def test_on_the_first_visit_ready_means_a_level_never_opened_plays_offline_without_a_reload(
+        browser: Browser, base_url: str):
+    from snakes_helpers import wait_level
+
+    context = browser.new_context(base_url=base_url)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto("/")
+        ready(page)
+        html = page.locator("html")
+        # Said only once the worker serves this very page (no reload in between).
+        expect(html).to_have_attribute("data-offline", "ready", timeout=READY_TIMEOUT_MS)
+        expect(page.get_by_test_id("offline-status")).to_have_text(
+            "Every level plays offline on this device.")
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        page.evaluate("(t) => localStorage.setItem('gridforge.progress', t)", json.dumps(
+            {"format": "gridforge.progress/1", "mines": {"run": None},
+             "snakes": {"done": {}, "open": 2000}}))
+        reached = block_everything(context)
+        # Levels never opened, in a block of the install and in one saved in the background.
+        for n in (7, 1999):
+            page.evaluate("(n) => { location.hash = '#snakes/level/' + n; }", n)
+            wait_level(page, n)
+            expect(page.get_by_test_id("snakes-unavailable")).to_have_count(0)
+        assert reached == []
+        assert errors == []
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def plain_url() -> Iterator[str]:
     """The built site on a plain static host: no COOP/COEP, no Cache-Control."""

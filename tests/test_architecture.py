@@ -17,7 +17,8 @@ import gridforge
 
 PACKAGE_DIR = Path(gridforge.__file__).parent
 CORE = ("gridforge", "gridforge.errors", "gridforge.grid", "gridforge.progress",
-        "gridforge.flags", "gridforge.session", "gridforge.words", "gridforge.i18n")
+        "gridforge.flags", "gridforge.files", "gridforge.session", "gridforge.words",
+        "gridforge.i18n")
 GAMES = ("gridforge.mines", "gridforge.snakes")
 DESIGN = "gridforge.snakes.design"
 # The snakes modules allowed to import the designer: the page's contract and the CLI verbs.

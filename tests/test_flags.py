@@ -43,3 +43,31 @@ def test_a_parser_reports_the_flag_and_exits_2(capsys):
         parser.parse_args(["--seconds", "nan"])
     assert info.value.code == 2
     assert "argument --seconds: 'nan' is not a finite number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["1_000", "1_0", "٣", "５", "๓", "²", "0x5", "1 0", "\u00a05"])
+def test_whole_numbers_are_ascii_digits_only(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="ASCII digits"):
+        int_range(1, 2000)(text)
+
+
+@pytest.mark.parametrize("text", ["1_0.5", "٣.5", "５", "1.5_0", "0x1p3"])
+def test_numbers_are_ascii_digits_only(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="ASCII digits"):
+        finite_float(0.0, 100.0)(text)
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["mainline", "level", "1_000"], "n"), (["mainline", "level", "٣"], "n"),
+    (["mainline", "level", "５"], "n"), (["synthetic-play", "--levels", "٣-5", "--out", "x"],
+                                         "--levels"),
+    (["generate-levels", "--levels", "1_0-12"], "--levels"),
+    (["design-levels", "--target", "５０", "--out", "x"], "--target"),
+    (["mines", "generate", "--seed", "1_000"], "--seed")])
+def test_the_commands_refuse_numbers_that_are_not_ascii_digits(argv, flag, capsys):
+    from gridforge.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert f"argument {flag}: " in capsys.readouterr().err

@@ -63,12 +63,27 @@ function status(onStatus, { state, done, total }) {
   }
 }
 
-/** Once the worker is active, ask it to cache the rest of the main line (every visit: it
- * answers at once when everything is there) and follow its progress. */
+/** Resolves once this page is served by the active worker (a first visit: when the worker
+ * has activated and claimed it; a page loaded past the worker: when it has asked to be
+ * claimed). Until then no level request would reach the cache. */
+function controlled(worker) {
+  const container = navigator.serviceWorker;
+  if (container.controller) return Promise.resolve(container.controller);
+  return new Promise((resolve) => {
+    container.addEventListener("controllerchange", () => resolve(container.controller), { once: true });
+    worker.postMessage({ type: "claim" });  // a worker that has already claimed takes it now
+  });
+}
+
+/** Once the worker is active and serves this page, ask it to cache the rest of the main
+ * line (every visit: it answers at once when everything is there) and follow its progress;
+ * "ready" is said only then: every level would open with the network gone, now. */
 async function fillLine(registration, onStatus) {
   await navigator.serviceWorker.ready;
   const worker = registration.active;
   if (!worker) return;
+  status(onStatus, { state: "saving", done: 0, total: 0 });
+  await controlled(worker);
   if (navigator.storage && navigator.storage.persist) {
     navigator.storage.persist().catch(() => {});  // ask the browser not to evict it
   }

@@ -12,8 +12,10 @@ import { LANGUAGE_CHOICES, MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-
 export function makeSettings(store, onChange) {
   let values = store.settings();
 
-  function changed() {
-    store.saveSettings(values);
+  // Only the key changed is written over the settings as stored now: a change made in
+  // another tab since this one read them is kept (two tabs never undo each other's choices).
+  function changed(key) {
+    store.saveSettings(values, [key]);
     applyLook();
     onChange(structuredClone(values));
   }
@@ -24,7 +26,7 @@ export function makeSettings(store, onChange) {
 
   const flag = (key) => ({
     get() { return values[key] === true; },
-    set(on) { values[key] = Boolean(on); changed(); },
+    set(on) { values[key] = Boolean(on); changed(key); },
     enumerable: true,
   });
 
@@ -33,7 +35,7 @@ export function makeSettings(store, onChange) {
     set(value) {
       if (!choices.includes(value)) throw new RangeError(`${key}: must be one of ${choices.join(", ")}`);
       values[key] = value;
-      changed();
+      changed(key);
     },
     enumerable: true,
   });
@@ -46,7 +48,7 @@ export function makeSettings(store, onChange) {
     setLessonDismissed(key, on) {
       const others = values.lessonsDismissed.filter((k) => k !== key);
       values.lessonsDismissed = on ? [...others, key] : others;
-      store.saveSettings(values);
+      store.saveSettings(values, ["lessonsDismissed"]);
     },
     /** After the saved data was cleared: the defaults, applied (nothing is written). */
     reset() {
@@ -68,7 +70,7 @@ export function makeSettings(store, onChange) {
       set(level) {
         const number = Math.round(Number(level));
         values.volume = Number.isFinite(number) ? Math.min(100, Math.max(0, number)) : SETTING_DEFAULTS.volume;
-        changed();
+        changed("volume");
       },
       enumerable: true,
     },

@@ -5,7 +5,18 @@
 // touched. When no copy can be written (the storage quota), the original is *held*: it stays
 // as it is, nothing is written over it, play goes on in memory, and the page offers its raw
 // text as a file (the "held" event). Imports are validated whole (field paths) before
-// anything is written.
+// anything is written, as deeply as the page would use them (a caller's deep check: the
+// mines run resumes in Python, the level in progress exists and resumes).
+//
+// Any JSON the page can hold is read without harm: a value nested deeper than MAX_DEPTH or
+// longer than MAX_STORED_CHARS is kept aside like any other value the page cannot use, for
+// every key (structuredClone or a recursive reader would throw on it).
+//
+// Two tabs: the mines run carries a revision (progress.mines.rev), raised by every save; a
+// tab saves its run only over the revision it resumed or last wrote (saveMinesRun), so a
+// tab behind another never writes over the other's moves: it stops and says so. The snakes
+// progress merges (every update is applied to the value as stored now), the drafts merge by
+// draft (editor-drafts.js) and a settings save writes only the settings it changed.
 
 export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
@@ -14,6 +25,10 @@ export const PROGRESS_FORMAT = "gridforge.progress/1";
 const MAX_IMPORT_BYTES = 1_000_000;
 const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
 const PREFIX = "gridforge.";  // every key of this site's saved data
+// The deepest nesting and the longest text a stored value may have: Python's reader takes
+// 32 levels and 8 MiB (gridforge.errors), and nothing the page saves comes near either.
+export const MAX_DEPTH = 32;
+export const MAX_STORED_CHARS = 8 * 1024 * 1024;
 
 import { t } from "./i18n.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
@@ -41,6 +56,48 @@ function quotaWords(error) {
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
+
+/** Whether `value` (parsed JSON) nests deeper than `limit` arrays and objects (a loop, not
+ * recursion: any depth is measured without running out of stack). */
+export function tooDeep(value, limit = MAX_DEPTH) {
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** A stored text parsed: `{value}`, or `{why}` (worded later) when it is too long, does not
+ * parse or nests too deeply: never throws. */
+export function parseStored(text) {
+  if (typeof text !== "string" || text.length > MAX_STORED_CHARS) {
+    return { why: later("store.too-large", { limit: MAX_STORED_CHARS }) };
+  }
+  let value;
+  try { value = JSON.parse(text); } catch { return { why: later("store.not-json") }; }
+  if (tooDeep(value)) return { why: later("store.too-deep", { limit: MAX_DEPTH }) };
+  return { value };
+}
+
+/** The mines run's revision in `mines` (0 before the first save that carried one). */
+export function minesRev(mines) {
+  return isObject(mines) && Number.isInteger(mines.rev) && mines.rev >= 0 ? mines.rev : 0;
+}
+
+/** Another tab saved a newer revision of the mines run: this tab's save was not written. */
+export class StaleSave extends Error {
+  constructor(stored, base) {
+    super(t("store.stale-run"));
+    this.name = "StaleSave";
+    this.stored = stored;
+    this.base = base;
+  }
+}
 
 /** Every problem of a progress value, as `{path, message}` issues (empty when valid);
  * level numbers go up to `levels`, the main line's last (any, when it is not known). */
@@ -96,6 +153,9 @@ export function progressIssues(value, levels = null) {
   if (!isObject(mines)) bad("mines", t("store.issue.mines"));
   else {
     if (mines.run !== null && !isObject(mines.run)) bad("mines.run", t("store.issue.object-or-null"));
+    if (mines.rev !== undefined && !isCount(mines.rev, 0, Number.MAX_SAFE_INTEGER)) {
+      bad("mines.rev", t("store.issue.rev"));
+    }
     const summary = mines.summary;
     if (summary !== undefined && summary !== null) {
       if (!isObject(summary)) bad("mines.summary", t("store.issue.object-or-null"));
@@ -275,9 +335,8 @@ export class Store extends EventTarget {
     }
     let value = freshProgress();
     if (text !== null) {
-      let parsed;
-      let why = null;
-      try { parsed = JSON.parse(text); } catch { why = later("store.not-json"); }
+      const { value: parsed, why: unreadable } = parseStored(text);
+      let why = unreadable ?? null;
       if (why === null) {
         const issues = progressIssues(parsed, this.levels);
         if (issues.length) why = issues.map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
@@ -303,31 +362,77 @@ export class Store extends EventTarget {
     return structuredClone(next);
   }
 
+  /** The stored mines run's revision now (read afresh: another tab may have saved). */
+  minesRev() {
+    return minesRev(this.progress().mines);
+  }
+
+  /**
+   * Save the mines run (`{run, summary}`) over revision `base`, the one this tab resumed or
+   * last wrote (null: a run this tab has just started, saved over whatever is stored).
+   * Answers the new revision (the stored one, nothing written, when the stored run is this
+   * very run already); throws StaleSave, writing nothing, when the stored run is at
+   * another revision (another tab has saved moves this tab does not have).
+   */
+  saveMinesRun(mines, base) {
+    const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    const now = this.progress().mines;
+    if (same(now.run, mines.run) && same(now.summary, mines.summary)) {
+      return minesRev(now);  // nothing new (a resumed run answers its own save): no write
+    }
+    let rev = null;
+    this.updateProgress((progress) => {
+      const stored = minesRev(progress.mines);
+      if (base !== null && stored !== base) throw new StaleSave(stored, base);
+      rev = stored + 1;
+      progress.mines = { ...progress.mines, ...mines, rev };
+    });
+    return rev;
+  }
+
   /** The progress as a file's text (pretty JSON). */
   exportProgress() {
     return JSON.stringify(this.progress(), null, 1) + "\n";
   }
 
-  /** Replace the progress with `text` when it is valid; otherwise throw and change nothing. */
-  importProgress(text) {
+  /**
+   * Replace the progress with `text` when it is valid; otherwise throw (an Error with
+   * field-path `issues`) and change nothing. `check(progress)` (async) goes deeper, as the
+   * page would use the value (the mines run resumes in Python, the level in progress exists
+   * and resumes): it answers the issues it finds; nothing is written before it has answered
+   * none. The imported mines run takes a revision past the stored one, so a tab still
+   * playing the old run stops instead of writing over it.
+   */
+  async importProgress(text, check = null) {
+    const refuse = (key, issues, params = {}) => invalid(t(key, params), issues);
     if (this.held.has(PROGRESS_KEY)) {
-      throw invalid(t("store.import.held"), [{ path: "", message: t("store.issue.held") }]);
+      throw refuse("store.import.held", [{ path: "", message: t("store.issue.held") }]);
     }
     if (typeof text !== "string" || text.length > MAX_IMPORT_BYTES) {
-      throw invalid(t("store.import.too-large"), [{ path: "", message: t("store.issue.too-large") }]);
+      throw refuse("store.import.too-large", [{ path: "", message: t("store.issue.too-large") }]);
     }
     let parsed;
     try { parsed = JSON.parse(text); } catch (error) {
-      throw invalid(t("store.import.not-json", { detail: error.message }), [{ path: "", message: t("store.issue.not-json") }]);
+      throw refuse("store.import.not-json", [{ path: "", message: t("store.issue.not-json") }], { detail: error.message });
     }
-    const issues = progressIssues(parsed, this.levels);
-    if (issues.length) {
-      throw invalid(t("store.import.not-progress", {
-        problems: issues.slice(0, 3).map((i) => `${i.path || t("store.path.file")}: ${i.message}`).join("; ") }), issues);
+    const problems = (issues) => issues.slice(0, 3).map((i) => `${i.path || t("store.path.file")}: ${i.message}`).join("; ");
+    if (tooDeep(parsed)) {
+      const issues = [{ path: "", message: t("store.too-deep", { limit: MAX_DEPTH }) }];
+      throw refuse("store.import.not-progress", issues, { problems: problems(issues) });
     }
-    this.cache.set(PROGRESS_KEY, parsed);
-    this.writeRaw(PROGRESS_KEY, JSON.stringify(parsed));
-    return structuredClone(parsed);
+    let issues = progressIssues(parsed, this.levels);
+    if (!issues.length && check) issues = (await check(structuredClone(parsed))) || [];
+    if (issues.length) throw refuse("store.import.not-progress", issues, { problems: problems(issues) });
+    if (this.held.has(PROGRESS_KEY)) {  // held while Python was checking
+      throw refuse("store.import.held", [{ path: "", message: t("store.issue.held") }]);
+    }
+    const next = structuredClone(parsed);
+    next.mines = { ...next.mines, rev: Math.max(minesRev(parsed.mines), this.minesRev() + 1) };
+    this.cache.set(PROGRESS_KEY, next);
+    if (!this.writeRaw(PROGRESS_KEY, JSON.stringify(next))) {
+      throw refuse("store.import.not-saved", [{ path: "", message: t("store.issue.not-saved") }]);
+    }
+    return structuredClone(next);
   }
 
   /** The editor's drafts (a list); corrupt values are kept aside like progress. */
@@ -336,12 +441,11 @@ export class Store extends EventTarget {
     const text = this.readRaw(DRAFTS_KEY);
     let value = [];
     if (text !== null) {
-      let parsed = null;
-      try { parsed = JSON.parse(text); } catch { /* reported below */ }
-      if (Array.isArray(parsed)) value = parsed;
-      else {
-        this.quarantine(DRAFTS_KEY, text, later(parsed === null ? "store.not-json" : "store.not-list"),
-          later("store.what.drafts"));
+      const { value: parsed, why } = parseStored(text);
+      if (why === undefined && Array.isArray(parsed)) value = parsed;
+      else if (!this.held.has(DRAFTS_KEY)) {
+        this.quarantine(DRAFTS_KEY, text, why ?? later("store.not-list"), later("store.what.drafts"),
+          { fresh: later("store.fresh.drafts") });
       }
     }
     this.cache.set(DRAFTS_KEY, value);
@@ -371,11 +475,10 @@ export class Store extends EventTarget {
     const defaults = structuredClone(SETTING_DEFAULTS);
     const text = this.readRaw(SETTINGS_KEY);
     if (text === null) return defaults;
-    let parsed = null;
-    try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
-    if (!isObject(parsed)) {
+    const { value: parsed, why } = parseStored(text);
+    if (why !== undefined || !isObject(parsed)) {
       if (!this.held.has(SETTINGS_KEY)) {
-        this.quarantine(SETTINGS_KEY, text, later(parsed === null ? "store.not-json" : "store.not-object"),
+        this.quarantine(SETTINGS_KEY, text, why ?? later("store.not-object"),
           later("store.what.settings"), { fresh: later("store.fresh.settings") });
       }
       return defaults;
@@ -427,7 +530,21 @@ export class Store extends EventTarget {
     return removed;
   }
 
-  saveSettings(settings) {
-    this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
+  /**
+   * Save `settings`; with `changed` (the keys this tab changed), only those are written over
+   * the settings as stored now, so another tab's changes since are kept.
+   */
+  saveSettings(settings, changed = null) {
+    let next = settings;
+    if (changed) {
+      const stored = this.readRaw(SETTINGS_KEY);
+      const { value } = stored === null ? { value: {} } : parseStored(stored);
+      if (isObject(value)) {
+        // Another tab's value of every other key wins; this tab's fills what none stored.
+        next = { ...settings, ...value };
+        for (const key of changed) next[key] = settings[key];
+      }
+    }
+    this.writeRaw(SETTINGS_KEY, JSON.stringify(next));
   }
 }

@@ -91,6 +91,10 @@ self.addEventListener("activate", (event) => {
     for (const key of await caches.keys()) {
       if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
     }
+    // The page that installed this worker (a first visit) is served by it from now on, so
+    // that going offline without a reload still finds every cached level. Only pages with
+    // no worker are taken: a worker activates once no page of an older build is open.
+    if (BUILD) await self.clients.claim();
   })());
 });
 
@@ -158,6 +162,12 @@ async function fillLine() {
 
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "claim" && BUILD) {
+    // A page this active worker does not serve (loaded with the cache bypassed, or opened
+    // before the activation's claim): it asks to be taken.
+    event.waitUntil(self.clients.claim());
+    return;
+  }
   if (data.type !== "fill-line" || !BUILD) return;
   const port = event.ports && event.ports[0];
   if (port) listeners.add(port);

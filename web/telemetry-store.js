@@ -5,6 +5,7 @@
 // starts fresh. Functions over the page's Store, so that store.js stays as it is.
 
 import { t } from "./i18n.js";
+import { parseStored } from "./store.js";
 
 export const TELEMETRY_KEY = "gridforge.snakes.telemetry";
 export const TELEMETRY_FORMAT = "gridforge.snakes.telemetry/1";
@@ -20,12 +21,12 @@ export function readTelemetry(store) {
   if (text === null) {
     return store.cache.has(TELEMETRY_KEY) ? structuredClone(store.cache.get(TELEMETRY_KEY)) : fresh;
   }
-  let parsed = null;
-  try { parsed = JSON.parse(text); } catch { /* kept aside below */ }
-  if (isObject(parsed) && parsed.format === TELEMETRY_FORMAT && parsed.source === "device" &&
+  // Too long, not JSON or nested too deeply: kept aside like a value that is no telemetry.
+  const { value: parsed, why } = parseStored(text);
+  if (why === undefined && isObject(parsed) && parsed.format === TELEMETRY_FORMAT && parsed.source === "device" &&
       Array.isArray(parsed.attempts) && parsed.attempts.every(isObject)) return parsed;
   if (!store.held.has(TELEMETRY_KEY)) {
-    store.quarantine(TELEMETRY_KEY, text, () => t(parsed === null ? "store.not-json" : "store.not-telemetry"),
+    store.quarantine(TELEMETRY_KEY, text, why ?? (() => t("store.not-telemetry")),
       () => t("store.what.telemetry"), { fresh: () => t("store.fresh.telemetry") });
   }
   return fresh;

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -24,6 +26,11 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_ISSUES = 50
 
 T = TypeVar("T")
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+# A text that may hold a lone surrogate: an escape \uD800..\uDFFF (the walk then decides).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 class GridforgeError(ValueError):
@@ -230,22 +237,53 @@ def _repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _duplicate_issues(value: Any) -> list[Issue]:
-    """Every key an object of ``value`` names twice, with its field path, document order."""
-    issues: list[Issue] = []
+def _walk(value: Any) -> Iterator[tuple[Any, str]]:
+    """Every value inside ``value`` (itself first) with its field path, in document order
+    (a loop, not recursion; a key with a lone surrogate is shown escaped in a path)."""
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         node, path = stack.pop()
+        yield node, path
         if isinstance(node, dict):
-            for key in getattr(node, "repeated", ()):
-                issues.append(Issue(field_path(path, key), "duplicate_key",
-                                    f"the key {key[:60]!r} is given more than once"))
-            children: list[tuple[Any, str]] = [(v, field_path(path, k)) for k, v in node.items()]
+            children = [(v, field_path(path, _safe_key(k))) for k, v in node.items()]
         elif isinstance(node, list):
             children = [(v, field_path(path, i)) for i, v in enumerate(node)]
         else:
             continue
         stack += reversed(children)
+
+
+def _duplicate_issues(value: Any) -> list[Issue]:
+    """Every key an object of ``value`` names twice, with its field path, document order."""
+    return [Issue(field_path(path, key), "duplicate_key",
+                  f"the key {key[:60]!r} is given more than once")
+            for node, path in _walk(value) if isinstance(node, dict)
+            for key in getattr(node, "repeated", ())]
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return any("\ud800" <= char <= "\udfff" for char in text)
+
+
+def _safe_key(key: str) -> str:
+    """A key as a path may show it: a lone surrogate written as its escape (printable)."""
+    if not _has_lone_surrogate(key):
+        return key
+    return key.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _surrogate_issues(value: Any) -> list[Issue]:
+    """Every string (key or value) of ``value`` holding a lone surrogate (``"\\ud800"``:
+    no character, and not writable as UTF-8), with its field path, document order."""
+    issues: list[Issue] = []
+    for node, path in _walk(value):
+        if isinstance(node, str) and _has_lone_surrogate(node):
+            issues.append(Issue(path, "encoding", "a text holds a lone surrogate "
+                                "(\\ud800..\\udfff alone is no character)"))
+        elif isinstance(node, dict):
+            issues += [Issue(field_path(path, _safe_key(k)), "encoding", "a key holds a lone "
+                             "surrogate (\\ud800..\\udfff alone is no character)")
+                       for k in node if _has_lone_surrogate(k)]
     return issues
 
 
@@ -307,6 +345,8 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
         raise _refuse(what, "too_deep", "nested too deeply") from None
     if repeated:
         raise ValidationError(_duplicate_issues(value), what)
+    if _SURROGATE_ESCAPE.search(text) and (lone := _surrogate_issues(value)):
+        raise ValidationError(lone, what)
     if expect_format is not None:
         if not isinstance(value, dict):
             raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
@@ -325,16 +365,56 @@ def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_B
     if "\0" in str(name):
         raise _refuse(what, "file", f"cannot read {name!r}: a file name has no NUL byte")
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            # A pipe or device reports size 0: reading one byte past the cap still lets
-            # parse_json refuse it as too large without reading an endless stream.
-            data = b"" if size > max_bytes else handle.read(max_bytes + 1)
+        # Named before it is opened (a socket cannot be opened at all).
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:
+        raise _refuse(what, "file", f"cannot read {name}: "
+                      f"{getattr(exc, 'strerror', None) or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise _refuse(what, "file", f"cannot read {name}: {file_kind(mode)}, "
+                      "not a regular file")
+    try:
+        # O_NONBLOCK: opening a pipe with no writer returns at once (then refused below)
+        # instead of waiting forever for one; it changes nothing for a regular file.
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
     except OSError as exc:
         raise _refuse(what, "file", f"cannot read {name}: {exc.strerror or exc}") from None
-    if size > max_bytes:
-        raise _refuse(what, "too_large", f"{name} has {size} bytes; the limit is {max_bytes}")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _refuse(what, "file", f"cannot read {name}: {file_kind(info.st_mode)}, "
+                          "not a regular file")
+        size = info.st_size
+        data = b"" if size > max_bytes else _read_upto(fd, max_bytes + 1)
+    except OSError as exc:
+        raise _refuse(what, "file", f"cannot read {name}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes or len(data) > max_bytes:
+        raise _refuse(what, "too_large",
+                      f"{name} has {max(size, len(data))} bytes; the limit is {max_bytes}")
     return parse_json(data, what, max_bytes=max_bytes, expect_format=expect_format)
+
+
+def _read_upto(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes of the open file ``fd``, read to its end."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = os.read(fd, min(1 << 20, limit - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words."""
+    kinds = [(stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device")]
+    return next((f"it is {name}" for test, name in kinds if test(mode)), "it is a special file")
 
 
 def load_file(path: str | os.PathLike[str], what: str, build: Callable[[Any], T], *,

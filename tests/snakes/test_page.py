@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.snakes import page
 
@@ -83,8 +84,19 @@ def test_progress_after_win_keeps_the_best_opens_the_next_and_clears_the_current
     assert snakes["done"] == {"3": 9}  # the argument is not changed
 
 
-@pytest.mark.parametrize("args", [([], 1, 1), ({}, 0, 1), ({}, 2001, 1), ({}, 1, -1),
-                                  ({}, True, 1), ({}, 1, "2")])
-def test_progress_after_win_refuses_what_is_not_progress_a_level_and_a_count(args):
-    with pytest.raises(GridforgeError):
+@pytest.mark.parametrize(("args", "path"), [
+    (([], 1, 1), "snakes"), (({}, 0, 1), "level"), (({}, 2001, 1), "level"),
+    (({}, 1, -1), "steps"), (({}, True, 1), "level"), (({}, 1, "2"), "steps"),
+    (({}, 1, 0), "steps"),  # never won in 0 steps: the page's store refuses such a best
+    (({"done": [3]}, 1, 1), "snakes.done"), (({"done": "13"}, 1, 1), "snakes.done"),
+    (({"done": {"x": 3}}, 1, 1), "snakes.done.x"), (({"done": {"3": 0}}, 1, 1), "snakes.done.3"),
+    (({"done": {"3": "4"}}, 1, 1), "snakes.done.3"), (({"open": "2"}, 1, 1), "snakes.open")])
+def test_progress_after_win_refuses_what_is_not_progress_a_level_and_a_count(args, path):
+    with pytest.raises(ValidationError) as info:
         page.progress_after_win(*args)
+    assert [issue.path for issue in info.value.issues] == [path]
+    # Through the page's door: a refusal with its field path, never an InternalError.
+    answer = json.loads(api.dispatch("gridforge.snakes.page.progress_after_win",
+                                     json.dumps(list(args))))
+    assert answer["error"]["type"] == "ValidationError"
+    assert answer["error"]["issues"][0]["path"] == path

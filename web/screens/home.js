@@ -1,5 +1,6 @@
 // The start page: the two games and the editor, each with the player's place in it, and
-// the progress file (export, import). Reads saved state only; Python is not needed here.
+// the progress file (export, import). Reads saved state; Python checks an imported file.
+import { progressFileIssues } from "../progress-check.js";
 import { minesRunOpen } from "../store.js";
 import { t } from "../i18n.js";
 import { download, el } from "./dom.js";
@@ -38,11 +39,16 @@ export const screen = {
       const file = fileInput.files && fileInput.files[0];
       fileInput.value = "";
       if (!file) return;
+      const section = root.querySelector("[data-testid=home]");
+      if (section) section.dataset.busy = "1";  // Python checks the file: a moment
       try {
-        app.store.importProgress(await file.text());
+        // Checked as deeply as the screens would use it before anything is replaced.
+        await app.store.importProgress(await file.text(), (progress) => progressFileIssues(app, progress));
         app.navigate("#home", { replace: true, message: t("home.imported"), kind: "success" });
       } catch (error) {
         app.message(t("home.import-failed", { reason: error.message }), "error");
+      } finally {
+        if (section) delete section.dataset.busy;
       }
     });
     root.append(el("section", { class: "home", "data-testid": "home" },

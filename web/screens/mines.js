@@ -18,11 +18,16 @@
 // input back; the one-time "no chord" tip. Input: mouse (left acts, right flags), touch
 // (tap acts, long press or the flag-mode toggle flags), keyboard on the focused board
 // (arrows, Space/Enter, F, S, H).
+//
+// Two tabs on one run: the run is saved over the revision this tab resumed or last saved
+// (Store.saveMinesRun). Once another tab has saved moves this tab does not have (its
+// "storage" event, or a save refused), this tab plays no further move: it says so and
+// offers to reload the run as the other tab left it, so no move of either tab is lost.
 
 import { t } from "../i18n.js";
 import { serialQueue } from "../contract.js";
 import { reducedMotion } from "../motion.js";
-import { minesRunOpen, PROGRESS_KEY } from "../store.js";
+import { minesRev, minesRunOpen, PROGRESS_KEY, StaleSave } from "../store.js";
 import { download, el } from "./dom.js";
 import { boardFeedback, minesReport } from "./feedback.js";
 import { minesBoard } from "./mines-board.js";
@@ -59,6 +64,8 @@ export const screen = {
     let chordTipShown = false;
     let hint = null;
     let queue = null;            // the serial queue of intents (made with the section)
+    let savedRev = null;         // the run's revision this tab resumed or last saved
+    let stale = false;           // another tab has saved moves this tab does not have
     // The route's own complaint ("#mines/extra": no such page) stays readable: the run's
     // opening words come after it instead of replacing it.
     let routeProblem = app.route && app.route.problem ? app.route.problem : null;
@@ -77,6 +84,10 @@ export const screen = {
     const log = eventLog();
     const stats = statsPanel({ refresh: () => refreshStats(), exportTelemetry });
     const feedback = boardFeedback(app);  // the live region's lines, sounds and vibrations
+    const staleBox = el("div", { class: "mines-stale", role: "alert", "data-testid": "mines-stale", hidden: true },
+      el("p", {}, t("mines.stale")),
+      el("button", { type: "button", "data-testid": "mines-stale-reload", onclick: () => reloadRun() },
+        t("mines.stale-reload")));
 
     // In the order a keyboard meets them: the battle, the controls, the board, the rest.
     // mines.css places them: the board beside the column of the others on a wide screen;
@@ -85,6 +96,7 @@ export const screen = {
     const stage = el("div", { class: "mines-stage" },
       el("div", { class: "mines-board-wrap" }, view.element, overlay.element), feedback.element);
     section.append(
+      staleBox,
       fight.element,
       status.pendingLine,
       el("div", { class: "mines-play" }, status.status, buttons.element),
@@ -109,18 +121,64 @@ export const screen = {
     }
 
     function save(answer) {
-      if (!answer.save) return;
+      if (!answer.save || stale) return;
       try {
         // The summary lets the home screen say where the run stands without replaying it.
         const s = answer.state;
         const summary = s ? { status: s.status, battle: s.battle, battles: s.battles } : null;
-        app.store.updateProgress((progress) => {
-          progress.mines = { ...progress.mines, run: answer.save, summary };
-        });
+        savedRev = app.store.saveMinesRun({ run: answer.save, summary }, savedRev);
       } catch (error) {
-        console.error(error);
+        if (error instanceof StaleSave) stopStale(error.message);  // says the move was not saved
+        else console.error(error);
       }
     }
+
+    /** Whether another tab has saved the run since this tab resumed or last saved it. */
+    function behind() {
+      return savedRev !== null && app.store.minesRev() !== savedRev;
+    }
+
+    /** Another tab is ahead: play no further move here; say so (`lost`: the words for a
+     * move this tab played but could not save) and offer the reload. */
+    function stopStale(lost = "") {
+      if (!live) return;
+      if (!stale) {
+        stale = true;
+        section.dataset.stale = "1";
+        staleBox.hidden = false;
+      }
+      app.message(lost ? `${lost} ${t("mines.stale")}` : t("mines.stale"), "error");
+    }
+
+    /** The player's move, played only while this tab holds the newest save of the run. */
+    function move(work) {
+      return enqueue(async () => {
+        if (stale || behind()) {
+          stopStale();
+          return;
+        }
+        await work();
+      });
+    }
+
+    /** Take the run as saved now (another tab's moves included) and play on from there. */
+    function reloadRun() {
+      enqueue(async () => {
+        stale = false;
+        delete section.dataset.stale;
+        staleBox.hidden = true;
+        const mines = app.store.progress().mines;
+        if (minesRunOpen(mines)) await resume(mines.run, minesRev(mines));
+        else await startRun(randomSeed());
+      });
+    }
+
+    // Another tab saved: this tab learns it at once, before the player's next move.
+    function onStorage(event) {
+      if (event.key !== null && event.key !== PROGRESS_KEY) return;
+      if (live && !stale && behind()) stopStale();
+    }
+    window.addEventListener("storage", onStorage);
 
     function take(answer) {
       const before = state;
@@ -155,6 +213,7 @@ export const screen = {
       if (runId) app.python.mines.closeRun(runId).catch(() => {});
       const answer = await app.python.mines.newRun(seed);
       if (!live) return;
+      savedRev = null;  // a new run: saved over whatever is stored (the player chose it)
       runId = answer.run;
       section.dataset.run = runId;
       chordTipShown = false;
@@ -172,10 +231,12 @@ export const screen = {
       else app.message(text, kind);
     }
 
-    async function resume(saved) {
+    async function resume(saved, rev) {
       try {
         const answer = await app.python.mines.resumeRun(saved);
         if (!live) return;
+        if (runId) app.python.mines.closeRun(runId).catch(() => {});
+        savedRev = rev;
         runId = answer.run;
         section.dataset.run = runId;
         take(answer);
@@ -213,7 +274,7 @@ export const screen = {
 
     function primary(x, y) {
       if (!runId) return;
-      enqueue(async () => {
+      move(async () => {
         if (state && state.board && !chordTipShown && Number.isInteger(state.board.grid[y]?.[x]) &&
             state.board.grid[y][x] > 0) {
           chordTipShown = true;  // once per run, never modal (D1 duty 3)
@@ -226,7 +287,7 @@ export const screen = {
 
     function secondary(x, y) {
       if (!runId) return;
-      enqueue(async () => {
+      move(async () => {
         const did = view.offerAt(x, y).secondary ?? null;
         told(await app.python.mines.secondary(runId, [x, y]), did);
       });
@@ -238,12 +299,12 @@ export const screen = {
 
     function stop() {
       if (!runId) return;
-      enqueue(async () => told(await app.python.mines.act(runId, { kind: "stop" }), "stop"));
+      move(async () => told(await app.python.mines.act(runId, { kind: "stop" }), "stop"));
     }
 
     function continueRun() {
       if (!runId) return;
-      enqueue(async () => {
+      move(async () => {
         // A second press queued behind the first finds the next round already begun.
         if (!state || !state.can_continue) return;
         take(await app.python.mines.continueRun(runId));
@@ -252,12 +313,12 @@ export const screen = {
 
     function refresh() {
       if (!runId) return;
-      enqueue(async () => take(await app.python.mines.refresh(runId)));
+      move(async () => take(await app.python.mines.refresh(runId)));
     }
 
     function askHint() {
       if (!runId) return;
-      enqueue(async () => {
+      move(async () => {
         if (state && state.hints && !state.hints.can_ask) return;
         const answer = await app.python.mines.hint(runId);
         if (!live) return;
@@ -311,13 +372,14 @@ export const screen = {
       if (!live) return;
       const mines = app.store.progress().mines;
       // A run that was won or lost has shown its end screen: coming back starts a new one.
-      if (minesRunOpen(mines)) await resume(mines.run);
+      if (minesRunOpen(mines)) await resume(mines.run, minesRev(mines));
       else await startRun(randomSeed());
     });
 
     return {
       unmount() {
         live = false;
+        window.removeEventListener("storage", onStorage);
         input.stop();
         layout.stop();
         if (runId) app.python.mines.closeRun(runId).catch(() => {});

@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from gridforge.errors import load_file
+from gridforge.files import write_text
 from gridforge.flags import int_range
 from gridforge.mines.board import MAX_BOARD_BYTES
 from gridforge.mines.generate import GenTable, generate_many, load_generated, preset, presets
@@ -43,7 +43,7 @@ def _generate(args: argparse.Namespace) -> int:
     if args.out is None or args.out == "-":
         sys.stdout.write(text)
     else:
-        Path(args.out).write_text(text, "utf-8")
+        write_text(args.out, text)  # whole or not at all, never through a link
     if not args.quiet:
         m = boards[-1].metrics
         print(

@@ -23,6 +23,7 @@ import argparse
 import math
 import os
 import re
+import stat
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -64,7 +65,7 @@ def register(subparsers: Any) -> None:
     )
     mode = design.add_mutually_exclusive_group(required=True)
     mode.add_argument("--verify", metavar="IN.json", help="level or batch file to certify")
-    mode.add_argument("--target", type=float, help="design score to aim at (0..100)")
+    mode.add_argument("--target", type=finite_float(), help="design score to aim at (0..100)")
     mode.add_argument("--spec", metavar="SPEC.json", help="editor parameters as JSON")
     design.add_argument("--count", type=int_range(1), default=10,
                         help="levels to design (default 10)")
@@ -161,12 +162,19 @@ def design_levels_command(args: argparse.Namespace) -> int:
 def _verify_cap(path: str) -> int:
     """The size cap of a ``--verify`` input: a batch's when it begins as one, else a level's."""
     try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size <= MAX_LEVEL_BYTES:
-                return MAX_LEVEL_BYTES
-            head = handle.read(256)
-    except OSError:
+        # Non-blocking, and only a regular file is peeked at: read_json refuses the rest.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
         return MAX_LEVEL_BYTES  # read_json reports the file itself
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size <= MAX_LEVEL_BYTES:
+            return MAX_LEVEL_BYTES
+        head = os.read(fd, 256)
+    except OSError:
+        return MAX_LEVEL_BYTES
+    finally:
+        os.close(fd)
     return MAX_VERIFY_BYTES if _BATCH_START.match(head) else MAX_LEVEL_BYTES
 
 

@@ -13,7 +13,7 @@ certificate handed back (export) is rechecked claim by claim.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
@@ -79,31 +79,62 @@ def facts() -> Facts:
             "live_states": LIVE_STATES, "budgets": budgets}
 
 
+# A level's best, in steps, as the page's store keeps it (store.js progressIssues).
+MAX_BEST_STEPS = 1_000_000
+
+
 def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
     """The main line's progress (``progress.snakes`` of ``gridforge.progress/1``) once level
     ``number`` is won in ``steps``: its best is the fewest steps so far, the next level opens
     (never past the last), and no level is in progress. The other fields stay as they were.
 
-    :raises GridforgeError: when ``snakes`` is not an object or ``number``/``steps`` are not
-        a level number and a count.
+    :raises ValidationError: with field paths (``snakes.done.3``, ``steps``) when ``snakes``
+        is not what the page's store keeps (an object; ``done`` an object of level numbers
+        to bests of 1..1000000 steps; ``open`` a level number), ``number`` is not a main-line
+        level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
-    from gridforge.errors import GridforgeError
+    from gridforge.errors import Issue, ValidationError, describe, is_int
     from gridforge.snakes.design.mainline import LEVELS
 
-    def count(value: object) -> TypeGuard[int]:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    def count(value: object, lo: int, hi: int) -> bool:
+        return is_int(value) and lo <= value <= hi
 
+    issues: list[Issue] = []
     if not isinstance(snakes, dict):
-        raise GridforgeError("snakes: the main line's progress must be an object")
-    if not count(number) or not 1 <= number <= LEVELS:
-        raise GridforgeError(f"level: a main-line level is 1..{LEVELS}, got {number!r}")
-    if not count(steps):
-        raise GridforgeError(f"steps: a count of steps, got {steps!r}")
-    done = dict(snakes.get("done") or {})
-    best = done.get(str(number))
-    done[str(number)] = steps if not count(best) else min(best, steps)
+        issues.append(Issue("snakes", "type", "the main line's progress must be an object, "
+                            f"got {describe(snakes)}"))
+        snakes = {}
+    done = snakes.get("done")
+    if done is None:
+        done = {}
+    elif not isinstance(done, dict):
+        issues.append(Issue("snakes.done", "type", "the levels done must be an object of "
+                            f"level number: best steps, got {describe(done)}"))
+        done = {}
+    for key, best in done.items():
+        if not (key.isascii() and key.isdigit() and key[0] != "0" and int(key) <= LEVELS):
+            issues.append(Issue(f"snakes.done.{key}", "range",
+                                f"not a main-line level number (1..{LEVELS})"))
+        elif not count(best, 1, MAX_BEST_STEPS):
+            issues.append(Issue(f"snakes.done.{key}", "range", "a level's best steps must be "
+                                f"a whole number in 1..{MAX_BEST_STEPS}, got {describe(best)}"))
     opened = snakes.get("open")
-    opened = opened if count(opened) else 1
+    if opened is not None and not count(opened, 1, LEVELS):
+        issues.append(Issue("snakes.open", "range", f"the open level must be in 1..{LEVELS}, "
+                            f"got {describe(opened)}"))
+    if not count(number, 1, LEVELS):
+        issues.append(Issue("level", "range", f"a main-line level is 1..{LEVELS}, "
+                            f"got {describe(number)}"))
+    if not count(steps, 1, MAX_BEST_STEPS):
+        issues.append(Issue("steps", "range", f"the steps of a win must be in "
+                            f"1..{MAX_BEST_STEPS}, got {describe(steps)}"))
+    if issues:
+        raise ValidationError(issues, "progress after a win")
+    assert is_int(number) and is_int(steps)  # checked above
+    done = dict(done)
+    best = done.get(str(number))
+    done[str(number)] = steps if best is None else min(best, steps)
+    opened = opened if is_int(opened) else 1
     return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
 
 
