@@ -13,9 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import READY_TIMEOUT_MS
 from gridforge.mines.run import Run
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from .conftest import READY_TIMEOUT_MS
 
 KEY = "gridforge.progress"
 
