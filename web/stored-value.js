@@ -1,0 +1,135 @@
+// What a stored value may be (used by store.js, which keeps it): the progress value's shape
+// with field paths, any stored text read without harm (its depth and size bounded), and the
+// mines run's revision and whether it is still open. No storage is touched here.
+
+import { t } from "./i18n.js";
+
+export const PROGRESS_FORMAT = "gridforge.progress/1";
+const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as Python says
+// The deepest nesting and the longest text a stored value may have: Python's reader takes
+// 32 levels and 8 MiB (gridforge.errors), and nothing the page saves comes near either.
+export const MAX_DEPTH = 32;
+export const MAX_STORED_CHARS = 8 * 1024 * 1024;
+
+/** A text said now: words, or a function that says them (the store may report before the
+ * catalogues are loaded; a report is worded when it is shown, in the language then in use). */
+export function said(text) {
+  return typeof text === "function" ? text() : text;
+}
+/** A message of the catalogue, worded when it is shown (its params may be lazy too). */
+export const later = (key, params = {}) => () => t(key, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, said(v)])));
+
+export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
+
+/** Whether `value` (parsed JSON) nests deeper than `limit` arrays and objects (a loop, not
+ * recursion: any depth is measured without running out of stack). */
+export function tooDeep(value, limit = MAX_DEPTH) {
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** A stored text parsed: `{value}`, or `{why}` (worded later) when it is too long, does not
+ * parse or nests too deeply: never throws. */
+export function parseStored(text) {
+  if (typeof text !== "string" || text.length > MAX_STORED_CHARS) {
+    return { why: later("store.too-large", { limit: MAX_STORED_CHARS }) };
+  }
+  let value;
+  try { value = JSON.parse(text); } catch { return { why: later("store.not-json") }; }
+  if (tooDeep(value)) return { why: later("store.too-deep", { limit: MAX_DEPTH }) };
+  return { value };
+}
+
+/** The mines run's revision in `mines` (0 before the first save that carried one). */
+export function minesRev(mines) {
+  return isObject(mines) && Number.isInteger(mines.rev) && mines.rev >= 0 ? mines.rev : 0;
+}
+
+/** Every problem of a progress value, as `{path, message}` issues (empty when valid);
+ * level numbers go up to `levels`, the main line's last (any, when it is not known). */
+export function progressIssues(value, levels = null) {
+  const last = levels ?? Number.MAX_SAFE_INTEGER;
+  const range = levels ? { levels } : null;
+  const issues = [];
+  const bad = (path, message) => issues.push({ path, message });
+  if (!isObject(value)) {
+    bad("", t("store.issue.object"));
+    return issues;
+  }
+  if (value.format !== PROGRESS_FORMAT) {
+    bad("format", t("store.issue.format", { format: PROGRESS_FORMAT }));
+  }
+  for (const key of Object.keys(value)) {
+    if (!["format", "snakes", "mines"].includes(key)) bad(key, t("store.issue.unknown-field"));
+  }
+  const snakes = value.snakes;
+  if (!isObject(snakes)) {
+    bad("snakes", t("store.issue.snakes"));
+  } else {
+    for (const key of Object.keys(snakes)) {
+      if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, t("store.issue.unknown-field"));
+    }
+    if (!isCount(snakes.open, 1, last)) {
+      bad("snakes.open", range ? t("store.issue.level-number", range) : t("store.issue.level-number-any"));
+    }
+    if (!isObject(snakes.done)) {
+      bad("snakes.done", t("store.issue.done"));
+    } else {
+      for (const [level, best] of Object.entries(snakes.done)) {
+        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > last) {
+          bad(`snakes.done.${level}`, range ? t("store.issue.not-level", range) : t("store.issue.not-level-any"));
+        } else if (!isCount(best, 1, 1_000_000)) {
+          bad(`snakes.done.${level}`, t("store.issue.best"));
+        }
+      }
+    }
+    if (snakes.current !== undefined && snakes.current !== null) {
+      const current = snakes.current;
+      if (!isObject(current)) bad("snakes.current", t("store.issue.object-or-null"));
+      else {
+        if (!isCount(current.level, 1, last)) bad("snakes.current.level", t("store.issue.level"));
+        for (const key of ["steps", "redo"]) {
+          if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, t("store.issue.steps"));
+        }
+        if (typeof current.sha !== "string") bad("snakes.current.sha", t("store.issue.sha"));
+      }
+    }
+  }
+  const mines = value.mines;
+  if (!isObject(mines)) bad("mines", t("store.issue.mines"));
+  else {
+    if (mines.run !== null && !isObject(mines.run)) bad("mines.run", t("store.issue.object-or-null"));
+    if (mines.rev !== undefined && !isCount(mines.rev, 0, Number.MAX_SAFE_INTEGER)) {
+      bad("mines.rev", t("store.issue.rev"));
+    }
+    const summary = mines.summary;
+    if (summary !== undefined && summary !== null) {
+      if (!isObject(summary)) bad("mines.summary", t("store.issue.object-or-null"));
+      else {
+        if (!RUN_STATUSES.includes(summary.status)) {
+          bad("mines.summary.status", t("store.issue.one-of", { choices: RUN_STATUSES.join(", ") }));
+        }
+        if (!isCount(summary.battles, 1, 99)) bad("mines.summary.battles", t("store.issue.battles"));
+        else if (!isCount(summary.battle, 1, summary.battles)) {
+          bad("mines.summary.battle", t("store.issue.battle"));
+        }
+      }
+    }
+  }
+  return issues;
+}
+
+/** Whether the stored mines run can still be played (not won or lost: the Mines screen
+ * starts a new run then, its end screen having been shown). */
+export function minesRunOpen(mines) {
+  return Boolean(mines.run) && !["won", "lost"].includes(mines.summary?.status);
+}
