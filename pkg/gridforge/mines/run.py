@@ -201,12 +201,6 @@ class RunTable:
         """A short fingerprint of the numbers: a saved run replays only on the same table."""
         return _digest(self.to_json())
 
-    def free_hint_digest(self) -> str:
-        """The fingerprint this table's numbers had in the builds before hints cost (the
-        table without ``hints_per_battle``): a run saved then recorded no hint (a hint
-        changed nothing), so it replays unchanged under this table, with a full stock."""
-        return _digest({k: v for k, v in self.to_json().items() if k != "hints_per_battle"})
-
 
 def _digest(table: dict[str, Any]) -> str:
     text = json.dumps(table, sort_keys=True, separators=(",", ":"))
@@ -873,7 +867,9 @@ def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any
     seed = data.get("seed")
     if not is_int(seed):
         issues.append(Issue("seed", "type", "seed is an integer"))
-    if data.get("table") not in (table.digest(), table.free_hint_digest()):
+    # Earlier tables (before issue 45's boards and enemies) made other boards from the same
+    # seeds: their saves cannot replay and are refused (the page keeps them aside).
+    if data.get("table") != table.digest():
         issues.append(Issue("table", "mismatch", "the run was saved under other run rules "
                                                  "(the run table changed)"))
     steps = data.get("steps")
@@ -993,12 +989,8 @@ def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     lines: list[dict[str, Any]] = []
     run = replay_saved(saved, log=lines)
     run_id = _runs.add(run)
-    messages = []
-    if saved.get("table") != run.table.digest():  # replayable, saved before hints cost
-        messages.append({"kind": "info", "text": i18n.say(
-            "mines.free-hints-save", hints=run.table.hints_per_battle)})
     return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
-            "state": run.to_json(), "save": run.save(), "messages": messages}
+            "state": run.to_json(), "save": run.save(), "messages": []}
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
