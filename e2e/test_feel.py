@@ -148,6 +148,7 @@ def test_mines_events_sound_with_sound_on(browser: Browser, base_url: str):
         expect(live(page)).to_contain_text("Flag placed.")
         wait_sound(page, "flag")
         page.get_by_test_id("mines-stop").click()
+        page.get_by_test_id("mines-stop-confirm").click()  # Stop asks first (issue 45)
         settle(page)
         expect(live(page)).to_contain_text("Round over:")
         heard = wait_sound(page, "round_end")
@@ -176,6 +177,7 @@ def test_with_sound_and_vibration_off_nothing_sounds_or_buzzes(browser: Browser,
         expect(live(page)).to_contain_text("Flag placed.")
         # the cues would have run in a task after the answer: one more answer drawn is after
         page.get_by_test_id("mines-stop").click()
+        page.get_by_test_id("mines-stop-confirm").click()  # Stop asks first (issue 45)
         settle(page)
         expect(live(page)).to_contain_text("Round over:")
         page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # the cues' task

@@ -97,6 +97,16 @@ def settle(page: Page) -> None:
     expect(page.locator("section.mines[data-run]:not([data-busy])")).to_have_count(1)
 
 
+def stop_round(device: Device) -> None:
+    """Stop the round as a player does since issue 45: Stop, then End the round when asked
+    (Stop asks first while AP is left)."""
+    page = device.page
+    device.primary(page.get_by_test_id("mines-stop"))
+    confirm = page.get_by_test_id("mines-stop-confirm")
+    expect(confirm).to_be_visible()
+    device.primary(confirm)
+
+
 def stop_until_lost(device: Device, after_each: Callable[[Page], None] | None = None) -> None:
     """Stop every round (the enemy strikes each time) until the run is lost; ``after_each``
     runs after every settled input."""
@@ -107,7 +117,7 @@ def stop_until_lost(device: Device, after_each: Callable[[Page], None] | None = 
         if page.get_by_test_id("mines-continue").is_visible():
             device.primary(page.get_by_test_id("mines-continue"))
         else:
-            device.primary(page.get_by_test_id("mines-stop"))
+            stop_round(device)
         settle(page)
         if after_each is not None:
             after_each(page)
@@ -322,7 +332,7 @@ def test_a_reload_mid_round_resumes_the_same_board_ap_flags_and_hp(device: Devic
     page = device.page
     open_mines(page, seed=12)
     fresh(page)
-    device.primary(page.get_by_test_id("mines-stop"))  # a settled round: HP moves
+    stop_round(device)  # a settled round: HP moves
     settle(page)
     device.primary(page.get_by_test_id("mines-continue"))
     settle(page)
@@ -558,7 +568,10 @@ def test_a_battle_played_with_the_keyboard_alone(desk: Page):
     page.keyboard.press("Enter")
     settle(page)
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 2/5")
-    page.keyboard.press("s")
+    page.keyboard.press("s")  # Stop asks first: End the round is one Shift+Tab away
+    expect(page.get_by_test_id("mines-stop-cancel")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
     settle(page)
     expect(page.get_by_test_id("mines-settlement-title")).to_contain_text("you stopped")
 
@@ -581,7 +594,7 @@ def test_no_sideways_scroll_at_390_for_every_battle_preset(phone: Device, battle
     expect(page.get_by_test_id("mines-board")).to_have_attribute("data-cols", str(board.cols))
     assert mine_total_shown(page) == len(board.mines)
     no_sideways_scroll(page)
-    phone.primary(page.get_by_test_id("mines-stop"))
+    stop_round(phone)
     settle(page)
     expect(page.get_by_test_id("mines-settlement")).to_be_visible()
     no_sideways_scroll(page)

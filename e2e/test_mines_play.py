@@ -24,6 +24,7 @@ from test_mines import (
     replay,
     saved_run,
     settle,
+    stop_round,
     stop_until_lost,
 )
 
@@ -235,7 +236,7 @@ def test_at_390_the_win_panel_shows_new_run_without_scrolling(phone: Device):
     assert replay(before).status == "playing"
     open_mines(page, before)
     if last.get("kind") == "stop":
-        phone.primary(page.get_by_test_id("mines-stop"))
+        stop_round(phone)
     elif "cell" in last:
         target = cell(page, *last["cell"])
         if last.get("kind") in ("flag_place", "flag_pull"):

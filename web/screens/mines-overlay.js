@@ -20,9 +20,12 @@ function settlementPanel(result, onContinue) {
     role: "dialog", "aria-label": tr("mines.settlement") },
   el("h3", { "data-testid": "mines-settlement-title" }, result.title),
   el("p", { class: "totals" }, tr("mines.settlement.totals", { enemy: result.enemy_damage, you: result.player_damage })),
-  el("ul", {}, ...result.lines.map((line) => pointingLine(el("li", {
-    "data-testid": "mines-settlement-line", "data-source": line.source }),
-  { parts: line.parts || [line.text], cells: line.cell ? [line.cell] : [] }))));
+  // the round's lines as text, for who wants them: the board and the bars played them
+  el("details", { class: "settlement-log", "data-testid": "mines-settlement-log" },
+    el("summary", {}, tr("mines.sequence.log")),
+    el("ul", {}, ...result.lines.map((line) => pointingLine(el("li", {
+      "data-testid": "mines-settlement-line", "data-source": line.source }),
+    { parts: line.parts || [line.text], cells: line.cell ? [line.cell] : [] })))));
   if (result.battle_summary) {
     const b = result.battle_summary;
     panel.append(el("div", { class: "battle-summary", "data-testid": "mines-battle-summary" },

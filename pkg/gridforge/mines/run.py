@@ -401,11 +401,15 @@ class Run:
                 weakened += line["amount"]
             else:
                 self.player_hp = max(0, self.player_hp - line["amount"])
+            # each line carries both sides after it: the page plays the round's end line
+            # by line (issue 45) from these figures, computing nothing
+            line.update(self._after(weakened))
         if self.enemy_hp > 0 and self.player_hp > 0:
             attack = max(0, self.battle.attack - weakened)
             lines.append({"source": "enemy_attack", "cell": None, "target": "player",
                           "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
+            lines[-1].update(self._after(weakened))
         self._battle["rounds"] += 1
         self._battle["damage_dealt"] += enemy_before - self.enemy_hp
         self._battle["damage_taken"] += player_before - self.player_hp
@@ -445,6 +449,11 @@ class Run:
             self.final_board = board_view(self.session.engine)
             self.session.engine.retire_board()
         return settlement
+
+    def _after(self, weakened: int) -> dict[str, int]:
+        """Both sides as they stand after a settlement line: HP and the attack to come."""
+        return {"enemy_hp_after": self.enemy_hp, "player_hp_after": self.player_hp,
+                "attack_after": max(0, self.battle.attack - weakened)}
 
     # ------------------------------------------------------------ player-facing
     def _batch(self, intent: Intent, current: _Round) -> tuple[ActionOutcome, list[Any]]:
@@ -638,6 +647,19 @@ class Run:
         strike = min(self.player_hp - player, self.battle.attack) if stands else 0
         return {"pending": enemy}, {"pending": player, "strike": strike}
 
+    def stop_ask(self) -> dict[str, Any] | None:
+        """Whether Stop asks first (issue 45: it ends the round and lets the enemy strike,
+        so with AP left it is a deliberate act), with the question in the player's words;
+        None when Stop is not offered or no AP is left."""
+        ledger = self.session.ledger
+        if self.status != "playing" or ledger.phase != "active" or ledger.ap <= 0:
+            return None
+        _, player = self.hp_bars()
+        return {"ap": ledger.ap,
+                "text": i18n.say("mines.stop-ask", ap=ledger.ap, strike=player["strike"]),
+                "confirm": i18n.say("mines.stop-confirm"),
+                "cancel": i18n.say("mines.stop-cancel")}
+
     def tip(self) -> str | None:
         """A line for the player when the next move is not obvious (None otherwise)."""
         if self.status != "playing":
@@ -732,6 +754,7 @@ class Run:
             "can_continue": self.status == "settled",
             "hints": {"left": self.hints_left, "per_battle": self.table.hints_per_battle,
                       "price": 1, "can_ask": self.can_hint()},
+            "stop_ask": self.stop_ask(),
             "terms": self.terms(),
             "board": view,
             "offer": offer(self.session.engine, ledger, playing),
@@ -837,7 +860,8 @@ def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[st
                                                digit=first["digit"])))
         if len(reveals) > 1:
             fog = sum(1 for e in reveals[1:] if e["variant_ids"])
-            lines.append(say(i18n.say("mines.log.chain-fog" if fog else "mines.log.chain",
+            key = "mines.log.chain-fog" if fog else "mines.log.chain"
+            lines.append(say(i18n.say(key + ("-one" if len(reveals) == 2 else ""),
                                       count=len(reveals) - 1, fog=fog),
                               cells=[e["cell"] for e in reveals[1:]]))
     for e in events:
