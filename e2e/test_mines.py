@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, open_page
+from gridforge.mines.generate import preset
 from gridforge.mines.run import Run, load_run_table
 from playwright.sync_api import Browser, Page, expect
 
@@ -289,8 +290,10 @@ def test_a_battle_is_won_through_the_page(device: Device):
     device.primary(page.get_by_test_id("mines-continue"))
     settle(page)
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 2/5")
-    assert mine_total_shown(page) == 12  # battle 2's boards carry 12 mines
-    assert 7 in totals
+    table = load_run_table()
+    # each battle's boards carry its preset's mines (battle 1 10, battle 2 16 since issue 45)
+    assert mine_total_shown(page) == preset(table.battles[1].preset).mine_count
+    assert preset(table.battles[0].preset).mine_count in totals
 
 
 def test_a_loss_ends_on_a_loss_screen_and_a_new_run_starts_from_it(device: Device):
@@ -301,7 +304,8 @@ def test_a_loss_ends_on_a_loss_screen_and_a_new_run_starts_from_it(device: Devic
     end = page.get_by_test_id("mines-end")
     expect(end).to_have_attribute("data-result", "lost")
     expect(end).to_contain_text("You fell in battle 1")
-    expect(page.get_by_test_id("mines-player")).to_contain_text("You 0/24 HP")
+    full = load_run_table().player_hp
+    expect(page.get_by_test_id("mines-player")).to_contain_text(f"You 0/{full} HP")
     # the board says the round is over, not "continue": nothing is offered
     expect(page.locator('[data-testid="mines-cell"]:not([data-do="none"])')).to_have_count(0)
     # The home screen (another tab of the same browser) says how the run ended.
@@ -313,7 +317,7 @@ def test_a_loss_ends_on_a_loss_screen_and_a_new_run_starts_from_it(device: Devic
     device.primary(page.get_by_test_id("mines-end-new-run"))
     settle(page)
     expect(page.get_by_test_id("mines-end")).to_be_hidden()
-    expect(page.get_by_test_id("mines-player")).to_contain_text("You 24/24 HP")
+    expect(page.get_by_test_id("mines-player")).to_contain_text(f"You {full}/{full} HP")
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 1/5")
     expect(page.locator('[data-testid="mines-cell"][data-do="reach"]').first).to_be_visible()
     page.evaluate("() => { location.hash = '#home'; }")
@@ -344,7 +348,9 @@ def test_a_reload_mid_round_resumes_the_same_board_ap_flags_and_hp(device: Devic
     before = {name: page.get_by_test_id(name).inner_text()
               for name in ("mines-battle", "mines-enemy", "mines-player", "mines-ledger",
                            "mines-count")}
-    assert "You 22/24 HP" in before["mines-player"]  # the enemy struck once
+    table = load_run_table()
+    struck = table.player_hp - table.battles[0].attack
+    assert f"You {struck}/{table.player_hp} HP" in before["mines-player"]  # struck once
     picture = board_picture(page)
     log = page.get_by_test_id("mines-log").locator("li").all_inner_texts()
     assert len(log) >= 2

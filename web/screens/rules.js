@@ -113,8 +113,13 @@ function minesDemo(section) {
   }
   button.addEventListener("click", () => { at = (at + 1) % frames.length; show(); });
   show();
-  return el("figure", { class: "mines-demo", "data-testid": "rules-mines-demo-figure", "data-topic": section.key },
+  const figure = el("figure", { class: "mines-demo", "data-testid": "rules-mines-demo-figure", "data-topic": section.key },
     holder, el("figcaption", {}, caption, el("div", { class: "mines-demo-controls" }, step, button)));
+  // as wide as its picture (the words wrap under it), laid out here: style.css is shared
+  const width = `${Math.max(9, frames[0].grid[0].length * 34 / 16 + 4)}rem`;
+  Object.assign(figure.style, { margin: "0", width, maxWidth: "100%", lineHeight: "1.3",
+    display: "grid", gap: ".3rem", overflowWrap: "anywhere", fontSize: ".85rem" });
+  return figure;
 }
 
 /** A corner of a mines board: opened ground with its digits, concealed cells, a flag, a
