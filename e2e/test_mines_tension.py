@@ -230,6 +230,13 @@ def test_messages_wrap_on_a_phone_instead_of_being_cut(phone: Device):
                         "s.parentElement.scrollHeight > s.parentElement.clientHeight + 1")
     assert not cut, message.inner_text()
     assert span.evaluate("s => getComputedStyle(s).textOverflow") != "ellipsis"
+    # nor is any line of the mines screen: each shows whole (nothing scrolls inside it)
+    cut_lines = page.evaluate("""() => [...document.querySelectorAll(
+        '[data-testid=mines-pending], [data-testid=mines-tip], [data-testid=mines-hint-text],'
+        + ' .mines-status .chip')].filter((n) => n.offsetParent !== null &&
+        (n.scrollHeight > n.clientHeight + 1 || n.scrollWidth > n.clientWidth + 1))
+        .map((n) => n.textContent)""")
+    assert cut_lines == []
 
 
 # ---------------------------------------------------------------------------- axe

@@ -210,6 +210,7 @@ def _battle_boards(battle: int) -> list[Board]:
             for run in range(1, SEEDS + 1)]
 
 
+@pytest.mark.search_heavy  # 250 boards solved exactly: CPython (Pyodide: the same bytes)
 @pytest.mark.parametrize("battle", range(5))
 def test_battle_boards_open_a_small_share_and_need_no_guess(battle: int) -> None:
     table = load_run_table()
