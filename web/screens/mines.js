@@ -244,7 +244,7 @@ export const screen = {
           status.chordTip();
         }
         const did = view.offerAt(x, y).primary ?? null;  // Python's offer, as drawn
-        told(await app.python.mines.primary(runId, [x, y]), did);
+        await told(await app.python.mines.primary(runId, [x, y]), did);
       });
     }
 
@@ -252,7 +252,7 @@ export const screen = {
       if (!runId) return;
       enqueue(async () => {
         const did = view.offerAt(x, y).secondary ?? null;
-        told(await app.python.mines.secondary(runId, [x, y]), did);
+        await told(await app.python.mines.secondary(runId, [x, y]), did);
       });
     }
 
