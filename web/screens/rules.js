@@ -153,8 +153,10 @@ function minesPicture({ grid, avatar, mark, ring }, title = "") {
       scar.style.stroke = "var(--scar)";
       node.append(scar);
     }
-    if (open && cell !== "0") {
-      const digit = svg("text", { x: x + 0.5, y: y + 0.54, class: "mp-digit", "data-digit": cell,
+    if (open && /^[1-8]$/.test(cell)) {
+      // as in play, a digit under the avatar moves right and the figure stands at the left
+      const beside = avatar && avatar[0] === x && avatar[1] === y;
+      const digit = svg("text", { x: x + (beside ? 0.7 : 0.5), y: y + 0.54, class: "mp-digit", "data-digit": cell,
         "text-anchor": "middle", "dominant-baseline": "middle" });
       digit.textContent = cell;
       node.append(digit);
@@ -179,7 +181,8 @@ function minesPicture({ grid, avatar, mark, ring }, title = "") {
     node.append(line);
   }
   if (avatar) {
-    const [x, y] = avatar;
+    const [ax, y] = avatar;
+    const x = /^[1-8]$/.test(grid[y][ax]) ? ax - 0.2 : ax;  // beside its cell's digit
     node.append(svg("circle", { cx: x + 0.5, cy: y + 0.3, r: 0.13, class: "mp-figure" }),
       svg("path", { d: `M${x + 0.3},${y + 0.82} Q${x + 0.5},${y + 0.38} ${x + 0.7},${y + 0.82} Z`,
         class: "mp-figure" }));
