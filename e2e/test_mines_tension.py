@@ -122,7 +122,9 @@ def test_a_click_after_the_round_ended_is_voided_and_said_so(desk: Page):
     fresh(page)
     page.get_by_test_id("mines-stop").click()
     page.get_by_test_id("mines-stop-confirm").click()
-    page.get_by_test_id("mines-board").press("s")  # queued behind the confirmed stop
+    settle(page)
+    expect(page.get_by_test_id("mines-settlement")).to_be_visible()
+    page.get_by_test_id("mines-board").press("f")  # a flag after the round's end
     settle(page)
     expect(page.get_by_test_id("app-message")).to_contain_text("The round is over")
 

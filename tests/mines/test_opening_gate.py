@@ -239,18 +239,10 @@ def brute_no_guess(board: Board) -> bool:
         agree = [set(pick) for pick in combinations(hidden, len(board.mines))
                  if all(sum(n in pick for n in board.neighbours(c)) == board.true_digit(c)
                         for c in shown)]
-        safe = [c for c in hidden if not any(c in pick for pick in agree)]
+        safe = {c for c in hidden if not any(c in pick for pick in agree)}
         if not safe:
             return False
-        todo = list(safe)
-        opened |= set(safe)
-        while todo:
-            cell = todo.pop()
-            if cell not in fog and board.true_digit(cell) == 0:
-                for n in board.neighbours(cell):
-                    if n not in opened:
-                        opened.add(n)
-                        todo.append(n)
+        _open(board, opened, safe, fog)
     return True
 
 

@@ -68,3 +68,31 @@ def test_a_run_played_in_chinese_says_nothing_in_latin_letters():
                     answer = run.act(Intent("stop"))
             found += latin_in(answer) + latin_in(run.to_json()) + latin_in(run.hint())
     assert found == []
+
+
+def test_a_battle_summary_names_its_enemy_in_the_call_s_language():
+    rng = random.Random(3)
+    with i18n.speaking("zh-CN"):
+        run = Run(3)
+        for _ in range(2000):
+            if run.battle_summaries or run.status in ("won", "lost"):
+                break
+            if run.status == "settled":
+                run.continue_run()
+                continue
+            offer = run.to_json()["offer"]
+            cells = [tuple(c[:2]) for c in offer["dig"] + offer["reach"]]
+            proof = run.proved_next()  # dig what logic proves safe, else anything offered
+            safe = tuple(proof["cell"]) if proof["kind"] == "safe" and proof["cell"] else None
+            if safe in cells:
+                run.primary(safe)
+            elif cells:
+                run.primary(rng.choice(cells))
+            else:
+                run.act(Intent("stop"))
+        state = run.to_json()
+        summary = state["battle_summaries"][0]
+        assert summary["enemy"] == "Tunnel rat"  # the table's name, kept by the run
+        assert summary["enemy_name"] == i18n.say("mines.enemy.tunnel-rat")
+        assert not LATIN.findall(summary["enemy_name"])
+        assert state["last_settlement"]["battle_summary"]["enemy_name"] == summary["enemy_name"]

@@ -188,5 +188,13 @@ export function fightBar(term) {
       attack_after: state.enemy.attack }, null, "");
   }
 
-  return { element, draw, settle, stage, before };
+  /** A round's end is over: its floating figures go (they would linger half faded). */
+  function calm() {
+    for (const node of element.querySelectorAll(".hp-float")) {
+      node.classList.remove("rising");
+      node.textContent = "";
+    }
+  }
+
+  return { element, draw, settle, stage, before, calm };
 }

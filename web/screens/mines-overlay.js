@@ -10,7 +10,7 @@ function summaries(list) {
   if (!list.length) return null;
   return el("ol", { class: "summaries" }, ...list.map((b) => el("li", {
     "data-testid": "mines-battle-summary-line" },
-  tr(b.won ? "mines.summary.won" : "mines.summary.lost", { enemy: b.enemy, rounds: b.rounds,
+  tr(b.won ? "mines.summary.won" : "mines.summary.lost", { enemy: b.enemy_name || b.enemy, rounds: b.rounds,
     cells: b.cells_opened, mines: b.mines_dug, flags: b.flag_hits, from: b.player_hp_start, to: b.player_hp_end }))));
 }
 
@@ -29,7 +29,7 @@ function settlementPanel(result, onContinue) {
   if (result.battle_summary) {
     const b = result.battle_summary;
     panel.append(el("div", { class: "battle-summary", "data-testid": "mines-battle-summary" },
-      el("h4", {}, tr("mines.battle-summary.title", { battle: b.battle, enemy: b.enemy })),
+      el("h4", {}, tr("mines.battle-summary.title", { battle: b.battle, enemy: b.enemy_name || b.enemy })),
       el("p", {}, tr("mines.battle-summary.text", { rounds: b.rounds, boards: b.boards, cells: b.cells_opened,
         mines: b.mines_dug, flags: b.flag_hits, from: b.player_hp_start, to: b.player_hp_end }))));
   }

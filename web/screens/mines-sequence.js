@@ -33,6 +33,7 @@ export function settlementSequence(view, fight) {
     running = null;
     clearTimeout(timer);
     clearMarks();
+    fight.calm();
     delete board.dataset.animating;
     resolve();
   }

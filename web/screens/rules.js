@@ -167,19 +167,15 @@ function minesPicture({ grid, avatar, mark, ring }, title = "") {
           class: "mp-flag" }));
     }
   }));
-  for (const [x, y] of ring || []) {
-    const line = svg("rect", { x: x + 0.08, y: y + 0.08, width: 0.84, height: 0.84, rx: 0.12, fill: "none",
-      "stroke-width": 0.07, "data-ring": "1" });
-    line.style.stroke = "var(--hint-digit)";
+  // the digits that prove a frame's cell, and that cell, outlined in the hint's colours
+  const outline = ([x, y], inset, width, colour, attr) => {
+    const line = svg("rect", { x: x + inset, y: y + inset, width: 1 - 2 * inset, height: 1 - 2 * inset,
+      rx: 0.13, fill: "none", "stroke-width": width, [attr]: "1" });
+    line.style.stroke = colour;
     node.append(line);
-  }
-  if (mark) {
-    const [x, y] = mark;
-    const line = svg("rect", { x: x + 0.05, y: y + 0.05, width: 0.9, height: 0.9, rx: 0.14, fill: "none",
-      "stroke-width": 0.09, "data-mark": "1" });
-    line.style.stroke = "var(--target)";
-    node.append(line);
-  }
+  };
+  for (const cell of ring || []) outline(cell, 0.08, 0.07, "var(--hint-digit)", "data-ring");
+  if (mark) outline(mark, 0.05, 0.09, "var(--target)", "data-mark");
   if (avatar) {
     const [ax, y] = avatar;
     const x = /^[1-8]$/.test(grid[y][ax]) ? ax - 0.2 : ax;  // beside its cell's digit

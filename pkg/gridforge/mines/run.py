@@ -250,7 +250,15 @@ def worded(settlement: dict[str, Any]) -> dict[str, Any]:
             out["path_text"] = PATH_TEXT.get(str(path_tag), str(path_tag))
             out["title"] = settlement_title(settlement["result"], path_tag, lines)
         out[key] = lines if key == "lines" else value
+    if settlement.get("battle_summary"):
+        out["battle_summary"] = named(settlement["battle_summary"])
     return out
+
+
+def named(summary: dict[str, Any]) -> dict[str, Any]:
+    """A battle summary with its enemy's name in the call's language (``enemy_name``; the
+    run keeps the table's name, so a summary shown after the language changed reads right)."""
+    return {**summary, "enemy_name": enemy_name(summary["enemy"])}
 
 
 def enemy_name(name: str) -> str:
@@ -761,7 +769,7 @@ class Run:
             "pending": self.pending(),
             "tip": self.tip(),
             "last_settlement": worded(self.settlements[-1]) if self.settlements else None,
-            "battle_summaries": self.battle_summaries,
+            "battle_summaries": [named(b) for b in self.battle_summaries],
             "totals": self.totals(),
         }
 
