@@ -14,10 +14,13 @@ Three players, all acting only through the page's calls (``Run.primary``/``secon
   and never flags.
 
 Each round ends when the AP is spent or the board is cleared (neither bot stops early).
-Printed per bot: the run win rate, how far runs get, and per battle the share of runs that
-reach it and win it, the player's HP left at its end (median), and rounds taken (median).
+Printed per bot: the run win rate, the median HP left at the end of a won run (and its share
+of the player's HP), the median rounds a battle lasts, how often battle 1 is won in its
+first round, and per battle the share of runs that reach it and win it, the player's HP left
+at its end (median), and rounds taken (median). First, per battle preset, the initial
+opening (R0) as a share of the safe cells over ``--boards`` seeds (issue 45's gate).
 
-    python bench/mines_balance.py [--runs 200] [--seed 1]
+    python bench/mines_balance.py [--runs 200] [--seed 1] [--boards 50] [--table FILE]
 
 Budgets count work, not time: at most ``--max-steps`` inputs per run.
 """
@@ -31,8 +34,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from gridforge.errors import parse_json
+from gridforge.mines.board import Board
+from gridforge.mines.generate import generate, preset
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import Run, load_run_table
+from gridforge.mines.run import Run, RunTable, load_run_table
 from gridforge.mines.view import stand_for
 
 Bot = Callable[[Run, random.Random], None]
@@ -99,11 +105,56 @@ def play(seed: int, bot: Bot, rng: random.Random, max_steps: int,
     return run
 
 
+def opening(board: Board) -> int:
+    """|R0| of a board, counted here on its own (spawn 3x3 and the flood through zeros)."""
+    sx, sy = board.spawn
+    start = [(sx + dx, sy + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    seen = set(start)
+    todo = list(start)
+    while todo:
+        cell = todo.pop()
+        if board.true_digit(cell) == 0:
+            for n in board.neighbours(cell):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+    return len(seen)
+
+
+def opening_report(table: RunTable, boards: int, first: int) -> list[str]:
+    """Per battle preset: R0 as a share of the safe cells over ``boards`` seeds."""
+    lines = ["opening (R0 / safe cells) over "
+             f"{boards} seeds each: preset, gate, median, max"]
+    for k, battle in enumerate(table.battles):
+        gate = preset(battle.preset).max_opening
+        shares = []
+        for seed in range(first, first + boards):
+            board = generate(battle.preset, seed, level=k + 1).board
+            safe = board.cols * board.rows - len(board.mines)
+            shares.append(opening(board) / safe)
+        lines.append(f"  battle {k + 1} {battle.preset}: gate "
+                     f"{'-' if gate is None else f'{gate:.0%}'}, median "
+                     f"{statistics.median(shares):.0%}, max {max(shares):.0%}")
+    return lines
+
+
 def report(name: str, runs: list[Run], battles: int) -> list[str]:
     """Lines of figures for one bot."""
-    lines = [f"{name}: {len(runs)} runs, won {sum(r.status == 'won' for r in runs)} "
-             f"({100 * sum(r.status == 'won' for r in runs) / len(runs):.0f}%), "
-             f"unfinished {sum(r.status not in ('won', 'lost') for r in runs)}"]
+    won_runs = [r for r in runs if r.status == "won"]
+    every = [b for r in runs for b in r.battle_summaries]
+    first = [b for b in every if b["battle"] == 1]
+    quick = sum(1 for b in first if b["won"] and b["rounds"] == 1)
+    hp_end = statistics.median(r.player_hp for r in won_runs) if won_runs else None
+    full = runs[0].table.player_hp if runs else 1
+    lines = [f"{name}: {len(runs)} runs, won {len(won_runs)} "
+             f"({100 * len(won_runs) / len(runs):.0f}%), "
+             f"unfinished {sum(r.status not in ('won', 'lost') for r in runs)}",
+             "  median HP at the end of a won run: "
+             + ("-" if hp_end is None else f"{hp_end:g} of {full} ({hp_end / full:.0%})"),
+             "  median rounds a battle lasts (every battle fought): "
+             + (f"{statistics.median(b['rounds'] for b in every):g}" if every else "-"),
+             f"  battle 1 won in its first round: {quick} of {len(first)} "
+             f"({100 * quick / max(1, len(first)):.0f}%)"]
     lines.append("  battle  reached  won   HP left (median, winners)  rounds (median)")
     for k in range(1, battles + 1):
         fought = [b for r in runs for b in r.battle_summaries if b["battle"] == k]
@@ -122,15 +173,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first run seed (default 1)")
     parser.add_argument("--max-steps", type=int, default=5000,
                         help="inputs per run at most (default 5000)")
+    parser.add_argument("--boards", type=int, default=50,
+                        help="seeds per preset for the opening figures (default 50; 0: none)")
+    parser.add_argument("--table", default="", help="a run table file to try instead of the "
+                        "shipped one")
     parser.add_argument("--bots", default="", help="comma-separated bots (default: all "
                         "three: deducing,hint-only,careless)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.max_steps < 1:
         parser.error("--runs and --max-steps must be at least 1")
-    table = load_run_table()
+    if args.table:
+        with open(args.table, encoding="utf-8") as handle:
+            table = RunTable.from_json(parse_json(handle.read(), args.table))
+    else:
+        table = load_run_table()
     print(f"run table {table.digest()}: player {table.player_hp} HP, "
           f"{table.hints_per_battle} hints a battle, "
           + ", ".join(f"{b.enemy} {b.hp} HP/{b.attack} atk" for b in table.battles))
+    if args.boards > 0:
+        print("\n".join(opening_report(table, args.boards, args.seed)))
     bots = {"deducing": deducing, "hint-only": hint_only, "careless": careless}
     parser_bots = args.bots.split(",") if args.bots else list(bots)
     for name in parser_bots:

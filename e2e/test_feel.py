@@ -63,6 +63,11 @@ def lines(page: Page) -> list[str]:
     return live(page).locator("p").all_text_contents()
 
 
+# A run whose first board offers a chain at its start (issue 45's denser boards: seed 3's
+# no longer does).
+CHAIN_SEED = 4
+
+
 def chain_cell(seed: int) -> tuple[int, int, int]:
     """A cell the run of ``seed`` offers at its start whose click opens a chain (no mine):
     its x, y and the chain's size (Python's run, the same one the page plays)."""
@@ -98,10 +103,10 @@ def test_the_live_region_is_polite_and_bounded(browser: Browser, base_url: str):
 
 
 def test_no_audio_before_a_gesture_then_a_dig_sounds(browser: Browser, base_url: str):
-    x, y, size = chain_cell(3)
+    x, y, size = chain_cell(CHAIN_SEED)
     with open_page(browser, base_url, viewport=DESK) as page:
         page.add_init_script(COUNT_CONTEXTS)
-        open_mines(page, seed=3)
+        open_mines(page, seed=CHAIN_SEED)
         assert sound(page)["gestured"] is False
         # A script's made-up press digs (the page takes it) but is no user gesture: silent.
         page.evaluate("""([x, y]) => {
@@ -132,9 +137,9 @@ def test_no_audio_before_a_gesture_then_a_dig_sounds(browser: Browser, base_url:
 
 
 def test_mines_events_sound_with_sound_on(browser: Browser, base_url: str):
-    x, y, size = chain_cell(3)
+    x, y, size = chain_cell(CHAIN_SEED)
     with open_page(browser, base_url, viewport=DESK) as page:
-        open_mines(page, seed=3)
+        open_mines(page, seed=CHAIN_SEED)
         cell(page, x, y).click()  # walks beside it and digs it: a dig and its chain
         settle(page)
         expect(live(page)).to_contain_text(f"The chain opened {size} more cells.")
@@ -149,6 +154,7 @@ def test_mines_events_sound_with_sound_on(browser: Browser, base_url: str):
         expect(live(page)).to_contain_text("Flag placed.")
         wait_sound(page, "flag")
         page.get_by_test_id("mines-stop").click()
+        page.get_by_test_id("mines-stop-confirm").click()  # Stop asks first (issue 45)
         settle(page)
         expect(live(page)).to_contain_text("Round over:")
         heard = wait_sound(page, "round_end")
@@ -157,10 +163,10 @@ def test_mines_events_sound_with_sound_on(browser: Browser, base_url: str):
 
 
 def test_with_sound_and_vibration_off_nothing_sounds_or_buzzes(browser: Browser, base_url: str):
-    x, y, size = chain_cell(3)
+    x, y, size = chain_cell(CHAIN_SEED)
     with open_page(browser, base_url, viewport=DESK) as page:
         page.add_init_script(COUNT_CONTEXTS)
-        open_mines(page, seed=3)
+        open_mines(page, seed=CHAIN_SEED)
         page.get_by_test_id("screen-settings").click()
         page.get_by_test_id("setting-sound").set_checked(False)
         page.get_by_test_id("setting-vibration").set_checked(False)
@@ -177,6 +183,7 @@ def test_with_sound_and_vibration_off_nothing_sounds_or_buzzes(browser: Browser,
         expect(live(page)).to_contain_text("Flag placed.")
         # the cues would have run in a task after the answer: one more answer drawn is after
         page.get_by_test_id("mines-stop").click()
+        page.get_by_test_id("mines-stop-confirm").click()  # Stop asks first (issue 45)
         settle(page)
         expect(live(page)).to_contain_text("Round over:")
         page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # the cues' task

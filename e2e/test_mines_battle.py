@@ -14,7 +14,17 @@ import re
 from playwright.sync_api import Page, expect
 
 from . import test_mines
-from .test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle, stop_until_lost
+from .test_mines import (
+    DESK,
+    MAX_INPUTS,
+    PHONE,
+    Device,
+    fresh,
+    open_mines,
+    settle,
+    stop_round,
+    stop_until_lost,
+)
 
 # the devices of test_mines (a mouse at 1280x800, a finger at 390x844)
 device, desk, phone = test_mines.device, test_mines.desk, test_mines.phone
@@ -131,7 +141,7 @@ def test_hp_bars_draw_python_s_numbers_and_change_when_a_round_is_settled(device
     pending = dig_until_damage_pends(page, device)
     expect(page.get_by_test_id("mines-enemy-hp").locator(".hp-pending")).to_be_visible()
     watch_animations(page)
-    device.primary(page.get_by_test_id("mines-stop"))  # the round is settled
+    stop_round(device)  # the round is settled (its end plays out first)
     settle(page)
     expect(page.get_by_test_id("mines-settlement")).to_be_visible()
     after = bars_match_python(page)
@@ -147,9 +157,9 @@ def test_hp_bars_draw_python_s_numbers_and_change_when_a_round_is_settled(device
             "data-settled", str(settlement[f"{side}_damage"]))
     expect(page.get_by_test_id("mines-player")).to_contain_text(
         f"You {after['player']['hp']}/{after['player']['max_hp']} HP")
-    # the settlement drained the bars and the damage rose from them
+    # the round's end played on the bars: the damage rose from them, the figures flinched
     animated = page.evaluate("() => window.minesAnimated")
-    assert "draining" in animated and "rising" in animated, animated
+    assert "rising" in animated and "flinch" in animated, animated
     assert page.get_by_test_id("mines-settlement-title").inner_text().startswith("Round over")
 
 
@@ -160,7 +170,7 @@ def test_under_reduced_motion_the_bars_change_without_animating(desk: Page):
     fresh(page)
     watch_animations(page)
     dig_until_damage_pends(page, Device(page, False))
-    page.get_by_test_id("mines-stop").click()
+    stop_round(Device(page, False))
     settle(page)
     after = bars_match_python(page)
     assert after["last_settlement"]["enemy_damage"] > 0

@@ -26,6 +26,7 @@ from .test_mines import (
     replay,
     saved_run,
     settle,
+    stop_round,
     stop_until_lost,
 )
 
@@ -93,17 +94,6 @@ def test_with_no_hint_left_the_button_is_off(desk: Page):
     expect(page.get_by_test_id("mines-hint-stock")).to_have_text(
         f"0/{run.table.hints_per_battle}")
     expect(page.get_by_test_id("mines-hint")).to_be_disabled()
-
-
-def test_a_run_saved_before_hints_cost_resumes_with_a_message(desk: Page):
-    page = desk
-    run = Run(6)
-    run.primary(tuple(run.to_json()["offer"]["reach"][0][:2]))
-    old = {**run.save(), "table": run.table.free_hint_digest()}
-    open_mines(page, old)  # waits for "back where you left it"
-    expect(page.get_by_test_id("app-message")).to_contain_text("before hints had a price")
-    assert stored_run(page)["table"] == run.table.digest()
-    assert stored_run(page)["steps"] == old["steps"]
 
 
 def test_lines_point_at_cells_and_no_text_numbers_a_cell(device: Device):
@@ -248,7 +238,7 @@ def test_at_390_the_win_panel_shows_new_run_without_scrolling(phone: Device):
     assert replay(before).status == "playing"
     open_mines(page, before)
     if last.get("kind") == "stop":
-        phone.primary(page.get_by_test_id("mines-stop"))
+        stop_round(phone)
     elif "cell" in last:
         target = cell(page, *last["cell"])
         if last.get("kind") in ("flag_place", "flag_pull"):

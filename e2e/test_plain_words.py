@@ -119,6 +119,8 @@ def test_no_screen_shows_a_developers_words(browser: Browser, base_url: str, tmp
         reader.read("mines with its panels open")
         if page.get_by_test_id("mines-stop").is_enabled():
             page.get_by_test_id("mines-stop").click()
+            reader.read("mines asking before a Stop")
+            page.get_by_test_id("mines-stop-confirm").click()  # Stop asks first (issue 45)
             settle(page)
             reader.read("mines after a Stop")
 

@@ -63,7 +63,10 @@ def check_rules_screen(page: Page) -> None:
             assert node.locator(f'[data-testid="snakes-marker"][data-kind="{kind}"]').count() >= 1
         box = node.get_by_test_id("rules-board").bounding_box()
         assert box and box["width"] >= 100 and box["height"] >= 40
-    expect(page.get_by_test_id("rules-mines-board")).to_be_visible()
+    # every mines card has its picture and a demonstration (issue 45)
+    expect(page.get_by_test_id("rules-mines-board")).to_have_count(len(MINES["sections"]))
+    for board in page.get_by_test_id("rules-mines-board").all():
+        expect(board).to_be_visible()
     text = page.evaluate("() => document.body.innerText")
     assert BAD_WORDS.findall(text) == [] and EMOJI.findall(text) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= page.evaluate(

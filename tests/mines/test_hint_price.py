@@ -96,23 +96,19 @@ def test_a_paid_hint_replays_from_the_save():
         replay_saved(bad)
 
 
-def test_a_run_saved_before_hints_cost_resumes_and_says_so():
-    # The previous build's table had no hints_per_battle: its fingerprint is the table
-    # without it (pinned: the fingerprint that build wrote into every save).
-    table = load_run_table()
-    assert table.free_hint_digest() == "817c6c45d8aeeec1"
+def test_a_run_saved_under_an_earlier_table_is_refused_naming_the_table():
+    # Issue 45 changed the boards (the opening gate) and the enemies: a run saved under an
+    # earlier table (the fingerprints earlier builds wrote) made other boards from its seed,
+    # so it cannot replay and is refused, never replayed into a different game.
     run = Run(11)
     run.primary(tuple(run.to_json()["offer"]["reach"][0][:2]))
-    old = {**run.save(), "table": table.free_hint_digest()}
-    answer = runs.resume_run(old)
+    for earlier in ("817c6c45d8aeeec1", "86b4b48766a9c609", "0000000000000000"):
+        with pytest.raises(ValidationError, match=r"table: .*other run rules"):
+            runs.resume_run({**run.save(), "table": earlier})
+    answer = runs.resume_run(run.save())
     assert answer["state"]["board"] == run.to_json()["board"]
-    assert answer["state"]["hints"]["left"] == table.hints_per_battle
-    assert answer["save"]["table"] == table.digest()  # saved anew under this build's table
-    assert any("before hints had a price" in m["text"] for m in answer["messages"])
+    assert answer["messages"] == []
     runs.close_run(answer["run"])
-    # Any other table is refused (the page keeps such a run aside, never over it).
-    with pytest.raises(ValidationError, match="other run rules"):
-        runs.resume_run({**run.save(), "table": "0000000000000000"})
 
 
 def test_the_table_checks_the_hint_stock():

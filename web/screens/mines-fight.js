@@ -101,7 +101,13 @@ function hpBar(testid, label, withStrike) {
     return true;
   }
 
-  return { element, draw, settle, pending };
+  /** Words floated up from the bar (a strike's damage). */
+  function floatUp(words) {
+    float.textContent = words;
+    restart(float, "rising");
+  }
+
+  return { element, draw, settle, pending, float: floatUp };
 }
 
 /** Restart a CSS animation named by `name` on `node` (removed again when it ends). */
@@ -129,19 +135,24 @@ export function fightBar(term) {
       el("div", { class: "figure-box" }, playerFigure), playerLabel, player.element),
     el("div", { class: "fighter foe", "data-testid": "mines-fighter-enemy" },
       el("div", { class: "figure-box" }, foe), enemyLabel, enemy.element));
-  for (const node of element.querySelectorAll(".figure, .hp-pending, .hp-loss, .hp-float")) {
+  for (const node of [...element.querySelectorAll(".figure, .hp-pending, .hp-loss, .hp-float"), enemyLabel]) {
     node.addEventListener("animationend", (event) => {
-      if (event.target === node) node.classList.remove("flinch", "pulse", "draining", "rising");
+      if (event.target === node) node.classList.remove("flinch", "pulse", "draining", "rising", "lunge");
     });
+  }
+
+  function labels(e, p, attack) {
+    playerLabel.replaceChildren(t("mines.you-hp", { hp: p.hp, max: p.max_hp }), term(t("mines.word.hp"), "HP"));
+    enemyLabel.replaceChildren(`${e.name} ${e.hp}/${e.max_hp} `, term(t("mines.word.hp"), "HP"),
+      " · ", term(t("mines.word.attack"), "attack"), " ", el("span", { class: "attack-value",
+        "data-testid": "mines-enemy-attack" }, String(attack)));
   }
 
   function draw(state, motion) {
     const e = state.enemy;
     const p = state.player;
     battle.textContent = t("mines.battle", { battle: state.battle, battles: state.battles });
-    playerLabel.replaceChildren(t("mines.you-hp", { hp: p.hp, max: p.max_hp }), term("HP", "HP"));
-    enemyLabel.replaceChildren(`${e.name} ${e.hp}/${e.max_hp} `, term("HP", "HP"),
-      " · ", term("attack", "attack"), ` ${e.attack}`);
+    labels(e, p, e.attack);
     const enemyHit = enemy.draw(e);
     const playerHit = player.draw(p);
     if (!motion) return;
@@ -157,5 +168,33 @@ export function fightBar(term) {
       result.player_damage, motion)) restart(playerFigure, "flinch");
   }
 
-  return { element, draw, settle };
+  /** One step of a round's end played out (mines-sequence.js): both sides as Python's
+   *  settlement line says they stand after it, and who was hit (`"enemy"`, `"player"`,
+   *  `"weaken"`) with the words floated over that side. */
+  function stage(state, step, hit, words) {
+    const e = { ...state.enemy, hp: step.enemy_hp_after, pending: 0 };
+    const p = { ...state.player, hp: step.player_hp_after, pending: 0, strike: 0 };
+    labels(e, p, step.attack_after);
+    enemy.draw(e);
+    player.draw(p);
+    if (hit === "enemy") { enemy.float(words); restart(foe, "flinch"); }
+    else if (hit === "player") { player.float(words); restart(playerFigure, "flinch"); restart(foe, "lunge"); }
+    else if (hit === "weaken") { enemy.float(words); restart(enemyLabel, "pulse"); }
+  }
+
+  /** The sides as they stood before a round's end (the settlement's "before" figures). */
+  function before(state, result) {
+    stage(state, { enemy_hp_after: result.enemy_hp_before, player_hp_after: result.player_hp_before,
+      attack_after: state.enemy.attack }, null, "");
+  }
+
+  /** A round's end is over: its floating figures go (they would linger half faded). */
+  function calm() {
+    for (const node of element.querySelectorAll(".hp-float")) {
+      node.classList.remove("rising");
+      node.textContent = "";
+    }
+  }
+
+  return { element, draw, settle, stage, before, calm };
 }

@@ -1,6 +1,6 @@
 // Input on the mines board (used by mines.js): mouse (left acts, right flags), touch (tap
 // acts, long press or the flag-mode toggle flags), and the keyboard on the focused board
-// (arrows move the cursor, Space/Enter act, F flags, S stops, H hints). Hover says what a
+// (arrows move the cursor, Space/Enter act, F flags, S stops (asking first), H hints). Hover says what a
 // click would do and previews a move's path, from Python's offer. Each input becomes one
 // call of `actions`; nothing is decided here.
 

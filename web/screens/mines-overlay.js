@@ -10,7 +10,7 @@ function summaries(list) {
   if (!list.length) return null;
   return el("ol", { class: "summaries" }, ...list.map((b) => el("li", {
     "data-testid": "mines-battle-summary-line" },
-  tr(b.won ? "mines.summary.won" : "mines.summary.lost", { enemy: b.enemy, rounds: b.rounds,
+  tr(b.won ? "mines.summary.won" : "mines.summary.lost", { enemy: b.enemy_name || b.enemy, rounds: b.rounds,
     cells: b.cells_opened, mines: b.mines_dug, flags: b.flag_hits, from: b.player_hp_start, to: b.player_hp_end }))));
 }
 
@@ -20,13 +20,16 @@ function settlementPanel(result, onContinue) {
     role: "dialog", "aria-label": tr("mines.settlement") },
   el("h3", { "data-testid": "mines-settlement-title" }, result.title),
   el("p", { class: "totals" }, tr("mines.settlement.totals", { enemy: result.enemy_damage, you: result.player_damage })),
-  el("ul", {}, ...result.lines.map((line) => pointingLine(el("li", {
-    "data-testid": "mines-settlement-line", "data-source": line.source }),
-  { parts: line.parts || [line.text], cells: line.cell ? [line.cell] : [] }))));
+  // the round's lines as text, for who wants them: the board and the bars played them
+  el("details", { class: "settlement-log", "data-testid": "mines-settlement-log" },
+    el("summary", {}, tr("mines.sequence.log")),
+    el("ul", {}, ...result.lines.map((line) => pointingLine(el("li", {
+      "data-testid": "mines-settlement-line", "data-source": line.source }),
+    { parts: line.parts || [line.text], cells: line.cell ? [line.cell] : [] })))));
   if (result.battle_summary) {
     const b = result.battle_summary;
     panel.append(el("div", { class: "battle-summary", "data-testid": "mines-battle-summary" },
-      el("h4", {}, tr("mines.battle-summary.title", { battle: b.battle, enemy: b.enemy })),
+      el("h4", {}, tr("mines.battle-summary.title", { battle: b.battle, enemy: b.enemy_name || b.enemy })),
       el("p", {}, tr("mines.battle-summary.text", { rounds: b.rounds, boards: b.boards, cells: b.cells_opened,
         mines: b.mines_dug, flags: b.flag_hits, from: b.player_hp_start, to: b.player_hp_end }))));
   }

@@ -4,7 +4,7 @@
 // board instead of numbering them.
 
 import { t as tr } from "../i18n.js";
-import { el } from "./dom.js";
+import { el, svg } from "./dom.js";
 import { flagGlyph, key } from "./mines-board.js";
 
 /** Fill `node` with a line's words; a piece that names a cell points at it: hovering,
@@ -17,11 +17,23 @@ export function pointingLine(node, line) {
     if (!all.some(([x, y]) => x === part.cell[0] && y === part.cell[1])) all.push(part.cell);
     return el("span", { class: "cell-ref", "data-testid": "mines-cell-ref", tabindex: "0",
       role: "button", "data-cell": key(...part.cell), title: tr("mines.show-cell") },
-    part.text);
+    pointGlyph(), part.text);
   }));
   node.dataset.cells = JSON.stringify(all);
   node.classList.add("pointing");
   return node;
+}
+
+/** The mark of a piece that points at a cell: a small target, drawn (no font glyph). */
+function pointGlyph() {
+  const icon = svg("svg", { viewBox: "0 0 16 16", class: "glyph point", "aria-hidden": "true" });
+  icon.append(svg("circle", { cx: "8", cy: "8", r: "4.5", fill: "none", stroke: "currentColor",
+    "stroke-width": "1.6" }));
+  for (const [x1, y1, x2, y2] of [[8, 0.5, 8, 4], [8, 12, 8, 15.5], [0.5, 8, 4, 8], [12, 8, 15.5, 8]]) {
+    icon.append(svg("line", { x1, y1, x2, y2, stroke: "currentColor", "stroke-width": "1.6",
+      "stroke-linecap": "round" }));
+  }
+  return icon;
 }
 
 function pointedBy(target) {
@@ -103,7 +115,8 @@ export function statusPanel(section, state) {
 
   function draw(s) {
     const b = s.board;
-    chips.ledger.replaceChildren(term("AP", "AP"), ` ${s.ap}/${s.ap_per_round} · `, term("RAP", "RAP"),
+    chips.ledger.replaceChildren(term(tr("mines.word.ap"), "AP"), ` ${s.ap}/${s.ap_per_round} · `,
+      term(tr("mines.word.rap"), "RAP"),
       ` ${s.rap}`);
     chips.count.replaceChildren(...(b ? [term(tr("mines.chip.mines"), "mines"), tr("mines.chip.count", { total: b.mine_total, left: b.mines_left })] : []));
     const foggy = b && b.grid.some((row) => row.some((v) => v === "concealed-fog" || v === "open-fog"));
@@ -142,8 +155,10 @@ export function controls(on) {
   const seedInput = el("input", { type: "number", min: "0", step: "1", inputmode: "numeric",
     placeholder: tr("mines.seed-random"), "data-testid": "mines-seed", "aria-label": tr("mines.seed-label") });
   const newRunButton = el("button", { type: "button", "data-testid": "mines-new-run" }, tr("home.new-run"));
-  const stopButton = el("button", { type: "button", class: "primary", "data-testid": "mines-stop",
-    title: tr("mines.stop-title") }, tr("mines.stop"));
+  // Stop is a secondary button (issue 45): it ends the round, so it is never the one that
+  // stands out, and while AP is left it asks first (stopAsk below).
+  const stopButton = el("button", { type: "button", class: "secondary", "data-testid": "mines-stop",
+    title: tr("mines.stop-title"), "aria-haspopup": "dialog" }, tr("mines.stop"));
   const hintButton = el("button", { type: "button", "data-testid": "mines-hint",
     title: tr("mines.hint-title") }, tr("snakes.hint"));
   const flagButton = el("button", { type: "button", "data-testid": "mines-flag-mode",
@@ -182,6 +197,52 @@ export function controls(on) {
       el("label", { class: "seed" }, tr("mines.seed"), seedInput), newRunButton),
     seedInput,
     draw,
+  };
+}
+
+/** The question Stop asks while AP is left (Python's words, `state.stop_ask`): End the
+ *  round or Keep digging, both buttons, Escape keeps digging. Focus goes to Keep digging
+ *  (the safe answer) and comes back where it was. `on`: `{confirm(), cancel()}`. */
+export function stopAsk(on) {
+  const text = el("p", { id: "mines-stop-ask-text", "data-testid": "mines-stop-ask-text" });
+  const confirm = el("button", { type: "button", class: "danger", "data-testid": "mines-stop-confirm",
+    onclick: () => on.confirm() });
+  const cancel = el("button", { type: "button", class: "primary", "data-testid": "mines-stop-cancel",
+    onclick: () => on.cancel() });
+  const element = el("div", { class: "mines-stop-ask", "data-testid": "mines-stop-ask", role: "alertdialog",
+    "aria-labelledby": "mines-stop-ask-text", hidden: true }, text,
+  el("div", { class: "ask-actions" }, confirm, cancel));
+  let back = null;  // where focus was before the question
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.preventDefault(); on.cancel(); }
+  });
+  function fill(ask) {
+    text.textContent = ask.text;
+    confirm.textContent = ask.confirm;
+    cancel.textContent = ask.cancel;
+  }
+  return {
+    element,
+    get isOpen() { return !element.hidden; },
+    open(ask) {
+      back = document.activeElement;
+      fill(ask);
+      element.hidden = false;
+      element.scrollIntoView({ block: "nearest" });
+      cancel.focus();
+    },
+    /** Close the question; `refocus` puts focus back where it was (after Keep digging). */
+    close(refocus) {
+      if (element.hidden) return;
+      element.hidden = true;
+      if (refocus && back && back.isConnected) back.focus();
+      back = null;
+    },
+    /** Follow the state: the question goes when Stop is no longer asked (round over). */
+    draw(s) {
+      if (element.hidden) return;
+      if (!s.stop_ask) { element.hidden = true; back = null; } else fill(s.stop_ask);
+    },
   };
 }
 

@@ -35,7 +35,8 @@ import { fightBar } from "./mines-fight.js";
 import { attachInput } from "./mines-input.js";
 import { boardLayout } from "./mines-layout.js";
 import { boardOverlay } from "./mines-overlay.js";
-import { attachPointing, controls, eventLog, pointingLine, statsPanel, statusPanel } from "./mines-panels.js";
+import { attachPointing, controls, eventLog, pointingLine, statsPanel, statusPanel, stopAsk } from "./mines-panels.js";
+import { settlementSequence } from "./mines-sequence.js";
 
 const SEED_LIMIT = 2 ** 31;
 
@@ -75,12 +76,15 @@ export const screen = {
     const view = minesBoard();
     const status = statusPanel(section, () => state);
     const fight = fightBar(status.term);
-    const buttons = controls({ stop, hint: askHint, refresh, newRun,
+    const buttons = controls({ stop: askStop, hint: askHint, refresh, newRun,
       flagMode(on) { flagMode = on; view.element.dataset.flagMode = on ? "1" : "0"; } });
     const overlay = boardOverlay({ continueRun,
       newRun: () => { buttons.seedInput.value = ""; newRun(); } });
     const hintBox = el("div", { class: "mines-hint-text", "data-testid": "mines-hint-text",
       hidden: true });
+    const asking = stopAsk({ confirm: () => { asking.close(false); stop(); },
+      cancel: () => asking.close(true) });
+    const sequence = settlementSequence(view, fight);
     const log = eventLog();
     const stats = statsPanel({ refresh: () => refreshStats(), exportTelemetry });
     const feedback = boardFeedback(app);  // the live region's lines, sounds and vibrations
@@ -99,14 +103,18 @@ export const screen = {
       staleBox,
       fight.element,
       status.pendingLine,
-      el("div", { class: "mines-play" }, status.status, buttons.element),
+      el("div", { class: "mines-play" }, status.status, buttons.element, asking.element),
       stage,
       el("div", { class: "mines-side" }, status.termBox, status.tipLine, hintBox,
         el("h3", {}, t("mines.events")), log.element, stats.element));
     root.append(section);
     const layout = boardLayout(section, stage, view.element);
+    // A click, a tap or a key during a round's end finishes its sequence at once.
+    for (const type of ["pointerdown", "keydown"]) {
+      section.addEventListener(type, () => { if (sequence.playing) sequence.finish(); }, true);
+    }
     attachPointing(section, view);
-    const input = attachInput(view, { act, secondary, stop, hint: askHint, continueRun,
+    const input = attachInput(view, { act, secondary, stop: askStop, hint: askHint, continueRun,
       state: () => state, flagMode: () => flagMode, touch: () => app.feel.touch() });
 
     // ------------------------------------------------------------------ calls, in order
@@ -180,6 +188,8 @@ export const screen = {
     }
     window.addEventListener("storage", onStorage);
 
+    /** Take Python's answer and draw it; a round's end plays out first (resolves when the
+     *  sequence is over: the serial queue, and so data-busy, waits for it). */
     function take(answer) {
       const before = state;
       state = answer.state;
@@ -194,19 +204,33 @@ export const screen = {
       hintBox.replaceChildren();
       render();
       view.animate(answer.events || [], reducedMotion());
-      if (answer.settlement) fight.settle(answer.settlement, state, !reducedMotion());
       const messages = answer.messages || [];
       if (messages.length) {
         const last = messages.find((m) => m.kind === "error") || messages[messages.length - 1];
         app.message(messages.map((m) => m.text).join(" "), last.kind);
       }
       if (stats.open) refreshStats();
+      if (!answer.settlement) return Promise.resolve();
+      if (reducedMotion()) {  // instant: the settled state is already drawn
+        fight.settle(answer.settlement, state, false);
+        return Promise.resolve();
+      }
+      // The round's end plays on the board and the bars before its panel shows.
+      overlay.element.hidden = true;
+      const shown = state;
+      return sequence.play(answer.settlement, shown).then(() => {
+        if (!live || state !== shown) return;
+        fight.draw(state, false);
+        fight.settle(answer.settlement, state, false);
+        overlay.draw(state);
+      });
     }
 
     /** Take the answer to the player's input, drawn first, then say and sound what it did. */
-    function told(answer, did) {
-      take(answer);
+    async function told(answer, did) {
+      const played = take(answer);
       if (live) feedback.report(minesReport(answer, did));
+      await played;
     }
 
     async function startRun(seed, announce = true) {
@@ -281,7 +305,7 @@ export const screen = {
           status.chordTip();
         }
         const did = view.offerAt(x, y).primary ?? null;  // Python's offer, as drawn
-        told(await app.python.mines.primary(runId, [x, y]), did);
+        await told(await app.python.mines.primary(runId, [x, y]), did);
       });
     }
 
@@ -289,7 +313,7 @@ export const screen = {
       if (!runId) return;
       move(async () => {
         const did = view.offerAt(x, y).secondary ?? null;
-        told(await app.python.mines.secondary(runId, [x, y]), did);
+        await told(await app.python.mines.secondary(runId, [x, y]), did);
       });
     }
 
@@ -302,18 +326,27 @@ export const screen = {
       move(async () => told(await app.python.mines.act(runId, { kind: "stop" }), "stop"));
     }
 
+    /** Stop as a deliberate act (issue 45): while AP is left (Python's `stop_ask`) it asks
+     *  first; with none left, or when the round is over, the stop goes as it is (a Stop after
+     *  the round's end is voided and said so: D1 obligation 6). */
+    function askStop() {
+      if (!runId) return;
+      if (state && state.stop_ask && state.status === "playing") asking.open(state.stop_ask);
+      else stop();
+    }
+
     function continueRun() {
       if (!runId) return;
       move(async () => {
         // A second press queued behind the first finds the next round already begun.
         if (!state || !state.can_continue) return;
-        take(await app.python.mines.continueRun(runId));
+        await take(await app.python.mines.continueRun(runId));
       });
     }
 
     function refresh() {
       if (!runId) return;
-      move(async () => take(await app.python.mines.refresh(runId)));
+      move(async () => { await take(await app.python.mines.refresh(runId)); });
     }
 
     function askHint() {
@@ -361,6 +394,7 @@ export const screen = {
       fight.draw(state, !reducedMotion());
       status.draw(state);
       buttons.draw(state);
+      asking.draw(state);
       view.draw(state);
       if (state.board) layout.shape(state.board.cols, state.board.rows);
       overlay.draw(state);
@@ -382,6 +416,7 @@ export const screen = {
         window.removeEventListener("storage", onStorage);
         input.stop();
         layout.stop();
+        sequence.finish();
         if (runId) app.python.mines.closeRun(runId).catch(() => {});
       },
     };

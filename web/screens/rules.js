@@ -71,10 +71,10 @@ export const screen = {
         el("div", { class: "rules-list" }, ...snakes.basics.map(snakesRule)),
         el("h3", { class: "rules-sub" }, t("rules.mechanics")),
         el("div", { class: "rules-list" }, ...snakes.mechanics.map(snakesRule)));
+      // Every mines card has its picture and a short demonstration (issue 45).
       minesPart.append(
         el("div", { class: "rules-list" },
-          rule(mines.sections[0].key, mines.sections[0].title, mines.sections[0].text, minesPicture(mines.picture)),
-          ...mines.sections.slice(1).map((s) => rule(s.key, s.title, s.text, null))));
+          ...mines.sections.map((s) => rule(s.key, s.title, s.text, minesDemo(s)))));
       for (const entry of boards) drawPicture(entry);
       page.dataset.ready = "1";
     })();
@@ -90,20 +90,73 @@ export const screen = {
   },
 };
 
-/** A corner of a mines board: opened ground with its digits, concealed cells, a flag and
- * the player's figure. */
-function minesPicture({ grid, avatar }) {
+/** A mines card's picture and its demonstration (issue 45): the first frame drawn, its
+ * caption under it, and a button that shows the next frame (and starts again after the
+ * last). Frames and captions are Python's (mines.page.rules); stepped by the player, so it
+ * needs no timer and reads the same under reduced motion. */
+function minesDemo(section) {
+  const frames = section.demo && section.demo.length ? section.demo : [section.picture];
+  const holder = el("div", { class: "mines-demo-picture" });
+  const caption = el("div", { class: "mines-demo-caption", "data-testid": "rules-mines-caption",
+    "aria-live": "polite" });
+  const step = el("span", { class: "mines-demo-step", "data-testid": "rules-mines-step" });
+  const button = el("button", { type: "button", "data-testid": "rules-mines-demo" });
+  let at = 0;
+  function show() {
+    const frame = frames[at];
+    holder.replaceChildren(minesPicture(frame, section.title));
+    holder.dataset.frame = String(at);
+    caption.textContent = frame.caption || "";
+    step.textContent = frames.length > 1 ? t("rules.mines.demo.step", { step: at + 1, steps: frames.length }) : "";
+    button.textContent = t(at === frames.length - 1 ? "rules.mines.demo.again" : "rules.mines.demo.next");
+    button.hidden = frames.length < 2;
+  }
+  button.addEventListener("click", () => { at = (at + 1) % frames.length; show(); });
+  show();
+  const figure = el("figure", { class: "mines-demo", "data-testid": "rules-mines-demo-figure", "data-topic": section.key },
+    holder, el("figcaption", {}, caption, el("div", { class: "mines-demo-controls" }, step, button)));
+  // as wide as its picture (the words wrap under it), laid out here: style.css is shared
+  const width = `${Math.max(9, frames[0].grid[0].length * 34 / 16 + 4)}rem`;
+  Object.assign(figure.style, { margin: "0", width, maxWidth: "100%", lineHeight: "1.3",
+    display: "grid", gap: ".3rem", overflowWrap: "anywhere", fontSize: ".85rem" });
+  return figure;
+}
+
+/** A corner of a mines board: opened ground with its digits, concealed cells, a flag, a
+ * dug mine, fog, the player's figure; `mark` rings the cell a frame is about and `ring` the
+ * digits that prove it. */
+function minesPicture({ grid, avatar, mark, ring }, title = "") {
   const rows = grid.length;
   const cols = grid[0].length;
   const node = svg("svg", { class: "mines-picture", viewBox: `0 0 ${cols} ${rows}`, role: "img",
-    "aria-label": t("rules.mines.picture"), "data-testid": "rules-mines-board" });
+    "aria-label": title ? t("rules.picture", { title }) : t("rules.mines.picture"),
+    "data-testid": "rules-mines-board" });
   node.style.setProperty("--cols", cols);
   grid.forEach((row, y) => row.forEach((cell, x) => {
-    const open = /^[0-9]$/.test(cell);
-    node.append(svg("rect", { x: x + 0.03, y: y + 0.03, width: MINES_CELL - 0.06, height: MINES_CELL - 0.06,
-      rx: 0.1, class: open ? "mp-open" : "mp-concealed" }));
-    if (open && cell !== "0") {
-      const digit = svg("text", { x: x + 0.5, y: y + 0.54, class: "mp-digit", "data-digit": cell,
+    const open = /^[0-9]$/.test(cell) || cell === "open-fog" || cell === "mine";
+    const tile = svg("rect", { x: x + 0.03, y: y + 0.03, width: MINES_CELL - 0.06, height: MINES_CELL - 0.06,
+      rx: 0.1, class: open ? "mp-open" : "mp-concealed", "data-cell": cell });
+    // fog and a dug mine in the board's own theme colours (theme.css), set on the shape
+    if (cell === "concealed-fog") tile.style.fill = "var(--fog-a)";
+    if (cell === "open-fog") tile.style.fill = "var(--open-fog)";
+    if (cell === "mine") tile.style.fill = "var(--dug)";
+    node.append(tile);
+    if (cell === "open-fog" || cell === "concealed-fog") {
+      for (const [dx, dy] of [[0.3, 0.3], [0.7, 0.45], [0.4, 0.72]]) {
+        const dot = svg("circle", { cx: x + dx, cy: y + dy, r: 0.06 });
+        dot.style.fill = cell === "open-fog" ? "var(--open-fog-dot)" : "var(--fog-b)";
+        node.append(dot);
+      }
+    }
+    if (cell === "mine") {  // the scar of a dug mine: trodden ground
+      const scar = svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, fill: "none", "stroke-width": 0.06 });
+      scar.style.stroke = "var(--scar)";
+      node.append(scar);
+    }
+    if (open && /^[1-8]$/.test(cell)) {
+      // as in play, a digit under the avatar moves right and the figure stands at the left
+      const beside = avatar && avatar[0] === x && avatar[1] === y;
+      const digit = svg("text", { x: x + (beside ? 0.7 : 0.5), y: y + 0.54, class: "mp-digit", "data-digit": cell,
         "text-anchor": "middle", "dominant-baseline": "middle" });
       digit.textContent = cell;
       node.append(digit);
@@ -114,8 +167,18 @@ function minesPicture({ grid, avatar }) {
           class: "mp-flag" }));
     }
   }));
+  // the digits that prove a frame's cell, and that cell, outlined in the hint's colours
+  const outline = ([x, y], inset, width, colour, attr) => {
+    const line = svg("rect", { x: x + inset, y: y + inset, width: 1 - 2 * inset, height: 1 - 2 * inset,
+      rx: 0.13, fill: "none", "stroke-width": width, [attr]: "1" });
+    line.style.stroke = colour;
+    node.append(line);
+  };
+  for (const cell of ring || []) outline(cell, 0.08, 0.07, "var(--hint-digit)", "data-ring");
+  if (mark) outline(mark, 0.05, 0.09, "var(--target)", "data-mark");
   if (avatar) {
-    const [x, y] = avatar;
+    const [ax, y] = avatar;
+    const x = /^[1-8]$/.test(grid[y][ax]) ? ax - 0.2 : ax;  // beside its cell's digit
     node.append(svg("circle", { cx: x + 0.5, cy: y + 0.3, r: 0.13, class: "mp-figure" }),
       svg("path", { d: `M${x + 0.3},${y + 0.82} Q${x + 0.5},${y + 0.38} ${x + 0.7},${y + 0.82} Z`,
         class: "mp-figure" }));

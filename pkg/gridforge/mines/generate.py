@@ -6,6 +6,9 @@ the number of attempts. :func:`generate` turns a table and a seed into a board t
 every legality gate:
 
 * no mine in the spawn 3x3 (B3); R0 != S (the initial expansion never clears the board);
+* when the table sets ``max_opening``, R0 (the spawn 3x3 and its zero closure, the cells the
+  engine opens for free) is at most that share of the safe cells: the board leaves most of
+  its safe cells to be worked out, so a battle has tension from its first round;
 * no variant in B3 or R0; a fog cell is safe and its digit is never 0;
 * fog patches are at most ``fog_thickness`` (<= 2) thick: no (t+1) x (t+1) square of the
   board is all fog, i.e. with t = 2 every fog cell touches a cell that is not fog (or the
@@ -82,7 +85,7 @@ MAX_PATCH = 4
 
 _TABLE_KEYS = (
     "name", "cols", "rows", "mines", "density", "spawn", "fog", "fog_thickness",
-    "unlock_level", "guarantee", "attempts", "mine_count_shown",
+    "unlock_level", "guarantee", "attempts", "mine_count_shown", "max_opening",
 )  # fmt: skip
 
 
@@ -197,6 +200,7 @@ class GenTable:
     :param guarantee: ``"no_guess"`` (default) or ``"none"`` (gates only).
     :param attempts: attempts before :class:`GenerationError`.
     :param mine_count_shown: the page shows the total mine count, so the solver may use it.
+    :param max_opening: the largest share of the safe cells R0 may open (None: no bound).
     """
 
     cols: int
@@ -211,6 +215,7 @@ class GenTable:
     attempts: int = 100
     mine_count_shown: bool = True
     name: str = "custom"
+    max_opening: float | None = None
 
     @property
     def mine_count(self) -> int:
@@ -242,7 +247,17 @@ class GenTable:
             attempts=self.attempts,
             mine_count_shown=self.mine_count_shown,
         )
+        if self.max_opening is not None:  # absent when unset: older wrappers keep their bytes
+            out["max_opening"] = self.max_opening
         return out
+
+    def opening_ok(self, r0_size: int) -> bool:
+        """Whether an initial expansion of ``r0_size`` cells passes the ``max_opening``
+        gate (compared in integers: at most floor(share x safe cells) cells)."""
+        if self.max_opening is None:
+            return True
+        safe = self.cols * self.rows - self.mine_count
+        return r0_size <= opening_limit(self.max_opening, safe)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], path: str = "") -> GenTable:
@@ -292,6 +307,20 @@ class GenTable:
         shown = data.get("mine_count_shown", True)
         if not isinstance(shown, bool):
             bad("mine_count_shown", "type", f"must be true or false, got {shown!r}")
+        opening = data.get("max_opening")
+        if opening is not None and (
+            not isinstance(opening, int | float) or isinstance(opening, bool)
+            or not 0 < opening <= 1
+        ):
+            bad("max_opening", "range",
+                f"must be a share in (0, 1] of the safe cells, or null, got {opening!r}")
+            opening = None
+        elif opening is not None and 0 < count < outside_spawn(cols, rows) and (
+            opening_limit(float(opening), cols * rows - count) < 9
+        ):
+            bad("max_opening", "too_small",
+                f"{opening} of {cols * rows - count} safe cells is under 9, but R0 holds "
+                "at least the spawn 3x3")
         issues.raise_if_any("generation table")
         return cls(
             cols=cols,
@@ -306,7 +335,19 @@ class GenTable:
             attempts=attempts,
             mine_count_shown=shown,
             name=name,
+            max_opening=float(opening) if opening is not None else None,
         )
+
+
+def outside_spawn(cols: int, rows: int) -> int:
+    """Cells of a board outside its spawn 3x3."""
+    return cols * rows - 9
+
+
+def opening_limit(share: float, safe: int) -> int:
+    """The most cells R0 may hold under ``max_opening = share`` with ``safe`` safe cells
+    (rounded down, with a tolerance for shares such as 0.35 that binary floats miss)."""
+    return int(share * safe + 1e-9)
 
 
 # ------------------------------------------------------------------ presets
@@ -606,6 +647,8 @@ class _Attempt:
             play = self.new_play()
             if play.safe_left == 0:
                 return "r0_equals_s"
+            if not self.table.opening_ok(len(play.r0)):
+                return "opening_too_large"
             r0 = play.r0
             stray = [i for i in r0 if self.fog[i]]
             if stray or sum(self.fog) < self.fog_count:

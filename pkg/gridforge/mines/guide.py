@@ -20,23 +20,82 @@ PICTURE: dict[str, Any] = {
     "avatar": [0, 1],
 }
 
+# Issue 45: every rule card has a picture and a short demonstration, frames of the same
+# corner (the mine at (2, 0)) in the view's vocabulary: ``grid``, ``avatar``, ``mark`` (the
+# cell the frame is about), ``ring`` (the digits that prove it) and a caption from the
+# catalogue (rules.mines.demo.<card>.<n>).
+_C, _F, _M = "concealed", "flag", "mine"
+DEMOS: dict[str, list[dict[str, Any]]] = {
+    "run": [
+        {"grid": [["0", "1", _F, _C], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": None, "ring": []},
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": [3, 0], "ring": []},
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [2, 1], "mark": [3, 2], "ring": []},
+    ],
+    "dig": [
+        {"grid": [["0", "1", _C, _C], ["0", _C, _C, _C], ["0", "0", _C, _C]],
+         "avatar": [0, 1], "mark": [1, 1], "ring": []},
+        {"grid": [["0", "1", _C, _C], ["0", "1", _C, _C], ["0", "0", _C, _C]],
+         "avatar": [0, 1], "mark": [1, 1], "ring": []},
+    ],
+    "flags": [
+        {"grid": [["0", "1", _C, _C], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [2, 0], "ring": [[1, 0], [1, 1]]},
+        {"grid": [["0", "1", _F, _C], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [2, 0], "ring": []},
+        {"grid": [["0", "1", _M, _C], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [2, 0], "ring": []},
+    ],
+    "rounds": [
+        {"grid": [["0", "1", _F, _C], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": None, "ring": []},
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": [3, 0], "ring": []},
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": [2, 1], "ring": []},
+    ],
+    "fog": [
+        {"grid": [["0", "1", _F, "concealed-fog"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": [3, 0], "ring": []},
+        {"grid": [["0", "1", _F, "open-fog"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": [3, 0], "ring": []},
+    ],
+    "hints": [
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [1, 1], "mark": [3, 2], "ring": [[2, 1]]},
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [3, 2], "ring": []},
+    ],
+}
+
 
 def rules() -> dict[str, Any]:
-    """``{"sections": [{key, title, text}], "picture": {grid, avatar}}``: what a run is,
-    digging, flags, rounds and AP, fog and hints, in a sentence or two each."""
+    """``{"sections": [{key, title, text, picture, demo}], "picture": {grid, avatar}}``:
+    what a run is, digging, flags, rounds and AP, fog and hints, in a sentence or two each,
+    each with its picture (the demonstration's first frame) and its demonstration (frames
+    with a caption each)."""
+    from gridforge.mines.ledger import load_economy
+
     table = load_run_table()
     battles = len(table.battles)
     s = table.settlement
     hints = table.hints_per_battle
+    economy = load_economy()
     numbers = {"battles": battles, "hp": table.player_hp, "safe": s["safe_cell_damage"],
                "clear": s["clear_bonus_damage"], "ambush": s["mine_ambush_damage"],
-               "hints": hints}
+               "hints": hints, "ap": economy.ap_per_round, "dig": economy.dig_ap_cost,
+               "weaken": s["flag_hit_weaken"], "attack": table.battles[0].attack}
     # The words are the catalogue's: rules.mines.<key>.title and .text.1, .text.2 ...
     sections = []
     for key in ("run", "dig", "flags", "rounds", "fog", "hints"):
         text: list[str] = []
         while has(line := f"rules.mines.{key}.text.{len(text) + 1}"):
             text.append(say(line, **numbers))
-        sections.append({"key": key, "title": say(f"rules.mines.{key}.title"), "text": text})
+        demo = [{**frame, "caption": say(f"rules.mines.demo.{key}.{n}", **numbers)}
+                for n, frame in enumerate(DEMOS[key], 1)]
+        sections.append({"key": key, "title": say(f"rules.mines.{key}.title"), "text": text,
+                         "picture": demo[0], "demo": demo})
     return {"sections": sections,
             "picture": PICTURE}

@@ -201,12 +201,6 @@ class RunTable:
         """A short fingerprint of the numbers: a saved run replays only on the same table."""
         return _digest(self.to_json())
 
-    def free_hint_digest(self) -> str:
-        """The fingerprint this table's numbers had in the builds before hints cost (the
-        table without ``hints_per_battle``): a run saved then recorded no hint (a hint
-        changed nothing), so it replays unchanged under this table, with a full stock."""
-        return _digest({k: v for k, v in self.to_json().items() if k != "hints_per_battle"})
-
 
 def _digest(table: dict[str, Any]) -> str:
     text = json.dumps(table, sort_keys=True, separators=(",", ":"))
@@ -256,7 +250,15 @@ def worded(settlement: dict[str, Any]) -> dict[str, Any]:
             out["path_text"] = PATH_TEXT.get(str(path_tag), str(path_tag))
             out["title"] = settlement_title(settlement["result"], path_tag, lines)
         out[key] = lines if key == "lines" else value
+    if settlement.get("battle_summary"):
+        out["battle_summary"] = named(settlement["battle_summary"])
     return out
+
+
+def named(summary: dict[str, Any]) -> dict[str, Any]:
+    """A battle summary with its enemy's name in the call's language (``enemy_name``; the
+    run keeps the table's name, so a summary shown after the language changed reads right)."""
+    return {**summary, "enemy_name": enemy_name(summary["enemy"])}
 
 
 def enemy_name(name: str) -> str:
@@ -407,11 +409,15 @@ class Run:
                 weakened += line["amount"]
             else:
                 self.player_hp = max(0, self.player_hp - line["amount"])
+            # each line carries both sides after it: the page plays the round's end line
+            # by line (issue 45) from these figures, computing nothing
+            line.update(self._after(weakened))
         if self.enemy_hp > 0 and self.player_hp > 0:
             attack = max(0, self.battle.attack - weakened)
             lines.append({"source": "enemy_attack", "cell": None, "target": "player",
                           "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
+            lines[-1].update(self._after(weakened))
         self._battle["rounds"] += 1
         self._battle["damage_dealt"] += enemy_before - self.enemy_hp
         self._battle["damage_taken"] += player_before - self.player_hp
@@ -451,6 +457,11 @@ class Run:
             self.final_board = board_view(self.session.engine)
             self.session.engine.retire_board()
         return settlement
+
+    def _after(self, weakened: int) -> dict[str, int]:
+        """Both sides as they stand after a settlement line: HP and the attack to come."""
+        return {"enemy_hp_after": self.enemy_hp, "player_hp_after": self.player_hp,
+                "attack_after": max(0, self.battle.attack - weakened)}
 
     # ------------------------------------------------------------ player-facing
     def _batch(self, intent: Intent, current: _Round) -> tuple[ActionOutcome, list[Any]]:
@@ -644,6 +655,19 @@ class Run:
         strike = min(self.player_hp - player, self.battle.attack) if stands else 0
         return {"pending": enemy}, {"pending": player, "strike": strike}
 
+    def stop_ask(self) -> dict[str, Any] | None:
+        """Whether Stop asks first (issue 45: it ends the round and lets the enemy strike,
+        so with AP left it is a deliberate act), with the question in the player's words;
+        None when Stop is not offered or no AP is left."""
+        ledger = self.session.ledger
+        if self.status != "playing" or ledger.phase != "active" or ledger.ap <= 0:
+            return None
+        _, player = self.hp_bars()
+        return {"ap": ledger.ap,
+                "text": i18n.say("mines.stop-ask", ap=ledger.ap, strike=player["strike"]),
+                "confirm": i18n.say("mines.stop-confirm"),
+                "cancel": i18n.say("mines.stop-cancel")}
+
     def tip(self) -> str | None:
         """A line for the player when the next move is not obvious (None otherwise)."""
         if self.status != "playing":
@@ -738,13 +762,14 @@ class Run:
             "can_continue": self.status == "settled",
             "hints": {"left": self.hints_left, "per_battle": self.table.hints_per_battle,
                       "price": 1, "can_ask": self.can_hint()},
+            "stop_ask": self.stop_ask(),
             "terms": self.terms(),
             "board": view,
             "offer": offer(self.session.engine, ledger, playing),
             "pending": self.pending(),
             "tip": self.tip(),
             "last_settlement": worded(self.settlements[-1]) if self.settlements else None,
-            "battle_summaries": self.battle_summaries,
+            "battle_summaries": [named(b) for b in self.battle_summaries],
             "totals": self.totals(),
         }
 
@@ -843,7 +868,8 @@ def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[st
                                                digit=first["digit"])))
         if len(reveals) > 1:
             fog = sum(1 for e in reveals[1:] if e["variant_ids"])
-            lines.append(say(i18n.say("mines.log.chain-fog" if fog else "mines.log.chain",
+            key = "mines.log.chain-fog" if fog else "mines.log.chain"
+            lines.append(say(i18n.say(key + ("-one" if len(reveals) == 2 else ""),
                                       count=len(reveals) - 1, fog=fog),
                               cells=[e["cell"] for e in reveals[1:]]))
     for e in events:
@@ -873,7 +899,9 @@ def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any
     seed = data.get("seed")
     if not is_int(seed):
         issues.append(Issue("seed", "type", "seed is an integer"))
-    if data.get("table") not in (table.digest(), table.free_hint_digest()):
+    # Earlier tables (before issue 45's boards and enemies) made other boards from the same
+    # seeds: their saves cannot replay and are refused (the page keeps them aside).
+    if data.get("table") != table.digest():
         issues.append(Issue("table", "mismatch", "the run was saved under other run rules "
                                                  "(the run table changed)"))
     steps = data.get("steps")
@@ -993,12 +1021,8 @@ def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     lines: list[dict[str, Any]] = []
     run = replay_saved(saved, log=lines)
     run_id = _runs.add(run)
-    messages = []
-    if saved.get("table") != run.table.digest():  # replayable, saved before hints cost
-        messages.append({"kind": "info", "text": i18n.say(
-            "mines.free-hints-save", hints=run.table.hints_per_battle)})
     return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
-            "state": run.to_json(), "save": run.save(), "messages": messages}
+            "state": run.to_json(), "save": run.save(), "messages": []}
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
