@@ -29,14 +29,21 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   const demo = lesson.demo && lesson.demo.moves.length ? lesson.demo : null;
   let showing = !app.settings.lessonDismissed(lesson.key);
   let demoOn = showing && atStart;
+  // A strip: on a phone its words start folded (the title and its buttons on one line), so
+  // the board keeps the screen; a tap on the title unfolds them.
+  let folded = window.matchMedia("(max-width: 719px), (orientation: portrait) and (max-width: 900px)").matches;
 
+  const toggle = el("button", { type: "button", class: "lesson-toggle", "data-testid": "snakes-lesson-toggle",
+    "aria-expanded": "true", onclick: () => { folded = !folded; draw(); relayout(); } },
+  el("span", { "data-testid": "snakes-lesson-title" }, lesson.title));
+  const watch = demo ? el("p", { class: "lesson-watch" }, lesson.watch) : null;
   const text = el("div", { class: "lesson-text", "data-testid": "snakes-lesson-text" },
     ...lesson.text.map((sentence) => el("p", {}, sentence)));
   const panel = el("section", { class: "snakes-lesson", "data-testid": "snakes-lesson",
     "data-lesson": lesson.key, "aria-label": t("lesson.label", { title: lesson.title }) },
-  el("h3", { "data-testid": "snakes-lesson-title" }, lesson.title),
+  el("h3", {}, toggle),
   text,
-  demo ? el("p", { class: "lesson-watch" }, lesson.watch) : null,
+  watch,
   el("div", { class: "lesson-buttons" },
     el("button", { type: "button", class: "primary", "data-testid": "snakes-lesson-dismiss",
       onclick: () => dismiss() }, t("lesson.got-it")),
@@ -48,6 +55,10 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   function draw() {
     panel.hidden = !showing;
     show.hidden = showing;
+    panel.dataset.folded = folded ? "1" : "0";
+    toggle.setAttribute("aria-expanded", String(!folded));
+    text.hidden = folded;
+    if (watch) watch.hidden = folded;
     const node = board();
     const layer = node && node.querySelector(".demo-layer");
     if (layer) layer.replaceChildren(...(demo && demoOn ? [drawDemo(lesson.key, demo)] : []));
@@ -80,6 +91,12 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
     /** The player moved: the ghost (drawn from the level's start) leaves the board. */
     stepped() {
       if (!demoOn) return;
+      demoOn = false;
+      draw();
+    },
+    /** The level is won: the words and the ghost leave (not remembered as dismissed). */
+    close() {
+      showing = false;
       demoOn = false;
       draw();
     },

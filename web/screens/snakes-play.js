@@ -31,10 +31,12 @@ for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDr
  * `certificate` (its steps are shown and its level_sha256 names the level), `sha`,
  * `onWin({steps})`, `saveProgress` (main line only: progress after each step and win),
  * `onNext` / `onMap` (win panel buttons; hidden when absent), `lessons` (main line: the
- * level's lesson, if it has one, from Python). Returns `{unmount()}`.
+ * level's lesson, if it has one, from Python), `head` (the title row, placed with the
+ * controls). Returns `{unmount()}`.
  */
 export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
-  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false, kind = null } = {}) {
+  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false, kind = null,
+  head = null } = {}) {
   let session = null;        // the id of the game Python holds
   let generation = null;     // the worker that holds it (app.generation)
   let saved = null;          // Python's last save: {sha, steps, redo}
@@ -87,11 +89,12 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     el("div", { class: "board-wrap" }, boardBox));
   const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
     el("div", { class: "board-stage" }, frame, win.element, feedback.element),
-    el("div", { class: "play-side" }, lessonSlot,
+    el("div", { class: "play-side" }, head, lessonSlot,
       el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
       el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? t("snakes.tip", { tip }) : ""),
       zoomButton));
   root.append(section);
+  document.body.dataset.play = "snakes";  // the shell folds its foot line while a board plays
   const layout = boardLayout(section, frame, boardBox, zoomButton, level);
   const toggleZoom = () => layout.toggle();
 
@@ -198,9 +201,11 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (winning) {
       // After the board: the panel's layout and focus never hold up the last step's redraw.
       winning = false;
+      if (lesson) lesson.close();  // the lesson's words make room for the win
+      const stars = await python.stars(stepCount, certified);
       await saveWin();
       tele.won();
-      win.show(stepCount);
+      win.show(stepCount, stars);
       if (onWin) onWin({ steps: stepCount });
     }
   }
@@ -439,6 +444,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         if (session !== null && generation === app.generation) python.close(session).catch(() => {});
       });
       detach();
+      delete document.body.dataset.play;
       layout.stop();
       if (lesson) lesson.stop();
       app.removeEventListener("settings", onSettings);
