@@ -29,9 +29,9 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   const demo = lesson.demo && lesson.demo.moves.length ? lesson.demo : null;
   let showing = !app.settings.lessonDismissed(lesson.key);
   let demoOn = showing && atStart;
-  // A strip: on a phone its words start folded (the title and its buttons on one line), so
-  // the board keeps the screen; a tap on the title unfolds them.
-  let folded = window.matchMedia("(max-width: 719px), (orientation: portrait) and (max-width: 900px)").matches;
+  // A strip: a tap on the title folds its words away (the title and its buttons on one
+  // line) and back; the board takes the room either way (snakes-layout.js).
+  let folded = false;
 
   const toggle = el("button", { type: "button", class: "lesson-toggle", "data-testid": "snakes-lesson-toggle",
     "aria-expanded": "true", onclick: () => { folded = !folded; draw(); relayout(); } },
