@@ -25,11 +25,12 @@ LAYOUT = {"message-height", "cols", "rows", "cell", "cell-max", "from-x", "from-
 # Rules that draw with their own colours on a ground of their own, the same in both themes:
 # the markers (on their pills), a body's eyes and end rims, the lessons' demonstration, the
 # mines battle panel and its HP bars, the busy pill, the rules' small mines picture's cells
-# and figure, the editor's swatches, narrow points and previews, the avatar's glow.
+# and figure, the editor's swatches, narrow points and previews, the avatar's glow, a
+# bridge (wood).
 OWN_GROUND = re.compile(
     r"marker|\.eye\b|end-disc|demo-|mines-fight|fight-battle|fighter|figure-box|hp-|app-busy|"
     r"spinner|mp-concealed|mp-pole|mp-flag|mp-figure|editor-swatch|editor-narrow|"
-    r"editor-preview|cell\.path|data-avatar|avatar-figure|mines-settlement|mines-end")
+    r"editor-preview|cell\.path|data-avatar|avatar-figure|mines-settlement|mines-end|terrain-bridge")
 SHADOWS = {"box-shadow", "text-shadow", "filter"}
 
 

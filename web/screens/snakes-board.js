@@ -6,10 +6,11 @@ import { t } from "../i18n.js";
 import { reducedMotion } from "../motion.js";
 import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
-import { holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
+import { eyesOf, holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
 
 const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const MAX_CELL_PX = 48;
+const BODY_WIDTH = 0.6;   // a body's width in cells
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const centre = (c) => [c[0] + 0.5, c[1] + 0.5];
@@ -99,9 +100,14 @@ export function drawBoard(parent, level, view, options = {}) {
       floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
         class: "stone", "data-testid": "snakes-stone" }));
     }
-    // On top, a lesson's demonstration (snakes-lesson.js draws it; it catches no pointer).
-    board.replaceChildren(floor, svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
-      svg("g", { class: "marker-layer" }), svg("g", { class: "demo-layer" }));
+    // The layers, bottom up: the floor; terrain (paths, bridges: drawTerrain); a lesson's
+    // demonstration (snakes-lesson.js draws it as a ghost under the pieces, so it never hides
+    // what it teaches, and it catches no pointer); the pieces; the focus ring, targets and
+    // hint; the markers; a refused step's mark.
+    board.replaceChildren(floor, svg("g", { class: "terrain-layer" }), svg("g", { class: "demo-layer" }),
+      svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
+      svg("g", { class: "marker-layer" }), svg("g", { class: "refusal-layer" }));
+    drawTerrain(board.querySelector(".terrain-layer"), level);
   }
   // The bodies, holes and markers change only with the view (a step, an undo), the colour
   // letters and the markers' scale: a grab, a focus or a hint redraws the overlay alone, so
@@ -120,6 +126,37 @@ export function drawBoard(parent, level, view, options = {}) {
 }
 
 /**
+ * The level's terrain (spec/web.md: `level.paths`, painted cells a body of that colour may
+ * cross, and `level.bridges`), under everything else; nothing when the level has none.
+ * Each painted cell or bridge carries `snakes-terrain` with data-kind, data-cell and, for a
+ * path, data-color.
+ */
+export function drawTerrain(layer, level) {
+  const nodes = [];
+  for (const path of Array.isArray(level.paths) ? level.paths : []) {
+    const cells = Array.isArray(path && path.cells) ? path.cells : [];
+    for (const [x, y] of cells) {
+      nodes.push(svg("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.1,
+        class: "terrain-path", fill: colour(path.color), "data-testid": "snakes-terrain",
+        "data-kind": "path", "data-cell": `${x},${y}`, "data-color": path.color }));
+    }
+  }
+  for (const bridge of Array.isArray(level.bridges) ? level.bridges : []) {
+    const cell = Array.isArray(bridge) ? bridge : bridge && bridge.cell;
+    if (!Array.isArray(cell)) continue;
+    const [x, y] = cell;
+    const group = svg("g", { class: "terrain-bridge", "data-testid": "snakes-terrain",
+      "data-kind": "bridge", "data-cell": `${x},${y}` });
+    group.append(svg("rect", { x: x + 0.04, y: y + 0.2, width: 0.92, height: 0.6, rx: 0.08 }));
+    for (const side of [0.24, 0.76]) {
+      group.append(svg("line", { x1: x + 0.04, y1: y + side, x2: x + 0.96, y2: y + side }));
+    }
+    nodes.push(group);
+  }
+  layer.replaceChildren(...nodes);
+}
+
+/**
  * The holes, bodies and markers of `view` (the piece and marker layers). Returns the ends
  * that slide in ("b:end" -> [from-x, from-y]), for the focus ring to follow them.
  */
@@ -134,6 +171,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   // The mechanics' markers (Python's view.markers): where each sits, decided first so that
   // colour letters can step aside from them.
   const marks = layoutMarkers(board, level, view, scale);
+  const eyes = eyesOf(view);
 
   level.holes.forEach((hole, i) => {
     if (view.holes_used && view.holes_used[i]) return;
@@ -167,10 +205,14 @@ function drawPieces(board, level, view, options, letters, scale) {
       }
       nodes.push(node);
     };
-    polyline({ class: "body", stroke: colour(outer), "data-testid": "snakes-body", "data-body": b });
+    polyline({ class: "body", stroke: colour(outer), "data-testid": "snakes-body", "data-body": b,
+      "stroke-width": BODY_WIDTH });
+    // A coated body wears its outer colour as a band around the next one: each layer inside
+    // is half as wide as the one around it, so every band is a quarter of its layer's width.
     const inner = (spec.colors || []).slice(body.shed + 1);
     inner.forEach((c, k) => {
-      polyline({ class: "coat", stroke: colour(c), "stroke-width": Math.max(0.08, 0.22 - k * 0.07) });
+      polyline({ class: "coat", stroke: colour(c), "stroke-width": BODY_WIDTH / 2 ** (k + 1),
+        "data-testid": "snakes-coat", "data-body": b, "data-layer": k + 1, "data-color": c });
     });
     // A frozen body is drawn under a sheet of ice until it thaws.
     if (marks.bodyIce.has(b)) nodes.push(svg("polyline", { points: line, class: "marker-ice", "data-body": b }));
@@ -183,12 +225,9 @@ function drawPieces(board, level, view, options, letters, scale) {
       group.append(svg("circle", { cx, cy, r: end === "head" ? 0.36 : 0.3, fill: colour(outer),
         class: "end-disc" }));
       if (end === "head") {
-        const next = body.cells[1] || cell;
-        const [dx, dy] = [cell[0] - next[0], cell[1] - next[1]];  // the way the head faces
-        const [px, py] = [-dy, dx];
-        for (const side of [-1, 1]) {
-          group.append(svg("circle", { cx: cx + dx * 0.12 + px * side * 0.14,
-            cy: cy + dy * 0.12 + py * side * 0.14, r: 0.075, class: "eye" }));
+        for (const eye of eyes.filter((e) => e.body === b)) {
+          group.append(svg("circle", { cx: eye.cx, cy: eye.cy, r: eye.r, class: "eye",
+            "data-testid": "snakes-eye", "data-body": b }));
         }
       }
       const moved = options.moved;

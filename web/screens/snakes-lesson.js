@@ -1,8 +1,8 @@
 // A main-line lesson on the play screen (issue 21): its words in a panel beside the board
 // and its demonstration drawn on the board, both from Python (snakes.page.lesson: the words,
 // and the demonstration's steps with each moving body's cells before and after). The page
-// only draws them: a faint ghost body glides along the steps and a ring shows where the
-// finger goes; under reduced motion (motion.js) the ends' paths are drawn as still arrows. The
+// only draws them, under the pieces (it never hides them): a faint ghost body glides along
+// the steps and a soft disc shows where the finger goes (never dashed like the focus ring); under reduced motion (motion.js) the ends' paths are drawn as still arrows. The
 // panel can be put away ("Got it", remembered per lesson in the settings) and shown again.
 import { t } from "../i18n.js";
 import { onMotionChange, reducedMotion } from "../motion.js";
@@ -153,7 +153,8 @@ function arrow(run, number, shift) {
     [tip[0] - dx * 0.32 + px * 0.22, tip[1] - dy * 0.32 + py * 0.22],
     [tip[0] - dx * 0.32 - px * 0.22, tip[1] - dy * 0.32 - py * 0.22]].map((p) => p.join(",")).join(" ") }));
   if (number !== null) {
-    const [sx, sy] = [pts[0][0] - 0.22 + shift * 0.44, pts[0][1] - 0.22];
+    // On the first cell the end enters (the start is under the end itself).
+    const [sx, sy] = [pts[1][0] - 0.22 + shift * 0.44, pts[1][1] - 0.22];
     node.append(svg("circle", { cx: sx, cy: sy, r: 0.2, class: "demo-number-disc" }));
     const label = svg("text", { x: sx, y: sy + 0.01, class: "demo-number", "text-anchor": "middle",
       "dominant-baseline": "middle" });

@@ -16,6 +16,26 @@ const PAIR_COLOURS = ["#a86b00", "#00808a", "#b0186a", "#3949ab", "#5d6b00"];
 const PAIR_SHAPES = ["circle", "diamond", "triangle", "square", "star"];
 const WIDTHS = { "frozen-body": 1.75, "frozen-hole": 1.75, thawed: 1, lock: 2.3, open: 1.75, key: 1.75 };
 
+/**
+ * The eyes of every head in `view`: [{body, cx, cy, r}] in cells. One geometry for the
+ * drawing (snakes-board.js) and for the markers, which stand beside a head, never on its eyes.
+ */
+export function eyesOf(view) {
+  const eyes = [];
+  view.bodies.forEach((body, b) => {
+    const cell = body.cells[0];
+    if (!cell) return;
+    const next = body.cells[1] || [cell[0], cell[1] + 1];  // a one-cell body looks up
+    const [dx, dy] = [cell[0] - next[0], cell[1] - next[1]];  // the way the head faces
+    const [px, py] = [-dy, dx];
+    for (const side of [-1, 1]) {
+      eyes.push({ body: b, cx: cell[0] + 0.5 + dx * 0.12 + px * side * 0.14,
+        cy: cell[1] + 0.5 + dy * 0.12 + py * side * 0.14, r: 0.075 });
+    }
+  });
+  return eyes;
+}
+
 /** The height of a marker in cells for `board` as drawn now. */
 export function markerScale(board, cols) {
   const px = board.getBoundingClientRect().width / cols;
@@ -55,6 +75,26 @@ export function layoutMarkers(board, level, view, scale) {
     Math.min(Math.max(x + 0.5 - w / 2, MARKER_MARGIN), cols - w - MARKER_MARGIN),
     Math.min(Math.max(y + 0.54 - h, MARKER_MARGIN), rows - h - MARKER_MARGIN),
   ];
+  // A marker never covers an eye: from its own place on the cell it steps above, below or
+  // beside the cell, to the first place clear of every eye (inside the board).
+  const eyes = eyesOf(view);
+  const covered = ([ax, ay], w, h) => eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
+    ay < e.cy + e.r && e.cy - e.r < ay + h).length;
+  const clamp = ([ax, ay], w, h) => [
+    Math.min(Math.max(ax, MARKER_MARGIN), cols - w - MARKER_MARGIN),
+    Math.min(Math.max(ay, MARKER_MARGIN), rows - h - MARKER_MARGIN)];
+  const clear = ([x, y], w, h) => {
+    const first = place([x, y], w, h);
+    const options = [first, [first[0], y - h + 0.12], [first[0], y + 0.88], [first[0], y - h],
+      [first[0], y + 1], [x - w + 0.2, first[1]], [x + 0.8, first[1]], [x - w, y + 0.5 - h / 2],
+      [x + 1, y + 0.5 - h / 2]].map((o) => clamp(o, w, h));
+    let best = options[0];
+    for (const option of options) {
+      if (!covered(option, w, h)) return option;
+      if (covered(option, w, h) < covered(best, w, h)) best = option;
+    }
+    return best;
+  };
   // Which cell of a body each of its markers stands on: a preferred one, else a free one.
   const taken = new Map();  // body -> Set of cell indices
   const bodyCell = (b, prefer) => {
@@ -93,7 +133,7 @@ export function layoutMarkers(board, level, view, scale) {
     const h = scale;
     let at;
     if (cell) {
-      at = place(cell, w, h);
+      at = clear(cell, w, h);
       out.cells.add(cell.join(","));
     } else {
       // A used key docks beside its lock (right of it, or left where the board ends).
