@@ -107,7 +107,8 @@ def test_a_win_shows_stars_against_the_par_kept_on_the_map_and_next_takes_the_fi
         stars = page.get_by_test_id("snakes-stars")
         expect(stars).to_have_attribute("data-stars", "3")
         expect(stars).to_have_attribute("data-par", str(certificate["steps"]))
-        expect(stars).to_have_attribute("data-par-proven", "true" if certificate["optimal"] else "false")
+        proven = "true" if certificate["optimal"] else "false"
+        expect(stars).to_have_attribute("data-par-proven", proven)
         expect(page.get_by_test_id("snakes-lesson")).to_be_hidden()
         expect(page.get_by_test_id("snakes-next")).to_be_focused()
         # The first tap, at once: no wait on anything but the panel being there.
@@ -132,7 +133,8 @@ def layout_figures(page: Page) -> dict[str, float]:
       return { scroll: document.documentElement.scrollHeight - window.innerHeight,
         top: b.top + window.scrollY, left: b.left, right: window.innerWidth - b.right,
         height: b.height, cell: b.width / cols,
-        gap: Math.max(bar.left - b.right, bar.top - b.bottom, b.left - bar.right, b.top - bar.bottom) };
+        gap: Math.max(bar.left - b.right, bar.top - b.bottom, b.left - bar.right,
+          b.top - bar.bottom) };
     }""")
 
 

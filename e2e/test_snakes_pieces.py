@@ -40,21 +40,25 @@ OVERLAPS = """() => {
     }
   }
   const bands = [...document.querySelectorAll('[data-testid="snakes-coat"]')].map((c) => {
-    const body = document.querySelector(`[data-testid="snakes-body"][data-body="${c.dataset.body}"]`);
+    const body = document.querySelector(
+      `[data-testid="snakes-body"][data-body="${c.dataset.body}"]`);
     return [Number(body.getAttribute("stroke-width")), Number(c.getAttribute("stroke-width")),
       Number(c.dataset.layer)];
   });
-  return { bad, eyes: eyes.length, markers: document.querySelectorAll('[data-testid="snakes-marker"]').length, bands };
+  const markers = document.querySelectorAll('[data-testid="snakes-marker"]').length;
+  return { bad, eyes: eyes.length, markers, bands };
 }"""
 
 
 @pytest.mark.parametrize("device", ["phone", "desktop"])
-def test_no_marker_covers_an_eye_and_coats_are_wide_bands(browser: Browser, base_url: str, device: str):
+def test_no_marker_covers_an_eye_and_coats_are_wide_bands(
+    browser: Browser, base_url: str, device: str
+):
     levels = mechanic_levels()
     with device_page(browser, base_url, device) as page:
         goto_ready(page)
-        set_progress(page, {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": 2000},
-                            "mines": {"run": None}})
+        set_progress(page, {"format": "gridforge.progress/1",
+                            "snakes": {"done": {}, "open": 2000}, "mines": {"run": None}})
         markers = 0
         for n in levels:
             page.goto(f"/#snakes/level/{n}")
