@@ -124,7 +124,7 @@ TEXT = [
 # Marks that are not text (focus rings, outlines, the hint's arrow, a tile's star): 3:1.
 MARKS = [
     ("accent", "bg"), ("accent", "panel"), ("accent", "open"), ("board-ink", "floor"),
-    ("ink", "open"), ("star", "done-bg"), ("hint-safe", "hint-safe-bg"),
+    ("ink", "open"), ("refused", "floor"), ("star", "done-bg"), ("hint-safe", "hint-safe-bg"),
     ("hint-mine", "hint-mine-bg"), ("hint-digit", "hint-digit-bg"), ("bad", "bad-bg"),
 ]
 

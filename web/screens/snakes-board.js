@@ -11,6 +11,7 @@ import { eyesOf, holeIce, layoutMarkers, markerScale, watchSize } from "./snakes
 const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const MAX_CELL_PX = 48;
 const BODY_WIDTH = 0.6;   // a body's width in cells
+const EXIT_MS = 140;      // a body sliding into its hole (under 150 ms: spec/web.md)
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const centre = (c) => [c[0] + 0.5, c[1] + 0.5];
@@ -121,6 +122,7 @@ export function drawBoard(parent, level, view, options = {}) {
     slides = drawPieces(board, level, view, options, letters, scale);
   }
   drawOverlay(board, view, options, slides);
+  drawRefusal(board, options.refused);
   watchSize(board, () => drawBoard(parent, level, view, { ...options, moved: null }));
   return board;
 }
@@ -186,6 +188,23 @@ function drawPieces(board, level, view, options, letters, scale) {
       nodes.push(text([x + 0.5, y + (low ? 0.76 : 0.53)], letter(hole.color), "letter", colour(hole.color)));
     }
   });
+
+  // A body that has just left the board slides into its hole and fades (off under reduced
+  // motion): the moved end's cell before the step, one step on, is the hole.
+  const gone = options.moved && before[options.moved.body];
+  if (glide && gone && gone.length && !view.bodies[options.moved.body].cells.length) {
+    const { body: b, end, dx, dy } = options.moved;
+    const from = end === "head" ? gone[0] : gone[gone.length - 1];
+    const hole = [from[0] + dx, from[1] + dy];
+    const colours = (level.bodies[b] && level.bodies[b].colors) || [0];
+    const node = svg("polyline", { points: points(gone), class: "body exiting", "stroke-width": BODY_WIDTH,
+      stroke: colour(colours[colours.length - 1]), "data-testid": "snakes-exit", "data-body": b });
+    node.append(svg("animate", { attributeName: "points", from: points(gone),
+      to: points(gone.map(() => hole)), dur: `${EXIT_MS}ms`, begin: "indefinite", fill: "freeze", class: "glide" }));
+    node.append(svg("animate", { attributeName: "opacity", from: 1, to: 0, dur: `${EXIT_MS}ms`,
+      begin: "indefinite", fill: "freeze", class: "glide" }));
+    nodes.push(node);
+  }
 
   view.bodies.forEach((body, b) => {
     if (!body.cells.length) return;
@@ -258,6 +277,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   layer.replaceChildren(...nodes);
   board.querySelector(".marker-layer").replaceChildren(...marks.nodes);
   for (const anim of layer.querySelectorAll("animate.glide")) anim.beginElement();
+  for (const anim of board.querySelectorAll(".marker-layer animateTransform.marker-change")) anim.beginElement();
   for (const anim of board.querySelectorAll(".marker-layer animateTransform.key-flight")) {
     anim.beginElementAt(-(anim.gridforgeOffset || 0));
   }
@@ -308,6 +328,21 @@ function drawOverlay(board, view, options, slides) {
     }
   }
   board.querySelector(".overlay-layer").replaceChildren(...nodes);
+}
+
+/** A refused step's mark on the cell the end tried to enter (drawn until the next move). */
+function drawRefusal(board, cell) {
+  const layer = board.querySelector(".refusal-layer");
+  const key = cell ? cell.join(",") : "";
+  if (layer.dataset.cell === key) return;  // the same refusal stays as it is (no new shake)
+  layer.dataset.cell = key;
+  if (!cell) { layer.replaceChildren(); return; }
+  const [x, y] = cell;
+  const mark = svg("g", { class: "refused", "data-testid": "snakes-refused", "data-cell": key });
+  mark.append(svg("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.16, class: "refused-box" }));
+  mark.append(svg("path", { d: `M${x + 0.32} ${y + 0.32} L${x + 0.68} ${y + 0.68} M${x + 0.68} ${y + 0.32} L${x + 0.32} ${y + 0.68}`,
+    class: "refused-cross" }));
+  layer.replaceChildren(mark);
 }
 
 function text([x, y], content, cls, fill) {

@@ -11,6 +11,7 @@ import { svg } from "./dom.js";
 const MARKER_MIN_PX = 17;
 const MARKER_MARGIN = 0.03;
 const KEY_FLIGHT_MS = 140;
+const CHANGE_MS = 140;    // a thaw's or an unlock's pop
 // A key and the lock it opens: one colour and one shape per pair (in the order of the locks).
 const PAIR_COLOURS = ["#a86b00", "#00808a", "#b0186a", "#3949ab", "#5d6b00"];
 const PAIR_SHAPES = ["circle", "diamond", "triangle", "square", "star"];
@@ -110,6 +111,8 @@ export function layoutMarkers(board, level, view, scale) {
   const previous = board.gridforgeKeysLevel === level ? board.gridforgeKeys : new Map();
   const keysNow = new Map();
   const locks = new Map();  // pair -> {x, y, w, docked}
+  const statesBefore = board.gridforgeKeysLevel === level ? board.gridforgeMarkStates || new Map() : new Map();
+  const statesNow = new Map();
   const ordered = [...markers].sort((a, b) => (a.kind === "key") - (b.kind === "key"));
   for (const m of ordered) {
     let kind = m.kind;
@@ -147,6 +150,17 @@ export function layoutMarkers(board, level, view, scale) {
     }
     if (m.kind === "lock") locks.set(m.pair, { x: at[0], y: at[1], w, docked: 0 });
     const node = drawMarker(kind, m, at, scale, m.pair === undefined ? null : style(m.pair));
+    // A thaw or an unlock this very step: the marker pops once (off under reduced motion).
+    const id = `${m.kind}:${m.body ?? ""}:${m.hole ?? ""}:${m.pair ?? ""}`;
+    const state = node.dataset.state;
+    const was = statesBefore.get(id);
+    statesNow.set(id, state);
+    if (was && was !== state && (state === "thawed" || state === "open") && !reducedMotion()) {
+      node.dataset.changed = "1";
+      const anim = svg("animateTransform", { attributeName: "transform", type: "scale", additive: "sum",
+        values: "1.5;1", dur: `${CHANGE_MS}ms`, begin: "indefinite", fill: "freeze", class: "marker-change" });
+      node.firstChild.append(anim);
+    }
     if (m.kind === "key") {
       const id = `${m.pair}:${m.body}`;
       const was = previous.get(id);
@@ -172,6 +186,7 @@ export function layoutMarkers(board, level, view, scale) {
     out.nodes.push(node);
   }
   board.gridforgeKeys = keysNow;
+  board.gridforgeMarkStates = statesNow;
   board.gridforgeKeysLevel = level;
   return out;
 }

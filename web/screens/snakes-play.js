@@ -59,6 +59,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let winning = false;       // the win panel opens once the board shows the last step
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
   let said = null;           // what the last answer did, told once it is drawn (feedback.js)
+  let refusedAt = null;      // the cell a refused step tried to enter, marked on the board
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
@@ -110,7 +111,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     }
     const board = drawBoard(boardBox, level, view, {
       label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
-      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved,
+      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved, refused: refusedAt,
       ariaLabel: t(levelNumber === null ? "snakes.board-label-draft" : "snakes.board-label", { level: levelNumber }),
     });
     moved = null;
@@ -159,6 +160,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     take(answer);
     said = [answer, verb];
     hintStep = null;
+    if (!answer.refused) refusedAt = null;
     if (answer.refused) app.message(refusal(answer.refused), "error");
     else if (!quiet) app.clearMessage();
     if (view.complete && !won) {
@@ -290,13 +292,22 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   /** What a step's answer (or its answer ahead) changed: the game, telemetry, the drag. */
   function shown(stepJson, answer, drag) {
     const before = view;
+    if (answer.refused) {
+      // Where the end tried to go (its own cell when that lies off the board).
+      const from = endCell(before, stepJson[0], stepJson[1]);
+      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[stepJson[2]];
+      const to = from && [from[0] + dx, from[1] + dy];
+      refusedAt = !from ? null : to[0] >= 0 && to[1] >= 0 && to[0] < level.cols && to[1] < level.rows ? to : from;
+    }
     afterMove(answer);
     if (!answer.refused) tele.step(stepJson[0], view.exited_layers !== before.exited_layers);
-    if (!answer.refused && !won) {
+    if (!answer.refused) {
+      // The end that stepped slides in; a body that left the board slides into its hole
+      // (the winning step too).
       const [b, end, dir] = stepJson;
       const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
       moved = { body: b, end, dx, dy };
-      if (lesson) lesson.stepped();
+      if (lesson && !won) lesson.stepped();
     }
     if (drag && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
       drag.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
