@@ -25,7 +25,8 @@ LONG_ANIMATIONS = """() => {
     .filter(([, end]) => end > 50);
   for (const node of document.querySelectorAll('animate, animateTransform, animateMotion, set')) {
     const dur = node.getAttribute('dur') || '';
-    const ms = dur.endsWith('ms') ? parseFloat(dur) : dur.endsWith('s') ? parseFloat(dur) * 1000 : 0;
+    const ms = dur.endsWith('ms') ? parseFloat(dur)
+      : dur.endsWith('s') ? parseFloat(dur) * 1000 : 0;
     if (ms > 50 || node.getAttribute('repeatCount') === 'indefinite') long.push([node.tagName, ms]);
   }
   return long;
