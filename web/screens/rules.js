@@ -92,7 +92,7 @@ export const screen = {
 
 /** A corner of a mines board: opened ground with its digits, concealed cells, a flag and
  * the player's figure. */
-function minesPicture({ grid, avatar }) {
+export function minesPicture({ grid, avatar }) {
   const rows = grid.length;
   const cols = grid[0].length;
   const node = svg("svg", { class: "mines-picture", viewBox: `0 0 ${cols} ${rows}`, role: "img",

@@ -184,7 +184,8 @@ export function mountMap(root, app) {
     chapterBox.dataset.chapter = String(c);
     delete chapterBox.dataset.stars;
     chapterBox.replaceChildren(el("h3", { class: "chapter-title", "data-testid": "map-chapter-title" },
-      t("snakes.map.chapter-title", { chapter: c, name: chapterName(c), first, last })), ...blockNodes);
+      t("snakes.map.chapter-title", { chapter: c, name: chapterName(c), first, last })),
+    el("div", { class: "chapter-tiles" }, ...blockNodes));
     markChapter(c, blockNodes).catch((error) => {
       if (live && selected === c) {
         app.message(t("snakes.map.block-failed", { first, last, reason: error.message }), "error");
