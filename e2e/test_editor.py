@@ -182,7 +182,7 @@ def test_verify_draws_narrow_points_free_area_and_replays_the_solution(page: Pag
     expect(page.get_by_test_id("editor-free-area")).to_have_attribute(
         "data-cells", str(space["largest_free_area"]))
     expect(page.get_by_test_id("editor-analysis")).to_contain_text(
-        f"Wall-aware lower bound{space['wall_bound']}")
+        f"Steps the walls force, at least{space['wall_bound']}")
     board = page.get_by_test_id("editor-board")
     steps = certificate["steps"]
     slider = page.get_by_test_id("editor-replay-step")

@@ -30,7 +30,8 @@ LAYOUT = {"message-height", "cols", "rows", "cell", "cell-max", "from-x", "from-
 OWN_GROUND = re.compile(
     r"marker|\.eye\b|end-disc|demo-|mines-fight|fight-battle|fighter|figure-box|hp-|app-busy|"
     r"spinner|mp-concealed|mp-pole|mp-flag|mp-figure|editor-swatch|editor-narrow|"
-    r"editor-preview|cell\.path|data-avatar|avatar-figure|mines-settlement|mines-end|terrain-bridge")
+    r"editor-preview|cell\.path|data-avatar|avatar-figure|mines-settlement|mines-end|terrain-bridge|"
+    r"editor-eye|editor-ice")
 SHADOWS = {"box-shadow", "text-shadow", "filter"}
 
 

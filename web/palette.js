@@ -4,7 +4,7 @@
 // themes, and each reads at least 3:1 against the floor (WCAG 1.4.11: the board's floor is
 // the same light ground in both themes) - tests/test_palette.py and tests/test_theme.py
 // compute it from this file. The first ten are the main line's (it uses no others). Issue 44
-// moved the fifteen (seeded annealing, /docs/snakes-play.md) as little as those bounds
+// moved the fifteen (bench/palette_contrast.py, seeded annealing) as little as those bounds
 // allowed: yellow, orange, cyan and green darkened; mint and periwinkle, which could not
 // reach 3:1 and stay apart, became sage and lavender.
 
