@@ -8,7 +8,7 @@ import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
 import { eyesOf, holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
 
-const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
+export const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const MAX_CELL_PX = 48;
 const BODY_WIDTH = 0.6;   // a body's width in cells
 const EXIT_MS = 140;      // a body sliding into its hole (under 150 ms: spec/web.md)
@@ -43,6 +43,22 @@ export function endAt(view, cell) {
     }
   }
   return null;
+}
+
+/** The cell a refused step [body, end, dir] tried to enter in `view` (the end's own cell
+ * when that lies off the board), or null when the end is gone: where the refusal is drawn. */
+export function refusedCell(level, view, [body, end, dir]) {
+  const from = endCell(view, body, end);
+  if (!from) return null;
+  const to = [from[0] + DIRS[dir][0], from[1] + DIRS[dir][1]];
+  return to[0] >= 0 && to[1] >= 0 && to[0] < level.cols && to[1] < level.rows ? to : from;
+}
+
+/** The cells Python's `legal` steps let the grabbed end ({body, end}) enter in `view`. */
+export function reachable(view, legal, { body, end }) {
+  const from = endCell(view, body, end);
+  return legal.filter(([b, e]) => b === body && e === end)
+    .map(([, , d]) => [from[0] + DIRS[d][0], from[1] + DIRS[d][1]]);
 }
 
 /** The direction letter from cell `a` to the 4-neighbour `b`, or null if not neighbours. */

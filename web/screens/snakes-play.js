@@ -11,7 +11,7 @@ import { PROGRESS_KEY } from "../store.js";
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { boardFeedback, focusReport, snakesReport } from "./feedback.js";
-import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
+import { DIRS, direction, drawBoard, endAt, endCell, endsOf, reachable, refusedCell } from "./snakes-board.js";
 import { attachDrag, attachKeys } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
 import { mountLesson } from "./snakes-lesson.js";
@@ -101,14 +101,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
 
   function draw() {
     if (!view || !live) return null;
-    let targets = [];
-    if (grabbed && !grabbed.stopped) {
-      const from = endCell(view, grabbed.body, grabbed.end);
-      targets = offer.legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
-        const delta = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[d];
-        return [from[0] + delta[0], from[1] + delta[1]];
-      });
-    }
+    const targets = grabbed && !grabbed.stopped ? reachable(view, offer.legal, grabbed) : [];
     const board = drawBoard(boardBox, level, view, {
       label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
       hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved, refused: refusedAt,
@@ -161,18 +154,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     said = [answer, verb];
     hintStep = null;
     if (!answer.refused) refusedAt = null;
-    if (answer.refused) app.message(refusal(answer.refused), "error");
+    if (answer.refused) app.message(t("snakes.refused", { reason: answer.refused.message }), "error");
     else if (!quiet) app.clearMessage();
     if (view.complete && !won) {
       won = true;
       grabbed = null;
       winning = true;
     } else if (!answer.refused && answer.save) save();
-  }
-
-  /** A refused step in words (Python's reason, said in the page's language). */
-  function refusal(refused) {
-    return t("snakes.refused", { reason: refused.message });
   }
 
   /** Run actions one after another, each on the answer of the one before, each drawn. */
@@ -292,20 +280,14 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   /** What a step's answer (or its answer ahead) changed: the game, telemetry, the drag. */
   function shown(stepJson, answer, drag) {
     const before = view;
-    if (answer.refused) {
-      // Where the end tried to go (its own cell when that lies off the board).
-      const from = endCell(before, stepJson[0], stepJson[1]);
-      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[stepJson[2]];
-      const to = from && [from[0] + dx, from[1] + dy];
-      refusedAt = !from ? null : to[0] >= 0 && to[1] >= 0 && to[0] < level.cols && to[1] < level.rows ? to : from;
-    }
+    if (answer.refused) refusedAt = refusedCell(level, before, stepJson);
     afterMove(answer);
     if (!answer.refused) tele.step(stepJson[0], view.exited_layers !== before.exited_layers);
     if (!answer.refused) {
       // The end that stepped slides in; a body that left the board slides into its hole
       // (the winning step too).
       const [b, end, dir] = stepJson;
-      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
+      const [dx, dy] = DIRS[dir];
       moved = { body: b, end, dx, dy };
       if (lesson && !won) lesson.stepped();
     }
