@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import open_page, wait_idle
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from snakes_helpers import (
     DEVICES,
-    DIRS,
-    cell_centre,
-    end_cell,
+    drag_into_a_stone,
     goto_ready,
     mainline,
     play_solution_by_dragging,
@@ -33,29 +31,13 @@ LONG_ANIMATIONS = """() => {
 }"""
 
 
-def refuse_into_a_stone(page: Page, level: dict) -> tuple[int, int]:
-    """Drag an end into a stone beside it; answers the stone's cell."""
-    stones = {tuple(c) for c in level["stones"]}
-    for body in range(len(level["bodies"])):
-        for end in ("head", "tail"):
-            x, y = end_cell(page, body, end)
-            for dx, dy in DIRS.values():
-                if (x + dx, y + dy) in stones:
-                    page.mouse.move(*cell_centre(page, x, y))
-                    page.mouse.down()
-                    page.mouse.move(*cell_centre(page, x + dx, y + dy), steps=3)
-                    page.mouse.up()
-                    return x + dx, y + dy
-    raise AssertionError("no end beside a stone")
-
-
 def test_a_refused_step_marks_its_cell_on_the_board_and_in_the_live_region(
     browser: Browser, base_url: str
 ):
     with open_page(browser, base_url, **DEVICES["desktop"]) as page:
         goto_ready(page, "#snakes/level/1")
         wait_level(page, 1)
-        x, y = refuse_into_a_stone(page, BLOCK["levels"][0])
+        x, y = drag_into_a_stone(page, BLOCK["levels"][0])
         wait_idle(page)
         expect(page.get_by_test_id("snakes-refused")).to_have_attribute("data-cell", f"{x},{y}")
         expect(page.get_by_test_id("app-live")).not_to_be_empty()
@@ -73,7 +55,7 @@ def test_with_reduced_motion_no_animation_lasts_longer_than_50_ms(
         goto_ready(page, "#snakes/level/1")
         wait_level(page, 1)
         assert page.evaluate(LONG_ANIMATIONS) == []
-        refuse_into_a_stone(page, BLOCK["levels"][0])
+        drag_into_a_stone(page, BLOCK["levels"][0])
         wait_idle(page)
         assert page.evaluate(LONG_ANIMATIONS) == []
         play_solution_by_dragging(page, device, BLOCK["certificates"][0]["solution"])
