@@ -7,6 +7,39 @@ import { t } from "../i18n.js";
 import { el } from "./dom.js";
 
 /**
+ * A button that acts at the first tap. A finger's tap just after a quick flick (the drag
+ * that won the level) can reach Chrome while the flick still counts as a fling: the browser
+ * then takes the tap as the fling's stop and sends no click. So a touch or a pen acts on its
+ * own pointerup over the button it pressed; the click that may follow is not acted on twice.
+ * The mouse and the keyboard act on click as ever.
+ */
+function tapButton(attrs, label, action) {
+  let pressed = null;     // the touch or pen pressing the button
+  let tapped = -Infinity; // when a touch last acted (its own click, if any, comes soon after)
+  const button = el("button", { type: "button", ...attrs }, label);
+  button.addEventListener("pointerdown", (event) => {
+    pressed = event.pointerType === "mouse" ? null : event.pointerId;
+  });
+  button.addEventListener("pointerup", (event) => {
+    if (event.pointerId !== pressed) return;
+    pressed = null;
+    // A finger that slid off the button before lifting (touch keeps the pointer captured
+    // on the button) does not press it.
+    const box = button.getBoundingClientRect();
+    if (event.clientX < box.left || event.clientX > box.right || event.clientY < box.top ||
+        event.clientY > box.bottom) return;
+    tapped = event.timeStamp;
+    action();
+  });
+  button.addEventListener("pointercancel", () => { pressed = null; });
+  button.addEventListener("click", (event) => {
+    if (event.timeStamp - tapped < 1000) return;
+    action();
+  });
+  return button;
+}
+
+/**
  * The win panel of a level: `certificate` (its steps and whether they are proven; null for
  * a draft), `levelNumber` (null for a draft), `onNext` and `onMap` (buttons, absent when
  * null) and `replay()`. Returns `{element, show(steps), hide()}`.
@@ -25,9 +58,9 @@ export function winPanel(app, { levelNumber, certificate, onNext, onMap, replay 
     role: "dialog", "aria-label": t("snakes.win.title") },
   el("h2", {}, t("snakes.win.title")), starBox, text, parWords,
   el("div", { class: "win-buttons" },
-    onNext ? el("button", { type: "button", class: "primary", "data-testid": "snakes-next", onclick: () => onNext() }, t("snakes.win.next")) : null,
-    el("button", { type: "button", "data-testid": "snakes-replay-level", onclick: () => replay() }, t("snakes.win.replay")),
-    onMap ? el("button", { type: "button", "data-testid": "snakes-map", onclick: () => onMap() }, t("snakes.win.map")) : null));
+    onNext ? tapButton({ class: "primary", "data-testid": "snakes-next" }, t("snakes.win.next"), onNext) : null,
+    tapButton({ "data-testid": "snakes-replay-level" }, t("snakes.win.replay"), replay),
+    onMap ? tapButton({ "data-testid": "snakes-map" }, t("snakes.win.map"), onMap) : null));
 
   /** The player's steps against the level's best known solution, in words. */
   function bestWords(steps) {
