@@ -195,9 +195,9 @@ def _drags(page: Page, body: int, end: str, directions: list[str]) -> list[list[
     return [d for d in out if d]
 
 
-def drag_into_a_stone(page: Page, level: dict[str, Any]) -> None:
+def drag_into_a_stone(page: Page, level: dict[str, Any]) -> tuple[int, int]:
     """Drag a body end of ``level`` (the one on the page) into a stone beside it with the
-    mouse: a step the rules refuse."""
+    mouse: a step the rules refuse. Answers the stone's cell."""
     stones = {tuple(c) for c in level["stones"]}
     for body in range(len(level["bodies"])):
         for end in ("head", "tail"):
@@ -208,5 +208,5 @@ def drag_into_a_stone(page: Page, level: dict[str, Any]) -> None:
                     page.mouse.down()
                     page.mouse.move(*cell_centre(page, x + dx, y + dy), steps=3)
                     page.mouse.up()
-                    return
+                    return x + dx, y + dy
     raise AssertionError("the level has no body end beside a stone: the test needs another level")

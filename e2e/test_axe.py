@@ -1,6 +1,7 @@
 """axe-core on every screen (issue 22): home, the snakes map, a snakes level, mines, the
-editor, the rules and the settings, in the light theme and in the dark one, report no
-violation of impact "serious" or "critical".
+editor, the rules and the settings, in the light theme and in the dark one, in English and
+in Chinese (issue 44), report no violation of impact "serious" or "critical"; so do the map's
+chapters and jump after a refusal, and a won level's panel with its stars.
 
 axe-core is the npm package pinned in package.json (`npm ci` installs it); the test injects
 node_modules/axe-core/axe.min.js into the page as a script tag. The screens are reached as a
@@ -15,6 +16,7 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from snakes_helpers import mainline, play_by_keys
 
 from .conftest import READY_TIMEOUT_MS, ROOT, open_page, wait_idle
 
@@ -61,8 +63,11 @@ def open_screen(page: Page, how: str, drawn: str) -> None:
     wait_idle(page)
 
 
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_axe_finds_nothing_serious_on_any_screen(browser: Browser, base_url: str, theme: str):
+def test_axe_finds_nothing_serious_on_any_screen(
+    browser: Browser, base_url: str, theme: str, language: str
+):
     assert AXE.exists(), "axe-core is not installed: run `npm ci` (build.py test does)"
     with open_page(browser, base_url, viewport={"width": 1280, "height": 800},
                    service_workers="block") as page:
@@ -71,11 +76,26 @@ def test_axe_finds_nothing_serious_on_any_screen(browser: Browser, base_url: str
         wait_idle(page)
         page.get_by_test_id(f"setting-theme-{theme}").check()
         page.wait_for_function("(t) => document.documentElement.dataset.theme === t", arg=theme)
+        page.get_by_test_id(f"setting-language-{language}").click()
+        expect(page.locator("html")).to_have_attribute("lang", language)
         problems: list[str] = []
         for name, how, drawn in SCREENS:
             open_screen(page, how, drawn)
             expect(page.locator("html")).to_have_attribute("data-theme", theme)
             problems += [f"{name}: {line}" for line in blocking_violations(page)]
+        # The map after a refused jump (its message beside the input), then a won level.
+        open_screen(page, '[data-testid="screen-snakes"]', '[data-testid="map-chapter"]')
+        page.get_by_test_id("map-jump").fill("2000")
+        page.get_by_test_id("map-jump").press("Enter")
+        expect(page.get_by_test_id("map-jump-message")).not_to_be_empty()
+        problems += [f"map jump: {line}" for line in blocking_violations(page)]
+        page.locator('[data-testid="map-chapter"][data-chapter="1"]').click()
+        open_screen(page, '[data-testid="level-tile"][data-level="1"]',
+                    '[data-testid="snakes-play"][data-ready="1"]')
+        play_by_keys(page, mainline()["certificates"][0]["solution"])
+        expect(page.get_by_test_id("snakes-stars")).to_be_visible()
+        wait_idle(page)
+        problems += [f"win: {line}" for line in blocking_violations(page)]
         assert not problems, "\n".join(problems)
         assert page.page_errors == []  # type: ignore[attr-defined]
 

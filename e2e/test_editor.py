@@ -182,7 +182,7 @@ def test_verify_draws_narrow_points_free_area_and_replays_the_solution(page: Pag
     expect(page.get_by_test_id("editor-free-area")).to_have_attribute(
         "data-cells", str(space["largest_free_area"]))
     expect(page.get_by_test_id("editor-analysis")).to_contain_text(
-        f"Wall-aware lower bound{space['wall_bound']}")
+        f"Steps the walls force, at least{space['wall_bound']}")
     board = page.get_by_test_id("editor-board")
     steps = certificate["steps"]
     slider = page.get_by_test_id("editor-replay-step")
@@ -334,7 +334,7 @@ def test_a_draft_is_listed_and_reopened_after_a_reload(page: Page):
 
 def test_a_design_with_fixed_parameters_has_exactly_those_parameters(page: Page):
     open_editor(page)
-    page.get_by_test_id("editor-design").locator("summary").click()
+    page.get_by_test_id("editor-design").locator(":scope > summary").click()
     page.get_by_test_id("editor-design-template").select_option("courtyard")
     page.get_by_test_id("editor-design-target").fill("30")
     page.get_by_test_id("editor-design-tolerance").fill("10")
@@ -484,7 +484,7 @@ def test_the_editor_works_on_a_phone_and_from_the_keyboard(browser: Browser, bas
 def test_cancelling_a_design_leaves_a_clear_state_and_the_board_as_it_was(page: Page):
     open_editor(page, "#editor/level/8")
     sha = board_sha(page)
-    page.get_by_test_id("editor-design").locator("summary").click()
+    page.get_by_test_id("editor-design").locator(":scope > summary").click()
     page.get_by_test_id("editor-design-template").select_option("winding")
     page.get_by_test_id("editor-design-target").fill("95")
     page.get_by_test_id("editor-design-tolerance").fill("1")

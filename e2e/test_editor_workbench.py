@@ -53,7 +53,7 @@ def live_for_board(page: Page, state: str) -> None:
 
 
 def design(page: Page, request: dict) -> None:
-    page.get_by_test_id("editor-design").locator("summary").click()
+    page.get_by_test_id("editor-design").locator(":scope > summary").click()
     page.get_by_test_id("editor-design-template").select_option(request["topology"])
     page.get_by_test_id("editor-design-target").fill(str(request["target"]))
     page.get_by_test_id("editor-design-tolerance").fill(str(request["tolerance"]))
@@ -284,9 +284,11 @@ def test_budgets_and_replay_speed_carry_pythons_limits(page: Page):
     facts = contract.facts()
     expect(page.get_by_test_id("editor-verify-states")).to_have_attribute(
         "max", str(facts["verify"]["states"][1]))
-    page.get_by_test_id("editor-design").locator("summary").click()
+    page.get_by_test_id("editor-design").locator(":scope > summary").click()
     expect(page.get_by_test_id("editor-budget-candidates")).to_have_attribute(
         "max", str(facts["budgets"]["candidates"][1]))
+    # The solver's budget lies under the verification's Advanced fold (issue 44).
+    page.get_by_test_id("editor-verify-advanced").locator(":scope > summary").click()
     page.get_by_test_id("editor-verify-states").fill("0")
     page.get_by_test_id("editor-verify").click()
     expect(page.get_by_test_id("editor-message")).to_contain_text(
@@ -306,7 +308,7 @@ def test_the_smaller_items(page: Page, tmp_path: Path):
     page.get_by_test_id("editor-new").click()
     expect(page.get_by_test_id("editor-issue").first).to_have_text("bodies: 1..16 items, got 0")
     # A blank target is refused beside its field, not taken as 0.
-    page.get_by_test_id("editor-design").locator("summary").click()
+    page.get_by_test_id("editor-design").locator(":scope > summary").click()
     page.get_by_test_id("editor-design-target").fill("")
     page.get_by_test_id("editor-design-go").click()
     expect(page.locator('[data-testid="editor-field-error"][data-path="target"]')

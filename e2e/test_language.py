@@ -83,7 +83,7 @@ def test_a_chinese_browser_gets_chinese_and_english_comes_at_once(zh_page: Page)
     assert lang(page) == "zh-CN"
     expect(page.get_by_test_id("screen-home")).to_have_text("首页")
     expect(page.get_by_test_id("screen-settings")).to_have_text("设置")
-    expect(page.get_by_test_id("home-snakes")).to_contain_text("贪吃蛇")
+    expect(page.get_by_test_id("home-snakes")).to_contain_text("蛇归洞")
     expect(page.get_by_test_id("home-snakes-place")).to_have_text("从第 1 关开始")
     expect(page.get_by_test_id("status")).to_have_text("就绪")
 

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from bench.mines_balance import deducing  # the bench's player, reused
 
-from .conftest import ROOT, open_page
+from .conftest import open_page
 
 DESK = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

@@ -146,7 +146,7 @@ def test_no_screen_shows_a_developers_words(browser: Browser, base_url: str, tmp
         reader.read("editor try-play")
         page.get_by_test_id("editor-try-back").click()
 
-        page.get_by_test_id("editor-design").locator("summary").click()
+        page.get_by_test_id("editor-design").locator(":scope > summary").click()
         page.get_by_test_id("editor-design-target").fill("30")
         page.get_by_test_id("editor-design-go").click()
         expect(page.get_by_test_id("editor-design-progress")).to_have_attribute(

@@ -22,17 +22,18 @@ THEMES = ("light", "dark")
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 # Custom properties that are layout, not colour (set by style.css or by the screens' code).
 LAYOUT = {"message-height", "cols", "rows", "cell", "cell-max", "from-x", "from-y", "side",
-          "swatch"}
+          "swatch", "k"}
 # Rules that draw with their own colours on a ground of their own, the same in both themes:
 # the markers (on their pills), a body's eyes and end rims, the lessons' demonstration, the
 # mines battle panel and its HP bars, the busy pill, the rules' small mines picture's cells
-# and figure, the editor's swatches, narrow points and previews, the avatar's glow.
+# and figure, the editor's swatches, narrow points and previews, the avatar's glow, a
+# bridge (wood).
 OWN_GROUND = re.compile(
     r"marker|\.eye\b|end-disc|demo-|mines-fight|fight-battle|fighter|figure-box|hp-|app-busy|"
     r"spinner|mp-concealed|mp-pole|mp-flag|mp-figure|editor-swatch|editor-narrow|"
     r"editor-preview|cell\.path|data-avatar|avatar-figure|mines-settlement|mines-end|"
     # A bridge is drawn in its own wood in both themes (spec/snakes.md 3b, terrain.js).
-    r"terrain-")
+    r"terrain-|editor-eye|editor-ice")
 SHADOWS = {"box-shadow", "text-shadow", "filter"}
 
 
@@ -125,8 +126,8 @@ TEXT = [
 ] + [(f"digit-{n}", ground) for n in range(1, 9) for ground in ("open", "hint-digit-bg")]
 # Marks that are not text (focus rings, outlines, the hint's arrow, a tile's star): 3:1.
 MARKS = [
-    ("accent", "bg"), ("accent", "panel"), ("accent", "open"), ("ink", "floor"),
-    ("ink", "open"), ("star", "done-bg"), ("hint-safe", "hint-safe-bg"),
+    ("accent", "bg"), ("accent", "panel"), ("accent", "open"), ("board-ink", "floor"),
+    ("ink", "open"), ("refused", "floor"), ("star", "done-bg"), ("hint-safe", "hint-safe-bg"),
     ("hint-mine", "hint-mine-bg"), ("hint-digit", "hint-digit-bg"), ("bad", "bad-bg"),
 ]
 
@@ -176,3 +177,13 @@ def test_the_mines_grounds_are_told_apart_at_a_glance(theme: str):
     # The eight digits differ from each other as the customary colours do.
     digits = [colour(theme, f"digit-{n}") for n in range(1, 9)]
     assert min(apart(a, b) for i, a in enumerate(digits) for b in digits[i + 1:]) >= 10
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_every_body_colour_reads_3_to_1_against_the_floor(theme: str):
+    """WCAG 1.4.11 (non-text contrast): a body, a hole's ring and a coat are the pieces a
+    player must see, so every palette colour stands 3:1 against the board's floor."""
+    colours, _, _ = palette()
+    floor = colour(theme, "floor")
+    weak = {c: round(contrast(c, floor), 2) for c in colours if contrast(c, floor) < 3}
+    assert weak == {}

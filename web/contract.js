@@ -78,6 +78,10 @@ export function makeContract(invoke) {
       hint: call(`${SNAKES}hint`),
       close: call(`${SNAKES}close`),
       progressAfterWin: call(`${SNAKES}progress_after_win`),
+      /** The stars (1..3) of a win in `steps` against the par (Python's rule). */
+      stars: call(`${SNAKES}stars`),
+      /** {number: stars} for the map's won levels ({number: best}, {number: par}). */
+      starsOf: call(`${SNAKES}stars_of`),
       /** A main-line level's lesson (words and demonstration), or null. */
       lesson: call(`${SNAKES}lesson`),
       /** The rules screen's words and pictures for snakes. */

@@ -1,30 +1,33 @@
 // Body and hole colours, and the letter drawn on each for colour-blind players.
 // All fifteen may appear together in a designed level: every pair of them is at least 20
-// apart in CIEDE2000, and each stands apart from the board's floor, holes and stones in both
-// themes (tests/test_palette.py and tests/test_theme.py compute it from this file). The first
-// ten are the main line's (it uses no others); the last five were found by
-// bench/palette_search.py (seeded) around them, replacing five that stood too close.
+// apart in CIEDE2000, each stands apart from the board's floor, holes and stones in both
+// themes, and each reads at least 3:1 against the floor (WCAG 1.4.11: the board's floor is
+// the same light ground in both themes) - tests/test_palette.py and tests/test_theme.py
+// compute it from this file. The first ten are the main line's (it uses no others). Issue 44
+// moved the fifteen (bench/palette_contrast.py, seeded annealing) as little as those bounds
+// allowed: yellow, orange, cyan and green darkened; mint and periwinkle, which could not
+// reach 3:1 and stay apart, became sage and lavender.
 
 export const PALETTE = [
-  "#d62728", // 0 red
-  "#1f5fd6", // 1 blue
-  "#2ca02c", // 2 green
-  "#f2c600", // 3 yellow
-  "#a040d0", // 4 violet
-  "#ff7f0e", // 5 orange
-  "#17becf", // 6 cyan
-  "#f07ac8", // 7 pink
-  "#7a4a1e", // 8 brown
-  "#1a1a1a", // 9 black
+  "#d72129", // 0 red
+  "#1a5fd8", // 1 blue
+  "#1c981c", // 2 green
+  "#9a8200", // 3 yellow
+  "#9a38d6", // 4 violet
+  "#d16401", // 5 orange
+  "#0691a0", // 6 cyan
+  "#e33e99", // 7 pink
+  "#78491e", // 8 brown
+  "#1a1a1b", // 9 black
   "#006655", // 10 teal
-  "#ccffbb", // 11 mint
+  "#7a856f", // 11 sage
   "#000077", // 12 navy
-  "#99aaee", // 13 periwinkle
-  "#660022", // 14 wine
+  "#837ca6", // 13 lavender
+  "#670022", // 14 wine
 ];
 
 /** One letter per colour (same order), drawn on bodies and holes when the setting is on. */
-export const LETTERS = ["R", "B", "G", "Y", "V", "O", "C", "P", "N", "K", "T", "M", "D", "L", "W"];
+export const LETTERS = ["R", "B", "G", "Y", "V", "O", "C", "P", "N", "K", "T", "S", "D", "L", "W"];
 
 /** How many leading colours the designer may use in one level (all of them). */
 export const DESIGNER_COLOURS = 15;

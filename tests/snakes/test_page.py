@@ -100,3 +100,25 @@ def test_progress_after_win_refuses_what_is_not_progress_a_level_and_a_count(arg
                                      json.dumps(list(args))))
     assert answer["error"]["type"] == "ValidationError"
     assert answer["error"]["issues"][0]["path"] == path
+
+
+@pytest.mark.parametrize(("steps", "par", "expected"), [
+    (5, 5, 3), (3, 5, 3), (6, 5, 2), (7, 5, 2), (8, 5, 1),
+    (40, 40, 3), (50, 40, 2), (51, 40, 1), (9, 0, 1), (4, None, 1)])
+def test_stars_give_three_at_or_under_the_par_and_two_within_a_quarter_more(steps, par, expected):
+    assert page.stars(steps, par) == expected
+
+
+def test_stars_of_reads_best_steps_from_progress_as_saved_before_stars_existed():
+    done = {"1": 4, "2": 9, "3": 30}
+    assert page.stars_of(done, {"1": 4, "2": 6, "3": None}) == {"1": 3, "2": 1, "3": 1}
+
+
+@pytest.mark.parametrize(("call", "field"), [
+    (lambda: page.stars(-1, 3), "steps"), (lambda: page.stars(3, "x"), "par"),
+    (lambda: page.stars_of({"2": True}, {}), "done.2"),
+    (lambda: page.stars_of({"2": 3}, {"2": -4}), "pars.2"),
+    (lambda: page.stars_of([], {}), "done")])
+def test_stars_refuse_what_is_not_a_count_naming_the_field(call, field):
+    with pytest.raises(GridforgeError, match=f"^{field}:"):
+        call()

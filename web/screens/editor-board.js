@@ -14,6 +14,8 @@
 //            ends it and Escape drops it.
 import { deckNodes, terrainNodes } from "./terrain.js";
 
+import { eyesOf } from "./snakes-markers.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
 const KEY_DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
@@ -90,11 +92,31 @@ export class EditorBoard {
     a.setAttribute("data-level-sha", state.sha || "");
     a.setAttribute("data-steps", state.view ? state.viewSteps : 0);
     a.style.aspectRatio = `${level.cols} / ${level.rows}`;
-    // As large as fits: at most 64 px a cell, and the whole board inside 72% of the viewport's
-    // height, so tools and the board stay on screen together.
-    a.style.maxWidth = `min(${level.cols * 64}px, calc(72vh * ${level.cols} / ${level.rows}))`;
+    this.fit();
     a.setAttribute("aria-label", this.hooks.describe());
     this.draw();
+  }
+
+  /** Size the board so that all of it shows in the window under its top (at most 64 px a
+   * cell, at least 12): a click on its last row always lands on the board. */
+  fit() {
+    if (!this.state) return;
+    const { cols, rows } = this.state.level;
+    const host = this.svg.parentElement;
+    const top = host.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(rows * 12, window.innerHeight - top - 14);
+    // The width the board may take: its column's (the tools' column beside it, 16rem and a
+    // gap, when the layout has two).
+    const left = host.parentElement;
+    const twoColumns = left && getComputedStyle(left).gridTemplateColumns.trim().split(/\s+/).length > 1;
+    const wide = left ? left.clientWidth - (twoColumns ? 16 * 16 + 8 : 0) : cols * 64;
+    const cell = Math.max(12, Math.min(64, room / rows, wide / cols));
+    this.svg.style.width = `${Math.floor(cell * cols)}px`;
+    this.svg.style.maxWidth = "100%";
+    if (!this.watching) {
+      this.watching = true;
+      window.addEventListener("resize", () => { if (this.svg.isConnected) this.fit(); });
+    }
   }
 
   cellOf(event) {
@@ -242,6 +264,8 @@ export class EditorBoard {
     });
     const bodies = view ? view.bodies
       : level.bodies.map((b) => ({ cells: b.cells, color: b.colors[0], shed: 0 }));
+    const eyes = eyesOf({ bodies });
+    this.eyes = eyes;
     bodies.forEach((body, b) => {
       if (!body.cells.length) return;
       const spec = level.bodies[b];
@@ -249,22 +273,26 @@ export class EditorBoard {
       const line = points(body.cells);
       const group = node("g", { "data-testid": "editor-body", "data-body": b,
         class: picked ? "editor-selected" : null });
-      group.append(node("polyline", { points: line, fill: "none", stroke: colour(body.color),
-        "stroke-width": S * 0.56, "stroke-linecap": "round", "stroke-linejoin": "round" }));
-      spec.colors.slice(body.shed + 1).forEach((inner, k) => {
-        group.append(node("polyline", { points: line, fill: "none", stroke: colour(inner),
-          "stroke-width": Math.max(3, S * 0.2 - k * 4), "stroke-linecap": "round",
-          "stroke-linejoin": "round" }));
-      });
+      // Drawn as in play (snakes-board.js): the outer colour as a band around each layer
+      // inside, half as wide; a frozen body under its sheet of ice; heads with eyes.
+      const polyline = (colourIndex, width) => node("polyline", { points: line, fill: "none",
+        stroke: colour(colourIndex), "stroke-width": width, "stroke-linecap": "round", "stroke-linejoin": "round" });
+      group.append(polyline(body.color, S * 0.6));
+      spec.colors.slice(body.shed + 1).forEach((inner, k) => group.append(polyline(inner, S * 0.6 / 2 ** (k + 1))));
+      if (spec.frozen) group.append(node("polyline", { points: line, class: "editor-ice" }));
       const ends = [["head", body.cells[0]], ["tail", body.cells[body.cells.length - 1]]];
       for (const [end, cell] of ends) {
         const [cx, cy] = centre(cell);
-        group.append(node("circle", { cx, cy, r: end === "head" ? S * 0.34 : S * 0.22,
+        group.append(node("circle", { cx, cy, r: end === "head" ? S * 0.36 : S * 0.3,
           fill: colour(body.color), stroke: "#222", "stroke-width": 2, "data-testid": "editor-end",
           "data-body": b, "data-end": end, "data-cell": cell.join(",") }));
       }
+      for (const eye of eyes.filter((e) => e.body === b)) {
+        group.append(node("circle", { cx: eye.cx * S, cy: eye.cy * S, r: eye.r * S, class: "editor-eye",
+          "data-testid": "editor-eye", "data-body": b }));
+      }
       a.append(group);
-      if (letters) this.badge(body.cells[0], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
+      if (letters) this.badge(body.cells[Math.floor(body.cells.length / 2)], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
       if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
       if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
       if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
@@ -310,12 +338,18 @@ export class EditorBoard {
   badge(cell, text, fill, where = "corner") {
     if (!text) return;
     const [x, y] = centre(cell);
-    const at = where === "centre" ? { x, y: y + 5, "text-anchor": "middle" }
+    let at = where === "centre" ? { x, y: y + 5, "text-anchor": "middle" }
       : { x: x + S * 0.46, y: y + S * 0.46, "text-anchor": "end" };
     if (where !== "centre") {
       // A corner badge lies across a body and the floor: it gets a ground of its own (a
       // white pill), so that its dark text reads at 4.5:1 on any colour, in either theme.
+      // It takes the first corner of its cell (then beyond the cell) clear of every eye.
       const width = text.length * 7 + 4;
+      const eyes = (this.eyes || []).map((e) => [e.cx * S - e.r * S, e.cy * S - e.r * S, e.cx * S + e.r * S, e.cy * S + e.r * S]);
+      const clear = (p) => !eyes.some(([l, t, r, b]) => p.x - width + 2 < r && l < p.x + 2 && p.y - 10 < b && t < p.y + 3);
+      const corners = [[0.46, 0.46], [0.46, -0.2], [-0.46 + width / S, 0.46], [-0.46 + width / S, -0.2],
+        [0.46, 0.78], [0.46, -0.52]].map(([dx, dy]) => ({ x: x + S * dx, y: y + S * dy, "text-anchor": "end" }));
+      at = corners.find(clear) || at;
       this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10, width, height: 13, rx: 3,
         fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill", "data-testid": "editor-badge-pill" }));
     }

@@ -4,8 +4,8 @@
 // names. The request goes to Python's designer as written; progress and cancel through the
 // shell. Every level designed is kept in the drafts at once (issue 23), the batch is shown at
 // a glance (editor-batch.js) with the bytes Python wrote for it, and the first level goes on
-// the board, verified, as one step of the edit history. The budgets are fields with Python's
-// limits (facts).
+// the board, verified, as one step of the edit history. The search's budgets are fields with
+// Python's limits (facts), folded under "Advanced"; templates are named in words.
 
 import { has, t } from "../i18n.js";
 import { el } from "./dom.js";
@@ -85,7 +85,7 @@ export function designForm(ed) {
   /** Keep every level of the designed `batch` as a draft at once, show the batch, and put
    * the first level with its certificate on the board, as an edit. */
   async function place(batch, text) {
-    const name = (level, cert) => t("editor.design.name", { template: level.meta ? level.meta.template : "",
+    const name = (level, cert) => t("editor.design.name", { template: level.meta ? templateName(level.meta.template) : "",
       score: cert.score ? cert.score.total : "" }).replace(/\s+/g, " ").trim();
     const added = ed.drafts.add(batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
       certificate: batch.certificates[i] })));
@@ -146,7 +146,7 @@ export function designForm(ed) {
       progressLine.dataset.state = "done";
       const count = batch.levels.length;
       progressLine.textContent = t(count === 1 ? "editor.design.done.one" : "editor.design.done", { tried, count,
-        score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? level.meta.template : "?" });
+        score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? templateName(level.meta.template) : "?" });
       ed.say(t(count === 1 ? "editor.design.designed.one" : "editor.design.designed", { count }), "success");
     } catch (error) {
       if (cancelled || error.type === "Cancelled") {
@@ -185,6 +185,8 @@ export function designForm(ed) {
       el("label", {}, `${t("editor.design.seed")} `, seed),
       el("label", {}, `${t("editor.design.count")} `, count, slot("count"))),
     el("label", { class: "editor-switch" }, auto, ` ${t("editor.design.auto")}`),
-    fixed, budgetFields, el("div", { class: "editor-row" }, go, cancel), progressLine, general);
+    fixed, el("details", { class: "editor-advanced", "data-testid": "editor-design-advanced" },
+      el("summary", {}, t("editor.advanced")), budgetFields),
+    el("div", { class: "editor-row" }, go, cancel), progressLine, general);
   return { element, limits };
 }

@@ -23,7 +23,11 @@ export function verifyPanel(ed) {
   const seconds = el("input", { type: "number", step: "any", "data-testid": "editor-verify-seconds", "aria-label": t("editor.verify.seconds-label") });
   const budget = el("div", { class: "editor-row", "data-testid": "editor-verify-budget" },
     el("label", {}, `${t("editor.verify.states")} `, states), el("label", {}, `${t("editor.verify.seconds")} `, seconds));
-  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, t("editor.verify.title")), budget, status, analysis, chart);
+  // The solver's own figures (its budget, bounds, narrow points) fold under "Advanced": the
+  // panel speaks of the level first.
+  const advanced = el("details", { class: "editor-advanced", "data-testid": "editor-verify-advanced" },
+    el("summary", {}, t("editor.advanced")), budget, analysis);
+  const element = el("section", { class: "editor-verify-panel" }, el("h3", {}, t("editor.verify.title")), status, chart, advanced);
   const typedBudget = (input) => (input.value.trim() === "" ? null : input.validity.badInput ? input.value : Number(input.value));
 
   async function verify() {

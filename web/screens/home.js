@@ -1,9 +1,16 @@
-// The start page: the two games and the editor, each with the player's place in it, and
-// the progress file (export, import). Reads saved state; Python checks an imported file.
+// The start page: the two games and the editor, each with the player's place in it and a
+// picture of the game drawn from a real board (snakes: the level the player is on, from the
+// main line's blocks; mines: the corner of a board Python's rules answer draws), and the
+// progress file (export, import). The cards need no Python; the mines picture comes when
+// Python is ready.
 import { progressFileIssues } from "../progress-check.js";
 import { minesRunOpen } from "../store.js";
 import { t } from "../i18n.js";
 import { download, el } from "./dom.js";
+import { mainlineLevel, shippedCount } from "./levels.js";
+import { minesPicture } from "./rules.js";
+import { nextLevel } from "./snakes-map.js";
+import { levelPicture } from "./snakes-picture.js";
 
 /** The player's place in the snakes main line, in words. */
 function snakesPlace(progress) {
@@ -32,6 +39,24 @@ export const screen = {
     const drafts = app.store.drafts();
     const current = progress.snakes.current;
     const snakesLink = current ? `#snakes/level/${current.level}` : "#snakes";
+    let live = true;
+    const snakesBox = el("div", { class: "home-picture", "data-testid": "home-snakes-picture" });
+    const minesBox = el("div", { class: "home-picture", "data-testid": "home-mines-picture" });
+    (async () => {
+      const count = await shippedCount();
+      const n = current && current.level <= count ? current.level : nextLevel(progress, count);
+      const loaded = await mainlineLevel(n);
+      if (live && loaded) {
+        snakesBox.dataset.level = String(n);
+        snakesBox.append(levelPicture(loaded.level, t("home.snakes.picture", { level: n })));
+      }
+    })().catch((error) => console.error(error));  // the card reads well without its picture
+    app.python.mines.rules().then((rules) => {
+      if (!live || !rules || !rules.picture) return;
+      const picture = minesPicture(rules.picture);
+      picture.setAttribute("aria-label", t("home.mines.picture"));
+      minesBox.append(picture);
+    }).catch((error) => console.error(error));
     const fileInput = el("input", { type: "file", accept: ".json,application/json",
       "data-testid": "progress-import-file", class: "visually-hidden" });
     fileInput.style.display = "none";
@@ -54,12 +79,14 @@ export const screen = {
     root.append(el("section", { class: "home", "data-testid": "home" },
       el("div", { class: "home-cards" },
         el("article", { class: "card", "data-testid": "home-snakes" },
+          snakesBox,
           el("h2", {}, t("home.snakes.title")),
           el("p", {}, t("home.snakes.about")),
           el("p", { class: "place", "data-testid": "home-snakes-place" }, snakesPlace(progress)),
           el("a", { class: "go", href: snakesLink, "data-testid": "home-snakes-go" },
             current ? t("home.continue") : t("home.play"))),
         el("article", { class: "card", "data-testid": "home-mines" },
+          minesBox,
           el("h2", {}, t("home.mines.title")),
           el("p", {}, t("home.mines.about")),
           el("p", { class: "place", "data-testid": "home-mines-place" }, minesPlace(progress.mines)),
@@ -80,5 +107,6 @@ export const screen = {
         el("button", { type: "button", "data-testid": "progress-import",
           onclick: () => fileInput.click() }, t("home.progress.import")),
         fileInput)));
+    return { unmount() { live = false; } };
   },
 };

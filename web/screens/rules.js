@@ -125,7 +125,7 @@ function minesDemo(section) {
 /** A corner of a mines board: opened ground with its digits, concealed cells, a flag, a
  * dug mine, fog, the player's figure; `mark` rings the cell a frame is about and `ring` the
  * digits that prove it. */
-function minesPicture({ grid, avatar, mark, ring }, title = "") {
+export function minesPicture({ grid, avatar, mark, ring }, title = "") {
   const rows = grid.length;
   const cols = grid[0].length;
   const node = svg("svg", { class: "mines-picture", viewBox: `0 0 ${cols} ${rows}`, role: "img",

@@ -6,12 +6,13 @@ import { t } from "../i18n.js";
 import { reducedMotion } from "../motion.js";
 import { colour, inkOn, letter } from "../palette.js";
 import { svg } from "./dom.js";
-import { holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
+import { eyesOf, holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
 import { deckNodes, terrainNodes } from "./terrain.js";
 
-const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
+export const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
 const MAX_CELL_PX = 48;
-const BODY_WIDTH = 0.56;  // a body's stroke, in cells (style.css .snakes-board .body)
+const BODY_WIDTH = 0.6;   // a body's width in cells
+const EXIT_MS = 140;      // a body sliding into its hole (under 150 ms: spec/web.md)
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 const centre = (c) => [c[0] + 0.5, c[1] + 0.5];
@@ -43,6 +44,22 @@ export function endAt(view, cell) {
     }
   }
   return null;
+}
+
+/** The cell a refused step [body, end, dir] tried to enter in `view` (the end's own cell
+ * when that lies off the board), or null when the end is gone: where the refusal is drawn. */
+export function refusedCell(level, view, [body, end, dir]) {
+  const from = endCell(view, body, end);
+  if (!from) return null;
+  const to = [from[0] + DIRS[dir][0], from[1] + DIRS[dir][1]];
+  return to[0] >= 0 && to[1] >= 0 && to[0] < level.cols && to[1] < level.rows ? to : from;
+}
+
+/** The cells Python's `legal` steps let the grabbed end ({body, end}) enter in `view`. */
+export function reachable(view, legal, { body, end }) {
+  const from = endCell(view, body, end);
+  return legal.filter(([b, e]) => b === body && e === end)
+    .map(([, , d]) => [from[0] + DIRS[d][0], from[1] + DIRS[d][1]]);
 }
 
 /** The direction letter from cell `a` to the 4-neighbour `b`, or null if not neighbours. */
@@ -101,14 +118,24 @@ export function drawBoard(parent, level, view, options = {}) {
       floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
         class: "stone", "data-testid": "snakes-stone" }));
     }
-    // On top, a lesson's demonstration (snakes-lesson.js draws it; it catches no pointer).
-    board.replaceChildren(floor, svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
-      svg("g", { class: "marker-layer" }), svg("g", { class: "demo-layer" }));
+    // The layers, bottom up: the floor; terrain (paths, bridges: terrain.js); a lesson's
+    // demonstration (snakes-lesson.js draws it as a ghost under the pieces, so it never hides
+    // what it teaches, and it catches no pointer); the pieces; the focus ring, targets and
+    // hint; the markers; a refused step's mark.
+    board.replaceChildren(floor, svg("g", { class: "terrain-layer" }), svg("g", { class: "demo-layer" }),
+      svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
+      svg("g", { class: "marker-layer" }), svg("g", { class: "refusal-layer" }));
+    board.gridforgeTerrain = null;
   }
   // The bodies, holes and markers change only with the view (a step, an undo), the colour
   // letters and the markers' scale: a grab, a focus or a hint redraws the overlay alone, so
   // the page repaints a few small marks, not the whole board.
   const letters = Boolean(options.letters);
+  if (board.gridforgeTerrain !== letters) {  // terrain changes with the level and the letters
+    board.gridforgeTerrain = letters;
+    board.querySelector(".terrain-layer").replaceChildren(...terrainNodes(level,
+      { colour, letter: (i) => (letters ? letter(i) : "") }));
+  }
   const scale = markerScale(board, cols);
   const last = board.gridforgePieces;
   let slides = new Map();
@@ -117,6 +144,7 @@ export function drawBoard(parent, level, view, options = {}) {
     slides = drawPieces(board, level, view, options, letters, scale);
   }
   drawOverlay(board, view, options, slides);
+  drawRefusal(board, options.refused);
   watchSize(board, () => drawBoard(parent, level, view, { ...options, moved: null }));
   return board;
 }
@@ -136,8 +164,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   // The mechanics' markers (Python's view.markers): where each sits, decided first so that
   // colour letters can step aside from them.
   const marks = layoutMarkers(board, level, view, scale);
-  // Terrain under the pieces (terrain.js); a bridge's deck goes over them, below.
-  nodes.push(...terrainNodes(level, { colour, letter: (i) => (letters ? letter(i) : "") }));
+  const eyes = eyesOf(view);
 
   level.holes.forEach((hole, i) => {
     if (view.holes_used && view.holes_used[i]) return;
@@ -152,6 +179,23 @@ function drawPieces(board, level, view, options, letters, scale) {
       nodes.push(text([x + 0.5, y + (low ? 0.76 : 0.53)], letter(hole.color), "letter", colour(hole.color)));
     }
   });
+
+  // A body that has just left the board slides into its hole and fades (off under reduced
+  // motion): the moved end's cell before the step, one step on, is the hole.
+  const gone = options.moved && before[options.moved.body];
+  if (glide && gone && gone.length && !view.bodies[options.moved.body].cells.length) {
+    const { body: b, end, dx, dy } = options.moved;
+    const from = end === "head" ? gone[0] : gone[gone.length - 1];
+    const hole = [from[0] + dx, from[1] + dy];
+    const colours = (level.bodies[b] && level.bodies[b].colors) || [0];
+    const node = svg("polyline", { points: points(gone), class: "body exiting", "stroke-width": BODY_WIDTH,
+      stroke: colour(colours[colours.length - 1]), "data-testid": "snakes-exit", "data-body": b });
+    node.append(svg("animate", { attributeName: "points", from: points(gone),
+      to: points(gone.map(() => hole)), dur: `${EXIT_MS}ms`, begin: "indefinite", fill: "freeze", class: "glide" }));
+    node.append(svg("animate", { attributeName: "opacity", from: 1, to: 0, dur: `${EXIT_MS}ms`,
+      begin: "indefinite", fill: "freeze", class: "glide" }));
+    nodes.push(node);
+  }
 
   view.bodies.forEach((body, b) => {
     if (!body.cells.length) return;
@@ -171,10 +215,14 @@ function drawPieces(board, level, view, options, letters, scale) {
       }
       nodes.push(node);
     };
-    polyline({ class: "body", stroke: colour(outer), "data-testid": "snakes-body", "data-body": b });
+    polyline({ class: "body", stroke: colour(outer), "data-testid": "snakes-body", "data-body": b,
+      "stroke-width": BODY_WIDTH });
+    // A coated body wears its outer colour as a band around the next one: each layer inside
+    // is half as wide as the one around it, so every band is a quarter of its layer's width.
     const inner = (spec.colors || []).slice(body.shed + 1);
     inner.forEach((c, k) => {
-      polyline({ class: "coat", stroke: colour(c), "stroke-width": Math.max(0.08, 0.22 - k * 0.07) });
+      polyline({ class: "coat", stroke: colour(c), "stroke-width": BODY_WIDTH / 2 ** (k + 1),
+        "data-testid": "snakes-coat", "data-body": b, "data-layer": k + 1, "data-color": c });
     });
     // A frozen body is drawn under a sheet of ice until it thaws.
     if (marks.bodyIce.has(b)) nodes.push(svg("polyline", { points: line, class: "marker-ice", "data-body": b }));
@@ -187,12 +235,9 @@ function drawPieces(board, level, view, options, letters, scale) {
       group.append(svg("circle", { cx, cy, r: end === "head" ? 0.36 : 0.3, fill: colour(outer),
         class: "end-disc" }));
       if (end === "head") {
-        const next = body.cells[1] || cell;
-        const [dx, dy] = [cell[0] - next[0], cell[1] - next[1]];  // the way the head faces
-        const [px, py] = [-dy, dx];
-        for (const side of [-1, 1]) {
-          group.append(svg("circle", { cx: cx + dx * 0.12 + px * side * 0.14,
-            cy: cy + dy * 0.12 + py * side * 0.14, r: 0.075, class: "eye" }));
+        for (const eye of eyes.filter((e) => e.body === b)) {
+          group.append(svg("circle", { cx: eye.cx, cy: eye.cy, r: eye.r, class: "eye",
+            "data-testid": "snakes-eye", "data-body": b }));
         }
       }
       const moved = options.moved;
@@ -224,6 +269,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   layer.replaceChildren(...nodes);
   board.querySelector(".marker-layer").replaceChildren(...marks.nodes);
   for (const anim of layer.querySelectorAll("animate.glide")) anim.beginElement();
+  for (const anim of board.querySelectorAll(".marker-layer animateTransform.marker-change")) anim.beginElement();
   for (const anim of board.querySelectorAll(".marker-layer animateTransform.key-flight")) {
     anim.beginElementAt(-(anim.gridforgeOffset || 0));
   }
@@ -274,6 +320,21 @@ function drawOverlay(board, view, options, slides) {
     }
   }
   board.querySelector(".overlay-layer").replaceChildren(...nodes);
+}
+
+/** A refused step's mark on the cell the end tried to enter (drawn until the next move). */
+function drawRefusal(board, cell) {
+  const layer = board.querySelector(".refusal-layer");
+  const key = cell ? cell.join(",") : "";
+  if (layer.dataset.cell === key) return;  // the same refusal stays as it is (no new shake)
+  layer.dataset.cell = key;
+  if (!cell) { layer.replaceChildren(); return; }
+  const [x, y] = cell;
+  const mark = svg("g", { class: "refused", "data-testid": "snakes-refused", "data-cell": key });
+  mark.append(svg("rect", { x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.16, class: "refused-box" }));
+  mark.append(svg("path", { d: `M${x + 0.32} ${y + 0.32} L${x + 0.68} ${y + 0.68} M${x + 0.68} ${y + 0.32} L${x + 0.32} ${y + 0.68}`,
+    class: "refused-cross" }));
+  layer.replaceChildren(mark);
 }
 
 function text([x, y], content, cls, fill) {

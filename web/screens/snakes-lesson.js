@@ -1,8 +1,8 @@
 // A main-line lesson on the play screen (issue 21): its words in a panel beside the board
 // and its demonstration drawn on the board, both from Python (snakes.page.lesson: the words,
 // and the demonstration's steps with each moving body's cells before and after). The page
-// only draws them: a faint ghost body glides along the steps and a ring shows where the
-// finger goes; under reduced motion (motion.js) the ends' paths are drawn as still arrows. The
+// only draws them, under the pieces (it never hides them): a faint ghost body glides along
+// the steps and a soft disc shows where the finger goes (never dashed like the focus ring); under reduced motion (motion.js) the ends' paths are drawn as still arrows. The
 // panel can be put away ("Got it", remembered per lesson in the settings) and shown again.
 import { t } from "../i18n.js";
 import { onMotionChange, reducedMotion } from "../motion.js";
@@ -29,14 +29,21 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   const demo = lesson.demo && lesson.demo.moves.length ? lesson.demo : null;
   let showing = !app.settings.lessonDismissed(lesson.key);
   let demoOn = showing && atStart;
+  // A strip: a tap on the title folds its words away (the title and its buttons on one
+  // line) and back; the board takes the room either way (snakes-layout.js).
+  let folded = false;
 
+  const toggle = el("button", { type: "button", class: "lesson-toggle", "data-testid": "snakes-lesson-toggle",
+    "aria-expanded": "true", onclick: () => { folded = !folded; draw(); relayout(); } },
+  el("span", { "data-testid": "snakes-lesson-title" }, lesson.title));
+  const watch = demo ? el("p", { class: "lesson-watch" }, lesson.watch) : null;
   const text = el("div", { class: "lesson-text", "data-testid": "snakes-lesson-text" },
     ...lesson.text.map((sentence) => el("p", {}, sentence)));
   const panel = el("section", { class: "snakes-lesson", "data-testid": "snakes-lesson",
     "data-lesson": lesson.key, "aria-label": t("lesson.label", { title: lesson.title }) },
-  el("h3", { "data-testid": "snakes-lesson-title" }, lesson.title),
+  el("h3", {}, toggle),
   text,
-  demo ? el("p", { class: "lesson-watch" }, lesson.watch) : null,
+  watch,
   el("div", { class: "lesson-buttons" },
     el("button", { type: "button", class: "primary", "data-testid": "snakes-lesson-dismiss",
       onclick: () => dismiss() }, t("lesson.got-it")),
@@ -48,6 +55,10 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   function draw() {
     panel.hidden = !showing;
     show.hidden = showing;
+    panel.dataset.folded = folded ? "1" : "0";
+    toggle.setAttribute("aria-expanded", String(!folded));
+    text.hidden = folded;
+    if (watch) watch.hidden = folded;
     const node = board();
     const layer = node && node.querySelector(".demo-layer");
     if (layer) layer.replaceChildren(...(demo && demoOn ? [drawDemo(lesson.key, demo)] : []));
@@ -80,6 +91,12 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
     /** The player moved: the ghost (drawn from the level's start) leaves the board. */
     stepped() {
       if (!demoOn) return;
+      demoOn = false;
+      draw();
+    },
+    /** The level is won: the words and the ghost leave (not remembered as dismissed). */
+    close() {
+      showing = false;
       demoOn = false;
       draw();
     },
@@ -136,7 +153,8 @@ function arrow(run, number, shift) {
     [tip[0] - dx * 0.32 + px * 0.22, tip[1] - dy * 0.32 + py * 0.22],
     [tip[0] - dx * 0.32 - px * 0.22, tip[1] - dy * 0.32 - py * 0.22]].map((p) => p.join(",")).join(" ") }));
   if (number !== null) {
-    const [sx, sy] = [pts[0][0] - 0.22 + shift * 0.44, pts[0][1] - 0.22];
+    // On the first cell the end enters (the start is under the end itself).
+    const [sx, sy] = [pts[1][0] - 0.22 + shift * 0.44, pts[1][1] - 0.22];
     node.append(svg("circle", { cx: sx, cy: sy, r: 0.2, class: "demo-number-disc" }));
     const label = svg("text", { x: sx, y: sy + 0.01, class: "demo-number", "text-anchor": "middle",
       "dominant-baseline": "middle" });

@@ -1,10 +1,16 @@
-// The main-line map (#snakes): every shipped level as a tile in blocks of 25, each tile
-// locked, open or done (with the best steps and a mark when the certificate's steps were
-// reached), the next open level one tap away. Blocks are fetched as they come into view,
-// for their certificates' steps; the tiles' states come from saved progress alone.
+// The main-line map (#snakes): the line in chapters of CHAPTER levels, each with a name and a
+// small picture; the page shows one chapter's tiles at a time (never more than CHAPTER
+// level tiles), opening on the chapter of the level the player is on. Each tile is locked
+// (a lock drawn), open or done (its stars against the certificate's steps, counted by
+// Python from the best steps progress keeps). `map-jump` opens a level by number. The
+// tiles' states come from saved progress alone; the stars need the chapter's blocks.
 import { t } from "../i18n.js";
-import { el } from "./dom.js";
+import { colour } from "../palette.js";
+import { el, svg } from "./dom.js";
 import { loadBlock, mainlineIndex, shippedCount } from "./levels.js";
+
+export const CHAPTER = 100;  // levels per chapter (issue 44: at most 100)
+const CHAPTER_NAMES = 20;    // chapters with a name of their own in the catalogue
 
 /** The state of level `n` for `progress`: "done", "open" or "locked". */
 export function tileState(progress, n) {
@@ -20,15 +26,84 @@ export function nextLevel(progress, count) {
   return Math.min(progress.snakes.open, count);
 }
 
+/** The chapter (1..) of level `n`. */
+export const chapterOf = (n) => Math.floor((n - 1) / CHAPTER) + 1;
+
+/** Chapter `c`'s name in the page's language. */
+export function chapterName(c) {
+  return c <= CHAPTER_NAMES ? t(`snakes.chapter.${c}`) : t("snakes.chapter.n", { chapter: c });
+}
+
+/** A chapter's small picture: a coiled body in the chapter's colour heading for its hole. */
+function chapterPicture(c) {
+  const tint = colour((c - 1) % 10);
+  const node = svg("svg", { viewBox: "0 0 4 3", class: "chapter-picture", "aria-hidden": "true" });
+  node.append(svg("rect", { x: 0, y: 0, width: 4, height: 3, rx: 0.3, class: "chapter-floor" }));
+  node.append(svg("rect", { x: 3.1, y: 0.35, width: 0.6, height: 0.6, rx: 0.15, class: "chapter-hole", stroke: tint }));
+  const turns = [[0.6, 2.4], [0.6, 1.5], [1.5 + (c % 3) * 0.3, 1.5], [1.5 + (c % 3) * 0.3, 0.65], [2.6, 0.65]];
+  node.append(svg("polyline", { points: turns.map((p) => p.join(",")).join(" "), class: "chapter-body", stroke: tint }));
+  node.append(svg("circle", { cx: 2.6, cy: 0.65, r: 0.3, fill: tint, class: "chapter-head" }));
+  return node;
+}
+
+/** A padlock drawn on a locked tile. */
+function lockGlyph() {
+  const node = svg("svg", { viewBox: "0 0 10 12", class: "tile-lock", "data-testid": "level-lock",
+    "aria-hidden": "true" });
+  node.append(svg("path", { d: "M2.6 5.5V3.8a2.4 2.4 0 0 1 4.8 0v1.7", class: "tile-lock-shackle" }));
+  node.append(svg("rect", { x: 1.2, y: 5.2, width: 7.6, height: 6, rx: 1.2, class: "tile-lock-body" }));
+  return node;
+}
+
+/** Stars as drawn on a done tile (filled and empty). */
+function starRow(count) {
+  // Three stars: the certificate's steps reached (the hook level-par stays for tools).
+  return el("span", { class: "stars", "aria-hidden": "true", "data-testid": count === 3 ? "level-par" : "level-stars" },
+    "★".repeat(count), el("span", { class: "star-off" }, "★".repeat(3 - count)));
+}
+
 export function mountMap(root, app) {
   let live = true;
-  let observer = null;
+  let selected = null;   // the chapter shown
+  let index = null;
+  let count = 0;
   const section = el("section", { class: "snakes-map", "data-testid": "snakes-map" });
+  const chapterList = el("div", { class: "map-chapters", role: "group", "data-testid": "map-chapters" });
+  const chapterBox = el("section", { class: "map-chapter-levels", "data-testid": "map-levels" });
+  const jumpInput = el("input", { type: "number", inputmode: "numeric", min: 1, id: "map-jump",
+    "data-testid": "map-jump", class: "map-jump-input", enterkeyhint: "go" });
+  const jumpNote = el("p", { class: "map-jump-note", "data-testid": "map-jump-message", role: "status" });
+  const jumpForm = el("form", { class: "map-jump", "data-testid": "map-jump-form", novalidate: true },
+    el("label", { for: "map-jump" }, t("snakes.map.jump")), jumpInput,
+    el("button", { type: "submit", "data-testid": "map-jump-go" }, t("snakes.map.jump-go")));
+  jumpForm.addEventListener("submit", (event) => { event.preventDefault(); jump(); });
   root.append(section);
 
+  /** Open the level typed in `map-jump`: an open one plays; a locked one, or a number
+   * out of the line, is said in words and nothing opens. */
+  function jump() {
+    const text = jumpInput.value.trim();
+    const n = Number(text);
+    const progress = app.store.progress();
+    let words = null;
+    if (!/^\d+$/.test(text) || n < 1 || n > count) {
+      words = t("snakes.map.jump-range", { value: text || "—", count });
+    } else if (tileState(progress, n) === "locked") {
+      words = t("snakes.locked", { level: n, open: nextLevel(progress, count) });
+    }
+    if (words) {
+      jumpNote.textContent = words;
+      jumpNote.dataset.kind = "error";
+      jumpInput.setAttribute("aria-invalid", "true");
+      app.message(words, "error");
+      if (Number.isInteger(n) && n >= 1 && n <= count) show(chapterOf(n));
+      return;
+    }
+    jumpInput.removeAttribute("aria-invalid");
+    app.navigate(`#snakes/level/${n}`);
+  }
+
   (async () => {
-    let index;
-    let count;
     try {
       index = await mainlineIndex();
       count = await shippedCount();
@@ -42,74 +117,122 @@ export function mountMap(root, app) {
     const next = count ? nextLevel(progress, count) : null;
     const current = progress.snakes.current;
     const go = current && current.level <= count ? current.level : next;
+    jumpInput.max = String(count);
     section.append(el("div", { class: "map-head" },
       el("h2", {}, t("snakes.map.title")),
-      el("p", { "data-testid": "snakes-map-summary" },
-        t("snakes.map.done", { done, count })),
+      el("p", { "data-testid": "snakes-map-summary" }, t("snakes.map.done", { done, count })),
       go ? el("a", { class: "go primary-link", href: `#snakes/level/${go}`, "data-testid": "snakes-continue" },
-        t(current && current.level === go ? "snakes.map.continue" : "snakes.map.play", { level: go })) : null));
-    observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        markBlock(entry.target);
-      }
-    }, { rootMargin: "200px" });
+        t(current && current.level === go ? "snakes.map.continue" : "snakes.map.play", { level: go })) : null,
+      jumpForm), jumpNote, chapterList, chapterBox);
+    const chapters = Math.ceil(count / CHAPTER);
+    for (let c = 1; c <= chapters; c++) {
+      const first = (c - 1) * CHAPTER + 1;
+      const last = Math.min(count, c * CHAPTER);
+      let doneHere = 0;
+      for (let n = first; n <= last; n++) if (progress.snakes.done[String(n)] !== undefined) doneHere++;
+      const locked = first > progress.snakes.open;
+      chapterList.append(el("button", { type: "button", class: `map-chapter${locked ? " locked" : ""}`,
+        "data-testid": "map-chapter", "data-chapter": c, "data-first": first, "data-last": last,
+        "aria-pressed": "false", onclick: () => show(c) },
+      chapterPicture(c),
+      el("span", { class: "chapter-name", "data-testid": "map-chapter-name" }, chapterName(c)),
+      el("span", { class: "chapter-range" }, t("snakes.map.block", { first, last })),
+      el("span", { class: "chapter-done" }, locked ? t("snakes.map.chapter-locked")
+        : t("snakes.map.chapter-done", { done: doneHere, count: last - first + 1 }))));
+    }
+    if (go) show(chapterOf(go));
+  })();
+
+  /** Show chapter `c`'s tiles (replacing the last chapter's), then its stars. */
+  function show(c) {
+    if (selected === c) return;
+    selected = c;
+    const progress = app.store.progress();
+    for (const button of chapterList.children) {
+      const on = Number(button.dataset.chapter) === c;
+      button.setAttribute("aria-pressed", String(on));
+      if (on) button.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+    const first = (c - 1) * CHAPTER + 1;
+    const last = Math.min(count, c * CHAPTER);
+    const blockNodes = [];
     for (const block of index) {
-      if (block.first > count) break;
+      if (block.last < first || block.first > last) continue;
       const tiles = [];
-      for (let n = block.first; n <= block.last; n++) {
+      for (let n = Math.max(first, block.first); n <= Math.min(last, block.last); n++) {
         const state = tileState(progress, n);
         const best = progress.snakes.done[String(n)];
         const attrs = { class: `level-tile ${state}`, "data-testid": "level-tile", "data-level": n,
           "data-state": state };
         if (best !== undefined) attrs["data-best"] = best;
+        else attrs["data-stars"] = 0;
         const label = [el("span", { class: "n" }, String(n)),
-          best !== undefined ? el("span", { class: "best" }, `${best}`) : null];
+          best !== undefined ? el("span", { class: "best" }, `${best}`) : null,
+          state === "locked" ? lockGlyph() : null];
         tiles.push(state === "locked"
-          ? el("span", { ...attrs, "aria-disabled": "true", title: t("snakes.map.locked", { level: n }) }, ...label)
+          ? el("span", { ...attrs, "aria-disabled": "true", title: t("snakes.map.locked", { level: n }),
+            role: "img", "aria-label": t("snakes.map.locked", { level: n }) }, ...label)
           : el("a", { ...attrs, href: `#snakes/level/${n}`, title: best !== undefined
             ? t("snakes.map.tile-done", { level: n, steps: best }) : t("snakes.level", { level: n }) }, ...label));
       }
-      const blockNode = el("section", { class: "level-block", "data-testid": "level-block",
+      const node = el("section", { class: "level-block", "data-testid": "level-block",
         "data-first": block.first, "data-last": block.last },
-      el("h3", {}, t("snakes.map.block", { first: block.first, last: block.last })),
       el("div", { class: "tiles" }, ...tiles));
-      blockNode.gridforgeBlock = block;
-      section.append(blockNode);
-      observer.observe(blockNode);
+      node.gridforgeBlock = block;
+      blockNodes.push(node);
     }
-  })();
-
-  /** Add the certificate's steps to a block's tiles once its file is fetched. */
-  async function markBlock(node) {
-    let data;
-    try {
-      data = await loadBlock(node.gridforgeBlock);
-    } catch (error) {
-      if (live) app.message(t("snakes.map.block-failed", { first: node.dataset.first, last: node.dataset.last, reason: error.message }), "error");
-      return;
-    }
-    if (!live) return;
-    const first = Number(node.dataset.first);
-    for (const tile of node.querySelectorAll('[data-testid="level-tile"]')) {
-      const certificate = data.certificates[Number(tile.dataset.level) - first];
-      if (!certificate || !Number.isInteger(certificate.steps)) continue;
-      tile.dataset.certSteps = certificate.steps;
-      if (tile.dataset.best !== undefined && Number(tile.dataset.best) <= certificate.steps) {
-        tile.dataset.par = certificate.optimal ? "minimum" : "certificate";
-        tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
-          { level: tile.dataset.level, steps: tile.dataset.best });
-        tile.append(el("span", { class: "mark", "data-testid": "level-par", "aria-hidden": "true" }, "★"));
+    chapterBox.dataset.chapter = String(c);
+    delete chapterBox.dataset.stars;
+    chapterBox.replaceChildren(el("h3", { class: "chapter-title", "data-testid": "map-chapter-title" },
+      t("snakes.map.chapter-title", { chapter: c, name: chapterName(c), first, last })),
+    el("div", { class: "chapter-tiles" }, ...blockNodes));
+    markChapter(c, blockNodes).catch((error) => {
+      if (live && selected === c) {
+        app.message(t("snakes.map.block-failed", { first, last, reason: error.message }), "error");
       }
+    });
+  }
+
+  /** The chapter's certificates (its blocks) and, from Python, the stars of its won levels. */
+  async function markChapter(c, nodes) {
+    const pars = {};
+    const done = {};
+    const progress = app.store.progress();
+    for (const node of nodes) {
+      const data = await loadBlock(node.gridforgeBlock);
+      if (!live || selected !== c) return;
+      const first = Number(node.dataset.first);
+      for (const tile of node.querySelectorAll('[data-testid="level-tile"]')) {
+        const certificate = data.certificates[Number(tile.dataset.level) - first];
+        const steps = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
+        if (steps !== null) tile.dataset.par = String(steps);
+        const best = progress.snakes.done[tile.dataset.level];
+        if (best !== undefined) {
+          pars[tile.dataset.level] = steps;
+          done[tile.dataset.level] = best;
+        }
+        if (best !== undefined && steps !== null && best <= steps) {
+          tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
+            { level: tile.dataset.level, steps: best });
+        }
+      }
+      node.dataset.loaded = "1";
     }
-    node.dataset.loaded = "1";
+    const stars = Object.keys(done).length ? await app.python.snakes.starsOf(done, pars) : {};
+    if (!live || selected !== c) return;
+    for (const [n, count] of Object.entries(stars)) {
+      const tile = chapterBox.querySelector(`[data-testid="level-tile"][data-level="${n}"]`);
+      if (!tile) continue;
+      tile.dataset.stars = String(count);
+      tile.setAttribute("aria-label", `${tile.title}. ${t("snakes.stars.label", { stars: count })}`);
+      tile.append(starRow(count));
+    }
+    chapterBox.dataset.stars = "ready";
   }
 
   return {
     unmount() {
       live = false;
-      if (observer) observer.disconnect();
     },
   };
 }

@@ -11,10 +11,31 @@ import { svg } from "./dom.js";
 const MARKER_MIN_PX = 17;
 const MARKER_MARGIN = 0.03;
 const KEY_FLIGHT_MS = 140;
+const CHANGE_MS = 140;    // a thaw's or an unlock's pop
 // A key and the lock it opens: one colour and one shape per pair (in the order of the locks).
 const PAIR_COLOURS = ["#a86b00", "#00808a", "#b0186a", "#3949ab", "#5d6b00"];
 const PAIR_SHAPES = ["circle", "diamond", "triangle", "square", "star"];
 const WIDTHS = { "frozen-body": 1.75, "frozen-hole": 1.75, thawed: 1, lock: 2.3, open: 1.75, key: 1.75 };
+
+/**
+ * The eyes of every head in `view`: [{body, cx, cy, r}] in cells. One geometry for the
+ * drawing (snakes-board.js) and for the markers, which stand beside a head, never on its eyes.
+ */
+export function eyesOf(view) {
+  const eyes = [];
+  view.bodies.forEach((body, b) => {
+    const cell = body.cells[0];
+    if (!cell) return;
+    const next = body.cells[1] || [cell[0], cell[1] + 1];  // a one-cell body looks up
+    const [dx, dy] = [cell[0] - next[0], cell[1] - next[1]];  // the way the head faces
+    const [px, py] = [-dy, dx];
+    for (const side of [-1, 1]) {
+      eyes.push({ body: b, cx: cell[0] + 0.5 + dx * 0.12 + px * side * 0.14,
+        cy: cell[1] + 0.5 + dy * 0.12 + py * side * 0.14, r: 0.075 });
+    }
+  });
+  return eyes;
+}
 
 /** The height of a marker in cells for `board` as drawn now. */
 export function markerScale(board, cols) {
@@ -55,6 +76,26 @@ export function layoutMarkers(board, level, view, scale) {
     Math.min(Math.max(x + 0.5 - w / 2, MARKER_MARGIN), cols - w - MARKER_MARGIN),
     Math.min(Math.max(y + 0.54 - h, MARKER_MARGIN), rows - h - MARKER_MARGIN),
   ];
+  // A marker never covers an eye: from its own place on the cell it steps above, below or
+  // beside the cell, to the first place clear of every eye (inside the board).
+  const eyes = eyesOf(view);
+  const covered = ([ax, ay], w, h) => eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
+    ay < e.cy + e.r && e.cy - e.r < ay + h).length;
+  const clamp = ([ax, ay], w, h) => [
+    Math.min(Math.max(ax, MARKER_MARGIN), cols - w - MARKER_MARGIN),
+    Math.min(Math.max(ay, MARKER_MARGIN), rows - h - MARKER_MARGIN)];
+  const clear = ([x, y], w, h) => {
+    const first = place([x, y], w, h);
+    const options = [first, [first[0], y - h + 0.12], [first[0], y + 0.88], [first[0], y - h],
+      [first[0], y + 1], [x - w + 0.2, first[1]], [x + 0.8, first[1]], [x - w, y + 0.5 - h / 2],
+      [x + 1, y + 0.5 - h / 2]].map((o) => clamp(o, w, h));
+    let best = options[0];
+    for (const option of options) {
+      if (!covered(option, w, h)) return option;
+      if (covered(option, w, h) < covered(best, w, h)) best = option;
+    }
+    return best;
+  };
   // Which cell of a body each of its markers stands on: a preferred one, else a free one.
   const taken = new Map();  // body -> Set of cell indices
   const bodyCell = (b, prefer) => {
@@ -70,6 +111,8 @@ export function layoutMarkers(board, level, view, scale) {
   const previous = board.gridforgeKeysLevel === level ? board.gridforgeKeys : new Map();
   const keysNow = new Map();
   const locks = new Map();  // pair -> {x, y, w, docked}
+  const statesBefore = board.gridforgeKeysLevel === level ? board.gridforgeMarkStates || new Map() : new Map();
+  const statesNow = new Map();
   const ordered = [...markers].sort((a, b) => (a.kind === "key") - (b.kind === "key"));
   for (const m of ordered) {
     let kind = m.kind;
@@ -93,7 +136,7 @@ export function layoutMarkers(board, level, view, scale) {
     const h = scale;
     let at;
     if (cell) {
-      at = place(cell, w, h);
+      at = clear(cell, w, h);
       out.cells.add(cell.join(","));
     } else {
       // A used key docks beside its lock (right of it, or left where the board ends).
@@ -107,6 +150,17 @@ export function layoutMarkers(board, level, view, scale) {
     }
     if (m.kind === "lock") locks.set(m.pair, { x: at[0], y: at[1], w, docked: 0 });
     const node = drawMarker(kind, m, at, scale, m.pair === undefined ? null : style(m.pair));
+    // A thaw or an unlock this very step: the marker pops once (off under reduced motion).
+    const id = `${m.kind}:${m.body ?? ""}:${m.hole ?? ""}:${m.pair ?? ""}`;
+    const state = node.dataset.state;
+    const was = statesBefore.get(id);
+    statesNow.set(id, state);
+    if (was && was !== state && (state === "thawed" || state === "open") && !reducedMotion()) {
+      node.dataset.changed = "1";
+      const anim = svg("animateTransform", { attributeName: "transform", type: "scale", additive: "sum",
+        values: "1.5;1", dur: `${CHANGE_MS}ms`, begin: "indefinite", fill: "freeze", class: "marker-change" });
+      node.firstChild.append(anim);
+    }
     if (m.kind === "key") {
       const id = `${m.pair}:${m.body}`;
       const was = previous.get(id);
@@ -132,6 +186,7 @@ export function layoutMarkers(board, level, view, scale) {
     out.nodes.push(node);
   }
   board.gridforgeKeys = keysNow;
+  board.gridforgeMarkStates = statesNow;
   board.gridforgeKeysLevel = level;
   return out;
 }

@@ -11,7 +11,7 @@ import { PROGRESS_KEY } from "../store.js";
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
 import { boardFeedback, focusReport, snakesReport } from "./feedback.js";
-import { direction, drawBoard, endAt, endCell, endsOf } from "./snakes-board.js";
+import { DIRS, direction, drawBoard, endAt, endCell, endsOf, reachable, refusedCell } from "./snakes-board.js";
 import { attachDrag, attachKeys } from "./snakes-input.js";
 import { boardLayout } from "./snakes-layout.js";
 import { mountLesson } from "./snakes-lesson.js";
@@ -32,10 +32,12 @@ for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDr
  * `certificate` (its steps are shown and its level_sha256 names the level), `sha`,
  * `onWin({steps})`, `saveProgress` (main line only: progress after each step and win),
  * `onNext` / `onMap` (win panel buttons; hidden when absent), `lessons` (main line: the
- * level's lesson, if it has one, from Python). Returns `{unmount()}`.
+ * level's lesson, if it has one, from Python), `head` (the title row, placed with the
+ * controls). Returns `{unmount()}`.
  */
 export function mountPlay(root, app, { level, levelNumber = null, certificate = null, sha = null,
-  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false, kind = null } = {}) {
+  onWin = null, saveProgress = false, onNext = null, onMap = null, lessons = false, kind = null,
+  head = null } = {}) {
   let session = null;        // the id of the game Python holds
   let generation = null;     // the worker that holds it (app.generation)
   let saved = null;          // Python's last save: {sha, steps, redo}
@@ -58,6 +60,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   let winning = false;       // the win panel opens once the board shows the last step
   let lesson = null;         // the level's lesson on the page (snakes-lesson.js)
   let said = null;           // what the last answer did, told once it is drawn (feedback.js)
+  let refusedAt = null;      // the cell a refused step tried to enter, marked on the board
   const levelSha = sha ?? (certificate && certificate.level_sha256) ?? "";
   const certified = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
   const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
@@ -88,27 +91,21 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     el("div", { class: "board-wrap" }, boardBox));
   const section = el("section", { class: "snakes-play", "data-testid": "snakes-play" },
     el("div", { class: "board-stage" }, frame, win.element, feedback.element),
-    el("div", { class: "play-side" }, lessonSlot,
+    el("div", { class: "play-side" }, head, lessonSlot,
       el("div", { class: "play-bar" }, buttons.undo, buttons.redo, buttons.restart, buttons.hint, counter, par),
       el("p", { class: "snakes-tip", "data-testid": "snakes-tip", hidden: tip === null }, tip ? t("snakes.tip", { tip }) : ""),
       zoomButton));
   root.append(section);
+  document.body.dataset.play = "snakes";  // the shell folds its foot line while a board plays
   const layout = boardLayout(section, frame, boardBox, zoomButton, level);
   const toggleZoom = () => layout.toggle();
 
   function draw() {
     if (!view || !live) return null;
-    let targets = [];
-    if (grabbed && !grabbed.stopped) {
-      const from = endCell(view, grabbed.body, grabbed.end);
-      targets = offer.legal.filter(([b, e]) => b === grabbed.body && e === grabbed.end).map(([, , d]) => {
-        const delta = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[d];
-        return [from[0] + delta[0], from[1] + delta[1]];
-      });
-    }
+    const targets = grabbed && !grabbed.stopped ? reachable(view, offer.legal, grabbed) : [];
     const board = drawBoard(boardBox, level, view, {
       label: levelNumber ?? "draft", sha: levelSha, steps: stepCount, state: won ? "won" : "playing",
-      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved,
+      hint: hintStep, focus, letters: app.settings.colourLetters, targets, moved, refused: refusedAt,
       ariaLabel: t(levelNumber === null ? "snakes.board-label-draft" : "snakes.board-label", { level: levelNumber }),
     });
     moved = null;
@@ -157,18 +154,14 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     take(answer);
     said = [answer, verb];
     hintStep = null;
-    if (answer.refused) app.message(refusal(answer.refused), "error");
+    if (!answer.refused) refusedAt = null;
+    if (answer.refused) app.message(t("snakes.refused", { reason: answer.refused.message }), "error");
     else if (!quiet) app.clearMessage();
     if (view.complete && !won) {
       won = true;
       grabbed = null;
       winning = true;
     } else if (!answer.refused && answer.save) save();
-  }
-
-  /** A refused step in words (Python's reason, said in the page's language). */
-  function refusal(refused) {
-    return t("snakes.refused", { reason: refused.message });
   }
 
   /** Run actions one after another, each on the answer of the one before, each drawn. */
@@ -199,9 +192,11 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     if (winning) {
       // After the board: the panel's layout and focus never hold up the last step's redraw.
       winning = false;
+      if (lesson) lesson.close();  // the lesson's words make room for the win
+      const stars = await python.stars(stepCount, certified);
       await saveWin();
       tele.won();
-      win.show(stepCount);
+      win.show(stepCount, stars);
       if (onWin) onWin({ steps: stepCount });
     }
   }
@@ -286,13 +281,16 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   /** What a step's answer (or its answer ahead) changed: the game, telemetry, the drag. */
   function shown(stepJson, answer, drag) {
     const before = view;
+    if (answer.refused) refusedAt = refusedCell(level, before, stepJson);
     afterMove(answer);
     if (!answer.refused) tele.step(stepJson[0], view.exited_layers !== before.exited_layers);
-    if (!answer.refused && !won) {
+    if (!answer.refused) {
+      // The end that stepped slides in; a body that left the board slides into its hole
+      // (the winning step too).
       const [b, end, dir] = stepJson;
-      const [dx, dy] = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }[dir];
+      const [dx, dy] = DIRS[dir];
       moved = { body: b, end, dx, dy };
-      if (lesson) lesson.stepped();
+      if (lesson && !won) lesson.stepped();
     }
     if (drag && (answer.refused || view.exited_layers !== before.exited_layers || won)) {
       drag.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
@@ -441,6 +439,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
         if (session !== null && generation === app.generation) python.close(session).catch(() => {});
       });
       detach();
+      delete document.body.dataset.play;
       layout.stop();
       if (lesson) lesson.stop();
       app.removeEventListener("settings", onSettings);

@@ -53,12 +53,13 @@ async function openLevel(root, app, n, handle) {
   }
   if (handle.gone) return;
   const { level, certificate } = loaded;
+  // The level's title and the way back sit with the controls (beside the board on a wide
+  // screen, under it on a phone): nothing but the shell's one-row header above the board.
   const head = el("div", { class: "play-head" },
     el("a", { href: "#snakes", class: "back", "data-testid": "snakes-back" }, t("snakes.back")),
     el("h2", { "data-testid": "snakes-title" }, t("snakes.level", { level: n })));
-  root.append(head);
   handle.play = mountPlay(root, app, {
-    level, certificate, levelNumber: n, saveProgress: true, lessons: true,
+    level, certificate, levelNumber: n, saveProgress: true, lessons: true, head,
     onNext: () => {
       if (n + 1 <= count) app.navigate(`#snakes/level/${n + 1}`);
       else app.navigate("#snakes", { message: t("snakes.last-level", { level: count }), kind: "success" });

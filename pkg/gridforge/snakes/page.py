@@ -40,8 +40,8 @@ if TYPE_CHECKING:  # these modules load only when a call needs them
 from gridforge.words import issue_words
 
 __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
-           "progress_after_win", "redo", "restart", "resume", "rules", "sample_levels", "start",
-           "step", "topologies", "undo", "validate", "verify"]
+           "progress_after_win", "redo", "restart", "resume", "rules", "sample_levels", "stars",
+           "stars_of", "start", "step", "topologies", "undo", "validate", "verify"]
 
 
 class Facts(TypedDict):
@@ -136,6 +136,58 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
     done[str(number)] = steps if best is None else min(best, steps)
     opened = opened if is_int(opened) else 1
     return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
+
+
+def _count(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def stars(steps: Any, par: Any) -> int:
+    """The stars (1..3) of a level won in ``steps`` against its ``par`` (the certificate's
+    steps): three at or under the par, two within a quarter more (at least two steps more),
+    one for any other win. Without a par (a draft with no certificate) a win earns one.
+
+    Stars are never stored: they follow from the best steps that progress keeps
+    (``snakes.done``) and the level's certificate, so progress saved before stars existed
+    shows its stars as it is.
+
+    :raises GridforgeError: when ``steps`` is not a count or ``par`` neither a count nor null.
+    """
+    from gridforge.errors import GridforgeError
+
+    if not _count(steps):
+        raise GridforgeError(f"steps: a count of steps, got {steps!r}")
+    if par is None:
+        return 1
+    if not _count(par):
+        raise GridforgeError(f"par: the certificate's steps (a count) or null, got {par!r}")
+    if steps <= par:
+        return 3
+    return 2 if steps <= par + max(2, (par + 3) // 4) else 1
+
+
+def stars_of(done: Any, pars: Any) -> dict[str, int]:
+    """The stars of many won levels at once (the map): ``done`` maps level numbers (as
+    strings) to best steps, ``pars`` the same numbers to certificate steps (or null); a
+    level missing from ``pars`` counts as without a par. Answers ``{number: stars}``.
+
+    :raises GridforgeError: naming the first entry that is not a count (``done.N`` / ``pars.N``).
+    """
+    from gridforge.errors import GridforgeError
+
+    if not isinstance(done, dict):
+        raise GridforgeError("done: an object of level numbers to best steps")
+    if not isinstance(pars, dict):
+        raise GridforgeError("pars: an object of level numbers to certificate steps")
+    answer: dict[str, int] = {}
+    for number, best in done.items():
+        par = pars.get(number)
+        if not _count(best):
+            raise GridforgeError(f"done.{number}: a count of steps, got {best!r}")
+        if par is not None and not _count(par):
+            raise GridforgeError(f"pars.{number}: a count of steps or null, got {par!r}")
+        answer[str(number)] = stars(best, par)
+    return answer
 
 
 def lesson(number: Any, level: Any, certificate: Any = None) -> LessonAnswer | None:

@@ -1,0 +1,44 @@
+"""The editor's board inside the window (issue 44): on the main line's tallest and widest
+levels at 1280x800 and 390x844 all of it shows on opening, a click on its last row lands on
+the board, and heads have eyes there."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import open_page, wait_idle
+from playwright.sync_api import Browser, expect
+from snakes_helpers import DEVICES
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("level", [257, 1069])  # 10x20 and 12x17: the tallest and the widest
+def test_the_whole_editor_board_is_in_the_window(
+    browser: Browser, base_url: str, device: str, level: int
+):
+    with open_page(browser, base_url, **DEVICES[device]) as page:
+        fragment = f"#editor/level/{level}"
+        page.goto(f"/{fragment}")
+        page.evaluate("() => window.gridforge.ready")
+        page.wait_for_selector(f'section.editor[data-route={json.dumps(fragment)}][data-ready="true"]')
+        wait_idle(page)
+        box = page.get_by_test_id("editor-board").bounding_box()
+        size = page.viewport_size
+        assert box and size
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (box, size)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (box, size)
+        rows = int(page.get_by_test_id("editor-board").get_attribute("data-rows") or 0)
+        cols = int(page.get_by_test_id("editor-board").get_attribute("data-cols") or 0)
+        # A click on the last row's last cell lands there: the cursor moves to it (on a
+        # phone the tools lie under the board: back to the top after picking one).
+        page.get_by_test_id("editor-tool-select").click()
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = page.get_by_test_id("editor-board").bounding_box()
+        assert box
+        page.mouse.click(box["x"] + box["width"] * (cols - 0.5) / cols,
+                         box["y"] + box["height"] * (rows - 0.5) / rows)
+        expect(page.get_by_test_id("editor-board")).to_have_attribute(
+            "data-focus", f"{cols - 1},{rows - 1}")
+        assert page.get_by_test_id("editor-eye").count() >= 2
+        assert page.page_errors == []
