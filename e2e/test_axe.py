@@ -16,9 +16,9 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import mainline, play_by_keys
 
 from .conftest import READY_TIMEOUT_MS, ROOT, open_page, wait_idle
+from .snakes_helpers import mainline, play_by_keys
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import open_page, wait_idle
 from playwright.sync_api import Browser, expect
-from snakes_helpers import DEVICES
+
+from .conftest import open_page, wait_idle
+from .snakes_helpers import DEVICES
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])

@@ -11,11 +11,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
-import test_mines
-from conftest import open_page
 from playwright.sync_api import Browser, Page, expect
-from test_axe import blocking_violations
-from test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle, stop_round
+
+from . import test_mines
+from .conftest import open_page
+from .test_axe import blocking_violations
+from .test_mines import DESK, MAX_INPUTS, PHONE, Device, fresh, open_mines, settle, stop_round
 
 # the devices of test_mines (a mouse at 1280x800, a finger at 390x844)
 device, desk, phone = test_mines.device, test_mines.desk, test_mines.phone

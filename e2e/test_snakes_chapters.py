@@ -10,9 +10,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import wait_idle
 from playwright.sync_api import Browser, Page, expect
-from snakes_helpers import (
+
+from .conftest import wait_idle
+from .snakes_helpers import (
     board,
     device_page,
     goto_ready,

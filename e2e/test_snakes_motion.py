@@ -5,9 +5,10 @@ under reduced motion no animation anywhere lasts longer than 50 ms."""
 from __future__ import annotations
 
 import pytest
-from conftest import open_page, wait_idle
 from playwright.sync_api import Browser, expect
-from snakes_helpers import (
+
+from .conftest import open_page, wait_idle
+from .snakes_helpers import (
     DEVICES,
     drag_into_a_stone,
     goto_ready,

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
-from snakes_helpers import device_page, goto_ready, set_progress, wait_level
+
+from .snakes_helpers import device_page, goto_ready, set_progress, wait_level
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
 
