@@ -17,12 +17,8 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from test_palette import delta_e_2000, srgb_to_lab  # noqa: E402
+from tests.test_palette import delta_e_2000, srgb_to_lab
 
 # The targets each colour is pulled back towards (issue 23's palette in its hues, see above).
 OLD = ["#d62728", "#1f5fd6", "#2ca02c", "#b89a00", "#a040d0", "#e86a00", "#0aa0b0", "#e0409a",
