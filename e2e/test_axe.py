@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -63,11 +65,9 @@ def open_screen(page: Page, how: str, drawn: str) -> None:
     wait_idle(page)
 
 
-@pytest.mark.parametrize("language", ["en", "zh-CN"])
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_axe_finds_nothing_serious_on_any_screen(
-    browser: Browser, base_url: str, theme: str, language: str
-):
+@contextmanager
+def themed_page(browser: Browser, base_url: str, theme: str) -> Iterator[Page]:
+    """A 1280x800 page set to ``theme`` on the settings screen, as a player sets it."""
     assert AXE.exists(), "axe-core is not installed: run `npm ci` (build.py test does)"
     with open_page(browser, base_url, viewport={"width": 1280, "height": 800},
                    service_workers="block") as page:
@@ -76,6 +76,15 @@ def test_axe_finds_nothing_serious_on_any_screen(
         wait_idle(page)
         page.get_by_test_id(f"setting-theme-{theme}").check()
         page.wait_for_function("(t) => document.documentElement.dataset.theme === t", arg=theme)
+        yield page
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_any_screen(
+    browser: Browser, base_url: str, theme: str, language: str
+):
+    with themed_page(browser, base_url, theme) as page:
         page.get_by_test_id(f"setting-language-{language}").click()
         expect(page.locator("html")).to_have_attribute("lang", language)
         problems: list[str] = []

@@ -88,7 +88,7 @@ def block_everything(context: BrowserContext) -> list[str]:
 
 def test_on_the_first_visit_ready_means_a_level_never_opened_plays_offline_without_a_reload(
         browser: Browser, base_url: str):
-    from snakes_helpers import wait_level
+    from .snakes_helpers import wait_level
 
     context = browser.new_context(base_url=base_url)
     try:

@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import open_page, wait_idle
 from .snakes_helpers import ARROWS, board, focus_end, play_by_keys, play_solution_by_dragging
-from .test_axe import AXE, blocking_violations
+from .test_axe import blocking_violations, themed_page
 from .test_editor import board_sha, cli, current_level, drag, open_editor, pick, tap, verify
 
 # A small level with both pieces: body 0 (colour 1) may not take the straight way through
@@ -210,14 +210,7 @@ def share_code_unchecked(level: dict) -> str:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_axe_finds_nothing_serious_on_the_editor_and_play_with_terrain(
         browser: Browser, base_url: str, theme: str):
-    assert AXE.exists(), "axe-core is not installed: run `npm ci` (build.py test does)"
-    with open_page(browser, base_url, viewport={"width": 1280, "height": 800},
-                   service_workers="block") as page:
-        page.goto("/#settings")
-        page.evaluate("() => window.gridforge.ready")
-        wait_idle(page)
-        page.get_by_test_id(f"setting-theme-{theme}").check()
-        page.wait_for_function("(t) => document.documentElement.dataset.theme === t", arg=theme)
+    with themed_page(browser, base_url, theme) as page:
         open_editor(page, f"#editor/share/{share_code(TERRAIN)}")
         expect(terrain(page, "path")).to_have_count(1)
         problems = [f"editor: {line}" for line in blocking_violations(page)]
