@@ -297,7 +297,7 @@ export class EditorBoard {
       if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
       if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
     });
-    for (const item of deckNodes(level, bodies, { unit: S, colour, width: 0.56 })) a.append(item);
+    for (const item of deckNodes(level, bodies, { unit: S, colour, width: 0.6 })) a.append(item);
     // Why the level fails (the live status's reasons), marked cell by cell.
     for (const reason of (view ? [] : this.state.reasons || [])) {
       for (const [x, y] of reason.cells) {

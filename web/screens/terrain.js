@@ -69,8 +69,11 @@ export function deckNodes(level, bodies, { unit = 1, colour, width }) {
         "stroke-width": unit * 0.07 }));
     }
   }
-  for (const body of bodies) {
+  bodies.forEach((body, b) => {
     const cells = body.cells || [];
+    // Its layers as the boards draw them: each inner layer half the width of the one around.
+    const spec = (level.bodies || [])[b] || { colors: [body.color] };
+    const layers = [body.color, ...(spec.colors || []).slice((body.shed || 0) + 1)];
     cells.forEach(([x, y], j) => {
       if (!at.has(`${x},${y}`)) return;
       const near = [cells[j - 1], cells[j + 1]].filter(Boolean);
@@ -78,12 +81,14 @@ export function deckNodes(level, bodies, { unit = 1, colour, width }) {
       // From the edge it shares with each neighbour to the middle (an end stops there).
       for (const [, ny] of near) {
         const edge = ny < y ? y : y + 1;
-        nodes.push(svg("line", { x1: (x + 0.5) * unit, y1: edge * unit, x2: (x + 0.5) * unit,
-          y2: (y + 0.5) * unit, stroke: colour(body.color), "stroke-width": width * unit,
-          "stroke-linecap": "round", class: "terrain-over" }));
+        layers.forEach((layer, k) => {
+          nodes.push(svg("line", { x1: (x + 0.5) * unit, y1: edge * unit, x2: (x + 0.5) * unit,
+            y2: (y + 0.5) * unit, stroke: colour(layer), "stroke-width": (width * unit) / 2 ** k,
+            "stroke-linecap": "round", class: "terrain-over" }));
+        });
       }
     });
-  }
+  });
   return nodes;
 }
 
