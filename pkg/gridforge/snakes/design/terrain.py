@@ -68,15 +68,9 @@ def refuses(level: Level, moves: list[Move]) -> bool:
     return not game.is_complete(state)
 
 
-def _shortest(level: Level, max_states: int, upper: int | None = None) -> list[Move] | None:
+def _shortest(level: Level, max_states: int) -> list[Move] | None:
     """A shortest solution found within ``max_states`` (the fast one when A* runs out)."""
-    solver = Solver(Game(level))
-    found = solver.solve(max_states=max_states, max_seconds=math.inf)
-    if found.moves is None:
-        return None
-    if upper is not None and len(found.moves) > upper:
-        return None
-    return found.moves
+    return Solver(Game(level)).solve(max_states=max_states, max_seconds=math.inf).moves
 
 
 def _states(level: Level, moves: list[Move]) -> tuple[Game, list[State]]:
@@ -100,8 +94,7 @@ def add_paths(level: Level, moves: list[Move], count: int, rng: random.Random,
               max_states: int) -> tuple[Level, list[Move]] | None:
     """``count`` painted cells placed where they bind (module docstring), and a solution of
     the painted level; None when some piece finds no binding place within :data:`TRIES`."""
-    colors = sorted({b.colors[0] for b in level.bodies} | {c for b in level.bodies
-                                                           for c in b.colors})
+    colors = sorted({c for b in level.bodies for c in b.colors})
     for _ in range(count):
         witness = _shortest(level, max_states) or moves
         if len(witness) > len(moves):
