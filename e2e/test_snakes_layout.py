@@ -8,6 +8,7 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
+from .conftest import wait_idle
 from .snakes_helpers import (
     board,
     cell_centre,
@@ -72,6 +73,10 @@ def test_no_screen_scrolls_sideways_at_390_for_every_level_and_the_largest_board
             assert abs(b[2] / cols - b[3] / rows) < 0.5, f"level {n}: cells are not square"
         # The largest board, in play as the editor's try-play mounts it.
         page.goto("/#snakes")
+        # The map draws its chapter when Python answers: mount the play view only after it,
+        # or the map's late drawing replaces it.
+        expect(page.locator('[data-testid="map-chapter"]').first).to_be_visible()
+        wait_idle(page)
         page.evaluate("""async (level) => {
             const { mountPlay } = await import('./screens/snakes-play.js');
             const main = document.getElementById('screen');
