@@ -16,7 +16,7 @@ from gridforge.snakes import play
 from gridforge.snakes.design.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import READY_TIMEOUT_MS
+from .conftest import READY_TIMEOUT_MS, wait_idle
 from .snakes_helpers import (
     DIRS,
     Touch,
@@ -263,6 +263,9 @@ def test_markers_in_the_corners_of_the_smallest_cells_stay_inside_legible_and_le
 ):
     with device_page(browser, base_url, "phone") as page:
         goto_ready(page, "#snakes")
+        # Mount the play view once the chapter map has drawn (its late drawing would replace it).
+        expect(page.locator('[data-testid="map-chapter"]').first).to_be_visible()
+        wait_idle(page)
         page.evaluate("""async (level) => {
             const { mountPlay } = await import('./screens/snakes-play.js');
             const main = document.getElementById('screen');
