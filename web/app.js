@@ -283,7 +283,11 @@ function showDeveloper() {
   }
 }
 showDeveloper();
+// Python failing to load is said until the page is reloaded: a screen mounted afterwards
+// (the first route may finish after the failure) says it again instead of clearing it.
+let loadFailure = null;
 bridge.addEventListener("load-error", ({ detail }) => {
+  loadFailure = detail;
   $("status").textContent = t("shell.failed");
   $("status").dataset.state = "error";
   message(t("shell.load-error", { detail: detail.message }), "error");
@@ -353,6 +357,7 @@ async function route() {
   }
   routed = true;
   if (parsed.problem) message(parsed.problem, "error");
+  if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
   const reports = pendingReports;
   pendingReports = [];
   for (const [text, kind] of reports) message(text, kind);
