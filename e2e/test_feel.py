@@ -291,7 +291,7 @@ def test_a_thaw_and_an_unlock_are_said_and_heard(browser: Browser, base_url: str
         level = block["levels"][(n - 1) % 25]
         steps = block["certificates"][(n - 1) % 25]["solution"]
         # the step that thaws or unlocks, as Python's own play of the solution says
-        session = play.start(level)["session"]
+        session = play.start(level)["id"]
         at = next(i for i, step in enumerate(steps, start=1)
                   if any(e["kind"] == kind for e in play.step(session, step)["events"]))
         play.close(session)

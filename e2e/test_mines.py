@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 from gridforge.mines.generate import preset
-from gridforge.mines.run import Run, load_run_table
+from gridforge.mines.run import load_run_table
 from playwright.sync_api import Browser, Page, expect
 
 from bench.mines_balance import deducing  # the bench's player, reused
+from tests.mines.fixtures import PlayedRun, replay_saved
 
 from .conftest import open_page
 
@@ -128,7 +129,7 @@ def open_mines(page: Page, saved: dict | None = None, seed: int | None = None) -
     """Open #mines once, with ``saved`` (or a fresh run of ``seed``) as the run this
     browser holds; wait until the page has resumed it. Later reloads keep the storage."""
     if seed is not None:
-        saved = Run(seed).save()
+        saved = PlayedRun(seed).save()
     progress = {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": 1},
                 "mines": {"run": saved}}
     page.add_init_script(
@@ -162,13 +163,13 @@ def avatar(page: Page) -> tuple[int, int]:
     return xy(cells)
 
 
-def saved_run(seed: int, battle: int, fog_opened: bool = False) -> tuple[dict, Run]:
+def saved_run(seed: int, battle: int, fog_opened: bool = False) -> tuple[dict, PlayedRun]:
     """A run of the shipped table played by the deducing bot to the first round of
     ``battle`` (1-based; with ``fog_opened``, on until a fog cell is open)."""
     import random
 
     rng = random.Random(seed)
-    run = Run(seed, load_run_table())
+    run = PlayedRun(seed, load_run_table())
     for _ in range(5000):
         engine = run.session.engine
         if run.status == "playing" and run.battle_index + 1 >= battle and (
@@ -414,8 +415,7 @@ def _fog_cells(board):
     return [(x, y) for x, y in board.to_json()["variants"].get("fog", [])]
 
 
-def replay(saved: dict) -> Run:
-    from gridforge.mines.run import replay_saved
+def replay(saved: dict) -> PlayedRun:
     return replay_saved(saved)
 
 

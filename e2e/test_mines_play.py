@@ -10,11 +10,11 @@ import random
 import re
 
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import Run
 from gridforge.mines.view import stand_for
 from playwright.sync_api import Page, expect
 
 from bench.mines_balance import careless, deducing  # the bench's players, reused
+from tests.mines.fixtures import PlayedRun
 
 from . import test_mines
 from .conftest import READY_TIMEOUT_MS
@@ -57,7 +57,7 @@ def test_pressing_hint_spends_one_from_the_battle_s_stock(device: Device):
     page = device.page
     open_mines(page, seed=3)
     fresh(page)
-    per = Run(3).table.hints_per_battle
+    per = PlayedRun(3).table.hints_per_battle
     expect(page.get_by_test_id("mines-hint-stock")).to_have_text(f"{per}/{per}")
     device.primary(page.get_by_test_id("mines-hint"))  # a real click or tap
     settle(page)
@@ -75,7 +75,7 @@ def test_pressing_hint_spends_one_from_the_battle_s_stock(device: Device):
 
 def test_with_no_hint_left_the_button_is_off(desk: Page):
     page = desk
-    run = Run(5)
+    run = PlayedRun(5)
     for _ in range(run.table.hints_per_battle):
         answer = run.hint()
         assert answer["price"] == 1
@@ -160,7 +160,7 @@ def test_a_dug_mine_is_trodden_ground_and_opened_fog_differs_at_a_glance(desk: P
     page = desk
     # a run with a dug mine: the careless bot digs at random until one is dug
     rng = random.Random(4)
-    run = Run(4)
+    run = PlayedRun(4)
     for _ in range(200):
         if run.status == "settled":
             run.continue_run()
@@ -221,7 +221,7 @@ def test_at_390_the_win_panel_shows_new_run_without_scrolling(phone: Device):
     # a run the deducing bot wins, handed to the page one step before its end
     for seed in range(1, 20):
         rng = random.Random(seed)
-        run = Run(seed)
+        run = PlayedRun(seed)
         for _ in range(5000):
             if run.status in ("won", "lost"):
                 break

@@ -13,8 +13,9 @@ import json
 from pathlib import Path
 
 import pytest
-from gridforge.mines.run import Run
 from playwright.sync_api import Page, expect
+
+from tests.mines.fixtures import PlayedRun
 
 from .conftest import READY_TIMEOUT_MS
 
@@ -87,9 +88,10 @@ def dig_somewhere(page: Page) -> None:
 REFUSED_RUNS = {
     # issue 20's reproduction: a valid shape, steps Python cannot replay
     "bad-steps": {"format": "gridforge.mines.saved-run/1", "seed": 7,
-                  "table": Run(7).save()["table"], "steps": [["primary", [99, 99]], "MYDATA"]},
+                  "table": PlayedRun(7).save()["table"],
+                  "steps": [["primary", [99, 99]], "MYDATA"]},
     # a run saved by an older build: its run table's hash differs from this build's
-    "older-build": {**Run(7).save(), "table": "0000000000000000"},
+    "older-build": {**PlayedRun(7).save(), "table": "0000000000000000"},
 }
 
 
@@ -118,7 +120,7 @@ def test_a_run_python_refuses_is_kept_aside_before_a_new_run_saves(page: Page, n
 
 
 def test_a_normal_save_resumes_and_keeps_nothing_aside(page: Page):
-    store_once(page, progress_with_run(Run(11).save()))
+    store_once(page, progress_with_run(PlayedRun(11).save()))
     open_mines(page)
     expect(page.get_by_test_id("app-message")).to_contain_text("back where you left it")
     dig_somewhere(page)
@@ -230,7 +232,7 @@ def progress_with_current(current: dict) -> str:
     return json.dumps({"format": "gridforge.progress/1",
                        "snakes": {"done": {"1": 2, "2": 5}, "open": SNAKES_LEVEL,
                                   "current": current},
-                       "mines": {"run": Run(7).save()}})
+                       "mines": {"run": PlayedRun(7).save()}})
 
 
 def open_snakes_level(page: Page, n: int) -> None:

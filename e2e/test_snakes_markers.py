@@ -16,6 +16,8 @@ from gridforge.snakes import play
 from gridforge.snakes.design.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
+from tests.page_copy import PageCopy
+
 from .conftest import READY_TIMEOUT_MS, wait_idle
 from .snakes_helpers import (
     DIRS,
@@ -134,13 +136,14 @@ def play_and_watch(page: Page, level: dict[str, Any], solution: list[list[Any]],
                    upto: int | None = None) -> list[dict[str, Any]]:
     """Play ``solution`` (its first ``upto`` steps) and compare the markers drawn after each
     step with Python's view; returns the page's snapshots, the start's first."""
-    answer = play.start(level)
+    shown = PageCopy()
+    answer = shown(play.start(level))
     page.evaluate(WATCH_FLIGHTS)
     snaps = [read(page)]
     assert drawn(snaps[0]) == sorted(expected(m) for m in answer["view"]["markers"])
     check_drawn(snaps[0], "start")
     for i, step in enumerate(solution[:upto], start=1):
-        answer = play.step(answer["session"], step)
+        answer = shown(play.step(answer["id"], step))
         mouse_step(page, step, i)
         snap = read(page)
         assert drawn(snap) == sorted(expected(m) for m in answer["view"]["markers"]), f"step {i}"
@@ -165,11 +168,12 @@ def drawn_counts(snaps: list[dict[str, Any]], kind: str) -> list[str | None]:
 
 def python_counts(level: dict[str, Any], solution: list[list[Any]], kind: str) -> list[str | None]:
     """The same counts from Python's view."""
-    answer = play.start(level)
+    shown = PageCopy()
+    answer = shown(play.start(level))
     out = []
     for step in [None, *solution]:
         if step is not None:
-            answer = play.step(answer["session"], step)
+            answer = shown(play.step(answer["id"], step))
         ms = [m for m in answer["view"]["markers"] if m["kind"] == kind]
         out.append(str(ms[0]["count"]) if ms else None)
     return out

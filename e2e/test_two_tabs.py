@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gridforge.mines.run import Run
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.mines.fixtures import PlayedRun
 
 from .conftest import READY_TIMEOUT_MS
 
@@ -71,7 +72,7 @@ def seed_run(context: BrowserContext, seed: int) -> None:
     page.goto("/#home")
     page.evaluate("(t) => localStorage.setItem('gridforge.progress', t)", json.dumps(
         {"format": "gridforge.progress/1", "snakes": {"done": {"1": 9}, "open": 2},
-         "mines": {"run": Run(seed).save()}}))
+         "mines": {"run": PlayedRun(seed).save()}}))
     page.close()
 
 
@@ -155,9 +156,9 @@ def import_file(page: Page, path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "change", "path"), [
     ("an unresumable mines run", lambda p: p["mines"].update(
-        run={**Run(7).save(), "steps": [["primary", [99, 99]]]}), "mines.run"),
+        run={**PlayedRun(7).save(), "steps": [["primary", [99, 99]]]}), "mines.run"),
     ("a run of other rules", lambda p: p["mines"].update(
-        run={**Run(7).save(), "table": "0000000000000000"}), "mines.run.table"),
+        run={**PlayedRun(7).save(), "table": "0000000000000000"}), "mines.run.table"),
     ("a level in progress that does not resume", lambda p: p["snakes"].update(
         current={"level": 1, "steps": [[0, "head", "up"]] * 3, "redo": [], "sha": "0" * 64}),
      "snakes.current"),
@@ -168,7 +169,7 @@ def test_a_progress_file_the_page_could_not_use_changes_nothing(
     page.goto("/#home")
     page.evaluate("() => window.gridforge.ready")
     before = {"format": "gridforge.progress/1", "snakes": {"done": {"1": 9}, "open": 2},
-              "mines": {"run": Run(5).save()}}
+              "mines": {"run": PlayedRun(5).save()}}
     page.evaluate("(t) => localStorage.setItem('gridforge.progress', t)", json.dumps(before))
     page.reload()
     bad = json.loads(json.dumps(before))

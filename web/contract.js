@@ -47,11 +47,52 @@ export function playerError(error) {
 }
 
 /**
+ * What the page keeps of each game in play. Python's midend answers a game's view and offer
+ * in full when it opens, then only `changes`: `[path, value]` pairs, the value now at each
+ * path of `{view, offer}`. `whole(answer)` applies them to the last view and offer of the
+ * answer's game (`id`) and answers the answer with both whole; a changed part is a new
+ * object, an unchanged one the same object as before. `forget(id)` drops a closed game.
+ */
+export function pageCopy(limit = 32) {
+  const games = new Map();
+  function whole(answer) {
+    if (!answer || typeof answer.id !== "string" || !("changes" in answer)) return answer;
+    let shown;
+    if (answer.changes === null) shown = { view: answer.view, offer: answer.offer };
+    else {
+      const held = games.get(answer.id);
+      if (!held) throw new Error(`changes for a game this page never opened (${answer.id})`);
+      shown = applyChanges(held, answer.changes);
+    }
+    games.delete(answer.id);
+    games.set(answer.id, shown);
+    while (games.size > limit) games.delete(games.keys().next().value);
+    return { ...answer, view: shown.view, offer: shown.offer, changes: null };
+  }
+  return { whole, forget: (id) => games.delete(id) };
+}
+
+/** `value` with each `[path, value]` of `changes` applied, copying only along the paths. */
+export function applyChanges(value, changes) {
+  const setAt = (at, path, i, next) => {
+    if (i === path.length) return next;
+    const copy = Array.isArray(at) ? at.slice() : { ...at };
+    copy[path[i]] = setAt(at[path[i]], path, i + 1, next);
+    return copy;
+  };
+  return changes.reduce((at, [path, next]) => setAt(at, path, 0, next), value);
+}
+
+/**
  * The contract over `invoke(name, args, onProgress)` (the shell's tracked bridge call):
  * `{api, snakes, editor, mines, named}`, each method resolving to Python's JSON answer.
  */
 export function makeContract(invoke) {
   const call = (name) => (...args) => invoke(name, args).catch((error) => { throw playerError(error); });
+  // A play verb of either game: its answer made whole (see pageCopy); closing forgets it.
+  const copy = pageCopy();
+  const play = (name) => { const f = call(name); return (...args) => f(...args).then(copy.whole); };
+  const close = (name) => { const f = call(name); return (id) => { copy.forget(id); return f(id); }; };
   // A long call: `(args, onProgress({done, total, label}))`.
   const long = (name) => (args, onProgress = () => {}) =>
     invoke(name, args, onProgress).catch((error) => { throw playerError(error); });
@@ -69,14 +110,14 @@ export function makeContract(invoke) {
         facts ??= factsCall().catch((error) => { facts = null; throw error; });
         return facts;
       },
-      start: call(`${SNAKES}start`),
-      resume: call(`${SNAKES}resume`),
-      step: call(`${SNAKES}step`),
-      undo: call(`${SNAKES}undo`),
-      redo: call(`${SNAKES}redo`),
-      restart: call(`${SNAKES}restart`),
+      start: play(`${SNAKES}start`),
+      resume: play(`${SNAKES}resume`),
+      step: play(`${SNAKES}step`),
+      undo: play(`${SNAKES}undo`),
+      redo: play(`${SNAKES}redo`),
+      restart: play(`${SNAKES}restart`),
       hint: call(`${SNAKES}hint`),
-      close: call(`${SNAKES}close`),
+      close: close(`${SNAKES}close`),
       progressAfterWin: call(`${SNAKES}progress_after_win`),
       /** The stars (1..3) of a win in `steps` against the par (Python's rule). */
       stars: call(`${SNAKES}stars`),
@@ -116,15 +157,15 @@ export function makeContract(invoke) {
       design: long(`${SNAKES}design_levels`),
     },
     mines: {
-      newRun: call(`${MINES}new_run`),
-      resumeRun: call(`${MINES}resume_run`),
-      closeRun: call(`${MINES}close_run`),
-      primary: call(`${MINES}primary`),
-      secondary: call(`${MINES}secondary`),
-      act: call(`${MINES}act`),
-      continueRun: call(`${MINES}continue_run`),
-      refresh: call(`${MINES}refresh`),
-      hint: call(`${MINES}hint`),
+      newRun: play(`${MINES}new_run`),
+      resumeRun: play(`${MINES}resume_run`),
+      closeRun: close(`${MINES}close_run`),
+      primary: play(`${MINES}primary`),
+      secondary: play(`${MINES}secondary`),
+      act: play(`${MINES}act`),
+      continueRun: play(`${MINES}continue_run`),
+      refresh: play(`${MINES}refresh`),
+      hint: play(`${MINES}hint`),
       telemetry: call(`${MINES}telemetry`),
       /** The rules screen's words for mines. */
       rules: call(`${MINES}rules`),

@@ -32,8 +32,8 @@ export async function progressFileIssues(app, progress) {
   if (minesRunOpen(mines)) {  // the run the Mines screen would resume
     try {
       const answer = await app.python.mines.resumeRun(mines.run);
-      app.python.mines.closeRun(answer.run).catch(() => {});
-      const s = answer.state;
+      app.python.mines.closeRun(answer.id).catch(() => {});
+      const s = answer.view;
       const summary = mines.summary;
       if (summary && s && (summary.battle !== s.battle || summary.battles !== s.battles)) {
         issues.push({ path: "mines.summary", message: t("progress.check.summary",
@@ -53,7 +53,7 @@ export async function progressFileIssues(app, progress) {
       try {
         const answer = await app.python.snakes.resume(found.level,
           { sha: current.sha, steps: current.steps, redo: current.redo });
-        app.python.snakes.close(answer.session).catch(() => {});
+        app.python.snakes.close(answer.id).catch(() => {});
       } catch (error) {
         issues.push(...issuesUnder("snakes.current", error, (why) => t("progress.check.current", { why })));
       }

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridforge.midend import Midend
+from gridforge.mines.backend import Input, Mines
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine, check_install_invariants
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import Economy, Ledger
+from gridforge.mines.run import Run, RunTable
 from hypothesis import assume
 from hypothesis import strategies as st
 
@@ -306,3 +309,57 @@ def boards(draw: st.DrawFn) -> Board:
     board = Board(cols, rows, mines, spawn, variants={c: ("fog",) for c in fog})
     assume(check_install_invariants(board) is None)
     return board
+
+
+# ---------------------------------------------------------------------------- runs
+class PlayedRun:
+    """A run played through the midend as the page plays it (:mod:`gridforge.mines.backend`):
+    each input answers the page's envelope and is recorded in the run's save; anything else
+    reads the run itself (``to_json``, ``session``, ``status``...)."""
+
+    def __init__(self, seed: int | None = None, table: RunTable | None = None,
+                 saved: Any = None) -> None:
+        self.midend: Midend[Any, Any, Any, Any, Any, Any, Any] = Midend(Mines(table))
+        if saved is None:
+            self.id, _ = self.midend.start(seed)
+        else:
+            self.id, _ = self.midend.resume(None, saved)
+        self.run: Run = self.midend.game(self.id).run
+
+    def _input(self, verb: str, **given: Any) -> dict[str, Any]:
+        envelope, extra = self.midend.play(self.id, Input(verb, **given))
+        return {**envelope, **(extra or {})}
+
+    def primary(self, cell: Cell) -> dict[str, Any]:
+        return self._input("primary", cell=cell)
+
+    def secondary(self, cell: Cell) -> dict[str, Any]:
+        return self._input("secondary", cell=cell)
+
+    def act(self, intent: Intent) -> dict[str, Any]:
+        return self._input("act", intent=intent)
+
+    def continue_run(self) -> dict[str, Any]:
+        return self._input("continue")
+
+    def refresh(self) -> dict[str, Any]:
+        return self._input("refresh")
+
+    def hint(self) -> dict[str, Any]:
+        return self._input("hint")
+
+    def save(self) -> Any:
+        """What the page stores: the format, the seed, the table's fingerprint, the steps."""
+        return self.midend.save(self.id)
+
+    @property
+    def steps(self) -> list[Any]:
+        return list(self.save()["steps"])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.run, name)
+
+
+def replay_saved(saved: Any, table: RunTable | None = None) -> PlayedRun:
+    """The run ``saved`` rebuilds, replayed by the midend (ValidationError when it cannot)."""
+    return PlayedRun(table=table, saved=saved)

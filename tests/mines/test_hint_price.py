@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.mines import run as runs
+from gridforge.mines import backend as runs
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import Run, RunTable, load_run_table, replay_saved
+from gridforge.mines.run import Run, RunTable, load_run_table
 from gridforge.mines.view import stand_for
 
+from ..page_copy import PageCopy
+from .fixtures import PlayedRun, replay_saved
 
-def dig_hinted(run: Run, answer: dict) -> None:
+
+def dig_hinted(run: PlayedRun, answer: dict) -> None:
     """Do what a hint says, as a player would: dig a safe cell (a far click walks up to
     it), or stand beside a mine and flag it."""
     assert answer["cell"] is not None and answer["reachable"]
@@ -25,26 +28,27 @@ def dig_hinted(run: Run, answer: dict) -> None:
 
 
 def test_a_hint_spends_one_from_the_stock_and_the_state_says_so():
-    answer = runs.new_run(3)
-    run_id = answer["run"]
+    shown = PageCopy()
+    answer = shown(runs.new_run(3))
+    run_id = answer["id"]
     per = load_run_table().hints_per_battle
     assert per >= 2
-    assert answer["state"]["hints"] == {"left": per, "per_battle": per, "price": 1,
-                                        "can_ask": True}
-    paid = runs.hint(run_id)
+    assert answer["view"]["hints"] == {"left": per, "per_battle": per, "price": 1,
+                                       "can_ask": True}
+    paid = shown(runs.hint(run_id))
     assert paid["cell"] is not None and paid["price"] == 1
-    assert paid["state"]["hints"]["left"] == per - 1 == paid["hints_left"]
+    assert paid["view"]["hints"]["left"] == per - 1 == paid["hints_left"]
     assert paid["save"]["steps"][-1] == {"do": "hint"}
     # Asking again about the same cell shows it again for free; nothing is recorded.
     again = runs.hint(run_id)
     assert again["cell"] == paid["cell"] and again["price"] == 0
-    assert again["state"]["hints"]["left"] == per - 1
-    assert again["save"] == paid["save"]
+    assert again["save"] is None  # nothing changed: nothing to store
+    assert shown(again)["view"]["hints"]["left"] == per - 1
     runs.close_run(run_id)
 
 
 def test_with_the_stock_spent_a_hint_is_refused_and_nothing_changes():
-    run = Run(5)
+    run = PlayedRun(5)
     per = run.table.hints_per_battle
     for _ in range(per):
         answer = run.hint()
@@ -55,8 +59,9 @@ def test_with_the_stock_spent_a_hint_is_refused_and_nothing_changes():
     assert run.hints_left == 0 and not run.to_json()["hints"]["can_ask"]
     before, steps = run.to_json(), list(run.steps)
     refused = run.hint()
-    assert refused["refused"] and refused["cell"] is None and refused["price"] == 0
-    assert "No hints left" in refused["text"]
+    assert refused["refused"]["reason"] == "hints_spent" and refused["save"] is None
+    assert refused["cell"] is None and refused["price"] == 0
+    assert "No hints left" in refused["text"] == refused["refused"]["message"]
     assert run.to_json() == before and run.steps == steps
 
 
@@ -65,7 +70,7 @@ def test_the_stock_is_a_battle_s_and_comes_back_with_the_next_battle():
                                          "attack": 0},
                                         {"preset": "battle-1", "enemy": "Rat", "hp": 5,
                                          "attack": 0}]})
-    run = Run(2, table)
+    run = PlayedRun(2, table)
     assert run.hint()["price"] == 1
     assert run.hints_left == table.hints_per_battle - 1
     # Play on (what logic proves, at no cost) until the 1-HP enemy falls at a round's end.
@@ -84,7 +89,7 @@ def test_the_stock_is_a_battle_s_and_comes_back_with_the_next_battle():
 
 
 def test_a_paid_hint_replays_from_the_save():
-    run = Run(8)
+    run = PlayedRun(8)
     dig_hinted(run, run.hint())
     run.hint()
     replayed = replay_saved(run.save())
@@ -100,15 +105,15 @@ def test_a_run_saved_under_an_earlier_table_is_refused_naming_the_table():
     # Issue 45 changed the boards (the opening gate) and the enemies: a run saved under an
     # earlier table (the fingerprints earlier builds wrote) made other boards from its seed,
     # so it cannot replay and is refused, never replayed into a different game.
-    run = Run(11)
+    run = PlayedRun(11)
     run.primary(tuple(run.to_json()["offer"]["reach"][0][:2]))
     for earlier in ("817c6c45d8aeeec1", "86b4b48766a9c609", "0000000000000000"):
         with pytest.raises(ValidationError, match=r"table: .*other run rules"):
             runs.resume_run({**run.save(), "table": earlier})
     answer = runs.resume_run(run.save())
-    assert answer["state"]["board"] == run.to_json()["board"]
+    assert answer["view"]["board"] == run.to_json()["board"]
     assert answer["messages"] == []
-    runs.close_run(answer["run"])
+    runs.close_run(answer["id"])
 
 
 def test_the_table_checks_the_hint_stock():

@@ -9,13 +9,18 @@ import re
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.mines import page
+from gridforge.mines import backend, page
 from gridforge.mines import run as runs
 from gridforge.mines.intents import REJECT_REASONS, SUB_REASONS, Intent
-from gridforge.mines.run import REFUSALS, Run, load_run_table, replay_saved
+from gridforge.mines.run import REFUSALS, load_run_table
 from gridforge.mines.view import fog_digits, move_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from ..page_copy import PageCopy
+from .fixtures import PlayedRun, replay_saved
+
+SHOWN = PageCopy()  # what the page keeps of each run, each answer applied to it
 
 # Fog unlocks from the third battle: two one-hit battles first, then long foggy ones.
 FOG_TABLE = {"battles": [
@@ -30,9 +35,9 @@ def fog_table():
     return load_run_table(FOG_TABLE)
 
 
-def fog_run(seed: int) -> Run:
+def fog_run(seed: int) -> PlayedRun:
     """A run of FOG_TABLE brought to its first foggy board by a player who knows the mines."""
-    run = Run(seed, fog_table())
+    run = PlayedRun(seed, fog_table())
     while run.battle_index < 2:
         engine, board = run.session.engine, run.session.engine.board
         target = next((x, y) for y in range(board.rows) for x in range(board.cols)
@@ -44,7 +49,7 @@ def fog_run(seed: int) -> Run:
     return run
 
 
-def random_step(run: Run, rng: random.Random) -> dict:
+def random_step(run: PlayedRun, rng: random.Random) -> dict:
     """One input a restless player might give: mostly what the view offers, sometimes not."""
     state = run.to_json()
     if state["status"] == "settled":
@@ -79,7 +84,7 @@ def texts(answer: dict) -> list[str]:
     return out
 
 
-def assert_no_fog_digit(run: Run, answer: dict) -> None:
+def assert_no_fog_digit(run: PlayedRun, answer: dict) -> None:
     board = run.session.engine.board
     if board is None:
         return
@@ -157,33 +162,43 @@ def test_replaying_a_saved_run_gives_the_same_state(seed, play, length):
     assert again.save() == run.save()
 
 
+def state_of(answer: dict) -> dict:
+    """The run as the page draws it after ``answer``: its view and offer, kept whole."""
+    whole = SHOWN(answer)
+    return {**whole["view"], "offer": whole["offer"]}
+
+
 def test_resume_through_the_page_rebuilds_board_ap_flags_and_hp():
     answer = page.new_run(12)
-    run_id = answer["run"]
-    state = answer["state"]
+    run_id = answer["id"]
+    state = state_of(answer)
     x, y, sx, sy = state["offer"]["reach"][0]
-    page.primary(run_id, [sx, sy])  # a move beside a concealed cell
-    state = page.primary(run_id, [x, y])["state"]  # a dig
+    state_of(page.primary(run_id, [sx, sy]))  # a move beside a concealed cell
+    state = state_of(page.primary(run_id, [x, y]))  # a dig
     if not state["offer"]["flag_place"]:
         x, y, sx, sy = state["offer"]["reach"][0]
-        state = page.primary(run_id, [sx, sy])["state"]
+        state = state_of(page.primary(run_id, [sx, sy]))
     fx, fy = state["offer"]["flag_place"][0]
     last = page.secondary(run_id, [fx, fy])
+    assert last["save"] is not None  # a flag placed changes the run: the answer saves it
+    state = state_of(last)
     resumed = page.resume_run(last["save"])
-    assert resumed["run"] != run_id
+    assert resumed["id"] != run_id
+    again = state_of(resumed)
     for key in ("board", "ap", "rap", "player", "enemy", "round", "offer", "pending"):
-        assert resumed["state"][key] == last["state"][key], key
-    assert resumed["state"]["board"]["grid"][fy][fx] == "flag"
+        assert again[key] == state[key], key
+    assert again["board"]["grid"][fy][fx] == "flag"
 
 
-def _played_with_its_log(seed: int) -> tuple[dict, list[str]]:
-    """A run played through the page (far-click digs, continues after each settlement) and
-    the log lines its answers gave since the current board began, as the page keeps them."""
+def _played_with_its_log(seed: int) -> tuple[dict, dict, list[str]]:
+    """A run played through the page (far-click digs, continues after each settlement): its
+    last answer made whole, its state, and the log lines its answers gave since the current
+    board began, as the page keeps them."""
     answer = page.new_run(seed)
-    run_id, shown = answer["run"], list(answer["log"])
+    run_id, shown = answer["id"], list(answer["log"])
+    state = state_of(answer)
     boards = 1
     for _ in range(200):
-        state = answer["state"]
         if state["status"] in ("won", "lost") or (len(shown) > 40 and boards > 1):
             break
         if state["can_continue"]:
@@ -193,28 +208,29 @@ def _played_with_its_log(seed: int) -> tuple[dict, list[str]]:
             answer = page.primary(run_id, [x, y])
         else:
             answer = page.act(run_id, {"kind": "stop", "cell": [0, 0]})
-        now = answer["state"]
+        now = state_of(answer)
         if (now["battle"], now["board_no"]) != (state["battle"], state["board_no"]):
             shown, boards = [], boards + 1  # a new board: the page starts its log anew
         shown += answer["log"]
-    return answer, shown
+        state = now
+    return SHOWN.games[run_id], state, shown
 
 
 def test_resume_gives_back_the_event_log_as_it_was_shown(monkeypatch):
     new_boards = 0
     for seed in range(8):
-        answer, shown = _played_with_its_log(seed)
+        answer, state, shown = _played_with_its_log(seed)
         assert shown
         assert page.resume_run(answer["save"])["log"] == shown[-60:]  # the page keeps 60
-        new_boards += answer["state"]["board_no"] > 1 or answer["state"]["battle"] > 1
+        new_boards += state["board_no"] > 1 or state["battle"] > 1
     assert new_boards  # some runs reached a later board: its log starts with that board
-    monkeypatch.setattr(runs, "RESUMED_LOG_LINES", 10)  # the newest lines, when there are more
+    monkeypatch.setattr(backend, "RESUMED_LOG_LINES", 10)  # the newest lines, when more
     assert page.resume_run(answer["save"])["log"] == shown[-10:]
 
 
 def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing():
     good = page.new_run(5)["save"]
-    count = len(runs._runs.items)
+    count = len(backend.MIDEND)
     cases = {
         "format": {**good, "format": "x"},
         "seed": {**good, "seed": "5"},
@@ -232,12 +248,12 @@ def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing():
         assert path in [issue.path for issue in info.value.issues], (path, info.value.issues)
     with pytest.raises(ValidationError):
         page.resume_run([])
-    assert len(runs._runs.items) == count
+    assert len(backend.MIDEND) == count
 
 
 def test_the_move_tree_gives_exactly_the_engines_move_paths():
     for seed in range(8):
-        run = Run(seed)
+        run = PlayedRun(seed)
         rng = random.Random(seed)
         for _ in range(25):
             random_step(run, rng)
@@ -254,7 +270,7 @@ def test_the_move_tree_gives_exactly_the_engines_move_paths():
 
 def test_every_offered_click_does_what_the_view_says():
     for seed in range(5):
-        run = Run(seed)
+        run = PlayedRun(seed)
         rng = random.Random(seed)
         for _ in range(30):
             state = run.to_json()
@@ -286,7 +302,7 @@ def test_every_offered_click_does_what_the_view_says():
 
 
 def test_a_far_click_moves_beside_the_cell_then_digs_it_as_two_batches():
-    run = Run(3)
+    run = PlayedRun(3)
     far = run.to_json()["offer"]["reach"][0]
     target, stand = (far[0], far[1]), (far[2], far[3])
     path = run.session.engine.compute_move_path(stand)
@@ -299,7 +315,7 @@ def test_a_far_click_moves_beside_the_cell_then_digs_it_as_two_batches():
 
 
 def test_a_far_click_with_no_ground_beside_the_cell_is_refused_in_words():
-    run = Run(3)
+    run = PlayedRun(3)
     state = run.to_json()
     board = state["board"]
     reach = {(c[0], c[1]) for c in state["offer"]["reach"]}
@@ -312,7 +328,7 @@ def test_a_far_click_with_no_ground_beside_the_cell_is_refused_in_words():
 
 
 def test_every_refusal_is_in_the_players_words():
-    run = Run(3)
+    run = PlayedRun(3)
     answer = run.act(Intent("chord", (0, 0)))
     assert answer["messages"] == [{"kind": "error", "text": REFUSALS["out_of_catalog"]}]
     state = run.to_json()
@@ -330,7 +346,7 @@ def test_every_refusal_is_in_the_players_words():
 
 
 def test_pending_ambush_damage_shows_at_once():
-    run = Run(5)
+    run = PlayedRun(5)
     engine, board = run.session.engine, run.session.engine.board
     for mine in sorted(board.mines, key=lambda c: (c[1], c[0])):
         stand = next((n for n in board.neighbours(mine) if engine.is_open(n)
@@ -347,7 +363,7 @@ def test_pending_ambush_damage_shows_at_once():
 
 
 def test_mine_total_and_mines_left_are_in_every_view():
-    run = Run(9)
+    run = PlayedRun(9)
     rng = random.Random(9)
     for _ in range(60):
         random_step(run, rng)
@@ -360,7 +376,7 @@ def test_mine_total_and_mines_left_are_in_every_view():
 
 
 def test_telemetry_counts_inputs_ap_batches_chains_and_rejections():
-    run = Run(3)
+    run = PlayedRun(3)
     far = run.to_json()["offer"]["reach"][0]
     run.primary((far[0], far[1]))  # 1 input, 2 batches, 1 AP
     run.act(Intent("move", (0, 0)))  # refused or not, one input and one batch
@@ -388,4 +404,4 @@ def test_the_page_lists_the_run_calls():
                  "refresh", "hint", "telemetry", "run_state", "close_run"):
         assert name in page.__all__ and callable(getattr(page, name))
     with pytest.raises(ValidationError):
-        page.primary(page.new_run(1)["run"], [1, "2"])
+        page.primary(page.new_run(1)["id"], [1, "2"])

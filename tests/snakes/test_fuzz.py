@@ -27,6 +27,8 @@ from gridforge.snakes.level import parse_level, spec_example
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ..page_copy import PageCopy
+
 SHORT = settings(max_examples=10 if sys.platform == "emscripten" else 40, deadline=None,
                  suppress_health_check=list(HealthCheck))
 LONG = settings(max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck),
@@ -137,9 +139,9 @@ def check_page(level: Any, cert: Any, choice: int) -> None:
     with contextlib.suppress(GridforgeError):  # the project's own refusal is an outcome
         if choice == 0:
             answer = page.start(level)
-            page.step(answer["session"], [0, "tail", "R"])
+            page.step(answer["id"], [0, "tail", "R"])
             page.resume(level, SAVE)
-            page.close(answer["session"])
+            page.close(answer["id"])
         elif choice == 1:
             page.verify(level, STATES, 5.0)
         else:
@@ -151,7 +153,7 @@ def check_session(save: Any, args: Any) -> None:
         page.position(LEVEL, save.get("steps") if isinstance(save, dict) else save)
     with contextlib.suppress(GridforgeError):
         answer = page.resume(LEVEL, save)
-        sid = answer["session"]
+        sid = answer["id"]
         page.step(sid, args)
         page.undo(sid)
         page.redo(sid)
@@ -180,9 +182,10 @@ LEVEL = spec_example()
 BATCH = {"format": BATCH_FORMAT, "request": {"target": 30, "tolerance": 7},
          "levels": [spec_example()], "certificates": [CERT]}
 EXPORTED = {"level": spec_example(), "certificate": CERT}
-_OPENED = page.start(spec_example())
-_OPENED = page.step(_OPENED["session"], _OPENED["offer"]["legal"][0])
-SAVE = page.undo(page.step(_OPENED["session"], _OPENED["offer"]["legal"][0])["session"])["save"]
+_COPY = PageCopy()
+_OPENED = _COPY(page.start(spec_example()))
+_OPENED = _COPY(page.step(_OPENED["id"], _OPENED["offer"]["legal"][0]))
+SAVE = page.undo(page.step(_OPENED["id"], _OPENED["offer"]["legal"][0])["id"])["save"]
 
 
 def _properties(conf: settings) -> list[Any]:

@@ -8,14 +8,41 @@ from typing import Any
 
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.session import UnknownSession
+from gridforge.midend import UnknownSession
 from gridforge.snakes import play
 from gridforge.snakes.level import level_from_json, level_sha256
 from gridforge.snakes.rules import Game, move_to_step, step_to_move
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ..page_copy import PageCopy
 from .fixtures import spec_example
+
+PAGE = PageCopy()
+
+
+def do_start(level: Any) -> Any:
+    return PAGE(play.start(level))
+
+
+def do_resume(level: Any, save: Any) -> Any:
+    return PAGE(play.resume(level, save))
+
+
+def do_step(sid: Any, step_json: Any) -> Any:
+    return PAGE(play.step(sid, step_json))
+
+
+def do_undo(sid: Any) -> Any:
+    return PAGE(play.undo(sid))
+
+
+def do_redo(sid: Any) -> Any:
+    return PAGE(play.redo(sid))
+
+
+def do_restart(sid: Any) -> Any:
+    return PAGE(play.restart(sid))
 
 
 def replayed(level: Any, steps: list[Any]) -> dict[str, Any]:
@@ -30,37 +57,37 @@ def replayed(level: Any, steps: list[Any]) -> dict[str, Any]:
 
 
 def test_a_game_steps_refuses_undoes_and_redoes_by_id():
-    s = play.start(spec_example())
-    sid = s["session"]
+    s = do_start(spec_example())
+    sid = s["id"]
     assert isinstance(sid, str) and s["step_count"] == 0 and [0, "tail", "R"] in s["offer"]["legal"]
     assert s["offer"] == {**s["offer"], "undo": False, "redo": False, "hint": True}
     assert s["save"] == {"sha": level_sha256(spec_example()), "steps": [], "redo": []}
-    s = play.step(sid, [0, "tail", "R"])
-    assert s["session"] == sid and s["step_count"] == 1 and s["refused"] is None
+    s = do_step(sid, [0, "tail", "R"])
+    assert s["id"] == sid and s["step_count"] == 1 and s["refused"] is None
     assert s["offer"]["undo"] and not s["offer"]["redo"]
-    r = play.step(sid, [1, "head", "U"])
+    r = do_step(sid, [1, "head", "U"])
     assert r["refused"]["reason"] == "frozen" and r["step_count"] == 1
     assert r["refused"]["message"] and r["save"] == s["save"]
-    u = play.undo(sid)
+    u = do_undo(sid)
     assert u["step_count"] == 0 and u["save"]["redo"] == [[0, "tail", "R"]]
     assert u["offer"]["redo"] and not u["offer"]["undo"]
-    assert play.redo(sid)["save"]["steps"] == [[0, "tail", "R"]]
-    d = play.step(sid, [0, "tail", "D"])
+    assert do_redo(sid)["save"]["steps"] == [[0, "tail", "R"]]
+    d = do_step(sid, [0, "tail", "D"])
     assert d["save"]["steps"] == [[0, "tail", "R"], [0, "tail", "D"]]
     assert d["view"]["bodies"][0]["cells"] == [[1, 1], [2, 1], [2, 2]]
-    again = play.restart(sid)
-    assert again["session"] == sid and again["save"]["steps"] == again["save"]["redo"] == []
-    assert again["view"] == play.start(spec_example())["view"]
+    again = do_restart(sid)
+    assert again["id"] == sid and again["save"]["steps"] == again["save"]["redo"] == []
+    assert again["view"] == do_start(spec_example())["view"]
     assert play.close(sid) is True and play.close(sid) is False
     with pytest.raises(UnknownSession, match="unknown snakes session"):
-        play.step(sid, [0, "tail", "R"])
+        do_step(sid, [0, "tail", "R"])
 
 
 def test_play_hint_finds_the_proven_minimum():
-    s = play.start(spec_example())
-    h = play.hint(s["session"])
+    s = do_start(spec_example())
+    h = play.hint(s["id"])
     assert h["remaining"] == 20 and h["optimal"]
-    after = play.step(s["session"], h["step"])
+    after = do_step(s["id"], h["step"])
     assert after["refused"] is None
     assert play.validate({"format": 1})["ok"] is False
 
@@ -72,42 +99,42 @@ def test_play_hint_finds_the_proven_minimum():
     (100, None, "max_seconds"),
 ])
 def test_hint_budgets_out_of_range_are_refused_naming_the_field(states, seconds, field):
-    s = play.start(spec_example())
+    s = do_start(spec_example())
     with pytest.raises(GridforgeError, match=field):
-        play.hint(s["session"], states, seconds)
+        play.hint(s["id"], states, seconds)
 
 
 def test_a_bad_step_is_a_refusal_and_a_bad_id_the_packages_error():
-    sid = play.start(spec_example())["session"]
-    answer = play.step(sid, ["a", "b", "c"])
+    sid = do_start(spec_example())["id"]
+    answer = do_step(sid, ["a", "b", "c"])
     assert answer["refused"]["reason"] == "bad_step" and answer["step_count"] == 0
     for bad in (None, 3, "s0", ["s1"], {"id": sid}):
         with pytest.raises(UnknownSession):
-            play.undo(bad)
+            do_undo(bad)
 
 
 def test_a_game_keeps_at_most_max_session_steps(monkeypatch):
-    monkeypatch.setattr(play, "MAX_SESSION_STEPS", 3)
-    answer = play.start(spec_example())
+    monkeypatch.setattr(play.Snakes, "max_steps", 3)
+    answer = do_start(spec_example())
     for _ in range(3):
-        answer = play.step(answer["session"], answer["offer"]["legal"][0])
+        answer = do_step(answer["id"], answer["offer"]["legal"][0])
         assert answer["refused"] is None
-    answer = play.step(answer["session"], answer["offer"]["legal"][0])
+    answer = do_step(answer["id"], answer["offer"]["legal"][0])
     assert answer["refused"]["reason"] == play.TOO_LONG and answer["step_count"] == 3
 
 
 def test_the_oldest_game_is_forgotten_past_the_limit_and_resumes_from_its_save():
-    first = play.start(spec_example())
-    first = play.step(first["session"], [0, "tail", "R"])
+    first = do_start(spec_example())
+    first = do_step(first["id"], [0, "tail", "R"])
     for _ in range(play.MAX_SESSIONS):
-        play.start(spec_example())
+        do_start(spec_example())
     with pytest.raises(UnknownSession):
-        play.step(first["session"], [0, "tail", "D"])
-    back = play.resume(spec_example(), first["save"])
-    assert back["session"] != first["session"]
+        do_step(first["id"], [0, "tail", "D"])
+    back = do_resume(spec_example(), first["save"])
+    assert back["id"] != first["id"]
     # the same game, where the step left it (a resume plays no step: no events)
-    assert {k: v for k, v in back.items() if k not in ("session", "events")} == \
-        {k: v for k, v in first.items() if k not in ("session", "events")}
+    assert {k: v for k, v in back.items() if k not in ("id", "events")} == \
+        {k: v for k, v in first.items() if k not in ("id", "events")}
     assert back["events"] == [] and first["events"][0]["kind"] == "step"
 
 
@@ -129,7 +156,7 @@ def test_a_save_that_does_not_resume_is_refused_naming_its_field(save, path):
     if isinstance(save, dict) and "sha" not in save and path != "save.sha":
         save = {"sha": level_sha256(level), **save}
     with pytest.raises(ValidationError) as err:
-        play.resume(level, save)
+        do_resume(level, save)
     assert [i.path for i in err.value.issues] == [path]
 
 
@@ -163,8 +190,8 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
     ahead are those of exactly the legal steps (each equal to its step's answer), and a
     resume from the save answers the very same game."""
     level_json = LEVELS[level]
-    answer = play.start(level_json)
-    sid = answer["session"]
+    answer = do_start(level_json)
+    sid = answer["id"]
     steps: list[Any] = []
     redo: list[Any] = []
     for op in ops:
@@ -175,7 +202,7 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
             else:
                 step_json = data.draw(ANY_STEP)
             before = answer
-            answer = play.step(sid, step_json)
+            answer = do_step(sid, step_json)
             legal = step_json in oracle["legal"]
             if legal:  # the answer the page drew ahead is the step's answer
                 assert before["ahead"]["{}:{}:{}".format(*step_json)] == {
@@ -185,15 +212,15 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
             if legal:
                 steps, redo = [*steps, move_to_step(step_to_move(step_json))], []
         elif op == "undo":
-            answer = play.undo(sid)
+            answer = do_undo(sid)
             if steps and not oracle["complete"]:
                 redo = [steps.pop(), *redo]
         elif op == "redo":
-            answer = play.redo(sid)
+            answer = do_redo(sid)
             if redo and not oracle["complete"]:
                 steps.append(redo.pop(0))
         else:
-            answer = play.restart(sid)
+            answer = do_restart(sid)
             steps, redo = [], []
         oracle = replayed(level_json, steps)
         assert answer["view"] == oracle["view"]
@@ -203,10 +230,10 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
         assert answer["step_count"] == len(steps)
         assert answer["save"] == {"sha": level_sha256(level_json), "steps": steps, "redo": redo}
         assert list(answer["ahead"]) == ["{}:{}:{}".format(*s) for s in oracle["legal"]]
-    resumed = play.resume(level_json, answer["save"])
-    assert {k: v for k, v in resumed.items() if k not in ("session", "refused", "events")} == \
-        {k: v for k, v in answer.items() if k not in ("session", "refused", "events")}
-    assert play.close(sid) and play.close(resumed["session"])
+    resumed = do_resume(level_json, answer["save"])
+    assert {k: v for k, v in resumed.items() if k not in ("id", "refused", "events")} == \
+        {k: v for k, v in answer.items() if k not in ("id", "refused", "events")}
+    assert play.close(sid) and play.close(resumed["id"])
 
 
 @pytest.mark.parametrize("n", [1, 500])
@@ -214,15 +241,15 @@ def test_a_certified_solution_plays_to_the_win_and_undo_is_no_longer_offered(n):
     from gridforge.snakes.design.mainline import mainline_level
 
     entry = mainline_level(n)
-    answer = play.start(entry["level"])
-    sid = answer["session"]
+    answer = do_start(entry["level"])
+    sid = answer["id"]
     for step_json in entry["certificate"]["solution"]:
-        answer = play.step(sid, step_json)
+        answer = do_step(sid, step_json)
         assert answer["refused"] is None
     assert answer["view"]["complete"]
     assert answer["offer"] == {"undo": False, "redo": False, "hint": False, "restart": True,
                                "legal": []}
-    assert play.undo(sid)["step_count"] == len(entry["certificate"]["solution"])
+    assert do_undo(sid)["step_count"] == len(entry["certificate"]["solution"])
     assert play.hint(sid)["status"] == "complete"
     assert answer["view"] == replayed(entry["level"], entry["certificate"]["solution"])["view"]
 
@@ -236,12 +263,12 @@ def test_markers_count_down_on_the_step_that_thaws_or_unlocks(n, kind):
     from gridforge.snakes.design.mainline import mainline_level
 
     entry = mainline_level(n)
-    answer = play.start(entry["level"])
+    answer = do_start(entry["level"])
     first = _marker(answer["view"], kind)
     assert len(first) == 1 and first[0]["count"] >= 1
     counts = [first[0]["count"]]
     for step_json in entry["certificate"]["solution"]:
-        answer = play.step(answer["session"], step_json)
+        answer = do_step(answer["id"], step_json)
         assert answer["refused"] is None
         view = answer["view"]
         for m in view["markers"]:
@@ -266,7 +293,7 @@ def test_a_key_and_its_lock_share_their_pair_and_the_key_is_used_when_its_carrie
     from gridforge.snakes.design.mainline import mainline_level
 
     entry = mainline_level(30)
-    answer = play.start(entry["level"])
+    answer = do_start(entry["level"])
     (lock,) = _marker(answer["view"], "lock")
     (key,) = _marker(answer["view"], "key")
     assert lock["pair"] == key["pair"] == entry["level"]["bodies"][lock["body"]]["lock"]["id"]
@@ -274,7 +301,7 @@ def test_a_key_and_its_lock_share_their_pair_and_the_key_is_used_when_its_carrie
     assert lock["metal"] == "silver" and lock["needed"] == 1 and lock["count"] == 1
     assert key["used"] is False
     for step_json in entry["certificate"]["solution"]:
-        answer = play.step(answer["session"], step_json)
+        answer = do_step(answer["id"], step_json)
         keys = _marker(answer["view"], "key")
         if keys and keys[0]["used"]:
             assert answer["view"]["bodies"][key["body"]]["cells"] == []
@@ -292,17 +319,17 @@ def test_a_gold_lock_counts_its_two_keys():
         {"cells": [[0, 2], [1, 2]], "colors": [0], "key": "G"},
         {"cells": [[3, 1], [2, 1]], "colors": [1], "lock": {"id": "G", "kind": "gold"}},
     ], [{"cell": [2, 0], "color": 0}, {"cell": [2, 2], "color": 0}, {"cell": [4, 1], "color": 1}])
-    answer = play.start(level)
+    answer = do_start(level)
     (lock,) = _marker(answer["view"], "lock")
     assert lock["metal"] == "gold" and lock["needed"] == 2 and lock["count"] == 2
     assert [k["body"] for k in _marker(answer["view"], "key")] == [0, 1]
-    answer = play.step(answer["session"], [0, "tail", "R"])
+    answer = do_step(answer["id"], [0, "tail", "R"])
     assert _marker(answer["view"], "lock")[0]["count"] == 1
     assert [k["used"] for k in _marker(answer["view"], "key")] == [True, False]
-    answer = play.step(answer["session"], [1, "tail", "R"])
+    answer = do_step(answer["id"], [1, "tail", "R"])
     assert _marker(answer["view"], "lock")[0]["count"] == 0
     assert answer["view"]["bodies"][2]["blocked"] is None
-    answer = play.step(answer["session"], [2, "head", "R"])
+    answer = do_step(answer["id"], [2, "head", "R"])
     assert answer["view"]["complete"] and answer["view"]["markers"] == []
 
 
@@ -312,13 +339,13 @@ def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
 
     entry = mainline_level(n)
     level = entry["level"]
-    answer = play.start(level)
-    sid = answer["session"]
+    answer = do_start(level)
+    sid = answer["id"]
     assert answer["events"] == []
     seen: list[dict[str, Any]] = []
     for step in entry["certificate"]["solution"]:
         before = answer["view"]
-        answer = play.step(sid, step)
+        answer = do_step(sid, step)
         events = answer["events"]
         body, end, direction = step
         assert events[0] == {"kind": "step", "body": body, "end": end, "direction": direction,
@@ -334,7 +361,7 @@ def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
         seen += events
     assert seen[-1] == {"kind": "won"} and sum(e["kind"] == "won" for e in seen) == 1
     wanted = {"frozen-body": "thaw", "frozen-hole": "thaw", "lock": "unlock"}[kind]
-    markers = [m for m in play.start(level)["view"]["markers"] if m["kind"] == kind]
+    markers = [m for m in do_start(level)["view"]["markers"] if m["kind"] == kind]
     opened = [e for e in seen if e["kind"] == wanted]
     assert len(opened) == len(markers) > 0
     if kind == "frozen-hole":
@@ -342,11 +369,11 @@ def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
         assert all(e["color"] == level["holes"][e["hole"]]["color"] for e in opened)
     else:
         assert {e["body"] for e in opened} == {m["body"] for m in markers}
-    assert play.undo(sid)["events"] == []  # the level is complete: nothing to undo
+    assert do_undo(sid)["events"] == []  # the level is complete: nothing to undo
     # undo says nothing happened; redo says again what the step did; a refusal, nothing
-    fresh = play.start(level)["session"]
-    stepped = play.step(fresh, entry["certificate"]["solution"][0])
-    assert play.undo(fresh)["events"] == []
-    assert play.redo(fresh)["events"] == stepped["events"]
-    assert play.redo(fresh)["events"] == []  # nothing left to redo
-    assert play.step(fresh, [99, "head", "U"])["events"] == []
+    fresh = do_start(level)["id"]
+    stepped = do_step(fresh, entry["certificate"]["solution"][0])
+    assert do_undo(fresh)["events"] == []
+    assert do_redo(fresh)["events"] == stepped["events"]
+    assert do_redo(fresh)["events"] == []  # nothing left to redo
+    assert do_step(fresh, [99, "head", "U"])["events"] == []

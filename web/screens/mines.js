@@ -40,6 +40,9 @@ import { settlementSequence } from "./mines-sequence.js";
 
 const SEED_LIMIT = 2 ** 31;
 
+/** The run as the board, panels and overlay draw it: the answer's view with its offer. */
+const stateOf = (answer) => ({ ...answer.view, offer: answer.offer });
+
 function ensureStyles() {
   if (document.querySelector("link[data-mines-css]")) return;
   const link = document.createElement("link");
@@ -132,7 +135,7 @@ export const screen = {
       if (!answer.save || stale) return;
       try {
         // The summary lets the home screen say where the run stands without replaying it.
-        const s = answer.state;
+        const s = answer.view;
         const summary = s ? { status: s.status, battle: s.battle, battles: s.battles } : null;
         savedRev = app.store.saveMinesRun({ run: answer.save, summary }, savedRev);
       } catch (error) {
@@ -192,7 +195,7 @@ export const screen = {
      *  sequence is over: the serial queue, and so data-busy, waits for it). */
     function take(answer) {
       const before = state;
-      state = answer.state;
+      state = stateOf(answer);
       save(answer);
       // The log tells the current board's story: a line names cells of its own board.
       if (before && state && (before.battle !== state.battle || before.board_no !== state.board_no)) {
@@ -238,13 +241,13 @@ export const screen = {
       const answer = await app.python.mines.newRun(seed);
       if (!live) return;
       savedRev = null;  // a new run: saved over whatever is stored (the player chose it)
-      runId = answer.run;
+      runId = answer.id;
       section.dataset.run = runId;
       chordTipShown = false;
       view.setCursor(null);
       log.clear();
       take(answer);
-      if (announce) opening(t("mines.new-run-started", { seed, tip: answer.state.tip || "" }).trim(), "info");
+      if (announce) opening(t("mines.new-run-started", { seed, tip: answer.view.tip || "" }).trim(), "info");
     }
 
     /** The run's opening words, after the route's complaint if there was one. */
@@ -261,11 +264,11 @@ export const screen = {
         if (!live) return;
         if (runId) app.python.mines.closeRun(runId).catch(() => {});
         savedRev = rev;
-        runId = answer.run;
+        runId = answer.id;
         section.dataset.run = runId;
         take(answer);
         const more = (answer.messages || []).map((m) => ` ${m.text}`).join("");
-        opening(t("mines.resumed", { battle: answer.state.battle, round: answer.state.round, more }), "info");
+        opening(t("mines.resumed", { battle: answer.view.battle, round: answer.view.round, more }), "info");
       } catch (error) {
         if (!live) return;
         if (error.type === "Cancelled") {
@@ -355,8 +358,8 @@ export const screen = {
         if (state && state.hints && !state.hints.can_ask) return;
         const answer = await app.python.mines.hint(runId);
         if (!live) return;
-        if (answer.state) {
-          state = answer.state;
+        if (answer.view) {
+          state = stateOf(answer);
           save(answer);
           render();
         }

@@ -117,13 +117,13 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
     return board;
   }
 
-  /** Take Python's answer: the game's id, view, offer, count and save; or an answer from
+  /** Take Python's answer: the game's id, view, offer, count and save (when it changed); or an answer from
    * `ahead` (view, offer, count, events), whose step's own answer brings the rest. */
   function take(answer) {
-    if (answer.session !== undefined) {
-      session = answer.session;
+    if (answer.id !== undefined) {
+      session = answer.id;
       generation = app.generation;
-      saved = answer.save;
+      if (answer.save) saved = answer.save;  // sent only when the answer changed it
       ahead = answer.ahead ?? {};
     } else {
       ahead = {};  // the next answers ahead come with this step's own answer

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridforge.mines import generate, run, solver
+from gridforge.mines import backend as run
+from gridforge.mines import generate, solver
 
 __all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
            "position_hint", "primary", "refresh", "resume_run", "run_state", "secondary",

@@ -20,8 +20,9 @@ shape and this module builds it on the engine (A2), the ledger (A3) and the gene
 Every intent goes to ``settle_batch`` as a one-intent batch (D1 obligations 1 and 6); a
 click on a far concealed cell is two of them (a move beside it, then the dig: the compound
 intent of D1 data-supply item 13). Every number lives in the data file; every board seed
-derives from the run's seed, so the same seed and the same steps replay the same run:
-:meth:`Run.save` is all the page stores and :func:`resume_run` rebuilds the run from it.
+derives from the run's seed, so the same seed and the same steps replay the same run: the
+seed, the table's fingerprint and the steps are all the page stores (the midend keeps the
+steps, :mod:`gridforge.mines.backend`) and resuming rebuilds the run from them.
 
 Everything the page receives is in the player's words and hides fog digits at the source
 (:mod:`gridforge.mines.view`). The run also keeps the D1 telemetry of data-supply item 13
@@ -48,7 +49,6 @@ from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.play import Session
 from gridforge.mines.view import board_view, move_tree, offer, page_event, stand_for
-from gridforge.session import Registry
 
 RUN_FORMAT = "gridforge.mines.run/1"
 SAVE_FORMAT = "gridforge.mines.saved-run/1"
@@ -64,9 +64,7 @@ MAX_STEPS = 100_000
 # The seed's input-friction guard rail (data-supply item 13): input actions per AP spent.
 FRICTION_GUARD = 2
 
-__all__ = ["Battle", "Run", "RunTable", "act", "close_run", "continue_run", "hint",
-           "load_run_table", "move_path", "new_run", "primary", "refresh", "resume_run",
-           "run_state", "secondary", "telemetry"]
+__all__ = ["Battle", "Run", "RunTable", "load_run_table", "parse_saved"]
 
 # The player's words (the catalogue's, gridforge.i18n, looked up when read: always in the
 # call's language). Every refusal (D1 duty 6, data-supply item 10): the seed's reject_reason
@@ -320,7 +318,9 @@ class Run:
         self.battle_index = 0
         self.status = "playing"  # playing | settled | won | lost
         self.settlements: list[dict[str, Any]] = []
-        self.steps: list[dict[str, Any]] = []
+        # The step the save records for the last input (None: nothing to record); the
+        # midend keeps the steps (gridforge.mines.backend).
+        self.last_step: dict[str, Any] | None = None
         self.rounds: list[_Round] = []
         self.battle_summaries: list[dict[str, Any]] = []
         self.final_board: dict[str, Any] | None = None
@@ -516,17 +516,16 @@ class Run:
             return i18n.say(f"mines.done.{intent.kind}")
         return None
 
-    def act(self, intent: Intent, record: bool = True) -> dict[str, Any]:
+    def act(self, intent: Intent) -> dict[str, Any]:
         """Settle one intent (a one-intent batch); settle the round if it ended."""
-        return self._run([intent], record, {**intent.to_json()})
+        return self._run([intent], {**intent.to_json()})
 
-    def _run(self, intents: list[Intent], record: bool, step: dict[str, Any],
+    def _run(self, intents: list[Intent], step: dict[str, Any],
              far: Cell | None = None) -> dict[str, Any]:
         status_before = self.status
         current = self.rounds[-1]
         current.inputs += 1  # one raw input action, however many intents it becomes
-        if record:
-            self.steps.append(step)
+        self.last_step = step
         outcomes: list[ActionOutcome] = []
         events: list[dict[str, Any]] = []
         settlement = None
@@ -553,32 +552,31 @@ class Run:
         step: dict[str, Any]
         if board is None or not board.contains(cell):
             intent = Intent("dig", cell)
-            return self._run([intent], True, intent.to_json())
+            return self._run([intent], intent.to_json())
         if engine.is_open(cell):
             intent = Intent("move", cell)
-            return self._run([intent], True, intent.to_json())
+            return self._run([intent], intent.to_json())
         avatar = engine.avatar
         if (avatar is not None and cell in board.neighbours(avatar)) or self.status != "playing":
             intent = Intent("dig", cell)
-            return self._run([intent], True, intent.to_json())
+            return self._run([intent], intent.to_json())
         step = {"do": "reach", "cell": [cell[0], cell[1]]}
         stand = stand_for(engine, cell)
         if stand is None:
-            return self._run([Intent("dig", cell)], True, step, far=cell)
-        return self._run([Intent("move", stand), Intent("dig", cell)], True, step, far=cell)
+            return self._run([Intent("dig", cell)], step, far=cell)
+        return self._run([Intent("move", stand), Intent("dig", cell)], step, far=cell)
 
     def secondary(self, cell: Cell) -> dict[str, Any]:
         """A right click, a long press, F or a tap in flag mode: place or pull a flag."""
         kind = "flag_pull" if self.session.engine.has_flag(cell) else "flag_place"
         intent = Intent(kind, cell)
-        return self._run([intent], True, intent.to_json())
+        return self._run([intent], intent.to_json())
 
-    def refresh(self, record: bool = True) -> dict[str, Any]:
+    def refresh(self) -> dict[str, Any]:
         """Pay the refresh price from RAP for a new board of the same battle."""
         if self.status != "playing":
             raise GridforgeError("a refresh is only possible during a round")
-        if record:
-            self.steps.append({"do": "refresh"})
+        self.last_step = {"do": "refresh"}
         self.board_no += 1
         accepted = self._install(self._next_board(), refresh=True)
         if not accepted:
@@ -593,13 +591,12 @@ class Run:
                 "log": log_lines(events, self.session.engine.board),
                 "messages": [{"kind": "info" if accepted else "error", "text": text}]}
 
-    def continue_run(self, record: bool = True) -> dict[str, Any]:
+    def continue_run(self) -> dict[str, Any]:
         """After a settlement: the next round, on a new board when the last one was cleared,
         or the next battle when the enemy fell."""
         if self.status != "settled":
             raise GridforgeError(f"nothing to continue: the run is {self.status}")
-        if record:
-            self.steps.append({"do": "continue"})
+        self.last_step = {"do": "continue"}
         ledger, last = self.session.ledger, self.settlements[-1]
         new_board = last["result"] == "battle_won" or last["continuation_hint"] == "new_board"
         ledger.notify_settlement_done("new_board" if new_board else "same_board")
@@ -702,7 +699,7 @@ class Run:
         return (self.status == "playing" and self.session.ledger.phase == "active"
                 and self.hints_left > 0)
 
-    def hint(self, record: bool = True) -> dict[str, Any]:
+    def hint(self) -> dict[str, Any]:
         """A hint, at its price: one from the battle's stock (``hints_per_battle``).
 
         Only a hint that names a cell costs; asking again while the last paid hint's cell
@@ -711,6 +708,7 @@ class Run:
         A paid hint is a step of the saved run (``{"do": "hint"}``): it changes the run.
         ``price`` says what this answer cost, ``hints_left`` what is left.
         """
+        self.last_step = None
         if self.status != "playing" or self.session.ledger.phase != "active":
             answer = (self.proved_next() if self.status in ("won", "lost") else
                       _no_hint(i18n.say("mines.hint.round-over")))
@@ -729,14 +727,17 @@ class Run:
                     self._battle["hints_used"] += 1
                     self.hinted = (cell[0], cell[1])
                     answer["price"] = 1
-                    if record:
-                        self.steps.append({"do": "hint"})
+                    self.last_step = {"do": "hint"}
         answer.setdefault("price", 0)
         answer["hints_left"] = self.hints_left
         return answer
 
     def to_json(self) -> dict[str, Any]:
-        """The run as the page draws it: battle, enemy, player, board, offers, pending."""
+        """The run whole: its view and its offer."""
+        return {**self.view(), "offer": self.offer()}
+
+    def view(self) -> dict[str, Any]:
+        """The run as the page draws it: battle, enemy, player, board, pending."""
         ledger = self.session.ledger
         playing = self.status == "playing"
         view = board_view(self.session.engine) or self.final_board
@@ -765,13 +766,16 @@ class Run:
             "stop_ask": self.stop_ask(),
             "terms": self.terms(),
             "board": view,
-            "offer": offer(self.session.engine, ledger, playing),
             "pending": self.pending(),
             "tip": self.tip(),
             "last_settlement": worded(self.settlements[-1]) if self.settlements else None,
             "battle_summaries": [named(b) for b in self.battle_summaries],
             "totals": self.totals(),
         }
+
+    def offer(self) -> dict[str, Any]:
+        """What a click on each cell would do now, and at what price (:func:`offer`)."""
+        return offer(self.session.engine, self.session.ledger, self.status == "playing")
 
     def terms(self) -> dict[str, str]:
         """Every term the page shows, explained in a sentence (numbers from the tables)."""
@@ -798,12 +802,6 @@ class Run:
                 "damage_dealt": sum(b["damage_dealt"] for b in every),
                 "damage_taken": sum(b["damage_taken"] for b in every),
                 "player_hp": self.player_hp}
-
-    def save(self) -> dict[str, Any]:
-        """All the page stores to resume this run exactly: the seed, the table's
-        fingerprint and the steps (see :func:`resume_run`)."""
-        return {"format": SAVE_FORMAT, "seed": self.seed, "table": self.table.digest(),
-                "steps": list(self.steps)}
 
     def telemetry(self) -> dict[str, Any]:
         """D1's telemetry of the run (format ``gridforge.mines.telemetry/1``)."""
@@ -886,7 +884,7 @@ def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[st
 
 
 # ---------------------------------------------------------------- saved runs
-def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any]]]:
+def parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any]]]:
     """Validate a saved run; every problem is reported with its field path."""
     if not isinstance(data, Mapping):
         raise ValidationError([Issue("", "type", "a saved run is an object")], "saved run")
@@ -941,145 +939,3 @@ def _parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any
 
 def _is_cell(value: object) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)
-
-
-def replay_saved(data: object, table: RunTable | None = None,
-                 log: list[dict[str, Any]] | None = None) -> Run:
-    """Rebuild a run from its saved form (:meth:`Run.save`), step by step; ``log``, when
-    given, receives the event log of the current board as the page showed it (the page starts
-    its log anew with each board: a line names cells of its own board only).
-
-    :raises ValidationError: when the saved run is malformed or a step cannot replay
-        (naming the step); nothing is kept then.
-    """
-    table = table if table is not None else load_run_table()
-    seed, steps = _parse_saved(data, table)
-    run = Run(seed, table)
-    lines = log if log is not None else []
-    lines += log_lines(run.initial_events, run.session.engine.board)
-    board = (run.battle_index, run.board_no)
-    for k, step in enumerate(steps):
-        try:
-            if "intent" in step:
-                answer = run.act(step["intent"])
-            elif step["do"] == "reach":
-                answer = run.primary((step["cell"][0], step["cell"][1]))
-            elif step["do"] == "continue":
-                answer = run.continue_run()
-            elif step["do"] == "hint":
-                if run.hint()["price"] != 1:
-                    raise GridforgeError("a paid hint was recorded where none can be paid")
-                answer = {}
-            else:
-                answer = run.refresh()
-            if (run.battle_index, run.board_no) != board:  # as the page sees a new board
-                board = (run.battle_index, run.board_no)
-                lines.clear()
-            lines += answer.get("log", [])
-        except ValidationError:
-            raise
-        except GridforgeError as exc:
-            raise ValidationError([Issue(field_path("steps", k), "replay",
-                                         f"this step does not replay: {exc}")],
-                                  "saved run") from None
-    return run
-
-
-# ---------------------------------------------------------------- JSON facade for the page
-RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
-_runs: Registry[Run] = Registry("r", MAX_RUNS, "mines run")
-
-
-def _run(run_id: object) -> Run:
-    return _runs.get(run_id)
-
-
-def _cell(value: object, what: str = "cell") -> Cell:
-    if not _is_cell(value):
-        raise ValidationError([Issue(what, "type", "a cell is [x, y], two integers")], what)
-    assert isinstance(value, list)
-    return (value[0], value[1])
-
-
-def _full(run: Run, answer: dict[str, Any]) -> dict[str, Any]:
-    return {**answer, "state": run.to_json(), "save": run.save()}
-
-
-def new_run(seed: int) -> dict[str, Any]:
-    """Start a run from ``seed``; answers its id, the initial events, the state and what
-    the page stores to resume it."""
-    run = Run(seed)
-    run_id = _runs.add(run)
-    return {"run": run_id, "events": [page_event(e) for e in run.initial_events],
-            "log": log_lines(run.initial_events, run.session.engine.board),
-            "state": run.to_json(), "save": run.save()}
-
-
-def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a saved run exactly (the page's store after a reload); answers as
-    :func:`new_run`. :raises ValidationError: naming the faulty field or step."""
-    lines: list[dict[str, Any]] = []
-    run = replay_saved(saved, log=lines)
-    run_id = _runs.add(run)
-    return {"run": run_id, "events": [], "log": lines[-RESUMED_LOG_LINES:],
-            "state": run.to_json(), "save": run.save(), "messages": []}
-
-
-def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
-    """Settle one intent ``{"kind": "dig" | "flag_place" | "flag_pull" | "move" | "stop",
-    "cell": [x, y]}``; answers the outcome, the events, a settlement if the round ended."""
-    run = _run(run_id)
-    return _full(run, run.act(Intent.from_json(intent, "intent")))
-
-
-def primary(run_id: str, cell: list[int]) -> dict[str, Any]:
-    """A click or tap on ``cell`` (move, dig, or move beside a far cell and dig it)."""
-    run = _run(run_id)
-    return _full(run, run.primary(_cell(cell)))
-
-
-def secondary(run_id: str, cell: list[int]) -> dict[str, Any]:
-    """A right click or long press on ``cell``: place or pull a flag."""
-    run = _run(run_id)
-    return _full(run, run.secondary(_cell(cell)))
-
-
-def continue_run(run_id: str) -> dict[str, Any]:
-    """Go on after a settlement (next round, next board or next battle)."""
-    run = _run(run_id)
-    return _full(run, run.continue_run())
-
-
-def refresh(run_id: str) -> dict[str, Any]:
-    """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
-    run = _run(run_id)
-    return _full(run, run.refresh())
-
-
-def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
-    """The path a move to ``cell`` would take, for the preview ([] when it cannot)."""
-    engine = _run(run_id).session.engine
-    return [list(c) for c in engine.compute_move_path(_cell(cell))]
-
-
-def hint(run_id: str) -> dict[str, Any]:
-    """A hint at its price (:meth:`Run.hint`): the next cell logic proves from what the
-    player sees and has marked, and why; with the state and the save (a paid hint is a step
-    of the run)."""
-    run = _run(run_id)
-    return _full(run, run.hint())
-
-
-def telemetry(run_id: str) -> dict[str, Any]:
-    """The run's telemetry (format ``gridforge.mines.telemetry/1``)."""
-    return _run(run_id).telemetry()
-
-
-def run_state(run_id: str) -> dict[str, Any]:
-    """The run's state as the page draws it."""
-    return _run(run_id).to_json()
-
-
-def close_run(run_id: str) -> bool:
-    """Forget a run; False if it was not open."""
-    return _runs.drop(run_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 from gridforge.jsontypes import JsonObject
+from gridforge.midend import Envelope
 from gridforge.snakes.levelfile import LevelJson, Step
 
 
@@ -120,19 +121,6 @@ class Offer(TypedDict):
     legal: list[Step]
 
 
-class Save(TypedDict):
-    """All the page stores of a game in play."""
-
-    sha: str
-    steps: list[Step]
-    redo: list[Step]
-
-
-class Refusal(TypedDict):
-    reason: str
-    message: str
-
-
 class AheadAnswer(TypedDict):
     """A legal step's answer, computed before the step is played."""
 
@@ -142,12 +130,11 @@ class AheadAnswer(TypedDict):
     events: list[Event]
 
 
-class Answer(AheadAnswer):
-    """Every play verb's answer (see :mod:`gridforge.snakes.play`)."""
+class Answer(Envelope[View, Offer, Event, Step]):
+    """Every play verb's answer: the midend's envelope (:mod:`gridforge.midend`), the steps
+    played and the answers of the legal steps (see :mod:`gridforge.snakes.play`)."""
 
-    session: str
-    refused: Refusal | None
-    save: Save
+    step_count: int
     ahead: dict[str, AheadAnswer]
 
 

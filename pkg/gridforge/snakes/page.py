@@ -227,8 +227,10 @@ def validate(level: Any) -> Validation:
 
 
 def start(level: Any) -> Answer:
-    """Open a game on ``level``: ``{session, view, offer, step_count, refused, save}``
-    (see :mod:`gridforge.snakes.play`); the page names the game by ``session`` after."""
+    """Open a game on ``level``: the midend's envelope ``{id, view, offer, changes, events,
+    refused, save}`` with ``step_count`` and ``ahead`` (see :mod:`gridforge.snakes.play`);
+    the page names the game by ``id`` after. Later answers carry ``changes`` (what changed
+    since the last answer) instead of the view and offer, and the save only when it changed."""
     return play.start(level)
 
 

@@ -37,7 +37,16 @@ from typing import Any
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.i18n import has, say
-from gridforge.session import Registry, UnknownSession
+from gridforge.jsontypes import JsonObject
+from gridforge.midend import (
+    TOO_LONG,
+    Envelope,
+    Midend,
+    Played,
+    Resumed,
+    UnknownSession,
+    Unreplayable,
+)
 from gridforge.snakes.answers import (
     AheadAnswer,
     Answer,
@@ -47,15 +56,14 @@ from gridforge.snakes.answers import (
     Marker,
     Offer,
     PositionAnswer,
-    Save,
     Validation,
     View,
 )
 from gridforge.snakes.level import level_from_json, level_sha256, validate_level
+from gridforge.snakes.levelfile import Step
 from gridforge.snakes.rules import (
     REFUSALS,
     Game,
-    History,
     IllegalStep,
     Move,
     State,
@@ -73,7 +81,6 @@ MAX_SESSIONS = 16
 MAX_SESSION_STEPS = 5_000
 MAX_STATES = 1_000_000  # about 1 KiB a stored state at most: 1 GiB in the tab
 MAX_SECONDS = 600.0
-TOO_LONG = "too_long"
 # The rules' refusals and the midend's own, by reason: the catalogue's words
 # (``snakes.refusal.<reason>``), English here (tests; the command line).
 MESSAGES = {**REFUSALS, TOO_LONG: say(f"snakes.refusal.{TOO_LONG}", steps=MAX_SESSION_STEPS)}
@@ -87,27 +94,12 @@ def refusal(reason: str) -> str:
 
 
 class Play:
-    """One level in play: its compiled game, its SHA-256 and its history."""
+    """One level in play: its compiled game, its SHA-256 and where it stands."""
 
     def __init__(self, game: Game, sha: str) -> None:
         self.game = game
         self.sha = sha
-        self.history = History(game)
-
-    @property
-    def state(self) -> State:
-        return self.history.state
-
-    def save(self) -> Save:
-        """What the page stores to resume this game: the level's SHA, steps and redo."""
-        history = self.history
-        return {"sha": self.sha, "steps": history.steps,
-                "redo": [move_to_step(m) for m in history.moves[history.cursor:]]}
-
-    def offer(self, state: State, complete: bool) -> Offer:
-        """What the page may offer now (see :func:`offer`)."""
-        history = self.history
-        return offer(self.game, state, complete, history.can_undo(), history.can_redo())
+        self.state = game.initial
 
 
 def offer(game: Game, state: State, complete: bool, can_undo: bool, can_redo: bool,
@@ -121,7 +113,78 @@ def offer(game: Game, state: State, complete: bool, can_undo: bool, can_redo: bo
             "legal": [] if complete or legal is None else [move_to_step(m) for m in legal]}
 
 
-_sessions: Registry[Play] = Registry("s", MAX_SESSIONS, "snakes session")
+class Snakes:
+    """The snakes backend of the midend: a :class:`Play` per game, its state the position
+    kept for undo, a step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]`` the intent and
+    the record."""
+
+    what = "snakes session"
+    prefix = "s"
+    limit = MAX_SESSIONS
+    max_steps = MAX_SESSION_STEPS
+    undoable = True
+    save_what = "snakes save"
+
+    def new(self, spec: object) -> Play:
+        game, sha = _game(spec)
+        return Play(game, sha)
+
+    def read_save(self, spec: object, save: object) -> Resumed[Play, Step]:
+        game, sha = _game(spec)
+        if not isinstance(save, dict):
+            raise ValidationError([Issue("save", "type", 'a save is {"sha", "steps", "redo"}')],
+                                  "snakes save")
+        if save.get("sha") != sha:
+            raise ValidationError([Issue("save.sha", "mismatch", "the save is for another "
+                                         "version of this level")], "snakes save")
+        steps, redo = _save_steps(save, "steps"), _save_steps(save, "redo")
+        if len(steps) + len(redo) > MAX_SESSION_STEPS:
+            raise ValidationError([Issue("save.steps", "too_many", f"with save.redo at most "
+                                         f"{MAX_SESSION_STEPS} steps, got "
+                                         f"{len(steps) + len(redo)}")], "snakes save")
+        return Resumed(Play(game, sha), steps, redo)
+
+    def header(self, game: Play) -> JsonObject:
+        return {"sha": game.sha}
+
+    def play(self, game: Play, intent: object) -> Played[Event, Step, None]:
+        before = game.state
+        try:
+            move = step_to_move(intent)
+            game.state = game.game.apply(before, move)
+        except IllegalStep as exc:
+            return Played(None, [], None, exc.reason)
+        return Played(move_to_step(move), happened(game.game, before, game.state, move), None)
+
+    def replay(self, game: Play, step: Step) -> None:
+        try:
+            game.state = game.game.apply(game.state, step_to_move(step))
+        except IllegalStep as exc:
+            raise Unreplayable(f"does not replay: {REFUSALS.get(exc.reason)}") from None
+
+    def replay_issue(self, key: str, index: int, reason: str) -> Issue:
+        return Issue(field_path("save", key, index), "illegal", reason)
+
+    def position(self, game: Play) -> State:
+        return game.state
+
+    def restore(self, game: Play, position: State) -> None:
+        game.state = position
+
+    def finished(self, game: Play) -> bool:
+        return game.game.is_complete(game.state)
+
+    def view(self, game: Play) -> View:
+        return _view(game.game, game.state)
+
+    def offer(self, game: Play, can_undo: bool, can_redo: bool) -> Offer:
+        return offer(game.game, game.state, self.finished(game), can_undo, can_redo)
+
+    def refusal(self, reason: str) -> str:
+        return refusal(reason)
+
+
+MIDEND: Midend[Play, State, View, Offer, Event, Step, None] = Midend(Snakes())
 
 
 def _game(level: Any) -> tuple[Game, str]:
@@ -139,31 +202,19 @@ def _view(game: Game, state: State) -> View:
     return {**game.state_to_json(state), "markers": markers(game, state)}
 
 
-def _answer(session_id: str, play: Play, refused: str | None = None,
-            events: list[Event] | None = None) -> Answer:
-    state = play.state
-    view = _view(play.game, state)
-    offered = play.offer(state, view["complete"])
-    return {
-        "session": session_id,
-        "view": view,
-        "offer": offered,
-        "step_count": play.history.cursor,
-        "refused": None if refused is None else {"reason": refused, "message": refusal(refused)},
-        "events": events or [],
-        "save": play.save(),
-        "ahead": _ahead(play, state, view["markers"]),
-    }
+def _answer(session_id: str, envelope: Envelope[View, Offer, Event, Step]) -> Answer:
+    return {**envelope, "step_count": MIDEND.steps(session_id),
+            "ahead": _ahead(MIDEND.game(session_id), MIDEND.steps(session_id),
+                            MIDEND.view(session_id)["markers"])}
 
 
-def _ahead(play: Play, state: State, state_markers: list[Marker]
-           ) -> dict[str, AheadAnswer]:
+def _ahead(play: Play, steps: int, state_markers: list[Marker]) -> dict[str, AheadAnswer]:
     """The answers of the legal steps from ``state``, computed ahead, keyed ``"b:end:dir"``:
     each ``{"view", "offer", "step_count", "events"}`` as :func:`step` will answer it. The
     page draws a drag step from here the moment the pointer enters a cell, then sends the
     step (its answer brings the save and the next ``ahead``); no rule runs in the page."""
-    game = play.game
-    count = play.history.cursor + 1
+    game, state = play.game, play.state
+    count = steps + 1
     out: dict[str, AheadAnswer] = {}
     for move, child, child_occ in game.successors(state, game.occupancy(state)):
         view = _view(game, child)
@@ -226,10 +277,6 @@ def happened(game: Game, before: State, after: State, move: Move,
     return out
 
 
-def _open(session_id: object) -> Play:
-    return _sessions.get(session_id)
-
-
 def markers(game: Game, state: State) -> list[Marker]:
     """The mechanics' markers of ``state``, in the order the page draws them.
 
@@ -277,9 +324,8 @@ def validate(level: Any) -> Validation:
 def start(level: Any) -> Answer:
     """Open a game on ``level`` (validated once, here; supply/demand mismatches are allowed
     to load so the editor can show them, and ``verify`` reports them)."""
-    game, sha = _game(level)
-    play = Play(game, sha)
-    return _answer(_sessions.add(play), play)
+    session_id, envelope = MIDEND.start(level)
+    return _answer(session_id, envelope)
 
 
 def _save_steps(save: dict[Any, Any], key: str) -> list[Any]:
@@ -298,91 +344,47 @@ def resume(level: Any, save: Any) -> Answer:
     :raises ValidationError: naming the field at fault (``save.sha``, ``save.steps[3]``,
         ``save.redo[0]``), or the level's own issues.
     """
-    game, sha = _game(level)
-    if not isinstance(save, dict):
-        raise ValidationError([Issue("save", "type", 'a save is {"sha", "steps", "redo"}')],
-                              "snakes save")
-    if save.get("sha") != sha:
-        raise ValidationError([Issue("save.sha", "mismatch", "the save is for another "
-                                     "version of this level")], "snakes save")
-    steps, redo = _save_steps(save, "steps"), _save_steps(save, "redo")
-    if len(steps) + len(redo) > MAX_SESSION_STEPS:
-        raise ValidationError([Issue("save.steps", "too_many", f"with save.redo at most "
-                                     f"{MAX_SESSION_STEPS} steps, got {len(steps) + len(redo)}")],
-                              "snakes save")
-    play = Play(game, sha)
-    history = play.history
-    for key, items in (("steps", steps), ("redo", redo)):
-        for i, step_json in enumerate(items):
-            try:
-                history.play(step_to_move(step_json))
-            except IllegalStep as exc:
-                raise ValidationError([Issue(field_path("save", key, i), "illegal",
-                                             f"does not replay: {REFUSALS.get(exc.reason)}")],
-                                      "snakes save") from None
-    for _ in redo:
-        history.undo()
-    return _answer(_sessions.add(play), play)
+    session_id, envelope = MIDEND.resume(level, save)
+    return _answer(session_id, envelope)
 
 
 def view(session_id: Any) -> Answer:
-    """The current answer of an open game (view, offer, save), unchanged."""
-    return _answer(session_id, _open(session_id))
+    """The current answer of an open game, with its view, offer and save in full."""
+    return _answer(session_id, MIDEND.current(session_id))
 
 
 def step(session_id: Any, step_json: Any) -> Answer:
     """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]``; a refusal leaves
     the game unchanged and says why."""
-    play = _open(session_id)
-    history = play.history
-    if history.cursor >= MAX_SESSION_STEPS:
-        return _answer(session_id, play, TOO_LONG)
-    before = history.state
-    try:
-        move = step_to_move(step_json)
-        history.play(move)
-    except IllegalStep as exc:
-        return _answer(session_id, play, exc.reason)
-    return _answer(session_id, play, events=happened(play.game, before, history.state, move))
+    envelope, _ = MIDEND.play(session_id, step_json)
+    return _answer(session_id, envelope)
 
 
 def undo(session_id: Any) -> Answer:
     """Take back the last step (it moves to redo); nothing once the level is complete."""
-    play = _open(session_id)
-    if not play.game.is_complete(play.state):
-        play.history.undo()
-    return _answer(session_id, play)
+    return _answer(session_id, MIDEND.undo(session_id))
 
 
 def redo(session_id: Any) -> Answer:
     """Play again the first step of redo; nothing once the level is complete."""
-    play = _open(session_id)
-    history = play.history
-    if play.game.is_complete(play.state) or not history.can_redo():
-        return _answer(session_id, play)
-    before = history.state
-    history.redo()
-    move = history.moves[history.cursor - 1]
-    return _answer(session_id, play, events=happened(play.game, before, history.state, move))
+    return _answer(session_id, MIDEND.redo(session_id))
 
 
 def restart(session_id: Any) -> Answer:
     """Back to the level's start, with no steps and nothing to redo."""
-    play = _open(session_id)
-    play.history = History(play.game)
-    return _answer(session_id, play)
+    return _answer(session_id, MIDEND.restart(session_id))
 
 
 def close(session_id: Any) -> bool:
     """Forget an open game; ``False`` if it was not open."""
-    return _sessions.drop(session_id)
+    return MIDEND.close(session_id)
 
 
 def hint(session_id: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> HintAnswer:
     """The next step of a solution from the current state (``step`` null if none found, or
     once the level is complete)."""
     max_states, max_seconds = budgets(max_states, max_seconds)
-    play = _open(session_id)
+    play = MIDEND.game(session_id)
     if play.game.is_complete(play.state):
         return {"step": None, "remaining": 0, "optimal": True, "status": "complete"}
     move, result = search_hint(play.game, play.state, max_states=max_states,
@@ -442,6 +444,7 @@ def budgets(max_states: Any, max_seconds: Any) -> tuple[int, float]:
 __all__ = [
     "MAX_SESSIONS",
     "MAX_SESSION_STEPS",
+    "MIDEND",
     "Play",
     "UnknownSession",
     "budgets",

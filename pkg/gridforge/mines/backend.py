@@ -1,0 +1,269 @@
+"""The mines backend of the midend: runs in play, by id, and the verbs the page calls.
+
+A run (:class:`~gridforge.mines.run.Run`) is one game of the midend
+(:mod:`gridforge.midend`): it opens from a seed, its save is the format, the seed, the run
+table's fingerprint and the steps, and it cannot take a step back (a roguelike: what was
+dug stays dug). A step the save records is an intent (``{"kind", "cell"}``) or one of the
+page's own (``{"do": "reach", "cell"}``: a far click, a move then a dig; ``{"do":
+"continue"}``, ``{"do": "refresh"}``, ``{"do": "hint"}``: a paid hint). Every answer is the
+midend's envelope: the view (the run as the page draws it) and the offer (what a click on
+each cell would do) in full when a run opens, else what changed; the page events of the
+input; the save when the input changed the run; and the run's own fields (``log``,
+``messages``, ``outcomes``, ``settlement``, a hint's words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gridforge import i18n
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.grid import Cell
+from gridforge.jsontypes import JsonObject
+from gridforge.midend import TOO_LONG, Envelope, Midend, Played, Resumed, Unreplayable
+from gridforge.mines.intents import Intent
+from gridforge.mines.run import (
+    MAX_RUNS,
+    MAX_STEPS,
+    SAVE_FORMAT,
+    Run,
+    RunTable,
+    load_run_table,
+    log_lines,
+    parse_saved,
+)
+from gridforge.mines.view import page_event
+
+RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
+
+Step = dict[str, Any]  # a step of the save (JSON)
+Answer = dict[str, Any]  # the run's own answer fields
+View = dict[str, Any]
+Offer = dict[str, Any]
+Event = dict[str, Any]
+
+
+@dataclass
+class InPlay:
+    """A run in play and the event log of its board as the page shows it (the page starts
+    its log anew with each board: a line names cells of its own board only)."""
+
+    run: Run
+    log: list[dict[str, Any]] = field(default_factory=list)
+    board: tuple[int, int] = (0, 0)
+
+    def logged(self, lines: list[dict[str, Any]]) -> None:
+        """Add an answer's log lines, after forgetting the last board's if it changed."""
+        board = (self.run.battle_index, self.run.board_no)
+        if board != self.board:
+            self.board = board
+            self.log.clear()
+        self.log += lines
+        del self.log[:-RESUMED_LOG_LINES]
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input of the page: ``verb`` is ``primary`` or ``secondary`` (with ``cell``),
+    ``act`` (with ``intent``), ``continue``, ``refresh`` or ``hint``."""
+
+    verb: str
+    cell: Cell | None = None
+    intent: Intent | None = None
+
+
+class Mines:
+    """The mines backend: a run per game, no step taken back."""
+
+    what = "mines run"
+    prefix = "r"
+    limit = MAX_RUNS
+    max_steps = MAX_STEPS
+    undoable = False
+    save_what = "saved run"
+
+    def __init__(self, table: RunTable | None = None) -> None:
+        self.table = table
+
+    def run_table(self) -> RunTable:
+        if self.table is None:
+            self.table = load_run_table()
+        return self.table
+
+    def new(self, spec: object) -> InPlay:
+        run = Run(spec, self.run_table())  # type: ignore[arg-type]  # Run checks the seed
+        held = InPlay(run, board=(run.battle_index, run.board_no))
+        held.logged(log_lines(run.initial_events, run.session.engine.board))
+        return held
+
+    def read_save(self, spec: object, save: object) -> Resumed[InPlay, Step]:
+        table = self.run_table()
+        seed, _ = parse_saved(save, table)
+        assert isinstance(save, dict)
+        return Resumed(self.new(seed), list(save["steps"]))
+
+    def header(self, game: InPlay) -> JsonObject:
+        return {"format": SAVE_FORMAT, "seed": game.run.seed, "table": game.run.table.digest()}
+
+    def play(self, game: InPlay, intent: object) -> Played[Event, Step, Answer]:
+        assert isinstance(intent, Input)
+        run = game.run
+        run.last_step = None
+        if intent.verb == "primary" and intent.cell is not None:
+            answer = run.primary(intent.cell)
+        elif intent.verb == "secondary" and intent.cell is not None:
+            answer = run.secondary(intent.cell)
+        elif intent.verb == "act" and intent.intent is not None:
+            answer = run.act(intent.intent)
+        elif intent.verb == "continue":
+            answer = run.continue_run()
+        elif intent.verb == "refresh":
+            answer = run.refresh()
+        elif intent.verb == "hint":
+            answer = run.hint()
+        else:  # pragma: no cover - the verbs below build only these inputs
+            raise GridforgeError(f"no such input {intent.verb!r}")
+        events = answer.pop("events", [])
+        game.logged(answer.get("log", []))
+        refused = None
+        if answer.pop("refused", False):  # a hint refused: its stock is spent, or no round
+            playing = run.status == "playing" and run.session.ledger.phase == "active"
+            refused = "hints_spent" if playing else "round_over"
+        return Played(run.last_step, events, answer, refused)
+
+    def replay(self, game: InPlay, step: Step) -> None:
+        do = step.get("do")
+        try:
+            if do is None:
+                self.play(game, Input("act", intent=Intent.from_json(step)))
+            elif do == "reach":
+                self.play(game, Input("primary", cell=(step["cell"][0], step["cell"][1])))
+            elif do == "hint":
+                if self.play(game, Input("hint")).extra["price"] != 1:
+                    raise GridforgeError("a paid hint was recorded where none can be paid")
+            else:
+                self.play(game, Input(str(do)))
+        except ValidationError:
+            raise
+        except GridforgeError as exc:
+            raise Unreplayable(str(exc)) from None
+
+    def replay_issue(self, key: str, index: int, reason: str) -> Issue:
+        return Issue(field_path(key, index), "replay", f"this step does not replay: {reason}")
+
+    def position(self, game: InPlay) -> None:
+        raise GridforgeError("a mines run keeps no position to go back to")
+
+    def restore(self, game: InPlay, position: None) -> None:
+        raise GridforgeError("a mines run cannot go back")
+
+    def finished(self, game: InPlay) -> bool:
+        return game.run.status in ("won", "lost")
+
+    def view(self, game: InPlay) -> View:
+        return game.run.view()
+
+    def offer(self, game: InPlay, can_undo: bool, can_redo: bool) -> Offer:
+        return game.run.offer()
+
+    def refusal(self, reason: str) -> str:
+        if reason == TOO_LONG:
+            return i18n.say("mines.refusal.too_long", steps=MAX_STEPS)
+        if reason == "hints_spent":
+            return i18n.say("mines.hint.none-left", per=self.run_table().hints_per_battle)
+        return i18n.say("mines.hint.round-over")
+
+
+MIDEND: Midend[InPlay, None, View, Offer, Event, Step, Answer] = Midend(Mines())
+
+
+def _cell(value: object, what: str = "cell") -> Cell:
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise ValidationError([Issue(what, "type", "a cell is [x, y], two integers")], what)
+    return (value[0], value[1])
+
+
+def _played(run_id: object, intent: Input) -> Answer:
+    envelope, extra = MIDEND.play(run_id, intent)
+    return {**envelope, **(extra or {})}
+
+
+def _opened(run_id: str, envelope: Envelope[View, Offer, Event, Step]) -> Answer:
+    return {**envelope, "log": list(MIDEND.game(run_id).log)}
+
+
+def new_run(seed: int) -> Answer:
+    """Start a run from ``seed``: the envelope with the initial events and log."""
+    run_id, envelope = MIDEND.start(seed)
+    run = MIDEND.game(run_id).run
+    return {**_opened(run_id, envelope),
+            "events": [page_event(e) for e in run.initial_events]}
+
+
+def resume_run(saved: object) -> Answer:
+    """Rebuild a saved run exactly (the page's store after a reload); answers as
+    :func:`new_run`, with the board's last log lines. :raises ValidationError: naming the
+    faulty field or step."""
+    run_id, envelope = MIDEND.resume(None, saved)
+    return {**_opened(run_id, envelope), "messages": []}
+
+
+def act(run_id: object, intent: object) -> Answer:
+    """Settle one intent ``{"kind", "cell"}``: the outcome, the events, a settlement."""
+    MIDEND.entry(run_id)
+    return _played(run_id, Input("act", intent=Intent.from_json(intent, "intent")))
+
+
+def primary(run_id: object, cell: object) -> Answer:
+    """A click or tap on ``cell`` (move, dig, or move beside a far cell and dig it)."""
+    MIDEND.entry(run_id)
+    return _played(run_id, Input("primary", cell=_cell(cell)))
+
+
+def secondary(run_id: object, cell: object) -> Answer:
+    """A right click or long press on ``cell``: place or pull a flag."""
+    MIDEND.entry(run_id)
+    return _played(run_id, Input("secondary", cell=_cell(cell)))
+
+
+def continue_run(run_id: object) -> Answer:
+    """Go on after a settlement (next round, next board or next battle)."""
+    return _played(run_id, Input("continue"))
+
+
+def refresh(run_id: object) -> Answer:
+    """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
+    return _played(run_id, Input("refresh"))
+
+
+def hint(run_id: object) -> Answer:
+    """A hint at its price (:meth:`Run.hint`); a paid hint is a step of the run."""
+    return _played(run_id, Input("hint"))
+
+
+def move_path(run_id: object, cell: object) -> list[list[int]]:
+    """The path a move to ``cell`` would take, for the preview ([] when it cannot)."""
+    engine = MIDEND.game(run_id).run.session.engine
+    return [list(c) for c in engine.compute_move_path(_cell(cell))]
+
+
+def telemetry(run_id: object) -> dict[str, Any]:
+    """The run's telemetry (format ``gridforge.mines.telemetry/1``)."""
+    return MIDEND.game(run_id).run.telemetry()
+
+
+def run_state(run_id: object) -> Answer:
+    """The run's answer as it stands: view, offer and save in full."""
+    return dict(MIDEND.current(run_id))
+
+
+def close_run(run_id: object) -> bool:
+    """Forget a run; False if it was not open."""
+    return MIDEND.close(run_id)
+
+
+__all__ = ["MIDEND", "Input", "Mines", "act", "close_run", "continue_run", "hint",
+           "move_path", "new_run", "primary", "refresh", "resume_run",
+           "run_state", "secondary", "telemetry"]
