@@ -1,15 +1,18 @@
 """The package's import architecture, read from the source (AST), function-level imports included.
 
-Imports run one way: the shared core (``errors``, ``grid``, ``progress``, ``flags``,
-``session``, ``words``) <- the games (``mines``, ``snakes``) <- ``api`` <- ``cli``. The games never
-import each other; no game module reaches up into ``api`` or ``cli``; the snakes game never
-reaches into its designer (``snakes.design``) except through its contract and command
+Imports run one way, as the README states it (checked here against the README's own line):
+the shared core (``errors``, ``grid``, ``progress``, ``flags``, ``files``, ``jsontypes``,
+``midend``, ``words``, ``i18n``) <- the games (``mines``, ``snakes``) <- ``api`` and ``cli``,
+which load the games' page and command modules by name and never import each other. The games
+never import each other; no game module reaches up into ``api`` or ``cli``; the snakes game
+never reaches into its designer (``snakes.design``) except through its contract and command
 layers; and the module graph has no cycle.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,8 +20,10 @@ import gridforge
 
 PACKAGE_DIR = Path(gridforge.__file__).parent
 CORE = ("gridforge", "gridforge.errors", "gridforge.grid", "gridforge.progress",
-        "gridforge.flags", "gridforge.files", "gridforge.session", "gridforge.words",
-        "gridforge.i18n")
+        "gridforge.flags", "gridforge.files", "gridforge.jsontypes", "gridforge.midend",
+        "gridforge.words", "gridforge.i18n")
+TOP = ("gridforge.api", "gridforge.cli")  # the two entries: the page's and the command line's
+README = PACKAGE_DIR.parent.parent / "README.md"
 GAMES = ("gridforge.mines", "gridforge.snakes")
 DESIGN = "gridforge.snakes.design"
 # The snakes modules allowed to import the designer: the page's contract and the CLI verbs.
@@ -143,6 +148,8 @@ def violations(graph: dict[str, dict[str, int]]) -> list[str]:
                     out.append(f"{where} (a game never imports api or cli)")
             if name in CORE and not any(target == c for c in CORE):
                 out.append(f"{where} (the core imports only the core)")
+            if name in TOP and target in TOP:
+                out.append(f"{where} (api and cli never import each other)")
             if (within(name, "gridforge.snakes") and not within(name, DESIGN)
                     and name not in DESIGN_CALLERS and within(target, DESIGN)):
                 out.append(f"{where} (the snakes game never reaches into its designer)")
@@ -165,6 +172,18 @@ def test_the_layering_rules_hold():
 
 def test_the_module_graph_has_no_cycle():
     assert cycles(import_graph()) == []
+
+
+def test_the_readme_states_this_chain():
+    text = " ".join(README.read_text("utf-8").split())
+    chain = text[text.index("Imports run one way:"):].split(";")[0]
+    core, games, top = (re.findall(r"`([a-z0-9_.]+)`", part.split("(")[0])
+                        for part in chain.split("←"))
+    assert {f"gridforge.{name}" for name in core} == set(CORE) - {"gridforge"}
+    assert {f"gridforge.{name}" for name in games} == set(GAMES)
+    assert {f"gridforge.{name}" for name in top} == set(TOP)
+    modules = module_files()
+    assert set(TOP) <= set(modules) and all(c in modules for c in CORE)
 
 
 def test_the_contract_and_command_modules_that_api_and_cli_load_exist():

@@ -255,8 +255,8 @@ def telemetry(run_id: object) -> dict[str, Any]:
 
 
 def run_state(run_id: object) -> Answer:
-    """The run's answer as it stands: view, offer and save in full."""
-    return dict(MIDEND.current(run_id))
+    """The run as it stands, whole: its view with its offer (a read: nothing changes)."""
+    return MIDEND.game(run_id).run.to_json()
 
 
 def close_run(run_id: object) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridforge.mines import backend as run
+from gridforge.mines import backend
 from gridforge.mines import generate, solver
 
 __all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
@@ -19,58 +19,61 @@ __all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board",
 
 
 def new_run(seed: int) -> dict[str, Any]:
-    """Start a run from ``seed``: ``{"run": id, "events", "log", "state", "save"}``.
+    """Start a run from ``seed``: the midend's envelope (:mod:`gridforge.midend`: ``id``,
+    ``view``, ``offer``, ``changes``, ``events``, ``refused``, ``save``) with the ``log``.
 
     ``save`` is what the page stores to resume the run (format
-    ``gridforge.mines.saved-run/1``); every answer that changes the run carries it anew.
+    ``gridforge.mines.saved-run/1``); every answer that changes the run carries it anew, and
+    every answer after this one carries ``changes`` instead of the whole view and offer.
     """
-    return run.new_run(seed)
+    return backend.new_run(seed)
 
 
 def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
     """Rebuild a saved run exactly from its ``save`` (after a reload); answers as
-    :func:`new_run`. A malformed or foreign save is refused naming the field or step."""
-    return run.resume_run(saved)
+    :func:`new_run`, with the board's last log lines. A malformed or foreign save is refused
+    naming the field or step."""
+    return backend.resume_run(saved)
 
 
 def primary(run_id: str, cell: list[int]) -> dict[str, Any]:
     """A click, tap, Space or Enter on ``cell``: move onto opened ground, dig a neighbour,
     or move beside a far concealed cell and dig it (two one-intent batches). Answers the
-    outcomes, player-facing ``messages`` and ``log``, a settlement, the state and ``save``."""
-    return run.primary(run_id, cell)
+    outcomes, player-facing ``messages`` and ``log``, a settlement, what changed and ``save``."""
+    return backend.primary(run_id, cell)
 
 
 def secondary(run_id: str, cell: list[int]) -> dict[str, Any]:
     """A right click, long press, F or a tap in flag mode on ``cell``: place or pull a
     flag. Answers as :func:`primary`."""
-    return run.secondary(run_id, cell)
+    return backend.secondary(run_id, cell)
 
 
 def telemetry(run_id: str) -> dict[str, Any]:
     """The run's telemetry (format ``gridforge.mines.telemetry/1``: input actions per AP
     spent per round, chain sizes, batches per round, rejections by reason)."""
-    return run.telemetry(run_id)
+    return backend.telemetry(run_id)
 
 
 def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
     """Settle one intent ``{"kind": "dig" | "flag_place" | "flag_pull" | "move" | "stop",
-    "cell": [x, y]}``: the outcome, the events, a settlement if the round ended, the state."""
-    return run.act(run_id, intent)
+    "cell": [x, y]}``: the outcome, the events, a settlement if the round ended, what changed."""
+    return backend.act(run_id, intent)
 
 
 def continue_run(run_id: str) -> dict[str, Any]:
     """Go on after a settlement (next round, next board or next battle)."""
-    return run.continue_run(run_id)
+    return backend.continue_run(run_id)
 
 
 def refresh(run_id: str) -> dict[str, Any]:
     """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
-    return run.refresh(run_id)
+    return backend.refresh(run_id)
 
 
 def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
     """The path a move to ``cell`` would take, for the preview (``[]`` when it cannot)."""
-    return run.move_path(run_id, cell)
+    return backend.move_path(run_id, cell)
 
 
 def hint(run_id: str) -> dict[str, Any]:
@@ -78,19 +81,19 @@ def hint(run_id: str) -> dict[str, Any]:
     marked (flags on proved mines, dug mines, the mine total): the cell, the digits used
     (``constraints``) and the reason in words (``parts`` point at cells); ``cell`` is null
     when nothing is left. A hint has a price: one from the battle's stock (``price``,
-    ``hints_left``; ``refused`` when the stock is spent); the answer carries ``state`` and
-    ``save`` since a paid hint changes the run."""
-    return run.hint(run_id)
+    ``hints_left``; ``refused`` when the stock is spent or no round is in play); a paid hint
+    changes the run: its answer carries the ``save``."""
+    return backend.hint(run_id)
 
 
 def run_state(run_id: str) -> dict[str, Any]:
-    """The run's state as the page draws it."""
-    return run.run_state(run_id)
+    """The run as it stands, whole: its view with its offer."""
+    return backend.run_state(run_id)
 
 
 def close_run(run_id: str) -> bool:
     """Forget a run; ``False`` if it was not open."""
-    return run.close_run(run_id)
+    return backend.close_run(run_id)
 
 
 def new_board(table: str | dict[str, Any], seed: int, level: int | None = None) -> dict[str, Any]:
