@@ -337,14 +337,17 @@ class Midend(Generic[G, P, V, F, E, S, X]):
 def changes(before: Json, after: Json) -> list[Change]:
     """What turns ``before`` into ``after``: ``[path, value]`` pairs, the value now at each
     path (object keys and list indices). Objects with the same keys and lists of the same
-    length are compared member by member; anything else that differs is given whole."""
+    length are compared member by member; anything else that differs is given whole. Values
+    compare as Python compares them (``1 == True``): a field that keeps its kind is exact."""
     out: list[Change] = []
     _diff(before, after, [], out)
     return out
 
 
 def _diff(before: Json, after: Json, path: list[Json], out: list[Change]) -> None:
-    if before is after:
+    # Equal parts are skipped whole (compared in C, not member by member). As in Python,
+    # 1 == 1.0 == True here: a view keeps each field's kind, so only a change of value counts.
+    if type(before) is type(after) and before == after:
         return
     if isinstance(before, dict) and isinstance(after, dict) and before.keys() == after.keys():
         for key, value in after.items():
@@ -352,7 +355,7 @@ def _diff(before: Json, after: Json, path: list[Json], out: list[Change]) -> Non
     elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
         for i, value in enumerate(after):
             _diff(before[i], value, [*path, i], out)
-    elif before != after or type(before) is not type(after):
+    else:
         out.append([path, after])
 
 
