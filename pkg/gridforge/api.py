@@ -21,7 +21,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from gridforge import __version__
 from gridforge.errors import Cancelled, GridforgeError, ValidationError, parse_json
@@ -173,14 +173,25 @@ def player_text(kind: str, message: str) -> str:
     return text[0].upper() + text[1:]
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
-    error: dict[str, Any] = {"type": type(exc).__name__, "message": str(exc) or type(exc).__name__}
+class ErrorAnswer(TypedDict):
+    """A failed call's error: its kind, the raw message, the issues of a ValidationError
+    (with their places and messages in words) and the message in the player's words."""
+
+    type: str
+    message: str
+    issues: NotRequired[list[dict[str, str]]]
+    text: str
+
+
+def _error(exc: BaseException) -> ErrorAnswer:
+    kind, message = type(exc).__name__, str(exc) or type(exc).__name__
+    text = player_text(kind, message)
     if isinstance(exc, ValidationError):
         # Each issue keeps its path (the page places it beside its field) and adds its place
         # and message in words, which the page shows.
-        error["issues"] = [issue_words(issue.to_json()) for issue in exc.issues]
-    error["text"] = player_text(error["type"], error["message"])
-    return error
+        return {"type": kind, "message": message,
+                "issues": [issue_words(issue.to_json()) for issue in exc.issues], "text": text}
+    return {"type": kind, "message": message, "text": text}
 
 
 def dispatch(name: str, args_json: str = "[]", language: str = "en") -> str:

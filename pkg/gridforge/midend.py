@@ -257,8 +257,11 @@ class Midend(Generic[G, P, V, F, E, S, X]):
         backend = self.backend
         if self.backend.finished(entry.game) or entry.cursor >= len(entry.steps):
             return self._answer(str(game_id), entry, [], None)
-        entry.positions.append(backend.position(entry.game))
+        position = backend.position(entry.game)
         played = backend.play(entry.game, entry.steps[entry.cursor])
+        if played.record is None:  # a recorded step always plays again; never drop one
+            return self._answer(str(game_id), entry, [], played.refused)
+        entry.positions.append(position)
         entry.cursor += 1
         return self._answer(str(game_id), entry, played.events, None, saved=True)
 
