@@ -2,21 +2,22 @@
 // saved state and settings, around one Python bridge. Screens are modules in screens/
 // exporting `screen = {id, title, mount(root, app, params)}`; they draw and send intents,
 // Python decides. The `app` object built here is the interface every screen codes against
-// (prompts/shell-contract.md).
+// (prompts/shell-contract.md). Its parts: the calls and the busy overlay (shell-busy.js),
+// the held values' banner (shell-held.js), the offline line (shell-offline.js).
 import { PythonBridge } from "./bridge.js";
 import { makeContract, playerError } from "./contract.js";
-import { browserLanguage, has, language, loadCatalogues, number, setLanguage, t, translateStatic } from "./i18n.js";
-import { registerOffline } from "./offline.js";
+import { browserLanguage, has, language, loadCatalogues, setLanguage, t, translateStatic } from "./i18n.js";
 import * as palette from "./palette.js";
 import { parse, title } from "./router.js";
 import { makeFeel } from "./feel.js";
-import { download } from "./screens/dom.js";
 import { mainlineSize } from "./screens/levels.js";
 import { makeSettings } from "./settings.js";
+import { callTracker } from "./shell-busy.js";
+import { heldBanner } from "./shell-held.js";
+import { offlineLine } from "./shell-offline.js";
 import { said, Store } from "./store.js";
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
-const BUSY_DELAY_MS = 150;  // quick calls never flash the overlay
 const bridge = new PythonBridge();
 
 // ---------------------------------------------------------------------------- messages
@@ -43,87 +44,9 @@ function clearMessage() {
   message("", "info");
 }
 
-// ---------------------------------------------------------------------------- busy overlay
-let inFlight = 0;
-let busyTimer = null;
-let busyOverlay = null;
-let busyLabel = "";
-
-function busyElement() {
-  const overlay = document.createElement("div");
-  overlay.className = "app-busy";
-  overlay.dataset.testid = "app-busy";
-  overlay.setAttribute("data-testid", "app-busy");
-  overlay.setAttribute("role", "progressbar");
-  overlay.innerHTML = `
-    <div class="busy" data-testid="busy">
-      <span class="spinner" aria-hidden="true"></span>
-      <progress data-testid="progress"></progress>
-      <span class="busy-label" data-testid="progress-label"></span>
-      <button type="button" data-testid="cancel"></button>
-    </div>`;
-  const cancel = overlay.querySelector('[data-testid="cancel"]');
-  cancel.textContent = t("shell.cancel");
-  cancel.addEventListener("click", () => bridge.cancel());
-  overlay.querySelector('[data-testid="progress-label"]').textContent =
-    busyLabel || (bridge.versions ? "" : t("shell.starting"));
-  return overlay;
-}
-
-// The idle signal for tests and tools (spec/web.md, stable hooks): <body data-busy="1"> from
-// the instant a call starts until the page has drawn its answer. The screens draw in the
-// promise reactions of the call; the mark is cleared in a task after the last call settled,
-// once those reactions (and any call they chain) have run. The overlay below is separate.
-const idleChannel = new MessageChannel();
-idleChannel.port1.onmessage = () => {
-  if (inFlight === 0) delete document.body.dataset.busy;
-};
-
-// A quiet call (the editor's live status, issue 23) marks the page busy for tests and tools
-// but never shows the overlay: the designer keeps editing while it runs.
-let loud = 0;
-
-function busyStart(quiet = false) {
-  inFlight += 1;
-  document.body.dataset.busy = "1";
-  if (quiet) return;
-  loud += 1;
-  if (busyOverlay || busyTimer !== null) return;
-  busyTimer = setTimeout(() => {
-    busyTimer = null;
-    if (loud > 0 && !busyOverlay) {
-      busyOverlay = busyElement();
-      document.body.append(busyOverlay);
-    }
-  }, BUSY_DELAY_MS);
-}
-
-function busyEnd(quiet = false) {
-  inFlight = Math.max(0, inFlight - 1);
-  if (!quiet) loud = Math.max(0, loud - 1);
-  if (loud === 0) {
-    if (busyTimer !== null) { clearTimeout(busyTimer); busyTimer = null; }
-    if (busyOverlay) { busyOverlay.remove(); busyOverlay = null; }
-    busyLabel = "";
-  }
-  if (inFlight > 0) return;
-  idleChannel.port2.postMessage(null);
-}
-
-bridge.addEventListener("progress", ({ detail }) => {
-  busyLabel = `${detail.label} ${detail.done}/${detail.total}`;
-  if (!busyOverlay) return;
-  const bar = busyOverlay.querySelector("progress");
-  if (detail.total > 0) { bar.max = detail.total; bar.value = detail.done; }
-  busyOverlay.querySelector('[data-testid="progress-label"]').textContent = busyLabel;
-});
-
+// ---------------------------------------------------------------------------- calls
 /** Call Python with the overlay shown (after a short delay) while the call is in flight. */
-function tracked(name, args, options = {}) {
-  const quiet = Boolean(options.quiet);
-  busyStart(quiet);
-  return bridge.call(name, args, options).finally(() => busyEnd(quiet));
-}
+const tracked = callTracker(bridge);
 
 /** Every Python function the page calls, by contract.js (its one path for a call). */
 const python = makeContract((name, args, onProgress, quiet) => tracked(name, args, { onProgress, quiet }));
@@ -135,51 +58,7 @@ let pendingReports = [];
 const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
 
 // ---------------------------------------------------------------------------- held values
-// A saved value that could be neither used nor copied aside (spec/web.md, "Saved state"):
-// it stays in storage, untouched; this banner says so on every screen until the player
-// lets it go, and offers its raw text as a file.
-const heldBanner = document.createElement("div");
-heldBanner.className = "store-held-list";
-heldBanner.hidden = true;
-$("app-message").after(heldBanner);
-
-function drawHeld() {
-  const list = store.heldList();
-  heldBanner.hidden = list.length === 0;
-  heldBanner.replaceChildren(...list.map((held) => {
-    const box = document.createElement("div");
-    box.dataset.testid = "store-held";
-    box.setAttribute("data-testid", "store-held");
-    box.dataset.key = held.key;
-    box.setAttribute("role", "alert");
-    box.className = "store-held";  // styled in style.css
-    const text = document.createElement("span");
-    text.textContent = t("store.held.banner", { what: held.what, why: held.why, error: held.error, key: held.key });
-    const exportButton = document.createElement("button");
-    exportButton.type = "button";
-    exportButton.setAttribute("data-testid", "store-held-export");
-    exportButton.textContent = t("store.held.export", { chars: number(held.chars) });
-    const discardButton = document.createElement("button");
-    discardButton.type = "button";
-    discardButton.setAttribute("data-testid", "store-held-discard");
-    discardButton.textContent = t("store.held.discard");
-    discardButton.hidden = true;  // offered once its text has been exported
-    exportButton.addEventListener("click", () => {
-      const raw = store.heldText(held.key);
-      if (raw === null) return;
-      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-      download(`${held.key}-${stamp}.txt`, raw, "text/plain");
-      discardButton.hidden = false;
-    });
-    discardButton.addEventListener("click", () => {
-      store.discardHeld(held.key);
-      message(t("store.held.discarded", { what: held.what }), "info");
-    });
-    box.append(text, exportButton, discardButton);
-    return box;
-  }));
-}
-store.addEventListener("held", drawHeld);
+heldBanner(store, $("app-message"), message);
 
 function safeStorage() {
   try { return window.localStorage; } catch { return null; }
@@ -370,7 +249,6 @@ window.addEventListener("hashchange", () => route());
 // A change redraws at once, without a reload: the page's fixed words, the status line and the
 // current screen, mounted again (its saved state brings it back where it was); Python is
 // asked again, in the new language, for whatever that screen shows of its words.
-let offlineStatus = null;
 let statusKey = "shell.loading";
 
 function applyLanguage() {
@@ -402,26 +280,5 @@ loadCatalogues().catch((error) => console.error(error)).then(() => {
 });
 
 // ---------------------------------------------------------------------------- offline
-// How much of the main line plays offline, in the page's foot (offline.js does the work).
-const offlineLine = document.createElement("span");
-offlineLine.className = "offline-status";
-offlineLine.setAttribute("data-testid", "offline-status");
-offlineLine.hidden = true;
-$("versions").before(offlineLine);
-function drawOffline() {
-  if (!offlineStatus) return;
-  const { state, done, total } = offlineStatus;
-  const percent = total > 0 ? Math.floor(100 * done / total) : 0;
-  if (state === "ready") offlineLine.textContent = t("shell.offline.ready");
-  else if (state === "saving") offlineLine.textContent = t("shell.offline.saving", { percent });
-  else if (state === "partial") offlineLine.textContent = t("shell.offline.partial", { percent });
-}
-
-registerOffline({
-  onStatus({ state, done, total }) {
-    offlineLine.dataset.state = state;
-    offlineLine.hidden = state === "unavailable" || total === 0;
-    offlineStatus = { state, done, total };
-    drawOffline();
-  },
-});
+// How much of the main line plays offline, in the page's foot (shell-offline.js).
+const drawOffline = offlineLine($("versions"));

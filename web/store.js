@@ -17,6 +17,9 @@
 // tab behind another never writes over the other's moves: it stops and says so. The snakes
 // progress merges (every update is applied to the value as stored now), the drafts merge by
 // draft (editor-drafts.js) and a settings save writes only the settings it changed.
+//
+// The keeping aside and holding are store-keep.js (KeepingStore); Store adds the page's
+// values on top of it.
 
 export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
@@ -25,6 +28,7 @@ const MAX_IMPORT_BYTES = 1_000_000;
 const PREFIX = "gridforge.";  // every key of this site's saved data
 
 import { t } from "./i18n.js";
+import { KeepingStore } from "./store-keep.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 import { isObject, later, MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored,
   PROGRESS_FORMAT, progressIssues, said, tooDeep } from "./stored-value.js";
@@ -37,16 +41,6 @@ export { MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored, PROGR
 export function freshProgress() {
   return { format: PROGRESS_FORMAT, snakes: { done: {}, open: 1 }, mines: { run: null } };
 }
-
-/** A storage error in words (a full quota is the usual one), worded when shown. */
-function quotaWords(error) {
-  const name = error && error.name;
-  if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") return later("store.quota-full");
-  const text = (error && error.message) || error;
-  return text ? String(text) : later("store.refused");
-}
-
-
 
 /** Another tab saved a newer revision of the mines run: this tab's save was not written. */
 export class StaleSave extends Error {
@@ -68,19 +62,13 @@ function invalid(message, issues) {
 
 
 
-export class Store extends EventTarget {
+export class Store extends KeepingStore {
   /**
    * @param {Storage|null} storage localStorage (null when the browser refuses it)
    * @param {(text: string, kind: string) => void} report how problems reach the player
    */
   constructor(storage, report) {
-    super();
-    this.storage = storage;
-    this.report = report;
-    this.cache = new Map();
-    /** key -> {key, text, why, what, error}: values that could not be copied aside, kept
-     * in place and never written over until the player discards them. */
-    this.held = new Map();
+    super(storage, report);
     /** The main line's last level number (setLevels), checked in saved progress. */
     this.levels = null;
   }
@@ -89,113 +77,6 @@ export class Store extends EventTarget {
    * known, then any level number is taken). The shell sets it before the first screen. */
   setLevels(levels) {
     this.levels = Number.isInteger(levels) && levels >= 1 ? levels : null;
-  }
-
-  readRaw(key) {
-    try { return this.storage ? this.storage.getItem(key) : null; } catch { return null; }
-  }
-
-  writeRaw(key, text) {
-    if (this.held.has(key)) return false;  // the banner says why; the original stays
-    try {
-      if (!this.storage) throw new Error(t("store.off"));
-      this.storage.setItem(key, text);
-      return true;
-    } catch (error) {
-      this.report(later("store.not-saved", { why: error.message }), "error");
-      return false;
-    }
-  }
-
-  /**
-   * Copy `text` to a new "<key>.corrupt.<ISO time>" and read it back: `{key}` when the copy
-   * is there and equal, `{error}` otherwise (nothing of it left behind). Never touches `key`.
-   */
-  copyAside(key, text) {
-    const base = `${key}.corrupt.${new Date().toISOString()}`;
-    let name = base;
-    for (let n = 2; this.readRaw(name) !== null; n++) name = `${base}.${n}`;
-    try {
-      if (!this.storage) throw new Error(t("store.off"));
-      this.storage.setItem(name, text);
-    } catch (error) {
-      return { error: quotaWords(error) };
-    }
-    if (this.readRaw(name) === text) return { key: name };
-    try { this.storage.removeItem(name); } catch { /* it was not written */ }
-    return { error: later("store.copy-unequal") };
-  }
-
-  /** Keep `text` (the value of `key`) in place, never written over, and say so. */
-  hold(key, text, why, what, error) {
-    const held = { key, text, why, what, error };
-    this.held.set(key, held);
-    this.report(later("store.held", { what, why, error, key }), "error");
-    this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
-  }
-
-  /** The held values: [{key, what, why, error, bytes}] (for the page's banner). */
-  heldList() {
-    return [...this.held.values()].map(({ key, what, why, error, text }) =>
-      ({ key, what: said(what), why: said(why), error: said(error), chars: text.length }));
-  }
-
-  /** The raw text of a held value (to export), or null. */
-  heldText(key) {
-    return this.held.get(key)?.text ?? null;
-  }
-
-  /**
-   * The player chose to let a held value go (after exporting it): remove it, lift the hold
-   * and save what this tab holds in its place.
-   */
-  discardHeld(key) {
-    const held = this.held.get(key);
-    if (!held) return;
-    try {
-      if (this.readRaw(key) === held.text) this.storage?.removeItem(key);
-    } catch { /* it stays; nothing more can be done */ }
-    this.held.delete(key);
-    if (this.cache.has(key)) this.writeRaw(key, JSON.stringify(this.cache.get(key)));
-    this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
-  }
-
-  /**
-   * A value of `key` refused (by the store or by Python): copy it aside, verified, and only
-   * then remove the original (`remove`; otherwise the caller saves over it next). When no
-   * copy can be written the original is held instead. Answers `{kept}` (the copy's key) or
-   * `{held: true}`.
-   */
-  quarantine(key, text, why, what, { remove = true, fresh = later("store.fresh.play") } = {}) {
-    const copy = this.copyAside(key, text);
-    if (copy.error) {
-      this.hold(key, text, why, what, copy.error);
-      return { held: true };
-    }
-    if (remove) {
-      try {
-        if (this.readRaw(key) === text) this.storage?.removeItem(key);
-      } catch { /* the original stays beside its copy */ }
-    }
-    this.report(later("store.quarantined", { what, why, copy: copy.key, fresh }), "error");
-    return { kept: copy.key };
-  }
-
-  /**
-   * Python refused part of the stored progress (a mines run it cannot resume): copy the
-   * whole stored value aside before anything saves over it. Answers `{kept}` or `{held}`;
-   * reports nothing (the screen says where the run went).
-   */
-  keepAside(key, why, what) {
-    const text = this.readRaw(key) ?? (this.cache.has(key) ? JSON.stringify(this.cache.get(key)) : null);
-    if (text === null) return { kept: null };
-    if (this.held.has(key)) return { held: true };
-    const copy = this.copyAside(key, text);
-    if (copy.error) {
-      this.hold(key, text, why, what, copy.error);
-      return { held: true };
-    }
-    return { kept: copy.key };
   }
 
   /** The parsed progress (gridforge.progress/1); fresh when nothing valid is stored. */

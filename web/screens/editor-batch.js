@@ -45,137 +45,142 @@ function thumbnail(level, palette) {
   return pic;
 }
 
+/** What a batch item's tile tells and is sorted and filtered by. */
+function facts(item) {
+  const cert = item.certificate;
+  const status = cert && cert.status ? cert.status : "none";
+  return { score: cert && cert.score ? cert.score.total : null, status, statusWords: BATCH_WORDS.status(status),
+    steps: cert && Number.isInteger(cert.steps) ? cert.steps : null,
+    template: (item.level.meta && item.level.meta.template) || BATCH_WORDS.none };
+}
+
+/** The items of panel `bp`'s batch as shown: filtered, then sorted. */
+function shown(bp) {
+  let items = bp.batch.items.map((item, index) => ({ item, index, ...facts(item) }));
+  if (bp.filter.value === "verified") items = items.filter((i) => i.status === "verified");
+  else if (bp.filter.value === "other") items = items.filter((i) => i.status !== "verified");
+  if (bp.template.value) items = items.filter((i) => i.template === bp.template.value);
+  const key = bp.sort.value;
+  const by = {
+    score: (a, b) => (b.score ?? -1) - (a.score ?? -1),
+    steps: (a, b) => (b.steps ?? -1) - (a.steps ?? -1),
+    status: (a, b) => a.status.localeCompare(b.status),
+    template: (a, b) => a.template.localeCompare(b.template),
+  }[key];
+  return by ? items.sort((a, b) => by(a, b) || a.index - b.index) : items;
+}
+
+/** One shown item's tile: thumbnail, name, caption, pick box, open button. */
+function tile(bp, i) {
+  const { picked } = bp;
+  const check = el("input", { type: "checkbox", "data-testid": "editor-batch-pick", "aria-label": t("editor.batch.pick", { name: i.item.name }) });
+  check.checked = picked.has(i.index);
+  check.addEventListener("change", () => { if (check.checked) picked.add(i.index); else picked.delete(i.index); });
+  return el("li", { class: "editor-batch-tile", "data-testid": "editor-batch-tile", "data-index": String(i.index),
+    "data-score": i.score ?? "", "data-status": i.status, "data-steps": i.steps ?? "", "data-template": i.template },
+  thumbnail(i.item.level, bp.ed.palette),
+  el("span", { class: "editor-batch-name" }, i.item.name),
+  el("span", { class: "editor-batch-caption" }, BATCH_WORDS.caption(i)),
+  el("span", { class: "editor-row" }, el("label", {}, check),
+    el("button", { type: "button", "data-testid": "editor-batch-open", onclick: () => openItem(bp.ed, i.item) }, t("editor.drafts.open"))));
+}
+
+function render(bp) {
+  if (!bp.batch) return;
+  const items = shown(bp);
+  bp.heading.textContent = BATCH_WORDS.heading(bp.batch.title, bp.batch.items.length);
+  bp.tiles.replaceChildren(...items.map((i) => tile(bp, i)));
+  bp.pickAll.checked = items.length > 0 && items.every((i) => bp.picked.has(i.index));
+}
+
+function show(bp, next) {
+  bp.batch = next;
+  bp.picked.clear();
+  const templates = [...new Set(next.items.map((item) => facts(item).template))].sort();
+  bp.template.replaceChildren(el("option", { value: "" }, t("editor.batch.any-template")),
+    ...templates.map((name) => el("option", { value: name }, templateName(name))));
+  bp.body.hidden = false;
+  render(bp);
+}
+
+function hide(bp) {
+  bp.batch = null;
+  bp.body.hidden = true;
+  bp.tiles.replaceChildren();
+  bp.heading.textContent = BATCH_WORDS.title();
+}
+
+async function openItem(ed, item) {
+  await ed.queued(async () => {
+    try {
+      if (item.draftId) {
+        const entry = ed.drafts.readable().find((d) => d.id === item.draftId);
+        if (entry) { await ed.drafts.openEntry(entry); return; }
+      }
+      await ed.open(item.level, { from: item.number ?? "draft", name: item.name, cert: item.certificate });
+      ed.say(t("editor.batch.opened", { name: item.name }));
+    } catch (error) { ed.refusal(error, t("editor.batch.cannot-open", { name: item.name })); }
+  });
+}
+
+async function openRange(bp) {
+  const { ed } = bp;
+  const [a, b, highest] = [Number(bp.from.value), Number(bp.to.value), await shippedCount()];
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a || b > highest || b - a + 1 > RANGE_MAX) {
+    ed.say(BATCH_WORDS.rangeBad(highest, RANGE_MAX), "error");
+    return;
+  }
+  const numbers = Array.from({ length: b - a + 1 }, (_, k) => a + k);
+  const found = await Promise.all(numbers.map((n) => mainlineLevel(n)));
+  show(bp, { title: t("editor.batch.mainline-range", { from: a, to: b }), request: null, text: null,
+    items: found.map((f, k) => ({ name: BATCH_WORDS.mainline(numbers[k]), level: f.level, certificate: f.certificate, number: numbers[k] })) });
+}
+
+async function exportPicked(bp) {
+  const { ed, batch, picked } = bp;
+  if (!batch || !picked.size) { ed.say(t("editor.batch.nothing"), "error"); return; }
+  const indices = [...picked].sort((a, b) => a - b);
+  const file = "batch.json";
+  try {
+    // The whole of a designed batch: the very bytes Python wrote for it (design-levels --out).
+    const text = batch.text && indices.length === batch.items.length ? batch.text
+      : await ed.python.exportBatch(indices.map((i) => ({ level: batch.items[i].level, certificate: batch.items[i].certificate })), batch.request);
+    download(file, text);
+    ed.say(BATCH_WORDS.exported(indices.length, file), "success");
+  } catch (error) { ed.refusal(error, t("editor.export.refused")); }
+}
+
 /** The batch panel of the editor `ed`: {element, show(batch), hide()}. A batch is {title,
  * items: [{name, level, certificate, draftId?, number?}], request, text}. */
 export function batchPanel(ed) {
-  let batch = null;
-  const picked = new Set();
-  const sort = el("select", { "data-testid": "editor-batch-sort", "aria-label": t("editor.batch.sort") },
+  const bp = { ed, batch: null, picked: new Set() };
+  const sort = bp.sort = el("select", { "data-testid": "editor-batch-sort", "aria-label": t("editor.batch.sort") },
     ...SORTS.map((value) => el("option", { value }, t(`editor.batch.sort.${value}`))));
-  const filter = el("select", { "data-testid": "editor-batch-filter", "aria-label": t("editor.batch.filter") },
+  const filter = bp.filter = el("select", { "data-testid": "editor-batch-filter", "aria-label": t("editor.batch.filter") },
     ...FILTERS.map((value) => el("option", { value }, t(`editor.batch.filter.${value}`))));
-  const template = el("select", { "data-testid": "editor-batch-template", "aria-label": t("editor.design.template") });
-  const pickAll = el("input", { type: "checkbox", "data-testid": "editor-batch-pick-all" });
-  const heading = el("h3", { "data-testid": "editor-batch-title" }, BATCH_WORDS.title());
-  const tiles = el("ul", { class: "editor-batch-tiles", "data-testid": "editor-batch-tiles" });
-  const from = el("input", { type: "number", min: "1", value: "1", "data-testid": "editor-range-from", "aria-label": t("editor.batch.first") });
-  const to = el("input", { type: "number", min: "1", value: "10", "data-testid": "editor-range-to", "aria-label": t("editor.batch.last") });
-  const body = el("div", { class: "editor-batch-body", hidden: "" },
+  const template = bp.template = el("select", { "data-testid": "editor-batch-template", "aria-label": t("editor.design.template") });
+  const pickAll = bp.pickAll = el("input", { type: "checkbox", "data-testid": "editor-batch-pick-all" });
+  bp.heading = el("h3", { "data-testid": "editor-batch-title" }, BATCH_WORDS.title());
+  bp.tiles = el("ul", { class: "editor-batch-tiles", "data-testid": "editor-batch-tiles" });
+  bp.from = el("input", { type: "number", min: "1", value: "1", "data-testid": "editor-range-from", "aria-label": t("editor.batch.first") });
+  bp.to = el("input", { type: "number", min: "1", value: "10", "data-testid": "editor-range-to", "aria-label": t("editor.batch.last") });
+  bp.body = el("div", { class: "editor-batch-body", hidden: "" },
     el("div", { class: "editor-row" }, label("editor.batch.sort", sort), label("editor.batch.filter", filter),
       label("editor.design.template", template), el("label", {}, pickAll, ` ${t("editor.batch.pick-all")}`)),
-    tiles,
+    bp.tiles,
     el("div", { class: "editor-row" },
-      el("button", { type: "button", "data-testid": "editor-batch-export", onclick: () => exportPicked() }, t("editor.batch.export")),
-      el("button", { type: "button", "data-testid": "editor-batch-close", onclick: () => hide() }, t("editor.batch.close"))));
-  const element = el("section", { class: "editor-batch", "data-testid": "editor-batch" }, heading,
-    el("div", { class: "editor-row" }, label("editor.batch.range", from), label("editor.batch.to", to),
-      el("button", { type: "button", "data-testid": "editor-range-open", onclick: () => openRange() }, t("editor.batch.open-range"))),
-    body);
+      el("button", { type: "button", "data-testid": "editor-batch-export", onclick: () => exportPicked(bp) }, t("editor.batch.export")),
+      el("button", { type: "button", "data-testid": "editor-batch-close", onclick: () => hide(bp) }, t("editor.batch.close"))));
+  const element = el("section", { class: "editor-batch", "data-testid": "editor-batch" }, bp.heading,
+    el("div", { class: "editor-row" }, label("editor.batch.range", bp.from), label("editor.batch.to", bp.to),
+      el("button", { type: "button", "data-testid": "editor-range-open", onclick: () => openRange(bp) }, t("editor.batch.open-range"))),
+    bp.body);
 
-  const facts = (item) => {
-    const cert = item.certificate;
-    const status = cert && cert.status ? cert.status : "none";
-    return { score: cert && cert.score ? cert.score.total : null, status, statusWords: BATCH_WORDS.status(status),
-      steps: cert && Number.isInteger(cert.steps) ? cert.steps : null,
-      template: (item.level.meta && item.level.meta.template) || BATCH_WORDS.none };
-  };
-
-  function shown() {
-    let items = batch.items.map((item, index) => ({ item, index, ...facts(item) }));
-    if (filter.value === "verified") items = items.filter((i) => i.status === "verified");
-    else if (filter.value === "other") items = items.filter((i) => i.status !== "verified");
-    if (template.value) items = items.filter((i) => i.template === template.value);
-    const key = sort.value;
-    const by = {
-      score: (a, b) => (b.score ?? -1) - (a.score ?? -1),
-      steps: (a, b) => (b.steps ?? -1) - (a.steps ?? -1),
-      status: (a, b) => a.status.localeCompare(b.status),
-      template: (a, b) => a.template.localeCompare(b.template),
-    }[key];
-    return by ? items.sort((a, b) => by(a, b) || a.index - b.index) : items;
-  }
-
-  function render() {
-    if (!batch) return;
-    const items = shown();
-    heading.textContent = BATCH_WORDS.heading(batch.title, batch.items.length);
-    tiles.replaceChildren(...items.map((i) => {
-      const check = el("input", { type: "checkbox", "data-testid": "editor-batch-pick", "aria-label": t("editor.batch.pick", { name: i.item.name }) });
-      check.checked = picked.has(i.index);
-      check.addEventListener("change", () => { if (check.checked) picked.add(i.index); else picked.delete(i.index); });
-      return el("li", { class: "editor-batch-tile", "data-testid": "editor-batch-tile", "data-index": String(i.index),
-        "data-score": i.score ?? "", "data-status": i.status, "data-steps": i.steps ?? "", "data-template": i.template },
-      thumbnail(i.item.level, ed.palette),
-      el("span", { class: "editor-batch-name" }, i.item.name),
-      el("span", { class: "editor-batch-caption" }, BATCH_WORDS.caption(i)),
-      el("span", { class: "editor-row" }, el("label", {}, check),
-        el("button", { type: "button", "data-testid": "editor-batch-open", onclick: () => openItem(i.item) }, t("editor.drafts.open"))));
-    }));
-    pickAll.checked = items.length > 0 && items.every((i) => picked.has(i.index));
-  }
-
-  function show(next) {
-    batch = next;
-    picked.clear();
-    const templates = [...new Set(next.items.map((item) => facts(item).template))].sort();
-    template.replaceChildren(el("option", { value: "" }, t("editor.batch.any-template")),
-      ...templates.map((name) => el("option", { value: name }, templateName(name))));
-    body.hidden = false;
-    render();
-  }
-
-  function hide() {
-    batch = null;
-    body.hidden = true;
-    tiles.replaceChildren();
-    heading.textContent = BATCH_WORDS.title();
-  }
-
-  async function openItem(item) {
-    await ed.queued(async () => {
-      try {
-        if (item.draftId) {
-          const entry = ed.drafts.readable().find((d) => d.id === item.draftId);
-          if (entry) { await ed.drafts.openEntry(entry); return; }
-        }
-        await ed.open(item.level, { from: item.number ?? "draft", name: item.name, cert: item.certificate });
-        ed.say(t("editor.batch.opened", { name: item.name }));
-      } catch (error) { ed.refusal(error, t("editor.batch.cannot-open", { name: item.name })); }
-    });
-  }
-
-  async function openRange() {
-    const [a, b, highest] = [Number(from.value), Number(to.value), await shippedCount()];
-    if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < a || b > highest || b - a + 1 > RANGE_MAX) {
-      ed.say(BATCH_WORDS.rangeBad(highest, RANGE_MAX), "error");
-      return;
-    }
-    const numbers = Array.from({ length: b - a + 1 }, (_, k) => a + k);
-    const found = await Promise.all(numbers.map((n) => mainlineLevel(n)));
-    show({ title: t("editor.batch.mainline-range", { from: a, to: b }), request: null, text: null,
-      items: found.map((f, k) => ({ name: BATCH_WORDS.mainline(numbers[k]), level: f.level, certificate: f.certificate, number: numbers[k] })) });
-  }
-
-  async function exportPicked() {
-    if (!batch || !picked.size) { ed.say(t("editor.batch.nothing"), "error"); return; }
-    const indices = [...picked].sort((a, b) => a - b);
-    const file = "batch.json";
-    try {
-      // The whole of a designed batch: the very bytes Python wrote for it (design-levels --out).
-      const text = batch.text && indices.length === batch.items.length ? batch.text
-        : await ed.python.exportBatch(indices.map((i) => ({ level: batch.items[i].level, certificate: batch.items[i].certificate })), batch.request);
-      download(file, text);
-      ed.say(BATCH_WORDS.exported(indices.length, file), "success");
-    } catch (error) { ed.refusal(error, t("editor.export.refused")); }
-  }
-
-  sort.addEventListener("change", render);
-  filter.addEventListener("change", render);
-  template.addEventListener("change", render);
+  for (const select of [sort, filter, template]) select.addEventListener("change", () => render(bp));
   pickAll.addEventListener("change", () => {
-    for (const i of batch ? shown() : []) { if (pickAll.checked) picked.add(i.index); else picked.delete(i.index); }
-    render();
+    for (const i of bp.batch ? shown(bp) : []) { if (pickAll.checked) bp.picked.add(i.index); else bp.picked.delete(i.index); }
+    render(bp);
   });
 
-  return { element, show, hide };
+  return { element, show: (next) => show(bp, next), hide: () => hide(bp) };
 }

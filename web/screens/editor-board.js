@@ -219,11 +219,25 @@ export class EditorBoard {
 
   draw() {
     if (!this.state) return;
-    const { level, palette, letters, selected, view } = this.state;
+    const { level, palette, letters, view } = this.state;
     const a = this.svg;
     a.setAttribute("data-focus", this.cursor.join(","));
     a.replaceChildren();
     const colour = (i) => palette[i] || "#000";
+    this.drawGround(level, colour, letters, view);
+    this.drawHoles(level, colour, view);
+    const bodies = view ? view.bodies
+      : level.bodies.map((b) => ({ cells: b.cells, color: b.colors[0], shed: 0 }));
+    const eyes = eyesOf({ bodies });
+    this.eyes = eyes;
+    bodies.forEach((body, b) => this.drawBody(level, colour, body, b, eyes));
+    for (const item of deckNodes(level, bodies, { unit: S, colour, width: 0.6 })) a.append(item);
+    this.drawMarks(view);
+  }
+
+  /** The floor, stones, terrain, the largest free area and the narrow points. */
+  drawGround(level, colour, letters, view) {
+    const a = this.svg;
     for (let y = 0; y < level.rows; y++) {
       for (let x = 0; x < level.cols; x++) {
         a.append(node("rect", { x: x * S, y: y * S, width: S, height: S, class: "editor-floor" }));
@@ -251,53 +265,61 @@ export class EditorBoard {
         Number(point.load).toFixed(2)));
       a.append(group);
     }
+  }
+
+  /** The holes not yet used, with their letters and frozen counts. */
+  drawHoles(level, colour, view) {
+    const { letters, selected } = this.state;
     const used = view ? view.holes_used : [];
     level.holes.forEach((hole, i) => {
       if (used[i]) return;
       const [x, y] = hole.cell;
       const picked = selected && selected.kind === "hole" && selected.index === i;
-      a.append(node("rect", { x: x * S + 5, y: y * S + 5, width: S - 10, height: S - 10, rx: 7,
+      this.svg.append(node("rect", { x: x * S + 5, y: y * S + 5, width: S - 10, height: S - 10, rx: 7,
         class: `editor-hole${picked ? " editor-selected" : ""}`, stroke: colour(hole.color),
         "data-testid": "editor-hole", "data-cell": `${x},${y}`, "data-color": hole.color }));
       if (letters) this.badge([x, y], letters[hole.color] || "", "#222", "centre");
       if (hole.frozen) this.badge([x, y], `❄${hole.frozen}`, "#1c4f8a");
     });
-    const bodies = view ? view.bodies
-      : level.bodies.map((b) => ({ cells: b.cells, color: b.colors[0], shed: 0 }));
-    const eyes = eyesOf({ bodies });
-    this.eyes = eyes;
-    bodies.forEach((body, b) => {
-      if (!body.cells.length) return;
-      const spec = level.bodies[b];
-      const picked = selected && selected.kind === "body" && selected.index === b;
-      const line = points(body.cells);
-      const group = node("g", { "data-testid": "editor-body", "data-body": b,
-        class: picked ? "editor-selected" : null });
-      // Drawn as in play (snakes-board.js): the outer colour as a band around each layer
-      // inside, half as wide; a frozen body under its sheet of ice; heads with eyes.
-      const polyline = (colourIndex, width) => node("polyline", { points: line, fill: "none",
-        stroke: colour(colourIndex), "stroke-width": width, "stroke-linecap": "round", "stroke-linejoin": "round" });
-      group.append(polyline(body.color, S * 0.6));
-      spec.colors.slice(body.shed + 1).forEach((inner, k) => group.append(polyline(inner, S * 0.6 / 2 ** (k + 1))));
-      if (spec.frozen) group.append(node("polyline", { points: line, class: "editor-ice" }));
-      const ends = [["head", body.cells[0]], ["tail", body.cells[body.cells.length - 1]]];
-      for (const [end, cell] of ends) {
-        const [cx, cy] = centre(cell);
-        group.append(node("circle", { cx, cy, r: end === "head" ? S * 0.36 : S * 0.3,
-          fill: colour(body.color), stroke: "#222", "stroke-width": 2, "data-testid": "editor-end",
-          "data-body": b, "data-end": end, "data-cell": cell.join(",") }));
-      }
-      for (const eye of eyes.filter((e) => e.body === b)) {
-        group.append(node("circle", { cx: eye.cx * S, cy: eye.cy * S, r: eye.r * S, class: "editor-eye",
-          "data-testid": "editor-eye", "data-body": b }));
-      }
-      a.append(group);
-      if (letters) this.badge(body.cells[Math.floor(body.cells.length / 2)], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
-      if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
-      if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
-      if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
-    });
-    for (const item of deckNodes(level, bodies, { unit: S, colour, width: 0.6 })) a.append(item);
+  }
+
+  /** Body `b` drawn as in play, with its badges (letter, frozen count, lock, key). */
+  drawBody(level, colour, body, b, eyes) {
+    if (!body.cells.length) return;
+    const { letters, selected } = this.state;
+    const spec = level.bodies[b];
+    const picked = selected && selected.kind === "body" && selected.index === b;
+    const line = points(body.cells);
+    const group = node("g", { "data-testid": "editor-body", "data-body": b,
+      class: picked ? "editor-selected" : null });
+    // Drawn as in play (snakes-board.js): the outer colour as a band around each layer
+    // inside, half as wide; a frozen body under its sheet of ice; heads with eyes.
+    const polyline = (colourIndex, width) => node("polyline", { points: line, fill: "none",
+      stroke: colour(colourIndex), "stroke-width": width, "stroke-linecap": "round", "stroke-linejoin": "round" });
+    group.append(polyline(body.color, S * 0.6));
+    spec.colors.slice(body.shed + 1).forEach((inner, k) => group.append(polyline(inner, S * 0.6 / 2 ** (k + 1))));
+    if (spec.frozen) group.append(node("polyline", { points: line, class: "editor-ice" }));
+    const ends = [["head", body.cells[0]], ["tail", body.cells[body.cells.length - 1]]];
+    for (const [end, cell] of ends) {
+      const [cx, cy] = centre(cell);
+      group.append(node("circle", { cx, cy, r: end === "head" ? S * 0.36 : S * 0.3,
+        fill: colour(body.color), stroke: "#222", "stroke-width": 2, "data-testid": "editor-end",
+        "data-body": b, "data-end": end, "data-cell": cell.join(",") }));
+    }
+    for (const eye of eyes.filter((e) => e.body === b)) {
+      group.append(node("circle", { cx: eye.cx * S, cy: eye.cy * S, r: eye.r * S, class: "editor-eye",
+        "data-testid": "editor-eye", "data-body": b }));
+    }
+    this.svg.append(group);
+    if (letters) this.badge(body.cells[Math.floor(body.cells.length / 2)], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
+    if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
+    if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
+    if (spec.key) this.badge(body.cells[Math.floor(body.cells.length / 2)], `K:${spec.key}`, "#5a3d00");
+  }
+
+  /** Over the pieces: why the level fails, the area, the gesture's preview, the cursor. */
+  drawMarks(view) {
+    const a = this.svg;
     // Why the level fails (the live status's reasons), marked cell by cell.
     for (const reason of (view ? [] : this.state.reasons || [])) {
       for (const [x, y] of reason.cells) {

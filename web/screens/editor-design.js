@@ -26,152 +26,162 @@ const FIXED_GROUPS = [
 export const templateName = (name) => (has(`editor.template.${name}`) ? t(`editor.template.${name}`) : name);
 const budgetName = (name) => (has(`editor.design.budget.${name}`) ? t(`editor.design.budget.${name}`) : name.replace("_", " "));
 
-/** The design form of the editor `ed`: {element (a <details>), limits(facts)}. */
-export function designForm(ed) {
-  const topology = el("select", { "data-testid": "editor-design-template", "aria-label": t("editor.design.template") });
-  const num = (testid, value, attrs = {}) => el("input", { type: "number", value, "data-testid": testid, ...attrs });
-  const target = num("editor-design-target", "30", { min: "0", max: "100", step: "any" });
-  const tolerance = num("editor-design-tolerance", "7", { min: "0", max: "100", step: "any" });
-  const seed = num("editor-design-seed", "1", { min: "0" });
-  const count = num("editor-design-count", "1", { min: "1", max: "50" });
-  const budgetInputs = new Map();
-  const budgetFields = el("fieldset", { "data-path": "budgets", "data-testid": "editor-design-budgets" }, el("legend", {}, t("editor.design.budgets")));
-  const auto = el("input", { type: "checkbox", checked: "", "data-testid": "editor-design-auto" });
-  const errors = new Map();
-  const slot = (path) => {
-    const span = el("span", { class: "editor-field-error", "data-path": path, "data-testid": "editor-field-error" });
-    errors.set(path, span);
-    return span;
-  };
-  const inputs = new Map();
+const num = (testid, value, attrs = {}) => el("input", { type: "number", value, "data-testid": testid, ...attrs });
+// A blank field goes as null: Python names it (a blank target is never taken as 0).
+const value = (input) => (input.value.trim() === "" ? null : Number(input.value));
+
+/** An error slot beside the field of `path`, kept in `df.errors`. */
+function slot(df, path) {
+  const span = el("span", { class: "editor-field-error", "data-path": path, "data-testid": "editor-field-error" });
+  df.errors.set(path, span);
+  return span;
+}
+
+/** The fields fixed by hand when "auto" is off: one fieldset per group of FIXED_GROUPS. */
+function fixedFields(df) {
   const groups = FIXED_GROUPS.map(([group, path, fields]) => el("fieldset", { "data-path": path ?? "" },
-    el("legend", {}, t(`editor.design.group.${group}`)), path ? slot(path) : null,
+    el("legend", {}, t(`editor.design.group.${group}`)), path ? slot(df, path) : null,
     ...fields.map(([fieldPath, min, max]) => {
       const input = num(`editor-design-${fieldPath.replace(".", "-").replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: t("editor.design.free") });
-      inputs.set(fieldPath, input);
-      return el("label", { class: "editor-field" }, `${t(`editor.design.field.${fieldPath}`)} `, input, slot(fieldPath));
+      df.inputs.set(fieldPath, input);
+      return el("label", { class: "editor-field" }, `${t(`editor.design.field.${fieldPath}`)} `, input, slot(df, fieldPath));
     })));
-  const fixed = el("div", { class: "editor-fixed", "data-testid": "editor-design-fixed", hidden: "" },
+  return el("div", { class: "editor-fixed", "data-testid": "editor-design-fixed", hidden: "" },
     el("p", {}, t("editor.design.fixed-note")), ...groups);
-  const progressLine = el("p", { class: "editor-design-progress", "data-testid": "editor-design-progress", "aria-live": "polite" }, "");
-  const general = el("ul", { class: "editor-issues", "data-testid": "editor-design-issues" });
-  const go = el("button", { type: "button", class: "primary", "data-testid": "editor-design-go" }, t("editor.design.go"));
-  const cancel = el("button", { type: "button", "data-testid": "editor-design-cancel", disabled: "" }, t("shell.cancel"));
-  const targetError = slot("target");
-  const toleranceError = slot("tolerance");
-  let cancelled = false;
+}
+
+/** The design request the form says. */
+function request(df) {
+  const req = { topology: df.topology.value, target: value(df.target), tolerance: Number(df.tolerance.value),
+    seed: Number(df.seed.value), count: value(df.count) ?? 1 };
+  const budgets = {};
+  for (const [name, input] of df.budgetInputs) if (input.value.trim() !== "") budgets[name] = Number(input.value);
+  if (Object.keys(budgets).length) req.budgets = budgets;
+  if (df.auto.checked) return req;
+  const put = (path, value) => {
+    const [head, tail] = path.split(".");
+    if (!tail) req[head] = value;
+    else req[head] = { ...(req[head] || {}), [tail]: value };
+  };
+  put("size.auto", false);
+  for (const [path, input] of df.inputs) if (input.value.trim() !== "") put(path, Number(input.value));
+  return req;
+}
+
+/** Keep every level of the designed `batch` as a draft at once, show the batch, and put
+ * the first level with its certificate on the board, as an edit. */
+async function place(ed, batch, text) {
+  const name = (level, cert) => t("editor.design.name", { template: level.meta ? templateName(level.meta.template) : "",
+    score: cert.score ? cert.score.total : "" }).replace(/\s+/g, " ").trim();
+  const added = ed.drafts.add(batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
+    certificate: batch.certificates[i] })));
+  ed.showBatch({ title: t("editor.design.batch"), request: batch.request, text,
+    items: batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
+      certificate: batch.certificates[i], draftId: added[i] ? added[i].id : null })) });
+  const [level, cert, first] = [batch.levels[0], batch.certificates[0], added[0]];
+  ed.history.record();
+  await ed.open(level, { name: name(level, cert), cert, keepHistory: true, id: first ? first.id : null, rev: first ? first.rev : 0 });
+  ed.drafts.render();
+}
+
+function refused(df, error) {
+  const { progressLine } = df;
+  progressLine.dataset.state = "refused";
+  progressLine.textContent = "";
+  const issues = error.issues || [];
+  for (const issue of issues) {
+    const span = df.errors.get(issue.path) || (issue.path === "target" ? df.targetError : issue.path === "tolerance" ? df.toleranceError : null);
+    if (span) span.textContent = issueWords(issue);
+    else df.general.append(el("li", { "data-testid": "editor-design-issue" }, issueText(issue)));
+  }
+  df.ed.say(t("editor.design.refused", { why: issues.length ? t("editor.design.see-fields") : error.message }), "error");
+}
+
+/** Design the batch the form asks for, its progress said as Python reports it. */
+async function design(df) {
+  const { ed, progressLine } = df;
+  for (const span of df.errors.values()) span.textContent = "";
+  df.general.replaceChildren();
+  const req = request(df);
+  df.cancelled = false;
+  df.go.disabled = true;
+  df.cancel.disabled = false;
+  progressLine.dataset.state = "running";
+  progressLine.textContent = t("editor.design.starting");
+  let best = null;
+  try {
+    const { batch, text } = await ed.python.designBatch([req], (p) => {
+      // The designer's last report (finished) has the whole budget as its count: the
+      // candidates really tried are in the batch's report, said once it is done.
+      const figures = p.figures || {};
+      if (figures.finished) return;
+      if (figures.best !== undefined) best = figures.best;
+      progressLine.textContent = t("editor.design.progress", { done: p.done, total: p.total, best: best ?? "—",
+        stage: figures.level ? t("editor.design.stage", { level: figures.level, levels: figures.levels })
+          : t("editor.design.searching") });
+    });
+    if (!batch.levels.length) {
+      const s = batch.report.shortfall || {};
+      progressLine.dataset.state = "failed";
+      progressLine.textContent = t("editor.design.none", { candidates: s.candidates ?? t("editor.design.all"),
+        stopped: s.stopped_by ?? t("editor.design.budget"), low: s.lowest_score ?? "—", high: s.highest_score ?? "—" });
+      ed.say(t("editor.design.none-hint"), "error");
+      return;
+    }
+    const level = batch.levels[0];
+    const cert = batch.certificates[0];
+    await place(ed, batch, text);
+    const tried = ((batch.report && batch.report.levels) || []).reduce((sum, r) => sum + (r.candidates || 0), 0);
+    progressLine.dataset.state = "done";
+    const count = batch.levels.length;
+    progressLine.textContent = t(count === 1 ? "editor.design.done.one" : "editor.design.done", { tried, count,
+      score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? templateName(level.meta.template) : "?" });
+    ed.say(t(count === 1 ? "editor.design.designed.one" : "editor.design.designed", { count }), "success");
+  } catch (error) {
+    if (df.cancelled || error.type === "Cancelled") {
+      progressLine.dataset.state = "cancelled";
+      progressLine.textContent = t("editor.design.cancelled");
+      ed.say(t("editor.design.cancelled-short"));
+      return;
+    }
+    refused(df, error);
+  } finally {
+    df.go.disabled = false;
+    df.cancel.disabled = true;
+  }
+}
+
+/** The budget fields, with Python's limits and defaults (facts.budgets). */
+function limits(df, facts) {
+  const { budgetFields } = df;
+  budgetFields.replaceChildren(el("legend", {}, t("editor.design.budgets")), slot(df, "budgets"));
+  for (const [name, [min, max, fallback]] of Object.entries(facts.budgets || {})) {
+    const input = num(`editor-budget-${name.replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: String(fallback) });
+    df.budgetInputs.set(name, input);
+    budgetFields.append(el("label", { class: "editor-field" }, `${budgetName(name)} (${min}–${max}) `, input, slot(df, `budgets.${name}`)));
+  }
+}
+
+/** The design form of the editor `ed`: {element (a <details>), limits(facts)}. */
+export function designForm(ed) {
+  const df = { ed, budgetInputs: new Map(), errors: new Map(), inputs: new Map(), cancelled: false };
+  const topology = df.topology = el("select", { "data-testid": "editor-design-template", "aria-label": t("editor.design.template") });
+  df.target = num("editor-design-target", "30", { min: "0", max: "100", step: "any" });
+  df.tolerance = num("editor-design-tolerance", "7", { min: "0", max: "100", step: "any" });
+  df.seed = num("editor-design-seed", "1", { min: "0" });
+  df.count = num("editor-design-count", "1", { min: "1", max: "50" });
+  df.budgetFields = el("fieldset", { "data-path": "budgets", "data-testid": "editor-design-budgets" }, el("legend", {}, t("editor.design.budgets")));
+  const auto = df.auto = el("input", { type: "checkbox", checked: "", "data-testid": "editor-design-auto" });
+  const fixed = fixedFields(df);
+  df.progressLine = el("p", { class: "editor-design-progress", "data-testid": "editor-design-progress", "aria-live": "polite" }, "");
+  df.general = el("ul", { class: "editor-issues", "data-testid": "editor-design-issues" });
+  df.go = el("button", { type: "button", class: "primary", "data-testid": "editor-design-go" }, t("editor.design.go"));
+  df.cancel = el("button", { type: "button", "data-testid": "editor-design-cancel", disabled: "" }, t("shell.cancel"));
+  df.targetError = slot(df, "target");
+  df.toleranceError = slot(df, "tolerance");
   auto.addEventListener("change", () => { fixed.hidden = auto.checked; });
-
-  // A blank field goes as null: Python names it (a blank target is never taken as 0).
-  const value = (input) => (input.value.trim() === "" ? null : Number(input.value));
-
-  function request() {
-    const req = { topology: topology.value, target: value(target), tolerance: Number(tolerance.value),
-      seed: Number(seed.value), count: value(count) ?? 1 };
-    const budgets = {};
-    for (const [name, input] of budgetInputs) if (input.value.trim() !== "") budgets[name] = Number(input.value);
-    if (Object.keys(budgets).length) req.budgets = budgets;
-    if (auto.checked) return req;
-    const put = (path, value) => {
-      const [head, tail] = path.split(".");
-      if (!tail) req[head] = value;
-      else req[head] = { ...(req[head] || {}), [tail]: value };
-    };
-    put("size.auto", false);
-    for (const [path, input] of inputs) if (input.value.trim() !== "") put(path, Number(input.value));
-    return req;
-  }
-
-  /** Keep every level of the designed `batch` as a draft at once, show the batch, and put
-   * the first level with its certificate on the board, as an edit. */
-  async function place(batch, text) {
-    const name = (level, cert) => t("editor.design.name", { template: level.meta ? templateName(level.meta.template) : "",
-      score: cert.score ? cert.score.total : "" }).replace(/\s+/g, " ").trim();
-    const added = ed.drafts.add(batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
-      certificate: batch.certificates[i] })));
-    ed.showBatch({ title: t("editor.design.batch"), request: batch.request, text,
-      items: batch.levels.map((level, i) => ({ name: name(level, batch.certificates[i]), level,
-        certificate: batch.certificates[i], draftId: added[i] ? added[i].id : null })) });
-    const [level, cert, first] = [batch.levels[0], batch.certificates[0], added[0]];
-    ed.history.record();
-    await ed.open(level, { name: name(level, cert), cert, keepHistory: true, id: first ? first.id : null, rev: first ? first.rev : 0 });
-    ed.drafts.render();
-  }
-
-  function refused(error) {
-    progressLine.dataset.state = "refused";
-    progressLine.textContent = "";
-    const issues = error.issues || [];
-    for (const issue of issues) {
-      const span = errors.get(issue.path) || (issue.path === "target" ? targetError : issue.path === "tolerance" ? toleranceError : null);
-      if (span) span.textContent = issueWords(issue);
-      else general.append(el("li", { "data-testid": "editor-design-issue" }, issueText(issue)));
-    }
-    ed.say(t("editor.design.refused", { why: issues.length ? t("editor.design.see-fields") : error.message }), "error");
-  }
-
-  go.addEventListener("click", async () => {
-    for (const span of errors.values()) span.textContent = "";
-    general.replaceChildren();
-    const req = request();
-    cancelled = false;
-    go.disabled = true;
-    cancel.disabled = false;
-    progressLine.dataset.state = "running";
-    progressLine.textContent = t("editor.design.starting");
-    let best = null;
-    try {
-      const { batch, text } = await ed.python.designBatch([req], (p) => {
-        // The designer's last report (finished) has the whole budget as its count: the
-        // candidates really tried are in the batch's report, said once it is done.
-        const figures = p.figures || {};
-        if (figures.finished) return;
-        if (figures.best !== undefined) best = figures.best;
-        progressLine.textContent = t("editor.design.progress", { done: p.done, total: p.total, best: best ?? "—",
-          stage: figures.level ? t("editor.design.stage", { level: figures.level, levels: figures.levels })
-            : t("editor.design.searching") });
-      });
-      if (!batch.levels.length) {
-        const s = batch.report.shortfall || {};
-        progressLine.dataset.state = "failed";
-        progressLine.textContent = t("editor.design.none", { candidates: s.candidates ?? t("editor.design.all"),
-          stopped: s.stopped_by ?? t("editor.design.budget"), low: s.lowest_score ?? "—", high: s.highest_score ?? "—" });
-        ed.say(t("editor.design.none-hint"), "error");
-        return;
-      }
-      const level = batch.levels[0];
-      const cert = batch.certificates[0];
-      await place(batch, text);
-      const tried = ((batch.report && batch.report.levels) || []).reduce((sum, r) => sum + (r.candidates || 0), 0);
-      progressLine.dataset.state = "done";
-      const count = batch.levels.length;
-      progressLine.textContent = t(count === 1 ? "editor.design.done.one" : "editor.design.done", { tried, count,
-        score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? templateName(level.meta.template) : "?" });
-      ed.say(t(count === 1 ? "editor.design.designed.one" : "editor.design.designed", { count }), "success");
-    } catch (error) {
-      if (cancelled || error.type === "Cancelled") {
-        progressLine.dataset.state = "cancelled";
-        progressLine.textContent = t("editor.design.cancelled");
-        ed.say(t("editor.design.cancelled-short"));
-        return;
-      }
-      refused(error);
-    } finally {
-      go.disabled = false;
-      cancel.disabled = true;
-    }
-  });
-  cancel.addEventListener("click", () => { cancelled = true; ed.app.cancel(); });
-
-  /** The budget fields, with Python's limits and defaults (facts.budgets). */
-  function limits(facts) {
-    budgetFields.replaceChildren(el("legend", {}, t("editor.design.budgets")), slot("budgets"));
-    for (const [name, [min, max, fallback]] of Object.entries(facts.budgets || {})) {
-      const input = num(`editor-budget-${name.replace("_", "-")}`, "", { min: String(min), max: String(max), placeholder: String(fallback) });
-      budgetInputs.set(name, input);
-      budgetFields.append(el("label", { class: "editor-field" }, `${budgetName(name)} (${min}–${max}) `, input, slot(`budgets.${name}`)));
-    }
-  }
+  df.go.addEventListener("click", () => design(df));
+  df.cancel.addEventListener("click", () => { df.cancelled = true; ed.app.cancel(); });
 
   ed.python.topologies().then((names) => {
     topology.replaceChildren(...names.map((name) => el("option", { value: name }, templateName(name))));
@@ -180,13 +190,13 @@ export function designForm(ed) {
     el("summary", {}, t("editor.design.title")),
     el("div", { class: "editor-row" },
       el("label", {}, `${t("editor.design.template")} `, topology),
-      el("label", {}, `${t("editor.design.target")} `, target, targetError),
-      el("label", {}, "± ", tolerance, toleranceError),
-      el("label", {}, `${t("editor.design.seed")} `, seed),
-      el("label", {}, `${t("editor.design.count")} `, count, slot("count"))),
+      el("label", {}, `${t("editor.design.target")} `, df.target, df.targetError),
+      el("label", {}, "± ", df.tolerance, df.toleranceError),
+      el("label", {}, `${t("editor.design.seed")} `, df.seed),
+      el("label", {}, `${t("editor.design.count")} `, df.count, slot(df, "count"))),
     el("label", { class: "editor-switch" }, auto, ` ${t("editor.design.auto")}`),
     fixed, el("details", { class: "editor-advanced", "data-testid": "editor-design-advanced" },
-      el("summary", {}, t("editor.advanced")), budgetFields),
-    el("div", { class: "editor-row" }, go, cancel), progressLine, general);
-  return { element, limits };
+      el("summary", {}, t("editor.advanced")), df.budgetFields),
+    el("div", { class: "editor-row" }, df.go, df.cancel), df.progressLine, df.general);
+  return { element, limits: (facts) => limits(df, facts) };
 }

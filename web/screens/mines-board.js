@@ -75,162 +75,173 @@ function offersOf(offer) {
   return offers;
 }
 
+function cellAt(s, x, y) {
+  return (s.cells[y] && s.cells[y][x]) || null;
+}
+
+/** The grid's cells of board `s`, made again only when the board's shape changes. */
+function drawCells(s, b) {
+  const { element } = s;
+  const shape = `${b.cols}x${b.rows}`;
+  if (shape === s.drawnShape) return;
+  s.drawnShape = shape;
+  element.style.setProperty("--cols", b.cols);
+  element.style.setProperty("--rows", b.rows);
+  element.dataset.cols = String(b.cols);
+  element.dataset.rows = String(b.rows);
+  s.cells = [];
+  const rows = [];
+  for (let y = 0; y < b.rows; y++) {
+    const row = [];
+    for (let x = 0; x < b.cols; x++) {
+      row.push(el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
+        "data-x": String(x), "data-y": String(y) }));
+    }
+    s.cells.push(row);
+    // A grid's cells sit in rows (ARIA); the row box takes no part in the layout.
+    rows.push(el("div", { class: "mines-row", role: "row" }, ...row));
+  }
+  element.replaceChildren(...rows);
+}
+
+/** One cell of board `s`: its state, digit, offer, the avatar, its title. */
+function drawCell(s, b, x, y, costs) {
+  const cell = s.cells[y][x];
+  const value = b.grid[y][x];
+  let kind;
+  if (Number.isInteger(value)) kind = value === 0 ? "open-zero" : "open";
+  else kind = value;
+  const offer = s.offers.get(key(x, y)) || {};
+  if (cell.dataset.state !== kind || cell.dataset.digit !== String(value)) {
+    cell.dataset.state = kind;
+    cell.dataset.digit = kind === "open" ? String(value) : "";
+    cell.replaceChildren();
+    if (kind === "open") cell.textContent = String(value);
+    else if (kind === "flag") cell.append(flagGlyph());
+    else if (kind === "mine") cell.append(scarGlyph());
+  }
+  cell.dataset.do = offer.primary || "none";
+  cell.classList.toggle("reach", offer.primary === "dig");
+  if (x === b.avatar[0] && y === b.avatar[1]) {
+    cell.dataset.avatar = "1";
+    if (s.avatar.parentNode !== cell) cell.append(s.avatar);  // above the ground, beside the digit
+  } else delete cell.dataset.avatar;
+  cell.classList.remove("path", "hint-target", "hint-digit", "hint-also");
+  delete cell.dataset.hint;
+  cell.title = describe(kind, value, offer, costs, x === b.avatar[0] && y === b.avatar[1]);
+}
+
+/** Draw the run's state: the offers always, the cells when there is a board. */
+function draw(s, state) {
+  s.offers = offersOf(state.offer);
+  const b = state.board;
+  if (!b) return;
+  drawCells(s, b);
+  if (!s.cursor || s.cursor[0] >= b.cols || s.cursor[1] >= b.rows) s.cursor = [...b.avatar];
+  const costs = state.offer.costs;
+  for (let y = 0; y < b.rows; y++) {
+    for (let x = 0; x < b.cols; x++) drawCell(s, b, x, y, costs);
+  }
+  s.element.dataset.focus = key(...s.cursor);
+  drawCursor(s);
+}
+
+function drawCursor(s) {
+  for (const node of s.element.querySelectorAll(".cursor")) node.classList.remove("cursor");
+  if (s.cursor && s.cells[s.cursor[1]]) s.cells[s.cursor[1]][s.cursor[0]].classList.add("cursor");
+}
+
+/** Put the keyboard cursor on (x, y); null puts it on the avatar at the next draw. */
+function setCursor(s, at) {
+  s.cursor = at;
+  if (!at) return;
+  s.element.dataset.focus = key(...at);
+  drawCursor(s);
+}
+
+function drawHint(s, hint) {
+  const { element, cells } = s;
+  for (const node of element.querySelectorAll(".hint-target, .hint-digit, .hint-also")) {
+    node.classList.remove("hint-target", "hint-digit", "hint-also");
+    delete node.dataset.hint;
+  }
+  delete element.dataset.hint;
+  if (!hint || !hint.cell) return;
+  const [hx, hy] = hint.cell;
+  const target = cellAt(s, hx, hy);
+  if (!target) return;
+  target.classList.add("hint-target");
+  target.dataset.hint = hint.kind;
+  element.dataset.hint = key(hx, hy);
+  for (const [x, y] of hint.constraints) {
+    cells[y][x].classList.add("hint-digit");
+    cells[y][x].dataset.hint = "digit";
+  }
+  for (const [x, y] of [...hint.safe, ...hint.mines]) {
+    if (x !== hx || y !== hy) cells[y][x].classList.add("hint-also");
+  }
+}
+
+/** Light the cells a line is about (null: none). */
+function point(s, list) {
+  const { element } = s;
+  for (const n of element.querySelectorAll(".pointed")) n.classList.remove("pointed");
+  delete element.dataset.pointed;
+  for (const [x, y] of list || []) {
+    const c = cellAt(s, x, y);
+    if (c) c.classList.add("pointed");
+  }
+  if (list && list.length) element.dataset.pointed = list.map((c) => key(...c)).join(" ");
+}
+
+/** Show the path a click on `cell` would move along (from Python's move tree), or none. */
+function showPath(s, cell) {
+  for (const node of s.element.querySelectorAll(".path")) node.classList.remove("path");
+  if (!cell) return;
+  const offer = s.offers.get(key(cell.dataset.x, cell.dataset.y)) || {};
+  let at = null;
+  if (offer.primary === "move") at = [Number(cell.dataset.x), Number(cell.dataset.y)];
+  else if (offer.primary === "reach") at = offer.stand;
+  for (let guard = 0; at && guard < 10000; guard++) {
+    s.cells[at[1]][at[0]].classList.add("path");
+    const next = s.offers.get(key(at[0], at[1]));
+    at = next && next.parent ? next.parent : null;
+  }
+}
+
+/** Animate the reveals of `events` by channel (off under reduced motion). */
+function animate(s, events, reduced) {
+  const { element } = s;
+  if (reduced) { element.dataset.motion = "off"; return; }
+  element.dataset.motion = "on";
+  const reveals = events.filter((e) => e.type === "cell_revealed");
+  const count = reveals.length;
+  reveals.forEach((event, index) => {
+    const [x, y] = event.cell;
+    const cell = cellAt(s, x, y);
+    if (!cell) return;
+    const name = `anim-${event.channel}`;
+    cell.classList.remove("anim-initial", "anim-chain", "anim-dig");
+    void cell.offsetWidth;  // restart the animation on a cell animated before
+    cell.style.animationDelay = event.channel === "dig" ? "0ms"
+      : `${Math.round((index / Math.max(1, count)) * STAGGER_MS)}ms`;
+    cell.classList.add(name);
+  });
+}
+
 /** The board: `{element, draw(state), cellAt(x, y), offerAt(x, y), cursor, ...}`. */
 export function minesBoard() {
   const element = el("div", { class: "mines-board", "data-testid": "mines-board", tabindex: "0",
     role: "grid", "aria-label": t("mines.board-label") });
-  let cells = [];              // cells[y][x] -> element
-  let drawnShape = "";         // "cols x rows" of the drawn grid
-  let offers = new Map();      // "x,y" -> {primary, secondary, parent, stand}
-  let cursor = null;           // [x, y] of the keyboard cursor
-  const avatar = avatarFigure();  // the figure, moved to the avatar's cell at each draw
+  const s = {
+    element,
+    cells: [],                // cells[y][x] -> element
+    drawnShape: "",           // "cols x rows" of the drawn grid
+    offers: new Map(),        // "x,y" -> {primary, secondary, parent, stand}
+    cursor: null,             // [x, y] of the keyboard cursor
+    avatar: avatarFigure(),   // the figure, moved to the avatar's cell at each draw
+  };
   element.dataset.flagMode = "0";
-
-  function cellAt(x, y) {
-    return (cells[y] && cells[y][x]) || null;
-  }
-
-  function drawCells(b) {
-    const shape = `${b.cols}x${b.rows}`;
-    if (shape === drawnShape) return;
-    drawnShape = shape;
-    element.style.setProperty("--cols", b.cols);
-    element.style.setProperty("--rows", b.rows);
-    element.dataset.cols = String(b.cols);
-    element.dataset.rows = String(b.rows);
-    cells = [];
-    const rows = [];
-    for (let y = 0; y < b.rows; y++) {
-      const row = [];
-      for (let x = 0; x < b.cols; x++) {
-        row.push(el("div", { class: "cell", role: "gridcell", "data-testid": "mines-cell",
-          "data-x": String(x), "data-y": String(y) }));
-      }
-      cells.push(row);
-      // A grid's cells sit in rows (ARIA); the row box takes no part in the layout.
-      rows.push(el("div", { class: "mines-row", role: "row" }, ...row));
-    }
-    element.replaceChildren(...rows);
-  }
-
-  /** Draw the run's state: the offers always, the cells when there is a board. */
-  function draw(state) {
-    offers = offersOf(state.offer);
-    const b = state.board;
-    if (!b) return;
-    drawCells(b);
-    if (!cursor || cursor[0] >= b.cols || cursor[1] >= b.rows) cursor = [...b.avatar];
-    const costs = state.offer.costs;
-    for (let y = 0; y < b.rows; y++) {
-      for (let x = 0; x < b.cols; x++) {
-        const cell = cells[y][x];
-        const value = b.grid[y][x];
-        let kind;
-        if (Number.isInteger(value)) kind = value === 0 ? "open-zero" : "open";
-        else kind = value;
-        const offer = offers.get(key(x, y)) || {};
-        if (cell.dataset.state !== kind || cell.dataset.digit !== String(value)) {
-          cell.dataset.state = kind;
-          cell.dataset.digit = kind === "open" ? String(value) : "";
-          cell.replaceChildren();
-          if (kind === "open") cell.textContent = String(value);
-          else if (kind === "flag") cell.append(flagGlyph());
-          else if (kind === "mine") cell.append(scarGlyph());
-        }
-        cell.dataset.do = offer.primary || "none";
-        cell.classList.toggle("reach", offer.primary === "dig");
-        if (x === b.avatar[0] && y === b.avatar[1]) {
-          cell.dataset.avatar = "1";
-          if (avatar.parentNode !== cell) cell.append(avatar);  // above the ground, beside the digit
-        } else delete cell.dataset.avatar;
-        cell.classList.remove("path", "hint-target", "hint-digit", "hint-also");
-        delete cell.dataset.hint;
-        cell.title = describe(kind, value, offer, costs, x === b.avatar[0] && y === b.avatar[1]);
-      }
-    }
-    element.dataset.focus = key(...cursor);
-    drawCursor();
-  }
-
-  function drawCursor() {
-    for (const node of element.querySelectorAll(".cursor")) node.classList.remove("cursor");
-    if (cursor && cells[cursor[1]]) cells[cursor[1]][cursor[0]].classList.add("cursor");
-  }
-
-  /** Put the keyboard cursor on (x, y); null puts it on the avatar at the next draw. */
-  function setCursor(at) {
-    cursor = at;
-    if (!at) return;
-    element.dataset.focus = key(...at);
-    drawCursor();
-  }
-
-  function drawHint(hint) {
-    for (const node of element.querySelectorAll(".hint-target, .hint-digit, .hint-also")) {
-      node.classList.remove("hint-target", "hint-digit", "hint-also");
-      delete node.dataset.hint;
-    }
-    delete element.dataset.hint;
-    if (!hint || !hint.cell) return;
-    const [hx, hy] = hint.cell;
-    const target = cellAt(hx, hy);
-    if (!target) return;
-    target.classList.add("hint-target");
-    target.dataset.hint = hint.kind;
-    element.dataset.hint = key(hx, hy);
-    for (const [x, y] of hint.constraints) {
-      cells[y][x].classList.add("hint-digit");
-      cells[y][x].dataset.hint = "digit";
-    }
-    for (const [x, y] of [...hint.safe, ...hint.mines]) {
-      if (x !== hx || y !== hy) cells[y][x].classList.add("hint-also");
-    }
-  }
-
-  /** Light the cells a line is about (null: none). */
-  function point(list) {
-    for (const n of element.querySelectorAll(".pointed")) n.classList.remove("pointed");
-    delete element.dataset.pointed;
-    for (const [x, y] of list || []) {
-      const c = cellAt(x, y);
-      if (c) c.classList.add("pointed");
-    }
-    if (list && list.length) element.dataset.pointed = list.map((c) => key(...c)).join(" ");
-  }
-
-  /** Show the path a click on `cell` would move along (from Python's move tree), or none. */
-  function showPath(cell) {
-    for (const node of element.querySelectorAll(".path")) node.classList.remove("path");
-    if (!cell) return;
-    const offer = offers.get(key(cell.dataset.x, cell.dataset.y)) || {};
-    let at = null;
-    if (offer.primary === "move") at = [Number(cell.dataset.x), Number(cell.dataset.y)];
-    else if (offer.primary === "reach") at = offer.stand;
-    for (let guard = 0; at && guard < 10000; guard++) {
-      cells[at[1]][at[0]].classList.add("path");
-      const next = offers.get(key(at[0], at[1]));
-      at = next && next.parent ? next.parent : null;
-    }
-  }
-
-  /** Animate the reveals of `events` by channel (off under reduced motion). */
-  function animate(events, reduced) {
-    if (reduced) { element.dataset.motion = "off"; return; }
-    element.dataset.motion = "on";
-    const reveals = events.filter((e) => e.type === "cell_revealed");
-    const count = reveals.length;
-    reveals.forEach((event, index) => {
-      const [x, y] = event.cell;
-      const cell = cellAt(x, y);
-      if (!cell) return;
-      const name = `anim-${event.channel}`;
-      cell.classList.remove("anim-initial", "anim-chain", "anim-dig");
-      void cell.offsetWidth;  // restart the animation on a cell animated before
-      cell.style.animationDelay = event.channel === "dig" ? "0ms"
-        : `${Math.round((index / Math.max(1, count)) * STAGGER_MS)}ms`;
-      cell.classList.add(name);
-    });
-  }
 
   element.addEventListener("animationend", (event) => {
     event.target.classList?.remove("anim-initial", "anim-chain", "anim-dig");
@@ -238,15 +249,15 @@ export function minesBoard() {
 
   return {
     element,
-    draw,
-    drawHint,
-    point,
-    showPath,
-    animate,
-    cellAt,
-    setCursor,
-    get cursor() { return cursor; },
-    offerAt: (x, y) => offers.get(key(x, y)) || {},
+    draw: (state) => draw(s, state),
+    drawHint: (hint) => drawHint(s, hint),
+    point: (list) => point(s, list),
+    showPath: (cell) => showPath(s, cell),
+    animate: (events, reduced) => animate(s, events, reduced),
+    cellAt: (x, y) => cellAt(s, x, y),
+    setCursor: (at) => setCursor(s, at),
+    get cursor() { return s.cursor; },
+    offerAt: (x, y) => s.offers.get(key(x, y)) || {},
     /** The board's cell element under `target`, or null. */
     cellOf(target) {
       const cell = target && target.closest ? target.closest(".cell") : null;

@@ -36,147 +36,164 @@ function toggle(testid, label, note) {
   return { box, row };
 }
 
+/** A group of radio buttons for the setting `key`: [[value, radio, label], ...]. */
+function radios(settings, key, choices) {
+  return choices.map(([value, label, note]) => {
+    const radio = el("input", { type: "radio", name: `setting-${key}`, value,
+      id: `setting-${key}-${value}`, "data-testid": `setting-${key}-${value}` });
+    radio.addEventListener("change", () => { if (radio.checked) settings[key] = value; });
+    return [value, radio, el("label", { class: "setting-label", for: radio.id }, radio,
+      el("span", {}, t(label)), note ? el("span", { class: "setting-note-inline" }, t(note)) : null)];
+  });
+}
+
+/** The screen's controls, each made once: {sound, volume, ..., confirmation}. */
+function controls(settings) {
+  const c = {};
+  c.sound = toggle("setting-sound", t("settings.sound"));
+  c.volume = el("input", { type: "range", min: "0", max: "100", step: "5", id: "setting-volume",
+    "data-testid": "setting-volume" });
+  c.volumeShown = el("output", { for: "setting-volume", class: "setting-volume-value",
+    "data-testid": "setting-volume-value" });
+  c.vibration = toggle("setting-vibration", t("settings.vibration"), t("settings.vibration-note"));
+  c.themeBoxes = radios(settings, "theme", THEME_CHOICES);
+  c.motionBoxes = radios(settings, "motion", MOTION_CHOICES);
+  c.languageBoxes = radios(settings, "language", LANGUAGE_CHOICES);
+  c.letters = toggle("setting-colour-letters", t("settings.letters"), t("settings.letters-note"));
+  c.preview = el("div", { class: "letters-preview", "data-testid": "settings-letters-preview",
+    "aria-hidden": "true" });
+  c.developer = toggle("setting-developer", t("settings.developer"), t("settings.developer-note"));
+
+  c.records = el("p", { class: "setting-note", "data-testid": "settings-telemetry-count" });
+  c.forget = el("button", { type: "button", "data-testid": "settings-telemetry-clear" },
+    t("settings.records.forget"));
+  c.clear = el("button", { type: "button", "data-testid": "settings-clear" }, t("settings.clear"));
+  c.keep = el("button", { type: "button", "data-testid": "settings-clear-cancel" }, t("settings.clear.keep"));
+  c.confirm = el("button", { type: "button", class: "danger", "data-testid": "settings-clear-confirm" },
+    t("settings.clear.confirm"));
+  c.confirmation = el("div", { class: "settings-confirm", role: "alertdialog", hidden: true,
+    "aria-labelledby": "settings-clear-title", "aria-describedby": "settings-clear-words",
+    "data-testid": "settings-clear-panel" },
+  el("h3", { id: "settings-clear-title" }, t("settings.clear.title")),
+  el("p", { id: "settings-clear-words" }, t("settings.clear.words")),
+  el("div", { class: "settings-buttons" }, c.confirm, c.keep));
+  return c;
+}
+
+/** A titled group of the page. */
+const group = (name, title, ...children) => el("section", { class: "settings-group", "aria-labelledby": `settings-${name}-title` },
+  el("h2", { id: `settings-${name}-title` }, title), ...children);
+
+/** The page of controls `c`, in its groups. */
+function settingsPage(c) {
+  return el("section", { class: "settings", "data-testid": "settings", "aria-labelledby": "settings-title" },
+    el("h1", { id: "settings-title" }, t("settings.title")),
+    group("language", t("settings.language"),
+      el("fieldset", { class: "setting-choices", "data-testid": "setting-language" },
+        el("legend", {}, t("settings.language")), ...c.languageBoxes.map(([, , label]) => label))),
+    group("sound", t("settings.sound-title"),
+      c.sound.row,
+      el("div", { class: "setting-row setting-volume" },
+        el("label", { for: "setting-volume" }, t("settings.volume")), c.volume, c.volumeShown),
+      c.vibration.row,
+      el("p", { class: "setting-note", "data-testid": "settings-sound-note" }, t("settings.sound-note"),
+        " ", t("settings.vibration-reduced"))),
+    group("look", t("settings.look"),
+      el("fieldset", { class: "setting-choices", "data-testid": "setting-theme" },
+        el("legend", {}, t("settings.theme")), ...c.themeBoxes.map(([, , label]) => label)),
+      el("fieldset", { class: "setting-choices", "data-testid": "setting-motion" },
+        el("legend", {}, t("settings.motion")), ...c.motionBoxes.map(([, , label]) => label)),
+      c.letters.row, c.preview),
+    group("developer", t("settings.developers"),
+      c.developer.row),
+    group("records", t("settings.records"),
+      el("p", { class: "setting-note" }, t("settings.records-note")),
+      c.records, el("div", { class: "settings-buttons" }, c.forget)),
+    group("data", t("settings.data"),
+      el("p", { class: "setting-note" }, t("settings.data-note")),
+      el("div", { class: "settings-buttons" }, c.clear), c.confirmation));
+}
+
+function drawPreview(palette, c, on) {
+  c.preview.replaceChildren(...Array.from({ length: DESIGNER_COLOURS }, (_, i) =>
+    el("span", { class: "swatch", style: `background:${palette.colour(i)};color:${palette.inkOn(i)}` },
+      on ? palette.letter(i) : "")));
+}
+
+function drawRecords(app, c) {
+  const count = readTelemetry(app.store).attempts.length;
+  c.records.dataset.attempts = String(count);
+  c.records.textContent = count === 0 ? t("settings.records.none")
+    : t(count === 1 ? "settings.records.one" : "settings.records.many", { count });
+  c.forget.disabled = count === 0;
+}
+
+/** Draw every control as the settings are now (after a change here, or elsewhere). */
+function sync(app, c) {
+  const { settings } = app;
+  c.sound.box.checked = settings.sound;
+  c.volume.value = String(settings.volume);
+  c.volume.disabled = !settings.sound;
+  c.volumeShown.value = `${settings.volume}%`;
+  c.vibration.box.checked = settings.vibration;
+  for (const [value, radio] of c.themeBoxes) radio.checked = settings.theme === value;
+  for (const [value, radio] of c.motionBoxes) radio.checked = settings.motion === value;
+  for (const [value, radio] of c.languageBoxes) radio.checked = settings.language === value;
+  c.letters.box.checked = settings.colourLetters;
+  c.developer.box.checked = settings.developer;
+  drawPreview(app.palette, c, settings.colourLetters);
+  drawRecords(app, c);
+}
+
+/** Each control changes its setting at once; forgetting records; clearing after a confirmation. */
+function wire(app, c) {
+  const { settings } = app;
+  const { sound, volume, volumeShown, vibration, letters, developer, clear, confirmation } = c;
+  sound.box.addEventListener("change", () => { settings.sound = sound.box.checked; });
+  volume.addEventListener("input", () => { volumeShown.value = `${volume.value}%`; });
+  volume.addEventListener("change", () => { settings.volume = Number(volume.value); });
+  vibration.box.addEventListener("change", () => { settings.vibration = vibration.box.checked; });
+  letters.box.addEventListener("change", () => { settings.colourLetters = letters.box.checked; });
+  developer.box.addEventListener("change", () => { settings.developer = developer.box.checked; });
+
+  c.forget.addEventListener("click", () => {
+    clearTelemetry(app.store);
+    drawRecords(app, c);
+    app.message(t("settings.records.forgotten"), "success");
+  });
+  clear.addEventListener("click", () => {
+    confirmation.hidden = false;
+    clear.setAttribute("aria-expanded", "true");
+    c.keep.focus();  // the safe choice first
+  });
+  const closeConfirmation = () => {
+    confirmation.hidden = true;
+    clear.setAttribute("aria-expanded", "false");
+    clear.focus();
+  };
+  c.keep.addEventListener("click", closeConfirmation);
+  confirmation.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeConfirmation();
+  });
+  c.confirm.addEventListener("click", () => {
+    app.store.clearAll();
+    clearTelemetry(app.store);  // its cached copy too
+    settings.reset();
+    closeConfirmation();
+    app.message(t("settings.cleared"), "success");
+  });
+}
+
 export const screen = {
   id: "settings",
   title: "Settings",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
   mount(root, app) {
-    const { palette, settings } = app;
-
-    const sound = toggle("setting-sound", t("settings.sound"));
-    const volume = el("input", { type: "range", min: "0", max: "100", step: "5", id: "setting-volume",
-      "data-testid": "setting-volume" });
-    const volumeShown = el("output", { for: "setting-volume", class: "setting-volume-value",
-      "data-testid": "setting-volume-value" });
-    const vibration = toggle("setting-vibration", t("settings.vibration"), t("settings.vibration-note"));
-    /** A group of radio buttons for the setting `key`: [[value, radio, label], ...]. */
-    const radios = (key, choices) => choices.map(([value, label, note]) => {
-      const radio = el("input", { type: "radio", name: `setting-${key}`, value,
-        id: `setting-${key}-${value}`, "data-testid": `setting-${key}-${value}` });
-      radio.addEventListener("change", () => { if (radio.checked) settings[key] = value; });
-      return [value, radio, el("label", { class: "setting-label", for: radio.id }, radio,
-        el("span", {}, t(label)), note ? el("span", { class: "setting-note-inline" }, t(note)) : null)];
-    });
-    const themeBoxes = radios("theme", THEME_CHOICES);
-    const motionBoxes = radios("motion", MOTION_CHOICES);
-    const languageBoxes = radios("language", LANGUAGE_CHOICES);
-    const letters = toggle("setting-colour-letters", t("settings.letters"), t("settings.letters-note"));
-    const preview = el("div", { class: "letters-preview", "data-testid": "settings-letters-preview",
-      "aria-hidden": "true" });
-    const developer = toggle("setting-developer", t("settings.developer"), t("settings.developer-note"));
-
-    const records = el("p", { class: "setting-note", "data-testid": "settings-telemetry-count" });
-    const forget = el("button", { type: "button", "data-testid": "settings-telemetry-clear" },
-      t("settings.records.forget"));
-    const clear = el("button", { type: "button", "data-testid": "settings-clear" }, t("settings.clear"));
-    const keep = el("button", { type: "button", "data-testid": "settings-clear-cancel" }, t("settings.clear.keep"));
-    const confirm = el("button", { type: "button", class: "danger", "data-testid": "settings-clear-confirm" },
-      t("settings.clear.confirm"));
-    const confirmation = el("div", { class: "settings-confirm", role: "alertdialog", hidden: true,
-      "aria-labelledby": "settings-clear-title", "aria-describedby": "settings-clear-words",
-      "data-testid": "settings-clear-panel" },
-    el("h3", { id: "settings-clear-title" }, t("settings.clear.title")),
-    el("p", { id: "settings-clear-words" }, t("settings.clear.words")),
-    el("div", { class: "settings-buttons" }, confirm, keep));
-
-    root.append(el("section", { class: "settings", "data-testid": "settings", "aria-labelledby": "settings-title" },
-      el("h1", { id: "settings-title" }, t("settings.title")),
-      el("section", { class: "settings-group", "aria-labelledby": "settings-language-title" },
-        el("h2", { id: "settings-language-title" }, t("settings.language")),
-        el("fieldset", { class: "setting-choices", "data-testid": "setting-language" },
-          el("legend", {}, t("settings.language")), ...languageBoxes.map(([, , label]) => label))),
-      el("section", { class: "settings-group", "aria-labelledby": "settings-sound-title" },
-        el("h2", { id: "settings-sound-title" }, t("settings.sound-title")),
-        sound.row,
-        el("div", { class: "setting-row setting-volume" },
-          el("label", { for: "setting-volume" }, t("settings.volume")), volume, volumeShown),
-        vibration.row,
-        el("p", { class: "setting-note", "data-testid": "settings-sound-note" }, t("settings.sound-note"),
-          " ", t("settings.vibration-reduced"))),
-      el("section", { class: "settings-group", "aria-labelledby": "settings-look-title" },
-        el("h2", { id: "settings-look-title" }, t("settings.look")),
-        el("fieldset", { class: "setting-choices", "data-testid": "setting-theme" },
-          el("legend", {}, t("settings.theme")), ...themeBoxes.map(([, , label]) => label)),
-        el("fieldset", { class: "setting-choices", "data-testid": "setting-motion" },
-          el("legend", {}, t("settings.motion")), ...motionBoxes.map(([, , label]) => label)),
-        letters.row, preview),
-      el("section", { class: "settings-group", "aria-labelledby": "settings-developer-title" },
-        el("h2", { id: "settings-developer-title" }, t("settings.developers")),
-        developer.row),
-      el("section", { class: "settings-group", "aria-labelledby": "settings-records-title" },
-        el("h2", { id: "settings-records-title" }, t("settings.records")),
-        el("p", { class: "setting-note" }, t("settings.records-note")),
-        records, el("div", { class: "settings-buttons" }, forget)),
-      el("section", { class: "settings-group", "aria-labelledby": "settings-data-title" },
-        el("h2", { id: "settings-data-title" }, t("settings.data")),
-        el("p", { class: "setting-note" }, t("settings.data-note")),
-        el("div", { class: "settings-buttons" }, clear), confirmation)));
-
-    function drawPreview(on) {
-      preview.replaceChildren(...Array.from({ length: DESIGNER_COLOURS }, (_, i) =>
-        el("span", { class: "swatch", style: `background:${palette.colour(i)};color:${palette.inkOn(i)}` },
-          on ? palette.letter(i) : "")));
-    }
-
-    /** Draw every control as the settings are now (after a change here, or elsewhere). */
-    function sync() {
-      sound.box.checked = settings.sound;
-      volume.value = String(settings.volume);
-      volume.disabled = !settings.sound;
-      volumeShown.value = `${settings.volume}%`;
-      vibration.box.checked = settings.vibration;
-      for (const [value, radio] of themeBoxes) radio.checked = settings.theme === value;
-      for (const [value, radio] of motionBoxes) radio.checked = settings.motion === value;
-      for (const [value, radio] of languageBoxes) radio.checked = settings.language === value;
-      letters.box.checked = settings.colourLetters;
-      developer.box.checked = settings.developer;
-      drawPreview(settings.colourLetters);
-      drawRecords();
-    }
-
-    function drawRecords() {
-      const count = readTelemetry(app.store).attempts.length;
-      records.dataset.attempts = String(count);
-      records.textContent = count === 0 ? t("settings.records.none")
-        : t(count === 1 ? "settings.records.one" : "settings.records.many", { count });
-      forget.disabled = count === 0;
-    }
-
-    sound.box.addEventListener("change", () => { settings.sound = sound.box.checked; });
-    volume.addEventListener("input", () => { volumeShown.value = `${volume.value}%`; });
-    volume.addEventListener("change", () => { settings.volume = Number(volume.value); });
-    vibration.box.addEventListener("change", () => { settings.vibration = vibration.box.checked; });
-    letters.box.addEventListener("change", () => { settings.colourLetters = letters.box.checked; });
-    developer.box.addEventListener("change", () => { settings.developer = developer.box.checked; });
-
-    forget.addEventListener("click", () => {
-      clearTelemetry(app.store);
-      drawRecords();
-      app.message(t("settings.records.forgotten"), "success");
-    });
-    clear.addEventListener("click", () => {
-      confirmation.hidden = false;
-      clear.setAttribute("aria-expanded", "true");
-      keep.focus();  // the safe choice first
-    });
-    const closeConfirmation = () => {
-      confirmation.hidden = true;
-      clear.setAttribute("aria-expanded", "false");
-      clear.focus();
-    };
-    keep.addEventListener("click", closeConfirmation);
-    confirmation.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") closeConfirmation();
-    });
-    confirm.addEventListener("click", () => {
-      app.store.clearAll();
-      clearTelemetry(app.store);  // its cached copy too
-      settings.reset();
-      closeConfirmation();
-      app.message(t("settings.cleared"), "success");
-    });
-
-    app.addEventListener("settings", sync);
-    sync();
-    return { unmount() { app.removeEventListener("settings", sync); } };
+    const c = controls(app.settings);
+    root.append(settingsPage(c));
+    wire(app, c);
+    const onSettings = () => sync(app, c);
+    app.addEventListener("settings", onSettings);
+    onSettings();
+    return { unmount() { app.removeEventListener("settings", onSettings); } };
   },
 };

@@ -149,23 +149,9 @@ export function drawBoard(parent, level, view, options = {}) {
   return board;
 }
 
-/**
- * The holes, bodies and markers of `view` (the piece and marker layers). Returns the ends
- * that slide in ("b:end" -> [from-x, from-y]), for the focus ring to follow them.
- */
-function drawPieces(board, level, view, options, letters, scale) {
-  // The cells each body had when last drawn (same level only): a step glides from them.
-  const before = board.gridforgeBodies || [];
-  board.gridforgeBodies = view.bodies.map((body) => body.cells);
-  const glide = !reducedMotion();
-  const nodes = [];
-  const slides = new Map();
-
-  // The mechanics' markers (Python's view.markers): where each sits, decided first so that
-  // colour letters can step aside from them.
-  const marks = layoutMarkers(board, level, view, scale);
-  const eyes = eyesOf(view);
-
+/** The holes not yet used, each with its ice and its colour letter. */
+function holeNodes(pc) {
+  const { level, view, marks, letters, nodes } = pc;
   level.holes.forEach((hole, i) => {
     if (view.holes_used && view.holes_used[i]) return;
     const [x, y] = hole.cell;
@@ -179,91 +165,120 @@ function drawPieces(board, level, view, options, letters, scale) {
       nodes.push(text([x + 0.5, y + (low ? 0.76 : 0.53)], letter(hole.color), "letter", colour(hole.color)));
     }
   });
+}
 
-  // A body that has just left the board slides into its hole and fades (off under reduced
-  // motion): the moved end's cell before the step, one step on, is the hole.
+/** A body that has just left the board slides into its hole and fades (off under reduced
+ * motion): the moved end's cell before the step, one step on, is the hole. */
+function exitNode(pc) {
+  const { level, view, options, before } = pc;
   const gone = options.moved && before[options.moved.body];
-  if (glide && gone && gone.length && !view.bodies[options.moved.body].cells.length) {
-    const { body: b, end, dx, dy } = options.moved;
-    const from = end === "head" ? gone[0] : gone[gone.length - 1];
-    const hole = [from[0] + dx, from[1] + dy];
-    const colours = (level.bodies[b] && level.bodies[b].colors) || [0];
-    const node = svg("polyline", { points: points(gone), class: "body exiting", "stroke-width": BODY_WIDTH,
-      stroke: colour(colours[colours.length - 1]), "data-testid": "snakes-exit", "data-body": b });
-    node.append(svg("animate", { attributeName: "points", from: points(gone),
-      to: points(gone.map(() => hole)), dur: `${EXIT_MS}ms`, begin: "indefinite", fill: "freeze", class: "glide" }));
-    node.append(svg("animate", { attributeName: "opacity", from: 1, to: 0, dur: `${EXIT_MS}ms`,
-      begin: "indefinite", fill: "freeze", class: "glide" }));
-    nodes.push(node);
+  if (!(pc.glide && gone && gone.length && !view.bodies[options.moved.body].cells.length)) return;
+  const { body: b, end, dx, dy } = options.moved;
+  const from = end === "head" ? gone[0] : gone[gone.length - 1];
+  const hole = [from[0] + dx, from[1] + dy];
+  const colours = (level.bodies[b] && level.bodies[b].colors) || [0];
+  const node = svg("polyline", { points: points(gone), class: "body exiting", "stroke-width": BODY_WIDTH,
+    stroke: colour(colours[colours.length - 1]), "data-testid": "snakes-exit", "data-body": b });
+  node.append(svg("animate", { attributeName: "points", from: points(gone),
+    to: points(gone.map(() => hole)), dur: `${EXIT_MS}ms`, begin: "indefinite", fill: "freeze", class: "glide" }));
+  node.append(svg("animate", { attributeName: "opacity", from: 1, to: 0, dur: `${EXIT_MS}ms`,
+    begin: "indefinite", fill: "freeze", class: "glide" }));
+  pc.nodes.push(node);
+}
+
+/** Body `b`'s end `end` (its disc, the head's eyes), sliding from where it was. */
+function endNode(pc, body, b, end, was, slid) {
+  const { options, slides } = pc;
+  const cell = end === "head" ? body.cells[0] : body.cells[body.cells.length - 1];
+  const [cx, cy] = centre(cell);
+  const group = svg("g", { class: `end end-${end}`, "data-testid": "snakes-end", "data-body": b,
+    "data-end": end, "data-cell": `${cell[0]},${cell[1]}` });
+  group.append(svg("circle", { cx, cy, r: end === "head" ? 0.36 : 0.3, fill: colour(body.color),
+    class: "end-disc" }));
+  if (end === "head") {
+    for (const eye of pc.eyes.filter((e) => e.body === b)) {
+      group.append(svg("circle", { cx: eye.cx, cy: eye.cy, r: eye.r, class: "eye",
+        "data-testid": "snakes-eye", "data-body": b }));
+    }
   }
+  const moved = options.moved;
+  if (moved && moved.body === b && moved.end === end) {
+    // A brief slide from the cell it left (CSS; off under reduced motion).
+    slides.set(`${b}:${end}`, [-moved.dx, -moved.dy]);
+  } else if (slid) {
+    // The other end follows the body: it slides from its own old cell.
+    const old = end === "head" ? was[0] : was[was.length - 1];
+    slides.set(`${b}:${end}`, [old[0] - cell[0], old[1] - cell[1]]);
+  }
+  slide(group, slides.get(`${b}:${end}`));
+  pc.nodes.push(group);
+}
 
-  view.bodies.forEach((body, b) => {
-    if (!body.cells.length) return;
-    const spec = level.bodies[b] || { colors: [body.color] };
-    const outer = body.color;
-    const line = points(body.cells);
-    // The body that stepped glides as a whole, every cell from where it was (a step moves
-    // each cell one along, so the old and new lines have the same number of points).
-    const was = options.moved && options.moved.body === b && before[b];
-    const slid = glide && was && was.length === body.cells.length &&
-      was.some((c, i) => !sameCell(c, body.cells[i])) ? points(was) : null;
-    const polyline = (attrs) => {
-      const node = svg("polyline", { points: line, ...attrs });
-      if (slid) {
-        node.append(svg("animate", { attributeName: "points", from: slid, to: line, dur: "90ms",
-          begin: "indefinite", fill: "freeze", class: "glide" }));
-      }
-      nodes.push(node);
-    };
-    polyline({ class: "body", stroke: colour(outer), "data-testid": "snakes-body", "data-body": b,
-      "stroke-width": BODY_WIDTH });
-    // A coated body wears its outer colour as a band around the next one: each layer inside
-    // is half as wide as the one around it, so every band is a quarter of its layer's width.
-    const inner = (spec.colors || []).slice(body.shed + 1);
-    inner.forEach((c, k) => {
-      polyline({ class: "coat", stroke: colour(c), "stroke-width": BODY_WIDTH / 2 ** (k + 1),
-        "data-testid": "snakes-coat", "data-body": b, "data-layer": k + 1, "data-color": c });
-    });
-    // A frozen body is drawn under a sheet of ice until it thaws.
-    if (marks.bodyIce.has(b)) nodes.push(svg("polyline", { points: line, class: "marker-ice", "data-body": b }));
-    const ends = body.cells.length > 1 ? ["head", "tail"] : ["head"];
-    for (const end of ends) {
-      const cell = end === "head" ? body.cells[0] : body.cells[body.cells.length - 1];
-      const [cx, cy] = centre(cell);
-      const group = svg("g", { class: `end end-${end}`, "data-testid": "snakes-end", "data-body": b,
-        "data-end": end, "data-cell": `${cell[0]},${cell[1]}` });
-      group.append(svg("circle", { cx, cy, r: end === "head" ? 0.36 : 0.3, fill: colour(outer),
-        class: "end-disc" }));
-      if (end === "head") {
-        for (const eye of eyes.filter((e) => e.body === b)) {
-          group.append(svg("circle", { cx: eye.cx, cy: eye.cy, r: eye.r, class: "eye",
-            "data-testid": "snakes-eye", "data-body": b }));
-        }
-      }
-      const moved = options.moved;
-      if (moved && moved.body === b && moved.end === end) {
-        // A brief slide from the cell it left (CSS; off under reduced motion).
-        slides.set(`${b}:${end}`, [-moved.dx, -moved.dy]);
-      } else if (slid) {
-        // The other end follows the body: it slides from its own old cell.
-        const old = end === "head" ? was[0] : was[was.length - 1];
-        slides.set(`${b}:${end}`, [old[0] - cell[0], old[1] - cell[1]]);
-      }
-      slide(group, slides.get(`${b}:${end}`));
-      nodes.push(group);
+/** A body's colour letter: on the middle cell, or on the first cell free of markers;
+ * below a marker otherwise. */
+function bodyLetter(pc, body) {
+  let at = Math.floor(body.cells.length / 2);
+  const free = (k) => !pc.marks.cells.has(body.cells[k].join(","));
+  if (!free(at)) at = body.cells.findIndex((_, k) => free(k));
+  const low = at < 0;
+  const middle = body.cells[low ? Math.floor(body.cells.length / 2) : at];
+  pc.nodes.push(text(centre(middle).map((v, i) => v + (i ? (low ? 0.27 : 0.03) : 0)), letter(body.color),
+    "letter body-letter", inkOn(body.color)));
+}
+
+/** Body `b` on the board: its line and coats, its ice, its ends, its letter. */
+function bodyNodes(pc, body, b) {
+  const { level, options, nodes } = pc;
+  if (!body.cells.length) return;
+  const spec = level.bodies[b] || { colors: [body.color] };
+  const line = points(body.cells);
+  // The body that stepped glides as a whole, every cell from where it was (a step moves
+  // each cell one along, so the old and new lines have the same number of points).
+  const was = options.moved && options.moved.body === b && pc.before[b];
+  const slid = pc.glide && was && was.length === body.cells.length &&
+    was.some((c, i) => !sameCell(c, body.cells[i])) ? points(was) : null;
+  const polyline = (attrs) => {
+    const node = svg("polyline", { points: line, ...attrs });
+    if (slid) {
+      node.append(svg("animate", { attributeName: "points", from: slid, to: line, dur: "90ms",
+        begin: "indefinite", fill: "freeze", class: "glide" }));
     }
-    if (letters) {
-      // On the middle cell, or on the first cell free of markers; below a marker otherwise.
-      let at = Math.floor(body.cells.length / 2);
-      const free = (k) => !marks.cells.has(body.cells[k].join(","));
-      if (!free(at)) at = body.cells.findIndex((_, k) => free(k));
-      const low = at < 0;
-      const middle = body.cells[low ? Math.floor(body.cells.length / 2) : at];
-      nodes.push(text(centre(middle).map((v, i) => v + (i ? (low ? 0.27 : 0.03) : 0)), letter(outer),
-        "letter body-letter", inkOn(outer)));
-    }
+    nodes.push(node);
+  };
+  polyline({ class: "body", stroke: colour(body.color), "data-testid": "snakes-body", "data-body": b,
+    "stroke-width": BODY_WIDTH });
+  // A coated body wears its outer colour as a band around the next one: each layer inside
+  // is half as wide as the one around it, so every band is a quarter of its layer's width.
+  const inner = (spec.colors || []).slice(body.shed + 1);
+  inner.forEach((c, k) => {
+    polyline({ class: "coat", stroke: colour(c), "stroke-width": BODY_WIDTH / 2 ** (k + 1),
+      "data-testid": "snakes-coat", "data-body": b, "data-layer": k + 1, "data-color": c });
   });
+  // A frozen body is drawn under a sheet of ice until it thaws.
+  if (pc.marks.bodyIce.has(b)) nodes.push(svg("polyline", { points: line, class: "marker-ice", "data-body": b }));
+  const ends = body.cells.length > 1 ? ["head", "tail"] : ["head"];
+  for (const end of ends) endNode(pc, body, b, end, was, slid);
+  if (pc.letters) bodyLetter(pc, body);
+}
 
+/**
+ * The holes, bodies and markers of `view` (the piece and marker layers). Returns the ends
+ * that slide in ("b:end" -> [from-x, from-y]), for the focus ring to follow them.
+ */
+function drawPieces(board, level, view, options, letters, scale) {
+  // The cells each body had when last drawn (same level only): a step glides from them.
+  const before = board.gridforgeBodies || [];
+  board.gridforgeBodies = view.bodies.map((body) => body.cells);
+  // The mechanics' markers (Python's view.markers): where each sits, decided first so that
+  // colour letters can step aside from them.
+  const marks = layoutMarkers(board, level, view, scale);
+  const pc = { level, view, options, letters, marks, before, eyes: eyesOf(view), glide: !reducedMotion(),
+    nodes: [], slides: new Map() };
+  holeNodes(pc);
+  exitNode(pc);
+  view.bodies.forEach((body, b) => bodyNodes(pc, body, b));
+
+  const { nodes } = pc;
   nodes.push(...deckNodes(level, view.bodies, { colour, width: BODY_WIDTH }));
   const layer = board.querySelector(".piece-layer");
   layer.replaceChildren(...nodes);
@@ -273,7 +288,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   for (const anim of board.querySelectorAll(".marker-layer animateTransform.key-flight")) {
     anim.beginElementAt(-(anim.gridforgeOffset || 0));
   }
-  return slides;
+  return pc.slides;
 }
 
 /** A brief slide of `node` from `from` (cells; CSS, off under reduced motion). */

@@ -62,177 +62,193 @@ function starRow(count) {
     "★".repeat(count), el("span", { class: "star-off" }, "★".repeat(3 - count)));
 }
 
+/** Open the level typed in `map-jump`: an open one plays; a locked one, or a number
+ * out of the line, is said in words and nothing opens. */
+function jump(mp) {
+  const { app, count, jumpInput, jumpNote } = mp;
+  const text = jumpInput.value.trim();
+  const n = Number(text);
+  const progress = app.store.progress();
+  let words = null;
+  if (!/^\d+$/.test(text) || n < 1 || n > count) {
+    words = t("snakes.map.jump-range", { value: text || "—", count });
+  } else if (tileState(progress, n) === "locked") {
+    words = t("snakes.locked", { level: n, open: nextLevel(progress, count) });
+  }
+  if (words) {
+    jumpNote.textContent = words;
+    jumpNote.dataset.kind = "error";
+    jumpInput.setAttribute("aria-invalid", "true");
+    app.message(words, "error");
+    if (Number.isInteger(n) && n >= 1 && n <= count) show(mp, chapterOf(n));
+    return;
+  }
+  jumpInput.removeAttribute("aria-invalid");
+  app.navigate(`#snakes/level/${n}`);
+}
+
+/** Chapter `c`'s button in the list of chapters: picture, name, range, levels done. */
+function chapterButton(mp, progress, c) {
+  const first = (c - 1) * CHAPTER + 1;
+  const last = Math.min(mp.count, c * CHAPTER);
+  let doneHere = 0;
+  for (let n = first; n <= last; n++) if (progress.snakes.done[String(n)] !== undefined) doneHere++;
+  const locked = first > progress.snakes.open;
+  return el("button", { type: "button", class: `map-chapter${locked ? " locked" : ""}`,
+    "data-testid": "map-chapter", "data-chapter": c, "data-first": first, "data-last": last,
+    "aria-pressed": "false", onclick: () => show(mp, c) },
+  chapterPicture(c),
+  el("span", { class: "chapter-name", "data-testid": "map-chapter-name" }, chapterName(c)),
+  el("span", { class: "chapter-range" }, t("snakes.map.block", { first, last })),
+  el("span", { class: "chapter-done" }, locked ? t("snakes.map.chapter-locked")
+    : t("snakes.map.chapter-done", { done: doneHere, count: last - first + 1 })));
+}
+
+/** The map once the index is read: its head (summary, continue, jump), the chapters, and
+ * the chapter of the level to play next. */
+async function drawMap(mp) {
+  const { app, section, jumpInput } = mp;
+  try {
+    mp.index = await mainlineIndex();
+    mp.count = await shippedCount();
+  } catch (error) {
+    if (mp.live) app.message(t("snakes.list-failed", { reason: error.message }), "error");
+    return;
+  }
+  if (!mp.live) return;
+  const { count } = mp;
+  const progress = app.store.progress();
+  const done = Object.keys(progress.snakes.done).length;
+  const next = count ? nextLevel(progress, count) : null;
+  const current = progress.snakes.current;
+  const go = current && current.level <= count ? current.level : next;
+  jumpInput.max = String(count);
+  section.append(el("div", { class: "map-head" },
+    el("h2", {}, t("snakes.map.title")),
+    el("p", { "data-testid": "snakes-map-summary" }, t("snakes.map.done", { done, count })),
+    go ? el("a", { class: "go primary-link", href: `#snakes/level/${go}`, "data-testid": "snakes-continue" },
+      t(current && current.level === go ? "snakes.map.continue" : "snakes.map.play", { level: go })) : null,
+    mp.jumpForm), mp.jumpNote, mp.chapterList, mp.chapterBox);
+  const chapters = Math.ceil(count / CHAPTER);
+  for (let c = 1; c <= chapters; c++) mp.chapterList.append(chapterButton(mp, progress, c));
+  if (go) show(mp, chapterOf(go));
+}
+
+/** Level `n`'s tile: a link when open or done (its best steps), a lock when locked. */
+function levelTile(progress, n) {
+  const state = tileState(progress, n);
+  const best = progress.snakes.done[String(n)];
+  const attrs = { class: `level-tile ${state}`, "data-testid": "level-tile", "data-level": n,
+    "data-state": state };
+  if (best !== undefined) attrs["data-best"] = best;
+  else attrs["data-stars"] = 0;
+  const label = [el("span", { class: "n" }, String(n)),
+    best !== undefined ? el("span", { class: "best" }, `${best}`) : null,
+    state === "locked" ? lockGlyph() : null];
+  return state === "locked"
+    ? el("span", { ...attrs, "aria-disabled": "true", title: t("snakes.map.locked", { level: n }),
+      role: "img", "aria-label": t("snakes.map.locked", { level: n }) }, ...label)
+    : el("a", { ...attrs, href: `#snakes/level/${n}`, title: best !== undefined
+      ? t("snakes.map.tile-done", { level: n, steps: best }) : t("snakes.level", { level: n }) }, ...label);
+}
+
+/** Show chapter `c`'s tiles (replacing the last chapter's), then its stars. */
+function show(mp, c) {
+  const { app, chapterBox } = mp;
+  if (mp.selected === c) return;
+  mp.selected = c;
+  const progress = app.store.progress();
+  for (const button of mp.chapterList.children) {
+    const on = Number(button.dataset.chapter) === c;
+    button.setAttribute("aria-pressed", String(on));
+    if (on) button.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+  const first = (c - 1) * CHAPTER + 1;
+  const last = Math.min(mp.count, c * CHAPTER);
+  const blockNodes = [];
+  for (const block of mp.index) {
+    if (block.last < first || block.first > last) continue;
+    const tiles = [];
+    for (let n = Math.max(first, block.first); n <= Math.min(last, block.last); n++) tiles.push(levelTile(progress, n));
+    const node = el("section", { class: "level-block", "data-testid": "level-block",
+      "data-first": block.first, "data-last": block.last },
+    el("div", { class: "tiles" }, ...tiles));
+    node.gridforgeBlock = block;
+    blockNodes.push(node);
+  }
+  chapterBox.dataset.chapter = String(c);
+  delete chapterBox.dataset.stars;
+  chapterBox.replaceChildren(el("h3", { class: "chapter-title", "data-testid": "map-chapter-title" },
+    t("snakes.map.chapter-title", { chapter: c, name: chapterName(c), first, last })),
+  el("div", { class: "chapter-tiles" }, ...blockNodes));
+  markChapter(mp, c, blockNodes).catch((error) => {
+    if (mp.live && mp.selected === c) {
+      app.message(t("snakes.map.block-failed", { first, last, reason: error.message }), "error");
+    }
+  });
+}
+
+/** The chapter's certificates (its blocks) and, from Python, the stars of its won levels. */
+async function markChapter(mp, c, nodes) {
+  const pars = {};
+  const done = {};
+  const progress = mp.app.store.progress();
+  for (const node of nodes) {
+    const data = await loadBlock(node.gridforgeBlock);
+    if (!mp.live || mp.selected !== c) return;
+    const first = Number(node.dataset.first);
+    for (const tile of node.querySelectorAll('[data-testid="level-tile"]')) {
+      const certificate = data.certificates[Number(tile.dataset.level) - first];
+      const steps = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
+      if (steps !== null) tile.dataset.par = String(steps);
+      const best = progress.snakes.done[tile.dataset.level];
+      if (best !== undefined) {
+        pars[tile.dataset.level] = steps;
+        done[tile.dataset.level] = best;
+      }
+      if (best !== undefined && steps !== null && best <= steps) {
+        tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
+          { level: tile.dataset.level, steps: best });
+      }
+    }
+    node.dataset.loaded = "1";
+  }
+  const stars = Object.keys(done).length ? await mp.app.python.snakes.starsOf(done, pars) : {};
+  if (!mp.live || mp.selected !== c) return;
+  for (const [n, count] of Object.entries(stars)) {
+    const tile = mp.chapterBox.querySelector(`[data-testid="level-tile"][data-level="${n}"]`);
+    if (!tile) continue;
+    tile.dataset.stars = String(count);
+    tile.setAttribute("aria-label", `${tile.title}. ${t("snakes.stars.label", { stars: count })}`);
+    tile.append(starRow(count));
+  }
+  mp.chapterBox.dataset.stars = "ready";
+}
+
 export function mountMap(root, app) {
-  let live = true;
-  let selected = null;   // the chapter shown
-  let index = null;
-  let count = 0;
-  const section = el("section", { class: "snakes-map", "data-testid": "snakes-map" });
-  const chapterList = el("div", { class: "map-chapters", role: "group", "data-testid": "map-chapters" });
-  const chapterBox = el("section", { class: "map-chapter-levels", "data-testid": "map-levels" });
-  const jumpInput = el("input", { type: "number", inputmode: "numeric", min: 1, id: "map-jump",
+  const mp = {
+    app,
+    live: true,
+    selected: null,   // the chapter shown
+    index: null,
+    count: 0,
+  };
+  mp.section = el("section", { class: "snakes-map", "data-testid": "snakes-map" });
+  mp.chapterList = el("div", { class: "map-chapters", role: "group", "data-testid": "map-chapters" });
+  mp.chapterBox = el("section", { class: "map-chapter-levels", "data-testid": "map-levels" });
+  mp.jumpInput = el("input", { type: "number", inputmode: "numeric", min: 1, id: "map-jump",
     "data-testid": "map-jump", class: "map-jump-input", enterkeyhint: "go" });
-  const jumpNote = el("p", { class: "map-jump-note", "data-testid": "map-jump-message", role: "status" });
-  const jumpForm = el("form", { class: "map-jump", "data-testid": "map-jump-form", novalidate: true },
-    el("label", { for: "map-jump" }, t("snakes.map.jump")), jumpInput,
+  mp.jumpNote = el("p", { class: "map-jump-note", "data-testid": "map-jump-message", role: "status" });
+  mp.jumpForm = el("form", { class: "map-jump", "data-testid": "map-jump-form", novalidate: true },
+    el("label", { for: "map-jump" }, t("snakes.map.jump")), mp.jumpInput,
     el("button", { type: "submit", "data-testid": "map-jump-go" }, t("snakes.map.jump-go")));
-  jumpForm.addEventListener("submit", (event) => { event.preventDefault(); jump(); });
-  root.append(section);
-
-  /** Open the level typed in `map-jump`: an open one plays; a locked one, or a number
-   * out of the line, is said in words and nothing opens. */
-  function jump() {
-    const text = jumpInput.value.trim();
-    const n = Number(text);
-    const progress = app.store.progress();
-    let words = null;
-    if (!/^\d+$/.test(text) || n < 1 || n > count) {
-      words = t("snakes.map.jump-range", { value: text || "—", count });
-    } else if (tileState(progress, n) === "locked") {
-      words = t("snakes.locked", { level: n, open: nextLevel(progress, count) });
-    }
-    if (words) {
-      jumpNote.textContent = words;
-      jumpNote.dataset.kind = "error";
-      jumpInput.setAttribute("aria-invalid", "true");
-      app.message(words, "error");
-      if (Number.isInteger(n) && n >= 1 && n <= count) show(chapterOf(n));
-      return;
-    }
-    jumpInput.removeAttribute("aria-invalid");
-    app.navigate(`#snakes/level/${n}`);
-  }
-
-  (async () => {
-    try {
-      index = await mainlineIndex();
-      count = await shippedCount();
-    } catch (error) {
-      if (live) app.message(t("snakes.list-failed", { reason: error.message }), "error");
-      return;
-    }
-    if (!live) return;
-    const progress = app.store.progress();
-    const done = Object.keys(progress.snakes.done).length;
-    const next = count ? nextLevel(progress, count) : null;
-    const current = progress.snakes.current;
-    const go = current && current.level <= count ? current.level : next;
-    jumpInput.max = String(count);
-    section.append(el("div", { class: "map-head" },
-      el("h2", {}, t("snakes.map.title")),
-      el("p", { "data-testid": "snakes-map-summary" }, t("snakes.map.done", { done, count })),
-      go ? el("a", { class: "go primary-link", href: `#snakes/level/${go}`, "data-testid": "snakes-continue" },
-        t(current && current.level === go ? "snakes.map.continue" : "snakes.map.play", { level: go })) : null,
-      jumpForm), jumpNote, chapterList, chapterBox);
-    const chapters = Math.ceil(count / CHAPTER);
-    for (let c = 1; c <= chapters; c++) {
-      const first = (c - 1) * CHAPTER + 1;
-      const last = Math.min(count, c * CHAPTER);
-      let doneHere = 0;
-      for (let n = first; n <= last; n++) if (progress.snakes.done[String(n)] !== undefined) doneHere++;
-      const locked = first > progress.snakes.open;
-      chapterList.append(el("button", { type: "button", class: `map-chapter${locked ? " locked" : ""}`,
-        "data-testid": "map-chapter", "data-chapter": c, "data-first": first, "data-last": last,
-        "aria-pressed": "false", onclick: () => show(c) },
-      chapterPicture(c),
-      el("span", { class: "chapter-name", "data-testid": "map-chapter-name" }, chapterName(c)),
-      el("span", { class: "chapter-range" }, t("snakes.map.block", { first, last })),
-      el("span", { class: "chapter-done" }, locked ? t("snakes.map.chapter-locked")
-        : t("snakes.map.chapter-done", { done: doneHere, count: last - first + 1 }))));
-    }
-    if (go) show(chapterOf(go));
-  })();
-
-  /** Show chapter `c`'s tiles (replacing the last chapter's), then its stars. */
-  function show(c) {
-    if (selected === c) return;
-    selected = c;
-    const progress = app.store.progress();
-    for (const button of chapterList.children) {
-      const on = Number(button.dataset.chapter) === c;
-      button.setAttribute("aria-pressed", String(on));
-      if (on) button.scrollIntoView({ block: "nearest", inline: "nearest" });
-    }
-    const first = (c - 1) * CHAPTER + 1;
-    const last = Math.min(count, c * CHAPTER);
-    const blockNodes = [];
-    for (const block of index) {
-      if (block.last < first || block.first > last) continue;
-      const tiles = [];
-      for (let n = Math.max(first, block.first); n <= Math.min(last, block.last); n++) {
-        const state = tileState(progress, n);
-        const best = progress.snakes.done[String(n)];
-        const attrs = { class: `level-tile ${state}`, "data-testid": "level-tile", "data-level": n,
-          "data-state": state };
-        if (best !== undefined) attrs["data-best"] = best;
-        else attrs["data-stars"] = 0;
-        const label = [el("span", { class: "n" }, String(n)),
-          best !== undefined ? el("span", { class: "best" }, `${best}`) : null,
-          state === "locked" ? lockGlyph() : null];
-        tiles.push(state === "locked"
-          ? el("span", { ...attrs, "aria-disabled": "true", title: t("snakes.map.locked", { level: n }),
-            role: "img", "aria-label": t("snakes.map.locked", { level: n }) }, ...label)
-          : el("a", { ...attrs, href: `#snakes/level/${n}`, title: best !== undefined
-            ? t("snakes.map.tile-done", { level: n, steps: best }) : t("snakes.level", { level: n }) }, ...label));
-      }
-      const node = el("section", { class: "level-block", "data-testid": "level-block",
-        "data-first": block.first, "data-last": block.last },
-      el("div", { class: "tiles" }, ...tiles));
-      node.gridforgeBlock = block;
-      blockNodes.push(node);
-    }
-    chapterBox.dataset.chapter = String(c);
-    delete chapterBox.dataset.stars;
-    chapterBox.replaceChildren(el("h3", { class: "chapter-title", "data-testid": "map-chapter-title" },
-      t("snakes.map.chapter-title", { chapter: c, name: chapterName(c), first, last })),
-    el("div", { class: "chapter-tiles" }, ...blockNodes));
-    markChapter(c, blockNodes).catch((error) => {
-      if (live && selected === c) {
-        app.message(t("snakes.map.block-failed", { first, last, reason: error.message }), "error");
-      }
-    });
-  }
-
-  /** The chapter's certificates (its blocks) and, from Python, the stars of its won levels. */
-  async function markChapter(c, nodes) {
-    const pars = {};
-    const done = {};
-    const progress = app.store.progress();
-    for (const node of nodes) {
-      const data = await loadBlock(node.gridforgeBlock);
-      if (!live || selected !== c) return;
-      const first = Number(node.dataset.first);
-      for (const tile of node.querySelectorAll('[data-testid="level-tile"]')) {
-        const certificate = data.certificates[Number(tile.dataset.level) - first];
-        const steps = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
-        if (steps !== null) tile.dataset.par = String(steps);
-        const best = progress.snakes.done[tile.dataset.level];
-        if (best !== undefined) {
-          pars[tile.dataset.level] = steps;
-          done[tile.dataset.level] = best;
-        }
-        if (best !== undefined && steps !== null && best <= steps) {
-          tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
-            { level: tile.dataset.level, steps: best });
-        }
-      }
-      node.dataset.loaded = "1";
-    }
-    const stars = Object.keys(done).length ? await app.python.snakes.starsOf(done, pars) : {};
-    if (!live || selected !== c) return;
-    for (const [n, count] of Object.entries(stars)) {
-      const tile = chapterBox.querySelector(`[data-testid="level-tile"][data-level="${n}"]`);
-      if (!tile) continue;
-      tile.dataset.stars = String(count);
-      tile.setAttribute("aria-label", `${tile.title}. ${t("snakes.stars.label", { stars: count })}`);
-      tile.append(starRow(count));
-    }
-    chapterBox.dataset.stars = "ready";
-  }
+  mp.jumpForm.addEventListener("submit", (event) => { event.preventDefault(); jump(mp); });
+  root.append(mp.section);
+  drawMap(mp);
 
   return {
     unmount() {
-      live = false;
+      mp.live = false;
     },
   };
 }

@@ -56,6 +56,123 @@ export function watchSize(board, redraw) {
   board.gridforgeSizeWatch.observe(board);
 }
 
+/** The top-left corner of a marker `w` x `h` cells standing on cell (x, y), inside the board. */
+function place(ctx, [x, y], w, h) {
+  const { cols, rows } = ctx;
+  return [
+    Math.min(Math.max(x + 0.5 - w / 2, MARKER_MARGIN), cols - w - MARKER_MARGIN),
+    Math.min(Math.max(y + 0.54 - h, MARKER_MARGIN), rows - h - MARKER_MARGIN),
+  ];
+}
+
+/** How many eyes a marker `w` x `h` at [ax, ay] covers. */
+function covered(ctx, [ax, ay], w, h) {
+  return ctx.eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
+    ay < e.cy + e.r && e.cy - e.r < ay + h).length;
+}
+
+/** A marker never covers an eye: from its own place on the cell it steps above, below or
+ * beside the cell, to the first place clear of every eye (inside the board). */
+function clearPlace(ctx, [x, y], w, h) {
+  const { cols, rows } = ctx;
+  const clamp = ([ax, ay]) => [
+    Math.min(Math.max(ax, MARKER_MARGIN), cols - w - MARKER_MARGIN),
+    Math.min(Math.max(ay, MARKER_MARGIN), rows - h - MARKER_MARGIN)];
+  const first = place(ctx, [x, y], w, h);
+  const options = [first, [first[0], y - h + 0.12], [first[0], y + 0.88], [first[0], y - h],
+    [first[0], y + 1], [x - w + 0.2, first[1]], [x + 0.8, first[1]], [x - w, y + 0.5 - h / 2],
+    [x + 1, y + 0.5 - h / 2]].map(clamp);
+  let best = options[0];
+  for (const option of options) {
+    if (!covered(ctx, option, w, h)) return option;
+    if (covered(ctx, option, w, h) < covered(ctx, best, w, h)) best = option;
+  }
+  return best;
+}
+
+/** Which cell of body `b` a marker stands on: the preferred one, else a free one. */
+function bodyCell(ctx, b, prefer) {
+  const cells = ctx.view.bodies[b].cells;
+  const used = ctx.taken.get(b) || new Set();
+  ctx.taken.set(b, used);
+  const order = [prefer, ...cells.keys()];
+  const k = order.find((i) => !used.has(i)) ?? prefer;
+  used.add(k);
+  return cells[k];
+}
+
+/** Marker `m`'s kind as drawn and the cell it stands on (null: a used key), or null when
+ * it is no marker drawn here; frozen bodies and holes are noted in `out`. */
+function markerCell(ctx, m, out) {
+  const { view, level } = ctx;
+  let kind = m.kind;
+  let cell;
+  if (m.kind === "frozen-body") {
+    if (m.count > 0) out.bodyIce.add(m.body);
+    else kind = "thawed";
+    const cells = view.bodies[m.body].cells;
+    cell = bodyCell(ctx, m.body, cells.length - 1);
+  } else if (m.kind === "frozen-hole") {
+    if (m.count > 0) out.holeIce.set(m.hole, true);
+    else kind = "thawed";
+    cell = level.holes[m.hole].cell;
+  } else if (m.kind === "lock") {
+    if (m.count === 0) kind = "open";
+    cell = bodyCell(ctx, m.body, 0);
+  } else if (m.kind === "key") {
+    cell = m.used ? null : bodyCell(ctx, m.body, Math.floor(view.bodies[m.body].cells.length / 2));
+  } else return null;
+  return { kind, cell };
+}
+
+/** A used key docks beside its lock (right of it, or left where the board ends); null
+ * when its lock is not drawn. */
+function docked(ctx, m, w) {
+  const lock = ctx.locks.get(m.pair);
+  if (!lock) return null;
+  const right = lock.x + lock.w + lock.docked * (w + 0.04) + 0.04;
+  const x = right + w <= ctx.cols - MARKER_MARGIN ? right
+    : Math.max(MARKER_MARGIN, lock.x - (lock.docked + 1) * (w + 0.04));
+  lock.docked += 1;
+  return [x, lock.y];
+}
+
+/** A thaw or an unlock this very step: the marker pops once (off under reduced motion). */
+function popWhenChanged(ctx, m, node) {
+  const id = `${m.kind}:${m.body ?? ""}:${m.hole ?? ""}:${m.pair ?? ""}`;
+  const state = node.dataset.state;
+  const was = ctx.statesBefore.get(id);
+  ctx.statesNow.set(id, state);
+  if (was && was !== state && (state === "thawed" || state === "open") && !reducedMotion()) {
+    node.dataset.changed = "1";
+    const anim = svg("animateTransform", { attributeName: "transform", type: "scale", additive: "sum",
+      values: "1.5;1", dur: `${CHANGE_MS}ms`, begin: "indefinite", fill: "freeze", class: "marker-change" });
+    node.firstChild.append(anim);
+  }
+}
+
+/** The key flies from where it was drawn to its lock, the moment it is used; a redraw
+ * during the flight (the pointer let go) carries it on from where it has got to. */
+function keyFlight(ctx, m, node, at) {
+  const id = `${m.pair}:${m.body}`;
+  const was = ctx.previous.get(id);
+  let flight = m.used && was ? was.flight : null;
+  if (m.used && was && !was.used && !reducedMotion()) {
+    flight = { from: was.at, t0: performance.now() };
+  }
+  ctx.keysNow.set(id, { at, used: m.used, flight });
+  if (!flight) return;
+  const elapsed = performance.now() - flight.t0;
+  node.setAttribute("data-flight", elapsed < KEY_FLIGHT_MS ? "flying" : "landed");
+  if (elapsed < KEY_FLIGHT_MS) {
+    const anim = svg("animateTransform", { attributeName: "transform", type: "translate",
+      from: flight.from.join(" "), to: at.join(" "), dur: `${KEY_FLIGHT_MS}ms`,
+      begin: "indefinite", fill: "freeze", class: "key-flight" });
+    anim.gridforgeOffset = elapsed / 1000;
+    node.append(anim);
+  }
+}
+
 /**
  * Place and draw `view.markers`. Returns {nodes, cells (the "x,y" cells markers sit on),
  * bodyIce (frozen bodies), holeIce (frozen holes)}.
@@ -71,122 +188,39 @@ export function layoutMarkers(board, level, view, scale) {
     const k = Math.max(0, pairs.indexOf(pair));
     return { colour: PAIR_COLOURS[k % PAIR_COLOURS.length], shape: PAIR_SHAPES[k % PAIR_SHAPES.length] };
   };
-  // The top-left corner of a marker `w` x `h` cells standing on cell (x, y), inside the board.
-  const place = ([x, y], w, h) => [
-    Math.min(Math.max(x + 0.5 - w / 2, MARKER_MARGIN), cols - w - MARKER_MARGIN),
-    Math.min(Math.max(y + 0.54 - h, MARKER_MARGIN), rows - h - MARKER_MARGIN),
-  ];
-  // A marker never covers an eye: from its own place on the cell it steps above, below or
-  // beside the cell, to the first place clear of every eye (inside the board).
-  const eyes = eyesOf(view);
-  const covered = ([ax, ay], w, h) => eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
-    ay < e.cy + e.r && e.cy - e.r < ay + h).length;
-  const clamp = ([ax, ay], w, h) => [
-    Math.min(Math.max(ax, MARKER_MARGIN), cols - w - MARKER_MARGIN),
-    Math.min(Math.max(ay, MARKER_MARGIN), rows - h - MARKER_MARGIN)];
-  const clear = ([x, y], w, h) => {
-    const first = place([x, y], w, h);
-    const options = [first, [first[0], y - h + 0.12], [first[0], y + 0.88], [first[0], y - h],
-      [first[0], y + 1], [x - w + 0.2, first[1]], [x + 0.8, first[1]], [x - w, y + 0.5 - h / 2],
-      [x + 1, y + 0.5 - h / 2]].map((o) => clamp(o, w, h));
-    let best = options[0];
-    for (const option of options) {
-      if (!covered(option, w, h)) return option;
-      if (covered(option, w, h) < covered(best, w, h)) best = option;
-    }
-    return best;
+  const sameLevel = board.gridforgeKeysLevel === level;
+  const ctx = { cols, rows, level, view, eyes: eyesOf(view),
+    taken: new Map(),  // body -> Set of cell indices
+    // Where each key was last drawn, on this level only (a new level's keys never fly).
+    previous: sameLevel ? board.gridforgeKeys : new Map(),
+    keysNow: new Map(),
+    locks: new Map(),  // pair -> {x, y, w, docked}
+    statesBefore: sameLevel ? board.gridforgeMarkStates || new Map() : new Map(),
+    statesNow: new Map(),
   };
-  // Which cell of a body each of its markers stands on: a preferred one, else a free one.
-  const taken = new Map();  // body -> Set of cell indices
-  const bodyCell = (b, prefer) => {
-    const cells = view.bodies[b].cells;
-    const used = taken.get(b) || new Set();
-    taken.set(b, used);
-    const order = [prefer, ...cells.keys()];
-    const k = order.find((i) => !used.has(i)) ?? prefer;
-    used.add(k);
-    return cells[k];
-  };
-  // Where each key was last drawn, on this level only (a new level's keys never fly).
-  const previous = board.gridforgeKeysLevel === level ? board.gridforgeKeys : new Map();
-  const keysNow = new Map();
-  const locks = new Map();  // pair -> {x, y, w, docked}
-  const statesBefore = board.gridforgeKeysLevel === level ? board.gridforgeMarkStates || new Map() : new Map();
-  const statesNow = new Map();
   const ordered = [...markers].sort((a, b) => (a.kind === "key") - (b.kind === "key"));
   for (const m of ordered) {
-    let kind = m.kind;
-    let cell;
-    if (m.kind === "frozen-body") {
-      if (m.count > 0) out.bodyIce.add(m.body);
-      else kind = "thawed";
-      const cells = view.bodies[m.body].cells;
-      cell = bodyCell(m.body, cells.length - 1);
-    } else if (m.kind === "frozen-hole") {
-      if (m.count > 0) out.holeIce.set(m.hole, true);
-      else kind = "thawed";
-      cell = level.holes[m.hole].cell;
-    } else if (m.kind === "lock") {
-      if (m.count === 0) kind = "open";
-      cell = bodyCell(m.body, 0);
-    } else if (m.kind === "key") {
-      cell = m.used ? null : bodyCell(m.body, Math.floor(view.bodies[m.body].cells.length / 2));
-    } else continue;
+    const found = markerCell(ctx, m, out);
+    if (!found) continue;
+    const { kind, cell } = found;
     const w = WIDTHS[kind] * scale;
     const h = scale;
     let at;
     if (cell) {
-      at = clear(cell, w, h);
+      at = clearPlace(ctx, cell, w, h);
       out.cells.add(cell.join(","));
     } else {
-      // A used key docks beside its lock (right of it, or left where the board ends).
-      const lock = locks.get(m.pair);
-      if (!lock) continue;
-      const right = lock.x + lock.w + lock.docked * (w + 0.04) + 0.04;
-      const x = right + w <= cols - MARKER_MARGIN ? right
-        : Math.max(MARKER_MARGIN, lock.x - (lock.docked + 1) * (w + 0.04));
-      at = [x, lock.y];
-      lock.docked += 1;
+      at = docked(ctx, m, w);
+      if (!at) continue;
     }
-    if (m.kind === "lock") locks.set(m.pair, { x: at[0], y: at[1], w, docked: 0 });
+    if (m.kind === "lock") ctx.locks.set(m.pair, { x: at[0], y: at[1], w, docked: 0 });
     const node = drawMarker(kind, m, at, scale, m.pair === undefined ? null : style(m.pair));
-    // A thaw or an unlock this very step: the marker pops once (off under reduced motion).
-    const id = `${m.kind}:${m.body ?? ""}:${m.hole ?? ""}:${m.pair ?? ""}`;
-    const state = node.dataset.state;
-    const was = statesBefore.get(id);
-    statesNow.set(id, state);
-    if (was && was !== state && (state === "thawed" || state === "open") && !reducedMotion()) {
-      node.dataset.changed = "1";
-      const anim = svg("animateTransform", { attributeName: "transform", type: "scale", additive: "sum",
-        values: "1.5;1", dur: `${CHANGE_MS}ms`, begin: "indefinite", fill: "freeze", class: "marker-change" });
-      node.firstChild.append(anim);
-    }
-    if (m.kind === "key") {
-      const id = `${m.pair}:${m.body}`;
-      const was = previous.get(id);
-      // The key flies from where it was drawn to its lock, the moment it is used; a redraw
-      // during the flight (the pointer let go) carries it on from where it has got to.
-      let flight = m.used && was ? was.flight : null;
-      if (m.used && was && !was.used && !reducedMotion()) {
-        flight = { from: was.at, t0: performance.now() };
-      }
-      keysNow.set(id, { at, used: m.used, flight });
-      if (flight) {
-        const elapsed = performance.now() - flight.t0;
-        node.setAttribute("data-flight", elapsed < KEY_FLIGHT_MS ? "flying" : "landed");
-        if (elapsed < KEY_FLIGHT_MS) {
-          const anim = svg("animateTransform", { attributeName: "transform", type: "translate",
-            from: flight.from.join(" "), to: at.join(" "), dur: `${KEY_FLIGHT_MS}ms`,
-            begin: "indefinite", fill: "freeze", class: "key-flight" });
-          anim.gridforgeOffset = elapsed / 1000;
-          node.append(anim);
-        }
-      }
-    }
+    popWhenChanged(ctx, m, node);
+    if (m.kind === "key") keyFlight(ctx, m, node, at);
     out.nodes.push(node);
   }
-  board.gridforgeKeys = keysNow;
-  board.gridforgeMarkStates = statesNow;
+  board.gridforgeKeys = ctx.keysNow;
+  board.gridforgeMarkStates = ctx.statesNow;
   board.gridforgeKeysLevel = level;
   return out;
 }

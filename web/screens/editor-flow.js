@@ -1,0 +1,135 @@
+// The editor's flow (editor.js): the message line, the level on the board put there from
+// Python's answers and redrawn, the serial queue of edits with undo and redo, and the
+// keyboard. Every function takes the editor's object `e`: the shared state `ed`
+// (editor-state.js), Python's editor, the history and the parts that draw.
+import { serialQueue } from "../contract.js";
+import { t } from "../i18n.js";
+import { el } from "./dom.js";
+import { issueText } from "./editor-state.js";
+
+export function say(e, text, kind = "info") {
+  e.message.textContent = text;
+  e.message.dataset.kind = kind;
+}
+
+export function refusal(e, error, what) {
+  const issues = error.issues || [];
+  say(e, t("editor.refusal", { what, detail: issues.length ? issues.map(issueText).join("; ") : error.message }), "error");
+}
+
+/** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw. */
+export function show(e, next) {
+  const { ed, issuesList } = e;
+  ed.answer = next;
+  e.replay.stop();
+  e.tools.sync();
+  issuesList.replaceChildren(...next.issues.map((issue) =>
+    el("li", { "data-testid": "editor-issue", "data-path": issue.path }, issueText(issue))));
+  if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, t("editor.nothing-to-fix")));
+  const { selected } = ed;
+  if (selected && !(selected.kind === "body" ? next.level.bodies : next.level.holes)[selected.index]) ed.selected = null;
+  ed.arrange.fit(next.level);
+  e.props.render();
+  e.verification.render();
+  e.live.schedule();
+  redraw(e);
+}
+
+export function redraw(e) {
+  const { ed, app } = e;
+  const { answer, freeArea, replay: shown } = ed;
+  const cert = ed.certificate();
+  const space = cert && cert.score ? cert.score.diagnostics.space : null;
+  e.board.render({
+    level: answer.level, levelAttr: String(ed.origin), sha: answer.sha256, palette: ed.palette,
+    letters: app.settings && app.settings.colourLetters ? ed.letters : null,
+    selected: ed.selected, view: shown.step > 0 ? shown.view : null, viewSteps: shown.step,
+    narrow: space ? space.narrow_points : [],
+    freeArea: cert && freeArea && freeArea.sha === answer.sha256 ? freeArea.cells : null,
+    reasons: ed.liveReasons || [], ink: ed.ink,
+    area: ed.area ? [[ed.area[0], ed.area[1]], [ed.area[2], ed.area[3]]] : null,
+  });
+}
+
+/** Open `level` on the board: a new history unless `keepHistory` (an import or a design
+ * recorded its own step), draft `id` named `name`, `from` "draft" or a main-line number. */
+export async function open(e, level, { from = "draft", id = null, name = "", cert = null, keepHistory = false, rev = 0 } = {}) {
+  const { ed, python } = e;
+  const opened = await python.open(level);
+  if (!keepHistory) e.history.clear();
+  ed.selected = null;
+  ed.area = null;
+  ed.origin = from;
+  e.drafts.setCurrent(id, name, rev);
+  if (cert && opened.sha256 && cert.level_sha256 === opened.sha256) {
+    ed.certificates.set(opened.sha256, cert);
+    // The analysis says the largest free area is outlined: it is, however the
+    // certificate came (imported, designed, a draft's).
+    if (cert.score) ed.freeArea = { sha: opened.sha256, cells: await python.freeArea(level) };
+  }
+  show(e, opened);
+  return opened;
+}
+
+// Edits, undo and redo run one after another, each on the level its predecessor left:
+// a second gesture made while Python answers the first is applied after it, never lost.
+export function editQueue(e) {
+  return serialQueue({ report: (error) => say(e, error.message, "error") });
+}
+
+export function queued(e, task) { return e.queue.run(task); }
+
+/** Send edit `request` to Python and show the answer as one undo step; rejects (and
+ * changes nothing) when Python refuses it. `select(level)` picks what is selected after. */
+export async function applyEdit(e, request, { select = null } = {}) {
+  const { ed } = e;
+  const next = await e.python.edit(ed.answer.level, request);
+  e.history.record();
+  e.live.edited(request);
+  ed.origin = "draft";
+  if (select) ed.selected = select(next.level);
+  show(e, next);
+  e.drafts.save(false);
+  return next;
+}
+
+/** Apply `change` (an edit, or a function of the current level returning one), in turn;
+ * resolves to whether Python took it (a refusal is said on the message line). */
+export function edit(e, change, options = {}) {
+  return queued(e, async () => {
+    try {
+      await applyEdit(e, typeof change === "function" ? change(e.ed.answer.level) : change, options);
+      return true;
+    } catch (error) {
+      refusal(e, error, t("editor.refused"));
+      return false;
+    }
+  });
+}
+
+export function undo(e) { return queued(e, () => travel(e, () => e.history.undo(), t("editor.undone"), "undo")); }
+export function redo(e) { return queued(e, () => travel(e, () => e.history.redo(), t("editor.redone"), "redo")); }
+
+function travel(e, move, words, change) {
+  if (e.ed.tryPlay || !move()) return;
+  e.live.edited(change);
+  show(e, e.ed.answer);
+  e.drafts.save(false);
+  say(e, words);
+}
+
+/** Ctrl/Cmd+Z and Y undo and redo (outside a field); a letter on the board picks a tool. */
+export function keydown(e, event) {
+  if (!e.ed.alive || e.ed.tryPlay) return;
+  const target = event.target;
+  const typing = target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && !typing && (key === "z" || key === "y")) {
+    event.preventDefault();
+    if (key === "y" || event.shiftKey) redo(e); else undo(e);
+    return;
+  }
+  if (target === e.board.svg && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    if (e.tools.pickByKey(event.key)) event.preventDefault();
+  }
+}
