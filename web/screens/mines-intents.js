@@ -4,7 +4,7 @@
 import { t } from "../i18n.js";
 import { download } from "./dom.js";
 import { pointingLine } from "./mines-panels.js";
-import { enqueue, move, randomSeed, render, save, startRun, take, told } from "./mines-run.js";
+import { enqueue, move, randomSeed, render, save, startRun, stateOf, take, told } from "./mines-run.js";
 
 export function newRun(m) {
   const text = m.buttons.seedInput.value.trim();
@@ -77,8 +77,8 @@ export function askHint(m) {
     if (m.state && m.state.hints && !m.state.hints.can_ask) return;
     const answer = await m.app.python.mines.hint(m.runId);
     if (!m.live) return;
-    if (answer.state) {
-      m.state = answer.state;
+    if (answer.view) {
+      m.state = stateOf(answer);
       save(m, answer);
       render(m);
     }

@@ -9,6 +9,9 @@ import { minesReport } from "./feedback.js";
 
 const SEED_LIMIT = 2 ** 31;
 
+/** The run as the board, panels and overlay draw it: the answer's view with its offer. */
+export const stateOf = (answer) => ({ ...answer.view, offer: answer.offer });
+
 export function randomSeed() {
   return Math.floor(Math.random() * SEED_LIMIT);
 }
@@ -27,7 +30,7 @@ export function save(m, answer) {
   if (!answer.save || m.stale) return;
   try {
     // The summary lets the home screen say where the run stands without replaying it.
-    const s = answer.state;
+    const s = answer.view;
     const summary = s ? { status: s.status, battle: s.battle, battles: s.battles } : null;
     m.savedRev = m.app.store.saveMinesRun({ run: answer.save, summary }, m.savedRev);
   } catch (error) {
@@ -110,7 +113,7 @@ export async function refreshStats(m) {
  *  sequence is over: the serial queue, and so data-busy, waits for it). */
 export function take(m, answer) {
   const before = m.state;
-  m.state = answer.state;
+  m.state = stateOf(answer);
   save(m, answer);
   // The log tells the current board's story: a line names cells of its own board.
   if (before && m.state && (before.battle !== m.state.battle || before.board_no !== m.state.board_no)) {
@@ -157,13 +160,13 @@ export async function startRun(m, seed, announce = true) {
   const answer = await mines.newRun(seed);
   if (!m.live) return;
   m.savedRev = null;  // a new run: saved over whatever is stored (the player chose it)
-  m.runId = answer.run;
+  m.runId = answer.id;
   m.section.dataset.run = m.runId;
   m.chordTipShown = false;
   m.view.setCursor(null);
   m.log.clear();
   take(m, answer);
-  if (announce) opening(m, t("mines.new-run-started", { seed, tip: answer.state.tip || "" }).trim(), "info");
+  if (announce) opening(m, t("mines.new-run-started", { seed, tip: answer.view.tip || "" }).trim(), "info");
 }
 
 /** The run's opening words, after the route's complaint if there was one. */
@@ -181,11 +184,11 @@ async function resume(m, saved, rev) {
     if (!m.live) return;
     if (m.runId) app.python.mines.closeRun(m.runId).catch(() => {});
     m.savedRev = rev;
-    m.runId = answer.run;
+    m.runId = answer.id;
     m.section.dataset.run = m.runId;
     take(m, answer);
     const more = (answer.messages || []).map((msg) => ` ${msg.text}`).join("");
-    opening(m, t("mines.resumed", { battle: answer.state.battle, round: answer.state.round, more }), "info");
+    opening(m, t("mines.resumed", { battle: answer.view.battle, round: answer.view.round, more }), "info");
   } catch (error) {
     if (!m.live) return;
     if (error.type === "Cancelled") {

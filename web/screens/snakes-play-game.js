@@ -6,13 +6,14 @@ import { t } from "../i18n.js";
 import { DIRS, endsOf, refusedCell } from "./snakes-board.js";
 import { draw, paint } from "./snakes-play-draw.js";
 
-/** Take Python's answer: the game's id, view, offer, count and save; or an answer from
- * `ahead` (view, offer, count, events), whose step's own answer brings the rest. */
+/** Take Python's answer: the game's id, view, offer, count and save (sent when the answer
+ * changed it); or an answer from `ahead` (view, offer, count, events), whose step's own
+ * answer brings the rest. */
 export function take(p, answer) {
-  if (answer.session !== undefined) {
-    p.session = answer.session;
+  if (answer.id !== undefined) {
+    p.session = answer.id;
     p.generation = p.app.generation;
-    p.saved = answer.save;
+    if (answer.save) p.saved = answer.save;
     p.ahead = answer.ahead ?? {};
   } else {
     p.ahead = {};  // the next answers ahead come with this step's own answer
