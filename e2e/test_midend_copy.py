@@ -87,12 +87,12 @@ def test_a_game_played_through_the_contract_keeps_pythons_view_whole(page: Page)
       const raw = await window.gridforge.call("gridforge.snakes.page.redo", id);
       await contract.snakes.close(id);
       return { views, rawView: raw.view, rawChanges: raw.changes.length };
-    }""", [entry["level"], entry["certificate"]["solution"]])
+    }""", [entry["level"], entry["certificate"]["solution"][:-1]])
     from gridforge.snakes import play
 
     session = play.start(entry["level"])["id"]
     expected = [play.view(session)["view"]]
-    for step in entry["certificate"]["solution"]:
+    for step in entry["certificate"]["solution"][:-1]:  # short of the win: undo still undoes
         play.step(session, step)
         expected.append(play.view(session)["view"])
     play.undo(session)
