@@ -1,0 +1,134 @@
+"""How the shipped main line reads (spec section 5c), band by band.
+
+Every level of the line is read with :func:`gridforge.snakes.legibility.reading` against its
+certificate: body lengths, folded bodies, occupancy, outer colours, solo costs (exact, by A*
+under a counted state budget), body bound, joint and steering steps, drags. One row per band
+(levels 1-10, 11-100, then bands of 100), as a Markdown table, then the work and the time it
+took (a benchmark may time; nothing here is judged by seconds).
+
+    .venv/bin/python bench/mainline_reading.py                      # the shipped line
+    .venv/bin/python bench/mainline_reading.py --folder /work/line --budget 50000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from gridforge.snakes.design.mainline import BLOCK_NAME, breather
+from gridforge.snakes.legibility import SOLO_BUDGET, Reading, SoloBudget, reading
+from gridforge.snakes.level import level_from_json
+
+DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
+
+
+@dataclass(frozen=True)
+class Read:
+    """One level's reading (None when a solo search ran out of budget) and its seconds."""
+
+    n: int
+    reading: Reading | None
+    seconds: float
+
+
+def read_line(folder: Path, budget: int) -> list[Read]:
+    """Every level of the block files in ``folder``, read in level order."""
+    out: list[Read] = []
+    for path in sorted(folder.glob("main-*.json")):
+        match = BLOCK_NAME.fullmatch(path.name)
+        if not match:
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for i, (level, cert) in enumerate(zip(data["levels"], data["certificates"],
+                                              strict=True)):
+            start = time.process_time()
+            try:
+                got: Reading | None = reading(level_from_json(level), cert, budget=budget)
+            except SoloBudget:
+                got = None
+            out.append(Read(int(match[1]) + i, got, time.process_time() - start))
+    return sorted(out, key=lambda r: r.n)
+
+
+def band_of(n: int) -> tuple[int, int]:
+    """The band of level ``n``: 1-10, 11-100, then 101-200, ..."""
+    if n <= 10:
+        return 1, 10
+    if n <= 100:
+        return 11, 100
+    first = (n - 1) // 100 * 100 + 1
+    return first, first + 99
+
+
+def _med(values: list[float] | list[int]) -> str:
+    return f"{statistics.median(values):g}" if values else "-"
+
+
+def row(first: int, last: int, reads: list[Read]) -> str:
+    """One band's Markdown row."""
+    done = [r.reading for r in reads if r.reading is not None]
+    lengths = [x for r in done for x in r.lengths]
+    folded = sum(r.folded_count for r in done)
+    steps = [r.steps for r in done if r.steps is not None]
+    drags = [r.drags for r in done if r.drags is not None]
+    low = [x.n for x in reads if x.reading is not None and x.reading.joint_steps < 1]
+    cells = [
+        f"{first}-{last}", str(len(reads)),
+        _med([r.floor_cells for r in done]),
+        _med([len(r.lengths) for r in done]),
+        _med(lengths), str(max(lengths, default=0)),
+        _med([x for r in done for x in r.turns]),
+        f"{folded / len(lengths):.0%}" if lengths else "-",
+        f"{statistics.median([r.occupancy for r in done]):.2f}" if done else "-",
+        f"{max((r.occupancy for r in done), default=0):.2f}",
+        str(max((r.outer_colours for r in done), default=0)),
+        _med(steps), str(max(steps, default=0)),
+        _med(drags),
+        _med([r.travel_bound for r in done]),
+        _med([r.steering_steps for r in done]),
+        _med([r.joint_steps for r in done]),
+        _med([r.steps - r.body_bound for r in done if r.steps is not None]),
+        str(len(low)), str(sum(1 for n in low if not breather(n))),
+        f"{sum(r.proven for r in done) / len(done):.0%}" if done else "-",
+        str(len(reads) - len(done)),
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+HEADER = ("| band | levels | floor | bodies | length | max length | turns | folded | occupancy "
+          "| max occ. | max outer | steps | max steps | drags | travel | steering | joint "
+          "| joint (cert.) | joint<1 | of them not breathers | proven | out of budget |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=DATA)
+    parser.add_argument("--budget", type=int, default=SOLO_BUDGET,
+                        help="states one body's solo search may store")
+    args = parser.parse_args()
+    wall = time.perf_counter()
+    reads = read_line(args.folder, args.budget)
+    wall = time.perf_counter() - wall
+    bands: dict[tuple[int, int], list[Read]] = {}
+    for r in reads:
+        bands.setdefault(band_of(r.n), []).append(r)
+    print(HEADER)
+    print("|" + " --- |" * (HEADER.count("|") - 1))
+    for (first, last), got in sorted(bands.items()):
+        print(row(first, last, got))
+    done = [r for r in reads if r.reading is not None]
+    states = [s for r in done if r.reading is not None for s in r.reading.solo_states]
+    slow = max(reads, key=lambda r: r.seconds)
+    print(f"\n{len(reads)} levels, {len(done)} read within the budget of {args.budget:,} "
+          f"states per body; solo searches: {len(states)}, stored states median "
+          f"{statistics.median(states):g}, max {max(states):,}, total {sum(states):,}")
+    print(f"CPU {sum(r.seconds for r in reads):.1f} s (wall {wall:.1f} s); slowest level "
+          f"{slow.n}: {slow.seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
