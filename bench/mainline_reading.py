@@ -91,6 +91,7 @@ def row(first: int, last: int, reads: list[Read]) -> str:
         _med([r.travel_bound for r in done]),
         _med([r.steering_steps for r in done]),
         _med([r.joint_steps for r in done]),
+        _med([r.joint_steps for r in done if r.proven]),
         _med([r.steps - r.body_bound for r in done if r.steps is not None]),
         str(len(low)), str(sum(1 for n in low if not breather(n))),
         f"{sum(r.proven for r in done) / len(done):.0%}" if done else "-",
@@ -101,7 +102,8 @@ def row(first: int, last: int, reads: list[Read]) -> str:
 
 HEADER = ("| band | levels | floor | bodies | length | max length | turns | folded | occupancy "
           "| max occ. | max outer | steps | max steps | drags | travel | steering | joint "
-          "| joint (cert.) | joint<1 | of them not breathers | proven | out of budget |")
+          "| joint, proven | joint (cert.) | joint<1 | of them not breathers | proven "
+          "| out of budget |")
 
 
 def main() -> None:
