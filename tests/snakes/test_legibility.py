@@ -267,6 +267,16 @@ def test_a_hole_of_the_body_s_colour_may_be_crossed_without_exiting():
     assert solo_cost(level_from_json(data), 0).cost == oracle_solo(data, 0) == 6
 
 
+def test_a_body_that_cannot_leave_even_alone_has_no_solo_cost():
+    # Paint of colour 1 at (1, 0) stands between the body (colour 0) and its hole.
+    data = one_row(5, [{"cells": [[2, 0], [3, 0]], "colors": [0]}], [{"cell": [0, 0], "color": 0}])
+    data["paths"] = [{"cell": [1, 0], "color": 1}]
+    level = level_from_json(data)
+    assert solo_cost(level, 0).cost is None and oracle_solo(data, 0) is None
+    with pytest.raises(GridforgeError, match="cannot leave the board even alone"):
+        reading(level, 10)
+
+
 # ---------------------------------------------------------------- the budget
 
 
