@@ -35,7 +35,6 @@ current layer's distance only while the body can never lie on one in that layer
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
@@ -101,11 +100,6 @@ class Reading:
     def folded_count(self) -> int:
         """How many bodies are folded."""
         return sum(self.folded)
-
-    @property
-    def median_length(self) -> float:
-        """The median body length."""
-        return float(statistics.median(self.lengths))
 
 
 # ---------------------------------------------------------------- shape figures
