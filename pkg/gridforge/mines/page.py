@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridforge.mines import backend
-from gridforge.mines import generate, solver
+from gridforge.mines import backend, generate, solver
 
 __all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
            "position_hint", "primary", "refresh", "resume_run", "run_state", "secondary",
