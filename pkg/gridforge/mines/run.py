@@ -46,7 +46,7 @@ from gridforge.mines.generate import generate, preset
 from gridforge.mines.hints import Part, next_hint, parts_text, ref
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import SPEND_KINDS
-from gridforge.mines.play import Session
+from gridforge.mines.replay import Session
 from gridforge.mines.view import board_view, move_tree, offer, page_event, stand_for
 from gridforge.session import Registry
 

@@ -1,11 +1,7 @@
-"""JSON-facing play of the mines engine: single-board sessions, and the headless replay.
+"""The headless replay of the mines engine, and the session it (and a run) plays on.
 
-A session is one ledger (A3) and one engine (A2) on a board, held by id; its functions take
-and return JSON values and answer with the events the call produced (both emitter faces
-merged in emission order), the outcomes, and the player's view of the state (never a
-concealed cell's content). They are a tool's API: the page plays whole runs through
-:mod:`gridforge.mines.page`, which reuses :class:`Session`; both keep their objects in the
-shared :class:`gridforge.session.Registry`.
+A :class:`Session` is one ledger (A3) and one engine (A2) with the events they emit, both
+faces merged in emission order; a run (:mod:`gridforge.mines.run`) plays its battles on one.
 
 :func:`replay` runs a board and a script headless and returns the event stream; the
 ``gridforge mines replay`` command prints it as JSON lines (:func:`event_lines`), the
@@ -39,12 +35,9 @@ from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import Economy, Ledger, load_economy
-from gridforge.session import Registry
 
 SCRIPT_FORMAT = "gridforge.mines.script/1"
 CALLS = ("round_start", "settlement_done", "install", "refresh", "retire")
-# Sessions kept alive at once; the oldest goes first (a page rarely holds more than one).
-MAX_SESSIONS = 16
 # Limits of a replay script (docs/mines-engine.md, "Limits"): the file, its steps and the
 # intents of all its batches. A step costs at most one install or one dig of a board.
 MAX_SCRIPT_BYTES = 8 * 1024 * 1024
@@ -59,15 +52,9 @@ __all__ = [
     "Script",
     "ScriptStep",
     "Session",
-    "act",
-    "call",
-    "close_session",
     "event_lines",
-    "move_path",
-    "new_session",
     "parse_script",
     "replay",
-    "state",
 ]
 
 
@@ -86,30 +73,6 @@ class Session:
         out, self.events[:] = list(self.events), []
         return out
 
-    def view(self) -> dict[str, Any]:
-        """The player's view: what is open, flagged and where, and the ledger's numbers."""
-        engine, board = self.engine, self.engine.board
-        out: dict[str, Any] = {"board": None, **self.ledger.to_json()}
-        if board is None:
-            return out
-        grid: list[list[Any]] = [[None] * board.cols for _ in range(board.rows)]
-        for x, y in engine.flags:
-            grid[y][x] = "flag"
-        for x, y in engine.opened:
-            grid[y][x] = "mine" if board.is_mine((x, y)) else board.digit((x, y))
-        variants = board.to_json()["variants"]
-        out["board"] = {
-            "cols": board.cols,
-            "rows": board.rows,
-            "spawn": list(board.spawn),
-            "mine_count": len(board.mines),
-            "variants": variants,
-            "grid": grid,
-            "avatar": list(engine.avatar or board.spawn),
-            "remaining_safe": engine.remaining_safe,
-        }
-        return out
-
     def run_call(self, name: str, board: Board | None = None, hint: str = "same_board") -> bool:
         """An orchestration call (B1's role): True if the ledger or engine accepted it."""
         if name == "round_start":
@@ -125,13 +88,6 @@ class Session:
         return self.engine.install_board(board).accepted
 
 
-_sessions: Registry[Session] = Registry("m", MAX_SESSIONS, "mines session")
-
-
-def _session(session_id: object) -> Session:
-    return _sessions.get(session_id)
-
-
 def _outcomes(outcomes: list[ActionOutcome]) -> list[dict[str, Any]]:
     return [o.to_json() for o in outcomes]
 
@@ -140,76 +96,6 @@ def _economy(overrides: object) -> Economy:
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ValidationError([Issue("economy", "type", "economy is an object")], "economy")
     return load_economy(overrides)
-
-
-def new_session(
-    board: dict[str, Any], economy: dict[str, Any] | None = None, start: bool = True
-) -> dict[str, Any]:
-    """Open a session on ``board`` (board JSON); install it and, if ``start``, start a round.
-
-    :raises ValidationError: for a malformed board or economy (nothing is created).
-    """
-    parsed = Board.from_json(board)
-    session = Session(_economy(economy))
-    outcome = session.engine.install_board(parsed)
-    if outcome.accepted and start:
-        session.ledger.notify_round_start()
-    session_id = _sessions.add(session)
-    return {
-        "session": session_id,
-        "outcome": outcome.to_json(),
-        "diagnostics": list(session.engine.diagnostics),
-        "events": session.drain(),
-        "state": session.view(),
-    }
-
-
-def act(session_id: str, intents: list[Any]) -> dict[str, Any]:
-    """Settle a batch of intents (``[{"kind": "dig", "cell": [x, y]}, ...]``).
-
-    :raises ValidationError: when an intent is not an object with a string kind.
-    """
-    session = _session(session_id)
-    if not isinstance(intents, list):
-        raise ValidationError([Issue("intents", "type", "intents is a list")], "intents")
-    batch = [Intent.from_json(item, f"intents[{k}]") for k, item in enumerate(intents)]
-    outcomes = session.engine.settle_batch(batch)
-    return {"outcomes": _outcomes(outcomes), "events": session.drain(), "state": session.view()}
-
-
-def call(
-    session_id: str, name: str, board: dict[str, Any] | None = None, hint: str = "same_board"
-) -> dict[str, Any]:
-    """An orchestration call: ``round_start``, ``settlement_done`` (with ``hint``),
-    ``install`` / ``refresh`` (with ``board``), ``retire``."""
-    session = _session(session_id)
-    if name not in CALLS:
-        raise GridforgeError(f"unknown call {name!r}; one of {', '.join(CALLS)}")
-    parsed = None if board is None else Board.from_json(board)
-    accepted = session.run_call(name, parsed, hint)
-    return {
-        "accepted": accepted,
-        "diagnostics": list(session.engine.diagnostics) + list(session.ledger.diagnostics),
-        "events": session.drain(),
-        "state": session.view(),
-    }
-
-
-def state(session_id: str) -> dict[str, Any]:
-    """The player's view of a session."""
-    return _session(session_id).view()
-
-
-def move_path(session_id: str, cell: list[int]) -> list[list[int]]:
-    """The path a move to ``cell`` would take ([] when it cannot)."""
-    engine = _session(session_id).engine
-    target = tuple(cell) if isinstance(cell, list) else cell
-    return [list(c) for c in engine.compute_move_path(target)]  # type: ignore[arg-type]
-
-
-def close_session(session_id: str) -> bool:
-    """Forget a session; False if it was not open."""
-    return _sessions.drop(session_id)
 
 
 # ------------------------------------------------------------------- replay
