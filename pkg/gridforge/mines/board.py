@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict, TypeGuard
 
 from gridforge.errors import (
     GridforgeError,
@@ -68,6 +68,19 @@ __all__ = [
     "initial_expansion",
     "spawn_cells",
 ]
+
+
+class BoardJson(TypedDict):
+    """A board in its file format (:meth:`Board.to_json`); ``digits`` only on a board whose
+    carried digits differ from the true ones (null on a mine)."""
+
+    format: str
+    cols: int
+    rows: int
+    spawn: list[int]
+    mines: list[list[int]]
+    variants: dict[str, list[list[int]]]
+    digits: NotRequired[list[list[int | None]]]
 
 
 def spawn_cells(spawn: Cell) -> list[Cell]:
@@ -407,7 +420,7 @@ class Board:
         """The cell at row-major ``index``."""
         return (index % self.cols, index // self.cols)
 
-    def contains(self, cell: object) -> bool:
+    def contains(self, cell: object) -> TypeGuard[Cell]:
         """Whether ``cell`` is a pair of ints inside the board."""
         return (
             isinstance(cell, tuple | list)
@@ -488,24 +501,24 @@ class Board:
         return self.flood([self.index(c) for c in self.spawn_cells], bytearray(self.size))
 
     # ------------------------------------------------------------------ JSON
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardJson:
         """The board as a JSON-ready dict (format ``gridforge.mines.board/1``).
 
         Mines and variant cells are listed in row-major order; ``digits`` (rows, ``None`` on a
         mine) is written only when the carried digits differ from the true ones.
         """
-        out: dict[str, Any] = {
+        by_id: dict[str, list[list[int]]] = {}
+        for (x, y), ids in self.variants.items():
+            for vid in ids:
+                by_id.setdefault(vid, []).append([x, y])
+        out: BoardJson = {
             "format": BOARD_FORMAT,
             "cols": self.cols,
             "rows": self.rows,
             "spawn": [self.spawn[0], self.spawn[1]],
             "mines": [[x, y] for x, y in sorted(self.mines, key=lambda c: (c[1], c[0]))],
+            "variants": {vid: by_id[vid] for vid in sorted(by_id)},
         }
-        by_id: dict[str, list[list[int]]] = {}
-        for (x, y), ids in self.variants.items():
-            for vid in ids:
-                by_id.setdefault(vid, []).append([x, y])
-        out["variants"] = {vid: by_id[vid] for vid in sorted(by_id)}
         if self._digit_list != self._true_list:
             out["digits"] = [
                 [
@@ -523,7 +536,7 @@ class Board:
         return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
 
     @classmethod
-    def from_json(cls, source: str | bytes | Mapping[str, Any]) -> Board:
+    def from_json(cls, source: object) -> Board:
         """Load a board from JSON text or a parsed dict, validating every field.
 
         :raises ValidationError: naming each faulty field (``mines[2]``, ``digits[1][4]``).

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gridforge.errors import GridforgeError
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
-from gridforge.mines.events import flag_judged, reveal_batch, round_end
+from gridforge.mines.events import Event, flag_judged, reveal_batch, round_end
 from gridforge.mines.intents import EXECUTED, VOIDED, ActionOutcome, Intent
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ _CELL_KINDS = ("dig", "flag_place", "flag_pull", "move")
 
 __all__ = ["INSTALL_CATEGORIES", "SEMANTIC_ORDER", "Engine", "check_install_invariants"]
 
-Listener = Callable[[dict[str, Any]], None]
+Listener = Callable[[Event], None]
 
 
 def _board_face(sub_reason: str) -> ActionOutcome:
@@ -359,7 +359,7 @@ class Engine:
             self._judge_flags()
             record = ledger.last_round_end
             assert record is not None
-            self._emit(round_end(dict(record)))
+            self._emit(round_end(record))
         return EXECUTED
 
     def _dig(self, board: Board, i: int) -> None:
@@ -406,11 +406,11 @@ class Engine:
                     append(j)
         return []
 
-    def _emit(self, event: dict[str, Any]) -> None:
+    def _emit(self, event: Event) -> None:
         for listener in self._listeners:
             listener(event)
 
-    def _emit_all(self, events: list[dict[str, Any]]) -> None:
+    def _emit_all(self, events: Sequence[Event]) -> None:
         for listener in self._listeners:
             for event in events:
                 listener(event)

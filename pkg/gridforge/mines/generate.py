@@ -34,8 +34,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from gridforge.errors import (
     GridforgeError,
@@ -49,8 +49,9 @@ from gridforge.errors import (
 )
 from gridforge.grid import Cell
 from gridforge.i18n import say
-from gridforge.mines.board import BOARD_FORMAT, Board, spawn_cells
-from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Playthrough, geometry, result_of
+from gridforge.jsontypes import JsonObject
+from gridforge.mines.board import BOARD_FORMAT, Board, BoardJson, spawn_cells
+from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Metrics, Playthrough, geometry, result_of
 from gridforge.progress import NO_PROGRESS, Progress
 
 __all__ = [
@@ -89,6 +90,45 @@ _TABLE_KEYS = (
 )  # fmt: skip
 
 
+class TableJson(TypedDict):
+    """A generation table as JSON (:meth:`GenTable.to_json`): ``mines`` or ``density``,
+    ``max_opening`` only when set."""
+
+    name: str
+    cols: int
+    rows: int
+    mines: NotRequired[int]
+    density: NotRequired[float | None]
+    spawn: list[int]
+    fog: int
+    fog_thickness: int
+    unlock_level: int
+    guarantee: str
+    attempts: int
+    mine_count_shown: bool
+    max_opening: NotRequired[float]
+
+
+class GeneratedMetrics(Metrics):
+    """A generated board's metrics: the solve's, and how the generator got there."""
+
+    mine_count_used: bool
+    attempts: int
+    repairs: int
+
+
+class GeneratedJson(TypedDict):
+    """The generator's wrapper of a board (format ``gridforge.mines.generated/1``)."""
+
+    format: str
+    preset: str
+    seed: int
+    level: int | None
+    table: TableJson
+    metrics: GeneratedMetrics
+    board: BoardJson
+
+
 class GenerationError(GridforgeError):
     """No board passed the gates within the table's attempts; ``reasons`` counts why."""
 
@@ -105,7 +145,7 @@ class GenerationError(GridforgeError):
 _Bad = Callable[[str, str, str], None]  # (field, code, message): one issue of a table
 
 
-def _mine_count(data: Mapping[str, Any], cols: int, rows: int, bad: _Bad,
+def _mine_count(data: Mapping[str, object], cols: int, rows: int, bad: _Bad,
                 flagged: Callable[[str], bool]) -> int:
     """The mine count a table asks for (``mines``, or ``density`` of the board), 0 when it
     is not a valid one; ``flagged(field)`` says whether that field already has an issue."""
@@ -232,21 +272,20 @@ class GenTable:
         """Fog cells for a board of run ``level`` (None: the fog is unlocked)."""
         return self.fog if level is None or level >= self.unlock_level else 0
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "cols": self.cols, "rows": self.rows}
+    def to_json(self) -> TableJson:
+        spawn = list(self.spawn_cell)
+        out: TableJson
         if self.mines is not None:
-            out["mines"] = self.mines
+            out = {"name": self.name, "cols": self.cols, "rows": self.rows, "mines": self.mines,
+                   "spawn": spawn, "fog": self.fog, "fog_thickness": self.fog_thickness,
+                   "unlock_level": self.unlock_level, "guarantee": self.guarantee,
+                   "attempts": self.attempts, "mine_count_shown": self.mine_count_shown}
         else:
-            out["density"] = self.density
-        out["spawn"] = list(self.spawn_cell)
-        out.update(
-            fog=self.fog,
-            fog_thickness=self.fog_thickness,
-            unlock_level=self.unlock_level,
-            guarantee=self.guarantee,
-            attempts=self.attempts,
-            mine_count_shown=self.mine_count_shown,
-        )
+            out = {"name": self.name, "cols": self.cols, "rows": self.rows,
+                   "density": self.density, "spawn": spawn, "fog": self.fog,
+                   "fog_thickness": self.fog_thickness, "unlock_level": self.unlock_level,
+                   "guarantee": self.guarantee, "attempts": self.attempts,
+                   "mine_count_shown": self.mine_count_shown}
         if self.max_opening is not None:  # absent when unset: older wrappers keep their bytes
             out["max_opening"] = self.max_opening
         return out
@@ -260,7 +299,7 @@ class GenTable:
         return r0_size <= opening_limit(self.max_opening, safe)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], path: str = "") -> GenTable:
+    def from_json(cls, data: object, path: str = "") -> GenTable:
         """Validate a table (every problem at once, each with its field path) and build it.
 
         :raises ValidationError: e.g. ``mines: 80 mines do not fit ...``.
@@ -383,7 +422,7 @@ def preset(name: str) -> GenTable:
     return tables[name]
 
 
-def presets() -> dict[str, dict[str, Any]]:
+def presets() -> dict[str, TableJson]:
     """Browser/CLI entry: every preset table, by name, as JSON."""
     return {name: table.to_json() for name, table in _load_presets().items()}
 
@@ -452,9 +491,9 @@ class Generated:
     table: GenTable
     seed: int
     level: int | None
-    metrics: dict[str, Any] = field(default_factory=dict)
+    metrics: GeneratedMetrics
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GeneratedJson:
         return {
             "format": GENERATED_FORMAT,
             "preset": self.table.name,
@@ -679,7 +718,7 @@ class _Attempt:
         return "rounds_exhausted"
 
 
-def _resolve(table: GenTable | str | Mapping[str, Any]) -> GenTable:
+def _resolve(table: GenTable | str | Mapping[str, object]) -> GenTable:
     if isinstance(table, GenTable):
         return table
     if isinstance(table, str):
@@ -688,7 +727,7 @@ def _resolve(table: GenTable | str | Mapping[str, Any]) -> GenTable:
 
 
 def generate(
-    table: GenTable | str | Mapping[str, Any],
+    table: GenTable | str | Mapping[str, object],
     seed: int,
     level: int | None = None,
     progress: Progress = NO_PROGRESS,
@@ -725,16 +764,15 @@ def generate(
         issues = check_gates(board, table.fog_thickness)
         if issues:  # a generator bug; never hand out such a board
             raise AssertionError(f"generated board fails its gates: {issues}")
-        metrics = result_of(play, solved).metrics()
-        metrics["mine_count_used"] = trial.total is not None
-        metrics["attempts"] = attempt
-        metrics["repairs"] = trial.repairs
+        metrics: GeneratedMetrics = {**result_of(play, solved).metrics(),
+                                     "mine_count_used": trial.total is not None,
+                                     "attempts": attempt, "repairs": trial.repairs}
         return Generated(board, table, seed, level, metrics)
     raise GenerationError(table, seed, reasons)
 
 
 def generate_many(
-    table: GenTable | str | Mapping[str, Any],
+    table: GenTable | str | Mapping[str, object],
     seed: int,
     count: int,
     level: int | None = None,
@@ -752,17 +790,15 @@ def generate_many(
     return out
 
 
-def new_board(table: str | dict[str, Any], seed: int, level: int | None = None) -> dict[str, Any]:
+def new_board(table: str | JsonObject, seed: int, level: int | None = None) -> GeneratedJson:
     """Browser/CLI entry: one generated board (wrapper JSON with metrics) for a preset name
     or a table's JSON."""
     return generate(table, seed, level).to_json()
 
 
-def load_generated(source: str | bytes | Mapping[str, Any]) -> tuple[Board, dict[str, Any] | None]:
+def load_generated(source: object) -> tuple[Board, JsonObject | None]:
     """A board from a generator wrapper or a plain board file, and its metrics (if any)."""
-    data: Any = source
-    if isinstance(source, str | bytes):
-        data = parse_json(source, "board")
+    data = parse_json(source, "board") if isinstance(source, str | bytes) else source
     if isinstance(data, Mapping) and data.get("format") == GENERATED_FORMAT:
         if "board" not in data:
             raise ValidationError([Issue("board", "missing", "missing field 'board'")], "board")

@@ -26,14 +26,16 @@ Script format (``gridforge.mines.script/1``)::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
+from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
-from gridforge.mines.intents import ActionOutcome, Intent
+from gridforge.mines.events import Event
+from gridforge.mines.intents import ActionOutcome, Intent, OutcomeJson
 from gridforge.mines.ledger import Economy, Ledger, load_economy
 
 SCRIPT_FORMAT = "gridforge.mines.script/1"
@@ -52,10 +54,20 @@ __all__ = [
     "Script",
     "ScriptStep",
     "Session",
+    "StepRecord",
     "event_lines",
     "parse_script",
     "replay",
 ]
+
+
+class StepRecord(TypedDict):
+    """What a replayed step did (``replay(..., outcomes=True)``): the outcomes of a batch
+    (or of the install, ``step`` "install"), or whether a call was accepted."""
+
+    step: int | str
+    outcomes: NotRequired[list[OutcomeJson]]
+    accepted: NotRequired[bool]
 
 
 class Session:
@@ -64,11 +76,11 @@ class Session:
     def __init__(self, economy: Economy | None = None) -> None:
         self.ledger = Ledger(economy)
         self.engine = Engine(self.ledger)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.engine.subscribe(self.events.append)
         self.ledger.subscribe(self.events.append)
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self) -> list[Event]:
         """The events emitted since the last drain."""
         out, self.events[:] = list(self.events), []
         return out
@@ -88,7 +100,7 @@ class Session:
         return self.engine.install_board(board).accepted
 
 
-def _outcomes(outcomes: list[ActionOutcome]) -> list[dict[str, Any]]:
+def _outcomes(outcomes: list[ActionOutcome]) -> list[OutcomeJson]:
     return [o.to_json() for o in outcomes]
 
 
@@ -215,10 +227,10 @@ def _parse_step(step: object, path: str) -> ScriptStep:
 
 
 def replay(
-    board: Board | Mapping[str, Any] | str,
-    script: Script | Mapping[str, Any] | list[Any] | str,
+    board: Board | Json,
+    script: Script | Json,
     outcomes: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[Event | StepRecord]:
     """Run ``script`` on ``board`` headless; return the event stream (A2 and A3 faces merged).
 
     With ``outcomes``, each step also yields a record ``{"step": k, "outcomes": [...]}``
@@ -233,7 +245,7 @@ def replay(
         script = parse_json(script, "mines script")
     plan = script if isinstance(script, Script) else parse_script(script)
     session = Session(plan.economy)
-    out: list[dict[str, Any]] = []
+    out: list[Event | StepRecord] = []
     if plan.start:
         install = session.engine.install_board(parsed_board)
         if not install.accepted:
@@ -247,22 +259,22 @@ def replay(
         if outcomes:
             out.append({"step": "install", "outcomes": [install.to_json()]})
     for k, step in enumerate(plan.steps):
-        results: dict[str, Any]
+        record: StepRecord
         if step.batch is not None:
-            results = {"outcomes": _outcomes(session.engine.settle_batch(step.batch))}
+            record = {"step": k, "outcomes": _outcomes(session.engine.settle_batch(step.batch))}
         else:
             assert step.call is not None
             board_arg = step.board
             if step.call in ("install", "refresh") and board_arg is None:
                 board_arg = parsed_board
-            results = {"accepted": session.run_call(step.call, board_arg, step.hint)}
+            record = {"step": k, "accepted": session.run_call(step.call, board_arg, step.hint)}
         out += session.drain()
         if outcomes:
-            out.append({"step": k, **results})
+            out.append(record)
     return out
 
 
-def event_lines(events: list[dict[str, Any]]) -> str:
+def event_lines(events: Sequence[Event | StepRecord]) -> str:
     """JSON lines, one per event, fixed key order and separators: same events, same bytes."""
     return "".join(
         json.dumps(ev, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"

@@ -49,10 +49,11 @@ import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
 from gridforge.grid import NEIGHBOURS_8, Cell
+from gridforge.jsontypes import JsonObject
 from gridforge.mines.board import MAX_SIDE, Board
 
 __all__ = [
@@ -132,6 +133,66 @@ def _range_mask(lo: int, hi: int) -> int:
     return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
 
 
+class StepJson(TypedDict):
+    """A deduction step as JSON (:meth:`Step.to_json`)."""
+
+    rule: str
+    safe: list[list[int]]
+    mines: list[list[int]]
+    constraints: list[list[int]]
+    mine_count: bool
+    text: str
+
+
+class DeductionJson(TypedDict):
+    safe: list[list[int]]
+    mines: list[list[int]]
+    steps: list[StepJson]
+    complete: bool
+
+
+class PositionHint(TypedDict):
+    """What logic proves in a position (:func:`hint`): every cell, and the first step."""
+
+    safe: list[list[int]]
+    mines: list[list[int]]
+    complete: bool
+    step: StepJson | None
+
+
+class Position(TypedDict):
+    """A validated position (:func:`position_from_json`): :func:`deduce`'s arguments."""
+
+    cols: int
+    rows: int
+    opened: dict[Cell, int | None]
+    known_mines: list[Cell]
+    mine_total: int | None
+
+
+class Metrics(TypedDict):
+    """A playthrough's metrics (:meth:`SolveResult.metrics`)."""
+
+    r0_size: int
+    safe_count: int
+    inferable_ratio: float
+    deduction_steps: int
+    largest_component: int
+    rule_counts: dict[str, int]
+    no_guess: bool
+
+
+class SolveJson(TypedDict):
+    """A playthrough as JSON (:meth:`SolveResult.to_json`)."""
+
+    no_guess: bool
+    metrics: Metrics
+    r0: list[list[int]]
+    steps: list[StepJson]
+    stuck_frontier: list[list[int]]
+    complete: bool
+
+
 class Step(NamedTuple):
     """One application of a rule: the cells it proved and the digit cells it used.
 
@@ -148,7 +209,7 @@ class Step(NamedTuple):
     mine_count: bool = False
     text: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StepJson:
         return {
             "rule": self.rule,
             "safe": [[x, y] for x, y in self.safe],
@@ -677,7 +738,7 @@ class Deduction:
     steps: tuple[Step, ...]
     complete: bool = True
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DeductionJson:
         return {
             "safe": [[x, y] for x, y in self.safe],
             "mines": [[x, y] for x, y in self.mines],
@@ -756,7 +817,7 @@ def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
     return opened
 
 
-def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+def position_from_json(data: object) -> Position:
     """Validate a position ``{"cols", "rows", "opened": [[x, y, digit|null]], "known_mines":
     [[x, y]], "mine_total": int|null}`` and return :func:`deduce`'s keyword arguments.
 
@@ -813,17 +874,15 @@ def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 
-def hint(position: dict[str, Any]) -> dict[str, Any]:
+def hint(position: JsonObject) -> PositionHint:
     """Browser/CLI entry: the next step a player can take in ``position``, and all it proves.
 
     Returns ``{"step": step|null, "safe": [...], "mines": [...], "complete": bool}`` where
     ``safe``/``mines`` are every cell logic proves (``step`` is the first of those proofs).
     """
-    ded = deduce(**position_from_json(position))
-    out = ded.to_json()
-    out["step"] = out["steps"][0] if out["steps"] else None
-    del out["steps"]
-    return out
+    out = deduce(**position_from_json(position)).to_json()
+    return {"safe": out["safe"], "mines": out["mines"], "complete": out["complete"],
+            "step": out["steps"][0] if out["steps"] else None}
 
 
 # --------------------------------------------------------------- playthrough
@@ -971,7 +1030,7 @@ class SolveResult:
         work = self.safe_count - len(self.r0)
         return 1.0 if work <= 0 else (self.solved_count - len(self.r0)) / work
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> Metrics:
         return {
             "r0_size": len(self.r0),
             "safe_count": self.safe_count,
@@ -982,7 +1041,7 @@ class SolveResult:
             "no_guess": self.no_guess,
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SolveJson:
         return {
             "no_guess": self.no_guess,
             "metrics": self.metrics(),
@@ -1043,6 +1102,6 @@ def solve_board(
     return result_of(play, play.play())
 
 
-def solve(board: dict[str, Any], use_mine_count: bool = True) -> dict[str, Any]:
+def solve(board: JsonObject, use_mine_count: bool = True) -> SolveJson:
     """Browser/CLI entry: play a board (JSON) from R0 and return the trace and metrics."""
     return solve_board(Board.from_json(board), bool(use_mine_count)).to_json()
