@@ -38,7 +38,17 @@ from importlib import resources
 from typing import NotRequired, TypedDict
 
 from gridforge import errors, i18n
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.errors import (
+    Field,
+    GridforgeError,
+    Issue,
+    Issues,
+    Schema,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+)
 from gridforge.grid import Cell
 from gridforge.i18n import Words
 from gridforge.jsontypes import Json, JsonObject
@@ -461,68 +471,14 @@ class RunTable:
 
         :raises ValidationError: naming every faulty field; nothing is built then.
         """
-        issues: list[Issue] = []
-
-        def integer(value: object, path: str, minimum: int) -> int:
-            if not is_int(value) or value < minimum:
-                issues.append(Issue(path, "range", f"must be an integer >= {minimum}, "
-                                                   f"got {value!r}"[:120]))
-                return minimum
-            return value
-
-        def unknown(mapping: Mapping[str, object], known: tuple[str, ...], base: str) -> None:
-            for key in mapping:
-                if key not in known:
-                    issues.append(Issue(field_path(base, str(key)), "unknown_field",
-                                        f"unknown field {str(key)[:40]!r}"))
-
-        if not isinstance(data, Mapping):
-            raise ValidationError([Issue("", "type", "a run table is an object")], "run table")
-        unknown(data, ("format", "player_hp", "hints_per_battle", "settlement", "battles"), "")
-        if data.get("format") != RUN_FORMAT:
-            issues.append(Issue("format", "format", f"format must be {RUN_FORMAT!r}"))
-        player_hp = integer(data.get("player_hp"), "player_hp", 1)
-        hints = integer(data.get("hints_per_battle"), "hints_per_battle", 0)
-        raw = data.get("settlement")
-        settlement: dict[str, int] = {}
-        if not isinstance(raw, Mapping):
-            issues.append(Issue("settlement", "type", "settlement is an object"))
-            raw = {}
-        else:
-            unknown(raw, SETTLEMENT_KEYS, "settlement")
-        for key in SETTLEMENT_KEYS:
-            settlement[key] = integer(raw.get(key), f"settlement.{key}", 0)
-        battles: list[Battle] = []
-        raw_battles = data.get("battles")
-        if not isinstance(raw_battles, list) or not raw_battles:
-            issues.append(Issue("battles", "type", "battles is a non-empty list"))
-            raw_battles = []
-        for k, item in enumerate(raw_battles):
-            path = field_path("battles", k)
-            if not isinstance(item, Mapping):
-                issues.append(Issue(path, "type", "a battle is an object"))
-                continue
-            unknown(item, BATTLE_KEYS, path)
-            name = item.get("preset")
-            if not isinstance(name, str):
-                issues.append(Issue(f"{path}.preset", "type",
-                                    "preset is the name of a board preset"))
-                name = ""
-            else:
-                try:
-                    preset(name)
-                except GridforgeError:
-                    issues.append(Issue(f"{path}.preset", "unknown",
-                                        f"no board preset {name[:40]!r}"))
-            enemy = item.get("enemy")
-            if not isinstance(enemy, str) or not enemy.strip():
-                issues.append(Issue(f"{path}.enemy", "type", "enemy is a non-empty name"))
-                enemy = ""
-            battles.append(Battle(name, enemy, integer(item.get("hp"), f"{path}.hp", 1),
-                                  integer(item.get("attack"), f"{path}.attack", 0)))
-        if issues:
-            raise ValidationError(issues, "run table")
-        return cls(player_hp, settlement, tuple(battles), hints)
+        issues = Issues()
+        table = _RUN_TABLE.read_all(_RUN_TABLE.root(data, "run table"), issues)
+        issues.raise_if_any("run table")
+        values = table.nested["settlement"]
+        battles = tuple(Battle(b.text("preset"), b.text("enemy"), b.integer("hp"),
+                               b.integer("attack")) for b in table.items["battles"])
+        return cls(table.integer("player_hp"), {k: values.integer(k) for k in SETTLEMENT_KEYS},
+                   battles, table.integer("hints_per_battle"))
 
     def to_json(self) -> RunTableJson:
         """The table in its file format (``from_json(to_json())`` gives it back)."""
@@ -535,6 +491,39 @@ class RunTable:
     def digest(self) -> str:
         """A short fingerprint of the numbers: a saved run replays only on the same table."""
         return _digest(self.to_json())
+
+
+def _at_least(name: str, minimum: int) -> Field:
+    """A run table's integer field of at least ``minimum`` (read as that when it is not)."""
+    return Field(name, "int", "must be an integer >= {lo}, got {value!r}", lo=minimum,
+                 fallback=minimum, cut=120)
+
+
+def _known_preset(name: str) -> tuple[str, str] | None:
+    try:
+        preset(name)
+    except GridforgeError:
+        return ("unknown", f"no board preset {name[:40]!r}")
+    return None
+
+
+# The run table's file format, declared once (RunTable.from_json reads it).
+_UNKNOWN_40 = "unknown field {short!r}"
+_BATTLE = Schema((
+    Field("preset", "str", "preset is the name of a board preset", "type", fallback="",
+          then=_known_preset),
+    Field("enemy", "str", "enemy is a non-empty name", "type", fallback="",
+          test=lambda name: bool(name.strip())),
+    _at_least("hp", 1), _at_least("attack", 0),
+), not_object="a battle is an object", unknown=_UNKNOWN_40)
+_RUN_TABLE = Schema((
+    Field("format", message=f"format must be {RUN_FORMAT!r}", code="format",
+          choices=(RUN_FORMAT,)),
+    _at_least("player_hp", 1), _at_least("hints_per_battle", 0),
+    Field("settlement", "object", "settlement is an object", "type", nested=Schema(
+        tuple(_at_least(key, 0) for key in SETTLEMENT_KEYS), unknown=_UNKNOWN_40)),
+    Field("battles", "list", "battles is a non-empty list", "type", lo=1, items=_BATTLE),
+), not_object="a run table is an object", unknown=_UNKNOWN_40)
 
 
 def _digest(table: RunTableJson) -> str:
@@ -1229,57 +1218,72 @@ def log_lines(events: list[Event], board: Board | None) -> list[Said]:
 
 
 # ---------------------------------------------------------------- saved runs
-def _parse_saved(data: object, table: RunTable) -> tuple[int, list[Intent | PageStep]]:
-    """Validate a saved run; every problem is reported with its field path."""
-    if not isinstance(data, Mapping):
-        raise ValidationError([Issue("", "type", "a saved run is an object")], "saved run")
-    issues: list[Issue] = []
-    for key in data:
-        if key not in ("format", "seed", "table", "steps"):
-            issues.append(Issue(str(key)[:40], "unknown_field", f"unknown field {key!r}"[:80]))
-    if data.get("format") != SAVE_FORMAT:
-        issues.append(Issue("format", "format", f"format must be {SAVE_FORMAT!r}"))
-    seed = data.get("seed")
-    if not is_int(seed):
-        issues.append(Issue("seed", "type", "seed is an integer"))
+def _saved_run(digest: str) -> Schema:
+    """The fields of a saved run made under the run table of fingerprint ``digest``."""
     # Earlier tables (before issue 45's boards and enemies) made other boards from the same
     # seeds: their saves cannot replay and are refused (the page keeps them aside).
-    if data.get("table") != table.digest():
-        issues.append(Issue("table", "mismatch", "the run was saved under other run rules "
-                                                 "(the run table changed)"))
-    steps = data.get("steps")
+    return Schema((
+        Field("format", message=f"format must be {SAVE_FORMAT!r}", code="format",
+              choices=(SAVE_FORMAT,)),
+        Field("seed", "int", "seed is an integer", "type"),
+        Field("table", message="the run was saved under other run rules (the run table "
+              "changed)", code="mismatch", choices=(digest,)),
+        Field("steps", "list", "steps is a list", "type", fallback=[],
+              then=lambda steps: ("too_long", f"at most {MAX_STEPS} steps")
+              if len(steps) > MAX_STEPS else None),
+    ), not_object="a saved run is an object", unknown_cut=80, key_cut=40)
+
+
+def _parse_saved(data: object, table: RunTable) -> tuple[int, list[Intent | PageStep]]:
+    """Validate a saved run; every problem is reported with its field path."""
+    schema = _saved_run(table.digest())
+    issues = Issues()
+    saved = schema.read_all(schema.root(data, "saved run"), issues)
+    steps = saved.values["steps"] if not saved.bad("steps") else []
+    assert isinstance(steps, list)
+    parsed = _saved_steps(steps, issues)
+    issues.raise_if_any("saved run")
+    return saved.integer("seed"), parsed
+
+
+def _saved_steps(steps: list[object], issues: Issues) -> list[Intent | PageStep]:
+    """The steps of a saved run (intents and page steps), problems to ``issues`` (the
+    reading stops once more than :data:`errors.MAX_ISSUES` are found)."""
     parsed: list[Intent | PageStep] = []
-    if not isinstance(steps, list):
-        issues.append(Issue("steps", "type", "steps is a list"))
-        steps = []
-    elif len(steps) > MAX_STEPS:
-        issues.append(Issue("steps", "too_long", f"at most {MAX_STEPS} steps"))
-        steps = []
     for k, step in enumerate(steps):
         if len(issues) > errors.MAX_ISSUES:
             break
         path = field_path("steps", k)
         if isinstance(step, Mapping) and "do" in step:
-            do = step.get("do")
-            keys = ("do", "cell") if do == "reach" else ("do",)
-            if do not in PAGE_STEPS:
-                issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
-            elif any(key not in keys for key in step) or (
-                    do == "reach" and not _is_cell(step.get("cell"))):
-                issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': "
-                                                  "[x, y]}" if do == "reach" else
-                                    f"a {do} step is {{'do': {do!r}}}"))
-            else:
-                parsed.append({"do": do, "cell": step["cell"]} if do == "reach" else {"do": do})
+            page = _page_step(step, path, issues)
+            if page is not None:
+                parsed.append(page)
             continue
         try:
             parsed.append(Intent.from_json(step, path))
         except ValidationError as exc:
-            issues += exc.issues
-    if issues:
-        raise ValidationError(issues, "saved run")
-    assert is_int(seed)
-    return seed, parsed
+            for issue in exc.issues:
+                issues.append(issue)
+    return parsed
+
+
+def _page_step(step: Mapping[str, object], path: str, issues: Issues) -> PageStep | None:
+    """A saved step that is no intent (``{"do": ...}``); None, with an issue, when it is
+    not one of :data:`PAGE_STEPS` in its shape."""
+    do = step.get("do")
+    keys = ("do", "cell") if do == "reach" else ("do",)
+    if not isinstance(do, str) or do not in PAGE_STEPS:
+        issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
+        return None
+    cell = step.get("cell")
+    if any(key not in keys for key in step) or (do == "reach" and not _is_cell(cell)):
+        issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': [x, y]}"
+                            if do == "reach" else f"a {do} step is {{'do': {do!r}}}"))
+        return None
+    if do == "reach":
+        assert isinstance(cell, list)
+        return {"do": do, "cell": cell}
+    return {"do": do}
 
 
 def _is_cell(value: object) -> bool:
