@@ -195,10 +195,10 @@ class Field:
     an object read by ``items``) or ``"any"``; ``choices`` lists the only values allowed,
     ``test`` is a further condition on a value of the right kind. A value that fails gets one
     issue, ``code`` and ``message`` (``{value!r}``, ``{lo}``, ``{hi}`` filled in; cut to
-    ``cut`` characters when given), and reads as ``fallback``. A ``required`` field that is
-    absent gets a ``missing`` issue instead; any other absent field reads as ``default`` and
-    is checked like a given one. ``then`` checks a value that passed: an issue
-    ``(code, message)`` or None.
+    ``cut`` characters when given), and reads as ``fallback``; ``nullable`` lets null
+    pass. A ``required`` field that is absent gets a ``missing`` issue instead; any other
+    absent field reads as ``default`` and is checked like a given one. ``then`` checks a
+    value that passed: an issue ``(code, message)`` or None.
     """
 
     name: str
@@ -208,6 +208,7 @@ class Field:
     lo: int | None = None
     hi: int | None = None
     required: bool = False
+    nullable: bool = False
     default: Json = None
     fallback: Json = None
     choices: tuple[Json, ...] = ()
@@ -219,6 +220,8 @@ class Field:
 
     def fits(self, value: object) -> bool:
         """Whether ``value`` is what this field holds."""
+        if value is None and self.nullable:
+            return True
         if self.choices and value not in self.choices:
             return False
         fits = _KINDS[self.kind](value)
@@ -307,6 +310,13 @@ class Reading:
     def _add(self, name: str, code: str, message: str) -> None:
         self.issues.add(field_path(self.base, name), code, message)
 
+    def check_field(self, f: Field) -> None:
+        """Check the field ``f`` (one of the schema's, its bounds known only now)."""
+        if f.required and f.name not in self.data:
+            self._add(f.name, "missing", f"missing field {f.name!r}")
+        else:
+            self._check(f, self.data.get(f.name, f.default))
+
     def check(self, *names: str) -> None:
         """Check the fields ``names`` in this order, each problem an issue."""
         fields = [self.schema.by_name[name] for name in names]
@@ -354,6 +364,12 @@ class Reading:
     def bad(self, name: str) -> bool:
         """Whether the field ``name`` was checked and found wanting (or missing)."""
         return any(i.path == self.issues.at(field_path(self.base, name)) for i in self.issues)
+
+    def listed(self, name: str) -> list[object]:
+        """The list field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert isinstance(value, list)
+        return value
 
     def integer(self, name: str) -> int:
         """The integer field ``name`` (as checked, or its fallback)."""

@@ -48,10 +48,19 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypedDict
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple, TypedDict, TypeGuard
 
-from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
+from gridforge.errors import (
+    Field,
+    GridforgeError,
+    Issue,
+    Issues,
+    Schema,
+    ValidationError,
+    field_path,
+    is_int,
+)
 from gridforge.grid import NEIGHBOURS_8, Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.mines.board import MAX_SIDE, Board
@@ -782,8 +791,8 @@ def deduce(
 
 
 
-def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
-                      issues: Issues) -> bool:
+def _position_cell_ok(value: object, path: str, length: int, cols: int, rows: int,
+                      issues: Issues) -> TypeGuard[list[Any]]:
     """Whether a position's entry is ``length`` values starting with a cell on the board;
     when not, the issue goes to ``issues``."""
     if not isinstance(value, list) or len(value) != length or not all(
@@ -797,8 +806,10 @@ def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
     return True
 
 
-def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
-                  issues: Issues) -> dict[Cell, int | None]:
+_CellOk = Callable[[object, str, int], TypeGuard[list[Any]]]
+
+
+def _opened_cells(raw: list[object], cell_ok: _CellOk, issues: Issues) -> dict[Cell, int | None]:
     """A position's ``opened`` entries ``[x, y, digit|null]`` by cell, problems to
     ``issues``."""
     opened: dict[Cell, int | None] = {}
@@ -817,6 +828,19 @@ def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
     return opened
 
 
+def _listed(name: str, shape: str) -> Field:
+    return Field(name, "list", f"{name} is a list of {shape}", "type", default=[], fallback=[])
+
+
+# A position's fields, declared once (position_from_json reads them).
+_POSITION = Schema((
+    *(Field(name, "int", "must be an integer in 1..{hi}, got {value!r}", lo=1, hi=MAX_SIDE)
+      for name in ("cols", "rows")),
+    _listed("opened", "[x, y, digit|null]"), _listed("known_mines", "[x, y]"),
+    Field("mine_total", "int", "must be 0..{hi} or null", lo=0, nullable=True),  # hi: the area
+), not_object="a position is a JSON object")
+
+
 def position_from_json(data: object) -> Position:
     """Validate a position ``{"cols", "rows", "opened": [[x, y, digit|null]], "known_mines":
     [[x, y]], "mine_total": int|null}`` and return :func:`deduce`'s keyword arguments.
@@ -824,54 +848,39 @@ def position_from_json(data: object) -> Position:
     :raises ValidationError: naming every faulty field.
     """
     issues = Issues()
-    if not isinstance(data, Mapping):
-        raise ValidationError([Issue("", "type", "a position is a JSON object")], "position")
-    for key in data:
-        if key not in ("cols", "rows", "opened", "known_mines", "mine_total"):
-            issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-    cols, rows = data.get("cols"), data.get("rows")
-    for name, side in (("cols", cols), ("rows", rows)):
-        if not is_int(side) or not 1 <= side <= MAX_SIDE:
-            issues.append(
-                Issue(name, "range", f"must be an integer in 1..{MAX_SIDE}, got {side!r}")
-            )
-    if any(issue.path in ("cols", "rows") for issue in issues):
+    position = _POSITION.read(_POSITION.root(data, "position"), issues)
+    position.check("cols", "rows")
+    if position.bad("cols") or position.bad("rows"):
         raise ValidationError(issues, "position")
-    assert isinstance(cols, int) and isinstance(rows, int)
+    cols, rows = position.integer("cols"), position.integer("rows")
     for name in ("opened", "known_mines"):
-        listed = data.get(name)
+        listed = position.data.get(name)
         if isinstance(listed, list) and len(listed) > cols * rows:
             # Refused before any entry is read: more entries than cells repeat some.
             raise ValidationError([Issue(name, "too_many", f"{len(listed)} entries, but a "
                                          f"{cols}x{rows} board has only {cols * rows} cells")],
                                   "position")
 
-    def entries(name: str, shape: str) -> list[Any]:
-        raw = data.get(name, [])
-        if isinstance(raw, list):
-            return raw
-        issues.append(Issue(name, "type", f"{name} is a list of {shape}"))
-        return []
-
-    def cell_ok(value: Any, path: str, length: int) -> bool:
+    def cell_ok(value: object, path: str, length: int) -> TypeGuard[list[Any]]:
         return _position_cell_ok(value, path, length, cols, rows, issues)
 
-    opened = _opened_cells(entries("opened", "[x, y, digit|null]"), cell_ok, issues)
+    position.check("opened")
+    opened = _opened_cells(position.listed("opened"), cell_ok, issues)
+    position.check("known_mines")
     mines: list[Cell] = []
-    for i, entry in enumerate(entries("known_mines", "[x, y]")):
+    for i, entry in enumerate(position.listed("known_mines")):
         path = field_path("known_mines", i)
         if cell_ok(entry, path, 2):
             c = (entry[0], entry[1])
             if c in opened or c in mines:
                 issues.append(Issue(path, "duplicate", f"cell {list(c)} given twice"))
             mines.append(c)
-    total = data.get("mine_total")
-    if total is not None and (not is_int(total) or not 0 <= total <= cols * rows):
-        issues.append(Issue("mine_total", "range", f"must be 0..{cols * rows} or null"))
-    if issues:
-        raise ValidationError(issues, "position")
-    return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines, "mine_total": total}
-
+    position.check_field(replace(_POSITION.by_name["mine_total"], hi=cols * rows))
+    issues.raise_if_any("position")
+    total = position.values["mine_total"]
+    assert total is None or is_int(total)
+    return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines,
+            "mine_total": total}
 
 
 def hint(position: JsonObject) -> PositionHint:
