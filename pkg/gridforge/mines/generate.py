@@ -38,9 +38,11 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from gridforge.errors import (
+    Field,
     GridforgeError,
     Issue,
     Issues,
+    Schema,
     ValidationError,
     field_path,
     is_int,
@@ -304,63 +306,23 @@ class GenTable:
 
         :raises ValidationError: e.g. ``mines: 80 mines do not fit ...``.
         """
-        if not isinstance(data, Mapping):
-            raise ValidationError([Issue(path, "type", "a table is a JSON object")], "table")
+        given = _GEN_TABLE.root(data, "table", path)
         issues = Issues(path)
-        at, bad = issues.at, issues.add
-
-        for key in data:
-            if key not in _TABLE_KEYS:
-                bad(str(key), "unknown_field", f"unknown field {key!r}")
-        name = data.get("name", "custom")
-        if not isinstance(name, str) or not name:
-            bad("name", "type", "a name is a non-empty string")
-            name = "custom"
-        cols, rows = data.get("cols"), data.get("rows")
-        for key, side in (("cols", cols), ("rows", rows)):
-            if key not in data:
-                bad(key, "missing", f"missing field {key!r}")
-            elif not is_int(side) or not 3 <= side <= MAX_GEN_SIDE:
-                bad(key, "range", f"must be an integer in 3..{MAX_GEN_SIDE}, got {side!r}")
-        if any(i.path in (at("cols"), at("rows")) for i in issues.items):
+        table = _GEN_TABLE.read(given, issues)
+        table.check("name", "cols", "rows")
+        if table.bad("cols") or table.bad("rows"):
             raise ValidationError(issues.items, "generation table")
-        assert isinstance(cols, int) and isinstance(rows, int)
-        mines, density = data.get("mines"), data.get("density")
-        count = _mine_count(data, cols, rows, bad,
-                            lambda key: any(i.path == at(key) for i in issues.items))
-        spawn = _spawn_cell(data.get("spawn"), cols, rows, bad)
-        fog = data.get("fog", 0)
-        _check_fog(fog, count, cols, rows, bad)
-        thickness = data.get("fog_thickness", MAX_FOG_THICKNESS)
-        if not is_int(thickness) or not 1 <= thickness <= MAX_FOG_THICKNESS:
-            bad("fog_thickness", "range", f"must be 1 or 2, got {thickness!r}")
-        level = data.get("unlock_level", 0)
-        if not is_int(level) or level < 0:
-            bad("unlock_level", "range", f"must be a non-negative integer, got {level!r}")
-        guarantee = data.get("guarantee", "no_guess")
-        if guarantee not in GUARANTEES:
-            bad("guarantee", "enum", f"must be one of {list(GUARANTEES)}, got {guarantee!r}")
-        attempts = data.get("attempts", 100)
-        if not is_int(attempts) or not 1 <= attempts <= MAX_ATTEMPTS:
-            bad("attempts", "range", f"must be an integer in 1..{MAX_ATTEMPTS}, got {attempts!r}")
-        shown = data.get("mine_count_shown", True)
-        if not isinstance(shown, bool):
-            bad("mine_count_shown", "type", f"must be true or false, got {shown!r}")
-        opening = data.get("max_opening")
-        if opening is not None and (
-            not isinstance(opening, int | float) or isinstance(opening, bool)
-            or not 0 < opening <= 1
-        ):
-            bad("max_opening", "range",
-                f"must be a share in (0, 1] of the safe cells, or null, got {opening!r}")
-            opening = None
-        elif opening is not None and 0 < count < outside_spawn(cols, rows) and (
-            opening_limit(float(opening), cols * rows - count) < 9
-        ):
-            bad("max_opening", "too_small",
-                f"{opening} of {cols * rows - count} safe cells is under 9, but R0 holds "
-                "at least the spawn 3x3")
+        cols, rows = table.integer("cols"), table.integer("rows")
+        count = _mine_count(given, cols, rows, issues.add, table.bad)
+        spawn = _spawn_cell(given.get("spawn"), cols, rows, issues.add)
+        fog = given.get("fog", 0)
+        _check_fog(fog, count, cols, rows, issues.add)
+        table.check("fog_thickness", "unlock_level", "guarantee", "attempts", "mine_count_shown")
+        opening = _max_opening(given.get("max_opening"), count, cols, rows, issues.add)
         issues.raise_if_any("generation table")
+        mines, density = given.get("mines"), given.get("density")
+        assert (mines is None or is_int(mines)) and is_int(fog)  # no issue: both are
+        assert density is None or isinstance(density, int | float)
         return cls(
             cols=cols,
             rows=rows,
@@ -368,14 +330,54 @@ class GenTable:
             density=float(density) if density is not None else None,
             spawn=spawn,
             fog=fog,
-            fog_thickness=thickness,
-            unlock_level=level,
-            guarantee=guarantee,
-            attempts=attempts,
-            mine_count_shown=shown,
-            name=name,
-            max_opening=float(opening) if opening is not None else None,
+            fog_thickness=table.integer("fog_thickness"),
+            unlock_level=table.integer("unlock_level"),
+            guarantee=table.text("guarantee"),
+            attempts=table.integer("attempts"),
+            mine_count_shown=table.flag("mine_count_shown"),
+            name=table.text("name"),
+            max_opening=opening,
         )
+
+
+def _max_opening(opening: object, count: int, cols: int, rows: int, bad: _Bad) -> float | None:
+    """A table's optional ``max_opening`` share, None when absent or not valid (an issue
+    said why)."""
+    if opening is None:
+        return None
+    if not isinstance(opening, int | float) or isinstance(opening, bool) or not 0 < opening <= 1:
+        bad("max_opening", "range",
+            f"must be a share in (0, 1] of the safe cells, or null, got {opening!r}")
+        return None
+    if 0 < count < outside_spawn(cols, rows) and opening_limit(float(opening),
+                                                               cols * rows - count) < 9:
+        bad("max_opening", "too_small",
+            f"{opening} of {cols * rows - count} safe cells is under 9, but R0 holds "
+            "at least the spawn 3x3")
+    return float(opening)
+
+
+# A generation table's fields, declared once (GenTable.from_json reads them; ``mines``,
+# ``density``, ``spawn``, ``fog`` and ``max_opening`` depend on each other and the size,
+# and are checked by the functions above).
+_GEN_TABLE = Schema((
+    Field("name", "str", "a name is a non-empty string", "type", default="custom",
+          fallback="custom", test=bool),
+    *(Field(side, "int", "must be an integer in {lo}..{hi}, got {value!r}", lo=3,
+            hi=MAX_GEN_SIDE, required=True) for side in ("cols", "rows")),
+    Field("mines"), Field("density"), Field("spawn"), Field("fog"),
+    Field("fog_thickness", "int", "must be 1 or 2, got {value!r}", lo=1,
+          hi=MAX_FOG_THICKNESS, default=MAX_FOG_THICKNESS),
+    Field("unlock_level", "int", "must be a non-negative integer, got {value!r}", lo=0,
+          default=0),
+    Field("guarantee", message=f"must be one of {list(GUARANTEES)}, got {{value!r}}",
+          code="enum", choices=GUARANTEES, default="no_guess"),
+    Field("attempts", "int", "must be an integer in {lo}..{hi}, got {value!r}", lo=1,
+          hi=MAX_ATTEMPTS, default=100),
+    Field("mine_count_shown", "bool", "must be true or false, got {value!r}", "type",
+          default=True),
+    Field("max_opening"),
+), not_object="a table is a JSON object")
 
 
 def outside_spawn(cols: int, rows: int) -> int:
