@@ -26,9 +26,11 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, NotRequired, TypedDict, TypeGuard
 
 from gridforge.errors import (
+    Field,
     GridforgeError,
     Issue,
     Issues,
+    Schema,
     ValidationError,
     field_path,
     is_int,
@@ -202,6 +204,42 @@ def _carried_digits(digits: object, mine_set: frozenset[Cell], cols: int, rows: 
                     issues.append(Issue(f"digits[{[x, y]}]", "missing", "safe cell lacks a digit"))
     return digit_map
 
+
+
+def _json_mines(mines: object, cols: int, rows: int, issues: Issues) -> list[Any]:
+    """A board file's ``mines`` (a list of cells), problems to ``issues``.
+
+    :raises ValidationError: at once when the list is longer than the board has cells.
+    """
+    if not isinstance(mines, list):
+        issues.append(Issue("mines", "type", "mines must be a list of cells"))
+        return []
+    if len(mines) > cols * rows:
+        # Refused before any cell is looked at: a list longer than the board has cells
+        # holds a duplicate at least, and could be millions of entries long.
+        raise ValidationError([_too_many_mines(len(mines), cols, rows)], "mines board")
+    for i, cell in enumerate(mines):
+        if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
+            issues.append(issue)
+    return mines
+
+
+def _side_range(value: int) -> tuple[str, str] | None:
+    if not MIN_SIDE <= value <= MAX_SIDE:
+        return ("range", f"must be in {MIN_SIDE}..{MAX_SIDE}, got {value}")
+    return None
+
+
+# A board file's fields, declared once (Board.from_json reads them; the cells are checked
+# by the functions above, against the size).
+_BOARD = Schema((
+    Field("format", message=f"format must be {BOARD_FORMAT!r}, got {{value!r}}", code="format",
+          choices=(BOARD_FORMAT,)),
+    *(Field(side, "int", "must be an integer, got {value!r}", "type", required=True,
+            then=_side_range) for side in ("cols", "rows")),
+    Field("spawn", required=True), Field("mines", required=True),
+    Field("variants"), Field("digits"),
+), not_object="a board is a JSON object", missing_first=True)
 
 
 def _json_variants(raw_variants: object, cols: int, rows: int, issues: Issues
@@ -541,48 +579,21 @@ class Board:
 
         :raises ValidationError: naming each faulty field (``mines[2]``, ``digits[1][4]``).
         """
-        data = parse_json(source, "mines board") if isinstance(source, str | bytes) else source
-        if not isinstance(data, Mapping):
-            raise ValidationError([Issue("", "type", "a board is a JSON object")], "mines board")
+        given = _BOARD.root(parse_json(source, "mines board")
+                            if isinstance(source, str | bytes) else source, "mines board")
         issues = Issues()
-        for key in data:
-            if key not in _BOARD_KEYS:
-                issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-        if data.get("format") != BOARD_FORMAT:
-            issues.append(
-                Issue(
-                    "format",
-                    "format",
-                    f"format must be {BOARD_FORMAT!r}, got {data.get('format')!r}",
-                )
-            )
-        for name in ("cols", "rows", "spawn", "mines"):
-            if name not in data:
-                issues.append(Issue(name, "missing", f"missing field {name!r}"))
-        cols, rows = data.get("cols"), data.get("rows")
-        for name, side in (("cols", cols), ("rows", rows)):
-            if name in data and (issue := _side_issue(side, name)) is not None:
-                issues.append(issue)
-        if not (_side_issue(cols, "cols") is None and _side_issue(rows, "rows") is None):
+        data = _BOARD.read(given, issues)
+        data.check("format")
+        data.check("cols", "rows", "spawn", "mines")
+        if data.bad("cols") or data.bad("rows"):
             raise ValidationError(issues, "mines board")
-        assert isinstance(cols, int) and isinstance(rows, int)
-        spawn = data.get("spawn")
-        if "spawn" in data and (issue := _cell_issue(spawn, "spawn", cols, rows)) is not None:
+        cols, rows = data.integer("cols"), data.integer("rows")
+        spawn = given.get("spawn")
+        if "spawn" in given and (issue := _cell_issue(spawn, "spawn", cols, rows)) is not None:
             issues.append(issue)
-        mines = data.get("mines", [])
-        if not isinstance(mines, list):
-            issues.append(Issue("mines", "type", "mines must be a list of cells"))
-            mines = []
-        elif len(mines) > cols * rows:
-            # Refused before any cell is looked at: a list longer than the board has cells
-            # holds a duplicate at least, and could be millions of entries long.
-            raise ValidationError([_too_many_mines(len(mines), cols, rows)], "mines board")
-        else:
-            for i, cell in enumerate(mines):
-                if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
-                    issues.append(issue)
-        variants = _json_variants(data.get("variants", {}), cols, rows, issues)
-        digits = _json_digits(data.get("digits"), mines, cols, rows, issues)
+        mines = _json_mines(given.get("mines", []), cols, rows, issues)
+        variants = _json_variants(given.get("variants", {}), cols, rows, issues)
+        digits = _json_digits(given.get("digits"), mines, cols, rows, issues)
         if issues:
             raise ValidationError(issues, "mines board")
         assert isinstance(spawn, list | tuple)  # checked above: no issue means a valid cell
