@@ -507,6 +507,27 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
     names its path, ``bodies[0].cells``: JSON does not say which one would count).
     With ``expect_format`` the value must be an object whose ``format`` field is that string.
     """
+    text = _bounded_text(text, what, max_bytes)
+    hooks = _Hooks(what)
+    try:
+        value = json.loads(text, parse_int=hooks.bounded_int, parse_float=hooks.finite_float,
+                           parse_constant=hooks.no_constant, object_pairs_hook=hooks.pairs)
+    except json.JSONDecodeError as exc:
+        raise _refuse(what, "json", f"not valid JSON: {exc}") from None
+    except RecursionError:  # pragma: no cover - the depth scan refuses this first
+        raise _refuse(what, "too_deep", "nested too deeply") from None
+    if hooks.repeated:
+        raise ValidationError(_duplicate_issues(value), what)
+    if _SURROGATE_ESCAPE.search(text) and (lone := _surrogate_issues(value)):
+        raise ValidationError(lone, what)
+    if expect_format is not None:
+        _check_format(value, what, expect_format)
+    return value
+
+
+def _bounded_text(text: str | bytes, what: str, max_bytes: int) -> str:
+    """``text`` as a string (UTF-8 decoded, a leading BOM dropped) within the reader's
+    size and nesting limits. :raises ValidationError: otherwise."""
     if not isinstance(text, str | bytes):
         raise _refuse(what, "type", f"expected JSON text, got {type(text).__name__}")
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
@@ -522,48 +543,44 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
         text = text[1:]
     if _nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise _refuse(what, "too_deep", f"nested deeper than {MAX_DEPTH} levels")
+    return text
 
-    def bounded_int(token: str) -> int:
+
+class _Hooks:
+    """The parser's hooks for one text: numbers within the limits, repeated keys noted."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.repeated = False
+
+    def bounded_int(self, token: str) -> int:
         if len(token.lstrip("-")) > MAX_INT_DIGITS:
-            raise _refuse(what, "number",
+            raise _refuse(self.what, "number",
                           f"an integer of {len(token)} digits; the limit is {MAX_INT_DIGITS}")
         return int(token)
 
-    def finite_float(token: str) -> float:
+    def finite_float(self, token: str) -> float:
         value = float(token)
         if not math.isfinite(value):
-            raise _refuse(what, "number", f"the number {token[:40]} is out of range")
+            raise _refuse(self.what, "number", f"the number {token[:40]} is out of range")
         return value
 
-    def no_constant(token: str) -> Any:
-        raise _refuse(what, "number", f"{token} is not a JSON number")
+    def no_constant(self, token: str) -> Json:
+        raise _refuse(self.what, "number", f"{token} is not a JSON number")
 
-    repeated = False
-
-    def pairs_hook(pairs: list[tuple[str, Json]]) -> JsonObject:
-        nonlocal repeated
+    def pairs(self, pairs: list[tuple[str, Json]]) -> JsonObject:
         obj = _repeated_keys(pairs)
-        repeated = repeated or isinstance(obj, _Repeated)
+        self.repeated = self.repeated or isinstance(obj, _Repeated)
         return obj
 
-    try:
-        value = json.loads(text, parse_int=bounded_int, parse_float=finite_float,
-                           parse_constant=no_constant, object_pairs_hook=pairs_hook)
-    except json.JSONDecodeError as exc:
-        raise _refuse(what, "json", f"not valid JSON: {exc}") from None
-    except RecursionError:  # pragma: no cover - the depth scan refuses this first
-        raise _refuse(what, "too_deep", "nested too deeply") from None
-    if repeated:
-        raise ValidationError(_duplicate_issues(value), what)
-    if _SURROGATE_ESCAPE.search(text) and (lone := _surrogate_issues(value)):
-        raise ValidationError(lone, what)
-    if expect_format is not None:
-        if not isinstance(value, dict):
-            raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
-        if value.get("format") != expect_format:
-            raise _refuse(what, "format", f"expected {expect_format!r}, "
-                          f"got {str(value.get('format'))[:60]!r}", "format")
-    return value
+
+def _check_format(value: Json, what: str, expect_format: str) -> None:
+    """:raises ValidationError: unless ``value`` is an object of format ``expect_format``."""
+    if not isinstance(value, dict):
+        raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
+    if value.get("format") != expect_format:
+        raise _refuse(what, "format", f"expected {expect_format!r}, "
+                      f"got {str(value.get('format'))[:60]!r}", "format")
 
 
 def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_BYTES,
