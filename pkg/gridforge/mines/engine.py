@@ -326,15 +326,9 @@ class Engine:
             return _OUT_OF_CATALOG
         assert isinstance(intent, Intent)
         kind = intent.kind
-        opened = self._opened
         if kind == "move":
-            if not opened[i]:
-                return _TARGET_CONCEALED
-            if i != self._avatar:
-                if not self._path(i):
-                    return _NO_PATH
-                self._avatar = i
-            return EXECUTED
+            return self._move(i)
+        opened = self._opened
         flags = self._flags
         if i not in board.flat.neighbour_indices[self._avatar]:
             return _NOT_ADJACENT
@@ -360,6 +354,16 @@ class Engine:
             record = ledger.last_round_end
             assert record is not None
             self._emit(round_end(record))
+        return EXECUTED
+
+    def _move(self, i: int) -> ActionOutcome:
+        """Move the avatar to ``i`` over opened ground (free; nothing is emitted)."""
+        if not self._opened[i]:
+            return _TARGET_CONCEALED
+        if i != self._avatar:
+            if not self._path(i):
+                return _NO_PATH
+            self._avatar = i
         return EXECUTED
 
     def _dig(self, board: Board, i: int) -> None:

@@ -519,7 +519,7 @@ class Deducer:
     def _enumeration(self) -> list[Step]:
         comps = self.components()
         frontier = sum(len(cells) for cells, _ in comps)
-        results = []
+        results: list[_Enumerated | None] = []
         for cells, cons in comps:
             self.largest_component = max(self.largest_component, len(cells))
             res = enumerate_component(
@@ -542,7 +542,14 @@ class Deducer:
                 steps.append(self._enum_step("enumeration", safe, mines, cons, False))
         if self.mine_total is None or any(r is None for r in results):
             return steps
-        # Global proofs: the components and the interior under the total mine count.
+        return self._global_steps(comps, results, frontier, steps)
+
+    def _global_steps(self, comps: list[tuple[list[int], list[int]]],
+                      results: list[_Enumerated | None], frontier: int,
+                      steps: list[Step]) -> list[Step]:
+        """``steps`` (the local proofs) and the global ones: the components and the interior
+        under the total mine count."""
+        assert self.mine_total is not None
         left = self.mine_total - self.mines_known
         interior = self.unknown_count - frontier
         if left < 0 or left > self.unknown_count:
@@ -650,6 +657,10 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+# What enumerate_component finds: (counts, per-cell mine counts, per-cell safe counts).
+_Enumerated = tuple[int, list[int], list[int]]
 
 
 def enumerate_component(
