@@ -15,9 +15,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, TypeGuard, TypeVar
-
-from gridforge.jsontypes import Json, JsonObject
+from typing import Any, NoReturn, TypeGuard, TypeVar
 
 # Limits of the one JSON reader (see read_json): deeper nesting, longer integers or bigger
 # texts than these are refused up front, before the parser could recurse or grow.
@@ -209,9 +207,9 @@ class Field:
     hi: int | None = None
     required: bool = False
     nullable: bool = False
-    default: Json = None
-    fallback: Json = None
-    choices: tuple[Json, ...] = ()
+    default: object = None
+    fallback: object = None
+    choices: tuple[object, ...] = ()
     test: Callable[[Any], bool] | None = None
     then: Callable[[Any], tuple[str, str] | None] | None = None
     cut: int | None = None
@@ -426,14 +424,14 @@ def _nesting_depth(text: str, limit: int) -> int:
     return deepest
 
 
-class _Repeated(dict[str, Json]):
+class _Repeated(dict[str, object]):
     """An object of the text that names a key twice (the keys in ``repeated``); only seen
     by :func:`parse_json`, which refuses the text naming where."""
 
     repeated: list[str]
 
 
-def _repeated_keys(pairs: list[tuple[str, Json]]) -> JsonObject:
+def _repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     obj = dict(pairs)
     if len(obj) == len(pairs):
         return obj
@@ -447,10 +445,10 @@ def _repeated_keys(pairs: list[tuple[str, Json]]) -> JsonObject:
     return out
 
 
-def _walk(value: Json) -> Iterator[tuple[Json, str]]:
+def _walk(value: object) -> Iterator[tuple[object, str]]:
     """Every value inside ``value`` (itself first) with its field path, in document order
     (a loop, not recursion; a key with a lone surrogate is shown escaped in a path)."""
-    stack: list[tuple[Json, str]] = [(value, "")]
+    stack: list[tuple[object, str]] = [(value, "")]
     while stack:
         node, path = stack.pop()
         yield node, path
@@ -463,7 +461,7 @@ def _walk(value: Json) -> Iterator[tuple[Json, str]]:
         stack += reversed(children)
 
 
-def _duplicate_issues(value: Json) -> list[Issue]:
+def _duplicate_issues(value: object) -> list[Issue]:
     """Every key an object of ``value`` names twice, with its field path, document order."""
     return [Issue(field_path(path, key), "duplicate_key",
                   f"the key {key[:60]!r} is given more than once")
@@ -482,7 +480,7 @@ def _safe_key(key: str) -> str:
     return key.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _surrogate_issues(value: Json) -> list[Issue]:
+def _surrogate_issues(value: object) -> list[Issue]:
     """Every string (key or value) of ``value`` holding a lone surrogate (``"\\ud800"``:
     no character, and not writable as UTF-8), with its field path, document order."""
     issues: list[Issue] = []
@@ -565,16 +563,16 @@ class _Hooks:
             raise _refuse(self.what, "number", f"the number {token[:40]} is out of range")
         return value
 
-    def no_constant(self, token: str) -> Json:
+    def no_constant(self, token: str) -> NoReturn:
         raise _refuse(self.what, "number", f"{token} is not a JSON number")
 
-    def pairs(self, pairs: list[tuple[str, Json]]) -> JsonObject:
+    def pairs(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
         obj = _repeated_keys(pairs)
         self.repeated = self.repeated or isinstance(obj, _Repeated)
         return obj
 
 
-def _check_format(value: Json, what: str, expect_format: str) -> None:
+def _check_format(value: object, what: str, expect_format: str) -> None:
     """:raises ValidationError: unless ``value`` is an object of format ``expect_format``."""
     if not isinstance(value, dict):
         raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
