@@ -308,30 +308,21 @@ class Reading:
     def _add(self, name: str, code: str, message: str) -> None:
         self.issues.add(field_path(self.base, name), code, message)
 
-    def check_field(self, f: Field) -> None:
-        """Check the field ``f`` (one of the schema's, its bounds known only now)."""
-        if f.required and f.name not in self.data:
-            self._add(f.name, "missing", f"missing field {f.name!r}")
-        else:
-            self._check(f, self.data.get(f.name, f.default))
-
     def check(self, *names: str) -> None:
         """Check the fields ``names`` in this order, each problem an issue."""
-        fields = [self.schema.by_name[name] for name in names]
-        present = []
+        self.check_fields([self.schema.by_name[name] for name in names])
+
+    def check_fields(self, fields: list[Field]) -> None:
+        """Check ``fields`` (the schema's, or one of them with bounds known only now)."""
+        missing = [f for f in fields if f.required and f.name not in self.data]
+        if self.schema.missing_first:
+            for f in missing:
+                self._add(f.name, "missing", f"missing field {f.name!r}")
         for f in fields:
-            if f.required and f.name not in self.data:
-                if self.schema.missing_first:
-                    self._add(f.name, "missing", f"missing field {f.name!r}")
-                present.append(False)
-            else:
-                present.append(True)
-        for f, given in zip(fields, present, strict=True):
-            if not given:
-                if not self.schema.missing_first:
-                    self._add(f.name, "missing", f"missing field {f.name!r}")
-                continue
-            self._check(f, self.data.get(f.name, f.default))
+            if f not in missing:
+                self._check(f, self.data.get(f.name, f.default))
+            elif not self.schema.missing_first:
+                self._add(f.name, "missing", f"missing field {f.name!r}")
 
     def _check(self, f: Field, value: object) -> None:
         if not f.fits(value):

@@ -886,7 +886,7 @@ def position_from_json(data: object) -> Position:
             if c in opened or c in mines:
                 issues.append(Issue(path, "duplicate", f"cell {list(c)} given twice"))
             mines.append(c)
-    position.check_field(replace(_POSITION.by_name["mine_total"], hi=cols * rows))
+    position.check_fields([replace(_POSITION.by_name["mine_total"], hi=cols * rows)])
     issues.raise_if_any("position")
     total = position.values["mine_total"]
     assert total is None or is_int(total)
