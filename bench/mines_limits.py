@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 from gridforge.mines.board import MAX_BOARD_BYTES, MAX_SIDE
-from gridforge.mines.play import MAX_SCRIPT_STEPS
+from gridforge.mines.replay import MAX_SCRIPT_STEPS
 
 SOLVE_GOAL_S, SOLVE_GOAL_MIB = 30.0, 512.0
 REPLAY_GOAL_S, REPLAY_GOAL_MIB = 60.0, 512.0

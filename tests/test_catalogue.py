@@ -195,7 +195,7 @@ PY_SOURCES = ["words.py", "api.py", "snakes/page.py", "snakes/play.py", "snakes/
               "snakes/diagnose.py", "mines/page.py", "mines/run.py", "mines/hints.py",
               "mines/guide.py"]
 _ERRORS = {"GridforgeError", "ValidationError", "Issue", "Cancelled", "UnknownSession",
-           "Unreplayable",
+           "Unreplayable", "Field", "Schema",
            "KeyError", "ValueError", "TypeError"}
 
 

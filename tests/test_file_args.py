@@ -20,7 +20,7 @@ from gridforge.mines.generate import preset
 from gridforge.snakes.level import spec_example
 
 from tests.mines.fixtures import b_fog
-from tests.mines.test_play import SCRIPT
+from tests.mines.test_replay import SCRIPT
 
 pytestmark = pytest.mark.cpython_only  # pipes, sockets, subprocesses
 

@@ -61,7 +61,7 @@ export function pageCopy(limit = 32) {
     if (answer.changes === null) shown = { view: answer.view, offer: answer.offer };
     else {
       const held = games.get(answer.id);
-      if (!held) throw new Error(`changes for a game this page never opened (${answer.id})`);
+      if (!held) throw new Error(`changes for a game this page never opened (${answer.id})`);  // i18n-ok: a bug's report
       shown = applyChanges(held, answer.changes);
     }
     games.delete(answer.id);

@@ -12,10 +12,10 @@ import math
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, TypeGuard, TypeVar
+from typing import Any, NoReturn, TypeGuard, TypeVar
 
 # Limits of the one JSON reader (see read_json): deeper nesting, longer integers or bigger
 # texts than these are refused up front, before the parser could recurse or grow.
@@ -122,7 +122,7 @@ class Issues:
         """One issue at ``path`` (under the base; "" is the base itself)."""
         self.items.append(Issue(self.at(path) if path else self.base, code, message))
 
-    def integer(self, value: Any, path: str, lo: int, hi: int, what: str) -> int | None:
+    def integer(self, value: object, path: str, lo: int, hi: int, what: str) -> int | None:
         """``value`` when it is an integer in ``lo..hi``; else None, with a ``type`` issue
         (not an integer) or a ``range`` one."""
         if not is_int(value):
@@ -133,7 +133,8 @@ class Issues:
             return None
         return value
 
-    def unknown_keys(self, obj: dict[str, Any], allowed: Iterable[str], path: str = "") -> None:
+    def unknown_keys(self, obj: Mapping[str, object], allowed: Iterable[str],
+                     path: str = "") -> None:
         """An ``unknown_field`` issue for each key of ``obj`` outside ``allowed``, sorted."""
         known = set(allowed)
         for key in sorted((k for k in obj if k not in known), key=str):
@@ -151,16 +152,18 @@ class Issues:
             return None
         return value
 
-    def object_of(self, value: Any, path: str, allowed: Iterable[str],
+    def object_of(self, value: object, path: str, allowed: Iterable[str],
                   what: str) -> TypeGuard[dict[str, Any]]:
-        """Whether ``value`` is an object (an issue otherwise); its unknown keys are issues."""
+        """Whether ``value`` is an object (an issue otherwise); its unknown keys are issues.
+
+        (``Any`` values: the level loader reads fields it has checked one by one.)"""
         if not isinstance(value, dict):
             self.add(path, "type", f"{what} is an object, got {describe(value)}")
             return False
         self.unknown_keys(value, allowed, path)
         return True
 
-    def cell(self, value: Any, path: str, cols: int | None, rows: int | None
+    def cell(self, value: object, path: str, cols: int | None, rows: int | None
              ) -> tuple[int, int] | None:
         """``value`` as a cell ``(x, y)`` when it is ``[x, y]`` (two integers) on a
         ``cols`` x ``rows`` board (any, when the size is not known); else None, with a
@@ -180,7 +183,203 @@ class Issues:
             raise ValidationError(self.items, what)
 
 
-def describe(value: Any) -> str:
+# ------------------------------------------------------------------ declared objects
+@dataclass(frozen=True)
+class Field:
+    """One field of a JSON object as a :class:`Schema` declares it.
+
+    ``kind`` is what the value must be: ``"int"`` (in ``lo..hi`` when given), ``"bool"``,
+    ``"str"``, ``"object"`` (read by ``nested``), ``"list"`` (of at least ``lo`` items; each
+    an object read by ``items``) or ``"any"``; ``choices`` lists the only values allowed,
+    ``test`` is a further condition on a value of the right kind. A value that fails gets one
+    issue, ``code`` and ``message`` (``{value!r}``, ``{lo}``, ``{hi}`` filled in; cut to
+    ``cut`` characters when given), and reads as ``fallback``; ``nullable`` lets null
+    pass. A ``required`` field that is absent gets a ``missing`` issue instead; any other
+    absent field reads as ``default`` and is checked like a given one. ``then`` checks a
+    value that passed: an issue ``(code, message)`` or None.
+    """
+
+    name: str
+    kind: str = "any"
+    message: str = ""
+    code: str = "range"
+    lo: int | None = None
+    hi: int | None = None
+    required: bool = False
+    nullable: bool = False
+    default: object = None
+    fallback: object = None
+    choices: tuple[object, ...] = ()
+    test: Callable[[Any], bool] | None = None
+    then: Callable[[Any], tuple[str, str] | None] | None = None
+    cut: int | None = None
+    nested: Schema | None = None
+    items: Schema | None = None
+
+    def fits(self, value: object) -> bool:
+        """Whether ``value`` is what this field holds."""
+        if value is None and self.nullable:
+            return True
+        if self.choices and value not in self.choices:
+            return False
+        fits = _KINDS[self.kind](value)
+        if fits and self.kind == "int":
+            assert isinstance(value, int)
+            fits = (self.lo is None or value >= self.lo) and (self.hi is None or value <= self.hi)
+        elif fits and self.kind == "list":
+            assert isinstance(value, list)
+            fits = self.lo is None or len(value) >= self.lo
+        return fits and (self.test is None or self.test(value))
+
+    def words(self, value: object) -> str:
+        """The message of a value that does not fit."""
+        text = self.message.format(value=value, lo=self.lo, hi=self.hi)
+        return text if self.cut is None else text[:self.cut]
+
+
+_KINDS: dict[str, Callable[[object], bool]] = {
+    "int": lambda value: is_int(value),
+    "bool": lambda value: isinstance(value, bool),
+    "str": lambda value: isinstance(value, str),
+    "object": lambda value: isinstance(value, Mapping),
+    "list": lambda value: isinstance(value, list),
+    "any": lambda value: True,
+}
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A JSON object's fields, declared once: :meth:`read` checks an object against them
+    and gives its values, every problem an issue with its field path.
+
+    ``not_object`` is the message of a value that is no object (``"a board is a JSON
+    object"``); ``unknown`` the message of a key outside the fields (``{key!r}`` the key,
+    ``{short!r}`` its first 40 characters), cut to ``unknown_cut`` characters, and its
+    path the key cut to ``key_cut``; ``missing_first`` reports every absent required field
+    of a :meth:`Reading.check` call before any other issue of that call.
+    """
+
+    fields: tuple[Field, ...]
+    not_object: str = "an object"
+    unknown: str = "unknown field {key!r}"
+    unknown_cut: int | None = None
+    key_cut: int | None = None
+    missing_first: bool = False
+    by_name: dict[str, Field] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_name", {f.name: f for f in self.fields})
+
+    def root(self, data: object, what: str, path: str = "") -> Mapping[str, object]:
+        """``data`` when it is an object. :raises ValidationError: (``what``) otherwise."""
+        if not isinstance(data, Mapping):
+            raise ValidationError([Issue(path, "type", self.not_object)], what)
+        return data
+
+    def read(self, data: Mapping[str, object], issues: Issues, base: str = "") -> Reading:
+        """Start reading ``data`` (its unknown keys become issues at once); check its
+        fields with :meth:`Reading.check`."""
+        return Reading(self, data, issues, base)
+
+    def read_all(self, data: Mapping[str, object], issues: Issues, base: str = "") -> Reading:
+        """Read ``data`` and check every field, in declared order."""
+        reading = self.read(data, issues, base)
+        reading.check(*self.by_name)
+        return reading
+
+
+class Reading:
+    """The values of one object read by a :class:`Schema` (see :meth:`Schema.read`)."""
+
+    def __init__(self, schema: Schema, data: Mapping[str, object], issues: Issues,
+                 base: str) -> None:
+        self.schema, self.data, self.issues, self.base = schema, data, issues, base
+        self.values: dict[str, object] = {}
+        self.nested: dict[str, Reading] = {}
+        self.items: dict[str, list[Reading]] = {}
+        for key in data:
+            if key not in schema.by_name:
+                self._add(str(key)[:schema.key_cut], "unknown_field", self._unknown(key))
+
+    def _unknown(self, key: object) -> str:
+        text = self.schema.unknown.format(key=key, short=str(key)[:40])
+        return text[:self.schema.unknown_cut] if self.schema.unknown_cut else text
+
+    def _add(self, name: str, code: str, message: str) -> None:
+        self.issues.add(field_path(self.base, name), code, message)
+
+    def check(self, *names: str) -> None:
+        """Check the fields ``names`` in this order, each problem an issue."""
+        self.check_fields([self.schema.by_name[name] for name in names])
+
+    def check_fields(self, fields: list[Field]) -> None:
+        """Check ``fields`` (the schema's, or one of them with bounds known only now)."""
+        missing = [f for f in fields if f.required and f.name not in self.data]
+        if self.schema.missing_first:
+            for f in missing:
+                self._add(f.name, "missing", f"missing field {f.name!r}")
+        for f in fields:
+            if f not in missing:
+                self._check(f, self.data.get(f.name, f.default))
+            elif not self.schema.missing_first:
+                self._add(f.name, "missing", f"missing field {f.name!r}")
+
+    def _check(self, f: Field, value: object) -> None:
+        if not f.fits(value):
+            self._add(f.name, f.code, f.words(value))
+            self.values[f.name] = f.fallback
+            value = {} if f.kind == "object" else []
+        else:
+            self.values[f.name] = value
+            found = f.then(value) if f.then is not None else None
+            if found is not None:
+                self._add(f.name, *found)
+        path = field_path(self.base, f.name)
+        if f.nested is not None:
+            assert isinstance(value, Mapping)
+            self.nested[f.name] = f.nested.read_all(value, self.issues, path)
+        if f.items is not None:
+            assert isinstance(value, list)
+            self.items[f.name] = [f.items.read_all(item, self.issues, field_path(path, k))
+                                  for k, item in enumerate(value)
+                                  if self._is_object(f.items, item, field_path(path, k))]
+
+    def _is_object(self, schema: Schema, item: object, path: str) -> bool:
+        if isinstance(item, Mapping):
+            return True
+        self.issues.add(path, "type", schema.not_object)
+        return False
+
+    def bad(self, name: str) -> bool:
+        """Whether the field ``name`` was checked and found wanting (or missing)."""
+        return any(i.path == self.issues.at(field_path(self.base, name)) for i in self.issues)
+
+    def listed(self, name: str) -> list[object]:
+        """The list field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert isinstance(value, list)
+        return value
+
+    def integer(self, name: str) -> int:
+        """The integer field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert is_int(value)
+        return value
+
+    def text(self, name: str) -> str:
+        """The text field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert isinstance(value, str)
+        return value
+
+    def flag(self, name: str) -> bool:
+        """The true-or-false field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert isinstance(value, bool)
+        return value
+
+
+def describe(value: object) -> str:
     """A short JSON rendering of ``value`` for a message (at most 40 characters)."""
     text = json.dumps(value, default=str)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -216,14 +415,14 @@ def _nesting_depth(text: str, limit: int) -> int:
     return deepest
 
 
-class _Repeated(dict[str, Any]):
+class _Repeated(dict[str, object]):
     """An object of the text that names a key twice (the keys in ``repeated``); only seen
     by :func:`parse_json`, which refuses the text naming where."""
 
     repeated: list[str]
 
 
-def _repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _repeated_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     obj = dict(pairs)
     if len(obj) == len(pairs):
         return obj
@@ -237,10 +436,10 @@ def _repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _walk(value: Any) -> Iterator[tuple[Any, str]]:
+def _walk(value: object) -> Iterator[tuple[object, str]]:
     """Every value inside ``value`` (itself first) with its field path, in document order
     (a loop, not recursion; a key with a lone surrogate is shown escaped in a path)."""
-    stack: list[tuple[Any, str]] = [(value, "")]
+    stack: list[tuple[object, str]] = [(value, "")]
     while stack:
         node, path = stack.pop()
         yield node, path
@@ -253,7 +452,7 @@ def _walk(value: Any) -> Iterator[tuple[Any, str]]:
         stack += reversed(children)
 
 
-def _duplicate_issues(value: Any) -> list[Issue]:
+def _duplicate_issues(value: object) -> list[Issue]:
     """Every key an object of ``value`` names twice, with its field path, document order."""
     return [Issue(field_path(path, key), "duplicate_key",
                   f"the key {key[:60]!r} is given more than once")
@@ -272,7 +471,7 @@ def _safe_key(key: str) -> str:
     return key.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _surrogate_issues(value: Any) -> list[Issue]:
+def _surrogate_issues(value: object) -> list[Issue]:
     """Every string (key or value) of ``value`` holding a lone surrogate (``"\\ud800"``:
     no character, and not writable as UTF-8), with its field path, document order."""
     issues: list[Issue] = []
@@ -297,6 +496,27 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
     names its path, ``bodies[0].cells``: JSON does not say which one would count).
     With ``expect_format`` the value must be an object whose ``format`` field is that string.
     """
+    text = _bounded_text(text, what, max_bytes)
+    hooks = _Hooks(what)
+    try:
+        value = json.loads(text, parse_int=hooks.bounded_int, parse_float=hooks.finite_float,
+                           parse_constant=hooks.no_constant, object_pairs_hook=hooks.pairs)
+    except json.JSONDecodeError as exc:
+        raise _refuse(what, "json", f"not valid JSON: {exc}") from None
+    except RecursionError:  # pragma: no cover - the depth scan refuses this first
+        raise _refuse(what, "too_deep", "nested too deeply") from None
+    if hooks.repeated:
+        raise ValidationError(_duplicate_issues(value), what)
+    if _SURROGATE_ESCAPE.search(text) and (lone := _surrogate_issues(value)):
+        raise ValidationError(lone, what)
+    if expect_format is not None:
+        _check_format(value, what, expect_format)
+    return value
+
+
+def _bounded_text(text: str | bytes, what: str, max_bytes: int) -> str:
+    """``text`` as a string (UTF-8 decoded, a leading BOM dropped) within the reader's
+    size and nesting limits. :raises ValidationError: otherwise."""
     if not isinstance(text, str | bytes):
         raise _refuse(what, "type", f"expected JSON text, got {type(text).__name__}")
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
@@ -312,48 +532,44 @@ def parse_json(text: str | bytes, what: str, *, max_bytes: int = MAX_BYTES,
         text = text[1:]
     if _nesting_depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise _refuse(what, "too_deep", f"nested deeper than {MAX_DEPTH} levels")
+    return text
 
-    def bounded_int(token: str) -> int:
+
+class _Hooks:
+    """The parser's hooks for one text: numbers within the limits, repeated keys noted."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.repeated = False
+
+    def bounded_int(self, token: str) -> int:
         if len(token.lstrip("-")) > MAX_INT_DIGITS:
-            raise _refuse(what, "number",
+            raise _refuse(self.what, "number",
                           f"an integer of {len(token)} digits; the limit is {MAX_INT_DIGITS}")
         return int(token)
 
-    def finite_float(token: str) -> float:
+    def finite_float(self, token: str) -> float:
         value = float(token)
         if not math.isfinite(value):
-            raise _refuse(what, "number", f"the number {token[:40]} is out of range")
+            raise _refuse(self.what, "number", f"the number {token[:40]} is out of range")
         return value
 
-    def no_constant(token: str) -> Any:
-        raise _refuse(what, "number", f"{token} is not a JSON number")
+    def no_constant(self, token: str) -> NoReturn:
+        raise _refuse(self.what, "number", f"{token} is not a JSON number")
 
-    repeated = False
-
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal repeated
+    def pairs(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
         obj = _repeated_keys(pairs)
-        repeated = repeated or isinstance(obj, _Repeated)
+        self.repeated = self.repeated or isinstance(obj, _Repeated)
         return obj
 
-    try:
-        value = json.loads(text, parse_int=bounded_int, parse_float=finite_float,
-                           parse_constant=no_constant, object_pairs_hook=pairs_hook)
-    except json.JSONDecodeError as exc:
-        raise _refuse(what, "json", f"not valid JSON: {exc}") from None
-    except RecursionError:  # pragma: no cover - the depth scan refuses this first
-        raise _refuse(what, "too_deep", "nested too deeply") from None
-    if repeated:
-        raise ValidationError(_duplicate_issues(value), what)
-    if _SURROGATE_ESCAPE.search(text) and (lone := _surrogate_issues(value)):
-        raise ValidationError(lone, what)
-    if expect_format is not None:
-        if not isinstance(value, dict):
-            raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
-        if value.get("format") != expect_format:
-            raise _refuse(what, "format", f"expected {expect_format!r}, "
-                          f"got {str(value.get('format'))[:60]!r}", "format")
-    return value
+
+def _check_format(value: object, what: str, expect_format: str) -> None:
+    """:raises ValidationError: unless ``value`` is an object of format ``expect_format``."""
+    if not isinstance(value, dict):
+        raise _refuse(what, "type", f"expected an object with format {expect_format!r}")
+    if value.get("format") != expect_format:
+        raise _refuse(what, "format", f"expected {expect_format!r}, "
+                      f"got {str(value.get('format'))[:60]!r}", "format")
 
 
 def read_json(path: str | os.PathLike[str], what: str, *, max_bytes: int = MAX_BYTES,

@@ -328,7 +328,8 @@ class PlayedRun:
 
     def _input(self, verb: str, **given: Any) -> dict[str, Any]:
         envelope, extra = self.midend.play(self.id, Input(verb, **given))
-        return {**envelope, **(extra or {})}
+        own = {key: value for key, value in (extra or {}).items() if key != "refused"}
+        return {**envelope, **own}  # as the page's verbs answer: a refusal is the envelope's
 
     def primary(self, cell: Cell) -> dict[str, Any]:
         return self._input("primary", cell=cell)

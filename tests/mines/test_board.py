@@ -167,3 +167,11 @@ def test_board_from_json_fuzz_raises_only_validation_errors(value: object) -> No
                       {**base, "cols": value}):  # fmt: skip
         with contextlib.suppress(ValidationError):
             Board.from_json(candidate)  # type: ignore[arg-type]
+
+
+@given(board=boards())
+def test_the_marked_cells_are_the_ones_the_board_file_lists(board: Board) -> None:
+    listed = board.to_json()["variants"]
+    for variant in {*listed, "fog"}:
+        assert sorted(board.marked(variant)) == sorted(
+            (x, y) for x, y in listed.get(variant, []))

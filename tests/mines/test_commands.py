@@ -11,10 +11,10 @@ import sys
 
 import pytest
 from gridforge import cli
-from gridforge.mines import play
+from gridforge.mines import replay
 
 from .fixtures import b_fog
-from .test_play import GOLDEN_SHA256, SCRIPT
+from .test_replay import GOLDEN_SHA256, SCRIPT
 
 
 @pytest.mark.cpython_only
@@ -28,7 +28,7 @@ def test_replay_command_prints_identical_bytes(tmp_path, capsys) -> None:
     first = capsys.readouterr().out
     assert cli.main(argv) == 0
     assert capsys.readouterr().out == first
-    assert first == play.event_lines(play.replay(b_fog().dumps(), json.dumps(SCRIPT)))
+    assert first == replay.event_lines(replay.replay(b_fog().dumps(), json.dumps(SCRIPT)))
     assert all(json.loads(line)["type"] for line in first.splitlines())
     script_path.write_text('{"steps": [{"kind": "dig", "cell": [1, 3], "extra": 1}]}')
     assert cli.main(argv) == 2
@@ -77,8 +77,8 @@ def replay_cli(tmp_path, board: bytes | str, script: bytes | str, capsys) -> tup
         (b_fog().dumps(), '{"steps": [], "economy": {"dig_ap_cost": 1e999}}', "out of range"),
         (b_fog().dumps(), '{"steps": [{"kind": "dig", "cell": [1, 3]}], "start": "yes"}',
          "start: start is true or false"),
-        (b_fog().dumps(), json.dumps({"steps": [{"kind": "stop"}] * (play.MAX_SCRIPT_STEPS + 1)}),
-         f"the limit is {play.MAX_SCRIPT_STEPS}"),
+        (b_fog().dumps(), json.dumps({"steps": [{"kind": "stop"}] * (replay.MAX_SCRIPT_STEPS + 1)}),
+         f"the limit is {replay.MAX_SCRIPT_STEPS}"),
     ],
 )
 def test_replay_command_refuses_bad_files_naming_flag_and_field(tmp_path, capsys, board,

@@ -736,6 +736,7 @@ ALLOWED_IMPORTS = {
     "typing",
     "gridforge.errors",
     "gridforge.grid",
+    "gridforge.jsontypes",  # type aliases only: no table, file or UI
     "gridforge.mines.board",
     "gridforge.mines.events",
     "gridforge.mines.intents",

@@ -32,13 +32,13 @@ from gridforge.mines.board import Board, initial_expansion
 from gridforge.mines.engine import Engine
 from gridforge.mines.generate import GenTable, generate, load_generated
 from gridforge.mines.ledger import Ledger
-from gridforge.mines.play import parse_script, replay
+from gridforge.mines.replay import parse_script, replay
 from gridforge.mines.solver import deduce, position_from_json, solve_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .fixtures import b_fog, b_spawn
-from .test_play import SCRIPT as PLAY_SCRIPT
+from .test_replay import SCRIPT as PLAY_SCRIPT
 
 SHORT = 8 if sys.platform == "emscripten" else 30  # cases per loader in the default run
 LONG = 10_000  # cases per loader (and dispatch calls) in the fuzz_long run
@@ -247,7 +247,7 @@ def test_the_valid_seeds_load() -> None:
 CONTRACT = [entry["name"] for entry in api.functions() if entry["name"] != "gridforge.api.spin"]
 names = st.sampled_from(CONTRACT) | st.sampled_from(
     ["gridforge.api.spin", "gridforge.api.set_progress", "gridforge.cli.main",
-     "gridforge.mines.play.replay", "gridforge.mines.page", "", ".", "gridforge..x"]
+     "gridforge.mines.replay.replay", "gridforge.mines.page", "", ".", "gridforge..x"]
 ) | st.text(max_size=30)  # fmt: skip
 seed_values = [json.loads(t) for t in (BOARD, GENERATED, TABLE, POSITION)] + ["expert", 3]
 

@@ -5,8 +5,8 @@ for digs and flags; a dug mine is a reported fact, not death. The engine reports
 three events (``cell_revealed``, ``flag_judged``, ``round_end``) as plain JSON-ready dicts.
 Modules: ``board`` (A1 product, JSON), ``ledger`` (A3), ``engine`` (A2), ``events``,
 ``intents``, ``solver`` (deduction), ``generate`` (A1 generator, A4 fog), ``run`` (B1),
-``play`` (JSON sessions and the headless replay), ``page`` (the browser's contract),
-``commands`` and ``generate_commands`` (the ``gridforge mines`` verbs).
+``replay`` (a ledger and engine's session, and the headless replay), ``page`` (the
+browser's contract), ``commands`` and ``generate_commands`` (the ``gridforge mines`` verbs).
 """
 
 from gridforge.mines.board import BOARD_FORMAT, Board, initial_expansion, spawn_cells

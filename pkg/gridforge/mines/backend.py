@@ -15,33 +15,83 @@ input; the save when the input changed the run; and the run's own fields (``log`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from gridforge import i18n
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
 from gridforge.grid import Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import TOO_LONG, Envelope, Midend, Played, Resumed, Unreplayable
-from gridforge.mines.intents import Intent
+from gridforge.mines.events import Event
+from gridforge.mines.hints import Hint
+from gridforge.mines.intents import Intent, OutcomeJson
 from gridforge.mines.run import (
     MAX_RUNS,
     MAX_STEPS,
     SAVE_FORMAT,
+    Continued,
+    Message,
+    Refreshed,
     Run,
+    RunHint,
+    RunState,
     RunTable,
+    RunView,
+    Said,
+    SavedStep,
+    Telemetry,
+    WordedSettlement,
     load_run_table,
     log_lines,
     parse_saved,
 )
-from gridforge.mines.view import page_event
+from gridforge.mines.run import Played as RunPlayed
+from gridforge.mines.view import Offer, page_event
 
 RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
 
-Step = dict[str, Any]  # a step of the save (JSON)
-Answer = dict[str, Any]  # the run's own answer fields
-View = dict[str, Any]
-Offer = dict[str, Any]
-Event = dict[str, Any]
+Reply = RunPlayed | Refreshed | Continued | RunHint  # what the run answers an input
+RunEnvelope = Envelope[RunView, Offer, Event, SavedStep]
+
+
+class Opened(RunEnvelope):
+    """A run started: the envelope and the board's log so far."""
+
+    log: list[Said]
+
+
+class ResumedRun(Opened):
+    """A run resumed: as :class:`Opened`, with the messages of the resumption (none)."""
+
+    messages: list[Message]
+
+
+class PlayAnswer(RunEnvelope):
+    """An intent or a click: the envelope and the run's outcomes, words and settlement."""
+
+    outcomes: list[OutcomeJson]
+    outcome: OutcomeJson
+    log: list[Said]
+    messages: list[Message]
+    settlement: WordedSettlement | None
+
+
+class RefreshAnswer(RunEnvelope):
+    accepted: bool
+    log: list[Said]
+    messages: list[Message]
+
+
+class ContinueAnswer(RunEnvelope):
+    log: list[Said]
+    messages: list[Message]
+
+
+class HintAnswer(RunEnvelope, Hint):
+    """A hint at its price (``refused`` is the envelope's: the stock spent, no round)."""
+
+    price: int
+    hints_left: int
 
 
 @dataclass
@@ -50,10 +100,10 @@ class InPlay:
     its log anew with each board: a line names cells of its own board only)."""
 
     run: Run
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Said] = field(default_factory=list)
     board: tuple[int, int] = (0, 0)
 
-    def logged(self, lines: list[dict[str, Any]]) -> None:
+    def logged(self, lines: list[Said]) -> None:
         """Add an answer's log lines, after forgetting the last board's if it changed."""
         board = (self.run.battle_index, self.run.board_no)
         if board != self.board:
@@ -97,53 +147,38 @@ class Mines:
         held.logged(log_lines(run.initial_events, run.session.engine.board))
         return held
 
-    def read_save(self, spec: object, save: object) -> Resumed[InPlay, Step]:
-        table = self.run_table()
-        seed, _ = parse_saved(save, table)
-        assert isinstance(save, dict)
-        return Resumed(self.new(seed), list(save["steps"]))
+    def read_save(self, spec: object, save: object) -> Resumed[InPlay, SavedStep]:
+        seed, steps = parse_saved(save, self.run_table())
+        return Resumed(self.new(seed), [s.to_json() if isinstance(s, Intent) else s
+                                        for s in steps])
 
     def header(self, game: InPlay) -> JsonObject:
         return {"format": SAVE_FORMAT, "seed": game.run.seed, "table": game.run.table.digest()}
 
-    def play(self, game: InPlay, intent: object) -> Played[Event, Step, Answer]:
+    def play(self, game: InPlay, intent: object) -> Played[Event, SavedStep, Reply]:
         assert isinstance(intent, Input)
         run = game.run
         run.last_step = None
-        if intent.verb == "primary" and intent.cell is not None:
-            answer = run.primary(intent.cell)
-        elif intent.verb == "secondary" and intent.cell is not None:
-            answer = run.secondary(intent.cell)
-        elif intent.verb == "act" and intent.intent is not None:
-            answer = run.act(intent.intent)
-        elif intent.verb == "continue":
-            answer = run.continue_run()
-        elif intent.verb == "refresh":
-            answer = run.refresh()
-        elif intent.verb == "hint":
-            answer = run.hint()
-        else:  # pragma: no cover - the verbs below build only these inputs
-            raise GridforgeError(f"no such input {intent.verb!r}")
-        events = answer.pop("events", [])
-        game.logged(answer.get("log", []))
+        answer, events, log = _reply(run, intent)
+        game.logged(log)
         refused = None
-        if answer.pop("refused", False):  # a hint refused: its stock is spent, or no round
+        if answer.get("refused"):  # a hint refused: its stock is spent, or no round in play
             playing = run.status == "playing" and run.session.ledger.phase == "active"
             refused = "hints_spent" if playing else "round_over"
         return Played(run.last_step, events, answer, refused)
 
-    def replay(self, game: InPlay, step: Step) -> None:
-        do = step.get("do")
+    def replay(self, game: InPlay, step: SavedStep) -> None:
         try:
-            if do is None:
+            if "kind" in step:
                 self.play(game, Input("act", intent=Intent.from_json(step)))
-            elif do == "reach":
-                self.play(game, Input("primary", cell=(step["cell"][0], step["cell"][1])))
-            elif do == "hint":
-                if self.play(game, Input("hint")).extra["price"] != 1:
+            elif step["do"] == "reach":
+                cell = step["cell"]
+                self.play(game, Input("primary", cell=(cell[0], cell[1])))
+            elif step["do"] == "hint":
+                if self.play(game, Input("hint")).record is None:
                     raise GridforgeError("a paid hint was recorded where none can be paid")
             else:
-                self.play(game, Input(str(do)))
+                self.play(game, Input(step["do"]))
         except ValidationError:
             raise
         except GridforgeError as exc:
@@ -161,7 +196,7 @@ class Mines:
     def finished(self, game: InPlay) -> bool:
         return game.run.status in ("won", "lost")
 
-    def view(self, game: InPlay) -> View:
+    def view(self, game: InPlay) -> RunView:
         return game.run.view()
 
     def offer(self, game: InPlay, can_undo: bool, can_redo: bool) -> Offer:
@@ -175,7 +210,25 @@ class Mines:
         return i18n.say("mines.hint.round-over")
 
 
-MIDEND: Midend[InPlay, None, View, Offer, Event, Step, Answer] = Midend(Mines())
+def _reply(run: Run, intent: Input) -> tuple[Reply, list[Event], list[Said]]:
+    """The run's answer to one input, with its events and its log lines."""
+    answer: RunPlayed | Refreshed | Continued
+    if intent.verb in ("primary", "secondary") and intent.cell is not None:
+        answer = (run.primary if intent.verb == "primary" else run.secondary)(intent.cell)
+    elif intent.verb == "act" and intent.intent is not None:
+        answer = run.act(intent.intent)
+    elif intent.verb == "continue":
+        answer = run.continue_run()
+    elif intent.verb == "refresh":
+        answer = run.refresh()
+    elif intent.verb == "hint":
+        return run.hint(), [], []
+    else:
+        raise GridforgeError(f"no such input {intent.verb!r}")  # the verbs build only these
+    return answer, answer["events"], answer["log"]
+
+
+MIDEND: Midend[InPlay, None, RunView, Offer, Event, SavedStep, Reply] = Midend(Mines())
 
 
 def _cell(value: object, what: str = "cell") -> Cell:
@@ -185,24 +238,29 @@ def _cell(value: object, what: str = "cell") -> Cell:
     return (value[0], value[1])
 
 
-def _played(run_id: object, intent: Input) -> Answer:
-    envelope, extra = MIDEND.play(run_id, intent)
-    return {**envelope, **(extra or {})}
+def _played(run_id: object, intent: Input) -> dict[str, object]:
+    """The envelope of an input with the run's own answer fields (a hint's ``refused`` is
+    the envelope's)."""
+    MIDEND.entry(run_id)
+    envelope, reply = MIDEND.play(run_id, intent)
+    own = {key: value for key, value in (reply or {}).items() if key != "refused"}
+    return {**envelope, **own}
 
 
-def _opened(run_id: str, envelope: Envelope[View, Offer, Event, Step]) -> Answer:
+def _opened(run_id: str, envelope: RunEnvelope) -> Opened:
     return {**envelope, "log": list(MIDEND.game(run_id).log)}
 
 
-def new_run(seed: int) -> Answer:
+def new_run(seed: int) -> Opened:
     """Start a run from ``seed``: the envelope with the initial events and log."""
     run_id, envelope = MIDEND.start(seed)
     run = MIDEND.game(run_id).run
-    return {**_opened(run_id, envelope),
-            "events": [page_event(e) for e in run.initial_events]}
+    opened = _opened(run_id, envelope)
+    opened["events"] = [page_event(e) for e in run.initial_events]
+    return opened
 
 
-def resume_run(saved: object) -> Answer:
+def resume_run(saved: object) -> ResumedRun:
     """Rebuild a saved run exactly (the page's store after a reload); answers as
     :func:`new_run`, with the board's last log lines. :raises ValidationError: naming the
     faulty field or step."""
@@ -210,37 +268,38 @@ def resume_run(saved: object) -> Answer:
     return {**_opened(run_id, envelope), "messages": []}
 
 
-def act(run_id: object, intent: object) -> Answer:
+def act(run_id: object, intent: object) -> PlayAnswer:
     """Settle one intent ``{"kind", "cell"}``: the outcome, the events, a settlement."""
     MIDEND.entry(run_id)
-    return _played(run_id, Input("act", intent=Intent.from_json(intent, "intent")))
+    return cast(PlayAnswer, _played(run_id, Input("act", intent=Intent.from_json(intent,
+                                                                                  "intent"))))
 
 
-def primary(run_id: object, cell: object) -> Answer:
+def primary(run_id: object, cell: object) -> PlayAnswer:
     """A click or tap on ``cell`` (move, dig, or move beside a far cell and dig it)."""
     MIDEND.entry(run_id)
-    return _played(run_id, Input("primary", cell=_cell(cell)))
+    return cast(PlayAnswer, _played(run_id, Input("primary", cell=_cell(cell))))
 
 
-def secondary(run_id: object, cell: object) -> Answer:
+def secondary(run_id: object, cell: object) -> PlayAnswer:
     """A right click or long press on ``cell``: place or pull a flag."""
     MIDEND.entry(run_id)
-    return _played(run_id, Input("secondary", cell=_cell(cell)))
+    return cast(PlayAnswer, _played(run_id, Input("secondary", cell=_cell(cell))))
 
 
-def continue_run(run_id: object) -> Answer:
+def continue_run(run_id: object) -> ContinueAnswer:
     """Go on after a settlement (next round, next board or next battle)."""
-    return _played(run_id, Input("continue"))
+    return cast(ContinueAnswer, _played(run_id, Input("continue")))
 
 
-def refresh(run_id: object) -> Answer:
+def refresh(run_id: object) -> RefreshAnswer:
     """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
-    return _played(run_id, Input("refresh"))
+    return cast(RefreshAnswer, _played(run_id, Input("refresh")))
 
 
-def hint(run_id: object) -> Answer:
+def hint(run_id: object) -> HintAnswer:
     """A hint at its price (:meth:`Run.hint`); a paid hint is a step of the run."""
-    return _played(run_id, Input("hint"))
+    return cast(HintAnswer, _played(run_id, Input("hint")))
 
 
 def move_path(run_id: object, cell: object) -> list[list[int]]:
@@ -249,12 +308,12 @@ def move_path(run_id: object, cell: object) -> list[list[int]]:
     return [list(c) for c in engine.compute_move_path(_cell(cell))]
 
 
-def telemetry(run_id: object) -> dict[str, Any]:
+def telemetry(run_id: object) -> Telemetry:
     """The run's telemetry (format ``gridforge.mines.telemetry/1``)."""
     return MIDEND.game(run_id).run.telemetry()
 
 
-def run_state(run_id: object) -> Answer:
+def run_state(run_id: object) -> RunState:
     """The run as it stands, whole: its view with its offer (a read: nothing changes)."""
     return MIDEND.game(run_id).run.to_json()
 
@@ -264,6 +323,7 @@ def close_run(run_id: object) -> bool:
     return MIDEND.close(run_id)
 
 
-__all__ = ["MIDEND", "Input", "Mines", "act", "close_run", "continue_run", "hint",
+__all__ = ["MIDEND", "ContinueAnswer", "HintAnswer", "Input", "Mines", "Opened", "PlayAnswer",
+           "RefreshAnswer", "ResumedRun", "act", "close_run", "continue_run", "hint",
            "move_path", "new_run", "primary", "refresh", "resume_run",
            "run_state", "secondary", "telemetry"]

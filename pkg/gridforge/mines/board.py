@@ -23,12 +23,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NotRequired, TypedDict, TypeGuard
 
 from gridforge.errors import (
+    Field,
     GridforgeError,
     Issue,
     Issues,
+    Schema,
     ValidationError,
     field_path,
     is_int,
@@ -68,6 +70,19 @@ __all__ = [
     "initial_expansion",
     "spawn_cells",
 ]
+
+
+class BoardJson(TypedDict):
+    """A board in its file format (:meth:`Board.to_json`); ``digits`` only on a board whose
+    carried digits differ from the true ones (null on a mine)."""
+
+    format: str
+    cols: int
+    rows: int
+    spawn: list[int]
+    mines: list[list[int]]
+    variants: dict[str, list[list[int]]]
+    digits: NotRequired[list[list[int | None]]]
 
 
 def spawn_cells(spawn: Cell) -> list[Cell]:
@@ -189,6 +204,42 @@ def _carried_digits(digits: object, mine_set: frozenset[Cell], cols: int, rows: 
                     issues.append(Issue(f"digits[{[x, y]}]", "missing", "safe cell lacks a digit"))
     return digit_map
 
+
+
+def _json_mines(mines: object, cols: int, rows: int, issues: Issues) -> list[Any]:
+    """A board file's ``mines`` (a list of cells), problems to ``issues``.
+
+    :raises ValidationError: at once when the list is longer than the board has cells.
+    """
+    if not isinstance(mines, list):
+        issues.append(Issue("mines", "type", "mines must be a list of cells"))
+        return []
+    if len(mines) > cols * rows:
+        # Refused before any cell is looked at: a list longer than the board has cells
+        # holds a duplicate at least, and could be millions of entries long.
+        raise ValidationError([_too_many_mines(len(mines), cols, rows)], "mines board")
+    for i, cell in enumerate(mines):
+        if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
+            issues.append(issue)
+    return mines
+
+
+def _side_range(value: int) -> tuple[str, str] | None:
+    if not MIN_SIDE <= value <= MAX_SIDE:
+        return ("range", f"must be in {MIN_SIDE}..{MAX_SIDE}, got {value}")
+    return None
+
+
+# A board file's fields, declared once (Board.from_json reads them; the cells are checked
+# by the functions above, against the size).
+_BOARD = Schema((
+    Field("format", message=f"format must be {BOARD_FORMAT!r}, got {{value!r}}", code="format",
+          choices=(BOARD_FORMAT,)),
+    *(Field(side, "int", "must be an integer, got {value!r}", "type", required=True,
+            then=_side_range) for side in ("cols", "rows")),
+    Field("spawn", required=True), Field("mines", required=True),
+    Field("variants"), Field("digits"),
+), not_object="a board is a JSON object", missing_first=True)
 
 
 def _json_variants(raw_variants: object, cols: int, rows: int, issues: Issues
@@ -407,7 +458,7 @@ class Board:
         """The cell at row-major ``index``."""
         return (index % self.cols, index // self.cols)
 
-    def contains(self, cell: object) -> bool:
+    def contains(self, cell: object) -> TypeGuard[Cell]:
         """Whether ``cell`` is a pair of ints inside the board."""
         return (
             isinstance(cell, tuple | list)
@@ -434,6 +485,10 @@ class Board:
     def variant_ids(self, cell: Cell) -> tuple[str, ...]:
         """The read-only variant marks of ``cell`` (empty for a plain cell)."""
         return self._variant_list[self.index(cell)]
+
+    def marked(self, variant: str) -> list[Cell]:
+        """The cells that carry the variant mark ``variant`` (``"fog"``)."""
+        return [cell for cell, ids in self.variants.items() if variant in ids]
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         """The in-bounds 8-neighbours of ``cell`` in row-major order."""
@@ -488,24 +543,24 @@ class Board:
         return self.flood([self.index(c) for c in self.spawn_cells], bytearray(self.size))
 
     # ------------------------------------------------------------------ JSON
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BoardJson:
         """The board as a JSON-ready dict (format ``gridforge.mines.board/1``).
 
         Mines and variant cells are listed in row-major order; ``digits`` (rows, ``None`` on a
         mine) is written only when the carried digits differ from the true ones.
         """
-        out: dict[str, Any] = {
+        by_id: dict[str, list[list[int]]] = {}
+        for (x, y), ids in self.variants.items():
+            for vid in ids:
+                by_id.setdefault(vid, []).append([x, y])
+        out: BoardJson = {
             "format": BOARD_FORMAT,
             "cols": self.cols,
             "rows": self.rows,
             "spawn": [self.spawn[0], self.spawn[1]],
             "mines": [[x, y] for x, y in sorted(self.mines, key=lambda c: (c[1], c[0]))],
+            "variants": {vid: by_id[vid] for vid in sorted(by_id)},
         }
-        by_id: dict[str, list[list[int]]] = {}
-        for (x, y), ids in self.variants.items():
-            for vid in ids:
-                by_id.setdefault(vid, []).append([x, y])
-        out["variants"] = {vid: by_id[vid] for vid in sorted(by_id)}
         if self._digit_list != self._true_list:
             out["digits"] = [
                 [
@@ -523,53 +578,26 @@ class Board:
         return json.dumps(self.to_json(), separators=(",", ":")) + "\n"
 
     @classmethod
-    def from_json(cls, source: str | bytes | Mapping[str, Any]) -> Board:
+    def from_json(cls, source: object) -> Board:
         """Load a board from JSON text or a parsed dict, validating every field.
 
         :raises ValidationError: naming each faulty field (``mines[2]``, ``digits[1][4]``).
         """
-        data = parse_json(source, "mines board") if isinstance(source, str | bytes) else source
-        if not isinstance(data, Mapping):
-            raise ValidationError([Issue("", "type", "a board is a JSON object")], "mines board")
+        given = _BOARD.root(parse_json(source, "mines board")
+                            if isinstance(source, str | bytes) else source, "mines board")
         issues = Issues()
-        for key in data:
-            if key not in _BOARD_KEYS:
-                issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-        if data.get("format") != BOARD_FORMAT:
-            issues.append(
-                Issue(
-                    "format",
-                    "format",
-                    f"format must be {BOARD_FORMAT!r}, got {data.get('format')!r}",
-                )
-            )
-        for name in ("cols", "rows", "spawn", "mines"):
-            if name not in data:
-                issues.append(Issue(name, "missing", f"missing field {name!r}"))
-        cols, rows = data.get("cols"), data.get("rows")
-        for name, side in (("cols", cols), ("rows", rows)):
-            if name in data and (issue := _side_issue(side, name)) is not None:
-                issues.append(issue)
-        if not (_side_issue(cols, "cols") is None and _side_issue(rows, "rows") is None):
+        data = _BOARD.read(given, issues)
+        data.check("format")
+        data.check("cols", "rows", "spawn", "mines")
+        if data.bad("cols") or data.bad("rows"):
             raise ValidationError(issues, "mines board")
-        assert isinstance(cols, int) and isinstance(rows, int)
-        spawn = data.get("spawn")
-        if "spawn" in data and (issue := _cell_issue(spawn, "spawn", cols, rows)) is not None:
+        cols, rows = data.integer("cols"), data.integer("rows")
+        spawn = given.get("spawn")
+        if "spawn" in given and (issue := _cell_issue(spawn, "spawn", cols, rows)) is not None:
             issues.append(issue)
-        mines = data.get("mines", [])
-        if not isinstance(mines, list):
-            issues.append(Issue("mines", "type", "mines must be a list of cells"))
-            mines = []
-        elif len(mines) > cols * rows:
-            # Refused before any cell is looked at: a list longer than the board has cells
-            # holds a duplicate at least, and could be millions of entries long.
-            raise ValidationError([_too_many_mines(len(mines), cols, rows)], "mines board")
-        else:
-            for i, cell in enumerate(mines):
-                if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
-                    issues.append(issue)
-        variants = _json_variants(data.get("variants", {}), cols, rows, issues)
-        digits = _json_digits(data.get("digits"), mines, cols, rows, issues)
+        mines = _json_mines(given.get("mines", []), cols, rows, issues)
+        variants = _json_variants(given.get("variants", {}), cols, rows, issues)
+        digits = _json_digits(given.get("digits"), mines, cols, rows, issues)
         if issues:
             raise ValidationError(issues, "mines board")
         assert isinstance(spawn, list | tuple)  # checked above: no issue means a valid cell

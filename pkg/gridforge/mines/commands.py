@@ -15,7 +15,7 @@ from collections.abc import Callable
 from gridforge.errors import ValidationError, load_file
 from gridforge.mines.board import MAX_BOARD_BYTES, Board
 from gridforge.mines.generate_commands import register_generate
-from gridforge.mines.play import MAX_SCRIPT_BYTES, event_lines, parse_script, replay
+from gridforge.mines.replay import MAX_SCRIPT_BYTES, event_lines, parse_script, replay
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gridforge.errors import GridforgeError
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
-from gridforge.mines.events import flag_judged, reveal_batch, round_end
+from gridforge.mines.events import Event, flag_judged, reveal_batch, round_end
 from gridforge.mines.intents import EXECUTED, VOIDED, ActionOutcome, Intent
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ _CELL_KINDS = ("dig", "flag_place", "flag_pull", "move")
 
 __all__ = ["INSTALL_CATEGORIES", "SEMANTIC_ORDER", "Engine", "check_install_invariants"]
 
-Listener = Callable[[dict[str, Any]], None]
+Listener = Callable[[Event], None]
 
 
 def _board_face(sub_reason: str) -> ActionOutcome:
@@ -326,15 +326,9 @@ class Engine:
             return _OUT_OF_CATALOG
         assert isinstance(intent, Intent)
         kind = intent.kind
-        opened = self._opened
         if kind == "move":
-            if not opened[i]:
-                return _TARGET_CONCEALED
-            if i != self._avatar:
-                if not self._path(i):
-                    return _NO_PATH
-                self._avatar = i
-            return EXECUTED
+            return self._move(i)
+        opened = self._opened
         flags = self._flags
         if i not in board.flat.neighbour_indices[self._avatar]:
             return _NOT_ADJACENT
@@ -359,7 +353,17 @@ class Engine:
             self._judge_flags()
             record = ledger.last_round_end
             assert record is not None
-            self._emit(round_end(dict(record)))
+            self._emit(round_end(record))
+        return EXECUTED
+
+    def _move(self, i: int) -> ActionOutcome:
+        """Move the avatar to ``i`` over opened ground (free; nothing is emitted)."""
+        if not self._opened[i]:
+            return _TARGET_CONCEALED
+        if i != self._avatar:
+            if not self._path(i):
+                return _NO_PATH
+            self._avatar = i
         return EXECUTED
 
     def _dig(self, board: Board, i: int) -> None:
@@ -406,11 +410,11 @@ class Engine:
                     append(j)
         return []
 
-    def _emit(self, event: dict[str, Any]) -> None:
+    def _emit(self, event: Event) -> None:
         for listener in self._listeners:
             listener(event)
 
-    def _emit_all(self, events: list[dict[str, Any]]) -> None:
+    def _emit_all(self, events: Sequence[Event]) -> None:
         for listener in self._listeners:
             for event in events:
                 listener(event)

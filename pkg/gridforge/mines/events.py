@@ -8,7 +8,7 @@ round. Nothing else is ever emitted; adding an event type is interface drift.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from gridforge.grid import Cell
 
@@ -23,6 +23,11 @@ __all__ = [
     "CHANNELS",
     "EVENT_TYPES",
     "KINDS",
+    "CellRevealed",
+    "Event",
+    "FlagJudged",
+    "RoundEnd",
+    "RoundEndRecord",
     "cell_revealed",
     "flag_judged",
     "reveal_batch",
@@ -30,9 +35,54 @@ __all__ = [
 ]
 
 
+class CellRevealed(TypedDict):
+    """A cell opened: ``digit`` only on a safe cell (and never on an opened fog cell as the
+    page sees it)."""
+
+    type: Literal["cell_revealed"]
+    cell: list[int]
+    kind: str  # "safe" | "mine"
+    digit: NotRequired[int]
+    variant_ids: list[str]
+    channel: str  # one of CHANNELS
+    reward_eligible: bool
+
+
+class FlagJudged(TypedDict):
+    type: Literal["flag_judged"]
+    cell: list[int]
+    hit: bool
+
+
+class RoundEndRecord(TypedDict):
+    """The ledger's record of a round end (fields in ``ROUND_END_FIELDS`` order)."""
+
+    path_tag: str
+    continuation_hint: str
+    round: int
+    ap_forfeited: int
+    rap_banked: int
+    rap: int
+
+
+class RoundEnd(TypedDict):
+    """The ``round_end`` event: ``type``, then the record's fields in their order."""
+
+    type: Literal["round_end"]
+    path_tag: str
+    continuation_hint: str
+    round: int
+    ap_forfeited: int
+    rap_banked: int
+    rap: int
+
+
+Event = CellRevealed | FlagJudged | RoundEnd
+
+
 def cell_revealed(
     cell: Cell, digit: int | None, variant_ids: tuple[str, ...], channel: str
-) -> dict[str, Any]:
+) -> CellRevealed:
     """A revealed cell; ``digit`` None means a mine (the event then has no ``digit`` key).
 
     reward_eligible is a fact of the board face: a safe cell opened by a dig or its chain.
@@ -59,7 +109,7 @@ def cell_revealed(
 
 def reveal_batch(
     board: Board, indices: Sequence[int], first_channel: str, channel: str
-) -> list[dict[str, Any]]:
+) -> list[CellRevealed]:
     """The events of the cells one transaction opened, in order (row-major indices).
 
     The first cell (the dug cell, or the first spawn cell) gets ``first_channel``, the rest
@@ -78,7 +128,7 @@ def reveal_batch(
     )
     xs, ys = board.flat.xs, board.flat.ys
     reward = channel != "initial"
-    rest = [
+    rest: list[CellRevealed] = [
         {
             "type": "cell_revealed",
             "cell": [xs[j], ys[j]],
@@ -94,11 +144,11 @@ def reveal_batch(
     return rest
 
 
-def flag_judged(cell: Cell, hit: bool) -> dict[str, Any]:
+def flag_judged(cell: Cell, hit: bool) -> FlagJudged:
     """The judgement of one standing flag at a round end: ``hit`` iff a mine lies under it."""
     return {"type": "flag_judged", "cell": [cell[0], cell[1]], "hit": hit}
 
 
-def round_end(record: dict[str, Any]) -> dict[str, Any]:
+def round_end(record: RoundEndRecord) -> RoundEnd:
     """The round end, its fields copied field by field from the ledger's record."""
     return {"type": "round_end", **record}

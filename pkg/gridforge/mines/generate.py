@@ -34,13 +34,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from gridforge.errors import (
+    Field,
     GridforgeError,
     Issue,
     Issues,
+    Schema,
     ValidationError,
     field_path,
     is_int,
@@ -49,8 +51,9 @@ from gridforge.errors import (
 )
 from gridforge.grid import Cell
 from gridforge.i18n import say
-from gridforge.mines.board import BOARD_FORMAT, Board, spawn_cells
-from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Playthrough, geometry, result_of
+from gridforge.jsontypes import JsonObject
+from gridforge.mines.board import BOARD_FORMAT, Board, BoardJson, spawn_cells
+from gridforge.mines.solver import MINE, SAFE, UNKNOWN, Metrics, Playthrough, geometry, result_of
 from gridforge.progress import NO_PROGRESS, Progress
 
 __all__ = [
@@ -89,6 +92,45 @@ _TABLE_KEYS = (
 )  # fmt: skip
 
 
+class TableJson(TypedDict):
+    """A generation table as JSON (:meth:`GenTable.to_json`): ``mines`` or ``density``,
+    ``max_opening`` only when set."""
+
+    name: str
+    cols: int
+    rows: int
+    mines: NotRequired[int]
+    density: NotRequired[float | None]
+    spawn: list[int]
+    fog: int
+    fog_thickness: int
+    unlock_level: int
+    guarantee: str
+    attempts: int
+    mine_count_shown: bool
+    max_opening: NotRequired[float]
+
+
+class GeneratedMetrics(Metrics):
+    """A generated board's metrics: the solve's, and how the generator got there."""
+
+    mine_count_used: bool
+    attempts: int
+    repairs: int
+
+
+class GeneratedJson(TypedDict):
+    """The generator's wrapper of a board (format ``gridforge.mines.generated/1``)."""
+
+    format: str
+    preset: str
+    seed: int
+    level: int | None
+    table: TableJson
+    metrics: GeneratedMetrics
+    board: BoardJson
+
+
 class GenerationError(GridforgeError):
     """No board passed the gates within the table's attempts; ``reasons`` counts why."""
 
@@ -105,7 +147,7 @@ class GenerationError(GridforgeError):
 _Bad = Callable[[str, str, str], None]  # (field, code, message): one issue of a table
 
 
-def _mine_count(data: Mapping[str, Any], cols: int, rows: int, bad: _Bad,
+def _mine_count(data: Mapping[str, object], cols: int, rows: int, bad: _Bad,
                 flagged: Callable[[str], bool]) -> int:
     """The mine count a table asks for (``mines``, or ``density`` of the board), 0 when it
     is not a valid one; ``flagged(field)`` says whether that field already has an issue."""
@@ -232,21 +274,20 @@ class GenTable:
         """Fog cells for a board of run ``level`` (None: the fog is unlocked)."""
         return self.fog if level is None or level >= self.unlock_level else 0
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "cols": self.cols, "rows": self.rows}
+    def to_json(self) -> TableJson:
+        spawn = list(self.spawn_cell)
+        out: TableJson
         if self.mines is not None:
-            out["mines"] = self.mines
+            out = {"name": self.name, "cols": self.cols, "rows": self.rows, "mines": self.mines,
+                   "spawn": spawn, "fog": self.fog, "fog_thickness": self.fog_thickness,
+                   "unlock_level": self.unlock_level, "guarantee": self.guarantee,
+                   "attempts": self.attempts, "mine_count_shown": self.mine_count_shown}
         else:
-            out["density"] = self.density
-        out["spawn"] = list(self.spawn_cell)
-        out.update(
-            fog=self.fog,
-            fog_thickness=self.fog_thickness,
-            unlock_level=self.unlock_level,
-            guarantee=self.guarantee,
-            attempts=self.attempts,
-            mine_count_shown=self.mine_count_shown,
-        )
+            out = {"name": self.name, "cols": self.cols, "rows": self.rows,
+                   "density": self.density, "spawn": spawn, "fog": self.fog,
+                   "fog_thickness": self.fog_thickness, "unlock_level": self.unlock_level,
+                   "guarantee": self.guarantee, "attempts": self.attempts,
+                   "mine_count_shown": self.mine_count_shown}
         if self.max_opening is not None:  # absent when unset: older wrappers keep their bytes
             out["max_opening"] = self.max_opening
         return out
@@ -260,68 +301,28 @@ class GenTable:
         return r0_size <= opening_limit(self.max_opening, safe)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], path: str = "") -> GenTable:
+    def from_json(cls, data: object, path: str = "") -> GenTable:
         """Validate a table (every problem at once, each with its field path) and build it.
 
         :raises ValidationError: e.g. ``mines: 80 mines do not fit ...``.
         """
-        if not isinstance(data, Mapping):
-            raise ValidationError([Issue(path, "type", "a table is a JSON object")], "table")
+        given = _GEN_TABLE.root(data, "table", path)
         issues = Issues(path)
-        at, bad = issues.at, issues.add
-
-        for key in data:
-            if key not in _TABLE_KEYS:
-                bad(str(key), "unknown_field", f"unknown field {key!r}")
-        name = data.get("name", "custom")
-        if not isinstance(name, str) or not name:
-            bad("name", "type", "a name is a non-empty string")
-            name = "custom"
-        cols, rows = data.get("cols"), data.get("rows")
-        for key, side in (("cols", cols), ("rows", rows)):
-            if key not in data:
-                bad(key, "missing", f"missing field {key!r}")
-            elif not is_int(side) or not 3 <= side <= MAX_GEN_SIDE:
-                bad(key, "range", f"must be an integer in 3..{MAX_GEN_SIDE}, got {side!r}")
-        if any(i.path in (at("cols"), at("rows")) for i in issues.items):
+        table = _GEN_TABLE.read(given, issues)
+        table.check("name", "cols", "rows")
+        if table.bad("cols") or table.bad("rows"):
             raise ValidationError(issues.items, "generation table")
-        assert isinstance(cols, int) and isinstance(rows, int)
-        mines, density = data.get("mines"), data.get("density")
-        count = _mine_count(data, cols, rows, bad,
-                            lambda key: any(i.path == at(key) for i in issues.items))
-        spawn = _spawn_cell(data.get("spawn"), cols, rows, bad)
-        fog = data.get("fog", 0)
-        _check_fog(fog, count, cols, rows, bad)
-        thickness = data.get("fog_thickness", MAX_FOG_THICKNESS)
-        if not is_int(thickness) or not 1 <= thickness <= MAX_FOG_THICKNESS:
-            bad("fog_thickness", "range", f"must be 1 or 2, got {thickness!r}")
-        level = data.get("unlock_level", 0)
-        if not is_int(level) or level < 0:
-            bad("unlock_level", "range", f"must be a non-negative integer, got {level!r}")
-        guarantee = data.get("guarantee", "no_guess")
-        if guarantee not in GUARANTEES:
-            bad("guarantee", "enum", f"must be one of {list(GUARANTEES)}, got {guarantee!r}")
-        attempts = data.get("attempts", 100)
-        if not is_int(attempts) or not 1 <= attempts <= MAX_ATTEMPTS:
-            bad("attempts", "range", f"must be an integer in 1..{MAX_ATTEMPTS}, got {attempts!r}")
-        shown = data.get("mine_count_shown", True)
-        if not isinstance(shown, bool):
-            bad("mine_count_shown", "type", f"must be true or false, got {shown!r}")
-        opening = data.get("max_opening")
-        if opening is not None and (
-            not isinstance(opening, int | float) or isinstance(opening, bool)
-            or not 0 < opening <= 1
-        ):
-            bad("max_opening", "range",
-                f"must be a share in (0, 1] of the safe cells, or null, got {opening!r}")
-            opening = None
-        elif opening is not None and 0 < count < outside_spawn(cols, rows) and (
-            opening_limit(float(opening), cols * rows - count) < 9
-        ):
-            bad("max_opening", "too_small",
-                f"{opening} of {cols * rows - count} safe cells is under 9, but R0 holds "
-                "at least the spawn 3x3")
+        cols, rows = table.integer("cols"), table.integer("rows")
+        count = _mine_count(given, cols, rows, issues.add, table.bad)
+        spawn = _spawn_cell(given.get("spawn"), cols, rows, issues.add)
+        fog = given.get("fog", 0)
+        _check_fog(fog, count, cols, rows, issues.add)
+        table.check("fog_thickness", "unlock_level", "guarantee", "attempts", "mine_count_shown")
+        opening = _max_opening(given.get("max_opening"), count, cols, rows, issues.add)
         issues.raise_if_any("generation table")
+        mines, density = given.get("mines"), given.get("density")
+        assert (mines is None or is_int(mines)) and is_int(fog)  # no issue: both are
+        assert density is None or isinstance(density, int | float)
         return cls(
             cols=cols,
             rows=rows,
@@ -329,14 +330,54 @@ class GenTable:
             density=float(density) if density is not None else None,
             spawn=spawn,
             fog=fog,
-            fog_thickness=thickness,
-            unlock_level=level,
-            guarantee=guarantee,
-            attempts=attempts,
-            mine_count_shown=shown,
-            name=name,
-            max_opening=float(opening) if opening is not None else None,
+            fog_thickness=table.integer("fog_thickness"),
+            unlock_level=table.integer("unlock_level"),
+            guarantee=table.text("guarantee"),
+            attempts=table.integer("attempts"),
+            mine_count_shown=table.flag("mine_count_shown"),
+            name=table.text("name"),
+            max_opening=opening,
         )
+
+
+def _max_opening(opening: object, count: int, cols: int, rows: int, bad: _Bad) -> float | None:
+    """A table's optional ``max_opening`` share, None when absent or not valid (an issue
+    said why)."""
+    if opening is None:
+        return None
+    if not isinstance(opening, int | float) or isinstance(opening, bool) or not 0 < opening <= 1:
+        bad("max_opening", "range",
+            f"must be a share in (0, 1] of the safe cells, or null, got {opening!r}")
+        return None
+    if 0 < count < outside_spawn(cols, rows) and opening_limit(float(opening),
+                                                               cols * rows - count) < 9:
+        bad("max_opening", "too_small",
+            f"{opening} of {cols * rows - count} safe cells is under 9, but R0 holds "
+            "at least the spawn 3x3")
+    return float(opening)
+
+
+# A generation table's fields, declared once (GenTable.from_json reads them; ``mines``,
+# ``density``, ``spawn``, ``fog`` and ``max_opening`` depend on each other and the size,
+# and are checked by the functions above).
+_GEN_TABLE = Schema((
+    Field("name", "str", "a name is a non-empty string", "type", default="custom",
+          fallback="custom", test=bool),
+    *(Field(side, "int", "must be an integer in {lo}..{hi}, got {value!r}", lo=3,
+            hi=MAX_GEN_SIDE, required=True) for side in ("cols", "rows")),
+    Field("mines"), Field("density"), Field("spawn"), Field("fog"),
+    Field("fog_thickness", "int", "must be 1 or 2, got {value!r}", lo=1,
+          hi=MAX_FOG_THICKNESS, default=MAX_FOG_THICKNESS),
+    Field("unlock_level", "int", "must be a non-negative integer, got {value!r}", lo=0,
+          default=0),
+    Field("guarantee", message=f"must be one of {list(GUARANTEES)}, got {{value!r}}",
+          code="enum", choices=GUARANTEES, default="no_guess"),
+    Field("attempts", "int", "must be an integer in {lo}..{hi}, got {value!r}", lo=1,
+          hi=MAX_ATTEMPTS, default=100),
+    Field("mine_count_shown", "bool", "must be true or false, got {value!r}", "type",
+          default=True),
+    Field("max_opening"),
+), not_object="a table is a JSON object")
 
 
 def outside_spawn(cols: int, rows: int) -> int:
@@ -383,7 +424,7 @@ def preset(name: str) -> GenTable:
     return tables[name]
 
 
-def presets() -> dict[str, dict[str, Any]]:
+def presets() -> dict[str, TableJson]:
     """Browser/CLI entry: every preset table, by name, as JSON."""
     return {name: table.to_json() for name, table in _load_presets().items()}
 
@@ -452,9 +493,9 @@ class Generated:
     table: GenTable
     seed: int
     level: int | None
-    metrics: dict[str, Any] = field(default_factory=dict)
+    metrics: GeneratedMetrics
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GeneratedJson:
         return {
             "format": GENERATED_FORMAT,
             "preset": self.table.name,
@@ -679,7 +720,7 @@ class _Attempt:
         return "rounds_exhausted"
 
 
-def _resolve(table: GenTable | str | Mapping[str, Any]) -> GenTable:
+def _resolve(table: GenTable | str | Mapping[str, object]) -> GenTable:
     if isinstance(table, GenTable):
         return table
     if isinstance(table, str):
@@ -688,7 +729,7 @@ def _resolve(table: GenTable | str | Mapping[str, Any]) -> GenTable:
 
 
 def generate(
-    table: GenTable | str | Mapping[str, Any],
+    table: GenTable | str | Mapping[str, object],
     seed: int,
     level: int | None = None,
     progress: Progress = NO_PROGRESS,
@@ -725,16 +766,15 @@ def generate(
         issues = check_gates(board, table.fog_thickness)
         if issues:  # a generator bug; never hand out such a board
             raise AssertionError(f"generated board fails its gates: {issues}")
-        metrics = result_of(play, solved).metrics()
-        metrics["mine_count_used"] = trial.total is not None
-        metrics["attempts"] = attempt
-        metrics["repairs"] = trial.repairs
+        metrics: GeneratedMetrics = {**result_of(play, solved).metrics(),
+                                     "mine_count_used": trial.total is not None,
+                                     "attempts": attempt, "repairs": trial.repairs}
         return Generated(board, table, seed, level, metrics)
     raise GenerationError(table, seed, reasons)
 
 
 def generate_many(
-    table: GenTable | str | Mapping[str, Any],
+    table: GenTable | str | Mapping[str, object],
     seed: int,
     count: int,
     level: int | None = None,
@@ -752,17 +792,15 @@ def generate_many(
     return out
 
 
-def new_board(table: str | dict[str, Any], seed: int, level: int | None = None) -> dict[str, Any]:
+def new_board(table: str | JsonObject, seed: int, level: int | None = None) -> GeneratedJson:
     """Browser/CLI entry: one generated board (wrapper JSON with metrics) for a preset name
     or a table's JSON."""
     return generate(table, seed, level).to_json()
 
 
-def load_generated(source: str | bytes | Mapping[str, Any]) -> tuple[Board, dict[str, Any] | None]:
+def load_generated(source: object) -> tuple[Board, JsonObject | None]:
     """A board from a generator wrapper or a plain board file, and its metrics (if any)."""
-    data: Any = source
-    if isinstance(source, str | bytes):
-        data = parse_json(source, "board")
+    data = parse_json(source, "board") if isinstance(source, str | bytes) else source
     if isinstance(data, Mapping) and data.get("format") == GENERATED_FORMAT:
         if "board" not in data:
             raise ValidationError([Issue("board", "missing", "missing field 'board'")], "board")

@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from gridforge.errors import load_file
 from gridforge.files import write_text
 from gridforge.flags import int_range
 from gridforge.mines.board import MAX_BOARD_BYTES
 from gridforge.mines.generate import GenTable, generate_many, load_generated, preset, presets
-from gridforge.mines.solver import solve_board
+from gridforge.mines.solver import StepJson, solve_board
 from gridforge.progress import NO_PROGRESS, terminal_bar
 
 # A generation table is a dozen fields: a larger file is not a table.
@@ -56,15 +55,15 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _step_line(n: int, step: dict[str, Any]) -> str:
-    def cells(key: str) -> str:
-        return " ".join(f"[{x},{y}]" for x, y in step[key])
+def _step_line(n: int, step: StepJson) -> str:
+    def cells(listed: list[list[int]]) -> str:
+        return " ".join(f"[{x},{y}]" for x, y in listed)
 
     parts = [f"{n:4d}. {step['rule']:<11}"]
     if step["safe"]:
-        parts.append(f"safe {cells('safe')}")
+        parts.append(f"safe {cells(step['safe'])}")
     if step["mines"]:
-        parts.append(f"mines {cells('mines')}")
+        parts.append(f"mines {cells(step['mines'])}")
     return "  ".join(parts) + f"\n        {step['text']}"
 
 
@@ -92,7 +91,8 @@ def _solve(args: argparse.Namespace) -> int:
     return 0 if result.no_guess else 1
 
 
-def register_generate(mines_subparsers: Any) -> None:
+def register_generate(
+        mines_subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``generate`` and ``solve`` to the ``gridforge mines`` subcommands."""
     gen = mines_subparsers.add_parser(
         "generate",

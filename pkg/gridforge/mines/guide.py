@@ -4,16 +4,50 @@ board drawn as its picture, in the vocabulary of the view's ``board.grid``."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from gridforge.i18n import has, say
 from gridforge.mines.run import load_run_table
 
-__all__ = ["rules"]
+__all__ = ["Frame", "Picture", "Rules", "Section", "rules"]
+
+
+class Picture(TypedDict):
+    """A tiny board in the view's vocabulary, and where the avatar stands."""
+
+    grid: list[list[str]]
+    avatar: list[int]
+
+
+class Frame(Picture):
+    """A frame of a demonstration: ``mark`` the cell it is about, ``ring`` the digits that
+    prove it (a frame of a section's ``demo`` adds its ``caption``)."""
+
+    mark: list[int] | None
+    ring: list[list[int]]
+
+
+class CaptionedFrame(Frame):
+    caption: str
+
+
+class Section(TypedDict):
+    key: str
+    title: str
+    text: list[str]
+    picture: CaptionedFrame
+    demo: list[CaptionedFrame]
+
+
+class Rules(TypedDict):
+    """The rules screen's words (:func:`rules`)."""
+
+    sections: list[Section]
+    picture: Picture
 
 # A corner of a board: one mine, flagged, at (2, 0); every digit counts it; the avatar
 # stands on opened ground at (0, 1).
-PICTURE: dict[str, Any] = {
+PICTURE: Picture = {
     "grid": [["0", "1", "flag", "concealed"],
              ["0", "1", "1", "1"],
              ["0", "0", "0", "concealed"]],
@@ -25,7 +59,7 @@ PICTURE: dict[str, Any] = {
 # cell the frame is about), ``ring`` (the digits that prove it) and a caption from the
 # catalogue (rules.mines.demo.<card>.<n>).
 _C, _F, _M = "concealed", "flag", "mine"
-DEMOS: dict[str, list[dict[str, Any]]] = {
+DEMOS: dict[str, list[Frame]] = {
     "run": [
         {"grid": [["0", "1", _F, _C], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
          "avatar": [2, 1], "mark": None, "ring": []},
@@ -71,7 +105,7 @@ DEMOS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def rules() -> dict[str, Any]:
+def rules() -> Rules:
     """``{"sections": [{key, title, text, picture, demo}], "picture": {grid, avatar}}``:
     what a run is, digging, flags, rounds and AP, fog and hints, in a sentence or two each,
     each with its picture (the demonstration's first frame) and its demonstration (frames
@@ -88,13 +122,14 @@ def rules() -> dict[str, Any]:
                "hints": hints, "ap": economy.ap_per_round, "dig": economy.dig_ap_cost,
                "weaken": s["flag_hit_weaken"], "attack": table.battles[0].attack}
     # The words are the catalogue's: rules.mines.<key>.title and .text.1, .text.2 ...
-    sections = []
+    sections: list[Section] = []
     for key in ("run", "dig", "flags", "rounds", "fog", "hints"):
         text: list[str] = []
         while has(line := f"rules.mines.{key}.text.{len(text) + 1}"):
             text.append(say(line, **numbers))
-        demo = [{**frame, "caption": say(f"rules.mines.demo.{key}.{n}", **numbers)}
-                for n, frame in enumerate(DEMOS[key], 1)]
+        demo: list[CaptionedFrame] = [
+            {**frame, "caption": say(f"rules.mines.demo.{key}.{n}", **numbers)}
+            for n, frame in enumerate(DEMOS[key], 1)]
         sections.append({"key": key, "title": say(f"rules.mines.{key}.title"), "text": text,
                          "picture": demo[0], "demo": demo})
     return {"sections": sections,

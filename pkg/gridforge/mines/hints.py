@@ -21,18 +21,56 @@ itself the next thing to fix.
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Mapping
-from typing import Any
+from typing import TypedDict
 
 from gridforge.grid import Cell
 from gridforge.i18n import say, say_parts
 from gridforge.mines.solver import Step, deduce
 
-__all__ = ["next_hint", "parts_text", "ref"]
-
-Part = str | dict[str, Any]
+__all__ = ["CellRef", "Hint", "Part", "Proved", "next_hint", "no_hint", "parts_text", "ref"]
 
 
-def ref(cell: Cell | list[int], text: str) -> dict[str, Any]:
+class CellRef(TypedDict):
+    """A piece of a sentence that points at a cell the page highlights."""
+
+    cell: list[int]
+    text: str
+
+
+Part = str | CellRef
+
+
+class Proved(TypedDict):
+    safe: int
+    mines: int
+
+
+class Hint(TypedDict):
+    """A hint (:func:`next_hint`); a run's hint adds its price
+    (:class:`gridforge.mines.run.RunHint`)."""
+
+    cell: list[int] | None
+    kind: str | None
+    action: str | None
+    rule: str | None
+    constraints: list[list[int]]
+    safe: list[list[int]]
+    mines: list[list[int]]
+    mine_count: bool
+    reachable: bool
+    text: str
+    parts: list[Part]
+    proved: Proved
+
+
+def no_hint(text: str, proved: Proved) -> Hint:
+    """A hint that names no cell, with ``text`` saying why."""
+    return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
+            "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
+            "parts": [text], "proved": proved}
+
+
+def ref(cell: Cell | list[int], text: str) -> CellRef:
     """A piece of a sentence that points at ``cell`` on the board, in the words ``text``."""
     return {"cell": [cell[0], cell[1]], "text": text}
 
@@ -47,7 +85,7 @@ def _reason(step: Step, digits: Mapping[Cell, int | None], cell: Cell) -> list[P
     ``mines.hint.*`` words, in the call's language)."""
     cons = list(step.constraints)
 
-    def digit(c: Cell) -> dict[str, Any]:
+    def digit(c: Cell) -> CellRef:
         return ref(c, say("mines.hint.this-digit", digit=str(digits.get(c))))
 
     if step.rule == "single" and cons:
@@ -73,7 +111,7 @@ def next_hint(
     flags: Iterable[Cell],
     mine_total: int | None,
     reachable: Container[Cell] | None = None,
-) -> dict[str, Any]:
+) -> Hint:
     """The next unsettled cell that logic proves, with its reason.
 
     :param opened: opened safe cells and the digit each shows (None: an opened fog cell).
@@ -92,7 +130,7 @@ def next_hint(
     flag_set = set(flags)
     deduction = deduce(cols, rows, opened, known_mines, mine_total)
     settled_mines = set(deduction.mines) & flag_set
-    proved = {"safe": len(deduction.safe), "mines": len(deduction.mines)}
+    proved: Proved = {"safe": len(deduction.safe), "mines": len(deduction.mines)}
     first: tuple[Step, Cell, str, str] | None = None
     for step in deduction.steps:
         for cell, kind, action in _candidates(step, settled_mines, flag_set):
@@ -107,9 +145,7 @@ def next_hint(
     text = say("mines.hint.guess" if concealed > len(settled_mines) else "mines.hint.done")
     if not deduction.complete:
         text = say("mines.hint.too-large")
-    return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
-            "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
-            "parts": [text], "proved": proved}
+    return no_hint(text, proved)
 
 
 def _candidates(step: Step, settled_mines: set[Cell],
@@ -123,8 +159,8 @@ def _candidates(step: Step, settled_mines: set[Cell],
 
 
 def _answer(step: Step, cell: Cell, kind: str, action: str, settled_mines: set[Cell],
-            reachable: bool, proved: dict[str, int],
-            digits: Mapping[Cell, int | None]) -> dict[str, Any]:
+            reachable: bool, proved: Proved,
+            digits: Mapping[Cell, int | None]) -> Hint:
     """The hint of ``step`` about ``cell``."""
     todo: list[Part]
     if action == "pull_flag":

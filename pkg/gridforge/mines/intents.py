@@ -14,10 +14,11 @@ of the reject sources and, for the board face only, a sub-reason from the closed
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from gridforge.errors import Issue, ValidationError
+from gridforge.jsontypes import Json
 
 INTENT_KINDS = ("dig", "flag_place", "flag_pull", "move", "stop")
 OUTCOMES = ("executed", "voided", "rejected")
@@ -41,7 +42,25 @@ __all__ = [
     "VOIDED",
     "ActionOutcome",
     "Intent",
+    "IntentJson",
+    "OutcomeJson",
 ]
+
+
+class IntentJson(TypedDict):
+    """An intent as JSON: ``{"kind": "dig", "cell": [x, y]}`` (no ``cell`` for a stop)."""
+
+    kind: str
+    cell: NotRequired[Json]
+
+
+class OutcomeJson(TypedDict):
+    """An action outcome as JSON (:meth:`ActionOutcome.to_json`)."""
+
+    accepted: bool
+    outcome: str
+    reject_reason: str | None
+    sub_reason: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +68,11 @@ class Intent:
     """One player intent: ``Intent("dig", (3, 4))``, ``Intent("stop")``."""
 
     kind: str
-    cell: Any = None
+    # Unchecked (see the module docstring): a cell (x, y), or whatever the JSON gave.
+    cell: tuple[Json, ...] | Json = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
+    def to_json(self) -> IntentJson:
+        out: IntentJson = {"kind": self.kind}
         if self.cell is not None:
             out["cell"] = list(self.cell) if isinstance(self.cell, tuple) else self.cell
         return out
@@ -75,9 +95,7 @@ class Intent:
         if issues:
             raise ValidationError(issues, "intent")
         cell = data.get("cell")
-        if isinstance(cell, list):
-            cell = tuple(cell)
-        return cls(str(kind), cell)
+        return cls(str(kind), tuple(cell) if isinstance(cell, list) else cell)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +111,9 @@ class ActionOutcome:
     def rejected(cls, reason: str, sub_reason: str | None = None) -> ActionOutcome:
         return cls(False, "rejected", reason, sub_reason)
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)  # the four fields, in their declared order
+    def to_json(self) -> OutcomeJson:
+        return {"accepted": self.accepted, "outcome": self.outcome,  # the declared order
+                "reject_reason": self.reject_reason, "sub_reason": self.sub_reason}
 
 
 EXECUTED = ActionOutcome(True, "executed")

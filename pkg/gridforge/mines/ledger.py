@@ -20,9 +20,10 @@ the debug override that tests use (AC-21 needs ``flag_place_ap_cost = 2``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TypedDict
 
 from gridforge.errors import Issue, ValidationError, is_int, read_package_json
+from gridforge.mines.events import RoundEnd, RoundEndRecord, round_end
 
 ECONOMY_FORMAT = "gridforge.mines.economy/1"
 ECONOMY_FIELDS = (
@@ -66,7 +67,7 @@ __all__ = [
 
 
 
-def _economy_issues(values: Mapping[str, Any], base: str) -> list[Issue]:
+def _economy_issues(values: Mapping[str, object], base: str) -> list[Issue]:
     issues = []
     for key in values:
         if key not in ECONOMY_FIELDS:
@@ -173,7 +174,7 @@ class Economy:
         return f"Economy({inner})"
 
 
-def load_economy(overrides: Mapping[str, Any] | None = None) -> Economy:
+def load_economy(overrides: Mapping[str, object] | None = None) -> Economy:
     """The data file's prices with debug ``overrides`` applied.
 
     Keys may be bare (``flag_place_ap_cost``) or qualified (``action_economy.flag_place_ap_cost``).
@@ -184,16 +185,28 @@ def load_economy(overrides: Mapping[str, Any] | None = None) -> Economy:
         return Economy()
     if not isinstance(overrides, Mapping):
         raise ValidationError([Issue("economy", "type", "overrides must be an object")], "economy")
-    flat: dict[str, Any] = {}
+    flat: dict[str, object] = {}
     for key, value in overrides.items():
         name = str(key).removeprefix("action_economy.")
         flat[name] = value
     if issues := _economy_issues(flat, "action_economy"):
         raise ValidationError(issues, "economy")
-    return Economy(**flat)
+    return Economy(**{k: v for k, v in flat.items() if is_int(v)})  # all are, checked above
 
 
-Listener = Callable[[dict[str, Any]], None]
+Listener = Callable[[RoundEnd], None]
+
+
+class LedgerView(TypedDict):
+    """The ledger's observables (:meth:`Ledger.to_json`)."""
+
+    phase: str
+    ap: int
+    rap: int
+    round: int
+    settled: bool
+    last_round_end: RoundEndRecord | None
+    economy: dict[str, int]
 
 
 class Ledger:
@@ -205,7 +218,7 @@ class Ledger:
         self.ap = 0
         self.rap = 0
         self.round = 0
-        self.last_round_end: dict[str, Any] | None = None
+        self.last_round_end: RoundEndRecord | None = None
         self.settled = False
         self.settlement_hint: str | None = None
         self.diagnostics: list[dict[str, str]] = []
@@ -329,14 +342,14 @@ class Ledger:
         self._dig_pending = False
         self._refresh_granted = False
         hint = "new_board" if path_tag == "cleared" else "same_board"
-        values = (path_tag, hint, self.round, forfeited, banked, self.rap)
-        self.last_round_end = dict(zip(ROUND_END_FIELDS, values, strict=True))
+        self.last_round_end = {"path_tag": path_tag, "continuation_hint": hint,
+                               "round": self.round, "ap_forfeited": forfeited,
+                               "rap_banked": banked, "rap": self.rap}  # ROUND_END_FIELDS
         if path_tag == "stopped":
-            event = {"type": "round_end", **self.last_round_end}
             for listener in list(self._listeners):
-                listener(dict(event))
+                listener(round_end(self.last_round_end))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LedgerView:
         """The ledger's observables as a JSON-ready dict."""
         return {
             "phase": self.phase,
@@ -344,6 +357,6 @@ class Ledger:
             "rap": self.rap,
             "round": self.round,
             "settled": self.settled,
-            "last_round_end": None if self.last_round_end is None else dict(self.last_round_end),
+            "last_round_end": None if self.last_round_end is None else self.last_round_end.copy(),
             "economy": self.economy.to_json(),
         }

@@ -8,16 +8,19 @@ calls and is named by the id that :func:`new_run` answers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gridforge.mines import backend, generate, solver
+from gridforge.mines import backend, generate, run, solver
+
+if TYPE_CHECKING:  # the rules screen's module is imported when first asked for
+    from gridforge.mines import guide
 
 __all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
            "position_hint", "primary", "refresh", "resume_run", "run_state", "secondary",
            "solve", "telemetry"]
 
 
-def new_run(seed: int) -> dict[str, Any]:
+def new_run(seed: int) -> backend.Opened:
     """Start a run from ``seed``: the midend's envelope (:mod:`gridforge.midend`: ``id``,
     ``view``, ``offer``, ``changes``, ``events``, ``refused``, ``save``) with the ``log``.
 
@@ -28,44 +31,44 @@ def new_run(seed: int) -> dict[str, Any]:
     return backend.new_run(seed)
 
 
-def resume_run(saved: dict[str, Any]) -> dict[str, Any]:
+def resume_run(saved: object) -> backend.ResumedRun:
     """Rebuild a saved run exactly from its ``save`` (after a reload); answers as
     :func:`new_run`, with the board's last log lines. A malformed or foreign save is refused
     naming the field or step."""
     return backend.resume_run(saved)
 
 
-def primary(run_id: str, cell: list[int]) -> dict[str, Any]:
+def primary(run_id: str, cell: list[int]) -> backend.PlayAnswer:
     """A click, tap, Space or Enter on ``cell``: move onto opened ground, dig a neighbour,
     or move beside a far concealed cell and dig it (two one-intent batches). Answers the
     outcomes, player-facing ``messages`` and ``log``, a settlement, what changed and ``save``."""
     return backend.primary(run_id, cell)
 
 
-def secondary(run_id: str, cell: list[int]) -> dict[str, Any]:
+def secondary(run_id: str, cell: list[int]) -> backend.PlayAnswer:
     """A right click, long press, F or a tap in flag mode on ``cell``: place or pull a
     flag. Answers as :func:`primary`."""
     return backend.secondary(run_id, cell)
 
 
-def telemetry(run_id: str) -> dict[str, Any]:
+def telemetry(run_id: str) -> run.Telemetry:
     """The run's telemetry (format ``gridforge.mines.telemetry/1``: input actions per AP
     spent per round, chain sizes, batches per round, rejections by reason)."""
     return backend.telemetry(run_id)
 
 
-def act(run_id: str, intent: dict[str, Any]) -> dict[str, Any]:
+def act(run_id: str, intent: object) -> backend.PlayAnswer:
     """Settle one intent ``{"kind": "dig" | "flag_place" | "flag_pull" | "move" | "stop",
     "cell": [x, y]}``: the outcome, the events, a settlement if the round ended, what changed."""
     return backend.act(run_id, intent)
 
 
-def continue_run(run_id: str) -> dict[str, Any]:
+def continue_run(run_id: str) -> backend.ContinueAnswer:
     """Go on after a settlement (next round, next board or next battle)."""
     return backend.continue_run(run_id)
 
 
-def refresh(run_id: str) -> dict[str, Any]:
+def refresh(run_id: str) -> backend.RefreshAnswer:
     """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
     return backend.refresh(run_id)
 
@@ -75,7 +78,7 @@ def move_path(run_id: str, cell: list[int]) -> list[list[int]]:
     return backend.move_path(run_id, cell)
 
 
-def hint(run_id: str) -> dict[str, Any]:
+def hint(run_id: str) -> backend.HintAnswer:
     """The next cell not yet settled that logic proves from what the player sees and has
     marked (flags on proved mines, dug mines, the mine total): the cell, the digits used
     (``constraints``) and the reason in words (``parts`` point at cells); ``cell`` is null
@@ -85,7 +88,7 @@ def hint(run_id: str) -> dict[str, Any]:
     return backend.hint(run_id)
 
 
-def run_state(run_id: str) -> dict[str, Any]:
+def run_state(run_id: str) -> run.RunState:
     """The run as it stands, whole: its view with its offer."""
     return backend.run_state(run_id)
 
@@ -95,17 +98,18 @@ def close_run(run_id: str) -> bool:
     return backend.close_run(run_id)
 
 
-def new_board(table: str | dict[str, Any], seed: int, level: int | None = None) -> dict[str, Any]:
+def new_board(table: str | dict[str, Any], seed: int,
+              level: int | None = None) -> generate.GeneratedJson:
     """A generated no-guess board from a preset name or a table, with its metrics."""
     return generate.new_board(table, seed, level)
 
 
-def solve(board: dict[str, Any], use_mine_count: bool = True) -> dict[str, Any]:
+def solve(board: dict[str, Any], use_mine_count: bool = True) -> solver.SolveJson:
     """The deduction solver's playthrough of ``board``: no-guess or not, steps, metrics."""
     return solver.solve(board, use_mine_count)
 
 
-def position_hint(position: dict[str, Any]) -> dict[str, Any]:
+def position_hint(position: dict[str, Any]) -> solver.PositionHint:
     """What logic proves about a position (opened digits, flags, mine total) and why."""
     return solver.hint(position)
 
@@ -114,7 +118,7 @@ def position_hint(position: dict[str, Any]) -> dict[str, Any]:
 __all__ += ["rules"]
 
 
-def rules() -> dict[str, Any]:
+def rules() -> guide.Rules:
     """The rules screen's words for mines: ``{sections: [{key, title, text}], picture}``
     (numbers from the run table; the picture a tiny board in the view's vocabulary)."""
     from gridforge.mines import guide

@@ -36,19 +36,39 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from gridforge import errors, i18n
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int, parse_json
+from gridforge.errors import (
+    Field,
+    GridforgeError,
+    Issue,
+    Issues,
+    Schema,
+    ValidationError,
+    field_path,
+    is_int,
+    parse_json,
+)
 from gridforge.grid import Cell
 from gridforge.i18n import Words
+from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
+from gridforge.mines.events import Event
 from gridforge.mines.generate import generate, preset
-from gridforge.mines.hints import Part, next_hint, parts_text, ref
-from gridforge.mines.intents import ActionOutcome, Intent
+from gridforge.mines.hints import Hint, Part, next_hint, no_hint, parts_text, ref
+from gridforge.mines.intents import ActionOutcome, Intent, IntentJson, OutcomeJson
 from gridforge.mines.ledger import SPEND_KINDS
-from gridforge.mines.play import Session
-from gridforge.mines.view import board_view, move_tree, offer, page_event, stand_for
+from gridforge.mines.replay import Session
+from gridforge.mines.view import (
+    BoardView,
+    Offer,
+    board_view,
+    move_tree,
+    offer,
+    page_event,
+    stand_for,
+)
 
 RUN_FORMAT = "gridforge.mines.run/1"
 SAVE_FORMAT = "gridforge.mines.saved-run/1"
@@ -89,7 +109,294 @@ ROUND_END_TEXT = Words("mines.round-end", ("cleared", "stopped", "ap_exhausted")
 FALL_TEXT = Words("mines.fall", ("enemy_attack", "mine_ambush"))
 
 
-def say(*parts: Part, cells: list[Any] | None = None) -> dict[str, Any]:
+# ---------------------------------------------------------------- the shapes of the JSON
+class Said(TypedDict):
+    """A line for the player (:func:`say`): plain words, the pieces, the cells it is about."""
+
+    text: str
+    parts: list[Part]
+    cells: list[list[int]]
+
+
+class Message(TypedDict):
+    kind: str  # "info" | "success" | "error"
+    text: str
+
+
+class BattleJson(TypedDict):
+    preset: str
+    enemy: str
+    hp: int
+    attack: int
+
+
+class RunTableJson(TypedDict):
+    """A run table in its file format (``data/run.json``)."""
+
+    format: str
+    player_hp: int
+    hints_per_battle: int
+    settlement: dict[str, int]
+    battles: list[BattleJson]
+
+
+class SettlementLine(TypedDict):
+    """One line of a settlement, attributed to one event, with both sides after it."""
+
+    source: str
+    cell: list[int] | None
+    target: str  # "enemy" | "player" | "enemy_attack"
+    amount: int
+    enemy_hp_after: int
+    player_hp_after: int
+    attack_after: int
+
+
+class WordedLine(SettlementLine):
+    text: str
+    parts: list[Part]
+
+
+class BattleStats(TypedDict):
+    """A battle's numbers so far."""
+
+    battle: int
+    enemy: str
+    rounds: int
+    boards: int
+    cells_opened: int
+    mines_dug: int
+    flag_hits: int
+    damage_dealt: int
+    damage_taken: int
+    hints_used: int
+    player_hp_start: int
+
+
+class BattleSummary(BattleStats):
+    """A battle's numbers when it ended."""
+
+    won: bool
+    player_hp_end: int
+
+
+class NamedSummary(BattleSummary):
+    enemy_name: str
+
+
+class Settlement(TypedDict):
+    """A round's settlement as the run keeps it (no words: :func:`worded` adds them)."""
+
+    round: int
+    battle: int
+    path_tag: str | None
+    continuation_hint: str | None
+    lines: list[SettlementLine]
+    enemy_damage: int
+    player_damage: int
+    enemy_hp_before: int
+    player_hp_before: int
+    enemy_hp: int
+    player_hp: int
+    result: str  # "continue" | "battle_won" | "run_won" | "run_lost"
+    battle_summary: BattleSummary | None
+
+
+class WordedSettlement(TypedDict):
+    """A settlement with its words (:func:`worded`), fields in the page's order."""
+
+    round: int
+    battle: int
+    path_tag: str | None
+    path_text: str
+    title: str
+    continuation_hint: str | None
+    lines: list[WordedLine]
+    enemy_damage: int
+    player_damage: int
+    enemy_hp_before: int
+    player_hp_before: int
+    enemy_hp: int
+    player_hp: int
+    result: str
+    battle_summary: NamedSummary | BattleSummary | None
+
+
+class PageStep(TypedDict):
+    """A step of a saved run that is no intent: a far click, continue, refresh, a paid hint."""
+
+    do: str  # one of PAGE_STEPS
+    cell: NotRequired[list[int]]  # a reach only
+
+
+SavedStep = IntentJson | PageStep
+
+
+class RoundJson(TypedDict):
+    """The telemetry of one round."""
+
+    battle: int
+    board: int
+    round: int
+    input_actions: int
+    ap_spent: int
+    actions_per_ap: float | None
+    batches: int
+    chain_sizes: list[int]
+    rejections: dict[str, int]
+
+
+class TelemetryTotals(TypedDict):
+    rounds: int
+    input_actions: int
+    ap_spent: int
+    actions_per_ap: float | None
+    rounds_over_guard: int
+    batches: int
+    batches_per_round: float | None
+    chain_sizes: dict[str, int]
+    rejections: dict[str, int]
+    reason_words: dict[str, str]
+
+
+class Telemetry(TypedDict):
+    """A run's telemetry (format ``gridforge.mines.telemetry/1``)."""
+
+    format: str
+    seed: int
+    guard_actions_per_ap: int
+    totals: TelemetryTotals
+    rounds: list[RoundJson]
+
+
+class Pending(TypedDict):
+    """What the round's events so far will settle to."""
+
+    ambushes: int
+    player_damage: int
+    enemy_damage: int
+    enemy_attack: int
+
+
+class EnemyBar(TypedDict):
+    pending: int
+
+
+class PlayerBar(TypedDict):
+    pending: int
+    strike: int
+
+
+class EnemyView(TypedDict):
+    name: str
+    hp: int
+    max_hp: int
+    attack: int
+    pending: int
+
+
+class PlayerView(TypedDict):
+    hp: int
+    max_hp: int
+    pending: int
+    strike: int
+
+
+class HintStock(TypedDict):
+    left: int
+    per_battle: int
+    price: int
+    can_ask: bool
+
+
+class StopAsk(TypedDict):
+    ap: int
+    text: str
+    confirm: str
+    cancel: str
+
+
+class Totals(TypedDict):
+    """The run's numbers for the win and loss screens."""
+
+    battles_won: int
+    rounds: int
+    cells_opened: int
+    mines_dug: int
+    flag_hits: int
+    damage_dealt: int
+    damage_taken: int
+    player_hp: int
+
+
+class RunView(TypedDict):
+    """The run as the page draws it (:meth:`Run.view`), what a click does apart."""
+
+    seed: int
+    status: str  # "playing" | "settled" | "won" | "lost"
+    battle: int
+    battles: int
+    enemy: EnemyView
+    player: PlayerView
+    board_no: int
+    round: int
+    phase: str
+    ap: int
+    ap_per_round: int
+    rap: int
+    refresh_cost: int
+    can_refresh: bool
+    can_continue: bool
+    hints: HintStock
+    stop_ask: StopAsk | None
+    terms: dict[str, str]
+    board: BoardView | None
+    pending: Pending
+    tip: str | None
+    last_settlement: WordedSettlement | None
+    battle_summaries: list[NamedSummary]
+    totals: Totals
+
+
+class RunState(RunView):
+    """The run whole (:meth:`Run.to_json`): its view and its offer."""
+
+    offer: Offer
+
+
+class Played(TypedDict):
+    """The answer to an input (an intent, a click): outcomes, events, words, a settlement."""
+
+    outcomes: list[OutcomeJson]
+    outcome: OutcomeJson
+    events: list[Event]
+    log: list[Said]
+    messages: list[Message]
+    settlement: WordedSettlement | None
+
+
+class Refreshed(TypedDict):
+    accepted: bool
+    events: list[Event]
+    log: list[Said]
+    messages: list[Message]
+
+
+class Continued(TypedDict):
+    events: list[Event]
+    log: list[Said]
+    messages: list[Message]
+
+
+class RunHint(Hint):
+    """A hint at its price (:meth:`Run.hint`)."""
+
+    refused: bool
+    price: int
+    hints_left: int
+
+
+def say(*parts: Part, cells: list[list[int]] | None = None) -> Said:
     """A line for the player that points at cells instead of numbering them: ``parts`` as
     in a hint (a piece ``{"cell": [x, y], "text": ...}`` names a cell the page highlights on
     hover or tap), ``text`` the plain words, ``cells`` every cell the line is about."""
@@ -124,70 +431,16 @@ class RunTable:
 
         :raises ValidationError: naming every faulty field; nothing is built then.
         """
-        issues: list[Issue] = []
+        issues = Issues()
+        table = _RUN_TABLE.read_all(_RUN_TABLE.root(data, "run table"), issues)
+        issues.raise_if_any("run table")
+        values = table.nested["settlement"]
+        battles = tuple(Battle(b.text("preset"), b.text("enemy"), b.integer("hp"),
+                               b.integer("attack")) for b in table.items["battles"])
+        return cls(table.integer("player_hp"), {k: values.integer(k) for k in SETTLEMENT_KEYS},
+                   battles, table.integer("hints_per_battle"))
 
-        def integer(value: object, path: str, minimum: int) -> int:
-            if not is_int(value) or value < minimum:
-                issues.append(Issue(path, "range", f"must be an integer >= {minimum}, "
-                                                   f"got {value!r}"[:120]))
-                return minimum
-            return value
-
-        def unknown(mapping: Mapping[str, Any], known: tuple[str, ...], base: str) -> None:
-            for key in mapping:
-                if key not in known:
-                    issues.append(Issue(field_path(base, str(key)), "unknown_field",
-                                        f"unknown field {str(key)[:40]!r}"))
-
-        if not isinstance(data, Mapping):
-            raise ValidationError([Issue("", "type", "a run table is an object")], "run table")
-        unknown(data, ("format", "player_hp", "hints_per_battle", "settlement", "battles"), "")
-        if data.get("format") != RUN_FORMAT:
-            issues.append(Issue("format", "format", f"format must be {RUN_FORMAT!r}"))
-        player_hp = integer(data.get("player_hp"), "player_hp", 1)
-        hints = integer(data.get("hints_per_battle"), "hints_per_battle", 0)
-        raw = data.get("settlement")
-        settlement: dict[str, int] = {}
-        if not isinstance(raw, Mapping):
-            issues.append(Issue("settlement", "type", "settlement is an object"))
-            raw = {}
-        else:
-            unknown(raw, SETTLEMENT_KEYS, "settlement")
-        for key in SETTLEMENT_KEYS:
-            settlement[key] = integer(raw.get(key), f"settlement.{key}", 0)
-        battles: list[Battle] = []
-        raw_battles = data.get("battles")
-        if not isinstance(raw_battles, list) or not raw_battles:
-            issues.append(Issue("battles", "type", "battles is a non-empty list"))
-            raw_battles = []
-        for k, item in enumerate(raw_battles):
-            path = field_path("battles", k)
-            if not isinstance(item, Mapping):
-                issues.append(Issue(path, "type", "a battle is an object"))
-                continue
-            unknown(item, BATTLE_KEYS, path)
-            name = item.get("preset")
-            if not isinstance(name, str):
-                issues.append(Issue(f"{path}.preset", "type",
-                                    "preset is the name of a board preset"))
-                name = ""
-            else:
-                try:
-                    preset(name)
-                except GridforgeError:
-                    issues.append(Issue(f"{path}.preset", "unknown",
-                                        f"no board preset {name[:40]!r}"))
-            enemy = item.get("enemy")
-            if not isinstance(enemy, str) or not enemy.strip():
-                issues.append(Issue(f"{path}.enemy", "type", "enemy is a non-empty name"))
-                enemy = ""
-            battles.append(Battle(name, enemy, integer(item.get("hp"), f"{path}.hp", 1),
-                                  integer(item.get("attack"), f"{path}.attack", 0)))
-        if issues:
-            raise ValidationError(issues, "run table")
-        return cls(player_hp, settlement, tuple(battles), hints)
-
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RunTableJson:
         """The table in its file format (``from_json(to_json())`` gives it back)."""
         return {"format": RUN_FORMAT, "player_hp": self.player_hp,
                 "hints_per_battle": self.hints_per_battle,
@@ -200,12 +453,45 @@ class RunTable:
         return _digest(self.to_json())
 
 
-def _digest(table: dict[str, Any]) -> str:
+def _at_least(name: str, minimum: int) -> Field:
+    """A run table's integer field of at least ``minimum`` (read as that when it is not)."""
+    return Field(name, "int", "must be an integer >= {lo}, got {value!r}", lo=minimum,
+                 fallback=minimum, cut=120)
+
+
+def _is_preset(name: str) -> bool:
+    try:
+        preset(name)
+    except GridforgeError:
+        return False
+    return True
+
+
+# The run table's file format, declared once (RunTable.from_json reads it).
+_BATTLE = Schema((
+    Field("preset", "str", "preset is the name of a board preset", "type", fallback="",
+          then=lambda name: None if _is_preset(name) else (
+              "unknown", f"no board preset {name[:40]!r}")),
+    Field("enemy", "str", "enemy is a non-empty name", "type", fallback="",
+          test=lambda name: bool(name.strip())),
+    _at_least("hp", 1), _at_least("attack", 0),
+), not_object="a battle is an object", unknown="unknown field {short!r}")
+_RUN_TABLE = Schema((
+    Field("format", message=f"format must be {RUN_FORMAT!r}", code="format",
+          choices=(RUN_FORMAT,)),
+    _at_least("player_hp", 1), _at_least("hints_per_battle", 0),
+    Field("settlement", "object", "settlement is an object", "type", nested=Schema(
+        tuple(_at_least(key, 0) for key in SETTLEMENT_KEYS), unknown="unknown field {short!r}")),
+    Field("battles", "list", "battles is a non-empty list", "type", lo=1, items=_BATTLE),
+), not_object="a run table is an object", unknown="unknown field {short!r}")
+
+
+def _digest(table: RunTableJson) -> str:
     text = json.dumps(table, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def load_run_table(overrides: Mapping[str, Any] | None = None) -> RunTable:
+def load_run_table(overrides: Mapping[str, Json] | None = None) -> RunTable:
     """The shipped run table, with top-level fields replaced by ``overrides`` (tests)."""
     text = resources.files("gridforge.mines").joinpath("data/run.json").read_text("utf-8")
     data = parse_json(text, "run table", expect_format=RUN_FORMAT)
@@ -214,7 +500,7 @@ def load_run_table(overrides: Mapping[str, Any] | None = None) -> RunTable:
     return RunTable.from_json(data)
 
 
-def settlement_title(result: str, path_tag: object, lines: list[dict[str, Any]]) -> str:
+def settlement_title(result: str, path_tag: object, lines: list[WordedLine]) -> str:
     """The settlement's headline in the player's words: how the round ended when play goes
     on, and when the player fell, what took the last HP (a run lost after a Stop was the
     enemy's strike, not the Stop)."""
@@ -230,30 +516,34 @@ def settlement_title(result: str, path_tag: object, lines: list[dict[str, Any]])
     return i18n.say("mines.round-over", ended=ended)
 
 
-def worded(settlement: dict[str, Any]) -> dict[str, Any]:
+def worded(settlement: Settlement) -> WordedSettlement:
     """A settlement with its words added in the call's language (the run keeps none, so a
     settlement shown again after the page changed language is said in the new one): the
     headline ``title``, ``path_text`` and each line's ``text`` and ``parts``."""
     path_tag = settlement["path_tag"]
-    lines = []
+    lines: list[WordedLine] = []
     for entry in settlement["lines"]:
         words = SOURCE_TEXT.get(entry["source"], entry["source"])
         tail = i18n.say("mines.line-tail", target=TARGET_TEXT[entry["target"]],
                         amount=entry["amount"])
         said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
         lines.append({**entry, "text": said["text"], "parts": said["parts"]})
-    out: dict[str, Any] = {}
-    for key, value in settlement.items():  # the words stand where they always stood
-        if key == "continuation_hint":
-            out["path_text"] = PATH_TEXT.get(str(path_tag), str(path_tag))
-            out["title"] = settlement_title(settlement["result"], path_tag, lines)
-        out[key] = lines if key == "lines" else value
-    if settlement.get("battle_summary"):
-        out["battle_summary"] = named(settlement["battle_summary"])
-    return out
+    summary = settlement["battle_summary"]
+    # The words stand where they always stood: before continuation_hint.
+    return {"round": settlement["round"], "battle": settlement["battle"],
+            "path_tag": path_tag, "path_text": PATH_TEXT.get(str(path_tag), str(path_tag)),
+            "title": settlement_title(settlement["result"], path_tag, lines),
+            "continuation_hint": settlement["continuation_hint"], "lines": lines,
+            "enemy_damage": settlement["enemy_damage"],
+            "player_damage": settlement["player_damage"],
+            "enemy_hp_before": settlement["enemy_hp_before"],
+            "player_hp_before": settlement["player_hp_before"],
+            "enemy_hp": settlement["enemy_hp"], "player_hp": settlement["player_hp"],
+            "result": settlement["result"],
+            "battle_summary": named(summary) if summary else summary}
 
 
-def named(summary: dict[str, Any]) -> dict[str, Any]:
+def named(summary: BattleSummary) -> NamedSummary:
     """A battle summary with its enemy's name in the call's language (``enemy_name``; the
     run keeps the table's name, so a summary shown after the language changed reads right)."""
     return {**summary, "enemy_name": enemy_name(summary["enemy"])}
@@ -297,7 +587,7 @@ class _Round:
         self.chains: list[int] = []
         self.rejections: dict[str, int] = {}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RoundJson:
         ratio = round(self.inputs / self.ap_spent, 3) if self.ap_spent else None
         return {"battle": self.battle, "board": self.board, "round": self.number,
                 "input_actions": self.inputs, "ap_spent": self.ap_spent,
@@ -317,14 +607,14 @@ class Run:
         self.player_hp = self.table.player_hp
         self.battle_index = 0
         self.status = "playing"  # playing | settled | won | lost
-        self.settlements: list[dict[str, Any]] = []
+        self.settlements: list[Settlement] = []
         # The step the save records for the last input (None: nothing to record); the
         # midend keeps the steps (gridforge.mines.backend).
-        self.last_step: dict[str, Any] | None = None
+        self.last_step: SavedStep | None = None
         self.rounds: list[_Round] = []
-        self.battle_summaries: list[dict[str, Any]] = []
-        self.final_board: dict[str, Any] | None = None
-        self._round_events: list[dict[str, Any]] = []
+        self.battle_summaries: list[BattleSummary] = []
+        self.final_board: BoardView | None = None
+        self._round_events: list[Event] = []
         self._start_battle()
         self.session.ledger.notify_round_start()
         self._open_round()
@@ -340,7 +630,7 @@ class Run:
         self.enemy_hp = self.battle.hp
         self.board_no = 0
         self.hints_left = self.table.hints_per_battle  # a new stock with every battle
-        self._battle: dict[str, Any] = {"battle": self.battle_index + 1,
+        self._battle: BattleStats = {"battle": self.battle_index + 1,
                                         "enemy": self.battle.enemy,
                         "rounds": 0, "boards": 1, "cells_opened": 0, "mines_dug": 0,
                         "flag_hits": 0, "damage_dealt": 0, "damage_taken": 0,
@@ -370,70 +660,65 @@ class Run:
         self.rounds.append(_Round(self.battle_index + 1, self.board_no + 1,
                                   self.session.ledger.round))
 
-    def _drain(self) -> list[dict[str, Any]]:
+    def _drain(self) -> list[Event]:
         return self.session.drain()
 
     # ------------------------------------------------------------ settlement
-    def _settle(self) -> dict[str, Any]:
-        """Settle the ended round from its events; every line names the event it comes from."""
+    def _round_claims(self) -> list[tuple[str, list[int] | None, str, int]]:
+        """What the ended round's events claim, in event order: ``(source, cell, target,
+        amount)`` per settlement line to be; the battle's counters follow the events."""
         values = self.table.settlement
-        lines: list[dict[str, Any]] = []
-        round_end = self.session.ledger.last_round_end or {}
+        claims: list[tuple[str, list[int] | None, str, int]] = []
         for event in self._round_events:
-            cell = event.get("cell")
             if event["type"] == "cell_revealed":
                 if event["kind"] == "mine":
-                    lines.append({"source": "mine_ambush", "cell": cell,
-                                  "target": "player", "amount": values["mine_ambush_damage"]})
+                    claims.append(("mine_ambush", event["cell"], "player",
+                                   values["mine_ambush_damage"]))
                     self._battle["mines_dug"] += 1
                 elif event["reward_eligible"]:  # initial cells never pay (B1 obligation 2)
-                    lines.append({"source": f"safe_{event['channel']}", "cell": cell,
-                                  "target": "enemy", "amount": values["safe_cell_damage"]})
+                    claims.append((f"safe_{event['channel']}", event["cell"], "enemy",
+                                   values["safe_cell_damage"]))
                     self._battle["cells_opened"] += 1
             elif event["type"] == "flag_judged" and event["hit"]:
                 key = (event["cell"][0], event["cell"][1])
                 if key not in self.credited_mines:
                     self.credited_mines.add(key)
                     self._battle["flag_hits"] += 1
-                    lines.append({"source": "flag_hit", "cell": cell, "target": "enemy_attack",
-                                  "amount": values["flag_hit_weaken"]})
+                    claims.append(("flag_hit", event["cell"], "enemy_attack",
+                                   values["flag_hit_weaken"]))
             elif event["type"] == "round_end" and event["path_tag"] == "cleared":
-                lines.append({"source": "clear_bonus", "cell": None, "target": "enemy",
-                              "amount": values["clear_bonus_damage"]})
+                claims.append(("clear_bonus", None, "enemy", values["clear_bonus_damage"]))
+        return claims
+
+    def _settle(self) -> Settlement:
+        """Settle the ended round from its events; every line names the event it comes from."""
+        round_end = self.session.ledger.last_round_end
         enemy_before, player_before = self.enemy_hp, self.player_hp
         weakened = 0
-        for line in lines:
-            if line["target"] == "enemy":
-                self.enemy_hp = max(0, self.enemy_hp - line["amount"])
-            elif line["target"] == "enemy_attack":
-                weakened += line["amount"]
+        lines: list[SettlementLine] = []
+        for source, cell, target, amount in self._round_claims():
+            if target == "enemy":
+                self.enemy_hp = max(0, self.enemy_hp - amount)
+            elif target == "enemy_attack":
+                weakened += amount
             else:
-                self.player_hp = max(0, self.player_hp - line["amount"])
+                self.player_hp = max(0, self.player_hp - amount)
             # each line carries both sides after it: the page plays the round's end line
             # by line (issue 45) from these figures, computing nothing
-            line.update(self._after(weakened))
+            lines.append(self._line(source, cell, target, amount, weakened))
         if self.enemy_hp > 0 and self.player_hp > 0:
             attack = max(0, self.battle.attack - weakened)
-            lines.append({"source": "enemy_attack", "cell": None, "target": "player",
-                          "amount": attack})
             self.player_hp = max(0, self.player_hp - attack)
-            lines[-1].update(self._after(weakened))
+            lines.append(self._line("enemy_attack", None, "player", attack, weakened))
         self._battle["rounds"] += 1
         self._battle["damage_dealt"] += enemy_before - self.enemy_hp
         self._battle["damage_taken"] += player_before - self.player_hp
-        if self.player_hp == 0:
-            result = "run_lost"
-        elif self.enemy_hp == 0:
-            last = self.battle_index == len(self.table.battles) - 1
-            result = "run_won" if last else "battle_won"
-        else:
-            result = "continue"
-        path_tag = round_end.get("path_tag")
-        settlement = {
+        result = self._result()
+        settlement: Settlement = {
             "round": self.session.ledger.round,
             "battle": self.battle_index + 1,
-            "path_tag": path_tag,
-            "continuation_hint": round_end.get("continuation_hint"),
+            "path_tag": round_end["path_tag"] if round_end else None,
+            "continuation_hint": round_end["continuation_hint"] if round_end else None,
             "lines": lines,
             "enemy_damage": enemy_before - self.enemy_hp,
             "player_damage": player_before - self.player_hp,
@@ -445,8 +730,8 @@ class Run:
             "battle_summary": None,
         }
         if result in ("battle_won", "run_won", "run_lost"):
-            summary = {**self._battle, "won": result != "run_lost",
-                       "player_hp_end": self.player_hp}
+            summary: BattleSummary = {**self._battle, "won": result != "run_lost",
+                                      "player_hp_end": self.player_hp}
             self.battle_summaries.append(summary)
             settlement["battle_summary"] = summary
         self.settlements.append(settlement)
@@ -458,13 +743,25 @@ class Run:
             self.session.engine.retire_board()
         return settlement
 
-    def _after(self, weakened: int) -> dict[str, int]:
-        """Both sides as they stand after a settlement line: HP and the attack to come."""
-        return {"enemy_hp_after": self.enemy_hp, "player_hp_after": self.player_hp,
+    def _result(self) -> str:
+        """How a settled round leaves the run: lost, won, a battle won, or going on."""
+        if self.player_hp == 0:
+            return "run_lost"
+        if self.enemy_hp == 0:
+            last = self.battle_index == len(self.table.battles) - 1
+            return "run_won" if last else "battle_won"
+        return "continue"
+
+    def _line(self, source: str, cell: list[int] | None, target: str, amount: int,
+              weakened: int) -> SettlementLine:
+        """A settlement line with both sides as they stand after it: HP and the attack to
+        come."""
+        return {"source": source, "cell": cell, "target": target, "amount": amount,
+                "enemy_hp_after": self.enemy_hp, "player_hp_after": self.player_hp,
                 "attack_after": max(0, self.battle.attack - weakened)}
 
     # ------------------------------------------------------------ player-facing
-    def _batch(self, intent: Intent, current: _Round) -> tuple[ActionOutcome, list[Any]]:
+    def _batch(self, intent: Intent, current: _Round) -> tuple[ActionOutcome, list[Event]]:
         """One intent as a one-intent batch, with its telemetry; the page's events."""
         outcome = self.session.engine.settle_batch([intent])[0]
         events = self._drain()
@@ -482,9 +779,9 @@ class Run:
         return outcome, events
 
     def _answer(self, intents: list[Intent], outcomes: list[ActionOutcome],
-                events: list[dict[str, Any]], settlement: dict[str, Any] | None,
-                status_before: str) -> dict[str, Any]:
-        messages = []
+                events: list[Event], settlement: Settlement | None,
+                status_before: str) -> Played:
+        messages: list[Message] = []
         for intent, outcome in zip(intents, outcomes, strict=True):
             refusal = outcome_text(outcome, intent, status_before)
             if refusal is not None:
@@ -493,17 +790,17 @@ class Run:
             done = self._done_text(intents[-1], events)
             if done:
                 messages.append({"kind": "info", "text": done})
-        if settlement is not None:
-            settlement = worded(settlement)
-            messages.append({"kind": "success" if settlement["result"] != "run_lost"
-                             else "error", "text": settlement["title"]})
+        said = None if settlement is None else worded(settlement)
+        if said is not None:
+            messages.append({"kind": "success" if said["result"] != "run_lost"
+                             else "error", "text": said["title"]})
         return {"outcomes": [o.to_json() for o in outcomes],
                 "outcome": outcomes[-1].to_json(),
                 "events": [page_event(e) for e in events],
                 "log": log_lines(events, self.session.engine.board),
-                "messages": messages, "settlement": settlement}
+                "messages": messages, "settlement": said}
 
-    def _done_text(self, intent: Intent, events: list[dict[str, Any]]) -> str | None:
+    def _done_text(self, intent: Intent, events: list[Event]) -> str | None:
         reveals = [e for e in events if e["type"] == "cell_revealed"]
         if intent.kind == "dig" and reveals:
             first = reveals[0]
@@ -516,19 +813,19 @@ class Run:
             return i18n.say(f"mines.done.{intent.kind}")
         return None
 
-    def act(self, intent: Intent) -> dict[str, Any]:
+    def act(self, intent: Intent) -> Played:
         """Settle one intent (a one-intent batch); settle the round if it ended."""
         return self._run([intent], {**intent.to_json()})
 
-    def _run(self, intents: list[Intent], step: dict[str, Any],
-             far: Cell | None = None) -> dict[str, Any]:
+    def _run(self, intents: list[Intent], step: SavedStep,
+             far: Cell | None = None) -> Played:
         status_before = self.status
         current = self.rounds[-1]
         current.inputs += 1  # one raw input action, however many intents it becomes
         self.last_step = step
         outcomes: list[ActionOutcome] = []
-        events: list[dict[str, Any]] = []
-        settlement = None
+        events: list[Event] = []
+        settlement: Settlement | None = None
         for k, intent in enumerate(intents):
             if k and (outcomes[-1].outcome != "executed" or self.status != "playing"):
                 break  # the move of a far click was refused: no dig (its refusal is shown)
@@ -544,12 +841,12 @@ class Run:
             answer["messages"] = [{"kind": "error", "text": i18n.say("mines.unreachable")}]
         return answer
 
-    def primary(self, cell: Cell) -> dict[str, Any]:
+    def primary(self, cell: Cell) -> Played:
         """A click, a tap, Space or Enter on ``cell``: move onto opened ground, dig a
         neighbour, or, for a far concealed cell, move beside it and dig it (two batches)."""
         engine = self.session.engine
         board = engine.board
-        step: dict[str, Any]
+        step: PageStep
         if board is None or not board.contains(cell):
             intent = Intent("dig", cell)
             return self._run([intent], intent.to_json())
@@ -566,13 +863,13 @@ class Run:
             return self._run([Intent("dig", cell)], step, far=cell)
         return self._run([Intent("move", stand), Intent("dig", cell)], step, far=cell)
 
-    def secondary(self, cell: Cell) -> dict[str, Any]:
+    def secondary(self, cell: Cell) -> Played:
         """A right click, a long press, F or a tap in flag mode: place or pull a flag."""
         kind = "flag_pull" if self.session.engine.has_flag(cell) else "flag_place"
         intent = Intent(kind, cell)
         return self._run([intent], intent.to_json())
 
-    def refresh(self) -> dict[str, Any]:
+    def refresh(self) -> Refreshed:
         """Pay the refresh price from RAP for a new board of the same battle."""
         if self.status != "playing":
             raise GridforgeError("a refresh is only possible during a round")
@@ -591,7 +888,7 @@ class Run:
                 "log": log_lines(events, self.session.engine.board),
                 "messages": [{"kind": "info" if accepted else "error", "text": text}]}
 
-    def continue_run(self) -> dict[str, Any]:
+    def continue_run(self) -> Continued:
         """After a settlement: the next round, on a new board when the last one was cleared,
         or the next battle when the enemy fell."""
         if self.status != "settled":
@@ -623,7 +920,7 @@ class Run:
                     "mines.round-start", what=what, round=ledger.round, ap=ledger.ap)}]}
 
     # ------------------------------------------------------------ what the page sees
-    def pending(self) -> dict[str, int]:
+    def pending(self) -> Pending:
         """What the round's events so far will settle to (shown at once, before the end)."""
         values = self.table.settlement
         ambushes = safe = 0
@@ -638,7 +935,7 @@ class Run:
                 "enemy_damage": safe * values["safe_cell_damage"],
                 "enemy_attack": self.battle.attack}
 
-    def hp_bars(self) -> tuple[dict[str, int], dict[str, int]]:
+    def hp_bars(self) -> tuple[EnemyBar, PlayerBar]:
         """What the two HP bars draw beside the HP, for the enemy and for the player:
         ``pending``, the damage the round's events so far will settle (capped at the HP
         left), and for the player ``strike``, the enemy's attack at the round's end if both
@@ -652,7 +949,7 @@ class Run:
         strike = min(self.player_hp - player, self.battle.attack) if stands else 0
         return {"pending": enemy}, {"pending": player, "strike": strike}
 
-    def stop_ask(self) -> dict[str, Any] | None:
+    def stop_ask(self) -> StopAsk | None:
         """Whether Stop asks first (issue 45: it ends the round and lets the enemy strike,
         so with AP left it is a deliberate act), with the question in the player's words;
         None when Stop is not offered or no AP is left."""
@@ -676,7 +973,7 @@ class Run:
             return i18n.say("mines.tip.walk")
         return i18n.say("mines.tip.dig")
 
-    def proved_next(self) -> dict[str, Any]:
+    def proved_next(self) -> Hint:
         """The next cell logic proves from what the player sees and has marked, and why
         (what a hint says), without paying for it: what a player who deduces knows."""
         engine, board = self.session.engine, self.session.engine.board
@@ -699,7 +996,7 @@ class Run:
         return (self.status == "playing" and self.session.ledger.phase == "active"
                 and self.hints_left > 0)
 
-    def hint(self) -> dict[str, Any]:
+    def hint(self) -> RunHint:
         """A hint, at its price: one from the battle's stock (``hints_per_battle``).
 
         Only a hint that names a cell costs; asking again while the last paid hint's cell
@@ -708,35 +1005,38 @@ class Run:
         A paid hint is a step of the saved run (``{"do": "hint"}``): it changes the run.
         ``price`` says what this answer cost, ``hints_left`` what is left.
         """
+        price = 0
         self.last_step = None
         if self.status != "playing" or self.session.ledger.phase != "active":
             answer = (self.proved_next() if self.status in ("won", "lost") else
                       _no_hint(i18n.say("mines.hint.round-over")))
-            answer["refused"] = self.status not in ("won", "lost")
+            refused = self.status not in ("won", "lost")
         else:
             answer = self.proved_next()
             cell = answer["cell"]
-            answer["refused"] = False
+            refused = False
             if cell is not None and tuple(cell) != self.hinted:
                 if self.hints_left <= 0:
                     per = self.table.hints_per_battle
                     answer = _no_hint(i18n.say("mines.hint.none-left", per=per))
-                    answer["refused"] = True
+                    refused = True
                 else:
                     self.hints_left -= 1
                     self._battle["hints_used"] += 1
                     self.hinted = (cell[0], cell[1])
-                    answer["price"] = 1
+                    price = 1
                     self.last_step = {"do": "hint"}
-        answer.setdefault("price", 0)
-        answer["hints_left"] = self.hints_left
-        return answer
+        return {**answer, "refused": refused, "price": price, "hints_left": self.hints_left}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RunState:
         """The run whole: its view and its offer."""
         return {**self.view(), "offer": self.offer()}
 
-    def view(self) -> dict[str, Any]:
+    def offer(self) -> Offer:
+        """What a click on each cell would do now, and at what price (:func:`offer`)."""
+        return offer(self.session.engine, self.session.ledger, self.status == "playing")
+
+    def view(self) -> RunView:
         """The run as the page draws it: battle, enemy, player, board, pending."""
         ledger = self.session.ledger
         playing = self.status == "playing"
@@ -773,10 +1073,6 @@ class Run:
             "totals": self.totals(),
         }
 
-    def offer(self) -> dict[str, Any]:
-        """What a click on each cell would do now, and at what price (:func:`offer`)."""
-        return offer(self.session.engine, self.session.ledger, self.status == "playing")
-
     def terms(self) -> dict[str, str]:
         """Every term the page shows, explained in a sentence (numbers from the tables)."""
         economy = self.session.ledger.economy
@@ -789,7 +1085,7 @@ class Run:
         return {term: i18n.say(f"mines.term.{term}", **numbers) for term in
                 ("AP", "RAP", "HP", "attack", "mines", "hints", "pending", "fog")}
 
-    def totals(self) -> dict[str, Any]:
+    def totals(self) -> Totals:
         """The run's numbers for the win and loss screens."""
         done = self.battle_summaries
         current = [] if self.status in ("won", "lost") else [self._battle]
@@ -803,7 +1099,7 @@ class Run:
                 "damage_taken": sum(b["damage_taken"] for b in every),
                 "player_hp": self.player_hp}
 
-    def telemetry(self) -> dict[str, Any]:
+    def telemetry(self) -> Telemetry:
         """D1's telemetry of the run (format ``gridforge.mines.telemetry/1``)."""
         rounds = [r.to_json() for r in self.rounds]
         inputs = sum(r.inputs for r in self.rounds)
@@ -839,16 +1135,14 @@ class Run:
         }
 
 
-def _no_hint(text: str) -> dict[str, Any]:
-    return {"cell": None, "kind": None, "action": None, "rule": None, "constraints": [],
-            "safe": [], "mines": [], "mine_count": False, "reachable": False, "text": text,
-            "parts": [text], "proved": {"safe": 0, "mines": 0}}
+def _no_hint(text: str) -> Hint:
+    return no_hint(text, {"safe": 0, "mines": 0})
 
 
-def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[str, Any]]:
+def log_lines(events: list[Event], board: Board | None) -> list[Said]:
     """The event log in the player's words (lines as :func:`line`: a cell is pointed at,
     never numbered); an opened fog cell never shows a digit."""
-    lines: list[dict[str, Any]] = []
+    lines: list[Said] = []
     initial = [e for e in events if e["type"] == "cell_revealed" and e["channel"] == "initial"]
     if initial:
         lines.append(say(i18n.say("mines.log.wakes", count=len(initial)),
@@ -884,57 +1178,72 @@ def log_lines(events: list[dict[str, Any]], board: Board | None) -> list[dict[st
 
 
 # ---------------------------------------------------------------- saved runs
-def parse_saved(data: object, table: RunTable) -> tuple[int, list[dict[str, Any]]]:
-    """Validate a saved run; every problem is reported with its field path."""
-    if not isinstance(data, Mapping):
-        raise ValidationError([Issue("", "type", "a saved run is an object")], "saved run")
-    issues: list[Issue] = []
-    for key in data:
-        if key not in ("format", "seed", "table", "steps"):
-            issues.append(Issue(str(key)[:40], "unknown_field", f"unknown field {key!r}"[:80]))
-    if data.get("format") != SAVE_FORMAT:
-        issues.append(Issue("format", "format", f"format must be {SAVE_FORMAT!r}"))
-    seed = data.get("seed")
-    if not is_int(seed):
-        issues.append(Issue("seed", "type", "seed is an integer"))
+def _saved_run(digest: str) -> Schema:
+    """The fields of a saved run made under the run table of fingerprint ``digest``."""
     # Earlier tables (before issue 45's boards and enemies) made other boards from the same
     # seeds: their saves cannot replay and are refused (the page keeps them aside).
-    if data.get("table") != table.digest():
-        issues.append(Issue("table", "mismatch", "the run was saved under other run rules "
-                                                 "(the run table changed)"))
-    steps = data.get("steps")
-    parsed: list[dict[str, Any]] = []
-    if not isinstance(steps, list):
-        issues.append(Issue("steps", "type", "steps is a list"))
-        steps = []
-    elif len(steps) > MAX_STEPS:
-        issues.append(Issue("steps", "too_long", f"at most {MAX_STEPS} steps"))
-        steps = []
+    return Schema((
+        Field("format", message=f"format must be {SAVE_FORMAT!r}", code="format",
+              choices=(SAVE_FORMAT,)),
+        Field("seed", "int", "seed is an integer", "type"),
+        Field("table", message="the run was saved under other run rules (the run table "
+              "changed)", code="mismatch", choices=(digest,)),
+        Field("steps", "list", "steps is a list", "type", fallback=[],
+              then=lambda steps: ("too_long", f"at most {MAX_STEPS} steps")
+              if len(steps) > MAX_STEPS else None),
+    ), not_object="a saved run is an object", unknown_cut=80, key_cut=40)
+
+
+def parse_saved(data: object, table: RunTable) -> tuple[int, list[Intent | PageStep]]:
+    """Validate a saved run; every problem is reported with its field path."""
+    schema = _saved_run(table.digest())
+    issues = Issues()
+    saved = schema.read_all(schema.root(data, "saved run"), issues)
+    steps = saved.values["steps"] if not saved.bad("steps") else []
+    assert isinstance(steps, list)
+    parsed = _saved_steps(steps, issues)
+    issues.raise_if_any("saved run")
+    return saved.integer("seed"), parsed
+
+
+def _saved_steps(steps: list[object], issues: Issues) -> list[Intent | PageStep]:
+    """The steps of a saved run (intents and page steps), problems to ``issues`` (the
+    reading stops once more than :data:`errors.MAX_ISSUES` are found)."""
+    parsed: list[Intent | PageStep] = []
     for k, step in enumerate(steps):
         if len(issues) > errors.MAX_ISSUES:
             break
         path = field_path("steps", k)
         if isinstance(step, Mapping) and "do" in step:
-            do = step.get("do")
-            keys = ("do", "cell") if do == "reach" else ("do",)
-            if do not in PAGE_STEPS:
-                issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
-            elif any(key not in keys for key in step) or (
-                    do == "reach" and not _is_cell(step.get("cell"))):
-                issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': "
-                                                  "[x, y]}" if do == "reach" else
-                                    f"a {do} step is {{'do': {do!r}}}"))
-            else:
-                parsed.append(dict(step))
+            page = _page_step(step, path, issues)
+            if page is not None:
+                parsed.append(page)
             continue
         try:
-            parsed.append({"intent": Intent.from_json(step, path)})
+            parsed.append(Intent.from_json(step, path))
         except ValidationError as exc:
-            issues += exc.issues
-    if issues:
-        raise ValidationError(issues, "saved run")
-    assert is_int(seed)
-    return seed, parsed
+            for issue in exc.issues:
+                issues.append(issue)
+    return parsed
+
+
+def _page_step(step: Mapping[str, object], path: str, issues: Issues) -> PageStep | None:
+    """A saved step that is no intent (``{"do": ...}``); None, with an issue, when it is
+    not one of :data:`PAGE_STEPS` in its shape."""
+    do = step.get("do")
+    keys = ("do", "cell") if do == "reach" else ("do",)
+    if not isinstance(do, str) or do not in PAGE_STEPS:
+        issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
+        return None
+    cell = step.get("cell")
+    if any(key not in keys for key in step) or (do == "reach" and not _is_cell(cell)):
+        issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': [x, y]}"
+                            if do == "reach" else f"a {do} step is {{'do': {do!r}}}"))
+        return None
+    if do == "reach":
+        assert isinstance(cell, list)
+        return {"do": do, "cell": cell}
+    return {"do": do}
 
 
 def _is_cell(value: object) -> bool:

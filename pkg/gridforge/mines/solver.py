@@ -48,11 +48,21 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import Any, NamedTuple, TypedDict, TypeGuard
 
-from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
+from gridforge.errors import (
+    Field,
+    GridforgeError,
+    Issue,
+    Issues,
+    Schema,
+    ValidationError,
+    field_path,
+    is_int,
+)
 from gridforge.grid import NEIGHBOURS_8, Cell
+from gridforge.jsontypes import JsonObject
 from gridforge.mines.board import MAX_SIDE, Board
 
 __all__ = [
@@ -132,6 +142,66 @@ def _range_mask(lo: int, hi: int) -> int:
     return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
 
 
+class StepJson(TypedDict):
+    """A deduction step as JSON (:meth:`Step.to_json`)."""
+
+    rule: str
+    safe: list[list[int]]
+    mines: list[list[int]]
+    constraints: list[list[int]]
+    mine_count: bool
+    text: str
+
+
+class DeductionJson(TypedDict):
+    safe: list[list[int]]
+    mines: list[list[int]]
+    steps: list[StepJson]
+    complete: bool
+
+
+class PositionHint(TypedDict):
+    """What logic proves in a position (:func:`hint`): every cell, and the first step."""
+
+    safe: list[list[int]]
+    mines: list[list[int]]
+    complete: bool
+    step: StepJson | None
+
+
+class Position(TypedDict):
+    """A validated position (:func:`position_from_json`): :func:`deduce`'s arguments."""
+
+    cols: int
+    rows: int
+    opened: dict[Cell, int | None]
+    known_mines: list[Cell]
+    mine_total: int | None
+
+
+class Metrics(TypedDict):
+    """A playthrough's metrics (:meth:`SolveResult.metrics`)."""
+
+    r0_size: int
+    safe_count: int
+    inferable_ratio: float
+    deduction_steps: int
+    largest_component: int
+    rule_counts: dict[str, int]
+    no_guess: bool
+
+
+class SolveJson(TypedDict):
+    """A playthrough as JSON (:meth:`SolveResult.to_json`)."""
+
+    no_guess: bool
+    metrics: Metrics
+    r0: list[list[int]]
+    steps: list[StepJson]
+    stuck_frontier: list[list[int]]
+    complete: bool
+
+
 class Step(NamedTuple):
     """One application of a rule: the cells it proved and the digit cells it used.
 
@@ -148,7 +218,7 @@ class Step(NamedTuple):
     mine_count: bool = False
     text: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StepJson:
         return {
             "rule": self.rule,
             "safe": [[x, y] for x, y in self.safe],
@@ -449,7 +519,7 @@ class Deducer:
     def _enumeration(self) -> list[Step]:
         comps = self.components()
         frontier = sum(len(cells) for cells, _ in comps)
-        results = []
+        results: list[_Enumerated | None] = []
         for cells, cons in comps:
             self.largest_component = max(self.largest_component, len(cells))
             res = enumerate_component(
@@ -472,7 +542,14 @@ class Deducer:
                 steps.append(self._enum_step("enumeration", safe, mines, cons, False))
         if self.mine_total is None or any(r is None for r in results):
             return steps
-        # Global proofs: the components and the interior under the total mine count.
+        return self._global_steps(comps, results, frontier, steps)
+
+    def _global_steps(self, comps: list[tuple[list[int], list[int]]],
+                      results: list[_Enumerated | None], frontier: int,
+                      steps: list[Step]) -> list[Step]:
+        """``steps`` (the local proofs) and the global ones: the components and the interior
+        under the total mine count."""
+        assert self.mine_total is not None
         left = self.mine_total - self.mines_known
         interior = self.unknown_count - frontier
         if left < 0 or left > self.unknown_count:
@@ -582,6 +659,10 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+# What enumerate_component finds: (counts, per-cell mine counts, per-cell safe counts).
+_Enumerated = tuple[int, list[int], list[int]]
+
+
 def enumerate_component(
     cells: Sequence[int],
     constraints: Sequence[tuple[int, Sequence[int]]],
@@ -677,7 +758,7 @@ class Deduction:
     steps: tuple[Step, ...]
     complete: bool = True
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DeductionJson:
         return {
             "safe": [[x, y] for x, y in self.safe],
             "mines": [[x, y] for x, y in self.mines],
@@ -721,8 +802,8 @@ def deduce(
 
 
 
-def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
-                      issues: Issues) -> bool:
+def _position_cell_ok(value: object, path: str, length: int, cols: int, rows: int,
+                      issues: Issues) -> TypeGuard[list[Any]]:
     """Whether a position's entry is ``length`` values starting with a cell on the board;
     when not, the issue goes to ``issues``."""
     if not isinstance(value, list) or len(value) != length or not all(
@@ -736,8 +817,10 @@ def _position_cell_ok(value: Any, path: str, length: int, cols: int, rows: int,
     return True
 
 
-def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
-                  issues: Issues) -> dict[Cell, int | None]:
+_CellOk = Callable[[object, str, int], TypeGuard[list[Any]]]
+
+
+def _opened_cells(raw: list[object], cell_ok: _CellOk, issues: Issues) -> dict[Cell, int | None]:
     """A position's ``opened`` entries ``[x, y, digit|null]`` by cell, problems to
     ``issues``."""
     opened: dict[Cell, int | None] = {}
@@ -756,74 +839,70 @@ def _opened_cells(raw: list[Any], cell_ok: Callable[[Any, str, int], bool],
     return opened
 
 
-def position_from_json(data: Mapping[str, Any]) -> dict[str, Any]:
+def _listed(name: str, shape: str) -> Field:
+    return Field(name, "list", f"{name} is a list of {shape}", "type", default=[], fallback=[])
+
+
+# A position's fields, declared once (position_from_json reads them).
+_POSITION = Schema((
+    *(Field(name, "int", "must be an integer in 1..{hi}, got {value!r}", lo=1, hi=MAX_SIDE)
+      for name in ("cols", "rows")),
+    _listed("opened", "[x, y, digit|null]"), _listed("known_mines", "[x, y]"),
+    Field("mine_total", "int", "must be 0..{hi} or null", lo=0, nullable=True),  # hi: the area
+), not_object="a position is a JSON object")
+
+
+def position_from_json(data: object) -> Position:
     """Validate a position ``{"cols", "rows", "opened": [[x, y, digit|null]], "known_mines":
     [[x, y]], "mine_total": int|null}`` and return :func:`deduce`'s keyword arguments.
 
     :raises ValidationError: naming every faulty field.
     """
     issues = Issues()
-    if not isinstance(data, Mapping):
-        raise ValidationError([Issue("", "type", "a position is a JSON object")], "position")
-    for key in data:
-        if key not in ("cols", "rows", "opened", "known_mines", "mine_total"):
-            issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-    cols, rows = data.get("cols"), data.get("rows")
-    for name, side in (("cols", cols), ("rows", rows)):
-        if not is_int(side) or not 1 <= side <= MAX_SIDE:
-            issues.append(
-                Issue(name, "range", f"must be an integer in 1..{MAX_SIDE}, got {side!r}")
-            )
-    if any(issue.path in ("cols", "rows") for issue in issues):
+    position = _POSITION.read(_POSITION.root(data, "position"), issues)
+    position.check("cols", "rows")
+    if position.bad("cols") or position.bad("rows"):
         raise ValidationError(issues, "position")
-    assert isinstance(cols, int) and isinstance(rows, int)
+    cols, rows = position.integer("cols"), position.integer("rows")
     for name in ("opened", "known_mines"):
-        listed = data.get(name)
+        listed = position.data.get(name)
         if isinstance(listed, list) and len(listed) > cols * rows:
             # Refused before any entry is read: more entries than cells repeat some.
             raise ValidationError([Issue(name, "too_many", f"{len(listed)} entries, but a "
                                          f"{cols}x{rows} board has only {cols * rows} cells")],
                                   "position")
 
-    def entries(name: str, shape: str) -> list[Any]:
-        raw = data.get(name, [])
-        if isinstance(raw, list):
-            return raw
-        issues.append(Issue(name, "type", f"{name} is a list of {shape}"))
-        return []
-
-    def cell_ok(value: Any, path: str, length: int) -> bool:
+    def cell_ok(value: object, path: str, length: int) -> TypeGuard[list[Any]]:
         return _position_cell_ok(value, path, length, cols, rows, issues)
 
-    opened = _opened_cells(entries("opened", "[x, y, digit|null]"), cell_ok, issues)
+    position.check("opened")
+    opened = _opened_cells(position.listed("opened"), cell_ok, issues)
+    position.check("known_mines")
     mines: list[Cell] = []
-    for i, entry in enumerate(entries("known_mines", "[x, y]")):
+    for i, entry in enumerate(position.listed("known_mines")):
         path = field_path("known_mines", i)
         if cell_ok(entry, path, 2):
             c = (entry[0], entry[1])
             if c in opened or c in mines:
                 issues.append(Issue(path, "duplicate", f"cell {list(c)} given twice"))
             mines.append(c)
-    total = data.get("mine_total")
-    if total is not None and (not is_int(total) or not 0 <= total <= cols * rows):
-        issues.append(Issue("mine_total", "range", f"must be 0..{cols * rows} or null"))
-    if issues:
-        raise ValidationError(issues, "position")
-    return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines, "mine_total": total}
+    position.check_fields([replace(_POSITION.by_name["mine_total"], hi=cols * rows)])
+    issues.raise_if_any("position")
+    total = position.values["mine_total"]
+    assert total is None or is_int(total)
+    return {"cols": cols, "rows": rows, "opened": opened, "known_mines": mines,
+            "mine_total": total}
 
 
-
-def hint(position: dict[str, Any]) -> dict[str, Any]:
+def hint(position: JsonObject) -> PositionHint:
     """Browser/CLI entry: the next step a player can take in ``position``, and all it proves.
 
     Returns ``{"step": step|null, "safe": [...], "mines": [...], "complete": bool}`` where
     ``safe``/``mines`` are every cell logic proves (``step`` is the first of those proofs).
     """
-    ded = deduce(**position_from_json(position))
-    out = ded.to_json()
-    out["step"] = out["steps"][0] if out["steps"] else None
-    del out["steps"]
-    return out
+    out = deduce(**position_from_json(position)).to_json()
+    return {"safe": out["safe"], "mines": out["mines"], "complete": out["complete"],
+            "step": out["steps"][0] if out["steps"] else None}
 
 
 # --------------------------------------------------------------- playthrough
@@ -971,7 +1050,7 @@ class SolveResult:
         work = self.safe_count - len(self.r0)
         return 1.0 if work <= 0 else (self.solved_count - len(self.r0)) / work
 
-    def metrics(self) -> dict[str, Any]:
+    def metrics(self) -> Metrics:
         return {
             "r0_size": len(self.r0),
             "safe_count": self.safe_count,
@@ -982,7 +1061,7 @@ class SolveResult:
             "no_guess": self.no_guess,
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SolveJson:
         return {
             "no_guess": self.no_guess,
             "metrics": self.metrics(),
@@ -1043,6 +1122,6 @@ def solve_board(
     return result_of(play, play.play())
 
 
-def solve(board: dict[str, Any], use_mine_count: bool = True) -> dict[str, Any]:
+def solve(board: JsonObject, use_mine_count: bool = True) -> SolveJson:
     """Browser/CLI entry: play a board (JSON) from R0 and return the trace and metrics."""
     return solve_board(Board.from_json(board), bool(use_mine_count)).to_json()

@@ -14,27 +14,57 @@ data-supply item 13), the cells a flag action places or pulls, and their prices.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
+from gridforge.mines.events import Event
 from gridforge.mines.ledger import Ledger
 
-__all__ = ["board_view", "move_tree", "offer", "page_event", "stand_for"]
+__all__ = ["BoardView", "Offer", "board_view", "move_tree", "offer", "page_event", "stand_for"]
+
+
+class BoardView(TypedDict):
+    """The board as the player sees it (:func:`board_view`)."""
+
+    cols: int
+    rows: int
+    spawn: list[int]
+    avatar: list[int]
+    grid: list[list[str | int]]
+    mine_total: int
+    mines_left: int
+    dug_mines: int
+    flags: int
+    remaining_safe: int
+
+
+class Offer(TypedDict):
+    """What a click on each cell would do now, and at what price (:func:`offer`)."""
+
+    dig: list[list[int]]
+    reach: list[list[int]]
+    move: list[list[int]]
+    flag_place: list[list[int]]
+    flag_pull: list[list[int]]
+    stop: bool
+    costs: dict[str, int]
 
 CONCEALED, CONCEALED_FOG, FLAG, MINE, OPEN_FOG = (
     "concealed", "concealed-fog", "flag", "mine", "open-fog")
 
 
-def page_event(event: dict[str, Any]) -> dict[str, Any]:
+def page_event(event: Event) -> Event:
     """``event`` as the page may see it: an opened fog cell's reveal loses its digit."""
-    if event.get("type") == "cell_revealed" and event.get("variant_ids") and "digit" in event:
-        return {key: value for key, value in event.items() if key != "digit"}
+    if event["type"] == "cell_revealed" and event["variant_ids"] and "digit" in event:
+        hidden = event.copy()
+        del hidden["digit"]
+        return hidden
     return event
 
 
-def board_view(engine: Engine) -> dict[str, Any] | None:
+def board_view(engine: Engine) -> BoardView | None:
     """The board as the player sees it, or None without a board.
 
     ``grid[y][x]`` is ``"concealed"``, ``"concealed-fog"``, ``"flag"``, ``"mine"`` (a dug
@@ -46,7 +76,7 @@ def board_view(engine: Engine) -> dict[str, Any] | None:
         return None
     cols, rows = board.cols, board.rows
     grid: list[list[str | int]] = [[CONCEALED] * cols for _ in range(rows)]
-    fog = board.to_json()["variants"].get("fog", [])
+    fog = board.marked("fog")
     for x, y in fog:
         grid[y][x] = CONCEALED_FOG
     dug_mines = 0
@@ -136,7 +166,7 @@ def stand_for(engine: Engine, cell: Cell, tree: dict[Cell, Cell] | None = None) 
     return best
 
 
-def offer(engine: Engine, ledger: Ledger, playing: bool) -> dict[str, Any]:
+def offer(engine: Engine, ledger: Ledger, playing: bool) -> Offer:
     """What a click on each cell would do now, and at what price (see the module docstring).
 
     ``dig``: cells one click digs; ``reach``: ``[x, y, sx, sy]``, a far concealed cell and
@@ -148,8 +178,8 @@ def offer(engine: Engine, ledger: Ledger, playing: bool) -> dict[str, Any]:
     costs = {kind: ledger.price(kind) for kind in ("dig", "flag_place", "flag_pull")}
     costs["move"] = 0
     costs["reach"] = costs["dig"]
-    out: dict[str, Any] = {"dig": [], "reach": [], "move": [], "flag_place": [],
-                           "flag_pull": [], "stop": False, "costs": costs}
+    out: Offer = {"dig": [], "reach": [], "move": [], "flag_place": [], "flag_pull": [],
+                  "stop": False, "costs": costs}
     board = engine.board
     if not playing or board is None or engine.avatar is None or ledger.phase != "active":
         return out
@@ -190,7 +220,7 @@ def offer(engine: Engine, ledger: Ledger, playing: bool) -> dict[str, Any]:
 def fog_digits(board: Board) -> dict[Cell, int]:
     """The true digits of the fog cells (tests use it to look for leaks)."""
     out: dict[Cell, int] = {}
-    for x, y in board.to_json()["variants"].get("fog", []):
+    for x, y in board.marked("fog"):
         digit = board.digit((x, y))
         if digit is not None:
             out[(x, y)] = digit

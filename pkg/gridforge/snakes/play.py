@@ -1,16 +1,22 @@
-"""The snakes play midend: a level in play lives here, in the worker, held by id.
+"""The snakes backend of the midend (:mod:`gridforge.midend`): a level in play, by id.
 
 The page opens a game with :func:`start` (a level) or :func:`resume` (a level and a save),
-and names it by the id answered (``"session"``) in every verb after: :func:`step`,
-:func:`undo`, :func:`redo`, :func:`restart`, :func:`hint`, :func:`close`. The game and its
-history (:class:`~gridforge.snakes.rules.History`: states and steps, a cursor for undo and
-redo) stay in the shared registry (:mod:`gridforge.session`), so a step costs one rule check
-and one view: no replay, no re-validation of the level. Every play answer is::
+and names it by the id answered (``"id"``) in every verb after: :func:`step`,
+:func:`undo`, :func:`redo`, :func:`restart`, :func:`hint`, :func:`close`. The game (a
+:class:`Play`: the compiled level and its state) is held by the midend with its history (the
+steps, the states before them, a cursor), so a step costs one rule check and one view: no
+replay, no re-validation of the level. Every play answer is the midend's envelope with the
+steps played and the answers ahead::
 
-    {"session": id, "view": {... state, "markers"}, "offer": {"undo", "redo", "hint",
-     "restart", "legal"}, "step_count": n, "refused": null | {"reason", "message"},
-     "events": [...], "save": {"sha": level SHA-256, "steps": [...], "redo": [...]},
+    {"id": id, "view": {... state, "markers"} | null, "offer": {"undo", "redo", "hint",
+     "restart", "legal"} | null, "changes": null | [[path, value], ...],
+     "events": [...], "refused": null | {"reason", "message"},
+     "save": null | {"sha": level SHA-256, "steps": [...], "redo": [...]}, "step_count": n,
      "ahead": {"b:end:dir": {"view", "offer", "step_count", "events"}, ...}}
+
+``view`` and ``offer`` come whole when a game opens (and from :func:`view`), else null with
+``changes``: what changed since the last answer (the page applies them). ``save`` comes
+when the answer changed the game.
 
 ``events`` says what the step just played did (:func:`happened`; empty but for
 :func:`step` and :func:`redo`): the page's sounds and spoken announcements follow it and

@@ -1,11 +1,7 @@
-"""JSON-facing play of the mines engine: single-board sessions, and the headless replay.
+"""The headless replay of the mines engine, and the session it (and a run) plays on.
 
-A session is one ledger (A3) and one engine (A2) on a board, held by id; its functions take
-and return JSON values and answer with the events the call produced (both emitter faces
-merged in emission order), the outcomes, and the player's view of the state (never a
-concealed cell's content). They are a tool's API: the page plays whole runs through
-:mod:`gridforge.mines.page`, which reuses :class:`Session`; both keep their objects in the
-shared :class:`gridforge.session.Registry`.
+A :class:`Session` is one ledger (A3) and one engine (A2) with the events they emit, both
+faces merged in emission order; a run (:mod:`gridforge.mines.run`) plays its battles on one.
 
 :func:`replay` runs a board and a script headless and returns the event stream; the
 ``gridforge mines replay`` command prints it as JSON lines (:func:`event_lines`), the
@@ -30,21 +26,20 @@ Script format (``gridforge.mines.script/1``)::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple, NotRequired, TypedDict
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
+from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
-from gridforge.mines.intents import ActionOutcome, Intent
+from gridforge.mines.events import Event
+from gridforge.mines.intents import ActionOutcome, Intent, OutcomeJson
 from gridforge.mines.ledger import Economy, Ledger, load_economy
-from gridforge.session import Registry
 
 SCRIPT_FORMAT = "gridforge.mines.script/1"
 CALLS = ("round_start", "settlement_done", "install", "refresh", "retire")
-# Sessions kept alive at once; the oldest goes first (a page rarely holds more than one).
-MAX_SESSIONS = 16
 # Limits of a replay script (docs/mines-engine.md, "Limits"): the file, its steps and the
 # intents of all its batches. A step costs at most one install or one dig of a board.
 MAX_SCRIPT_BYTES = 8 * 1024 * 1024
@@ -59,16 +54,20 @@ __all__ = [
     "Script",
     "ScriptStep",
     "Session",
-    "act",
-    "call",
-    "close_session",
+    "StepRecord",
     "event_lines",
-    "move_path",
-    "new_session",
     "parse_script",
     "replay",
-    "state",
 ]
+
+
+class StepRecord(TypedDict):
+    """What a replayed step did (``replay(..., outcomes=True)``): the outcomes of a batch
+    (or of the install, ``step`` "install"), or whether a call was accepted."""
+
+    step: int | str
+    outcomes: NotRequired[list[OutcomeJson]]
+    accepted: NotRequired[bool]
 
 
 class Session:
@@ -77,37 +76,13 @@ class Session:
     def __init__(self, economy: Economy | None = None) -> None:
         self.ledger = Ledger(economy)
         self.engine = Engine(self.ledger)
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.engine.subscribe(self.events.append)
         self.ledger.subscribe(self.events.append)
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self) -> list[Event]:
         """The events emitted since the last drain."""
         out, self.events[:] = list(self.events), []
-        return out
-
-    def view(self) -> dict[str, Any]:
-        """The player's view: what is open, flagged and where, and the ledger's numbers."""
-        engine, board = self.engine, self.engine.board
-        out: dict[str, Any] = {"board": None, **self.ledger.to_json()}
-        if board is None:
-            return out
-        grid: list[list[Any]] = [[None] * board.cols for _ in range(board.rows)]
-        for x, y in engine.flags:
-            grid[y][x] = "flag"
-        for x, y in engine.opened:
-            grid[y][x] = "mine" if board.is_mine((x, y)) else board.digit((x, y))
-        variants = board.to_json()["variants"]
-        out["board"] = {
-            "cols": board.cols,
-            "rows": board.rows,
-            "spawn": list(board.spawn),
-            "mine_count": len(board.mines),
-            "variants": variants,
-            "grid": grid,
-            "avatar": list(engine.avatar or board.spawn),
-            "remaining_safe": engine.remaining_safe,
-        }
         return out
 
     def run_call(self, name: str, board: Board | None = None, hint: str = "same_board") -> bool:
@@ -125,14 +100,7 @@ class Session:
         return self.engine.install_board(board).accepted
 
 
-_sessions: Registry[Session] = Registry("m", MAX_SESSIONS, "mines session")
-
-
-def _session(session_id: object) -> Session:
-    return _sessions.get(session_id)
-
-
-def _outcomes(outcomes: list[ActionOutcome]) -> list[dict[str, Any]]:
+def _outcomes(outcomes: list[ActionOutcome]) -> list[OutcomeJson]:
     return [o.to_json() for o in outcomes]
 
 
@@ -140,76 +108,6 @@ def _economy(overrides: object) -> Economy:
     if overrides is not None and not isinstance(overrides, Mapping):
         raise ValidationError([Issue("economy", "type", "economy is an object")], "economy")
     return load_economy(overrides)
-
-
-def new_session(
-    board: dict[str, Any], economy: dict[str, Any] | None = None, start: bool = True
-) -> dict[str, Any]:
-    """Open a session on ``board`` (board JSON); install it and, if ``start``, start a round.
-
-    :raises ValidationError: for a malformed board or economy (nothing is created).
-    """
-    parsed = Board.from_json(board)
-    session = Session(_economy(economy))
-    outcome = session.engine.install_board(parsed)
-    if outcome.accepted and start:
-        session.ledger.notify_round_start()
-    session_id = _sessions.add(session)
-    return {
-        "session": session_id,
-        "outcome": outcome.to_json(),
-        "diagnostics": list(session.engine.diagnostics),
-        "events": session.drain(),
-        "state": session.view(),
-    }
-
-
-def act(session_id: str, intents: list[Any]) -> dict[str, Any]:
-    """Settle a batch of intents (``[{"kind": "dig", "cell": [x, y]}, ...]``).
-
-    :raises ValidationError: when an intent is not an object with a string kind.
-    """
-    session = _session(session_id)
-    if not isinstance(intents, list):
-        raise ValidationError([Issue("intents", "type", "intents is a list")], "intents")
-    batch = [Intent.from_json(item, f"intents[{k}]") for k, item in enumerate(intents)]
-    outcomes = session.engine.settle_batch(batch)
-    return {"outcomes": _outcomes(outcomes), "events": session.drain(), "state": session.view()}
-
-
-def call(
-    session_id: str, name: str, board: dict[str, Any] | None = None, hint: str = "same_board"
-) -> dict[str, Any]:
-    """An orchestration call: ``round_start``, ``settlement_done`` (with ``hint``),
-    ``install`` / ``refresh`` (with ``board``), ``retire``."""
-    session = _session(session_id)
-    if name not in CALLS:
-        raise GridforgeError(f"unknown call {name!r}; one of {', '.join(CALLS)}")
-    parsed = None if board is None else Board.from_json(board)
-    accepted = session.run_call(name, parsed, hint)
-    return {
-        "accepted": accepted,
-        "diagnostics": list(session.engine.diagnostics) + list(session.ledger.diagnostics),
-        "events": session.drain(),
-        "state": session.view(),
-    }
-
-
-def state(session_id: str) -> dict[str, Any]:
-    """The player's view of a session."""
-    return _session(session_id).view()
-
-
-def move_path(session_id: str, cell: list[int]) -> list[list[int]]:
-    """The path a move to ``cell`` would take ([] when it cannot)."""
-    engine = _session(session_id).engine
-    target = tuple(cell) if isinstance(cell, list) else cell
-    return [list(c) for c in engine.compute_move_path(target)]  # type: ignore[arg-type]
-
-
-def close_session(session_id: str) -> bool:
-    """Forget a session; False if it was not open."""
-    return _sessions.drop(session_id)
 
 
 # ------------------------------------------------------------------- replay
@@ -329,10 +227,10 @@ def _parse_step(step: object, path: str) -> ScriptStep:
 
 
 def replay(
-    board: Board | Mapping[str, Any] | str,
-    script: Script | Mapping[str, Any] | list[Any] | str,
+    board: Board | Json,
+    script: Script | Json,
     outcomes: bool = False,
-) -> list[dict[str, Any]]:
+) -> list[Event | StepRecord]:
     """Run ``script`` on ``board`` headless; return the event stream (A2 and A3 faces merged).
 
     With ``outcomes``, each step also yields a record ``{"step": k, "outcomes": [...]}``
@@ -347,7 +245,7 @@ def replay(
         script = parse_json(script, "mines script")
     plan = script if isinstance(script, Script) else parse_script(script)
     session = Session(plan.economy)
-    out: list[dict[str, Any]] = []
+    out: list[Event | StepRecord] = []
     if plan.start:
         install = session.engine.install_board(parsed_board)
         if not install.accepted:
@@ -361,22 +259,22 @@ def replay(
         if outcomes:
             out.append({"step": "install", "outcomes": [install.to_json()]})
     for k, step in enumerate(plan.steps):
-        results: dict[str, Any]
+        record: StepRecord
         if step.batch is not None:
-            results = {"outcomes": _outcomes(session.engine.settle_batch(step.batch))}
+            record = {"step": k, "outcomes": _outcomes(session.engine.settle_batch(step.batch))}
         else:
             assert step.call is not None
             board_arg = step.board
             if step.call in ("install", "refresh") and board_arg is None:
                 board_arg = parsed_board
-            results = {"accepted": session.run_call(step.call, board_arg, step.hint)}
+            record = {"step": k, "accepted": session.run_call(step.call, board_arg, step.hint)}
         out += session.drain()
         if outcomes:
-            out.append({"step": k, **results})
+            out.append(record)
     return out
 
 
-def event_lines(events: list[dict[str, Any]]) -> str:
+def event_lines(events: Sequence[Event | StepRecord]) -> str:
     """JSON lines, one per event, fixed key order and separators: same events, same bytes."""
     return "".join(
         json.dumps(ev, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
