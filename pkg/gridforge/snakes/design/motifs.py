@@ -291,9 +291,11 @@ def measure(ch: Chamber, states: int = CHAMBER_STATES) -> Chamber | None:
 class Built:
     """A level built from chambers, with its certificate facts.
 
-    ``minimum`` is proven: each chamber's minimum is proven by the exact search and the
-    chambers are separate floor regions. ``joint`` is the level's joint steps read on the
-    whole level (:func:`~gridforge.snakes.legibility.reading` with that minimum).
+    ``minimum`` is the built solution's length: proven when the chambers are separate floor
+    regions (each chamber's minimum is proven by the exact search, and no step in one region
+    changes what another can do); with doors only an upper bound (:func:`prove` decides).
+    ``joint`` is the level's joint steps read on the whole level
+    (:func:`~gridforge.snakes.legibility.reading` with that minimum).
     ``chamber_states`` is the work of every search made while building (stored states).
     """
 
@@ -327,10 +329,13 @@ def _pack(chambers: Sequence[Chamber]) -> tuple[int, int, list[Cell]] | None:
     return cols, rows, offsets
 
 
-def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target: int
-              ) -> tuple[LevelJson, tuple[tuple[int, str, str], ...]] | None:
-    """The level of the packed chambers (palette colours distinct inside each chamber) and
-    the concatenated minimal solutions (body indices shifted)."""
+def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target: int,
+              doors: bool = False) -> tuple[LevelJson, tuple[tuple[int, str, str], ...]] | None:
+    """The level of the packed chambers and the concatenated minimal solutions (body indices
+    shifted). Colours are distinct inside each chamber; with ``doors`` distinct over the
+    whole level (the chambers then share one floor region, and a shared colour would let a
+    body take another chamber's hole), and one stone between each two touching chambers is
+    opened (:func:`_open_doors`)."""
     packed = _pack(chambers)
     if packed is None:
         return None
@@ -339,8 +344,12 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
     bodies: list[dict[str, object]] = []
     holes: list[dict[str, object]] = []
     solution: list[tuple[int, str, str]] = []
+    palette = rng.sample(range(PALETTE), PALETTE)
     for ch, (ox, oy) in zip(chambers, offsets, strict=True):
-        colours = rng.sample(range(PALETTE), len(ch.bodies))
+        if doors:
+            colours, palette = palette[:len(ch.bodies)], palette[len(ch.bodies):]
+        else:
+            colours = rng.sample(range(PALETTE), len(ch.bodies))
         floor |= {(ox + x, oy + y) for x in range(ch.cols) for y in range(ch.rows)
                   if (x, y) not in ch.stones}
         base = len(bodies)
@@ -350,6 +359,8 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
         for (x, y), col in ch.holes:
             holes.append({"cell": [ox + x, oy + y], "color": colours[col]})
         solution.extend((base + b, end, d) for b, end, d in ch.solution)
+    if doors:
+        floor |= _open_doors(chambers, offsets, floor, rng)
     stones = [[x, y] for y in range(rows) for x in range(cols) if (x, y) not in floor]
     level: LevelJson = {
         "format": "gridforge.snakes.level/1", "cols": cols, "rows": rows,
@@ -358,6 +369,31 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
                  "seed": seed},
     }
     return level, tuple(solution)
+
+
+def _open_doors(chambers: Sequence[Chamber], offsets: Sequence[Cell], floor: set[Cell],
+                rng: random.Random) -> set[Cell]:
+    """One door per pair of chambers that a single stone separates somewhere: a separator
+    cell with floor of one chamber on one side and of the other on the opposite side, picked
+    at random among the candidates; hole cells are never beside a door (kept at a wall)."""
+    owner: dict[Cell, int] = {}
+    for i, (ch, (ox, oy)) in enumerate(zip(chambers, offsets, strict=True)):
+        for x in range(ch.cols):
+            for y in range(ch.rows):
+                if (ox + x, oy + y) in floor:
+                    owner[(ox + x, oy + y)] = i
+    candidates: dict[tuple[int, int], list[Cell]] = {}
+    for x, y in sorted({c for c in _around(owner) if c not in floor}):
+        for dx, dy in ((1, 0), (0, 1)):
+            a, b = owner.get((x - dx, y - dy)), owner.get((x + dx, y + dy))
+            if a is not None and b is not None and a != b:
+                candidates.setdefault((min(a, b), max(a, b)), []).append((x, y))
+    return {rng.choice(cells) for _, cells in sorted(candidates.items())}
+
+
+def _around(cells: dict[Cell, int]) -> set[Cell]:
+    """The 4-neighbours of the given cells."""
+    return {(x + dx, y + dy) for x, y in cells for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
 
 
 @dataclass
@@ -372,11 +408,14 @@ class _Tally:
 
     def fits(self, ch: Chamber, max_floor: float) -> bool:
         """Whether a measured chamber can join: joint steps >= 1 and within what is left,
-        its minimum within the steps left, and occupancy so far within ``max_floor``."""
+        its minimum within the steps left, not leaving a remainder of one, and occupancy so
+        far within ``max_floor``."""
         if ch.joint is None or ch.minimum is None or not 1 <= ch.joint <= self.remaining:
             return False
         if ch.minimum > self.steps_left or len(ch.bodies) > self.bodies_left:
             return False
+        if self.remaining - ch.joint == 1:
+            return False  # a joint step of one is rare in every family: never leave it
         return self.cells + _cells(ch) <= max_floor * (self.floor + _floor(ch))
 
     def take(self, ch: Chamber) -> None:
@@ -411,13 +450,18 @@ def _family_order(rng: random.Random, remaining: int) -> list[str]:
 
 def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int = 400,
                 max_bodies: int = 12, states: int = CHAMBER_STATES,
-                max_floor: float = 0.55) -> Built | None:
+                max_floor: float = 0.55, doors: bool = False) -> Built | None:
     """A level of chambers whose joint steps sum to ``target`` exactly, certificate steps at
     most ``max_steps``, occupancy at most ``max_floor``; None when ``max_draws`` chambers
-    drawn (and measured) do not give one. Deterministic in ``seed``."""
+    drawn (and measured) do not give one. Deterministic in ``seed``.
+
+    With ``doors`` the chambers are joined by doors into one floor region (six bodies at
+    most, colours all distinct): the built solution is then only an upper bound, and the
+    level's minimum and joint steps are what :func:`prove` establishes (a door may offer a
+    bay that lowers them)."""
     rng = random.Random(seed)
     chosen: list[Chamber] = []
-    tally = _Tally(target, max_steps, max_bodies)
+    tally = _Tally(target, max_steps, min(max_bodies, PALETTE) if doors else max_bodies)
     work = draws = 0
     while tally.remaining > 0 and draws < max_draws:
         for family in _family_order(rng, tally.remaining):
@@ -432,7 +476,7 @@ def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int =
                 break
     if tally.remaining or not chosen:
         return None
-    made = _assemble(chosen, rng, seed, target)
+    made = _assemble(chosen, rng, seed, target, doors)
     if made is None:
         return None
     data, solution = made
