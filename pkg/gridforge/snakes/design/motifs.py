@@ -344,6 +344,7 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
     bodies: list[dict[str, object]] = []
     holes: list[dict[str, object]] = []
     solution: list[tuple[int, str, str]] = []
+    hole_cells: set[Cell] = set()
     palette = rng.sample(range(PALETTE), PALETTE)
     for ch, (ox, oy) in zip(chambers, offsets, strict=True):
         if doors:
@@ -358,9 +359,10 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
                            "colors": [colours[col]]})
         for (x, y), col in ch.holes:
             holes.append({"cell": [ox + x, oy + y], "color": colours[col]})
+            hole_cells.add((ox + x, oy + y))
         solution.extend((base + b, end, d) for b, end, d in ch.solution)
     if doors:
-        floor |= _open_doors(chambers, offsets, floor, rng)
+        floor |= _open_doors(chambers, offsets, floor, rng, hole_cells)
     stones = [[x, y] for y in range(rows) for x in range(cols) if (x, y) not in floor]
     level: LevelJson = {
         "format": "gridforge.snakes.level/1", "cols": cols, "rows": rows,
@@ -372,7 +374,7 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
 
 
 def _open_doors(chambers: Sequence[Chamber], offsets: Sequence[Cell], floor: set[Cell],
-                rng: random.Random) -> set[Cell]:
+                rng: random.Random, holes: set[Cell]) -> set[Cell]:
     """One door per pair of chambers that a single stone separates somewhere: a separator
     cell with floor of one chamber on one side and of the other on the opposite side, picked
     at random among the candidates; hole cells are never beside a door (kept at a wall)."""
@@ -383,7 +385,7 @@ def _open_doors(chambers: Sequence[Chamber], offsets: Sequence[Cell], floor: set
                 if (ox + x, oy + y) in floor:
                     owner[(ox + x, oy + y)] = i
     candidates: dict[tuple[int, int], list[Cell]] = {}
-    for x, y in sorted({c for c in _around(owner) if c not in floor}):
+    for x, y in sorted({c for c in _around(owner) if c not in floor} - _around_set(holes)):
         for dx, dy in ((1, 0), (0, 1)):
             a, b = owner.get((x - dx, y - dy)), owner.get((x + dx, y + dy))
             if a is not None and b is not None and a != b:
@@ -392,6 +394,11 @@ def _open_doors(chambers: Sequence[Chamber], offsets: Sequence[Cell], floor: set
 
 
 def _around(cells: dict[Cell, int]) -> set[Cell]:
+    """The 4-neighbours of the given cells."""
+    return _around_set(set(cells))
+
+
+def _around_set(cells: set[Cell]) -> set[Cell]:
     """The 4-neighbours of the given cells."""
     return {(x + dx, y + dy) for x, y in cells for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
 
