@@ -21,7 +21,7 @@ from collections import Counter
 
 from gridforge.snakes.design.motifs import PROOF_STATES, build_level, prove
 from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import Level, level_from_json
+from gridforge.snakes.level import Level, floor_regions, level_from_json
 
 HEADER = ("| target | built/asked | joint med | joint max | joint = target | steps med | "
           "steps max | proven | occ. med | occ. max | bodies med | max length | folded | "
@@ -46,6 +46,7 @@ def _row(target: int, seeds: int, proof_states: int, doors: bool) -> str:
     cpu: list[float] = []
     steering: list[float] = []
     drag_counts: list[int] = []
+    regions: list[int] = []
     families: Counter[str] = Counter()
     proven = hit = folded = nbodies = holes = wall = single = outer = longest = 0
     for seed in range(1, seeds + 1):
@@ -64,6 +65,7 @@ def _row(target: int, seeds: int, proof_states: int, doors: bool) -> str:
         steps.append(int(cert["steps"] or 0))
         steering.append(read.steering_steps / max(1, steps[-1]))
         drag_counts.append(read.drags or 0)
+        regions.append(len(floor_regions(level)))
         occ.append(read.occupancy)
         bodies.append(len(level.bodies))
         folded += read.folded_count
@@ -77,7 +79,7 @@ def _row(target: int, seeds: int, proof_states: int, doors: bool) -> str:
         families.update(built.families)
     n = len(joints)
     if not n:
-        return f"| {target} | 0/{seeds} |" + " |" * 19
+        return f"| {target} | 0/{seeds} |" + " |" * 20
     mix = " ".join(f"{f} {c}" for f, c in families.most_common())
     return (f"| {target} | {n}/{seeds} | {statistics.median(joints):g} | {max(joints)} | "
             f"{hit}/{n} | {statistics.median(steps):g} | {max(steps)} | {proven}/{n} | "
@@ -85,7 +87,8 @@ def _row(target: int, seeds: int, proof_states: int, doors: bool) -> str:
             f"{longest} | {folded / nbodies:.0%} | {outer} | {wall / holes:.0%} | "
             f"{single}/{n} | {statistics.median(steering):.0%} | "
             f"{statistics.median(drag_counts):g} | "
-            f"{statistics.median(cpu):.2f} | {max(cpu):.2f} | {mix} |")
+            f"{statistics.median(cpu):.2f} | {max(cpu):.2f} | "
+            f"{statistics.median(regions):g} | {mix} |")
 
 
 def main() -> None:

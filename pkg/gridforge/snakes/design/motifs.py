@@ -291,9 +291,9 @@ def measure(ch: Chamber, states: int = CHAMBER_STATES) -> Chamber | None:
 class Built:
     """A level built from chambers, with its certificate facts.
 
-    ``minimum`` is the built solution's length: proven when the chambers are separate floor
-    regions (each chamber's minimum is proven by the exact search, and no step in one region
-    changes what another can do); with doors only an upper bound (:func:`prove` decides).
+    ``minimum`` is the built solution's length, proven: with separate floor regions each
+    chamber's minimum is proven by the exact search and no step in one region changes what
+    another can do; with doors the pairwise bound of the joined level reaches it.
     ``joint`` is the level's joint steps read on the whole level
     (:func:`~gridforge.snakes.legibility.reading` with that minimum).
     ``chamber_states`` is the work of every search made while building (stored states).
@@ -403,6 +403,26 @@ def _around_set(cells: set[Cell]) -> set[Cell]:
     return {(x + dx, y + dy) for x, y in cells for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
 
 
+DOOR_TRIES = 4  # door layouts tried before a level gives up its doors
+
+
+def _assemble_checked(chambers: Sequence[Chamber], rng: random.Random, seed: int, target: int,
+                      doors: bool, minimum: int
+                      ) -> tuple[LevelJson, tuple[tuple[int, str, str], ...]] | None:
+    """:func:`_assemble`; with ``doors``, a door layout is kept only when the pairwise bound
+    of the joined level still reaches ``minimum`` (no door offers a bay: the built solution
+    stays minimal, proven, and the joint steps stay those of the chambers). None when no
+    layout of :data:`DOOR_TRIES` does."""
+    for _ in range(DOOR_TRIES if doors else 1):
+        made = _assemble(chambers, rng, seed, target, doors)
+        if made is None or not doors:
+            return made
+        bound = pairwise_bound(Game(level_from_json(made[0]))).bound
+        if bound >= minimum:
+            return made
+    return None
+
+
 @dataclass
 class _Tally:
     """What the chambers chosen so far add up to."""
@@ -462,10 +482,9 @@ def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int =
     most ``max_steps``, occupancy at most ``max_floor``; None when ``max_draws`` chambers
     drawn (and measured) do not give one. Deterministic in ``seed``.
 
-    With ``doors`` the chambers are joined by doors into one floor region (six bodies at
-    most, colours all distinct): the built solution is then only an upper bound, and the
-    level's minimum and joint steps are what :func:`prove` establishes (a door may offer a
-    bay that lowers them)."""
+    With ``doors`` the chambers are joined by doors where they touch (six bodies at most,
+    colours all distinct), and a door layout is kept only when the pairwise bound still
+    proves the built solution minimal (:func:`_assemble_checked`)."""
     rng = random.Random(seed)
     chosen: list[Chamber] = []
     tally = _Tally(target, max_steps, min(max_bodies, PALETTE) if doors else max_bodies)
@@ -483,12 +502,12 @@ def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int =
                 break
     if tally.remaining or not chosen:
         return None
-    made = _assemble(chosen, rng, seed, target, doors)
+    minimum = sum(ch.minimum or 0 for ch in chosen)
+    made = _assemble_checked(chosen, rng, seed, target, doors, minimum)
     if made is None:
         return None
     data, solution = made
     level = level_from_json(data)
-    minimum = sum(ch.minimum or 0 for ch in chosen)
     read = reading(level, minimum)
     if read.occupancy > max_floor or read.outer_colours > PALETTE:
         return None
