@@ -73,3 +73,15 @@ def test_a_target_out_of_reach_builds_nothing() -> None:
     # 40 joint steps cannot fit 60 certificate steps with these families (about 2.3 steps
     # of certificate per joint step at best).
     assert build_level(1, 40, max_draws=60) is None
+
+
+@pytest.mark.parametrize(("target", "seed"), [(4, 1), (8, 2), (12, 1)])
+def test_chambers_joined_by_doors_keep_their_joint_steps(target: int, seed: int) -> None:
+    built = build_level(seed, target, doors=True)
+    assert built is not None
+    level = level_from_json(built.level)
+    colours = [h.color for h in level.holes]
+    assert len(colours) == len(set(colours)) == len(level.bodies) <= 6  # one hole per colour
+    cert = prove(built)
+    assert cert["optimal"] is True and cert["steps"] == built.minimum
+    assert reading(level, cert).joint_steps == target
