@@ -75,7 +75,7 @@ def test_a_target_out_of_reach_builds_nothing() -> None:
     assert build_level(1, 40, max_draws=60) is None
 
 
-@pytest.mark.parametrize(("target", "seed"), [(4, 1), (8, 2), (12, 1)])
+@pytest.mark.parametrize(("target", "seed"), [(4, 1), (8, 3), (12, 1)])
 def test_chambers_joined_by_doors_keep_their_joint_steps(target: int, seed: int) -> None:
     built = build_level(seed, target, doors=True)
     assert built is not None
