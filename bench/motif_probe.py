@@ -26,7 +26,7 @@ from gridforge.snakes.level import Level, floor_regions, level_from_json
 HEADER = ("| target | built/asked | joint med | joint max | joint = target | steps med | "
           "steps max | proven | occ. med | occ. max | bodies med | max length | folded | "
           "max outer | holes at a wall | one hole per colour | steering/steps med | drags med | "
-          "CPU s/level med | max | families |")
+          "CPU s/level med | max | regions med | families |")
 
 
 def _at_wall(level: Level, cell: tuple[int, int]) -> bool:
