@@ -34,6 +34,19 @@ def test_each_family_keeps_its_floor(family: str) -> None:
         assert all(2 <= len(cells) <= 5 for cells, _ in ch.bodies)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_back_out_costs_twice_what_the_mouth_body_must_clear(seed: int) -> None:
+    # The canonical back-out: room at the left, the corridor along +x from column rw; the
+    # body at the mouth (colour 1, its hole at the dead end) must clear its length plus its
+    # gap to the mouth plus the mouth cell, out and back again.
+    chamber = FAMILIES["back_out"](random.Random(seed))
+    mouth_body = next(cells for cells, colour in chamber.bodies if colour == 1)
+    room_width = min(x for x, _ in chamber.stones)
+    clear = len(mouth_body) + min(x for x, _ in mouth_body) - room_width + 1
+    measured = measure(chamber)
+    assert measured is not None and measured.joint == 2 * clear
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_chamber_minimum_matches_exhaustive_search(seed: int) -> None:
     rng = random.Random(seed)
