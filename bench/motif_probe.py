@@ -7,6 +7,7 @@ minimum, and prints one Markdown table row per target:
     .venv/bin/python bench/motif_probe.py                       # targets 2 4 8 12 16, seeds 1..20
     .venv/bin/python bench/motif_probe.py --targets 12 --seeds 50 --proof-states 100000
     .venv/bin/python bench/motif_probe.py --doors                 # chambers joined by doors
+    .venv/bin/python bench/motif_probe.py --climb 100 --top 16    # a climb 2 -> 16, by fifths
 
 CPU seconds are process time (design + proof) per level; every search is bounded by counted
 states, so the levels and figures are the same on every run.
@@ -91,6 +92,47 @@ def _row(target: int, seeds: int, proof_states: int, doors: bool) -> str:
             f"{statistics.median(regions):g} | {mix} |")
 
 
+def _climb(levels: int, top: int, proof_states: int, doors: bool) -> None:
+    """Build ``levels`` levels whose target climbs from 2 to ``top`` (level n asks
+    2 + round((top - 2) * (n - 1) / (levels - 1)); a level that does not build tries the
+    next seed, n + 100000 k); print per fifth of the line what was built and its cost."""
+    print("| levels | targets | retries | joint = target | proven | steps med | steps max | "
+          "occ. max | CPU s total |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    total = 0.0
+    fifth = max(1, levels // 5)
+    for start in range(1, levels + 1, fifth):
+        stop = min(levels, start + fifth - 1)
+        retries = hit = proven = 0
+        steps: list[int] = []
+        occ: list[float] = []
+        targets: list[int] = []
+        t0 = time.process_time()
+        for n in range(start, stop + 1):
+            target = 2 + round((top - 2) * (n - 1) / max(1, levels - 1))
+            targets.append(target)
+            for k in range(20):
+                built = build_level(n + 100_000 * k, target, doors=doors)
+                if built is not None:
+                    break
+                retries += 1
+            if built is None:
+                continue
+            cert = prove(built, proof_states)
+            read = reading(level_from_json(built.level), cert)
+            hit += read.joint_steps == target
+            proven += read.proven
+            steps.append(int(cert["steps"] or 0))
+            occ.append(read.occupancy)
+        spent = time.process_time() - t0
+        total += spent
+        count = stop - start + 1
+        print(f"| {start}-{stop} | {min(targets)}-{max(targets)} | {retries} | {hit}/{count} | "
+              f"{proven}/{count} | {statistics.median(steps):g} | {max(steps)} | "
+              f"{max(occ):.2f} | {spent:.1f} |", flush=True)
+    print(f"\n{levels} levels: {total:.1f} CPU s in all, {total / levels:.2f} per level")
+
+
 def main() -> None:
     """Parse the flags and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -99,7 +141,13 @@ def main() -> None:
     parser.add_argument("--proof-states", type=int, default=PROOF_STATES)
     parser.add_argument("--doors", action="store_true",
                         help="join the chambers by doors into one floor region")
+    parser.add_argument("--climb", type=int, default=0, metavar="N",
+                        help="instead: N levels whose target climbs from 2 to --top")
+    parser.add_argument("--top", type=int, default=16)
     args = parser.parse_args()
+    if args.climb:
+        _climb(args.climb, args.top, args.proof_states, args.doors)
+        return
     print(HEADER)
     print("|" + " --- |" * HEADER.count(" | ") + " --- |")
     for target in args.targets:
