@@ -127,8 +127,9 @@ class _Serial:
         often found long before the first body's search space is exhausted.
 
         Obstacles: the start cells of the remaining bodies other than b. The expansion
-        mirrors :meth:`Game.successors` restricted to one body (the tests hold the two
-        equal); the state is one int: cells, then layers shed, then used holes.
+        is the rules' step (:meth:`Game.advance`) restricted to one body, inlined for speed
+        (``tests/snakes/test_step_rule.py`` holds the two equal); the state is one int:
+        cells, then layers shed, then used holes.
         """
         g = self.game
         others = 0

@@ -7,7 +7,8 @@ and scoring all run on the same code.
 
 Public names (stable; the designer and the browser build on them):
 
-- :class:`Game` (``Game(level)``): ``initial`` (the start state), ``successors(state, occ)``
+- :class:`Game` (``Game(level)``): ``initial`` (the start state), ``advance(state, move)``
+  (the step rule's kernel: the child, or None when refused), ``successors(state, occ)``
   (``[(move, child, child_occ)]``, the search's expansion), ``legal_moves(state)``,
   ``refusal(state, move)`` (a reason code or ``None``), ``apply(state, move)`` (raises
   :class:`IllegalStep`), ``is_complete(state)``, ``occupancy(state)``, ``body_cells``,
@@ -479,9 +480,13 @@ class Game:
         return child
 
     def advance(self, state: State, move: Move) -> State | None:
-        """The state after ``move``, or None when :meth:`refusal` refuses it: both in one
-        pass, without building cell lists (replays of whole solutions call it once a step;
-        the test suite checks it against :meth:`refusal` and :meth:`successors`)."""
+        """The state after ``move``, or None when the rules refuse it: the step rule's
+        kernel (spec sections 3, 3b and 4), in one pass without building cell lists.
+
+        Every faster copy of the rule (:meth:`successors`, :meth:`refusal`, the searches'
+        expansions in ``puzzle``, ``pairs`` and ``search``, backward play's slides) is held
+        to this one by ``tests/snakes/test_step_rule.py``; this one is held to an oracle
+        written from the spec by ``tests/snakes/test_terrain.py``."""
         n = self.n
         b = move >> 3
         if not 0 <= b < n:
