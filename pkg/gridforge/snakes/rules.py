@@ -510,13 +510,7 @@ class Game:
             return None
         h = self.hole_at[t]
         if h >= 0 and not used >> h & 1:
-            if self.hole_frozen[h] > used.bit_count() or self.hole_color[h] != self.colors[b][shed]:
-                return None
-            new_used = used | (1 << h)
-            if shed + 1 < self.nlayers[b]:
-                return (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
-            return (*state[:b], 0, *state[b + 1 : n], layers & ~(7 << (LAYER_BITS * b)),
-                    new_used)
+            return self._exited(state, b, h, shed)
         rest = code
         while rest:  # padded indices of cells are never 0
             if rest & CELL_MASK == t:
@@ -533,6 +527,19 @@ class Game:
                     rest >>= BITS
         moved = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & self.code_masks[b]
         return (*state[:b], moved, *state[b + 1 :])
+
+    def _exited(self, state: State, b: int, h: int, shed: int) -> State | None:
+        """:meth:`advance` of body b (``shed`` layers shed) into the unused hole h: the state
+        after its exit, or None when the hole is frozen or of another colour."""
+        n = self.n
+        used = state[n + 1]
+        if self.hole_frozen[h] > used.bit_count() or self.hole_color[h] != self.colors[b][shed]:
+            return None
+        layers = state[n]
+        new_used = used | (1 << h)
+        if shed + 1 < self.nlayers[b]:
+            return (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
+        return (*state[:b], 0, *state[b + 1 : n], layers & ~(7 << (LAYER_BITS * b)), new_used)
 
     def replay(self, steps: Iterable[Any], state: State | None = None) -> list[State]:
         """States along JSON ``steps`` from ``state`` (default initial); raises IllegalStep
