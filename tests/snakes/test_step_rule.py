@@ -259,10 +259,10 @@ class RelaxedKernel:
         out = []
         for move in range(k << 3, k + 1 << 3):
             slid = self.slides.advance(plain, move)
-            out_ = self.exits.advance(holes, move)
-            free = slid is not None and self.slides.occupancy(slid) != occ
-            if free and out_ is not None and out_[-1] != holes[-1]:
-                out.append((self.key(out_), self.exits.occupancy(out_)))
+            left = self.exits.advance(holes, move)
+            free = slid is not None and self.slides.occupancy(slid) != occ  # not its far end
+            if free and left is not None and left[-1] != holes[-1]:
+                out.append((self.key(left), self.exits.occupancy(left)))
             if slid is not None:
                 out.append((self.key((*slid[:-1], holes[-1])), self.slides.occupancy(slid)))
         return out
