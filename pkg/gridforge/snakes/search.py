@@ -602,10 +602,9 @@ class Solver:
         last_bk = -1
         last: deque[Item] = deque()
         last_group: Group | None = None
-        # The bodies that may move: on the board, thawed, and no key carrier of theirs left.
-        movers = [(b, ent) for b, ent in enumerate(ents)
-                  if ent is not None and frozen[b] <= exited and not lockers[b] & alive]
-        for b, ent in movers:
+        for b, ent in enumerate(ents):
+            if ent is None or frozen[b] > exited or lockers[b] & alive:
+                continue  # exited, frozen, or locked while a key carrier is on the board
             shed, _, recs, _, head, tail, _ = ent
             c = outer[b][shed]
             group = minfo[slot[c]]
@@ -629,10 +628,10 @@ class Solver:
                 if occ & need:
                     continue
                 if hole >= 0 and not used >> hole & 1:
-                    if not delta or hole_frozen[hole] > exited:
-                        continue
-                    child = key + delta
-                    if best_get(child, _UNSEEN) <= ng:
+                    # An exit: the hole must take this layer (delta), be open, and the child
+                    # be new or reached more cheaply.
+                    if (not delta or hole_frozen[hole] > exited
+                            or best_get(child := key + delta, _UNSEEN) <= ng):
                         continue
                     if weight != scale and child >> uoff == all_used:
                         best[child] = ng
@@ -652,7 +651,7 @@ class Solver:
                         y = near[nt]
                         lb = base + (x if x < y else y)
                 if lb >= cap:
-                    pruned += lb < INF  # ng + lb >= upper (else no finite matching: dead)
+                    pruned += 1 if lb < INF else 0  # ng + lb >= upper (else INF: dead)
                     continue
                 best[child] = ng
                 bk = gbase + lb * lmul
@@ -862,7 +861,13 @@ class Solver:
                 if h > hb:
                     # Pushed on an estimate: back to the open list with its exact bound.
                     settled[key] = node
-                    _bucket(buckets, active, (scale * g + weight * h) << _H_BITS | h).append(item)
+                    nb = (scale * g + weight * h) << _H_BITS | h
+                    other = buckets.get(nb)
+                    if other is None:
+                        buckets[nb] = deque((item,))
+                        heappush(active, nb)
+                    else:
+                        other.append(item)
                     continue
             if key >> uoff == all_used:
                 goal = item
