@@ -614,16 +614,23 @@ def floor_regions(level: Level) -> list[list[Cell]]:
     return regions(level.cols, level.rows, set(level.stones))
 
 
+def _supply_demand(bodies: Sequence[Body], holes: Sequence[Hole]
+                   ) -> tuple[dict[int, int], dict[int, int]]:
+    """Per colour, the layers of ``bodies`` (supply) and the ``holes`` (demand)."""
+    supply: dict[int, int] = {}
+    demand: dict[int, int] = {}
+    for body in bodies:
+        for c in body.colors:
+            supply[c] = supply.get(c, 0) + 1
+    for hole in holes:
+        demand[hole.color] = demand.get(hole.color, 0) + 1
+    return supply, demand
+
+
 def balance_issues(level: Level) -> list[Issue]:
     """Supply (layers) against demand (holes) per colour, whole level and per floor region."""
     issues: list[Issue] = []
-    supply: dict[int, int] = {}
-    demand: dict[int, int] = {}
-    for body in level.bodies:
-        for c in body.colors:
-            supply[c] = supply.get(c, 0) + 1
-    for hole in level.holes:
-        demand[hole.color] = demand.get(hole.color, 0) + 1
+    supply, demand = _supply_demand(level.bodies, level.holes)
     for c in sorted(set(supply) | set(demand)):
         if supply.get(c, 0) != demand.get(c, 0):
             issues.append(
@@ -640,15 +647,8 @@ def balance_issues(level: Level) -> list[Issue]:
         return issues
     region_of = {cell: r for r, cells in enumerate(regions) for cell in cells}
     for r in range(len(regions)):
-        sup: dict[int, int] = {}
-        dem: dict[int, int] = {}
-        for body in level.bodies:
-            if region_of[body.cells[0]] == r:
-                for c in body.colors:
-                    sup[c] = sup.get(c, 0) + 1
-        for hole in level.holes:
-            if region_of[hole.cell] == r:
-                dem[hole.color] = dem.get(hole.color, 0) + 1
+        sup, dem = _supply_demand([b for b in level.bodies if region_of[b.cells[0]] == r],
+                                  [h for h in level.holes if region_of[h.cell] == r])
         for c in sorted(set(sup) | set(dem)):
             if sup.get(c, 0) != dem.get(c, 0):
                 x, y = regions[r][0]

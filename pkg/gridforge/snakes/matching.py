@@ -90,12 +90,19 @@ def hungarian(cost: Sequence[Sequence[int]]) -> tuple[int, list[int], list[int],
             j1 = way[j0]
             p[j0] = p[j1]
             j0 = j1
-    assign = [0] * n
-    for j in range(1, m + 1):
-        if p[j]:
-            assign[p[j] - 1] = j - 1
+    assign = _assignment(p, n)
     total = sum(min(cost[i][assign[i]], INF) for i in range(n))
     return min(total, INF), assign, u[1:], v[1:]
+
+
+def _assignment(p: list[int], n: int) -> list[int]:
+    """Each of n rows' column, from the 1-based ``p[j]`` (the row matched to column j, 0
+    for none) of :func:`hungarian`."""
+    assign = [0] * n
+    for j in range(1, len(p)):
+        if p[j]:
+            assign[p[j] - 1] = j - 1
+    return assign
 
 
 def min_cost(cost: Sequence[Sequence[int]]) -> int:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes import editor, play
+from gridforge.snakes import play, samples
 from gridforge.snakes.answers import (
     Answer,
     DraftAnswer,
@@ -316,7 +316,7 @@ def export(level: Any, certificate: Any) -> str:
 
 def sample_levels() -> list[LevelJson]:
     """The levels shipped with the package (each a level dict with ``meta``)."""
-    return editor.sample_levels()
+    return samples.sample_levels()
 
 
 def topologies() -> list[str]:

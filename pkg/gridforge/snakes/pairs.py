@@ -190,7 +190,6 @@ class _Relaxed:
 
     def search(self, members: tuple[int, ...], budget: int, floor: int) -> RelaxedCost:
         """A* on the relaxed game of ``members`` (one or two bodies on the board)."""
-        game = self.game
         a = members[0]
         b = members[1] if len(members) > 1 else -1
         pair = (a, b if b >= 0 else a)
@@ -203,48 +202,19 @@ class _Relaxed:
         # then newest first; f never below ``floor`` (a lower bound of every solution).
         heap: list[tuple[int, int, int, int, _Key, int]] = [(max(h0, floor), h0, 0, 0, start, occ0)]
         seq = 0
-        nbb_color = game.nbb_color  # per outer colour (one table when nothing is painted)
-        bit = game.bit
-        hole_at = self.hole_at
-        hole_color = self.hole_color
         heuristic = self.heuristic
+        children = self.children
         while heap:
             f, _, _, g, key, occ = heappop(heap)
             if best[key] != g:
                 continue  # stale: reached again more cheaply
             if len(best) >= budget:
                 return RelaxedCost(f, False, len(best))
-            ca, cb, meta = key
-            avail = self.unused & ~(meta >> _META_USED)
             g1 = g + 1
-            for k, x, code in ((0, a, ca), (1, b, cb)):
-                if not code:
+            for k, x in ((0, a), (1, b)):
+                if not key[k]:
                     continue
-                length = game.lengths[x]
-                shift = game.shifts[x]
-                cmask = game.code_masks[x]
-                shed = (meta >> (LAYER_BITS * k)) & 7
-                color = game.colors[x][shed]
-                head = code & CELL_MASK
-                tail = code >> shift
-                children: list[tuple[_Key, int]] = []
-                nbb = nbb_color[color]
-                for end, here, far in ((0, head, tail), (1, tail, head)):
-                    far_bit = bit[far]
-                    for _, t, bt in nbb[here]:
-                        if occ & bt:
-                            if t != far or length < 3:
-                                continue
-                            new_occ = occ
-                        else:
-                            new_occ = occ ^ bt ^ far_bit
-                            h = hole_at[t]
-                            if h >= 0 and avail >> h & 1 and hole_color[h] == color:
-                                children.append(self._exit(key, k, x, shed, h, occ))
-                        moved = code >> BITS | t << shift if end else (code << BITS | t) & cmask
-                        child: _Key = (moved, cb, meta) if k == 0 else (ca, moved, meta)
-                        children.append((child, new_occ))
-                for child, new_occ in children:
+                for child, new_occ in children(key, k, x, occ):
                     if not child[0] and not child[1]:
                         # A goal one step past the cheapest open f: nothing can beat it.
                         return RelaxedCost(max(g1, floor), True, len(best))
@@ -258,6 +228,44 @@ class _Relaxed:
                     fc = g1 + hc
                     heappush(heap, (fc if fc > floor else floor, hc, -seq, g1, child, new_occ))
         return RelaxedCost(INF, True, len(best))
+
+    def children(self, key: _Key, k: int, x: int, occ: int) -> list[tuple[_Key, int]]:
+        """The relaxed game's children of node ``key`` (occupancy ``occ``) by its member k
+        (body x), with their occupancies: the rules' steps (paint and bridge lanes as the
+        rules have them) without other bodies, freezes or locks, holes floor for travel, and
+        an exit into a free hole of the outer colour still available to the part."""
+        game = self.game
+        ca, cb, meta = key
+        code = key[k]
+        length = game.lengths[x]
+        shift = game.shifts[x]
+        cmask = game.code_masks[x]
+        shed = (meta >> (LAYER_BITS * k)) & 7
+        color = game.colors[x][shed]
+        avail = self.unused & ~(meta >> _META_USED)
+        hole_at = self.hole_at
+        hole_color = self.hole_color
+        bit = game.bit
+        head = code & CELL_MASK
+        tail = code >> shift
+        out: list[tuple[_Key, int]] = []
+        nbb = game.nbb_color[color]  # per outer colour (one table when nothing is painted)
+        for end, here, far in ((0, head, tail), (1, tail, head)):
+            far_bit = bit[far]
+            for _, t, bt in nbb[here]:
+                if occ & bt:
+                    if t != far or length < 3:
+                        continue
+                    new_occ = occ
+                else:
+                    new_occ = occ ^ bt ^ far_bit
+                    h = hole_at[t]
+                    if h >= 0 and avail >> h & 1 and hole_color[h] == color:
+                        out.append(self._exit(key, k, x, shed, h, occ))
+                moved = code >> BITS | t << shift if end else (code << BITS | t) & cmask
+                child: _Key = (moved, cb, meta) if k == 0 else (ca, moved, meta)
+                out.append((child, new_occ))
+        return out
 
     def _exit(self, key: _Key, k: int, x: int, shed: int, h: int, occ: int) -> tuple[_Key, int]:
         """The node after body x (member k) exits into hole h."""

@@ -92,10 +92,7 @@ class _Serial:
         now (its own first exit must come before any threshold it could raise)."""
         g = self.game
         w = g.width
-        others = 0
-        for o in range(g.n):
-            if o != b and not gone >> o & 1:
-                others |= self.start_occ[o]
+        others = self._others(b, gone)
         unused = g.unused_holes(used)
         # A flood of cells, not lanes: a bridge stays passable (one lane may be free), and a
         # vertical lane's node (past the board's cells) never blocks; paint is ignored. All
@@ -127,14 +124,12 @@ class _Serial:
         often found long before the first body's search space is exhausted.
 
         Obstacles: the start cells of the remaining bodies other than b. The expansion
-        mirrors :meth:`Game.successors` restricted to one body (the tests hold the two
-        equal); the state is one int: cells, then layers shed, then used holes.
+        is the rules' step (:meth:`Game.advance`) restricted to one body, inlined for speed
+        (``tests/snakes/test_step_rule.py`` holds the two equal); the state is one int:
+        cells, then layers shed, then used holes.
         """
         g = self.game
-        others = 0
-        for o in range(g.n):
-            if o != b and not gone >> o & 1:
-                others |= self.start_occ[o]
+        others = self._others(b, gone)
         length = g.lengths[b]
         shift = g.shifts[b]
         cmask = g.code_masks[b]
@@ -149,13 +144,7 @@ class _Serial:
         # parent[key] = (parent key, move); -1 marks the start.
         parent: dict[int, tuple[int, int]] = {key0: (-1, 0)}
         found: set[int] = set()  # the used sets seen on leaving
-        # At most this many used sets can come out (a hole of each layer's colour for each
-        # layer): once all have, the rest of the space holds no new outcome.
-        unused_now = g.unused_holes(used)
-        possible = 1
-        for layer in range(nlayers):
-            possible *= sum(1 for h, p in enumerate(g.hole_cells)
-                            if unused_now >> p & 1 and hole_color[h] == colors[layer])
+        possible = self._possible(b, used)
         frontier = [(key0, self.start_occ[b])]
         # States stored and not yet counted in self.work, and the room the budget leaves.
         stored = 1
@@ -173,6 +162,7 @@ class _Serial:
                 tail = code >> shift
                 color = colors[shed]
                 nbb = nbb_color[color]
+                rest = shed << sh_shed | kused << sh_used  # a slide keeps layers and holes
                 for end, here, far in ((0, head, tail), (4, tail, head)):
                     far_bit = bit[far]
                     for d, t, bt in nbb[here]:
@@ -181,35 +171,30 @@ class _Serial:
                             if t != far or length < 3:
                                 continue
                             new_own = own
+                            child = rest | ((code >> BITS) | (t << shift) if end
+                                            else ((code << BITS) | t) & cmask)
                         elif unused & bt:
                             h = hole_at[t]
                             if hole_color[h] != color or hole_frozen[h] > exited:
                                 continue
                             new_used = kused | 1 << h
-                            if shed + 1 < nlayers:
-                                child = code | (shed + 1) << sh_shed | new_used << sh_used
-                                if child not in parent:
-                                    if stored >= room:
-                                        self._spend(stored + 1)
-                                    stored += 1
-                                    parent[child] = (key, move)
-                                    nxt.append((child, own))
-                            elif new_used not in found:
-                                found.add(new_used)
-                                # Count what is stored so far: nested searches run now.
-                                self.work += stored
-                                stored = 0
-                                yield new_used, self._path(parent, key, move)
-                                if len(found) >= possible:
-                                    return
-                                room = self.max_states - self.work
-                            continue
+                            if shed + 1 >= nlayers:  # its last layer: the body leaves
+                                if new_used not in found:
+                                    found.add(new_used)
+                                    # Count what is stored so far: nested searches run now.
+                                    self.work += stored
+                                    stored = 0
+                                    yield new_used, self._path(parent, key, move)
+                                    if len(found) >= possible:
+                                        return
+                                    room = self.max_states - self.work
+                                continue
+                            new_own = own
+                            child = code | (shed + 1) << sh_shed | new_used << sh_used
                         else:
                             new_own = own ^ bt ^ far_bit
-                        new_code = (
-                            (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & cmask
-                        )
-                        child = new_code | shed << sh_shed | kused << sh_used
+                            child = rest | ((code >> BITS) | (t << shift) if end
+                                            else ((code << BITS) | t) & cmask)
                         if child not in parent:
                             if stored >= room:
                                 self._spend(stored + 1)
@@ -218,6 +203,26 @@ class _Serial:
                             nxt.append((child, new_own))
             frontier = nxt
         self.work += stored
+
+    def _others(self, b: int, gone: int) -> int:
+        """The start cells of the bodies other than b not yet gone, as an occupancy."""
+        others = 0
+        for o in range(self.game.n):
+            if o != b and not gone >> o & 1:
+                others |= self.start_occ[o]
+        return others
+
+    def _possible(self, b: int, used: int) -> int:
+        """At most this many used sets can come out of :meth:`outcomes` (a hole of each
+        layer's colour for each layer): once all have, the rest of the space holds no new
+        outcome."""
+        g = self.game
+        unused_now = g.unused_holes(used)
+        possible = 1
+        for color in g.colors[b]:
+            possible *= sum(1 for h, p in enumerate(g.hole_cells)
+                            if unused_now >> p & 1 and g.hole_color[h] == color)
+        return possible
 
     @staticmethod
     def _path(parent: dict[int, tuple[int, int]], key: int, move: Move) -> list[Move]:

@@ -7,7 +7,8 @@ and scoring all run on the same code.
 
 Public names (stable; the designer and the browser build on them):
 
-- :class:`Game` (``Game(level)``): ``initial`` (the start state), ``successors(state, occ)``
+- :class:`Game` (``Game(level)``): ``initial`` (the start state), ``advance(state, move)``
+  (the step rule's kernel: the child, or None when refused), ``successors(state, occ)``
   (``[(move, child, child_occ)]``, the search's expansion), ``legal_moves(state)``,
   ``refusal(state, move)`` (a reason code or ``None``), ``apply(state, move)`` (raises
   :class:`IllegalStep`), ``is_complete(state)``, ``occupancy(state)``, ``body_cells``,
@@ -479,9 +480,13 @@ class Game:
         return child
 
     def advance(self, state: State, move: Move) -> State | None:
-        """The state after ``move``, or None when :meth:`refusal` refuses it: both in one
-        pass, without building cell lists (replays of whole solutions call it once a step;
-        the test suite checks it against :meth:`refusal` and :meth:`successors`)."""
+        """The state after ``move``, or None when the rules refuse it: the step rule's
+        kernel (spec sections 3, 3b and 4), in one pass without building cell lists.
+
+        Every faster copy of the rule (:meth:`successors`, :meth:`refusal`, the searches'
+        expansions in ``puzzle``, ``pairs`` and ``search``, backward play's slides) is held
+        to this one by ``tests/snakes/test_step_rule.py``; this one is held to an oracle
+        written from the spec by ``tests/snakes/test_terrain.py``."""
         n = self.n
         b = move >> 3
         if not 0 <= b < n:
@@ -505,13 +510,7 @@ class Game:
             return None
         h = self.hole_at[t]
         if h >= 0 and not used >> h & 1:
-            if self.hole_frozen[h] > used.bit_count() or self.hole_color[h] != self.colors[b][shed]:
-                return None
-            new_used = used | (1 << h)
-            if shed + 1 < self.nlayers[b]:
-                return (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
-            return (*state[:b], 0, *state[b + 1 : n], layers & ~(7 << (LAYER_BITS * b)),
-                    new_used)
+            return self._exited(state, b, h, shed)
         rest = code
         while rest:  # padded indices of cells are never 0
             if rest & CELL_MASK == t:
@@ -528,6 +527,19 @@ class Game:
                     rest >>= BITS
         moved = (code >> BITS) | (t << shift) if end else ((code << BITS) | t) & self.code_masks[b]
         return (*state[:b], moved, *state[b + 1 :])
+
+    def _exited(self, state: State, b: int, h: int, shed: int) -> State | None:
+        """:meth:`advance` of body b (``shed`` layers shed) into the unused hole h: the state
+        after its exit, or None when the hole is frozen or of another colour."""
+        n = self.n
+        used = state[n + 1]
+        if self.hole_frozen[h] > used.bit_count() or self.hole_color[h] != self.colors[b][shed]:
+            return None
+        layers = state[n]
+        new_used = used | (1 << h)
+        if shed + 1 < self.nlayers[b]:
+            return (*state[:n], layers + (1 << (LAYER_BITS * b)), new_used)
+        return (*state[:b], 0, *state[b + 1 : n], layers & ~(7 << (LAYER_BITS * b)), new_used)
 
     def replay(self, steps: Iterable[Any], state: State | None = None) -> list[State]:
         """States along JSON ``steps`` from ``state`` (default initial); raises IllegalStep

@@ -628,10 +628,10 @@ class Solver:
                 if occ & need:
                     continue
                 if hole >= 0 and not used >> hole & 1:
-                    if not delta or hole_frozen[hole] > exited:
-                        continue
-                    child = key + delta
-                    if best_get(child, _UNSEEN) <= ng:
+                    # An exit: the hole must take this layer (delta), be open, and the child
+                    # be new or reached more cheaply.
+                    if (not delta or hole_frozen[hole] > exited
+                            or best_get(child := key + delta, _UNSEEN) <= ng):
                         continue
                     if weight != scale and child >> uoff == all_used:
                         best[child] = ng
@@ -651,22 +651,14 @@ class Solver:
                         y = near[nt]
                         lb = base + (x if x < y else y)
                 if lb >= cap:
-                    if lb < INF:
-                        pruned += 1  # ng + lb >= upper
-                    continue  # (else no finite matching: a dead state)
+                    pruned += 1 if lb < INF else 0  # ng + lb >= upper (else INF: dead)
+                    continue
                 best[child] = ng
                 bk = gbase + lb * lmul
-                if bk == last_bk:
-                    last.append((child, key, move))
-                    continue
-                last_bk = bk
-                lst = buckets_get(bk)
-                if lst is None:
-                    last = buckets[bk] = deque(((child, key, move),))
-                    heappush(active, bk)
-                else:
-                    lst.append((child, key, move))
-                    last = lst
+                if bk != last_bk:  # siblings often share a bucket: keep it at hand
+                    last_bk = bk
+                    last = buckets_get(bk) or _bucket(buckets, active, bk)
+                last.append((child, key, move))
         return None, pruned
 
     def _exit_estimate(
@@ -867,6 +859,7 @@ class Solver:
                 if h >= INF or g + h >= limit:
                     continue
                 if h > hb:
+                    # Pushed on an estimate: back to the open list with its exact bound.
                     settled[key] = node
                     nb = (scale * g + weight * h) << _H_BITS | h
                     other = buckets.get(nb)
@@ -885,14 +878,12 @@ class Solver:
                 reason = "states"
                 break
             expanded += 1
-            if not expanded & 255:
-                if time.monotonic() > deadline:
-                    lst.appendleft(item)
-                    settled[key] = node
-                    reason = "seconds"
-                    break
-                if not expanded & 4095:
-                    progress.step(len(best), max_states, label)
+            if not expanded & 255 and _late(expanded, deadline, progress, len(best), max_states,
+                                            label):
+                lst.appendleft(item)
+                settled[key] = node
+                reason = "seconds"
+                break
             nodes[key] = node
             came[key] = item
             found, cut = expand(key, node, g + 1, best, limit, weight, buckets, active, scale)
@@ -985,6 +976,26 @@ class Solver:
             exact.optimal = False
             exact.lower_bound = max(h0, exact.lower_bound)
         return exact
+
+
+def _bucket(buckets: dict[int, deque[Item]], active: list[int], bk: int) -> deque[Item]:
+    """The open list's bucket ``bk``; a new one joins the heap of buckets."""
+    lst = buckets.get(bk)
+    if lst is None:
+        lst = buckets[bk] = deque()
+        heappush(active, bk)
+    return lst
+
+
+def _late(expanded: int, deadline: float, progress: Progress, stored: int, max_states: int,
+          label: str) -> bool:
+    """Whether the search is past its ``deadline`` (asked every 256 expansions); every 4096
+    expansions it reports its ``stored`` states to ``progress`` too."""
+    if time.monotonic() > deadline:
+        return True
+    if not expanded & 4095:
+        progress.step(stored, max_states, label)
+    return False
 
 
 def _path(came: dict[int, Item], goal: Item) -> list[Move]:

@@ -821,6 +821,31 @@ def _block_of(n: int, block: int) -> int:
     return (n - 1) // block
 
 
+def _block_record(item: Json, path: str, block: int, taken: set[int],
+                  bad: Callable[[str, str], None]) -> BlockFile | None:
+    """One record of a progress file's ``files`` (at ``path``), or None after saying what is
+    wrong with it through ``bad``; ``taken`` holds the levels of the records before it."""
+    if not isinstance(item, dict) or set(item) != {"name", "first", "last", "sha256"}:
+        bad(path, "a block record is {name, first, last, sha256}")
+        return None
+    first, last, name, sha = item["first"], item["last"], item["name"], item["sha256"]
+    if not (is_int(first) and is_int(last) and 1 <= first <= last <= LEVELS
+            and _block_of(first, block) == _block_of(last, block)):
+        bad(path, f"first..last must lie inside one block of {block} levels")
+        return None
+    if not isinstance(name, str) or name != block_name(first, last):
+        bad(f"{path}.name", f"must be the builder's own block name "
+                            f"{block_name(first, last)!r}, got {str(name)[:60]!r}")
+        return None
+    if not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{64}", sha):
+        bad(f"{path}.sha256", "must be 64 lowercase hex digits")
+        return None
+    if not taken.isdisjoint(range(first, last + 1)):
+        bad(path, f"levels {first}..{last} are listed twice")
+        return None
+    return BlockFile(name, first, last, sha)
+
+
 def _check_progress(data: Json, block: int | None) -> tuple[int, int, list[BlockFile]]:
     """Validate a progress file whole; returns its seed, block size and block files. The
     block size must be ``block``; ``None`` takes the file's own (an integer in 1..2000).
@@ -855,28 +880,10 @@ def _check_progress(data: Json, block: int | None) -> tuple[int, int, list[Block
         raw = []
     taken: set[int] = set()
     for i, item in enumerate(raw):
-        path = f"files[{i}]"
-        if not isinstance(item, dict) or set(item) != {"name", "first", "last", "sha256"}:
-            bad(path, "a block record is {name, first, last, sha256}")
-            continue
-        first, last, name, sha = item["first"], item["last"], item["name"], item["sha256"]
-        if not (is_int(first) and is_int(last) and 1 <= first <= last <= LEVELS
-                and _block_of(first, block) == _block_of(last, block)):
-            bad(path, f"first..last must lie inside one block of {block} levels")
-            continue
-        if not isinstance(name, str) or name != block_name(first, last):
-            bad(f"{path}.name", f"must be the builder's own block name "
-                                f"{block_name(first, last)!r}, got {str(name)[:60]!r}")
-            continue
-        if not isinstance(sha, str) or not re.fullmatch(r"[0-9a-f]{64}", sha):
-            bad(f"{path}.sha256", "must be 64 lowercase hex digits")
-            continue
-        span = set(range(first, last + 1))
-        if span & taken:
-            bad(path, f"levels {first}..{last} are listed twice")
-            continue
-        taken |= span
-        files.append(BlockFile(name, first, last, sha))
+        record = _block_record(item, f"files[{i}]", block, taken, bad)
+        if record is not None:
+            taken |= set(range(record.first, record.last + 1))
+            files.append(record)
     done = data.get("done")
     if not is_int(done) or done != len(taken):
         bad("done", f"done must be the number of levels the files hold ({len(taken)}), "
@@ -1230,19 +1237,8 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     _write_progress(state_path, seed, block, records)
     executor, client = _executor(workers, scheduler)
     try:
-        if executor is None:
-            for n in wanted:
-                running = {n: time.monotonic()}
-                report()
-                level, cert, cpu[n] = designed(n, seed)
-                results[n] = level, cert
-                running = {}
-                finish_blocks()
-        else:
-            if client is not None:  # one task in flight per thread of the cluster
-                workers = max(workers, sum(client.nthreads().values()))
-            _run_pool(executor, wanted, seed, workers, results, cpu, running, report,
-                      finish_blocks)
+        _design_wanted(executor, client, wanted, seed, workers, results, cpu, running, report,
+                       finish_blocks)
     except KeyboardInterrupt:
         raise Cancelled(f"stopped by Ctrl-C with {_kept(records)}: run the same command with "
                         "--resume to go on") from None
@@ -1254,17 +1250,44 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
                              f"{_kept(records)}: run the same command with --resume to go on"
                              ) from None
     finally:
-        if client is not None and executor is not None:
-            executor.shutdown(wait=False)  # Dask's executor cancels nothing on its own
-            client.close()
-        elif executor is not None:
-            _stop_workers(executor)
+        _shut_down(executor, client)
     report("done")
     # From what was checked or written, not read back: nothing unlisted is ever read.
     return {**_progress_json(seed, block, records), "notes": plan.notes,
             "warnings": _unlisted(out, {f.name for f in records.values()}), "built": total,
             "cpu_seconds": sum(cpu.values()),
             "bands": _band_table({records[b].first: rows[b] for b in records}, 100)}
+
+
+def _design_wanted(executor: cf.Executor | None, client: Any, wanted: list[int], seed: int,
+                   workers: int, results: dict[int, tuple[LevelJson, Certificate]],
+                   cpu: dict[int, float], running: dict[int, float],
+                   report: Callable[[], None], finish_blocks: Callable[[], None]) -> None:
+    """Design the ``wanted`` levels into ``results`` (their CPU seconds into ``cpu``), in this
+    process when ``executor`` is None, else on it; ``running`` holds the levels in progress
+    with their start times, ``finish_blocks`` writes every block whose levels are all in."""
+    if executor is None:
+        for n in wanted:
+            running.clear()
+            running[n] = time.monotonic()
+            report()
+            level, cert, cpu[n] = designed(n, seed)
+            results[n] = level, cert
+            running.clear()
+            finish_blocks()
+        return
+    if client is not None:  # one task in flight per thread of the cluster
+        workers = max(workers, sum(client.nthreads().values()))
+    _run_pool(executor, wanted, seed, workers, results, cpu, running, report, finish_blocks)
+
+
+def _shut_down(executor: cf.Executor | None, client: Any) -> None:
+    """Stop the workers of a build, or close its Dask client."""
+    if client is not None and executor is not None:
+        executor.shutdown(wait=False)  # Dask's executor cancels nothing on its own
+        client.close()
+    elif executor is not None:
+        _stop_workers(executor)
 
 
 def _kept(records: dict[int, BlockFile]) -> str:

@@ -180,13 +180,7 @@ def add_coats(data: LevelJson, game: Game, moves: list[Move], count: int,
     solution offers such a moment; the other coats take colours already in use."""
     if count == 0:
         return data, moves
-    reach: list[set[int]] = []
-    if hide:
-        level = game.level
-        free = {game.cell(p) for p in range(game.size) if game.floor[p]}
-        free -= {c for b in level.bodies for c in b.cells}
-        free -= {h.cell for h in level.holes}
-        reach = [{game.index(c) for c in reach_cells(free, list(b.cells))} for b in level.bodies]
+    reach = _start_reach(game) if hide else []
     options = _coat_places(game, moves)
     rng.shuffle(options)
     chosen: list[tuple[int, int, int, int, int]] = []
@@ -231,6 +225,24 @@ def add_coats(data: LevelJson, game: Game, moves: list[Move], count: int,
     for t, b, *_ in reversed(chosen):
         colour_of[t, b] = own[b] if b in own else coat_colour(under[b], palette, allowed, rng)
         under[b] = colour_of[t, b]
+    return _with_coats(data, game, moves, chosen, colour_of)
+
+
+def _start_reach(game: Game) -> list[set[int]]:
+    """Per body, the cells (padded indices) its ends can reach at the start over the free
+    floor (no body, no hole)."""
+    level = game.level
+    free = {game.cell(p) for p in range(game.size) if game.floor[p]}
+    free -= {c for b in level.bodies for c in b.cells}
+    free -= {h.cell for h in level.holes}
+    return [{game.index(c) for c in reach_cells(free, list(b.cells))} for b in level.bodies]
+
+
+def _with_coats(data: LevelJson, game: Game, moves: list[Move],
+                chosen: list[tuple[int, int, int, int, int]],
+                colour_of: dict[tuple[int, int], int]) -> tuple[LevelJson, list[Move]]:
+    """A copy of ``data`` with the ``chosen`` coats (``(t, body, end, direction, cell)``, in
+    order) in their colours, and ``moves`` with each coat's exit step inserted at its time."""
     data = json.loads(json.dumps(data))
     coats: dict[int, list[int]] = {}
     inserted: dict[int, list[Move]] = {}
@@ -283,15 +295,48 @@ def add_dependencies(data: LevelJson, game: Game, moves: list[Move], recipe: Rec
     if not _freeze(data, "bodies", range(n), first_move, exited, recipe.frozen, binds):
         return None
     # Frozen holes: at most the layers gone before the hole is used.
-    use_time: dict[int, int] = {}
-    for t in range(len(moves)):
-        diff = states[t + 1][n + 1] & ~states[t][n + 1]
-        if diff:
-            use_time[diff.bit_length() - 1] = t
+    use_time = _hole_use_times(states, n)
     if not _freeze(data, "holes", list(use_time), use_time, exited, recipe.frozen_holes, binds):
         return None
     # Locks: the carriers of a lock's keys leave before the locked body first moves.
     carriers_free = list(range(n))
+    data, made, gold_left = _locks_obeyed(data, first_move, gone, carriers_free, recipe, binds,
+                                          rng)
+    while made < recipe.locks:
+        # No body's lock binds along the solution as it stands: postpone one that moves early.
+        need = 2 if gold_left else 1
+        first_move, gone = _timings(Game(level_from_json(data)), moves)
+        built = _postponed_lock(data, moves, gone, first_move, carriers_free, need,
+                                f"L{made + 1}", rng)
+        if built is None:
+            return None
+        data, moves, keys = built
+        for c in keys:
+            carriers_free.remove(c)
+        if need == 2:
+            gold_left -= 1
+        made += 1
+    return data, moves
+
+
+def _hole_use_times(states: Sequence[State], n: int) -> dict[int, int]:
+    """Per hole used along ``states`` (of a level with n bodies), the step that uses it."""
+    use_time: dict[int, int] = {}
+    for t in range(len(states) - 1):
+        diff = states[t + 1][n + 1] & ~states[t][n + 1]
+        if diff:
+            use_time[diff.bit_length() - 1] = t
+    return use_time
+
+
+def _locks_obeyed(data: LevelJson, first_move: Sequence[int], gone: Sequence[int],
+                  carriers_free: list[int], recipe: Recipe, binds: _Binds,
+                  rng: random.Random) -> tuple[LevelJson, int, int]:
+    """Up to ``recipe.locks`` locks (gold ones first) that the solution already obeys: the
+    carriers of a lock's keys (taken from ``carriers_free``, which loses them) leave before
+    the locked body first moves, latest mover first. Returns the level, the locks made and
+    the gold ones still wanted."""
+    n = len(first_move)
     order = sorted(range(n), key=lambda b: (-first_move[b], b))
     made = 0
     gold_left = recipe.gold
@@ -316,21 +361,7 @@ def add_dependencies(data: LevelJson, game: Game, moves: list[Move], recipe: Rec
         if need == 2:
             gold_left -= 1
         made += 1
-    while made < recipe.locks:
-        # No body's lock binds along the solution as it stands: postpone one that moves early.
-        need = 2 if gold_left else 1
-        first_move, gone = _timings(Game(level_from_json(data)), moves)
-        built = _postponed_lock(data, moves, gone, first_move, carriers_free, need,
-                                f"L{made + 1}", rng)
-        if built is None:
-            return None
-        data, moves, keys = built
-        for c in keys:
-            carriers_free.remove(c)
-        if need == 2:
-            gold_left -= 1
-        made += 1
-    return data, moves
+    return data, made, gold_left
 
 
 def _timings(game: Game, moves: list[Move]) -> tuple[list[int], list[int]]:

@@ -157,26 +157,13 @@ class _Tally:
         self.highest = score if self.highest is None else max(self.highest, score)
 
 
-def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
-               ) -> tuple[Candidate | None, float | None]:
-    """Run one candidate through the pipeline; returns it (or None) and its score if scored."""
-    budgets = req.budgets
-    try:
-        shape = make_shape(recipe.template, area_for(req, recipe), rng, cols=req.cols,
-                           rows=req.rows)
-    except TemplateError:
-        tally.reject("template")
-        return None, None
-    if recipe.backward is not None:
-        built = _backward(shape, recipe.backward, rng, tally)
-        if built is None:
-            return None, None
-        data, moves = built
-        return _finish(req, recipe, data, moves, rng, tally)
+def _placement(req: Request, recipe: Recipe, shape: Shape, early: int, rng: random.Random
+               ) -> tuple[tuple[list[list[tuple[int, int]]], list[list[int]],
+                                list[tuple[tuple[int, int], int]]] | None, bool]:
+    """Bodies, their layers (``early`` coats among them) and holes placed on ``shape``, the
+    holes leaving the number of potential exits closest to the recipe's (None when no
+    placement of holes succeeded); and whether some placement of the bodies succeeded."""
     graph = FloorGraph(shape.cols, shape.rows, shape.floor)
-    # Coats either join the spatial problem now (their holes can then be hidden too) or are
-    # inserted later along the found solution.
-    early = recipe.coats if recipe.coats_first else 0
     best: tuple[int, list[tuple[tuple[int, int], int]]] | None = None
     placed: tuple[list[list[tuple[int, int]]], list[list[int]]] | None = None
     laid = False  # some placement of the bodies succeeded
@@ -195,7 +182,7 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
         outer = assign_colors(len(bodies), recipe.colors, rng, req.palette, walled)
         layers = coat_layers(outer, early, rng, req.palette)
         for _ in range(3):
-            holes = place_holes(shape, bodies, layers, recipe, int(budgets["path_search"]),
+            holes = place_holes(shape, bodies, layers, recipe, int(req.budgets["path_search"]),
                                 rng, hidden)
             if holes is None:
                 continue
@@ -208,10 +195,35 @@ def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
         if best is not None and best[0] == 0:
             break
     if placed is None or best is None:
+        return None, laid
+    return (*placed, best[1]), laid
+
+
+def _candidate(req: Request, recipe: Recipe, rng: random.Random, tally: _Tally
+               ) -> tuple[Candidate | None, float | None]:
+    """Run one candidate through the pipeline; returns it (or None) and its score if scored."""
+    budgets = req.budgets
+    try:
+        shape = make_shape(recipe.template, area_for(req, recipe), rng, cols=req.cols,
+                           rows=req.rows)
+    except TemplateError:
+        tally.reject("template")
+        return None, None
+    if recipe.backward is not None:
+        built = _backward(shape, recipe.backward, rng, tally)
+        if built is None:
+            return None, None
+        data, moves = built
+        return _finish(req, recipe, data, moves, rng, tally)
+    # Coats either join the spatial problem now (their holes can then be hidden too) or are
+    # inserted later along the found solution.
+    early = recipe.coats if recipe.coats_first else 0
+    placed, laid = _placement(req, recipe, shape, early, rng)
+    if placed is None:
         tally.reject("holes" if laid else "placement")
         return None, None
-    bodies, layers = placed
-    data = level_dict(shape, bodies, layers, best[1])
+    bodies, layers, holes = placed
+    data = level_dict(shape, bodies, layers, holes)
     try:
         level = level_from_json(data)
     except ValidationError:
@@ -477,6 +489,20 @@ def _figures(k: int, count: int, best: float | None) -> dict[str, int | float]:
 UNSOLVED_EASE = 0.02  # the pressure given back for a candidate the fast search cannot solve
 
 
+def _steered(req: Request, recipe: Recipe, pressure: float, score: float | None,
+             unsolved: bool) -> float:
+    """The pressure for the next candidate after one of ``recipe`` scored ``score`` (None:
+    not scored), ``unsolved`` when the fast search could not solve it. A provable recipe
+    steers nothing."""
+    if unsolved and not recipe.provable:
+        # Too hard for the fast search: ease off (scores only ever push up).
+        pressure = clamp(pressure - UNSOLVED_EASE, 0.0, 1.15)
+    if score is not None and not recipe.provable:
+        # Steer the pressure toward the target by the error seen.
+        pressure = clamp(pressure + 0.25 * (req.target - score) / 100, 0.0, 1.15)
+    return pressure
+
+
 def design_levels(request: Json, progress: Progress = NO_PROGRESS,
                   accept: Accept | None = None) -> DesignedBatch:
     """Design ``count`` certified levels for a request (see :func:`parse_request`).
@@ -538,15 +564,11 @@ def design_levels(request: Json, progress: Progress = NO_PROGRESS,
                 continue
             unsolved = tally.reasons.get("unsolved", 0)
             cand, score = _candidate(req, recipe, rng, tally)
-            if tally.reasons.get("unsolved", 0) > unsolved and not recipe.provable:
-                # Too hard for the fast search: ease off (scores only ever push up).
-                pressure = clamp(pressure - UNSOLVED_EASE, 0.0, 1.15)
+            pressure = _steered(req, recipe, pressure, score,
+                                tally.reasons.get("unsolved", 0) > unsolved)
             if score is not None and (best is None or abs(score - req.target)
                                       < abs(best - req.target)):
                 best = score
-            if score is not None and not recipe.provable:
-                # Steer the pressure toward the target by the error seen.
-                pressure = clamp(pressure + 0.25 * (req.target - score) / 100, 0.0, 1.15)
             if cand is None:
                 continue
             sha = level_sha256(cand.level)

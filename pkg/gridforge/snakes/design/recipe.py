@@ -71,37 +71,57 @@ def _lengths(req: Request, n: int, total: int, rng: random.Random) -> list[int] 
     return lengths
 
 
+def _template(req: Request, q: float, provable: bool, rng: random.Random) -> str:
+    """The candidate's template: the request's, or for a mixed topology one drawn by the
+    pressure ``q`` (a corridor-like one when ``provable``)."""
+    if provable and req.topology == "mixed":
+        return rng.choice(("winding", "comb", "island", "twin", "cross"))
+    if req.topology == "mixed":
+        weights = [1.0 - abs(HARDNESS[t] - min(q, 1.0)) * 1.2 for t in TEMPLATES]
+        weights = [max(0.05, w) for w in weights]
+        return rng.choices(TEMPLATES, weights)[0]
+    return req.topology
+
+
+def _body_count(req: Request, q: float, room: int, provable: bool, rng: random.Random) -> int:
+    """The number of bodies when the request leaves it open: drawn by the pressure ``q`` (few
+    when ``provable``), then fitted to the floor's ``room``, the colours and the locks."""
+    n = int(clamp(round(1 + 7.5 * q + rng.uniform(-1.0, 1.0)), 1, 12))
+    if provable:
+        n = rng.randint(1, 3)
+    if req.make_way:
+        # A lone body is always solved one body at a time, and two make way only from a
+        # fully blocked start (the blocking term at its ceiling): three at least.
+        n = max(n, 3)
+    # A fixed floor holds at most this many bodies of the shortest length, each with its
+    # hole, and a free cell (the count of the request's own check).
+    n = min(n, max(1, (room - 1) // (req.min_length + 1)))
+    if req.colors is not None:
+        n = max(n, req.colors)
+    if req.locks:
+        n = max(n, req.locks + req.locks + (req.gold or 0) + 1)
+    return n
+
+
+def _colour_count(req: Request, q: float, n: int, rng: random.Random) -> int:
+    """The number of outer colours of n bodies when the request leaves it open."""
+    colors = int(clamp(round(1 + rng.uniform(0, 1) * min(n - 1, 1 + 4 * q)), 1, n))
+    if req.make_way:
+        colors = max(colors, 2)  # walled-in bodies of one colour could swap holes
+    return min(colors, len(req.palette))
+
+
 def make_recipe(req: Request, pressure: float, rng: random.Random,
             provable: bool = False) -> Recipe | None:
     """A candidate's aims. ``provable`` leans toward levels whose minimum the exact search can
     prove: few bodies, long corridors (space and steps from geometry, not crowding) and
     mechanics, which add score without widening the search much."""
     q = clamp(pressure + rng.gauss(0, 0.07), 0.0, 1.15)
-    if provable and req.topology == "mixed":
-        template = rng.choice(("winding", "comb", "island", "twin", "cross"))
-    elif req.topology == "mixed":
-        weights = [1.0 - abs(HARDNESS[t] - min(q, 1.0)) * 1.2 for t in TEMPLATES]
-        weights = [max(0.05, w) for w in weights]
-        template = rng.choices(TEMPLATES, weights)[0]
-    else:
-        template = req.topology
+    template = _template(req, q, provable, rng)
     room = floor_room(req)
     n = req.bodies
     if n is None:
-        n = int(clamp(round(1 + 7.5 * q + rng.uniform(-1.0, 1.0)), 1, 12))
-        if provable:
-            n = rng.randint(1, 3)
-        if req.make_way:
-            # A lone body is always solved one body at a time, and two make way only from a
-            # fully blocked start (the blocking term at its ceiling): three at least.
-            n = max(n, 3)
-        # A fixed floor holds at most this many bodies of the shortest length, each with its
-        # hole, and a free cell (the count of the request's own check).
-        n = min(n, max(1, (room - 1) // (req.min_length + 1)))
-        if req.colors is not None:
-            n = max(n, req.colors)
-        if req.locks:
-            n = max(n, req.locks + req.locks + (req.gold or 0) + 1)
+        n = _body_count(req, q, room, provable, rng)
     total = req.total
     if total is None:
         want = 70 * q * rng.uniform(0.85, 1.15) if q > 0.05 else 2 * n
@@ -112,10 +132,7 @@ def make_recipe(req: Request, pressure: float, rng: random.Random,
         return None
     colors = req.colors
     if colors is None:
-        colors = int(clamp(round(1 + rng.uniform(0, 1) * min(n - 1, 1 + 4 * q)), 1, n))
-        if req.make_way:
-            colors = max(colors, 2)  # walled-in bodies of one colour could swap holes
-        colors = min(colors, len(req.palette))
+        colors = _colour_count(req, q, n, rng)
     mech = q * rng.uniform(0.8, 1.3) if q > 0.2 else 0.0
     share = rng.uniform(0.35, 0.7)
     if provable:

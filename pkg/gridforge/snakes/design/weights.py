@@ -66,6 +66,48 @@ def _number(value: object) -> TypeGuard[int | float]:
             and math.isfinite(value))
 
 
+def _check_terms(weights: object, issues: list[Issue]) -> None:
+    """Add to ``issues`` what is wrong with a weights file's ``weights``: the seven terms,
+    each in 0..100, summing to 100 (the sum checked only when nothing else is wrong)."""
+    if not isinstance(weights, dict):
+        issues.append(Issue("weights", "type", "must be an object of the seven terms"))
+        return
+    for key in sorted(k for k in weights if k not in TERMS):
+        issues.append(Issue(field_path("weights", str(key)), "unknown_field",
+                            f"unknown term {key!r}"))
+    for term in TERMS:
+        value = weights.get(term)
+        if term not in weights:
+            issues.append(Issue(field_path("weights", term), "missing", "missing"))
+        elif not _number(value) or not 0 <= value <= 100:
+            issues.append(Issue(field_path("weights", term), "range",
+                                f"must be a number in 0..100, got {value!r}"))
+    total = sum(v for t in TERMS if _number(v := weights.get(t)))
+    if not issues and abs(total - 100) > SUM_TOLERANCE:
+        issues.append(Issue("weights", "sum", "the seven weights must sum to 100, got "
+                            f"{total:g}"))
+
+
+def _check_predict(predict: object, issues: list[Issue]) -> None:
+    """Add to ``issues`` what is wrong with a weights file's ``predict`` maps."""
+    if not isinstance(predict, dict):
+        issues.append(Issue("predict", "type", "must be an object"))
+        return
+    for key in sorted(k for k in predict if k not in PREDICT_KEYS):
+        issues.append(Issue(field_path("predict", str(key)), "unknown_field",
+                            f"unknown field {key!r}"))
+    for key in PREDICT_KEYS:
+        value = predict.get(key)
+        if key == "mean_skill":
+            if not _number(value):
+                issues.append(Issue(field_path("predict", key), "type",
+                                    "must be a finite number"))
+        elif not (isinstance(value, list) and len(value) == 2
+                  and all(_number(v) for v in value)):
+            issues.append(Issue(field_path("predict", key), "type",
+                                "must be [intercept, slope], two finite numbers"))
+
+
 def validate_weights(data: object, what: str = "weights file") -> Weights:
     """A weights file's data, checked: seven non-negative weights summing to 100 (within
     :data:`SUM_TOLERANCE`), the prediction maps as ``[intercept, slope]`` pairs of finite
@@ -80,41 +122,8 @@ def validate_weights(data: object, what: str = "weights file") -> Weights:
         issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
     if data.get("format") != FORMAT:
         issues.append(Issue("format", "format", f"must be {FORMAT!r}"))
-    weights = data.get("weights")
-    if not isinstance(weights, dict):
-        issues.append(Issue("weights", "type", "must be an object of the seven terms"))
-    else:
-        for key in sorted(k for k in weights if k not in TERMS):
-            issues.append(Issue(field_path("weights", str(key)), "unknown_field",
-                                f"unknown term {key!r}"))
-        for term in TERMS:
-            value = weights.get(term)
-            if term not in weights:
-                issues.append(Issue(field_path("weights", term), "missing", "missing"))
-            elif not _number(value) or not 0 <= value <= 100:
-                issues.append(Issue(field_path("weights", term), "range",
-                                    f"must be a number in 0..100, got {value!r}"))
-        total = sum(v for t in TERMS if _number(v := weights.get(t)))
-        if not issues and abs(total - 100) > SUM_TOLERANCE:
-            issues.append(Issue("weights", "sum", "the seven weights must sum to 100, got "
-                                f"{total:g}"))
-    predict = data.get("predict")
-    if not isinstance(predict, dict):
-        issues.append(Issue("predict", "type", "must be an object"))
-    else:
-        for key in sorted(k for k in predict if k not in PREDICT_KEYS):
-            issues.append(Issue(field_path("predict", str(key)), "unknown_field",
-                                f"unknown field {key!r}"))
-        for key in PREDICT_KEYS:
-            value = predict.get(key)
-            if key == "mean_skill":
-                if not _number(value):
-                    issues.append(Issue(field_path("predict", key), "type",
-                                        "must be a finite number"))
-            elif not (isinstance(value, list) and len(value) == 2
-                      and all(_number(v) for v in value)):
-                issues.append(Issue(field_path("predict", key), "type",
-                                    "must be [intercept, slope], two finite numbers"))
+    _check_terms(data.get("weights"), issues)
+    _check_predict(data.get("predict"), issues)
     if "fit" in data and not isinstance(data["fit"], dict):
         issues.append(Issue("fit", "type", "must be an object (the calibration's report)"))
     if "version" in data and not isinstance(data["version"], str):

@@ -1,8 +1,5 @@
-"""The levels an editor starts from (seed section 6): the ones shipped with the package.
-
-Play lives in :mod:`~gridforge.snakes.play`; verification, export and design need the
-designer's score and live in :mod:`gridforge.snakes.design.certify` and the designer, which
-the page's contract (:mod:`gridforge.snakes.page`) joins.
+"""The sample levels shipped with the package: the levels an editor starts from (seed
+section 6), as the page's contract (:mod:`gridforge.snakes.page`) offers them.
 """
 
 from __future__ import annotations
