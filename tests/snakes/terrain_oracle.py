@@ -618,6 +618,29 @@ def _mechanics(draw: st.DrawFn, bodies: list[dict[str, Any]], holes: list[dict[s
             bodies[carrier]["key"] = "L1"
 
 
+def _layer_colors(draw: st.DrawFn, b: _Builder) -> list[list[int]]:
+    """Each body's layer colours (1..2 layers), as its floor region has room for their
+    holes; a body whose region has no room left is dropped."""
+    region = _regions(b)
+    room: dict[int, int] = {}
+    for c in b.cells():
+        if b.floor(c) and c not in b.touched() and c not in b.bridges:
+            room[region[c]] = room.get(region[c], 0) + 1
+    colors: list[list[int]] = []
+    i = 0
+    while i < len(b.bodies):
+        rid = region[b.bodies[i][0]]
+        want = draw(st.integers(1, 2))
+        if room.get(rid, 0) == 0:
+            b.remove_body(i)
+            continue
+        want = min(want, room[rid])
+        room[rid] -= want
+        colors.append([draw(st.integers(0, 2)) for _ in range(want)])
+        i += 1
+    return colors
+
+
 @st.composite
 def small_terrain_levels(draw: st.DrawFn) -> dict[str, Any]:
     """Small valid ``gridforge.snakes.level/1`` dicts with paint and bridges.
@@ -669,24 +692,7 @@ def small_terrain_levels(draw: st.DrawFn) -> dict[str, Any]:
             b.stones.add(draw(st.sampled_from(free)))
     for _ in range(draw(st.integers(2 if mode == "sharing" else 1, 3)) - len(b.bodies)):
         _walk_body(draw, b, eager=mode == "sharing")
-    # Drop bodies that leave no room for holes in their region (at least one layer each).
-    region = _regions(b)
-    room: dict[int, int] = {}
-    for c in b.cells():
-        if b.floor(c) and c not in b.touched() and c not in b.bridges:
-            room[region[c]] = room.get(region[c], 0) + 1
-    colors: list[list[int]] = []
-    i = 0
-    while i < len(b.bodies):
-        rid = region[b.bodies[i][0]]
-        want = draw(st.integers(1, 2))
-        if room.get(rid, 0) == 0:
-            b.remove_body(i)
-            continue
-        want = min(want, room[rid])
-        room[rid] -= want
-        colors.append([draw(st.integers(0, 2)) for _ in range(want)])
-        i += 1
+    colors = _layer_colors(draw, b)
     assume(b.bodies)
     holes = _holes(draw, b, colors)
     hole_cells = {(h["cell"][0], h["cell"][1]) for h in holes}

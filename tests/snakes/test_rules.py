@@ -10,7 +10,6 @@ from gridforge.errors import ValidationError
 from gridforge.snakes.level import Level
 from gridforge.snakes.rules import (
     Game,
-    History,
     IllegalStep,
     move_to_step,
     step_to_move,
@@ -260,21 +259,6 @@ def test_replay_names_the_refused_step():
     with pytest.raises(IllegalStep) as err:
         g.replay([[0, "tail", "R"], [1, "head", "U"]])
     assert "solution[1]" in str(err.value) and err.value.reason == "frozen"
-
-
-def test_history_undo_redo():
-    g = Game(Level.from_json(spec_example()))
-    h = History(g)
-    a = h.play(step_to_move([0, "tail", "R"]))
-    b = h.play(step_to_move([0, "tail", "U"]))
-    assert h.undo() == a and h.can_redo()
-    assert h.redo() == b
-    h.undo()
-    h.play(step_to_move([0, "tail", "D"]))
-    assert not h.can_redo() and len(h.steps) == 2
-    with pytest.raises(IllegalStep):
-        h.play(step_to_move([1, "head", "U"]))
-    assert len(h.steps) == 2
 
 
 def test_drag_turns_a_path_into_steps_and_stops_at_refusal():

@@ -17,7 +17,6 @@ Public names (stable; the designer and the browser build on them):
 - Moves: an int ``body << 3 | end << 2 | direction`` internally (end 0 head, 1 tail;
   directions ``DIRS = ("U", "D", "L", "R")``); :func:`move_to_step` / :func:`step_to_move`
   convert to and from the JSON step ``[body_index, "head" | "tail", "U" | "D" | "L" | "R"]``.
-- :class:`History`: undo and redo over a list of states and steps.
 
 State layout (``State = tuple[int, ...]``), for a level with n bodies: ``state[b]`` for
 ``b < n`` is body b's cells packed 10 bits each, head in the lowest bits, as *nodes*: indices
@@ -676,57 +675,11 @@ class Game:
         return (*codes, layers, used)
 
 
-class History:
-    """Undo and redo over the states of one game (a command history of steps)."""
-
-    def __init__(self, game: Game, state: State | None = None) -> None:
-        self.game = game
-        self.states: list[State] = [game.initial if state is None else state]
-        self.moves: list[Move] = []
-        self.cursor = 0  # index into states of the current state
-
-    @property
-    def state(self) -> State:
-        return self.states[self.cursor]
-
-    @property
-    def steps(self) -> list[list[Any]]:
-        """The JSON steps played up to the current state."""
-        return [move_to_step(m) for m in self.moves[: self.cursor]]
-
-    def play(self, move: Move) -> State:
-        """Apply a move (IllegalStep when refused); drops the redo tail."""
-        new = self.game.apply(self.state, move)
-        del self.states[self.cursor + 1 :]
-        del self.moves[self.cursor :]
-        self.states.append(new)
-        self.moves.append(move)
-        self.cursor += 1
-        return new
-
-    def can_undo(self) -> bool:
-        return self.cursor > 0
-
-    def can_redo(self) -> bool:
-        return self.cursor < len(self.moves)
-
-    def undo(self) -> State:
-        if self.cursor > 0:
-            self.cursor -= 1
-        return self.state
-
-    def redo(self) -> State:
-        if self.cursor < len(self.moves):
-            self.cursor += 1
-        return self.state
-
-
 __all__ = [
     "DIRS",
     "ENDS",
     "REFUSALS",
     "Game",
-    "History",
     "IllegalStep",
     "Move",
     "State",
