@@ -23,7 +23,7 @@ CORE = ("gridforge", "gridforge.errors", "gridforge.grid", "gridforge.progress",
         "gridforge.flags", "gridforge.files", "gridforge.jsontypes", "gridforge.midend",
         "gridforge.words", "gridforge.i18n")
 TOP = ("gridforge.api", "gridforge.cli")  # the two entries: the page's and the command line's
-README = PACKAGE_DIR.parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "README.md"  # the repository's, in Pyodide too
 GAMES = ("gridforge.mines", "gridforge.snakes")
 DESIGN = "gridforge.snakes.design"
 # The snakes modules allowed to import the designer: the page's contract and the CLI verbs.
