@@ -82,8 +82,9 @@ def run_tests(only: list[str]) -> int:
     suites: dict[str, Command] = {
         "ruff": [py, "-m", "ruff", "check", "."],
         "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "build.py"],
-        # --durations: the slowest tests in every log, where the suite's time goes.
-        "pytest": [py, "-m", "pytest", "-q", "--durations=15", "tests"],
+        # --durations: the slowest tests in every log, where the suite's time goes. Two
+        # workers: the Pyodide run beside them needs a core for about a third of their time.
+        "pytest": [py, "-m", "pytest", "-q", "--durations=15", "-n", "2", "tests"],
         "pyodide": ["node", ROOT / "tools" / "pyodide_run.mjs", "test"],
         # Two browsers at once, a test module each (its served site and browser stay shared
         # within the module).
