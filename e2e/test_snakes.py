@@ -273,6 +273,9 @@ def test_a_step_glides_the_whole_body_unless_motion_is_reduced(browser: Browser,
         ends = page.locator(f'[data-testid="snakes-end"][data-body="{body}"]')
         assert ends.evaluate_all("gs => gs.every(g => g.classList.contains('moved'))")
         page.emulate_media(reduced_motion="reduce")
+        # the page hears the media change as an event: wait until it has (a step drawn at
+        # once from its answer ahead would otherwise still glide)
+        expect(page.locator("html")).to_have_attribute("data-motion", "reduce")
         step(2)
         expect(page.locator("animate.glide")).to_have_count(0)
         assert page.page_errors == []

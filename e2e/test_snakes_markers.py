@@ -238,6 +238,7 @@ def test_a_key_and_its_lock_share_pair_colour_and_shape_and_the_key_flies_unless
         page.get_by_test_id("snakes-restart").click()
         expect(board(page)).to_have_attribute("data-steps", "0")
         page.emulate_media(reduced_motion="reduce")
+        expect(page.locator("html")).to_have_attribute("data-motion", "reduce")  # heard
         snaps = play_and_watch(page, level, solution, upto=at)
         used = next(m for m in snaps[at]["markers"] if m["kind"] == "key")
         assert used["state"] == "used" and used["flight"] is None
