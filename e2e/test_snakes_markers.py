@@ -81,6 +81,9 @@ WATCH_FLIGHTS = """() => {
 
 
 def read(page: Page) -> dict[str, Any]:
+    """The markers as drawn at rest (a thaw's or an unlock's pop draws its marker larger for a
+    moment: wait until every pop is over)."""
+    expect(board(page).locator('[data-changed="1"]')).to_have_count(0)
     return page.evaluate(READ)
 
 

@@ -147,6 +147,8 @@ function popWhenChanged(ctx, m, node) {
     node.dataset.changed = "1";
     const anim = svg("animateTransform", { attributeName: "transform", type: "scale", additive: "sum",
       values: "1.5;1", dur: `${CHANGE_MS}ms`, begin: "indefinite", fill: "freeze", class: "marker-change" });
+    // data-changed says "popping" until the pop is over (the marker is drawn larger meanwhile)
+    anim.addEventListener("endEvent", () => { node.dataset.changed = "done"; }, { once: true });
     node.firstChild.append(anim);
   }
 }
