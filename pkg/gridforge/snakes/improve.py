@@ -8,7 +8,8 @@ the minimum:
    shortcuts;
 2. exact A* under the given length: on small levels it proves the minimum (or finds it)
    at once, and the rest is skipped;
-3. weighted A* restarts (:data:`RESTARTS`: ``f = g + w h`` for w = 3/2, 3, 2 and 5/4), each
+3. weighted A* restarts (:data:`RESTARTS`: ``f = g + w h`` for w = 10 and 5, greedy ones
+   that find a far shorter line at once where the solution wanders, then 3/2, 3, 2 and 5/4), each
    pruned by the best solution so far (``g + h >= upper`` is never stored), so each finds
    only strictly shorter solutions; after a success the same weight runs again under the new
    upper bound; a restart that exhausts every shorter line ends them (the minimum is found);
@@ -41,6 +42,7 @@ __all__ = ["RESTARTS", "Budget", "Improved", "improve", "tighten"]
 
 # (weight, scale, stored states): f = scale * g + weight * h, i.e. w = weight / scale.
 RESTARTS: tuple[tuple[int, int, int], ...] = (
+    (10, 1, 40_000), (5, 1, 40_000),
     (3, 2, 40_000), (3, 1, 60_000), (2, 1, 60_000), (5, 4, 60_000))
 
 

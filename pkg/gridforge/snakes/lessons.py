@@ -109,8 +109,8 @@ MECHANICS: dict[str, Mechanic] = {m.key: m for m in (
     Mechanic("frozen-holes", lambda level: any(h.frozen for h in level.holes)),
     Mechanic("silver-lock", _lock("silver")),
     Mechanic("gold-lock", _lock("gold")),
-    # Terrain (spec section 3b): taught once the line is rebuilt with it (its lesson
-    # predicates are puzzle.path_costs_steps and puzzle.bridge_needed).
+    # Terrain (spec section 3b), taught on levels 42 and 48 (its lesson predicates are
+    # puzzle.path_costs_steps and puzzle.bridge_needed).
     Mechanic("paths", lambda level: bool(level.paths)),
     Mechanic("bridges", lambda level: bool(level.bridges)),
 )}
@@ -149,6 +149,8 @@ LESSONS: dict[int, Lesson] = {lesson.level: lesson for lesson in (
     _mechanic_lesson(24, "frozen-holes", "hole-thaw"),
     _mechanic_lesson(30, "silver-lock", "silver"),
     _mechanic_lesson(36, "gold-lock", "gold"),
+    _mechanic_lesson(42, "paths", "first"),
+    _mechanic_lesson(48, "bridges", "first"),
 )}
 
 

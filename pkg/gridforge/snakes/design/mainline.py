@@ -58,6 +58,7 @@ from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_regular, write_text
+from gridforge.snakes.design.motif_line import MotifPlan, joint_target, motif_level
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.reports import (
     Band,
@@ -68,6 +69,7 @@ from gridforge.snakes.design.reports import (
 )
 from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 from gridforge.snakes.design.templates import TEMPLATES
+from gridforge.snakes.legibility import reading
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.levelfile import LevelJson, accepted
 from gridforge.snakes.puzzle import exit_orders, interaction_steps, restricted_optimum, serial
@@ -124,6 +126,17 @@ TEACHING_LESSONS: dict[int, str] = {
     30: "keys and locks: a locked body moves once the body carrying its key has left",
     36: "gold locks: a gold lock needs two keys, carried by two other bodies",
 }
+# Terrain (spec section 3b) is taught on its own levels, then comes back like a mechanic.
+TERRAIN_TEACHING: dict[int, str] = {42: "paths", 48: "bridges"}
+TERRAIN_LESSONS: dict[int, str] = {
+    42: "coloured paths: a painted cell lets in only a body of its colour",
+    48: "bridges: two bodies may lie on a bridge at once, one across and one along",
+}
+# From level 11 every level is legible (issue 41): bodies of at most LEGIBLE_BODY cells here
+# (8 for the line), none folded, occupancy at most MAX_OCCUPANCY, at most 6 outer colours.
+LEGIBLE_BODY = 4
+MAX_OCCUPANCY = 0.55
+MAX_OUTER = 6
 # The mechanics whose every instance must bind (a witness in the certificate), and the
 # request field of each.
 BINDING = ("frozen", "frozen_holes", "locks", "gold")
@@ -302,12 +315,11 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> Js
     if n in LESSONS:
         request.update(_lesson_fields(n))
     request.update({k: v for k, v in _mechanics(n).items() if v is not None})
-    if n == 12:
-        request["bodies"] = {"count": 2}
-    if n == 30:
-        request["bodies"] = {"count": 3}  # a locked body, its key's carrier, one more
-    if n == 36:
-        request["bodies"] = {"count": 4}  # a locked body, two key carriers, one more
+    # A mechanic's lesson: short straight bodies (legible), a locked body and its key
+    # carriers and one more.
+    counts = {12: 2, 18: 3, 24: 3, 30: 3, 36: 4}
+    if n in counts:
+        request["bodies"] = {"count": counts[n], "min_length": 2, "max_length": LEGIBLE_BODY}
     # What makes a level a puzzle (spec section 5b): from level 11 on a body must make way
     # (breathers excepted), every frozen body, frozen hole and lock binds, and the first
     # PROVEN_UP_TO levels are proven minimal.
@@ -575,7 +587,24 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"colours {sorted(colours)}: at most {MAX_COLOURS} from 0..9")
     if level["cols"] > MAX_COLUMNS:
         misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
+    if n >= 11:
+        misses.extend(legibility_misses(level))
     misses.extend(terms_at_ceiling(n, cert))
+    return misses
+
+
+def legibility_misses(level: LevelJson) -> list[str]:
+    """What keeps ``level`` from reading at a glance (issue 41): a body longer than
+    :data:`LEGIBLE_BODY` cells or folded, occupancy above :data:`MAX_OCCUPANCY`, more than
+    :data:`MAX_OUTER` outer colours."""
+    read = reading(level_from_json(level), 0)
+    misses = []
+    if max(read.lengths) > LEGIBLE_BODY or any(read.folded):
+        misses.append("a body too long or folded")
+    if read.occupancy > MAX_OCCUPANCY:
+        misses.append(f"occupancy {read.occupancy:.2f} above {MAX_OCCUPANCY}")
+    if read.outer_colours > MAX_OUTER:
+        misses.append(f"{read.outer_colours} outer colours")
     return misses
 
 
@@ -636,6 +665,8 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
     """Main-line level ``n`` of the line of ``seed`` and its certificate: the first attempt
     of :func:`level_plan` whose level keeps the curriculum's rules (the last resort is taken
     as it comes). A pure function of ``n`` and ``seed``: any process builds the same bytes."""
+    if n not in LESSONS and n not in TEACHING:
+        return _motif_level(n, seed)
     plan = level_plan(n, seed)
     attempt = next(plan)
     reasons: list[str] = []
@@ -671,6 +702,37 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
             attempt = plan.send(outcome)
         except StopIteration:  # pragma: no cover - the plan ends with its last resort
             raise GridforgeError(f"main-line level {n}: no level at all: {reasons}") from None
+
+
+def motif_plan(n: int) -> MotifPlan:
+    """What main-line level ``n`` (past the lessons, not a mechanic's teaching level) asks of
+    the motif builder: its joint-step target, the mechanics that come back on it
+    (:func:`_mechanics`, coats only where they must show), the terrain taught or coming back
+    (:data:`TERRAIN_TEACHING`, :func:`recurs`), and whether it is a breather."""
+    fields = _mechanics(n)
+    mechanics = tuple(name for name in ("coats", "frozen", "frozen_holes", "locks", "gold")
+                      if fields[name] == 1)
+    terrain = tuple(name for level, name in TERRAIN_TEACHING.items()
+                    if not breather(n) and (n == level or recurs(n, level)
+                                            or (breather(n - 1) and recurs(n - 1, level))))
+    lesson = TERRAIN_TEACHING.get(n)
+    if lesson is not None:
+        mechanics = ()  # a terrain lesson shows its piece alone
+        terrain = (lesson,)
+    return MotifPlan(n, joint_target(n, breather(n)), breather(n), mechanics, terrain, lesson)
+
+
+def _motif_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
+    plan = motif_plan(n)
+    level, cert = motif_level(plan, seed)
+    meta: JsonObject = {"id": f"main-{n:04d}", "template": "motifs", "target": plan.target,
+                        "seed": seed, "level": n}
+    if n in TERRAIN_LESSONS:
+        meta["lesson"] = TERRAIN_LESSONS[n]
+    if plan.breather:
+        meta["breather"] = True
+    level["meta"] = meta
+    return level, cert
 
 
 def _with_meta(n: int, seed: int, attempt: Attempt, level: LevelJson,

@@ -38,16 +38,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gridforge.grid import Cell
 from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design.certify import certify
+from gridforge.snakes.design.terrain import add_paths
 from gridforge.snakes.legibility import is_folded, reading
 from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.pairs import pairwise_bound
-from gridforge.snakes.rules import Game
+from gridforge.snakes.puzzle import bridge_needed, serial
+from gridforge.snakes.rules import Game, step_to_move
 from gridforge.snakes.search import Solver
 
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
@@ -63,8 +65,9 @@ MAX_BODY = 5  # cells of the longest body a motif draws
 class Chamber:
     """A motif instance on its own ``cols`` x ``rows`` rectangle.
 
-    ``bodies`` are (cells head first, local colour); ``holes`` (cell, local colour); local
-    colours are 0..k-1, one per body, mapped to the level's palette when placed.
+    ``bodies`` are (cells head first, local colours outermost first); ``holes`` and
+    ``paths`` (cell, local colour); local colours are 0..k-1, mapped to the level's palette
+    when placed; ``bridges`` are cells (spec section 3b).
     ``minimum`` is its proven minimum and ``joint`` its joint steps (both None until
     :func:`measure`); ``solution`` a minimal solution (JSON steps, local body indices).
     """
@@ -73,24 +76,40 @@ class Chamber:
     cols: int
     rows: int
     stones: frozenset[Cell]
-    bodies: tuple[tuple[tuple[Cell, ...], int], ...]
+    bodies: tuple[tuple[tuple[Cell, ...], tuple[int, ...]], ...]
     holes: tuple[tuple[Cell, int], ...]
     minimum: int | None = None
     joint: int | None = None
     solution: tuple[tuple[int, str, str], ...] = ()
     states: int = 0
+    paths: tuple[tuple[Cell, int], ...] = ()
+    bridges: tuple[Cell, ...] = ()
+    serial: bool | None = None  # solved one body at a time (spec 5b), once measured
+    # a painted chamber's minimal solution before the paint, which the paint refuses
+    witness: tuple[tuple[int, str, str], ...] = ()
 
     def level_json(self) -> LevelJson:
         """The chamber alone as a level (local colours)."""
-        return {
+        data: LevelJson = {
             "format": "gridforge.snakes.level/1",
             "cols": self.cols,
             "rows": self.rows,
             "stones": [list(c) for c in sorted(self.stones)],
-            "bodies": [{"cells": [list(c) for c in cells], "colors": [col]}
-                       for cells, col in self.bodies],
+            "bodies": [{"cells": [list(c) for c in cells], "colors": list(cols)}
+                       for cells, cols in self.bodies],
             "holes": [{"cell": list(c), "color": col} for c, col in self.holes],
         }
+        if self.paths:
+            data["paths"] = [{"cell": list(c), "color": col} for c, col in self.paths]
+        if self.bridges:
+            data["bridges"] = [list(c) for c in self.bridges]
+        return data
+
+    def with_(self, **changes: object) -> Chamber:
+        """The chamber with ``changes`` (its measurements dropped unless given)."""
+        fields: dict[str, object] = {"minimum": None, "joint": None, "solution": (),
+                                     "states": 0, "serial": None, **changes}
+        return replace(self, **fields)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- symmetry
@@ -110,7 +129,9 @@ def _transform(ch: Chamber, flip_x: bool, flip_y: bool, swap: bool) -> Chamber:
     cols, rows = (ch.rows, ch.cols) if swap else (ch.cols, ch.rows)
     return Chamber(ch.family, cols, rows, frozenset(cell(c) for c in ch.stones),
                    tuple((tuple(cell(c) for c in cells), col) for cells, col in ch.bodies),
-                   tuple((cell(c), col) for c, col in ch.holes))
+                   tuple((cell(c), col) for c, col in ch.holes),
+                   paths=tuple((cell(c), col) for c, col in ch.paths),
+                   bridges=tuple(cell(c) for c in ch.bridges))
 
 
 def _oriented(rng: random.Random, ch: Chamber) -> Chamber:
@@ -150,7 +171,7 @@ def _back_out(rng: random.Random) -> Chamber:
     body_b = _straight(corridor[gap_mouth], (1, 0), b, rng)
     body_a = _straight(corridor[gap_mouth + b + gap_mid], (1, 0), a, rng)
     hole_a = rng.choice(_room_wall_cells(rw, rh, {(rw - 1, py)}))
-    return Chamber("back_out", rw + k, rh, stones, ((body_a, 0), (body_b, 1)),
+    return Chamber("back_out", rw + k, rh, stones, ((body_a, (0,)), (body_b, (1,))),
                    ((hole_a, 0), (corridor[-1], 1)))
 
 
@@ -168,7 +189,7 @@ def _pass(rng: random.Random) -> Chamber:
     stones = frozenset(_rect(length, depth + 1) - floor)
     body_a = _straight((1, y), (1, 0), a, rng)
     body_b = _straight((length - 1 - b, y), (1, 0), b, rng)
-    return Chamber("pass", length, depth + 1, stones, ((body_a, 0), (body_b, 1)),
+    return Chamber("pass", length, depth + 1, stones, ((body_a, (0,)), (body_b, (1,))),
                    (((length - 1, y), 0), ((0, y), 1)))
 
 
@@ -188,7 +209,7 @@ def _park(rng: random.Random) -> Chamber:
     top = max(0, min(py - rng.randrange(a), rh - a))
     body_a = _straight((rw - 1, top), (0, 1), a, rng)
     walls = [c for c in _room_wall_cells(rw, rh, set(body_a)) if c[0] == 0]
-    return Chamber("park", rw + k, rh, stones, ((body_a, 0), (body_b, 1)),
+    return Chamber("park", rw + k, rh, stones, ((body_a, (0,)), (body_b, (1,))),
                    ((corridor[-1], 0), (rng.choice(walls), 1)))
 
 
@@ -204,7 +225,7 @@ def _swap(rng: random.Random) -> Chamber:
     stones = frozenset(_rect(length, 2) - floor)
     body_a = _straight((1, 0), (1, 0), a, rng)
     body_b = _straight((length - 1 - b, 0), (1, 0), b, rng)
-    return Chamber("swap", length, 2, stones, ((body_a, 0), (body_b, 1)),
+    return Chamber("swap", length, 2, stones, ((body_a, (0,)), (body_b, (1,))),
                    (((length - 1, 0), 0), ((0, 0), 1)))
 
 
@@ -214,18 +235,18 @@ def _room(rng: random.Random) -> Chamber:
     cells = _rect(cols, rows)
     stones = set(rng.sample(sorted(cells), rng.randint(1, 3)))
     free = cells - stones
-    bodies: list[tuple[tuple[Cell, ...], int]] = []
+    bodies: list[tuple[tuple[Cell, ...], tuple[int, ...]]] = []
     for col in range(2):  # two bodies: the pairwise bound then proves the room alone
         body = _free_straight(rng, free, rng.randint(2, 3))
         if body is None:
             break
         free -= set(body)
-        bodies.append((body, col))
+        bodies.append((body, (col,)))
     walls = sorted(c for c in free if c[0] in (0, cols - 1) or c[1] in (0, rows - 1))
     if len(bodies) < 2 or len(walls) < len(bodies):
         return Chamber("room", cols, rows, frozenset(), (), ())
-    holes = tuple((c, col) for c, (_, col) in zip(rng.sample(walls, len(bodies)), bodies,
-                                                   strict=True))
+    holes = tuple((c, cols[0]) for c, (_, cols) in zip(rng.sample(walls, len(bodies)), bodies,
+                                                       strict=True))
     return Chamber("room", cols, rows, frozenset(stones), tuple(bodies), holes)
 
 
@@ -241,12 +262,64 @@ def _free_straight(rng: random.Random, free: set[Cell], length: int) -> tuple[Ce
     return None
 
 
+def _solo(rng: random.Random) -> Chamber:
+    """One short straight body in a corridor with its hole at the far end: no conflict at
+    all (a breather's part, a key carrier, the layers a freeze waits for)."""
+    length = rng.randint(2, 3)
+    k = length + rng.randint(1, 2)
+    body = _straight((0, 0), (1, 0), length, rng)
+    stones = frozenset((x, 1) for x in range(k))  # the board's least height is two rows
+    return Chamber("solo", k, 2, stones, ((body, (0,)),), (((k - 1, 0), 0),))
+
+
+def _crossing(rng: random.Random) -> Chamber:
+    """A small room with a bridge (spec section 3b) that one body lies across, straight, and
+    another must pass over; kept by :func:`bridge_binds` only when every minimal solution
+    needs the bridge."""
+    cols, rows = rng.randint(4, 5), rng.randint(4, 5)
+    bridge = (rng.randint(1, cols - 2), rng.randint(1, rows - 2))
+    cells = _rect(cols, rows)
+    vertical = rng.random() < 0.5
+    step = (0, 1) if vertical else (1, 0)
+    length = rng.randint(2, 3)
+    back = rng.randint(1, length - 1) if length > 2 else rng.randint(0, 1)
+    start = (bridge[0] - back * step[0], bridge[1] - back * step[1])
+    across = _straight(start, step, length, rng)
+    if not all(c in cells for c in across) or bridge not in across:
+        return Chamber("crossing", cols, rows, frozenset(), (), ())
+    stones = set(rng.sample(sorted(cells - set(across) - {bridge}), rng.randint(2, 5)))
+    free = cells - stones - set(across)
+    other = _free_straight(rng, free - {bridge}, rng.randint(2, 3))
+    if other is None:
+        return Chamber("crossing", cols, rows, frozenset(), (), ())
+    free -= set(other)
+    walls = sorted(c for c in free - {bridge} if c[0] in (0, cols - 1) or c[1] in (0, rows - 1))
+    if len(walls) < 2:
+        return Chamber("crossing", cols, rows, frozenset(), (), ())
+    first, second = rng.sample(walls, 2)
+    return Chamber("crossing", cols, rows, frozenset(stones), ((across, (0,)), (other, (1,))),
+                   ((first, 0), (second, 1)), bridges=(bridge,))
+
+
+def bridge_binds(ch: Chamber, states: int = CHAMBER_STATES) -> bool:
+    """Whether the measured chamber's minimal solution crosses its bridge and the chamber
+    without the bridge (plain floor there) needs more steps or is no level at all
+    (:func:`~gridforge.snakes.puzzle.bridge_needed`)."""
+    if ch.minimum is None or not ch.bridges:
+        return False
+    level = level_from_json(ch.level_json())
+    moves = [step_to_move(list(s)) for s in ch.solution]
+    return bridge_needed(level, 0, moves, max_states=states)
+
+
 FAMILIES: dict[str, Callable[[random.Random], Chamber]] = {
     "back_out": _back_out,
     "pass": _pass,
     "park": _park,
     "swap": _swap,
     "room": _room,
+    "solo": _solo,
+    "crossing": _crossing,
 }
 
 
@@ -259,13 +332,14 @@ def draw_chamber(rng: random.Random, family: str) -> Chamber:
 
 
 def measure(ch: Chamber, states: int = CHAMBER_STATES) -> Chamber | None:
-    """The chamber with its proven minimum, joint steps and a minimal solution; None when it
-    is not a valid level, not solvable, not proven within ``states`` stored states, or when
-    the pairwise bound (:func:`~gridforge.snakes.pairs.pairwise_bound`) falls short of its
-    minimum. A two-body chamber whose pairwise bound is tight keeps the level's proof cheap:
-    on the whole board the best partition pairs each chamber's two bodies, so the bound
-    equals the sum of the chambers' minima, which the built solution reaches."""
-    if len(ch.bodies) < 2:
+    """The chamber with its proven minimum, joint steps, a minimal solution and whether it
+    is solved one body at a time; None when it is not a valid level, not solvable, not
+    proven within ``states`` stored states, or when the pairwise bound
+    (:func:`~gridforge.snakes.pairs.pairwise_bound`) falls short of its minimum. A chamber
+    whose pairwise bound is tight keeps the level's proof cheap: on the whole board the best
+    partition pairs each chamber's bodies, so the bound equals the sum of the chambers'
+    minima, which the built solution reaches."""
+    if not ch.bodies or len(ch.bodies) > 2:
         return None
     try:
         level = level_from_json(ch.level_json())
@@ -280,8 +354,45 @@ def measure(ch: Chamber, states: int = CHAMBER_STATES) -> Chamber | None:
         return None  # its joint steps lean on holes as obstacles: no cheap proof on a board
     joint = reading(level, minimum).joint_steps
     solution = tuple((int(s[0]), str(s[1]), str(s[2])) for s in result.steps)
-    return Chamber(ch.family, ch.cols, ch.rows, ch.stones, ch.bodies, ch.holes,
-                   minimum, joint, solution, result.stored)
+    alone = serial(game, max_states=states)
+    if alone.status == "budget":
+        return None
+    return replace(ch, minimum=minimum, joint=joint, solution=solution, states=result.stored,
+                   serial=alone.status == "serial")
+
+
+# ---------------------------------------------------------------- decorations
+
+
+def coated(rng: random.Random, ch: Chamber) -> Chamber | None:
+    """The chamber with a coat on one body (a new local colour, outermost) and a hole of
+    that colour on a free cell against the chamber's outer border; not yet measured."""
+    taken = {c for cells, _ in ch.bodies for c in cells} | {c for c, _ in ch.holes}
+    free = [c for c in _room_wall_cells(ch.cols, ch.rows, taken) if c not in ch.stones]
+    if not free:
+        return None
+    colour = 1 + max(col for _, cols in ch.bodies for col in cols)
+    b = rng.randrange(len(ch.bodies))
+    bodies = tuple((cells, (colour, *cols)) if i == b else (cells, cols)
+                   for i, (cells, cols) in enumerate(ch.bodies))
+    return ch.with_(family=f"{ch.family}+coat", bodies=bodies,
+                    holes=(*ch.holes, (rng.choice(sorted(free)), colour)))
+
+
+def painted(rng: random.Random, ch: Chamber, states: int = CHAMBER_STATES) -> Chamber | None:
+    """The measured chamber with one painted cell that binds (spec section 3b), placed by the
+    designer's :func:`~gridforge.snakes.design.terrain.add_paths` against the chamber's
+    minimal solution, then measured again; None when no cell binds."""
+    if ch.minimum is None:
+        return None
+    level = level_from_json(ch.level_json())
+    moves = [step_to_move(list(s)) for s in ch.solution]
+    placed = add_paths(level, moves, 1, rng, states)
+    if placed is None:
+        return None
+    paths = tuple(((p.cell[0], p.cell[1]), p.color) for p in placed[0].paths)
+    measured = measure(ch.with_(family=f"{ch.family}+path", paths=paths), states)
+    return None if measured is None else replace(measured, witness=ch.solution)
 
 
 # ---------------------------------------------------------------- composing a level
@@ -329,8 +440,28 @@ def _pack(chambers: Sequence[Chamber]) -> tuple[int, int, list[Cell]] | None:
     return cols, rows, offsets
 
 
+@dataclass(frozen=True)
+class Placed:
+    """Chambers placed on one board: the level, the concatenated minimal solutions (in the
+    chambers' order) and, per chamber, the level's body indices, hole indices and the
+    solution's step indices that belong to it."""
+
+    level: LevelJson
+    solution: tuple[tuple[int, str, str], ...]
+    bodies: tuple[range, ...]
+    holes: tuple[range, ...]
+    steps: tuple[range, ...]
+    paths: tuple[range, ...]
+    chambers: tuple[Chamber, ...]
+
+
+def _colours(ch: Chamber) -> int:
+    """How many local colours the chamber uses."""
+    return 1 + max(col for _, cols in ch.bodies for col in cols)
+
+
 def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target: int,
-              doors: bool = False) -> tuple[LevelJson, tuple[tuple[int, str, str], ...]] | None:
+              doors: bool = False) -> Placed | None:
     """The level of the packed chambers and the concatenated minimal solutions (body indices
     shifted). Colours are distinct inside each chamber; with ``doors`` distinct over the
     whole level (the chambers then share one floor region, and a shared colour would let a
@@ -343,23 +474,33 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
     floor: set[Cell] = set()
     bodies: list[dict[str, object]] = []
     holes: list[dict[str, object]] = []
+    paths: list[dict[str, object]] = []
+    bridges: list[list[int]] = []
     solution: list[tuple[int, str, str]] = []
+    spans: tuple[list[range], list[range], list[range], list[range]] = ([], [], [], [])
     hole_cells: set[Cell] = set()
     palette = rng.sample(range(PALETTE), PALETTE)
     for ch, (ox, oy) in zip(chambers, offsets, strict=True):
         if doors:
-            colours, palette = palette[:len(ch.bodies)], palette[len(ch.bodies):]
+            colours, palette = palette[:_colours(ch)], palette[_colours(ch):]
         else:
-            colours = rng.sample(range(PALETTE), len(ch.bodies))
+            colours = rng.sample(range(PALETTE), _colours(ch))
         floor |= {(ox + x, oy + y) for x in range(ch.cols) for y in range(ch.rows)
                   if (x, y) not in ch.stones}
         base = len(bodies)
-        for cells, col in ch.bodies:
+        spans[0].append(range(base, base + len(ch.bodies)))
+        spans[1].append(range(len(holes), len(holes) + len(ch.holes)))
+        spans[2].append(range(len(solution), len(solution) + len(ch.solution)))
+        spans[3].append(range(len(paths), len(paths) + len(ch.paths)))
+        for cells, cols_ in ch.bodies:
             bodies.append({"cells": [[ox + x, oy + y] for x, y in cells],
-                           "colors": [colours[col]]})
+                           "colors": [colours[c] for c in cols_]})
         for (x, y), col in ch.holes:
             holes.append({"cell": [ox + x, oy + y], "color": colours[col]})
             hole_cells.add((ox + x, oy + y))
+        paths.extend({"cell": [ox + x, oy + y], "color": colours[col]}
+                     for (x, y), col in ch.paths)
+        bridges.extend([ox + x, oy + y] for x, y in ch.bridges)
         solution.extend((base + b, end, d) for b, end, d in ch.solution)
     if doors:
         floor |= _open_doors(chambers, offsets, floor, rng, hole_cells)
@@ -370,7 +511,13 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
         "meta": {"id": f"motif-{target}-{seed}", "template": "motifs", "target": target,
                  "seed": seed},
     }
-    return level, tuple(solution)
+    if paths:
+        level["paths"] = paths  # type: ignore[typeddict-item]
+    if bridges:
+        level["bridges"] = bridges
+    bodies_at, holes_at, steps_at, paths_at = (tuple(span) for span in spans)
+    return Placed(level, tuple(solution), bodies_at, holes_at, steps_at, paths_at,
+                  tuple(chambers))
 
 
 def _open_doors(chambers: Sequence[Chamber], offsets: Sequence[Cell], floor: set[Cell],
@@ -407,8 +554,7 @@ DOOR_TRIES = 4  # door layouts tried before a level gives up its doors
 
 
 def _assemble_checked(chambers: Sequence[Chamber], rng: random.Random, seed: int, target: int,
-                      doors: bool, minimum: int
-                      ) -> tuple[LevelJson, tuple[tuple[int, str, str], ...]] | None:
+                      doors: bool, minimum: int) -> Placed | None:
     """:func:`_assemble`; with ``doors``, a door layout is kept only when the pairwise bound
     of the joined level still reaches ``minimum`` (no door offers a bay: the built solution
     stays minimal, proven, and the joint steps stay those of the chambers). None when no
@@ -417,7 +563,7 @@ def _assemble_checked(chambers: Sequence[Chamber], rng: random.Random, seed: int
         made = _assemble(chambers, rng, seed, target, doors)
         if made is None or not doors:
             return made
-        bound = pairwise_bound(Game(level_from_json(made[0]))).bound
+        bound = pairwise_bound(Game(level_from_json(made.level))).bound
         if bound >= minimum:
             return made
     return None
@@ -475,19 +621,30 @@ def _family_order(rng: random.Random, remaining: int) -> list[str]:
     return ["room", *small]
 
 
-def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int = 400,
-                max_bodies: int = 12, states: int = CHAMBER_STATES,
-                max_floor: float = 0.55, doors: bool = False) -> Built | None:
-    """A level of chambers whose joint steps sum to ``target`` exactly, certificate steps at
-    most ``max_steps``, occupancy at most ``max_floor``; None when ``max_draws`` chambers
-    drawn (and measured) do not give one. Deterministic in ``seed``.
+@dataclass(frozen=True)
+class Chosen:
+    """Measured chambers whose joint steps sum to the target, and the work it took."""
 
-    With ``doors`` the chambers are joined by doors where they touch (six bodies at most,
-    colours all distinct), and a door layout is kept only when the pairwise bound still
-    proves the built solution minimal (:func:`_assemble_checked`)."""
-    rng = random.Random(seed)
-    chosen: list[Chamber] = []
-    tally = _Tally(target, max_steps, min(max_bodies, PALETTE) if doors else max_bodies)
+    chambers: tuple[Chamber, ...]
+    work: int  # stored states of every search made while choosing
+    draws: int
+
+
+def choose(rng: random.Random, target: int, *, required: Sequence[Chamber] = (),
+           max_steps: int = 60, max_draws: int = 400, max_bodies: int = 12,
+           states: int = CHAMBER_STATES, max_floor: float = 0.55) -> Chosen | None:
+    """``required`` chambers (measured; taken whatever their joint steps) and drawn ones
+    whose joint steps sum to ``target`` exactly, certificate steps at most ``max_steps``,
+    occupancy at most ``max_floor``; None when ``max_draws`` chambers drawn (and measured)
+    do not give them."""
+    tally = _Tally(target, max_steps, max_bodies)
+    for ch in required:
+        if ch.minimum is None or ch.joint is None:
+            raise ValueError("a required chamber is measured first")
+        tally.take(ch)
+    if tally.remaining < 0 or tally.steps_left < 0 or tally.bodies_left < 0:
+        return None
+    chosen = list(required)
     work = draws = 0
     while tally.remaining > 0 and draws < max_draws:
         for family in _family_order(rng, tally.remaining):
@@ -502,19 +659,48 @@ def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int =
                 break
     if tally.remaining or not chosen:
         return None
-    minimum = sum(ch.minimum or 0 for ch in chosen)
-    made = _assemble_checked(chosen, rng, seed, target, doors, minimum)
+    if tally.cells > max_floor * tally.floor:
+        return None
+    return Chosen(tuple(chosen), work, draws)
+
+
+def assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target: int, *,
+             doors: bool = False) -> Placed | None:
+    """The chambers placed on one board in the given order (:class:`Placed`; with ``doors``
+    a layout is kept only when the pairwise bound still reaches the sum of the chambers'
+    minima); None when they do not fit the board or no door layout keeps the proof."""
+    minimum = sum(ch.minimum or 0 for ch in chambers)
+    return _assemble_checked(chambers, rng, seed, target, doors, minimum)
+
+
+def build_level(seed: int, target: int, *, max_steps: int = 60, max_draws: int = 400,
+                max_bodies: int = 12, states: int = CHAMBER_STATES,
+                max_floor: float = 0.55, doors: bool = False) -> Built | None:
+    """A level of chambers whose joint steps sum to ``target`` exactly, certificate steps at
+    most ``max_steps``, occupancy at most ``max_floor``; None when ``max_draws`` chambers
+    drawn (and measured) do not give one. Deterministic in ``seed``.
+
+    With ``doors`` the chambers are joined by doors where they touch (six bodies at most,
+    colours all distinct), and a door layout is kept only when the pairwise bound still
+    proves the built solution minimal (:func:`_assemble_checked`)."""
+    rng = random.Random(seed)
+    chosen = choose(rng, target, max_steps=max_steps, max_draws=max_draws,
+                    max_bodies=min(max_bodies, PALETTE) if doors else max_bodies,
+                    states=states, max_floor=max_floor)
+    if chosen is None:
+        return None
+    minimum = sum(ch.minimum or 0 for ch in chosen.chambers)
+    made = assemble(chosen.chambers, rng, seed, target, doors=doors)
     if made is None:
         return None
-    data, solution = made
-    level = level_from_json(data)
+    level = level_from_json(made.level)
     read = reading(level, minimum)
     if read.occupancy > max_floor or read.outer_colours > PALETTE:
         return None
-    Game(level).replay([list(s) for s in solution])
-    return Built(data, solution, minimum, read.joint_steps,
-                 tuple(ch.family for ch in chosen), tuple(ch.joint or 0 for ch in chosen),
-                 work, draws)
+    Game(level).replay([list(s) for s in made.solution])
+    return Built(made.level, made.solution, minimum, read.joint_steps,
+                 tuple(ch.family for ch in chosen.chambers),
+                 tuple(ch.joint or 0 for ch in chosen.chambers), chosen.work, chosen.draws)
 
 
 def prove(built: Built, states: int = PROOF_STATES) -> Certificate:
@@ -535,9 +721,16 @@ __all__ = [
     "FAMILIES",
     "Built",
     "Chamber",
+    "Chosen",
+    "Placed",
+    "assemble",
+    "bridge_binds",
     "build_level",
+    "choose",
+    "coated",
     "draw_chamber",
     "folded_share",
     "measure",
+    "painted",
     "prove",
 ]
