@@ -35,6 +35,7 @@ def test_batch_levels_in_range_and_certificates_replay():
         assert cert["level_sha256"] == level_sha256(level)
         assert abs(cert["score"]["total"] - 20) <= 7
         assert cert["lower_bound"] <= cert["steps"] == len(cert["solution"])
+        assert cert["reading"]["body_bound"] <= cert["steps"]  # its figures rechecked above
     assert batch["levels"][0] != batch["levels"][1]
 
 

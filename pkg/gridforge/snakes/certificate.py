@@ -22,8 +22,20 @@ a claimed score unjudged).
 Public names: :func:`certify` (level -> certificate dict), :func:`recheck` (judge every claim
 of a certificate against its level: the certificate this module can stand behind, and the
 issues of the claims that do not hold), :func:`check_certificate` (the issues as lines),
-:func:`judge` and :func:`request_issues` (a request's ranges), :func:`certify_batch`,
+:func:`judge` and :func:`request_issues` (a request's ranges), :func:`certificate_reading`
+(a solved certificate's ``reading``), :func:`certify_batch`,
 :func:`certify_file_data`, :data:`CERT_FORMAT`, :data:`BATCH_FORMAT`, :data:`STATUSES`.
+
+A solved certificate (``verified`` or ``out_of_range``) written by :func:`certify` also carries
+``reading``, the figures of spec section 5c (:class:`CertReading`): each body's solo cost, the
+travel and body bounds, the joint and steering steps (at the certificate's ``minimum`` when
+``optimal``, else at its ``lower_bound``, so joint steps may be negative while the minimum is
+unproven) and the drags of its solution, computed by
+:func:`gridforge.snakes.legibility.reading`. Each solo search has a counted budget
+(:data:`READING_STATES` stored states): when one runs out the certificate has no ``reading``
+at all, never a guessed figure. A recheck recomputes a claimed ``reading`` (within the same
+budget: a figure it cannot recompute is refused, not believed); a certificate without one
+(written before issue 41) stays valid and is rechecked without one.
 
 ``budgets``, ``search`` and ``version`` are informational, not claims: what the maker says
 of its budgets, of its searches' work and of the package that wrote it. A recheck believes
@@ -52,8 +64,16 @@ from gridforge.i18n import say
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.improve import Budget, improve
+from gridforge.snakes.legibility import SOLO_BUDGET, SoloBudget
+from gridforge.snakes.legibility import reading as legibility_reading
 from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
-from gridforge.snakes.level import Level, balance_issues, level_from_json, level_sha256
+from gridforge.snakes.level import (
+    MAX_BODIES,
+    Level,
+    balance_issues,
+    level_from_json,
+    level_sha256,
+)
 from gridforge.snakes.levelfile import LevelJson, Step, accepted
 from gridforge.snakes.matching import INF
 from gridforge.snakes.pairs import pairwise_bound
@@ -74,7 +94,14 @@ CERT_KEYS = ("format", "level_sha256", "status", "reason", "solution", "steps", 
 # real rules refuse.
 # Optional and informational: ``prediction``, what a weights file predicts for the level
 # (issue 24, docs/snakes-calibration.md); made only when a weights file is given.
-OPTIONAL_KEYS = ("witnesses", "prediction")
+# Optional: ``reading``, the figures of spec section 5c of a solved level (:class:`CertReading`),
+# absent when a solo search ran out of its budget (and in certificates written before it).
+OPTIONAL_KEYS = ("reading", "witnesses", "prediction")
+READING_KEYS = ("solo_costs", "travel_bound", "body_bound", "joint_steps", "steering_steps",
+                "drags")
+# The states each body's solo search may store, for a certificate's ``reading`` and its
+# recheck alike (so an honest reading is recomputed by the very searches that made it).
+READING_STATES = SOLO_BUDGET
 # ``budgets``, ``search`` and ``version`` are informational: the maker's own account of the
 # budgets it had, the work its searches did and the package that wrote it. They are no
 # claims (nothing about the level follows from them), so a recheck judges only their shape
@@ -113,6 +140,17 @@ class Witness(TypedDict):
     solution: list[Step]
 
 
+class CertReading(TypedDict):
+    """The figures of spec section 5c a solved certificate carries (its ``reading``)."""
+
+    solo_costs: list[int]  # one per body, in the level's order
+    travel_bound: int
+    body_bound: int  # max(travel_bound, sum of solo_costs)
+    joint_steps: int  # minimum (or, unproven, lower_bound) - body_bound; may be < 0 unproven
+    steering_steps: int  # body_bound - travel_bound
+    drags: int  # of the certificate's solution
+
+
 class Certificate(TypedDict):
     """A certificate as written (the file's field order: the same bytes)."""
 
@@ -131,6 +169,7 @@ class Certificate(TypedDict):
     budgets: dict[str, float]
     search: dict[str, int | str] | None  # the searches' work, informational
     version: str
+    reading: NotRequired[CertReading]  # solved certificates, when every solo search fit
     witnesses: NotRequired[list[Witness]]
     prediction: NotRequired[Mapping[str, object]]  # the designer's, informational
 
@@ -262,6 +301,34 @@ def _solved(cert: Certificate, solution: list[Step], optimal: bool, lower: int,
     return cert
 
 
+def certificate_reading(level: Level, cert: Certificate) -> CertReading | None:
+    """The ``reading`` of the solved certificate ``cert`` of ``level`` (spec section 5c, by
+    :func:`gridforge.snakes.legibility.reading`), or None when a body's solo search needs more
+    than :data:`READING_STATES` stored states (no figure rather than a wrong one) or ``cert``
+    has no solution.
+
+    :raises GridforgeError: when ``cert`` states neither a minimum nor a lower bound, or a body
+        cannot leave even alone (impossible for a level a solution completes).
+    """
+    try:
+        read = legibility_reading(level, cert, budget=READING_STATES)
+    except SoloBudget:
+        return None
+    if read.drags is None:
+        return None
+    return {"solo_costs": list(read.solo_costs), "travel_bound": read.travel_bound,
+            "body_bound": read.body_bound, "joint_steps": read.joint_steps,
+            "steering_steps": read.steering_steps, "drags": read.drags}
+
+
+def _with_reading(level: Level, cert: Certificate) -> Certificate:
+    """``cert`` (solved) with its ``reading`` added, when one could be computed."""
+    read = certificate_reading(level, cert)
+    if read is not None:
+        cert["reading"] = read
+    return cert
+
+
 def _total(score: Json | Score) -> float | None:
     """A score object's total, when it is a finite number."""
     total = score.get("total") if isinstance(score, dict) else None
@@ -331,7 +398,7 @@ def certify(
     if not game.is_complete(game.replay(steps)[-1]):
         raise GridforgeError("internal error: the solution does not complete the level")
     score = scorer(level, steps, game) if scorer is not None else None
-    return _solved(cert, steps, best.optimal, best.lower_bound, score)
+    return _with_reading(level, _solved(cert, steps, best.optimal, best.lower_bound, score))
 
 
 def _given_moves(game: Game, solution: Json) -> list[int]:
@@ -413,9 +480,41 @@ class _Claims(Issues):
         if isinstance(solution, list) and len(solution) > MAX_SOLUTION:
             self.bad("solution", f"{len(solution)} steps; the limit is {MAX_SOLUTION}",
                      "too_large")
+        if "reading" in cert:
+            self.reading_shape(cert["reading"])
         self.informational()
         self.items += request_issues(cert.get("request"), field_path(self.base, "request"))
         return not self.items
+
+    def reading_shape(self, read: Json) -> None:
+        """The shape of a claimed ``reading``: an object of :data:`READING_KEYS`, every figure
+        an integer >= 0 (``joint_steps`` any integer: negative while the minimum is
+        unproven), ``solo_costs`` a list of them. Its figures are judged in the recheck."""
+        if not isinstance(read, dict):
+            self.bad("reading", "must be an object {" + ", ".join(READING_KEYS) + "}, got "
+                     f"{_show(read)}", "type")
+            return
+        for key in sorted(str(k) for k in read if k not in READING_KEYS):
+            self.bad(field_path("reading", key), f"unknown field {key!r}", "unknown_field")
+        for key in READING_KEYS:
+            where = field_path("reading", key)
+            if key not in read:
+                self.bad(where, "missing", "missing")
+                continue
+            value = read[key]
+            if key == "solo_costs":
+                if not isinstance(value, list) or len(value) > MAX_BODIES:
+                    self.bad(where, f"must be a list of at most {MAX_BODIES} integers "
+                             f">= 0 (one per body), got {_show(value)}", "type")
+                    continue
+                for i, cost in enumerate(value):
+                    if not is_int(cost) or cost < 0:
+                        self.bad(field_path(where, i), f"must be an integer >= 0, got "
+                                 f"{_show(cost)}", "type")
+                        break
+            elif not is_int(value) or (key != "joint_steps" and value < 0):
+                wanted = "an integer" if key == "joint_steps" else "an integer >= 0"
+                self.bad(where, f"must be {wanted}, got {_show(value)}", "type")
 
     def informational(self) -> None:
         """The shape of the informational fields (:data:`INFORMATIONAL_KEYS`): a few named
@@ -484,7 +583,9 @@ def recheck(
     certificate's own state budget (at most ``max_states``; a claim not re-proved within it
     is refused, never believed); ``unsolvable`` is re-proved likewise; the score is
     recomputed by ``scorer`` (left unjudged without one) and the status and reason judged
-    again against the request. ``base`` prefixes the issues' field paths.
+    again against the request; a claimed ``reading`` is recomputed from the level and the
+    certificate's own figures (only a solved certificate may carry one). ``base`` prefixes the
+    issues' field paths.
     """
     if not isinstance(level, Level):
         level = level_from_json(level, balanced=False)
@@ -502,6 +603,9 @@ def recheck(
     unbalanced = balance_issues(level)
     game = Game(level)
     solver = Solver(game)
+    if "reading" in cert and (unbalanced or status in ("unsolvable", "undetermined")):
+        claims.bad("reading", "only a solved certificate (verified or out_of_range) carries a "
+                   "reading")
     if unbalanced or status == "unsolvable":
         _recheck_unsolvable(claims, out, solver, unbalanced, states, max_seconds)
     elif status == "undetermined":
@@ -606,6 +710,11 @@ def _recheck_solved(claims: _Claims, out: Certificate, solver: Solver,
             proven = max(proven, min(pairwise_bound(game).bound, steps))
             optimal = proven >= steps
         _judge_proof(claims, found, steps, states, proven)
+    if "reading" in cert:
+        # Set here so that the rechecked certificate keeps the file's order (reading before
+        # witnesses); its figures follow what the recheck proved (below, after _solved).
+        out["reading"] = cert["reading"]
+        _recheck_reading(claims, game.level)
     if "witnesses" in cert:
         witnesses = _recheck_witnesses(claims, game.level, claims.cert["witnesses"], steps)
         if witnesses is None:
@@ -621,6 +730,31 @@ def _recheck_solved(claims: _Claims, out: Certificate, solver: Solver,
                   else "" if claimed_optimal else "minimum unproven")
     # The rechecked certificate states what the recheck proved (never less than claimed).
     _solved(out, solution, optimal, proven, score)
+    if "reading" in out:
+        read = certificate_reading(game.level, out) if not claims.items else None
+        if read is None:
+            del out["reading"]  # refused already: the certificate is not returned
+        else:
+            out["reading"] = read
+
+
+def _recheck_reading(claims: _Claims, level: Level) -> None:
+    """Issues of the claimed ``reading``, recomputed from the level and the certificate's own
+    claims (its minimum or lower bound, its solution) within :data:`READING_STATES` states a
+    solo search. Judged only once those claims hold: the figures follow from them."""
+    if claims.items:
+        return
+    cert = claims.checked
+    try:
+        read = certificate_reading(level, cert)
+    except GridforgeError as exc:  # a body that cannot leave alone: no reading at all
+        claims.bad("reading", f"a reading of this level cannot be computed ({exc})")
+        return
+    if read is None:
+        claims.bad("reading", f"a solo search needs more than {READING_STATES} states, so "
+                   "the reading was not recomputed: refused, not believed")
+        return
+    _compare(claims, "reading", cert["reading"], read)
 
 
 def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Json, steps: int
@@ -859,9 +993,12 @@ def certify_file_data(
 __all__ = [
     "BATCH_FORMAT",
     "CERT_FORMAT",
+    "READING_STATES",
     "STATUSES",
+    "CertReading",
     "Recheck",
     "Scorer",
+    "certificate_reading",
     "certificates_of",
     "certify",
     "certify_batch",

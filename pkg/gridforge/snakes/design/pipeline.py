@@ -67,6 +67,7 @@ from gridforge.snakes.certificate import (
     Certificate,
     Score,
     Witness,
+    certificate_reading,
     judge,
 )
 from gridforge.snakes.design.backward import Plan, unsolve
@@ -469,6 +470,10 @@ def _certificate(req: Request, cand: Candidate) -> Certificate:
         "search": cand.exact,
         "version": __version__,
     }
+    # The figures of spec 5c, as the game's certify writes them (left out past their budget).
+    read = certificate_reading(cand.level, cert)
+    if read is not None:
+        cert["reading"] = read
     if cand.witnesses:
         cert["witnesses"] = cand.witnesses
     if misses:  # pragma: no cover - the pipeline judged all of this already
