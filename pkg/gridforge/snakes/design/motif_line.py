@@ -312,8 +312,8 @@ def _finish(plan: MotifPlan, data: LevelJson, placed: Placed
         return None
     steps = [list(s) for s in placed.solution]
     cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
-    if cert["steps"] is None or cert["steps"] > MAX_STEPS:
-        return None
+    if cert["steps"] is None or cert["steps"] > MAX_STEPS or not cert["optimal"]:
+        return None  # every motif level is proven: the pairwise bound reaches its minimum
     lower = cert["minimum"] if cert["optimal"] else cert["lower_bound"]
     read = reading(level, lower if isinstance(lower, int) else cert["steps"])
     if read.occupancy > 0.55 or read.outer_colours > 6 or max(read.lengths) > 8:

@@ -265,8 +265,8 @@ def _free_straight(rng: random.Random, free: set[Cell], length: int) -> tuple[Ce
 def _solo(rng: random.Random) -> Chamber:
     """One short straight body in a corridor with its hole at the far end: no conflict at
     all (a breather's part, a key carrier, the layers a freeze waits for)."""
-    length = rng.randint(2, 3)
-    k = length + rng.randint(1, 2)
+    length = 2
+    k = length + rng.randint(4, 5)  # occupancy 3/6 or 3/7: within the line's 0.55
     body = _straight((0, 0), (1, 0), length, rng)
     stones = frozenset((x, 1) for x in range(k))  # the board's least height is two rows
     return Chamber("solo", k, 2, stones, ((body, (0,)),), (((k - 1, 0), 0),))
