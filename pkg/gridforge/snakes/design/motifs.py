@@ -55,7 +55,9 @@ from gridforge.snakes.search import Solver
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
 CHAMBER_STATES = 20_000  # states the exact search of one chamber may store
 PROOF_STATES = 50_000  # states the level's certificate search may store
-MAX_COLS, MAX_ROWS = 18, 24  # the board's limits (spec section 1)
+# The board's limits (spec section 1), but at most 12 columns: every level fits a phone held
+# upright with cells large enough to grab (the main line's portrait rule).
+MAX_COLS, MAX_ROWS = 12, 24
 MAX_PADDED = 600  # (cols + 2) * (rows + 2)
 PALETTE = 6  # outer colours a level may use
 MAX_BODY = 5  # cells of the longest body a motif draws
@@ -586,6 +588,8 @@ class _Tally:
         if ch.joint is None or ch.minimum is None or not 1 <= ch.joint <= self.remaining:
             return False
         if ch.minimum > self.steps_left or len(ch.bodies) > self.bodies_left:
+            return False
+        if ch.cols > MAX_COLS:
             return False
         if self.remaining - ch.joint == 1:
             return False  # a joint step of one is rare in every family: never leave it
