@@ -11,19 +11,22 @@ The curriculum:
 
 - levels 1-11 teach head, tail and turns, one idea a level (:data:`LESSONS`, named in the
   level's ``meta.lesson`` and checked on the certified solution);
-- 12, 18, 24 and 30 teach coats, frozen bodies, frozen holes and keys (:data:`TEACHING`); the
-  mechanic is visible (a coat differs from the layer under it) and, after its teaching level,
-  comes back on a fixed share of levels (:func:`recurs`), rising with the level;
-- from level 11 on no level but a breather is solved one body at a time, and past
-  :data:`PROVEN_UP_TO` a level needs more and more interaction steps
-  (:func:`interaction_floor`);
-- the target climbs (:func:`level_target`), in waves of ten with a breather;
-- templates are asked only for targets inside their measured reach (:data:`REACH`), and turn
-  independently of the wave position; at most 8 colours, drawn from 0..9
-  (:data:`PALETTE`).
+- 12, 18, 24, 30 and 36 teach coats, frozen bodies, frozen holes, keys and gold locks
+  (:data:`TEACHING`) with short straight bodies, the mechanic visible and costing steps;
+  these and the lessons come from design requests (:func:`level_plan`, templates asked only
+  for targets inside their measured reach, :data:`REACH`);
+- every other level is built from motifs (:func:`motif_plan`,
+  :mod:`~gridforge.snakes.design.motif_line`): small chambers whose joint steps (spec 5c)
+  add up to a target that climbs through the line (:func:`motif_line.joint_target`), in
+  waves of ten whose tenth level is a breather; 42 and 48 teach coloured paths and bridges
+  (:data:`TERRAIN_TEACHING`); a mechanic or a terrain piece, once taught, comes back on a
+  fixed share of levels (:func:`recurs`), rising with the level;
+- from level 11 on no level but a breather is solved one body at a time, every level is
+  legible (bodies of at most 8 cells, occupancy at most 0.55, at most 6 outer colours, at
+  most 12 columns) and proven minimal; at most 8 colours, drawn from 0..9.
 
-A level that fails on its eligible templates falls back by a fixed rule: the target is
-lowered by :data:`FALLBACK_STEP` and templates are tried again, at most
+A lesson or teaching level that fails on its eligible templates falls back by a fixed rule:
+the target is lowered by :data:`FALLBACK_STEP` and templates are tried again, at most
 :data:`FALLBACK_ROUNDS` times, then the curriculum's own rules are relaxed to the designer's
 (:data:`LAST_RESORT_TARGET`); what happened is recorded in the level's ``meta.fallback``. The
 build never aborts on one level.
@@ -58,7 +61,7 @@ from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_regular, write_text
-from gridforge.snakes.design.motif_line import MotifPlan, joint_target, motif_level
+from gridforge.snakes.design.motif_line import MAX_STEPS, MotifPlan, joint_target, motif_level
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.reports import (
     Band,
@@ -72,8 +75,16 @@ from gridforge.snakes.design.templates import TEMPLATES
 from gridforge.snakes.legibility import reading
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.levelfile import LevelJson, accepted
-from gridforge.snakes.puzzle import exit_orders, interaction_steps, restricted_optimum, serial
-from gridforge.snakes.rules import Game, Move
+from gridforge.snakes.puzzle import (
+    bridge_needed,
+    crossed_bridges,
+    exit_orders,
+    path_costs_steps,
+    relaxations,
+    restricted_optimum,
+    serial,
+)
+from gridforge.snakes.rules import Game, Move, step_to_move
 from gridforge.snakes.search import Solver
 
 __all__ = [
@@ -135,6 +146,7 @@ TERRAIN_LESSONS: dict[int, str] = {
 # From level 11 every level is legible (issue 41): bodies of at most LEGIBLE_BODY cells here
 # (8 for the line), none folded, occupancy at most MAX_OCCUPANCY, at most 6 outer colours.
 LEGIBLE_BODY = 4
+LINE_BODY = 8
 MAX_OCCUPANCY = 0.55
 MAX_OUTER = 6
 # The mechanics whose every instance must bind (a witness in the certificate), and the
@@ -156,13 +168,6 @@ REACH: dict[str, tuple[float, float]] = {
     "split": (1.3, 70.3),
 }
 REACH_MARGIN = 3.0
-# The top of the line is capped where at least this many templates still reach: with fewer,
-# one template would make more than 30% of a band.
-TEMPLATES_AT_THE_TOP = 4
-# From level 200 to 2000 the base target climbs this much more (waves add up to 7.2): honest
-# (shortened) scores of levels that make way and whose mechanics bind rarely reach the 80s,
-# and an attempt that makes nothing costs a round of fallbacks.
-TOP_CLIMB = 17.0
 FALLBACK_STEP = 3.0
 FALLBACK_ROUNDS = 4
 LAST_RESORT_TARGET = 20.0
@@ -170,53 +175,29 @@ FALLBACK_RULE = ("next template (3 a round, new seeds); after a round that made 
                  "target is lowered by 3, after one whose levels broke a rule it is raised by 3")
 # Work budgets of one attempt (one template at one target); seconds are safety nets.
 BUDGETS_LOW = {"candidates": 1500, "exact_states": 20000}
-BUDGETS_HIGH = {"candidates": 400, "exact_states": 6000}
 TEMPLATES_PER_ROUND = 3  # templates tried at one target before it is lowered
 SAFETY_NETS = {"exact_seconds": 900.0, "level_seconds": 7200.0}
 PROVEN_UP_TO = 300  # levels 1..300 are proven minimal
-PROVEN_ROUNDS = 1  # rounds in which a proof slot past PROVEN_UP_TO asks a proven minimum
-PROOF_WAVE_SLOTS = (0, 1, 2, 3)  # n % 10 of the proof slots: the breather, then the wave's first
-PROOF_EASE = 6.0  # a proof slot's target below its wave position (not the breather's)
-# Past PROVEN_UP_TO a level's certificate stays under the steps term's ceiling (100 steps),
-# but for the hardest level of each wave: no score term at its ceiling in most of a band.
-STEPS_CAP = 99
-LONG_WAVE_SLOT = 8
-# Near the top two more score terms stay under their ceilings (on the same slots), each from
-# the level where its share at the ceiling neared the 30% a band allows: occupancy (the
-# recipe's reaches the ceiling, 0.85, on about half of the candidates; 15%, 29%, 33% at the
-# ceiling over 1501-1600, 1601-1700, 1701-1775) and mechanics (31% over 1801-1900); but a
-# level asked for a gold lock (a lock and two keys, most of the mechanics term) may keep its
-# mechanics at the ceiling: refused, 4 of 36 such levels of 1801-1950 fell to the last resort.
-CEILINGS_FROM = {"occupancy": 1701, "mechanics": 1801}
 MAX_COLUMNS = 12  # every level fits a phone held upright (the requests ask portrait)
 LESSON_STATES = 200_000  # states a lesson's predicate search may store
 MAKE_WAY_LESSONS = frozenset({6, 7, 11})  # lessons that are not solved one body at a time
 MAKE_WAY_TARGET = 16.0  # the least target of those
 LONG_BODY = 5  # cells of a long body (lesson 9)
-# Past PROVEN_UP_TO the interaction steps a level must need (beyond the travel bound) rise
-# from INTERACTION_FLOOR to INTERACTION_TOP at level 2000 (proof slots excepted): what the
-# score alone did not climb (the travel and blocking terms saturate near the top).
-INTERACTION_FLOOR = 10
-INTERACTION_TOP = 30
 TOO_PLAIN = ("rules", "serial", "interaction")  # rejections that make a plan aim higher
 ORDER_LESSON_CELLS = 20  # lesson 8's floor: small enough to decide every exit order
 
 
 def level_target(n: int) -> float:
-    """The design score main-line level ``n`` (1-based) aims at."""
+    """The design score lesson or teaching level ``n`` (1-based) aims at."""
     if n <= 11:
-        # The teaching levels: small and calm; but a level where a body must make way scores
-        # about 15 at least (the blocking term), so those lessons aim there.
+        # The lessons: small and calm; but a level where a body must make way scores about 15
+        # at least (the blocking term), so those lessons aim there.
         return max(5.0 + n, MAKE_WAY_TARGET if n in MAKE_WAY_LESSONS else 0.0)
-    # A steep climb over the first 200 levels, then a slow one to the top. From level 12 a
-    # body must make way, and a blocked start alone is worth 14 points (the blocking term):
-    # the climb starts at lesson 11's 16.
-    base = 16 + 39 * (n - 12) / 188 if n <= 200 else 55 + TOP_CLIMB * (n - 200) / (LEVELS - 200)
+    # From level 12 a body must make way, and a blocked start alone is worth 14 points (the
+    # blocking term): the teaching levels climb from lesson 11's 16, in waves of ten whose
+    # tenth level is calmer.
     wave = (n - 1) % 10
-    target = base + 0.8 * wave - (9 if wave == 9 else 0)  # the tenth level is a breather
-    if proof_slot(n) and not breather(n):
-        target -= PROOF_EASE  # a wave opens with levels small enough to prove
-    return round(min(95.0, max(5.0, target)), 1)
+    return round(16 + 39 * (n - 12) / 188 + 0.8 * wave - (9 if wave == 9 else 0), 1)
 
 
 def recurs(n: int, mechanic_level: int) -> bool:
@@ -231,13 +212,6 @@ def recurs(n: int, mechanic_level: int) -> bool:
 
     x = n - mechanic_level
     return count(x) > count(x - 1)
-
-
-def top_target() -> float:
-    """The highest target the curriculum asks: inside the reach of
-    :data:`TEMPLATES_AT_THE_TOP` templates."""
-    highs = sorted((hi for _, hi in REACH.values()), reverse=True)
-    return round(highs[TEMPLATES_AT_THE_TOP - 1] - REACH_MARGIN, 1)
 
 
 def eligible_templates(target: float) -> list[str]:
@@ -258,13 +232,6 @@ class Attempt:
 def _palette(seed: int, n: int) -> list[int]:
     rng = random.Random(seed * 1_000_033 + n)
     return sorted(rng.sample(range(PALETTE_COLOURS), MAX_COLOURS))
-
-
-def proof_slot(n: int) -> bool:
-    """Whether level ``n`` past :data:`PROVEN_UP_TO` asks a proven minimum in its first
-    :data:`PROVEN_ROUNDS` rounds: the breather and the first levels of each wave (the lowest
-    targets of a wave), so that the line keeps proofs to the top."""
-    return n > PROVEN_UP_TO and n % 10 in PROOF_WAVE_SLOTS
 
 
 def _makes_way(n: int) -> bool:
@@ -299,7 +266,7 @@ def _mechanics(n: int) -> dict[str, int | None]:
 
 
 def _base_request(n: int, seed: int, target: float, template: str, k: int) -> JsonObject:
-    budgets: JsonObject = {**(BUDGETS_HIGH if target >= 60 else BUDGETS_LOW), **SAFETY_NETS}
+    budgets: JsonObject = {**BUDGETS_LOW, **SAFETY_NETS}
     request: JsonObject = {
         "target": target,
         "count": 1,
@@ -308,10 +275,6 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> Js
         "palette": list(_palette(seed, n)),
         "budgets": budgets,
     }
-    if n <= PROVEN_UP_TO or proof_slot(n):  # a level to be proven: the low range's exact budget
-        budgets["exact_states"] = BUDGETS_LOW["exact_states"]
-    if n > PROVEN_UP_TO and (n - 1) % 10 != LONG_WAVE_SLOT:
-        request["steps"] = {"max": STEPS_CAP}
     if n in LESSONS:
         request.update(_lesson_fields(n))
     request.update({k: v for k, v in _mechanics(n).items() if v is not None})
@@ -320,30 +283,15 @@ def _base_request(n: int, seed: int, target: float, template: str, k: int) -> Js
     counts = {12: 2, 18: 3, 24: 3, 30: 3, 36: 4}
     if n in counts:
         request["bodies"] = {"count": counts[n], "min_length": 2, "max_length": LEGIBLE_BODY}
-    # What makes a level a puzzle (spec section 5b): from level 11 on a body must make way
-    # (breathers excepted), every frozen body, frozen hole and lock binds, and the first
-    # PROVEN_UP_TO levels are proven minimal.
+    # What makes a level a puzzle (spec section 5b): from level 11 on a body must make way,
+    # every frozen body, frozen hole and lock binds, and every lesson is proven minimal.
     if _makes_way(n):
         request["make_way"] = True
     if any(request.get(name) for name in BINDING):
         request["binding"] = True
-    if n <= PROVEN_UP_TO or (proof_slot(n) and k < TEMPLATES_PER_ROUND * PROVEN_ROUNDS):
-        request["proven"] = True
-    if interaction_floor(n):
-        request["interaction"] = {"min": interaction_floor(n)}
+    request["proven"] = True
     request["portrait"] = True  # at most MAX_COLUMNS columns on a phone held upright
     return request
-
-
-def interaction_floor(n: int) -> int:
-    """The fewest interaction steps level ``n`` past :data:`PROVEN_UP_TO` asks: a straight
-    rise to :data:`INTERACTION_TOP` at the last level; 0 up to it and on the proof slots
-    (:func:`proof_slot`, the breather among them), which open each wave small enough to
-    prove (with the floor they cost 3-5 times as much, up to ten minutes a level)."""
-    if n <= PROVEN_UP_TO or proof_slot(n):
-        return 0
-    rise = (INTERACTION_TOP - INTERACTION_FLOOR) * (n - PROVEN_UP_TO) / (LEVELS - PROVEN_UP_TO)
-    return round(INTERACTION_FLOOR + rise)
 
 
 def _lesson_fields(n: int) -> JsonObject:
@@ -371,16 +319,20 @@ def level_plan(n: int, seed: int) -> Generator[Attempt, str | None, None]:
     at a time, too few interaction steps) it is raised by as much; then a last resort. A
     lesson (levels 1-11) keeps its target and tries every template each round.
 
-    :raises GridforgeError: when ``n`` is not in 1..2000.
+    :raises GridforgeError: when ``n`` is not a lesson or a mechanic's teaching level (the
+        rest of the line is built from motifs: :func:`motif_plan`).
     """
     if not is_int(n) or not 1 <= n <= LEVELS:
         raise GridforgeError(f"a main-line level is 1..{LEVELS}, got {n!r}")
-    target = min(level_target(n), top_target())
+    if n not in LESSONS and n not in TEACHING:
+        raise GridforgeError(f"main-line level {n} is built from motifs (motif_plan), "
+                             "not from design requests")
+    target = level_target(n)
     k = 0
     drops = 0
     first: str | None = None
     for _round in range(FALLBACK_ROUNDS + 1):
-        aim = round(min(top_target(), max(5.0, target - FALLBACK_STEP * drops)), 1)
+        aim = round(max(5.0, target - FALLBACK_STEP * drops), 1)
         names = eligible_templates(aim) or list(TEMPLATES)
         per_round = min(TEMPLATES_PER_ROUND, len(names))
         if n in LESSONS:
@@ -548,14 +500,15 @@ def _shows(level: LevelJson, mechanic: str) -> bool:
 
 
 def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
-    """The curriculum rules that main-line level ``n`` breaks (empty when it keeps them all):
-    its lesson's predicate; on a teaching level its mechanic shown and costing steps; a
-    returning mechanic shown; from level 11 on, unless a breather, not solved one body at a
-    time (decided exactly); past :data:`PROVEN_UP_TO` at least :func:`interaction_floor`
-    interaction steps; every frozen body, frozen hole and lock with a witness; levels
-    up to :data:`PROVEN_UP_TO` proven minimal; at most 8 colours drawn from 0..9; at most
-    :data:`MAX_COLUMNS` columns; near the top the terms of :data:`CEILINGS_FROM` under
-    their ceilings but on each wave's long slot (:func:`terms_at_ceiling`)."""
+    """The curriculum rules that main-line level ``n`` breaks (empty when it keeps them all).
+    A level built from motifs: :func:`motif_rule_misses`. A lesson or a teaching level: its
+    lesson's predicate; on a teaching level its mechanic shown and costing steps; a returning
+    mechanic shown; from level 11 on not solved one body at a time (decided exactly) and
+    legible (:func:`legibility_misses`); every frozen body, frozen hole and lock with a
+    witness; proven minimal; at most 8 colours drawn from 0..9; at most
+    :data:`MAX_COLUMNS` columns."""
+    if n not in LESSONS and n not in TEACHING:
+        return motif_rule_misses(n, level, cert)
     misses: list[str] = []
     if n in LESSON_CHECKS and not LESSON_CHECKS[n](level, cert):
         misses.append(f"lesson {n} not shown")
@@ -569,10 +522,6 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"{TEACHING[n]} costs no step")
     if (n >= 11 or n in MAKE_WAY_LESSONS) and not breather(n) and not _not_serial(_game(level)):
         misses.append("solved one body at a time")
-    floor = interaction_floor(n)
-    steps = cert["steps"]
-    if floor and (steps is None or interaction_steps(_game(level), steps) < floor):
-        misses.append(f"fewer than {floor} interaction steps")
     mechanics = ([f"bodies[{i}].frozen" for i, b in enumerate(level["bodies"]) if b.get("frozen")]
                  + [f"holes[{i}].frozen" for i, h in enumerate(level["holes"]) if h.get("frozen")]
                  + [f"bodies[{i}].lock" for i, b in enumerate(level["bodies"]) if "lock" in b])
@@ -580,7 +529,7 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
     for name in mechanics:
         if name not in witnessed:
             misses.append(f"{name} has no witness")
-    if n <= PROVEN_UP_TO and not cert["optimal"]:
+    if not cert["optimal"]:
         misses.append("minimum not proven")
     colours = {c for b in level["bodies"] for c in b["colors"]}
     if len(colours) > MAX_COLOURS or any(c >= PALETTE_COLOURS for c in colours):
@@ -589,7 +538,55 @@ def rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
     if n >= 11:
         misses.extend(legibility_misses(level))
-    misses.extend(terms_at_ceiling(n, cert))
+    return misses
+
+
+def motif_rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
+    """The rules a main-line level built from motifs (:func:`motif_plan`) breaks: legible
+    (bodies of at most :data:`LINE_BODY` cells, occupancy at most :data:`MAX_OCCUPANCY`, at
+    most :data:`MAX_OUTER` outer colours, at most :data:`MAX_COLUMNS` columns), proven
+    minimal in at most :data:`MAX_STEPS` steps, its joint steps (spec 5c) the plan's target
+    (at least one unless a breather), not solved one body at a time unless a breather
+    (decided exactly), the plan's mechanics and terrain shown and no other, every frozen body,
+    frozen hole, lock and painted cell with a witness and every bridge crossed; a terrain
+    lesson's piece costs steps (a path) or is needed (a bridge)."""
+    plan = motif_plan(n)
+    misses: list[str] = []
+    parsed = level_from_json(level)
+    read = reading(parsed, cert["steps"] or 0)
+    if max(read.lengths) > LINE_BODY:
+        misses.append(f"a body of {max(read.lengths)} cells")
+    if read.occupancy > MAX_OCCUPANCY or read.outer_colours > MAX_OUTER:
+        misses.append(f"occupancy {read.occupancy:.2f}, {read.outer_colours} outer colours")
+    if level["cols"] > MAX_COLUMNS:
+        misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
+    if not cert["optimal"] or (cert["steps"] or 0) > MAX_STEPS:
+        misses.append("not proven minimal within the steps allowed")
+    if read.joint_steps != plan.target or (read.joint_steps < 1 and not plan.breather):
+        misses.append(f"{read.joint_steps} joint steps, asked {plan.target}")
+    if not plan.breather and not _not_serial(Game(parsed)):
+        misses.append("solved one body at a time")
+    # A gold lock is the lock a level asked for both shows (motif_line.ORDERING).
+    shown = {m for m in ("coats", "frozen", "frozen_holes", "gold") if _shows(level, m)}
+    shown |= {"locks"} if _shows(level, "locks") and "gold" not in shown else set()
+    shown |= {t for t in ("paths", "bridges") if level.get(t)}
+    asked = set(plan.mechanics) | set(plan.terrain)
+    asked -= {"locks"} if "gold" in asked else set()
+    if shown != asked:
+        misses.append(f"shows {sorted(shown)}, asked {sorted(asked)}")
+    witnessed = {w["mechanic"] for w in cert.get("witnesses", [])}
+    for name, _ in relaxations(parsed):
+        if name not in witnessed:
+            misses.append(f"{name} has no witness")
+    game = Game(parsed)
+    crossed = crossed_bridges(game, game.replay(cert["solution"] or []))
+    if len(crossed) < len(parsed.bridges):
+        misses.append("a bridge the solution does not cross")
+    moves = [step_to_move(s) for s in cert["solution"] or []]
+    if plan.lesson == "paths" and not path_costs_steps(parsed, 0):
+        misses.append("the path costs no step")
+    if plan.lesson == "bridges" and not bridge_needed(parsed, 0, moves):
+        misses.append("the bridge is not needed")
     return misses
 
 
@@ -606,25 +603,6 @@ def legibility_misses(level: LevelJson) -> list[str]:
     if read.outer_colours > MAX_OUTER:
         misses.append(f"{read.outer_colours} outer colours")
     return misses
-
-
-def at_ceiling(term: str) -> str:
-    """The miss of a level whose score ``term`` is at its ceiling where the rules forbid it."""
-    return f"{term} at its ceiling"
-
-
-def terms_at_ceiling(n: int, cert: Certificate) -> list[str]:
-    """The ceiling rule's misses of main-line level ``n``: from its start in
-    :data:`CEILINGS_FROM`, but on each wave's long slot (and for mechanics on a level asked
-    for a gold lock), a term of :data:`CEILINGS_FROM` at its ceiling in the certificate's
-    score (one :func:`at_ceiling` miss per such term)."""
-    score = cert["score"]
-    if score is None or (n - 1) % 10 == LONG_WAVE_SLOT:
-        return []
-    gold = _mechanics(n)["gold"] == 1
-    return [at_ceiling(term) for term, start in CEILINGS_FROM.items()
-            if n >= start and score["normalised"][term] >= 1.0
-            and not (term == "mechanics" and gold)]
 
 
 def layout_key(level: LevelJson) -> str:
@@ -662,24 +640,21 @@ def layout_key(level: LevelJson) -> str:
 
 
 def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
-    """Main-line level ``n`` of the line of ``seed`` and its certificate: the first attempt
-    of :func:`level_plan` whose level keeps the curriculum's rules (the last resort is taken
-    as it comes). A pure function of ``n`` and ``seed``: any process builds the same bytes."""
+    """Main-line level ``n`` of the line of ``seed`` and its certificate: a lesson or a
+    teaching level from the first attempt of :func:`level_plan` whose level keeps the
+    curriculum's rules (the last resort is taken as it comes), any other level from motifs
+    (:func:`motif_plan`). A pure function of ``n`` and ``seed``: any process builds the same
+    bytes."""
     if n not in LESSONS and n not in TEACHING:
         return _motif_level(n, seed)
     plan = level_plan(n, seed)
     attempt = next(plan)
     reasons: list[str] = []
-    ceilings = {at_ceiling(term) for term in CEILINGS_FROM}
-    only_ceilings = [0]  # candidates refused for terms at their ceilings alone, this attempt
 
     def keeps_the_rules(level: LevelJson, cert: Certificate) -> list[str]:
-        misses = rule_misses(n, level, cert)
-        only_ceilings[0] += bool(misses) and ceilings.issuperset(misses)
-        return misses
+        return rule_misses(n, level, cert)
 
     while True:
-        only_ceilings[0] = 0
         # The curriculum judges every candidate about to be taken (not just the first), so a
         # rule that few candidates keep (a lesson's idea, a mechanic that costs steps) costs
         # candidates, not whole attempts; the last resort is taken as it comes.
@@ -692,9 +667,7 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
         outcome = "none"
         broke = rejected.get("rules", 0)
         top = max(rejected, key=lambda r: (rejected[r], r)) if rejected else None
-        # Too plain to keep the curriculum: aim higher; but boards refused only for terms at
-        # their ceilings ask a lower target (a lower target draws fewer cells and mechanics).
-        if top in TOO_PLAIN and not (top == "rules" and 0 < broke == only_ceilings[0]):
+        if top in TOO_PLAIN:  # too plain to keep the curriculum: aim higher
             outcome = "rules"
         reasons.append(f"{attempt.request['topology']}@{attempt.request['target']}: none"
                        + (f" ({broke} broke the curriculum's rules)" if broke else ""))
@@ -716,9 +689,6 @@ def motif_plan(n: int) -> MotifPlan:
                     if not breather(n) and (n == level or recurs(n, level)
                                             or (breather(n - 1) and recurs(n - 1, level))))
     lesson = TERRAIN_TEACHING.get(n)
-    if lesson is not None:
-        mechanics = ()  # a terrain lesson shows its piece alone
-        terrain = (lesson,)
     return MotifPlan(n, joint_target(n, breather(n)), breather(n), mechanics, terrain, lesson)
 
 

@@ -54,7 +54,7 @@ from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.puzzle import path_costs_steps, relaxations, witness
 from gridforge.snakes.rules import Game, step_to_move
 
-__all__ = ["JOINT_TOP", "ORDERING", "MotifPlan", "joint_target", "motif_level"]
+__all__ = ["JOINT_TOP", "MAX_STEPS", "ORDERING", "MotifPlan", "joint_target", "motif_level"]
 
 LEVELS = 2000
 JOINT_FROM = 11  # the first level built from motifs' climb
