@@ -13,15 +13,6 @@ the next sitting goes on from them (issue 18 rebuilt the line this way, finished
 ``ship`` copies every block that the folder's ``progress.json`` lists into
 ``pkg/gridforge/snakes/data/`` and puts its record (name, span, SHA-256) in place of the
 shipped one of the same span.
-
-A rule that only refuses more levels changes only the levels it refuses (a level is the first
-candidate of its plan that keeps the rules; the candidates before it are refused either way):
-
-    .venv/bin/python bench/line_rebuild.py redesign /work/line2 --ceilings --workers 2
-
-rebuilds, with today's code, just the listed levels that a new rule refuses (``--ceilings``:
-the ceiling rule, :func:`~gridforge.snakes.design.mainline.terms_at_ceiling`), puts them into
-their blocks and ``progress.json`` the way the builder writes them.
 """
 
 from __future__ import annotations
@@ -70,59 +61,14 @@ def start(out: Path, first: int) -> None:
     print(f"{len(kept)} shipped blocks in {out}; --resume rebuilds the others")
 
 
-def _design(n: int, seed: int) -> tuple[int, dict, dict]:
-    from gridforge.snakes.design.mainline import design_level
-
-    return (n, *design_level(n, seed))
-
-
-def redesign(folder: Path, workers: int) -> None:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from gridforge.snakes.design import mainline
-
-    progress = _progress(folder)
-    blocks = {}
-    for record in progress["files"]:
-        if not (folder / record["name"]).exists():  # not built yet: --resume builds it
-            continue
-        batch = json.loads((folder / record["name"]).read_text(encoding="utf-8"))
-        first = batch["request"]["levels"][0]
-        blocks[record["name"]] = {first + i: (lv, c) for i, (lv, c) in enumerate(
-            zip(batch["levels"], batch["certificates"], strict=True))}
-    todo = sorted(n for rows in blocks.values() for n, (_, c) in rows.items()
-                  if mainline.terms_at_ceiling(n, c))
-    print(f"{len(todo)} levels to rebuild: {todo}", flush=True)
-    with ProcessPoolExecutor(workers) as pool:
-        for n, level, cert in pool.map(_design, todo, [progress["seed"]] * len(todo)):
-            print(f"level {n}: rebuilt", flush=True)
-            for rows in blocks.values():
-                if n in rows:
-                    rows[n] = (level, cert)
-    for record in progress["files"]:
-        rows = blocks.get(record["name"], {})
-        if any(n in rows for n in todo):
-            made, _ = mainline._write_block(folder, progress["seed"], record["first"],
-                                            record["last"], rows)
-            record["sha256"] = made.sha256
-    _write_progress(folder, progress)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["ship", "start", "redesign"])
+    parser.add_argument("what", choices=["ship", "start"])
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--ceilings", action="store_true",
-                        help="redesign: the levels refused for score terms at their ceilings")
     parser.add_argument("--from", dest="first", type=int, metavar="N",
                         help="start: the first level to rebuild (the blocks before it are kept)")
-    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    if args.what == "redesign":
-        if not args.ceilings:
-            sys.exit("gridforge: error: redesign needs the rule it applies (--ceilings)")
-        redesign(args.folder, args.workers)
-    elif args.what == "start":
+    if args.what == "start":
         if args.first is None:
             sys.exit("gridforge: error: start needs the first level to rebuild (--from N)")
         start(args.folder, args.first)

@@ -7,9 +7,11 @@ the minimum:
 1. :func:`~gridforge.snakes.search.shorten` removes cycles on full states and one-step
    shortcuts;
 2. exact A* under the given length: on small levels it proves the minimum (or finds it)
-   at once, and the rest is skipped;
+   at once, and the rest is skipped; otherwise the pairwise bound (:mod:`~gridforge.snakes.pairs`)
+   may prove it (bodies that stand in each other's way only in pairs, as in levels built from
+   motifs), and the rest is skipped too;
 3. weighted A* restarts (:data:`RESTARTS`: ``f = g + w h`` for w = 10 and 5, greedy ones
-   that find a far shorter line at once where the solution wanders, then 3/2, 3, 2 and 5/4), each
+   that find a far shorter line at once where a solution wanders, then 3/2, 3, 2, 5/4), each
    pruned by the best solution so far (``g + h >= upper`` is never stored), so each finds
    only strictly shorter solutions; after a success the same weight runs again under the new
    upper bound; a restart that exhausts every shorter line ends them (the minimum is found);
@@ -189,6 +191,36 @@ def _exact(solver: Solver, moves: list[Move], states: int, budget: Budget,
     return False, moves, max(h0, min(exact.lower_bound, len(moves))), exact.reason == "seconds"
 
 
+def _restarts(game: Game, solver: Solver, moves: list[Move], budget: Budget,
+              record: dict[str, int | str], progress: Progress
+              ) -> tuple[list[Move], bool, int]:
+    """One pass of the weighted restarts (step 3): the solution they leave, whether a
+    seconds net was hit, and the states of a restart that exhausted every shorter line (0
+    when none did)."""
+    net = False
+    for weight, scale, states in budget.restarts:
+        name = f"w{weight}/{scale}"
+        while True:
+            progress.step(0, 1, say("progress.shortening"))
+            found: SearchResult = solver.astar(
+                max_states=states, max_seconds=budget.seconds, upper=len(moves),
+                weight=weight, scale=scale)
+            record[name] = int(record.get(name, 0)) + found.stored
+            net = found.reason == "seconds"
+            if found.status == "exhausted_below_upper":
+                # The pruned weighted search saw every shorter line: nothing to improve.
+                # The exact search after it proves it again, so that a recheck (exact A*
+                # within the certificate's states) re-proves it by the same search.
+                return moves, net, found.stored
+            if found.moves is not None and len(found.moves) < len(moves):
+                moves = shorten(game, found.moves)
+                continue
+            break
+        if net:
+            break
+    return moves, net, 0
+
+
 def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
             solver: Solver | None = None, progress: Progress = NO_PROGRESS) -> Improved:
     """The shortest solution of ``game`` that the budgets find starting from ``moves`` (a
@@ -208,6 +240,14 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
     # First the exact search under the given length: on small levels it proves the minimum
     # (or finds it) at once, and the restarts are not needed.
     proven, moves, lower, net = _exact(solver, moves, budget.exact_states, budget, record, h0)
+    pairs: int | None = None
+    if not proven and not net and budget.pair_states > 0:
+        # The pairwise bound may prove the given solution minimal at once (bodies that stand
+        # in each other's way only in pairs): then no restart can find a shorter one.
+        pairs = pairwise_bound(game, pair_states=budget.pair_states).bound
+        record["pairwise"] = pairs
+        proven = pairs >= len(moves)
+        lower = len(moves) if proven else lower
     exhausted = 0  # states of a weighted restart that exhausted every shorter line
     given_length = len(moves)
     # Passes until one changes nothing: then improving the result again gives it back
@@ -215,27 +255,7 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
     # same budgets on a designed level keeps its solution and its score.
     while not (proven or net or exhausted):
         before = len(moves)
-        for weight, scale, states in budget.restarts:
-            if net or exhausted:
-                break
-            name = f"w{weight}/{scale}"
-            while True:
-                progress.step(0, 1, say("progress.shortening"))
-                found: SearchResult = solver.astar(
-                    max_states=states, max_seconds=budget.seconds, upper=len(moves),
-                    weight=weight, scale=scale)
-                record[name] = int(record.get(name, 0)) + found.stored
-                net = found.reason == "seconds"
-                if found.status == "exhausted_below_upper":
-                    # The pruned weighted search saw every shorter line: nothing to improve.
-                    # The exact search below proves it again, so that a recheck (exact A*
-                    # within the certificate's states) re-proves it by the same search.
-                    exhausted = max(exhausted, found.stored)
-                    break
-                if found.moves is not None and len(found.moves) < len(moves):
-                    moves = shorten(game, found.moves)
-                    continue
-                break
+        moves, net, exhausted = _restarts(game, solver, moves, budget, record, progress)
         if net or exhausted:
             break
         moves = tighten(game, moves, depth=budget.window_depth, max_states=budget.window_states)
@@ -247,10 +267,8 @@ def improve(game: Game, moves: list[Move], budget: Budget = Budget(), *,
         if exhausted:
             states = max(states, min(PROOF_STATES, 4 * exhausted))
         proven, moves, lower, net = _exact(solver, moves, states, budget, record, h0)
-    if not proven and not net and budget.pair_states > 0:
-        pairs = pairwise_bound(game, pair_states=budget.pair_states)
-        record["pairwise"] = pairs.bound
-        lower = max(lower, min(pairs.bound, len(moves)))
+    if not proven and not net and pairs is not None:
+        lower = max(lower, min(pairs, len(moves)))
         proven = lower >= len(moves)
     if proven:
         lower = len(moves)
