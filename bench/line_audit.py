@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import itertools
 import json
 import os
 import random
@@ -96,7 +97,7 @@ def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int
         raise LevelError(f"{path}: expected an integer, got {v!r}")
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise LevelError(f"{path}: {v} outside {lo}..{hi}")
-    return v
+    return int(v)
 
 
 # --------------------------------------------------------------------------------------------
@@ -249,7 +250,8 @@ class Level:
             for ci, x in enumerate(cl):
                 if not floor[x]:
                     raise LevelError(f"{pth}.cells[{ci}]: on a stone")
-                if ci and abs(x % cols - cl[ci - 1] % cols) + abs(x // cols - cl[ci - 1] // cols) != 1:
+                prev = cl[ci - 1]
+                if ci and abs(x % cols - prev % cols) + abs(x // cols - prev // cols) != 1:
                     raise LevelError(f"{pth}.cells[{ci}]: not adjacent to the previous cell")
                 other = cl[ci + 1] if ci + 1 < len(cl) else cl[ci - 1]
                 vertical = abs(other - x) == cols
@@ -334,8 +336,8 @@ class Level:
             self.off.append(o)
             o += ln
         start: list[int] = [0] * (k + m)
-        for pl in self.bplaces:
-            start.extend(pl)
+        for places_b in self.bplaces:
+            start.extend(places_b)
         self.start: State = tuple(start)
         self.goal: State = tuple(self.nc + [1] * m + [-1] * sum(self.blen))
         self.holes_by_color: dict[int, list[int]] = {}
@@ -1097,7 +1099,7 @@ class Audit:
                                 "med travel", "med body bnd", "non-breather joint<1"], rows)
         print(f"solo searches out of budget ({budget} states) or no answer: {undecided} levels")
         falls = [f"{band_name(a)}->{band_name(b)} {x}->{y}"
-                 for (a, x), (b, y) in zip(meds, meds[1:], strict=False) if y < x - 1]
+                 for (a, x), (b, y) in itertools.pairwise(meds) if y < x - 1]
         last = [m for b, m in meds if b == 19]
         zero = [it.number for it in done
                 if it.number >= 11 and not it.breather and it.fig["joint"] < 1]
@@ -1236,7 +1238,8 @@ class Audit:
             for w in wit if isinstance(wit, list) else []:
                 mech = w.get("mechanic") if isinstance(w, dict) else None
                 checked += 1
-                why = self._one_witness(it, mech, w.get("solution") if isinstance(w, dict) else None)
+                sol = w.get("solution") if isinstance(w, dict) else None
+                why = self._one_witness(it, mech, sol)
                 if why:
                     bad.append((it.number, mech, why))
                 else:
@@ -1396,11 +1399,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="states per body's solo search")
     ap.add_argument("--joint-sample", type=int, default=0, help="levels for joint (0: all)")
     ap.add_argument("--greedy-sample", type=int, default=100)
-    ap.add_argument("--greedy-budget", type=int, default=15_000, help="states per weight")
+    ap.add_argument("--greedy-budget", type=int, default=25_000, help="states per weight")
     ap.add_argument("--exact-sample", type=int, default=40)
-    ap.add_argument("--exact-budget", type=int, default=60_000)
+    ap.add_argument("--exact-budget", type=int, default=150_000)
     ap.add_argument("--serial-sample", type=int, default=100)
-    ap.add_argument("--serial-budget", type=int, default=100_000,
+    ap.add_argument("--serial-budget", type=int, default=200_000,
                     help="body configurations per level")
     args = ap.parse_args(argv)
     checks = [c.strip() for c in args.checks.split(",") if c.strip()]

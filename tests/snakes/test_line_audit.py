@@ -96,9 +96,10 @@ def test_solo_costs_and_travel_bound_agree_with_the_game() -> None:
 
 
 def test_serial_finds_a_body_that_must_make_way() -> None:
-    # a 6x1 corridor (row 1 stones): body 0 at the left, body 1 in the middle standing in its way to the
-    # far hole; body 1 leaves first (order 1, 0); frozen until a layer is out, no order works
-    data = {"format": "gridforge.snakes.level/1", "cols": 6, "rows": 2,
+    # a 6x1 corridor (row 1 stones): body 0 at the left, body 1 in the middle standing in
+    # its way to the far hole; body 1 leaves first (order 1, 0); frozen until a layer is
+    # out, no order works
+    data: dict[str, Any] = {"format": "gridforge.snakes.level/1", "cols": 6, "rows": 2,
             "stones": [[x, 1] for x in range(6)],
             "bodies": [{"cells": [[1, 0], [0, 0]], "colors": [0]},
                        {"cells": [[3, 0], [2, 0]], "colors": [1]}],
