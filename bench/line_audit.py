@@ -593,8 +593,10 @@ def solo_cost(lv: Level, b: int, budget: int) -> tuple[int | None, int]:
     """(fewest steps for body b alone to take all its layers out | None when it cannot |
     -1 when more than ``budget`` states were needed, states stored).  The body alone,
     freeze and lock lifted, holes floor (a step into an unused hole of the outer colour may
-    be an exit, one layer per hole), stones, paint and bridges kept.  Exact A*, h = max(1,
-    distance of the nearer end to the nearest hole of the current colour) + inner layers."""
+    be an exit, one layer per hole), stones, paint and bridges kept.  Exact A*; h: over the
+    layers left, the largest distance of the nearer end to the nearest unused hole of the
+    layer's colour (paint closed for the current layer only when the body can lie on no
+    foreign paint), at least 1, plus one step per other layer left."""
     colors = lv.bcolors[b]
     ln = lv.blen[b]
     tgt, hole_at, paint = lv.tgt, lv.hole_at, lv.paint
@@ -619,11 +621,28 @@ def solo_cost(lv: Level, b: int, budget: int) -> tuple[int | None, int]:
         return tab
 
     def hval(cells: tuple[int, ...], layer: int, used: int) -> int:
-        tab = near(layer, used)
-        d = min(tab[cells[0]], tab[cells[-1]])
-        if d >= INF:
-            return INF
-        return max(1, d) + len(colors) - layer - 1
+        # every layer left needs some end to reach a hole of its colour: the largest of
+        # those distances, plus one exit step for every other layer left
+        most = 1
+        for j in range(layer, len(colors)):
+            tab = near(j, used) if j == layer else near_open(j, used)
+            d = min(tab[cells[0]], tab[cells[-1]])
+            if d >= INF:
+                return INF
+            most = max(most, d)
+        return most + len(colors) - layer - 1
+
+    def near_open(layer: int, used: int) -> list[int]:
+        key = (-1 - layer, used)
+        tab = near_cache.get(key)
+        if tab is None:
+            tab = [INF] * (2 * lv.n)
+            for j in lv.holes_by_color[colors[layer]]:
+                if not used >> j & 1:
+                    dj = lv.distances(lv.hcell[j], -1)
+                    tab = [a if a < x else x for a, x in zip(tab, dj, strict=True)]
+            near_cache[key] = tab
+        return tab
 
     start = (lv.bplaces[b], 0, 0)
     h0 = hval(*start)
@@ -1395,7 +1414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=0, help="only K levels drawn with --seed")
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--checks", default=",".join(ALL_CHECKS), help=",".join(ALL_CHECKS))
-    ap.add_argument("--solo-budget", type=int, default=100_000,
+    ap.add_argument("--solo-budget", type=int, default=400_000,
                     help="states per body's solo search")
     ap.add_argument("--joint-sample", type=int, default=0, help="levels for joint (0: all)")
     ap.add_argument("--greedy-sample", type=int, default=100)
