@@ -108,3 +108,37 @@ def test_serial_finds_a_body_that_must_make_way() -> None:
     assert serial.run() == "serial" and serial.order == [1, 0]
     data["bodies"][1]["frozen"] = 1
     assert la.Serial(la.Level(data), 10_000).run() == "not serial"
+
+
+def brute_serial(lv: la.Level) -> bool:
+    """Some order of bodies, each moved alone to its last exit (plain BFS over full states)?"""
+    def alone(s: la.State, b: int) -> set[la.State]:
+        seen = {s}
+        queue = [s]
+        out = set()
+        for x in queue:
+            for mv, y in lv.successors(x):
+                if mv[0] == b and y not in seen:
+                    seen.add(y)
+                    (out.add(y) if y[b] >= lv.nc[b] else queue.append(y))
+        return out
+
+    def go(s: la.State, left: frozenset[int]) -> bool:
+        if not left:
+            return s == lv.goal
+        return any(go(y, left - {b}) for b in left for y in alone(s, b))
+
+    return go(lv.start, frozenset(range(lv.k)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=True)
+@given(oracle.small_terrain_levels())
+def test_serial_agrees_with_brute_force_on_drawn_terrain_levels(data: dict[str, Any]) -> None:
+    lv = la.Level(data)
+    serial = la.Serial(lv, 1_000_000)
+    verdict = serial.run()
+    assert verdict == ("serial" if brute_serial(lv) else "not serial")
+    if verdict == "serial":
+        sol = la.serial_solution(lv, serial.sequence, 1_000_000)
+        assert sol is not None and la.replay(lv, sol)[0]
