@@ -1302,7 +1302,7 @@ class Audit:
         missing_rows = []
         missing_total = 0
         checked = 0
-        uncrossed = []
+        uncrossed: list[tuple[int, list[int]]] = []
         for it in self.ok:
             lv = it.level
             assert lv is not None
@@ -1312,22 +1312,19 @@ class Audit:
                 mech = w.get("mechanic") if isinstance(w, dict) else None
                 checked += 1
                 sol = w.get("solution") if isinstance(w, dict) else None
-                why = self._one_witness(it, mech, sol)
+                why = witness_problem(it, mech, sol)
                 if why:
                     bad.append((it.number, mech, why))
                 else:
                     have.add(mech)
-            need = self._mechanic_names(it.raw)
+            need = mechanic_names(it.raw)
             missing = [x for x in need if x not in have]
             if missing:
                 missing_total += len(missing)
                 missing_rows.append((it.number, " ".join(missing)))
-            bridges = [c for c in range(lv.n) if lv.bridge[c]]
-            if bridges:
+            if any(lv.bridge):
                 states = it.fig.get("states") or replay(lv, it.cert["solution"])[2]
-                for c in bridges:
-                    if not any(_holds(lv, s, c) and _holds(lv, s, c + lv.n) for s in states):
-                        uncrossed.append((it.number, lv.cell_xy(c)))
+                uncrossed.extend((it.number, xy) for xy in bridges_uncrossed(lv, states))
         table("7 witnesses that fail", ["level", "mechanic", "why"], bad[:40])
         table("7 mechanics without a witness", ["level", "mechanics"], missing_rows[:40])
         print(f"{checked} witnesses checked, {len(bad)} fail; {missing_total} mechanics in "
@@ -1338,57 +1335,6 @@ class Audit:
                      f"{missing_total} without, in {len(missing_rows)} levels")
         self.verdict(7, "every bridge is crossed by the certificate", not uncrossed,
                      f"{len(uncrossed)} bridges not crossed")
-
-    def _mechanic_names(self, raw: dict[str, Any]) -> list[str]:
-        out = []
-        for i, b in enumerate(raw.get("bodies") or []):
-            if b.get("frozen"):
-                out.append(f"bodies[{i}].frozen")
-            if b.get("lock"):
-                out.append(f"bodies[{i}].lock")
-        for j, h in enumerate(raw.get("holes") or []):
-            if h.get("frozen"):
-                out.append(f"holes[{j}].frozen")
-        out.extend(f"paths[{k}]" for k in range(len(raw.get("paths") or [])))
-        return out
-
-    def _one_witness(self, it: Item, mech: Any, sol: Any) -> str:
-        m = re.fullmatch(r"(bodies|holes)\[(\d+)\]\.(frozen|lock)|paths\[(\d+)\]", str(mech))
-        if not m:
-            return "unknown mechanic"
-        raw = it.raw
-        try:
-            if m.group(4) is not None:
-                k = int(m.group(4))
-                if k >= len(raw.get("paths") or []):
-                    return "no such painted cell"
-                rx = Relax(paths=[k])
-            else:
-                i = int(m.group(2))
-                group = raw.get(m.group(1)) or []
-                if i >= len(group) or not group[i].get(m.group(3)):
-                    return "no such mechanic"
-                if m.group(1) == "holes":
-                    if m.group(3) != "frozen":
-                        return "no such mechanic"
-                    rx = Relax(holes=[i])
-                elif m.group(3) == "frozen":
-                    rx = Relax(bodies=[i])
-                else:
-                    rx = Relax(locks=[str(group[i]["lock"]["id"])])
-            relaxed = Level(raw, rx)
-        except (LevelError, KeyError, TypeError) as err:
-            return f"relaxed level: {err}"
-        ok, why, _st = replay(relaxed, sol)
-        if not ok:
-            return f"relaxed replay: {why}"
-        assert isinstance(sol, list)
-        if len(sol) > it.steps:
-            return f"{len(sol)} steps > certificate {it.steps}"
-        assert it.level is not None
-        if replay(it.level, sol)[0]:
-            return "the full rules accept it"
-        return ""
 
     # ---- 8 mechanics -------------------------------------------------------------------------
 
@@ -1451,8 +1397,69 @@ class Audit:
                 print(f"   {w:4}  {what}: {figs}")
 
 
-def _holds(lv: Level, s: State, place: int) -> bool:
-    return place in s[lv.k + lv.m :]
+def mechanic_names(raw: dict[str, Any]) -> list[str]:
+    """Every mechanic a witness may be asked for: frozen bodies and holes, locks, paint."""
+    out = []
+    for i, b in enumerate(raw.get("bodies") or []):
+        if b.get("frozen"):
+            out.append(f"bodies[{i}].frozen")
+        if b.get("lock"):
+            out.append(f"bodies[{i}].lock")
+    for j, h in enumerate(raw.get("holes") or []):
+        if h.get("frozen"):
+            out.append(f"holes[{j}].frozen")
+    out.extend(f"paths[{k}]" for k in range(len(raw.get("paths") or [])))
+    return out
+
+def witness_problem(it: Item, mech: Any, sol: Any) -> str:
+    """Why the witness fails ('' when it holds): it must replay to completion with its one
+    mechanic removed, in at most the certificate's steps, and the full rules must refuse it."""
+    m = re.fullmatch(r"(bodies|holes)\[(\d+)\]\.(frozen|lock)|paths\[(\d+)\]", str(mech))
+    if not m:
+        return "unknown mechanic"
+    raw = it.raw
+    try:
+        if m.group(4) is not None:
+            k = int(m.group(4))
+            if k >= len(raw.get("paths") or []):
+                return "no such painted cell"
+            rx = Relax(paths=[k])
+        else:
+            i = int(m.group(2))
+            group = raw.get(m.group(1)) or []
+            if i >= len(group) or not group[i].get(m.group(3)):
+                return "no such mechanic"
+            if m.group(1) == "holes":
+                if m.group(3) != "frozen":
+                    return "no such mechanic"
+                rx = Relax(holes=[i])
+            elif m.group(3) == "frozen":
+                rx = Relax(bodies=[i])
+            else:
+                rx = Relax(locks=[str(group[i]["lock"]["id"])])
+        relaxed = Level(raw, rx)
+    except (LevelError, KeyError, TypeError) as err:
+        return f"relaxed level: {err}"
+    ok, why, _st = replay(relaxed, sol)
+    if not ok:
+        return f"relaxed replay: {why}"
+    assert isinstance(sol, list)
+    if len(sol) > it.steps:
+        return f"{len(sol)} steps > certificate {it.steps}"
+    assert it.level is not None
+    if replay(it.level, sol)[0]:
+        return "the full rules accept it"
+    return ""
+
+
+def bridges_uncrossed(lv: Level, states: Sequence[State]) -> list[list[int]]:
+    """Bridges ([x, y]) whose two lanes never both hold a body cell in ``states``."""
+    out = []
+    for c in range(lv.n):
+        if lv.bridge[c] and not any(c in st[lv.k + lv.m :] and c + lv.n in st[lv.k + lv.m :]
+                                    for st in states):
+            out.append(lv.cell_xy(c))
+    return out
 
 
 def _few(xs: Sequence[Any], k: int = 12) -> str:

@@ -142,3 +142,24 @@ def test_serial_agrees_with_brute_force_on_drawn_terrain_levels(data: dict[str, 
     if verdict == "serial":
         sol = la.serial_solution(lv, serial.sequence, 1_000_000)
         assert sol is not None and la.replay(lv, sol)[0]
+
+
+def test_witnesses_on_paint_and_bridges() -> None:
+    # paint: unpainting (2, 0) (paths[0]) lets body 0 walk straight along the top row
+    data = oracle.EXAMPLE_PAINT_COSTS
+    solution = [list(s) for s in oracle.oracle_solution(data, 100_000) or []]
+    relaxed = {**data, "paths": data["paths"][1:]}
+    short = [list(s) for s in oracle.oracle_solution(relaxed, 100_000) or []]
+    it = la.Item(1, data, {"solution": solution, "steps": len(solution)})
+    assert la.mechanic_names(data) == ["paths[0]", "paths[1]"]
+    assert la.witness_problem(it, "paths[0]", short) == ""
+    assert "accept" in la.witness_problem(it, "paths[1]", solution)  # the full rules take it
+    assert "relaxed replay" in la.witness_problem(it, "paths[1]", short)
+    # a bridge both lanes of which hold a body at once, and one never shared
+    shared = oracle.EXAMPLE_SHARED_BRIDGE
+    lv = la.Level(shared)
+    states = la.replay(lv, [list(s) for s in oracle.oracle_solution(shared, 100_000) or []])[2]
+    assert la.bridges_uncrossed(lv, states) == []
+    lone = la.Level(oracle.EXAMPLE_END_ON_BRIDGE)
+    states = la.replay(lone, [[0, "tail", "U"], [0, "tail", "L"]])[2]
+    assert la.bridges_uncrossed(lone, states) == [[1, 1]]
