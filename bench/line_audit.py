@@ -1159,9 +1159,12 @@ class Audit:
                          median([it.fig["travel"] for it in its]),
                          median([it.fig["body_bound"] for it in its]),
                          sum(1 for it in its if it.fig["joint"] < 1 and not it.breather
-                             and it.number >= 11)))
+                             and it.number >= 11),
+                         sum(1 for it in its if it.fig["joint"] < 0)))
+        # joint < 0: an unproven level whose certified lower bound is below the body bound
         table("3 joint steps", ["band", "levels", "med joint", "min joint", "med steering",
-                                "med travel", "med body bnd", "non-breather joint<1"], rows)
+                                "med travel", "med body bnd", "non-breather joint<1",
+                                "joint<0"], rows)
         print(f"solo searches out of budget ({budget} states) or no answer: {undecided} levels")
         falls = [f"{band_name(a)}->{band_name(b)} {x}->{y}"
                  for (a, x), (b, y) in itertools.pairwise(meds) if y < x - 1]
@@ -1479,11 +1482,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="states per body's solo search")
     ap.add_argument("--joint-sample", type=int, default=0, help="levels for joint (0: all)")
     ap.add_argument("--greedy-sample", type=int, default=100)
-    ap.add_argument("--greedy-budget", type=int, default=25_000, help="states per weight")
-    ap.add_argument("--exact-sample", type=int, default=40)
+    ap.add_argument("--greedy-budget", type=int, default=40_000, help="states per weight")
+    ap.add_argument("--exact-sample", type=int, default=100)
     ap.add_argument("--exact-budget", type=int, default=150_000)
     ap.add_argument("--serial-sample", type=int, default=100)
-    ap.add_argument("--serial-budget", type=int, default=200_000,
+    ap.add_argument("--serial-budget", type=int, default=1_000_000,
                     help="body configurations per level")
     args = ap.parse_args(argv)
     checks = [c.strip() for c in args.checks.split(",") if c.strip()]
