@@ -76,6 +76,17 @@ def straight(tmp_path_factory) -> Path:
     return out
 
 
+MOTIF_LEVELS = (41, 46)  # built from motifs: a silver lock, a gold lock, a breather
+
+
+@pytest.fixture(scope="module")
+def from_motifs(tmp_path_factory) -> Path:
+    """Levels 41-46 (built from motifs) in blocks of 2, built in one run by this process."""
+    out = tmp_path_factory.mktemp("motifs")
+    build_mainline(out, seed=SEED, levels=MOTIF_LEVELS, block=BLOCK)
+    return out
+
+
 def asked(n: int) -> set[str]:
     """The mechanics and terrain level ``n`` must show (a gold lock is a lock)."""
     if n in LESSONS or n in TEACHING:
@@ -145,6 +156,19 @@ def test_a_block_has_the_same_bytes_alone_in_a_longer_run_and_with_two_workers(
     two = tmp_path / "two"
     build_mainline(two, seed=SEED, levels=(1, 5), block=BLOCK, workers=2)
     assert files_of(two) == files_of(straight)
+
+
+@pytest.mark.cpython_only  # worker processes: not in Pyodide
+def test_levels_built_from_motifs_have_the_same_bytes_alone_and_with_two_workers(
+        from_motifs, tmp_path):
+    alone = tmp_path / "alone"
+    build_mainline(alone, seed=SEED, levels=(43, 44), block=BLOCK)
+    assert files_of(alone) == {"main-0043-0044.json": files_of(from_motifs)["main-0043-0044.json"]}
+    two = tmp_path / "two"
+    build_mainline(two, seed=SEED, levels=MOTIF_LEVELS, block=BLOCK, workers=2)
+    assert files_of(two) == files_of(from_motifs)
+    for level, cert in levels_of(from_motifs).values():
+        assert level["meta"]["template"] == "motifs" and check_certificate(level, cert) == []
 
 
 def test_an_unaligned_range_widens_its_blocks_on_resume(straight, tmp_path):
@@ -228,7 +252,7 @@ def test_a_bad_progress_file_is_refused_whole_and_touches_nothing(straight, tmp_
 @pytest.mark.requires(importlib.util.find_spec("distributed") is not None,
                       "Dask is an optional extra (pip install 'gridforge[cluster]')")
 @pytest.mark.cpython_only
-def test_a_dask_cluster_builds_the_same_bytes(straight, tmp_path):
+def test_a_dask_cluster_builds_the_same_bytes(straight, from_motifs, tmp_path):
     scheduler_file = tmp_path / "scheduler.json"
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     procs = [subprocess.Popen([*dask, "--scheduler-file", str(scheduler_file), "--port", "0",
@@ -248,6 +272,9 @@ def test_a_dask_cluster_builds_the_same_bytes(straight, tmp_path):
         out = tmp_path / "cluster"
         build_mainline(out, seed=SEED, levels=(1, 5), block=BLOCK, scheduler=address)
         assert files_of(out) == files_of(straight)
+        out = tmp_path / "cluster-motifs"
+        build_mainline(out, seed=SEED, levels=MOTIF_LEVELS, block=BLOCK, scheduler=address)
+        assert files_of(out) == files_of(from_motifs)
     finally:
         for proc in reversed(procs):
             proc.terminate()

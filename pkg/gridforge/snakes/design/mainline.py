@@ -41,6 +41,7 @@ the builder's own block names inside the output folder is ever replaced or remov
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import importlib
 import json
@@ -61,7 +62,7 @@ from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_regular, write_text
-from gridforge.snakes.design.motif_line import MAX_STEPS, MotifPlan, joint_target, motif_level
+from gridforge.snakes.design.motif_line import TOP_STEPS, MotifPlan, joint_target, motif_level
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.reports import (
     Band,
@@ -147,6 +148,7 @@ TERRAIN_LESSONS: dict[int, str] = {
 # (8 for the line), none folded, occupancy at most MAX_OCCUPANCY, at most 6 outer colours.
 LEGIBLE_BODY = 4
 LINE_BODY = 8
+PIECES_AT_MOST = 3  # mechanics and terrain pieces of one level built from motifs
 MAX_OCCUPANCY = 0.55
 MAX_OUTER = 6
 # The mechanics whose every instance must bind (a witness in the certificate), and the
@@ -545,7 +547,7 @@ def motif_rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
     """The rules a main-line level built from motifs (:func:`motif_plan`) breaks: legible
     (bodies of at most :data:`LINE_BODY` cells, occupancy at most :data:`MAX_OCCUPANCY`, at
     most :data:`MAX_OUTER` outer colours, at most :data:`MAX_COLUMNS` columns), proven
-    minimal in at most :data:`MAX_STEPS` steps, its joint steps (spec 5c) the plan's target
+    minimal in at most :data:`TOP_STEPS` steps, its joint steps (spec 5c) the plan's target
     (at least one unless a breather), not solved one body at a time unless a breather
     (decided exactly), the plan's mechanics and terrain shown and no other, every frozen body,
     frozen hole, lock and painted cell with a witness and every bridge crossed; a terrain
@@ -560,7 +562,7 @@ def motif_rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
         misses.append(f"occupancy {read.occupancy:.2f}, {read.outer_colours} outer colours")
     if level["cols"] > MAX_COLUMNS:
         misses.append(f"{level['cols']} columns: at most {MAX_COLUMNS}")
-    if not cert["optimal"] or (cert["steps"] or 0) > MAX_STEPS:
+    if not cert["optimal"] or (cert["steps"] or 0) > TOP_STEPS:
         misses.append("not proven minimal within the steps allowed")
     if read.joint_steps != plan.target or (read.joint_steps < 1 and not plan.breather):
         misses.append(f"{read.joint_steps} joint steps, asked {plan.target}")
@@ -679,17 +681,47 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
 
 def motif_plan(n: int) -> MotifPlan:
     """What main-line level ``n`` (past the lessons, not a mechanic's teaching level) asks of
-    the motif builder: its joint-step target, the mechanics that come back on it
-    (:func:`_mechanics`, coats only where they must show), the terrain taught or coming back
-    (:data:`TERRAIN_TEACHING`, :func:`recurs`), and whether it is a breather."""
-    fields = _mechanics(n)
-    mechanics = tuple(name for name in ("coats", "frozen", "frozen_holes", "locks", "gold")
-                      if fields[name] == 1)
-    terrain = tuple(name for level, name in TERRAIN_TEACHING.items()
-                    if not breather(n) and (n == level or recurs(n, level)
-                                            or (breather(n - 1) and recurs(n - 1, level))))
-    lesson = TERRAIN_TEACHING.get(n)
-    return MotifPlan(n, joint_target(n, breather(n)), breather(n), mechanics, terrain, lesson)
+    the motif builder: its joint-step target, the mechanics and terrain that come back on it
+    (:func:`pieces_due`), whether it is a breather, and its terrain lesson if any."""
+    pieces = pieces_due()[n]
+    mechanics = tuple(p for p in ("coats", "frozen", "frozen_holes", "locks", "gold")
+                      if p in pieces)
+    terrain = tuple(p for p in ("paths", "bridges") if p in pieces)
+    return MotifPlan(n, joint_target(n, breather(n)), breather(n), mechanics, terrain,
+                     TERRAIN_TEACHING.get(n))
+
+
+@functools.cache
+def pieces_due() -> dict[int, frozenset[str]]:
+    """The mechanics and terrain pieces each main-line level from 12 shows. A piece is taught
+    on its level (:data:`TEACHING`, :data:`TERRAIN_TEACHING`) and comes back where
+    :func:`recurs` says; a level built from motifs shows at most :data:`PIECES_AT_MOST` (a
+    gold lock also counts as the lock), the ones waiting longest first, and a breather none:
+    the others wait for the next level (the recurrence patterns of seven pieces fall on the
+    same levels near 900, every sixth level; no level should carry them all)."""
+    taught = {**TEACHING, **TERRAIN_TEACHING}
+    last: dict[str, int] = {}
+    waiting: set[str] = set()
+    out: dict[int, frozenset[str]] = {}
+    for n in range(12, LEVELS + 1):
+        waiting |= {name for level, name in taught.items()
+                    if n == level or (n > level and recurs(n, level))}
+        if n in TEACHING:  # the request's own fields (:func:`_mechanics`)
+            shown = {name for name, value in _mechanics(n).items() if value == 1}
+        elif breather(n):
+            shown = set()
+        else:
+            lesson = TERRAIN_TEACHING.get(n)
+            order = sorted(waiting, key=lambda p: (p != lesson, last.get(p, 0), p))
+            shown = set(order[:PIECES_AT_MOST + ("gold" in order[:PIECES_AT_MOST]
+                                                 and "locks" in order)])
+        if "gold" in shown:
+            shown.add("locks")
+        for piece in shown:
+            last[piece] = n
+        waiting -= shown
+        out[n] = frozenset(shown)
+    return out
 
 
 def _motif_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:

@@ -54,13 +54,16 @@ from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.puzzle import path_costs_steps, relaxations, witness
 from gridforge.snakes.rules import Game, step_to_move
 
-__all__ = ["JOINT_TOP", "MAX_STEPS", "ORDERING", "MotifPlan", "joint_target", "motif_level"]
+__all__ = ["JOINT_TOP", "MAX_STEPS", "ORDERING", "TOP_STEPS", "MotifPlan", "joint_target",
+           "max_steps", "motif_level"]
 
 LEVELS = 2000
 JOINT_FROM = 11  # the first level built from motifs' climb
 JOINT_TOP = 16.0  # the base target at level 2000 (a wave's last levels reach 18)
 WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
-MAX_STEPS = 60  # certificate steps of any motif level
+MAX_STEPS = 60  # certificate steps of a motif level with at most two pieces (below)
+PIECE_STEPS = 8  # steps more for each mechanic or terrain piece past the second
+TOP_STEPS = 99  # the most steps of any motif level (the steps term's ceiling is 100)
 ATTEMPTS = 12  # seeds tried for one level before it gives up
 DRAWS = 400  # chambers drawn by one attempt
 PROOF_STATES = 5_000  # states the certificate's searches may store (the pairwise bound proves)
@@ -98,37 +101,51 @@ def joint_target(n: int, breather: bool) -> int:
     return max(2, target)
 
 
+def max_steps(plan: MotifPlan) -> int:
+    """The most certificate steps ``plan``'s level may take: :data:`MAX_STEPS`, and
+    :data:`PIECE_STEPS` more for each mechanic or terrain piece past the second (each piece
+    brings a chamber or a carrier of its own), at most :data:`TOP_STEPS`."""
+    pieces = len(plan.mechanics) + len(plan.terrain) - ("gold" in plan.mechanics
+                                                        and "locks" in plan.mechanics)
+    return min(TOP_STEPS, MAX_STEPS + PIECE_STEPS * max(0, pieces - 2))
+
+
 def motif_level(plan: MotifPlan, seed: int) -> tuple[LevelJson, Certificate]:
     """The level of ``plan`` and its certificate (with a witness for every frozen body,
-    frozen hole, lock and painted cell).
+    frozen hole, lock and painted cell): the first of :data:`ATTEMPTS` seeds that builds
+    one within :func:`max_steps`, else the first of as many more within
+    :data:`TOP_STEPS`.
 
-    :raises GridforgeError: when :data:`ATTEMPTS` seeds build none.
+    :raises GridforgeError: when none of them builds one.
     """
-    for attempt in range(ATTEMPTS):
+    for attempt in range(2 * ATTEMPTS):
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
-        made = _attempt(plan, rng, seed)
+        steps = max_steps(plan) if attempt < ATTEMPTS else TOP_STEPS
+        made = _attempt(plan, rng, seed, steps)
         if made is not None:
             return made
-    raise GridforgeError(f"main-line level {plan.number}: no motif level in {ATTEMPTS} "
+    raise GridforgeError(f"main-line level {plan.number}: no motif level in {2 * ATTEMPTS} "
                          f"attempts (target {plan.target})")
 
 
 # ---------------------------------------------------------------- one attempt
 
 
-def _decorated(rng: random.Random, make: str, plan: MotifPlan) -> Chamber | None:
-    """A measured chamber that carries ``make`` ("coats", "paths", "bridges")."""
+def _decorated(rng: random.Random, make: str, plan: MotifPlan, left: int) -> Chamber | None:
+    """A measured chamber that carries ``make`` ("coats", "paths", "bridges") with at most
+    ``left`` joint steps (and never exactly one fewer: no motif fills a remainder of one)."""
     for _ in range(DECORATION_DRAWS):
         if make == "bridges":
             ch = measure(draw_chamber(rng, "crossing"))
-            if ch is not None and bridge_binds(ch):
+            if ch is not None and ch.joint is not None and ch.joint <= left and (
+                    left - ch.joint != 1) and bridge_binds(ch):
                 return ch
             continue
         base = measure(draw_chamber(rng, rng.choice(SMALL)))
         if base is None:
             continue
         ch = measure(coated(rng, base) or base) if make == "coats" else painted(rng, base)
-        if ch is None or ch.joint is None or ch.joint > max(plan.target, 2):
+        if ch is None or ch.joint is None or ch.joint > left or left - ch.joint == 1:
             continue
         if make == "coats" and len(ch.holes) == len(base.holes):
             continue
@@ -143,21 +160,23 @@ def _keys_needed(mechanics: Sequence[str]) -> int:
     return ("locks" in mechanics and "gold" not in mechanics) + 2 * ("gold" in mechanics)
 
 
-def _attempt(plan: MotifPlan, rng: random.Random, seed: int
+def _attempt(plan: MotifPlan, rng: random.Random, seed: int, steps: int
              ) -> tuple[LevelJson, Certificate] | None:
     required: list[Chamber] = []
+    left = plan.target
     for make in ("coats", *plan.terrain):
         if make in plan.mechanics or make in plan.terrain:
-            ch = _decorated(rng, make, plan)
+            ch = _decorated(rng, make, plan, left)
             if ch is None:
                 return None
             required.append(ch)
+            left -= ch.joint or 0
     ordering = [m for m in ORDERING if m in plan.mechanics and not (
         m == "locks" and "gold" in plan.mechanics)]
     target = plan.target
     if target == 0:
         required.extend(_solos(rng, 2 + rng.randint(0, 1)))
-    chosen = choose(rng, target, required=required, max_steps=MAX_STEPS, max_draws=DRAWS)
+    chosen = choose(rng, target, required=required, max_steps=steps, max_draws=DRAWS)
     if chosen is None:
         return None
     chambers = list(chosen.chambers)
@@ -173,7 +192,7 @@ def _attempt(plan: MotifPlan, rng: random.Random, seed: int
         return None
     level = placed.level
     _add_mechanics(level, placed, [m for _, m in lasts], len(terrain_first))
-    return _finish(plan, level, placed)
+    return _finish(plan, level, placed, steps)
 
 
 def _solos(rng: random.Random, count: int) -> list[Chamber]:
@@ -302,7 +321,7 @@ def _chamber_first(level: Level, relaxed: Level, placed: Placed, mechanic: str
 # ---------------------------------------------------------------- the certificate
 
 
-def _finish(plan: MotifPlan, data: LevelJson, placed: Placed
+def _finish(plan: MotifPlan, data: LevelJson, placed: Placed, steps_allowed: int
             ) -> tuple[LevelJson, Certificate] | None:
     """The level checked (legible, the target's joint steps, a non-breather not solved one
     body at a time) and certified with its witnesses; None when it misses."""
@@ -312,7 +331,7 @@ def _finish(plan: MotifPlan, data: LevelJson, placed: Placed
         return None
     steps = [list(s) for s in placed.solution]
     cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
-    if cert["steps"] is None or cert["steps"] > MAX_STEPS or not cert["optimal"]:
+    if cert["steps"] is None or cert["steps"] > steps_allowed or not cert["optimal"]:
         return None  # every motif level is proven: the pairwise bound reaches its minimum
     lower = cert["minimum"] if cert["optimal"] else cert["lower_bound"]
     read = reading(level, lower if isinstance(lower, int) else cert["steps"])
