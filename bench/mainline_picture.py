@@ -1,10 +1,11 @@
-"""A picture of the main line: design score, solution steps and lower bound per level (SVG),
-the teaching levels marked, and the per-band table of the docs (Markdown).
+"""A picture of the main line: design score, joint steps, solution steps and lower bound per
+level (SVG), the teaching levels marked, and the per-band table of the docs (Markdown).
 
 Reads the block files (the shipped line by default), so it draws exactly what players get.
-Three panels: the first 50 levels (the lessons and the four mechanics taught, labelled), then
-the whole line's design scores with each band's median, then its solution steps against the
-lower bound (a proven level has the two equal). The output is a pure function of the blocks:
+Three panels: the first 50 levels (the lessons, the mechanics and the terrain taught,
+labelled), then the whole line's joint steps (spec 5c, the certificate's reading) with each
+band's median, then its solution steps against the lower bound (a proven level has the two
+equal). The output is a pure function of the blocks:
 the same line draws the same bytes.
 
     .venv/bin/python bench/mainline_picture.py                  # docs/mainline.svg + table
@@ -24,8 +25,10 @@ from gridforge.snakes.design.mainline import (
     LESSONS,
     LEVELS,
     TEACHING,
+    TERRAIN_TEACHING,
     band_report,
 )
+from gridforge.snakes.design.reports import Band
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
 WIDTH = 1000
@@ -47,7 +50,8 @@ def read_line(folder: Path) -> list[dict[str, Any]]:
                                               strict=True)):
             rows.append({"n": int(match[1]) + i, "score": cert["score"]["total"],
                          "steps": cert["steps"], "bound": cert["lower_bound"],
-                         "proven": cert["optimal"], "template": level["meta"]["template"]})
+                         "proven": cert["optimal"], "template": level["meta"]["template"],
+                         "joint": cert.get("reading", {}).get("joint_steps", 0)})
     rows.sort(key=lambda r: r["n"])
     return rows
 
@@ -107,7 +111,7 @@ def legend(y: float, items: Sequence[tuple[str, str]]) -> str:
     return "".join(out)
 
 
-def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
+def draw(rows: list[dict[str, Any]], bands: Sequence[Band]) -> str:
     """The SVG text of the line."""
     last = max((r["n"] for r in rows), default=1)
     intro = [r for r in rows if r["n"] <= 50]
@@ -119,22 +123,24 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
                   "taught marked", "score / steps")
     first.dots(intro, "score", SCORE, 3)
     first.line([(r["n"], r["steps"]) for r in intro], STEPS, 1.2)
-    for n in sorted({*LESSONS, *TEACHING}):
-        label = str(n) if n in LESSONS else TEACHING[n].replace("_", " ")
+    taught = {**TEACHING, **TERRAIN_TEACHING}
+    for n in sorted({*LESSONS, *taught}):
+        label = str(n) if n in LESSONS else taught[n].replace("_", " ")
         x = first.x(n)
         first.parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y0}" y2="{y0 + PANEL}" '
                            f'class="mark"/>')
-        if n in TEACHING:
+        if n in taught:
             first.parts.append(f'<text x="{x + 3:.1f}" y="{y0 + 12}" class="marklabel">'
                                f'{label}</text>')
-    second = Panel(y0 + PANEL + GAP, 1, LEVELS, 100.0,
-                   f"Design score of levels 1-{last} (dots) and each band's median (line)",
-                   "design score")
-    second.dots(rows, "score", SCORE, 1.1)
+    top_joint = 4 * (max((r["joint"] for r in rows), default=4) // 4 + 1)
+    second = Panel(y0 + PANEL + GAP, 1, LEVELS, float(top_joint),
+                   f"Joint steps of levels 1-{last} (dots; breathers low) and each band's "
+                   "median (line)", "joint steps")
+    second.dots(rows, "joint", SCORE, 1.1)
     medians: list[tuple[float, float]] = []
     for band in bands:
         lo, hi = band["levels"]
-        medians += [(lo, band["median_score"]), (min(hi, last), band["median_score"])]
+        medians += [(lo, band["joint"] or 0), (min(hi, last), band["joint"] or 0)]
     second.line(medians, MEDIAN, 1.6)
     third = Panel(y0 + 2 * (PANEL + GAP), 1, LEVELS, float(top_steps),
                   "Solution steps (dots) and lower bound (grey): equal where the minimum is "
@@ -143,7 +149,7 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
     third.dots(rows, "steps", STEPS, 1.0)
     height = y0 + 3 * PANEL + 2 * GAP + 44
     body = "".join(first.parts + second.parts + third.parts)
-    keys = legend(height - 10, [(SCORE, "design score"), (STEPS, "solution steps"),
+    keys = legend(height - 10, [(SCORE, "design score / joint steps"), (STEPS, "solution steps"),
                                 (BOUND, "lower bound"), (MEDIAN, "band median"),
                                 (MARK, "lesson / mechanic taught")])
     style = ("<style>.frame{fill:#fff;stroke:#9ca3af}.grid{stroke:#e5e7eb}"
@@ -152,34 +158,30 @@ def draw(rows: list[dict[str, Any]], bands: list[dict[str, Any]]) -> str:
              f".marklabel{{font:10px sans-serif;fill:{MARK}}}</style>")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
             f'width="{WIDTH}" height="{height}" role="img" aria-label="The main line: design '
-            f'score, solution steps and lower bound per level">{style}'
+            f'score, joint steps, solution steps and lower bound per level">{style}'
             f'<rect width="100%" height="100%" fill="#f9fafb"/>{body}{keys}</svg>\n')
 
 
-def table(bands: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
-    """The per-band Markdown table of the docs."""
-    out = ["| band | built | median score | proven | mean gap (steps - bound) | "
-           "interaction steps (mean / median) | make way | mechanic-free | all four | "
-           "coats / frozen / frozen holes / locks | most at a ceiling | "
-           "largest template share | body counts | fallbacks |",
+def _median(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
+def table(bands: Sequence[Band], rows: list[dict[str, Any]]) -> str:
+    """The per-band Markdown table of the docs (medians, but the shares)."""
+    names = "coats / frozen / frozen holes / locks / gold / paths / bridges"
+    out = ["| band | floor | bodies | length | folded | occupancy | steps | drags | joint | "
+           f"steering | proven | free of all | {names} | median score |",
            "| --- " * 14 + "|"]
     for band in bands:
         lo, hi = band["levels"]
-        counts = ", ".join(map(str, band["body_counts"]))
         shares = " / ".join(f"{v:.0%}" for v in band["mechanics"].values())
-        ceilings = band["ceilings"]
-        top = max(ceilings, key=lambda t: (ceilings[t], t), default=None)
-        ceiling = f"{top} {ceilings[top]:.0%}" if top else "none"
-        mean, median = band["mean_interaction"], band["median_interaction"]
-        interaction = None if mean is None else f"{mean:.1f} / {median:g}"
-        out.append(f"| {lo}-{hi} | {band['built']} | "
-                   f"{band['median_score']:.1f} | "
-                   f"{band['proven']:.0%} | {band['mean_gap']:.1f} | "
-                   f"{interaction or '-'} | "
-                   f"{band['make_way']:.0%} | "
-                   f"{band['mechanic_free']:.0%} | {band['all_mechanics']:.0%} | {shares} | "
-                   f"{ceiling} | {band['top_template_share']:.0%} | {counts} | "
-                   f"{band['fallbacks']} |")
+        figures = " | ".join(_median(v) for v in (
+            band["floor"], band["bodies"], band["median_length"]))
+        moves = " | ".join(_median(v) for v in (
+            band["steps"], band["drags"], band["joint"], band["steering"]))
+        out.append(f"| {lo}-{hi} | {figures} | {band['folded']:.0%} | "
+                   f"{band['occupancy']:.2f} | {moves} | {band['proven']:.0%} | "
+                   f"{band['mechanic_free']:.0%} | {shares} | {band['median_score']:.1f} |")
     proven = sum(1 for r in rows if r["proven"])
     out.append(f"\nWhole line built: {len(rows)} levels, {proven} proven minimal "
                f"({proven / max(1, len(rows)):.0%}).")

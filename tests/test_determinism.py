@@ -36,8 +36,9 @@ def test_a_backward_built_target_100_level_has_pinned_bytes():
 
 
 def test_main_line_levels_have_pinned_bytes():
-    # A lesson (3), a teaching level with its fallback rule (13) and a mechanic's return (22).
-    levels = [design_level(n, 2026) for n in (3, 13, 22)]
+    # A lesson (3), levels built from motifs with a mechanic's return (22), the coloured-path
+    # and bridge lessons (42, 48) and one near the top (1995).
+    levels = [design_level(n, 2026) for n in (3, 22, 42, 48, 1995)]
     assert digest(levels) == SNAKES_MAINLINE
 
 
@@ -59,7 +60,7 @@ def test_a_mines_run_transcript_has_pinned_bytes():
 
 
 SNAKES_BATCH = "f770270c94bce0a9909a635c856a8704909e7d83c19c36836f13637c3d16053c"
-SNAKES_TARGET_100 = "4f3924251545c346492ded5d3b92db5d2146a6adcc2a26575662102d66bba5e6"
-SNAKES_MAINLINE = "aa0157c165055ec83790d08e23f641d0eafeded15729ca47bdf45981aac42b8c"
+SNAKES_TARGET_100 = "368b7247adff6b9391fa71884bfa5130e554b9a6e3aabb66f52f7c9127bc18b1"
+SNAKES_MAINLINE = "854407391e861d4e8c2ebb70ffcb13405833b395c48a22afc2425cf5514a7490"
 MINES_BOARDS = "74141cffc1e46ce4680888224398d71794b4427ceed4cff8fa969138efe201f3"
 MINES_RUN = "d102c646885ca123bf7f1883203039c74f5afd0a27af10978c2775de1308e888"

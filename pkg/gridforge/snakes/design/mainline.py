@@ -66,6 +66,7 @@ from gridforge.snakes.design.motif_line import TOP_STEPS, MotifPlan, joint_targe
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.reports import (
     Band,
+    BandReading,
     BlockRecord,
     BuildState,
     MainlineLevel,
@@ -73,7 +74,7 @@ from gridforge.snakes.design.reports import (
 )
 from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
 from gridforge.snakes.design.templates import TEMPLATES
-from gridforge.snakes.legibility import reading
+from gridforge.snakes.legibility import is_folded, reading
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.levelfile import LevelJson, accepted
 from gridforge.snakes.puzzle import (
@@ -838,8 +839,31 @@ def _band_table(blocks: dict[int, list[_Row]], band: int) -> list[Band]:
             # The share of levels with each score term at its ceiling.
             "ceilings": {t: round(sum(1 for r in pairs if t in r.ceilings) / len(pairs), 3)
                          for t in sorted(set().union(*(r.ceilings for r in pairs)))},
+            **_reading_columns([r.shape for r in pairs]),
         })
     return out
+
+
+def _reading_columns(shapes: list[_Shape]) -> BandReading:
+    """The band's reading (spec 5c): medians of floor cells, bodies, body length, occupancy,
+    steps, drags, joint and steering steps, and the share of folded bodies."""
+    lengths = [n for s in shapes for n in s.lengths]
+
+    def median(values: list[int | None] | list[int] | list[float]) -> float | None:
+        known = [v for v in values if v is not None]
+        return round(float(statistics.median(known)), 3) if known else None
+
+    return {
+        "floor": median([s.floor for s in shapes]),
+        "bodies": median([len(s.lengths) for s in shapes]),
+        "median_length": median(lengths),
+        "folded": round(sum(s.folded for s in shapes) / len(lengths), 3) if lengths else 0.0,
+        "occupancy": median([s.occupancy for s in shapes]),
+        "steps": median([s.steps for s in shapes]),
+        "drags": median([s.drags for s in shapes]),
+        "joint": median([s.joint for s in shapes]),
+        "steering": median([s.steering for s in shapes]),
+    }
 
 
 # ------------------------------------------------------------------------------------------
@@ -978,11 +1002,49 @@ class _Row:
     mechanics: frozenset[str]  # of MECHANICS, those the level uses
     make_way: bool  # asked of the designer: never solved one body at a time
     ceilings: frozenset[str]  # the score terms at their ceiling
+    shape: _Shape
 
 
-# The four taught mechanics, as the band report counts them (a coat counts where it shows:
-# its colour differs from the layer under it).
-MECHANICS = ("coats", "frozen", "frozen_holes", "locks")
+@dataclass(frozen=True)
+class _Shape:
+    """How a level reads (spec 5c): floor cells, body lengths and folded bodies, occupancy,
+    and the certificate's steps, drags, joint and steering steps (None for a certificate
+    without a reading, written before issue 41)."""
+
+    floor: int
+    lengths: tuple[int, ...]
+    folded: int
+    occupancy: float
+    steps: int
+    drags: int | None
+    joint: int | None
+    steering: int | None
+
+
+def _shape(level: JsonObject, cert: JsonObject, steps: int) -> _Shape:
+    """The :class:`_Shape` of a level read from its JSON (checked by the caller)."""
+    cols, rows = cast(int, level["cols"]), cast(int, level["rows"])
+    stones = cast(list[Json], level.get("stones", []))
+    bodies = cast(list[JsonObject], level["bodies"])
+    cells = [[tuple(c) for c in cast(list[list[int]], b["cells"])] for b in bodies]
+    holes = len(cast(list[Json], level.get("holes", [])))
+    floor = cols * rows - len(stones)
+    read = cert.get("reading")
+    figures = read if isinstance(read, dict) else {}
+
+    def figure(name: str) -> int | None:
+        value = figures.get(name)
+        return value if is_int(value) else None
+
+    return _Shape(floor, tuple(len(c) for c in cells),
+                  sum(is_folded(c) for c in cells),  # type: ignore[arg-type]
+                  (sum(len(c) for c in cells) + holes) / floor if floor else 0.0, steps,
+                  figure("drags"), figure("joint_steps"), figure("steering_steps"))
+
+
+# The taught mechanics and terrain, as the band report counts them (a coat counts where it
+# shows: its colour differs from the layer under it; a gold lock is also a lock).
+MECHANICS = ("coats", "frozen", "frozen_holes", "locks", "gold", "paths", "bridges")
 
 
 def uses_mechanics(level: LevelJson) -> frozenset[str]:
@@ -997,6 +1059,9 @@ def uses_mechanics(level: LevelJson) -> frozenset[str]:
         used.add("frozen_holes")
     if any("lock" in b for b in bodies):
         used.add("locks")
+    if any(b.get("lock", {}).get("kind") == "gold" for b in bodies):
+        used.add("gold")
+    used |= {name for name in ("paths", "bridges") if level.get(name)}
     return frozenset(used)
 
 
@@ -1028,9 +1093,14 @@ def _row(n: int, level: object, cert: object) -> _Row:
     except (KeyError, TypeError, IndexError, AttributeError):
         raise ValueError(f"level {n}: bodies and holes must be objects with colours") from None
     ceilings = frozenset(k for k, v in normalised.items() if v == 1)
+    try:
+        shape = _shape(cast(JsonObject, level), cast(JsonObject, cert), steps)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"level {n}: cols, rows, stones and body cells must be "
+                         "numbers and lists of cells") from None
     return _Row(float(total), cert["optimal"], steps - bound, meta["template"],
                 "fallback" in meta, len(bodies), interaction, used,
-                _makes_way(n) and interaction is not None, ceilings)
+                _makes_way(n) and interaction is not None, ceilings, shape)
 
 
 def _block_rows(data: JsonObject, f: BlockFile, seed: int) -> list[_Row]:

@@ -64,7 +64,22 @@ class MainlineLevel(TypedDict):
     certificate: Certificate
 
 
-class Band(TypedDict):
+class BandReading(TypedDict):
+    """How a band's levels read (spec 5c): medians (None where no level reports one) and the
+    share of folded bodies."""
+
+    floor: float | None
+    bodies: float | None
+    median_length: float | None
+    folded: float
+    occupancy: float | None
+    steps: float | None
+    drags: float | None
+    joint: float | None
+    steering: float | None
+
+
+class Band(BandReading):
     """One row of the band report (:func:`band_report`)."""
 
     levels: list[int]  # [first, last]
