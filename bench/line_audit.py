@@ -40,7 +40,10 @@ Checks (``--checks``, default all; numbers are issue 41's must-holds):
                ``--greedy-sample`` unproven levels: no solution shorter than the certificate.
 5 ``proven``   levels 1-300 all optimal; >= 60% of the line, >= 40% of every band; exact
                A* (``--exact-budget``) on ``--exact-sample`` optimality claims: confirmed /
-               refuted / out of budget.
+               refuted / out of budget.  A level of several floor regions (no body can
+               leave its region) is first taken region by region, every freeze and lock
+               lifted: the regions' exact minima summing to the claim confirm it "by
+               regions", summing above it refute it; otherwise the whole level's A*.
 6 ``serial``   from 11, on ``--serial-sample`` non-breathers: is there some order of bodies
                each of which, moved alone (others standing, mechanics as the rules say),
                takes all its layers out?  serial / not serial / undecided
