@@ -163,3 +163,44 @@ def test_witnesses_on_paint_and_bridges() -> None:
     lone = la.Level(oracle.EXAMPLE_END_ON_BRIDGE)
     states = la.replay(lone, [[0, "tail", "U"], [0, "tail", "L"]])[2]
     assert la.bridges_uncrossed(lone, states) == [[1, 1]]
+
+
+def two_chambers() -> dict[str, Any]:
+    """Two rows split by a row of stones: body 0 (top) needs 2 steps; body 1 (bottom, 3
+    steps) is frozen until one layer is out, which only body 0, in the other chamber, can
+    give; with a silver lock on body 1 keyed by body 0 as well.  The minimum is 5."""
+    return {"format": "gridforge.snakes.level/1", "cols": 7, "rows": 3,
+            "stones": [[x, 1] for x in range(7)],
+            "bodies": [{"cells": [[1, 0], [0, 0]], "colors": [0], "key": "a"},
+                       {"cells": [[1, 2], [0, 2]], "colors": [1], "frozen": 1,
+                        "lock": {"id": "a", "kind": "silver"}}],
+            "holes": [{"cell": [3, 0], "color": 0}, {"cell": [4, 2], "color": 1}]}
+
+
+def test_optimality_claims_are_confirmed_region_by_region() -> None:
+    data = two_chambers()
+    lv = la.Level(data)
+    assert [len(r) for r in la.floor_regions(lv)] == [7, 7]
+    whole = la.astar(lv, 1, 100_000, 10**6)
+    assert whole["exhausted"] and len(whole["best"]) == 5
+    got = la.confirm_claim(lv, 5, 100_000)
+    assert (got["verdict"], got["way"], got["regions"]) == ("confirmed", "by regions", "2+3")
+    # a claim of fewer steps than the regions' sum cannot be a replaying solution: refused
+    got = la.confirm_claim(lv, 4, 100_000)
+    assert (got["verdict"], got["way"]) == ("refuted", "by regions")
+    # the holes' colours swapped: supply meets demand on the level, not in either region
+    data["holes"][0]["color"], data["holes"][1]["color"] = 1, 0
+    got = la.confirm_claim(la.Level(data), 5, 100_000)
+    assert got["verdict"] == "refuted" and "unsolvable" in got["regions"]
+
+
+def test_a_single_region_is_judged_on_the_whole_level() -> None:
+    for data, minimum in oracle.EXAMPLES.values():
+        lv = la.Level(data)
+        assert len(la.region_raws(lv)) == 1
+        got = la.confirm_claim(lv, minimum, 100_000)
+        assert (got["verdict"], got["way"], got["regions"]) == ("confirmed", "whole level", "")
+        # a search cut short still reports a floor no solution goes under
+        for budget in (3, 10, 30):
+            cut = la.astar(lv, 1, budget, 10**6)
+            assert lv.h(lv.start) <= cut["lower"] <= minimum
