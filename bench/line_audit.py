@@ -37,7 +37,8 @@ Checks (``--checks``, default all; numbers are issue 41's must-holds):
                band, >= 12 in 1901-2000; every non-breather from 11 has joint >= 1; median
                steering/steps <= 15%.
 4 ``greedy``   weighted A* (w = 2, 5, 10; ``--greedy-budget`` stored states each) on up to
-               ``--greedy-sample`` unproven levels: no solution shorter than the certificate.
+               ``--greedy-sample`` unproven levels (proven ones fill the sample when the
+               line has fewer): no solution shorter than the certificate.
 5 ``proven``   levels 1-300 all optimal; >= 60% of the line, >= 40% of every band; exact
                A* (``--exact-budget``) on ``--exact-sample`` optimality claims: confirmed /
                refuted / out of budget.  A level of several floor regions (no body can
@@ -1312,8 +1313,13 @@ class Audit:
     # ---- 4 greedy ----------------------------------------------------------------------------
 
     def greedy(self) -> None:
-        pool = [it for it in self.ok if not it.optimal]
-        pool = self.sample(pool, self.args.greedy_sample)
+        unproven = [it for it in self.ok if not it.optimal]
+        pool = self.sample(unproven, self.args.greedy_sample)
+        if len(pool) < self.args.greedy_sample:
+            # Fewer unproven levels than asked (a fully proven line): proven ones fill the
+            # sample, since no search may beat a proven minimum either.
+            proven = [it for it in self.ok if it.optimal]
+            pool += self.sample(proven, self.args.greedy_sample - len(pool))
         rows = []
         shorter = []
         for it in pool:
@@ -1333,14 +1339,17 @@ class Audit:
             rows.append(row)
             if best < it.steps:
                 shorter.append((it.number, it.steps, best))
-        table("4 greedy search on unproven levels (found lengths; - none shorter)",
+        table("4 greedy search on unproven levels, proven ones filling the sample (found "
+              "lengths; - none shorter)",
               ["level", "steps", "lower bnd", "w=2", "w=5", "w=10", "best"],
               [r for r in rows if r[-1] < r[1]][:40])
-        print(f"{len(pool)} unproven levels searched ({self.args.greedy_budget} states per "
-              f"weight): {len(shorter)} with a shorter solution "
+        print(f"{len(pool)} levels searched, {len(unproven)} of the line unproven "
+              f"({self.args.greedy_budget} states per weight): {len(shorter)} with a shorter "
+              "solution "
               f"{_few([f'{a}:{b}->{c}' for a, b, c in shorter])}")
         self.verdict(4, "greedy search finds nothing shorter", not shorter if pool else None,
-                     f"{len(shorter)} of {len(pool)} sampled unproven levels")
+                     f"{len(shorter)} of {len(pool)} sampled levels "
+                     f"({min(len(pool), len(unproven))} unproven)")
 
     # ---- 5 proven ----------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines import page as mines_page
 from gridforge.snakes import lessons, page
 from gridforge.snakes.design.mainline import LESSONS as DESIGNER_LESSONS
-from gridforge.snakes.design.mainline import TEACHING, mainline_level
+from gridforge.snakes.design.mainline import TEACHING, TERRAIN_TEACHING, mainline_level
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.rules import Game, step_to_move
 
@@ -28,7 +28,7 @@ from .fixtures import level_dict, spec_example
 DESIGNER_MECHANICS = {"coats": "coats", "frozen": "frozen-bodies",
                       "frozen_holes": "frozen-holes", "locks": "silver-lock",
                       "gold": "gold-lock"}
-LESSON_LEVELS = [*range(1, 12), 12, 18, 24, 30, 36]
+LESSON_LEVELS = [*range(1, 12), 12, 18, 24, 30, 36, 42, 48]
 # What a player must never read: an identifier joined by underscores, the designer's
 # "teaches ...", the word "certificate", a coordinate pair.
 UNDERSCORED = re.compile(r"\w_\w")
@@ -67,8 +67,10 @@ def texts_of(answer: Any) -> list[str]:
 
 # ---------------------------------------------------------------------------- the catalogue
 def test_catalogue_names_every_level_the_designer_teaches_on_with_its_mechanic():
-    assert set(DESIGNER_LESSONS) | set(TEACHING) <= set(lessons.LESSONS)
+    assert set(DESIGNER_LESSONS) | set(TEACHING) | set(TERRAIN_TEACHING) <= set(lessons.LESSONS)
     assert sorted(lessons.LESSONS) == LESSON_LEVELS
+    for n, name in TERRAIN_TEACHING.items():
+        assert lessons.LESSONS[n].mechanic == name
     for n, name in TEACHING.items():
         assert lessons.LESSONS[n].mechanic == DESIGNER_MECHANICS[name]
     assert all(lessons.LESSONS[n].mechanic is None for n in DESIGNER_LESSONS)

@@ -62,7 +62,13 @@ from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, WriteError, dumps, read_regular, write_text
-from gridforge.snakes.design.motif_line import TOP_STEPS, MotifPlan, joint_target, motif_level
+from gridforge.snakes.design.motif_line import (
+    TOP_STEPS,
+    MotifPlan,
+    chamber_of,
+    joint_target,
+    motif_level,
+)
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.reports import (
     Band,
@@ -586,8 +592,9 @@ def motif_rule_misses(n: int, level: LevelJson, cert: Certificate) -> list[str]:
     if len(crossed) < len(parsed.bridges):
         misses.append("a bridge the solution does not cross")
     moves = [step_to_move(s) for s in cert["solution"] or []]
-    if plan.lesson == "paths" and not path_costs_steps(parsed, 0):
-        misses.append("the path costs no step")
+    if plan.lesson == "paths" and not path_costs_steps(
+            level_from_json(chamber_of(level, level["paths"][0]["cell"])), 0):
+        misses.append("the path costs no step")  # judged on its chamber alone
     if plan.lesson == "bridges" and not bridge_needed(parsed, 0, moves):
         misses.append("the bridge is not needed")
     return misses

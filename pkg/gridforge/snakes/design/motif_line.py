@@ -54,8 +54,8 @@ from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.puzzle import path_costs_steps, relaxations, witness
 from gridforge.snakes.rules import Game, step_to_move
 
-__all__ = ["JOINT_TOP", "MAX_STEPS", "ORDERING", "TOP_STEPS", "MotifPlan", "joint_target",
-           "max_steps", "motif_level"]
+__all__ = ["JOINT_TOP", "MAX_STEPS", "ORDERING", "TOP_STEPS", "MotifPlan", "chamber_of",
+           "joint_target", "max_steps", "motif_level"]
 
 LEVELS = 2000
 JOINT_FROM = 11  # the first level built from motifs' climb
@@ -174,8 +174,10 @@ def _attempt(plan: MotifPlan, rng: random.Random, seed: int, steps: int
     ordering = [m for m in ORDERING if m in plan.mechanics and not (
         m == "locks" and "gold" in plan.mechanics)]
     target = plan.target
-    if target == 0:
-        required.extend(_solos(rng, 2 + rng.randint(0, 1)))
+    if plan.breather:
+        # a breather: a body or two that just walk home beside its small conflict (a lone
+        # small chamber would repeat an earlier level's layout)
+        required.extend(_solos(rng, (2 if target == 0 else 1) + rng.randint(0, 1)))
     chosen = choose(rng, target, required=required, max_steps=steps, max_draws=DRAWS)
     if chosen is None:
         return None
@@ -316,6 +318,39 @@ def _chamber_first(level: Level, relaxed: Level, placed: Placed, mechanic: str
     if refuses(relaxed, moves) or not refuses(level, moves):
         return None
     return candidate
+
+
+def chamber_of(data: LevelJson, cell: Sequence[int]) -> LevelJson:
+    """The floor region of ``data`` holding ``cell`` as a level of its own (every other cell
+    stone; its bodies, holes and terrain kept, freezes and locks lifted): a chamber's lesson
+    is judged on it, where an exact search is cheap."""
+    board = {(x, y) for x in range(data["cols"]) for y in range(data["rows"])}
+    floor = board - {(x, y) for x, y in data["stones"]}
+    region: set[tuple[int, int]] = set()
+    todo = [(cell[0], cell[1])]
+    while todo:
+        at = todo.pop()
+        if at in region or at not in floor:
+            continue
+        region.add(at)
+        todo += [(at[0] + dx, at[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+
+    def inside(c: Sequence[int]) -> bool:
+        return (c[0], c[1]) in region
+
+    out: LevelJson = {
+        "format": data["format"], "cols": data["cols"], "rows": data["rows"],
+        "stones": [[x, y] for x, y in sorted(board - region)],
+        "bodies": [{"cells": b["cells"], "colors": b["colors"]} for b in data["bodies"]
+                   if inside(b["cells"][0])],
+        "holes": [{"cell": h["cell"], "color": h["color"]} for h in data["holes"]
+                  if inside(h["cell"])],
+    }
+    if any(inside(p["cell"]) for p in data.get("paths", [])):
+        out["paths"] = [p for p in data.get("paths", []) if inside(p["cell"])]
+    if any(inside(b) for b in data.get("bridges", [])):
+        out["bridges"] = [b for b in data.get("bridges", []) if inside(b)]
+    return out
 
 
 # ---------------------------------------------------------------- the certificate
