@@ -101,6 +101,7 @@ __all__ = [
     "LEVELS",
     "REACH",
     "TEACHING",
+    "TERRAIN_TEACHING",
     "band_report",
     "build_mainline",
     "design_level",
@@ -108,7 +109,10 @@ __all__ = [
     "level_plan",
     "level_target",
     "mainline_level",
+    "motif_plan",
+    "motif_rule_misses",
     "parse_levels",
+    "pieces_due",
     "rule_misses",
 ]
 
@@ -699,6 +703,18 @@ def motif_plan(n: int) -> MotifPlan:
                      TERRAIN_TEACHING.get(n))
 
 
+def _breather_layouts(n: int, seed: int) -> frozenset[str]:
+    """The layouts (:func:`layout_key`) of the breathers before level ``n``: a breather is
+    small, and without this one would repeat an earlier one (1 of 199 in a build)."""
+    return frozenset(_breather_layout(m, seed) for m in range(20, n, 10) if breather(m))
+
+
+@functools.cache
+def _breather_layout(n: int, seed: int) -> str:
+    """The layout of breather ``n`` (built once a process, earlier breathers first)."""
+    return layout_key(_motif_level(n, seed)[0])
+
+
 @functools.cache
 def pieces_due() -> dict[int, frozenset[str]]:
     """The mechanics and terrain pieces each main-line level from 12 shows. A piece is taught
@@ -734,7 +750,8 @@ def pieces_due() -> dict[int, frozenset[str]]:
 
 def _motif_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
     plan = motif_plan(n)
-    level, cert = motif_level(plan, seed)
+    taken = _breather_layouts(n, seed) if plan.breather else frozenset()
+    level, cert = motif_level(plan, seed, lambda made: layout_key(made) not in taken)
     meta: JsonObject = {"id": f"main-{n:04d}", "template": "motifs", "target": plan.target,
                         "seed": seed, "level": n}
     if n in TERRAIN_LESSONS:

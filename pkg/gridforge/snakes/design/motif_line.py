@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gridforge.errors import GridforgeError
@@ -110,11 +110,13 @@ def max_steps(plan: MotifPlan) -> int:
     return min(TOP_STEPS, MAX_STEPS + PIECE_STEPS * max(0, pieces - 2))
 
 
-def motif_level(plan: MotifPlan, seed: int) -> tuple[LevelJson, Certificate]:
+def motif_level(plan: MotifPlan, seed: int,
+                fresh: Callable[[LevelJson], bool] = lambda level: True
+                ) -> tuple[LevelJson, Certificate]:
     """The level of ``plan`` and its certificate (with a witness for every frozen body,
     frozen hole, lock and painted cell): the first of :data:`ATTEMPTS` seeds that builds
-    one within :func:`max_steps`, else the first of as many more within
-    :data:`TOP_STEPS`.
+    one within :func:`max_steps` that ``fresh`` accepts (not the layout of an earlier
+    level), else the first of as many more within :data:`TOP_STEPS`.
 
     :raises GridforgeError: when none of them builds one.
     """
@@ -122,7 +124,7 @@ def motif_level(plan: MotifPlan, seed: int) -> tuple[LevelJson, Certificate]:
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
         steps = max_steps(plan) if attempt < ATTEMPTS else TOP_STEPS
         made = _attempt(plan, rng, seed, steps)
-        if made is not None:
+        if made is not None and fresh(made[0]):
             return made
     raise GridforgeError(f"main-line level {plan.number}: no motif level in {2 * ATTEMPTS} "
                          f"attempts (target {plan.target})")
