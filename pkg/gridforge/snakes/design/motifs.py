@@ -55,9 +55,10 @@ from gridforge.snakes.search import Solver
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
 CHAMBER_STATES = 20_000  # states the exact search of one chamber may store
 PROOF_STATES = 50_000  # states the level's certificate search may store
-# The board's limits (spec section 1), but at most 12 columns: every level fits a phone held
-# upright with cells large enough to grab (the main line's portrait rule).
-MAX_COLS, MAX_ROWS = 12, 24
+# Within the board's limits (spec section 1): at most 12 columns and 18 rows, so that every
+# level fits a phone held upright, without scrolling, with cells of 30 px at least (the
+# page's layout; the line of issue 18 was at most 12 x 18 too).
+MAX_COLS, MAX_ROWS = 12, 18
 MAX_PADDED = 600  # (cols + 2) * (rows + 2)
 PALETTE = 6  # outer colours a level may use
 MAX_BODY = 5  # cells of the longest body a motif draws
