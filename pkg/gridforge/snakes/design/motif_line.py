@@ -185,10 +185,7 @@ def _attempt(plan: MotifPlan, rng: random.Random, seed: int, steps: int
         return None
     chambers = list(chosen.chambers)
     # Mechanic chambers are played last; the rest (with enough key carriers) first.
-    roles = _roles(rng, chambers, ordering)
-    if roles is None:
-        return None
-    firsts, lasts = roles
+    firsts, lasts = _roles(rng, chambers, ordering)
     terrain_first = sorted(firsts, key=lambda ch: not (ch.paths or ch.bridges))
     order = terrain_first + [ch for ch, _ in lasts]
     placed = assemble(order, rng, seed, target)
@@ -209,16 +206,18 @@ def _solos(rng: random.Random, count: int) -> list[Chamber]:
 
 
 def _roles(rng: random.Random, chambers: list[Chamber], ordering: list[str]
-           ) -> tuple[list[Chamber], list[tuple[Chamber, str]]] | None:
+           ) -> tuple[list[Chamber], list[tuple[Chamber, str]]]:
     """Chambers played first and (chamber, mechanic) played last: one chamber per ordering
-    mechanic, never a decorated one, with enough bodies among the first ones to carry the
-    keys (solo chambers added as carriers when short)."""
+    mechanic, never a decorated one (solo chambers added when there are too few), with enough
+    bodies among the first ones to carry the keys (solo chambers added as carriers when
+    short)."""
     if not ordering:
         return chambers, []
     plain = [ch for ch in chambers if "+" not in ch.family and ch.family != "crossing"]
     plain.sort(key=lambda ch: -(ch.joint or 0))
-    if len(plain) < len(ordering):
-        return None
+    added = _solos(rng, max(0, len(ordering) - len(plain)))
+    plain.extend(added)
+    chambers = [*chambers, *added]
     lasts = list(zip(plain[:len(ordering)], ordering, strict=True))
     last_ids = {id(ch) for ch, _ in lasts}
     firsts = [ch for ch in chambers if id(ch) not in last_ids]
