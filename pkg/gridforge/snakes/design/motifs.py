@@ -55,10 +55,10 @@ from gridforge.snakes.search import Solver
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
 CHAMBER_STATES = 20_000  # states the exact search of one chamber may store
 PROOF_STATES = 50_000  # states the level's certificate search may store
-# Within the board's limits (spec section 1): at most 12 columns and 18 rows, so that every
+# Within the board's limits (spec section 1): at most 12 columns and 20 rows, so that every
 # level fits a phone held upright, without scrolling, with cells of 30 px at least (the
-# page's layout; the line of issue 18 was at most 12 x 18 too).
-MAX_COLS, MAX_ROWS = 12, 18
+# page's layout: 24 rows overflowed by 70 px, about two rows).
+MAX_COLS, MAX_ROWS = 12, 20
 MAX_PADDED = 600  # (cols + 2) * (rows + 2)
 PALETTE = 6  # outer colours a level may use
 MAX_BODY = 5  # cells of the longest body a motif draws
@@ -423,24 +423,57 @@ class Built:
     draws: int
 
 
-def _pack(chambers: Sequence[Chamber]) -> tuple[int, int, list[Cell]] | None:
-    """Shelf packing: chambers left to right, one stone column between, rows of shelves one
-    stone row apart. Offsets per chamber, or None when the board would be too large."""
-    x = y = shelf = cols = 0
-    offsets: list[Cell] = []
-    for ch in chambers:
-        if x and x + ch.cols > MAX_COLS:
-            x, y, shelf = 0, y + shelf + 1, 0
-        if ch.cols > MAX_COLS:
-            return None
-        offsets.append((x, y))
-        x += ch.cols + 1
-        shelf = max(shelf, ch.rows)
-        cols = max(cols, x - 1)
-    rows = y + shelf
+TRANSPOSED_STEP = {"U": "L", "D": "R", "L": "U", "R": "D"}
+
+
+def transposed(ch: Chamber) -> Chamber:
+    """The measured chamber mirrored on its diagonal (x, y) -> (y, x): the same puzzle, its
+    solutions' steps turned with it (up <-> left, down <-> right)."""
+    def cell(c: Cell) -> Cell:
+        return (c[1], c[0])
+
+    def steps(solution: tuple[tuple[int, str, str], ...]) -> tuple[tuple[int, str, str], ...]:
+        return tuple((b, end, TRANSPOSED_STEP[d]) for b, end, d in solution)
+
+    return replace(ch, cols=ch.rows, rows=ch.cols, stones=frozenset(cell(c) for c in ch.stones),
+                   bodies=tuple((tuple(cell(c) for c in cells), cols)
+                                for cells, cols in ch.bodies),
+                   holes=tuple((cell(c), col) for c, col in ch.holes),
+                   paths=tuple((cell(c), col) for c, col in ch.paths),
+                   bridges=tuple(cell(c) for c in ch.bridges),
+                   solution=steps(ch.solution), witness=steps(ch.witness))
+
+
+def _pack(chambers: Sequence[Chamber]
+          ) -> tuple[int, int, list[Cell], list[Chamber]] | None:
+    """Shelf packing, first fit by decreasing height: each chamber lies wide (transposed when
+    it is taller than wide and fits the width so), the tallest first, each into the first
+    shelf with room for it (one stone column between chambers, one stone row between
+    shelves). Offsets and the chambers as placed, in the given order (the solutions' order
+    is not the packing's); None when the board would be too large."""
+    placed = [transposed(ch) if ch.rows > ch.cols and ch.rows <= MAX_COLS else ch
+              for ch in chambers]
+    if any(ch.cols > MAX_COLS for ch in placed):
+        return None
+    shelves: list[list[int]] = []  # [top, height, filled width]
+    offsets: list[Cell] = [(0, 0)] * len(placed)
+    order = sorted(range(len(placed)), key=lambda i: (-placed[i].rows, i))
+    for i in order:
+        ch = placed[i]
+        shelf = next((s for s in shelves if s[2] + (1 if s[2] else 0) + ch.cols <= MAX_COLS),
+                     None)
+        if shelf is None:
+            top = shelves[-1][0] + shelves[-1][1] + 1 if shelves else 0
+            shelf = [top, ch.rows, 0]
+            shelves.append(shelf)
+        x = shelf[2] + (1 if shelf[2] else 0)
+        offsets[i] = (x, shelf[0])
+        shelf[2] = x + ch.cols
+    cols = max(s[2] for s in shelves)
+    rows = shelves[-1][0] + shelves[-1][1]
     if rows > MAX_ROWS or (cols + 2) * (rows + 2) > MAX_PADDED:
         return None
-    return cols, rows, offsets
+    return cols, rows, offsets, placed
 
 
 @dataclass(frozen=True)
@@ -473,7 +506,7 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
     packed = _pack(chambers)
     if packed is None:
         return None
-    cols, rows, offsets = packed
+    cols, rows, offsets, chambers = packed
     floor: set[Cell] = set()
     bodies: list[dict[str, object]] = []
     holes: list[dict[str, object]] = []
