@@ -159,11 +159,15 @@ def _decorated(rng: random.Random, make: str, plan: MotifPlan, left: int) -> Cha
 
 
 def _keys_needed(mechanics: Sequence[str]) -> int:
+    """Keys the ordering mechanics need carried: one for a silver lock, two for a gold."""
     return ("locks" in mechanics and "gold" not in mechanics) + 2 * ("gold" in mechanics)
 
 
 def _attempt(plan: MotifPlan, rng: random.Random, seed: int, steps: int
              ) -> tuple[LevelJson, Certificate] | None:
+    """One try at ``plan``'s level within ``steps``: the decorated chambers it asks, drawn
+    chambers for the rest of its joint steps, mechanics on the chambers played last, then
+    :func:`_finish`; None when some part does not come out."""
     required: list[Chamber] = []
     left = plan.target
     for make in ("coats", *plan.terrain):
@@ -197,6 +201,7 @@ def _attempt(plan: MotifPlan, rng: random.Random, seed: int, steps: int
 
 
 def _solos(rng: random.Random, count: int) -> list[Chamber]:
+    """``count`` measured solo chambers (one body walking home)."""
     out: list[Chamber] = []
     while len(out) < count:
         ch = measure(draw_chamber(rng, "solo"))
