@@ -148,27 +148,21 @@ def test_joint_targets_climb_through_the_line_in_waves_with_breathers():
 
 
 @pytest.mark.cpython_only  # worker processes: not in Pyodide
+@pytest.mark.parametrize(("built", "levels", "alone"), [
+    ("straight", (1, 5), (3, 4)),  # lessons, from design requests
+    ("from_motifs", MOTIF_LEVELS, (43, 44)),  # built from motifs
+])
 def test_a_block_has_the_same_bytes_alone_in_a_longer_run_and_with_two_workers(
-        straight, tmp_path):
-    alone = tmp_path / "alone"
-    build_mainline(alone, seed=SEED, levels=(3, 4), block=BLOCK)
-    assert files_of(alone) == {"main-0003-0004.json": files_of(straight)["main-0003-0004.json"]}
-    two = tmp_path / "two"
-    build_mainline(two, seed=SEED, levels=(1, 5), block=BLOCK, workers=2)
-    assert files_of(two) == files_of(straight)
-
-
-@pytest.mark.cpython_only  # worker processes: not in Pyodide
-def test_levels_built_from_motifs_have_the_same_bytes_alone_and_with_two_workers(
-        from_motifs, tmp_path):
-    alone = tmp_path / "alone"
-    build_mainline(alone, seed=SEED, levels=(43, 44), block=BLOCK)
-    assert files_of(alone) == {"main-0043-0044.json": files_of(from_motifs)["main-0043-0044.json"]}
-    two = tmp_path / "two"
-    build_mainline(two, seed=SEED, levels=MOTIF_LEVELS, block=BLOCK, workers=2)
-    assert files_of(two) == files_of(from_motifs)
-    for level, cert in levels_of(from_motifs).values():
-        assert level["meta"]["template"] == "motifs" and check_certificate(level, cert) == []
+        request, tmp_path, built, levels, alone):
+    folder = request.getfixturevalue(built)
+    name = f"main-{alone[0]:04d}-{alone[1]:04d}.json"
+    build_mainline(tmp_path / "alone", seed=SEED, levels=alone, block=BLOCK)
+    assert files_of(tmp_path / "alone") == {name: files_of(folder)[name]}
+    build_mainline(tmp_path / "two", seed=SEED, levels=levels, block=BLOCK, workers=2)
+    assert files_of(tmp_path / "two") == files_of(folder)
+    for level, cert in levels_of(folder).values():
+        assert check_certificate(level, cert) == []
+        assert (level["meta"]["template"] == "motifs") is (built == "from_motifs")
 
 
 def test_an_unaligned_range_widens_its_blocks_on_resume(straight, tmp_path):

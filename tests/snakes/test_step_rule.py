@@ -204,8 +204,7 @@ def outcomes_differences(game: Game, gone: int, used: int) -> list[str]:
         if got != want:
             diffs.append(f"body {b}: outcomes {got} != kernel {want}")
         try:
-            for _ in _Serial(game, space).outcomes(b, gone, used):
-                pass
+            list(_Serial(game, space).outcomes(b, gone, used))  # every outcome, counted
         except _Budget:
             diffs.append(f"body {b}: more positions stored than the kernel's {space}")
     return diffs

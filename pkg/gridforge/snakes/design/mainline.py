@@ -664,9 +664,7 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
     plan = level_plan(n, seed)
     attempt = next(plan)
     reasons: list[str] = []
-
-    def keeps_the_rules(level: LevelJson, cert: Certificate) -> list[str]:
-        return rule_misses(n, level, cert)
+    keeps_the_rules = functools.partial(rule_misses, n)
 
     while True:
         # The curriculum judges every candidate about to be taken (not just the first), so a

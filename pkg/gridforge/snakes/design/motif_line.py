@@ -146,10 +146,12 @@ def _decorated(rng: random.Random, make: str, plan: MotifPlan, left: int) -> Cha
         base = measure(draw_chamber(rng, rng.choice(SMALL)))
         if base is None:
             continue
-        ch = measure(coated(rng, base) or base) if make == "coats" else painted(rng, base)
+        if make == "coats":
+            coat = coated(rng, base)
+            ch = None if coat is None else measure(coat)
+        else:
+            ch = painted(rng, base)
         if ch is None or ch.joint is None or ch.joint > left or left - ch.joint == 1:
-            continue
-        if make == "coats" and len(ch.holes) == len(base.holes):
             continue
         if make == "paths" and plan.lesson == "paths" and not path_costs_steps(
                 level_from_json(ch.level_json()), 0):
@@ -236,16 +238,15 @@ def _roles(rng: random.Random, chambers: list[Chamber], ordering: list[str]
 # ---------------------------------------------------------------- mechanics
 
 
-def _exits_before(level: LevelJson, solution: Sequence[Sequence[object]]) -> list[int]:
-    """Layers exited before each step of ``solution`` (and after the last, at the end)."""
+def _holes_used(level: LevelJson, solution: Sequence[Sequence[object]]) -> list[int]:
+    """The used holes (a bit mask) before each step of ``solution``, and at the end."""
     game = Game(level_from_json(level))
     state = game.initial
     n = game.n
-    out = []
+    out = [state[n + 1]]
     for step in solution:
-        out.append(bin(state[n + 1]).count("1"))
         state = game.apply(state, step_to_move(list(step)))
-    out.append(bin(state[n + 1]).count("1"))
+        out.append(state[n + 1])
     return out
 
 
@@ -253,7 +254,8 @@ def _add_mechanics(level: LevelJson, placed: Placed, mechanics: list[str], first
     """Put each of ``mechanics`` on its chamber (the chambers after the first ``firsts``, in
     order), as the module docstring says."""
     solution = placed.solution
-    exits = _exits_before(level, solution)
+    used = _holes_used(level, solution)
+    exits = [mask.bit_count() for mask in used]  # layers out before each step
     carriers = [b for c in range(firsts) for b in placed.bodies[c]]
     for offset, mechanic in enumerate(mechanics):
         c = firsts + offset
@@ -265,27 +267,14 @@ def _add_mechanics(level: LevelJson, placed: Placed, mechanics: list[str], first
             level["bodies"][body]["frozen"] = exits[moves[body]] - exits[start] + 1
         elif mechanic == "frozen_holes":
             hole = placed.holes[c][0]
-            used = _use_of(level, solution, hole)
-            level["holes"][hole]["frozen"] = exits[used] - exits[start] + 1
+            filled = next(i for i in range(len(solution)) if used[i + 1] >> hole & 1)
+            level["holes"][hole]["frozen"] = exits[filled] - exits[start] + 1
         else:
             gold = mechanic == "gold"
             lock_id = "G1" if gold else "S1"
             level["bodies"][body]["lock"] = {"id": lock_id, "kind": "gold" if gold else "silver"}
             for _ in range(2 if gold else 1):
                 level["bodies"][carriers.pop(0)]["key"] = lock_id
-
-
-def _use_of(level: LevelJson, solution: Sequence[Sequence[object]], hole: int) -> int:
-    """The index of the step that fills ``hole``."""
-    game = Game(level_from_json(level))
-    state = game.initial
-    n = game.n
-    for i, step in enumerate(solution):
-        child = game.apply(state, step_to_move(list(step)))
-        if (child[n + 1] ^ state[n + 1]) >> hole & 1:
-            return i
-        state = child
-    raise GridforgeError(f"hole {hole} is never filled")
 
 
 def _witnesses(level: Level, placed: Placed, moves: list[int]) -> list[Witness] | None:

@@ -428,20 +428,13 @@ TRANSPOSED_STEP = {"U": "L", "D": "R", "L": "U", "R": "D"}
 
 def transposed(ch: Chamber) -> Chamber:
     """The measured chamber mirrored on its diagonal (x, y) -> (y, x): the same puzzle, its
-    solutions' steps turned with it (up <-> left, down <-> right)."""
-    def cell(c: Cell) -> Cell:
-        return (c[1], c[0])
-
+    measurements kept and its solutions' steps turned with it (up <-> left, down <-> right)."""
     def steps(solution: tuple[tuple[int, str, str], ...]) -> tuple[tuple[int, str, str], ...]:
         return tuple((b, end, TRANSPOSED_STEP[d]) for b, end, d in solution)
 
-    return replace(ch, cols=ch.rows, rows=ch.cols, stones=frozenset(cell(c) for c in ch.stones),
-                   bodies=tuple((tuple(cell(c) for c in cells), cols)
-                                for cells, cols in ch.bodies),
-                   holes=tuple((cell(c), col) for c, col in ch.holes),
-                   paths=tuple((cell(c), col) for c, col in ch.paths),
-                   bridges=tuple(cell(c) for c in ch.bridges),
-                   solution=steps(ch.solution), witness=steps(ch.witness))
+    return replace(_transform(ch, False, False, True), minimum=ch.minimum, joint=ch.joint,
+                   states=ch.states, serial=ch.serial, solution=steps(ch.solution),
+                   witness=steps(ch.witness))
 
 
 def _pack(chambers: Sequence[Chamber]
