@@ -1,0 +1,338 @@
+"""Levels on one board whose bodies need each other (issue 50, spec section 5d).
+
+The third build stacked two-body chambers behind stone; its depth was the sum of separate
+small conflicts. This module builds an *idea* on one open board instead: three or more short
+straight bodies on a seed template (spec 6b), placed by a local search over small layouts so
+that the template's narrow points and bays become their conflict, each candidate **measured
+exactly**:
+
+- the proven minimum (the game's exact A*, :class:`~gridforge.snakes.search.Solver`, under a
+  counted state budget; a candidate it cannot prove is dropped),
+- the **pair split bound** (:func:`~gridforge.snakes.pairs.pairwise_bound`) and so the
+  **beyond-pairs steps** (minimum - pair split bound: steps only three or more bodies
+  together explain),
+- the **joint steps** (spec 5c, :func:`~gridforge.snakes.legibility.reading`),
+- the longest **must-move chain** (:func:`must_move_chain`, spec 5d).
+
+The search is a hill climb over layouts (move a body, move a hole), scored by how far a
+candidate falls short of the request (beyond-pairs steps, joint steps, chain length, and at
+most :data:`STEPS_PER_JOINT` certificate steps per joint step); it stops as soon as a
+candidate meets every target. A cheap screen runs before the exact search: the weighted
+search's upper bound caps what a candidate could score, and a candidate that cannot beat the
+one held is never proven. Every choice comes from the caller's ``random.Random``; every
+search is bounded by counted states (the solver's clock is given a bound it never reaches).
+
+Public names: :class:`Request`, :class:`Idea`, :func:`build_idea`, :func:`measure_layout`,
+:func:`must_move_chain`, :func:`blocks`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gridforge.grid import Cell
+from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
+from gridforge.snakes.legibility import SoloBudget, reading, solo_cost
+from gridforge.snakes.level import Body, Level, level_from_json
+from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.pairs import pairwise_bound
+from gridforge.snakes.rules import Game
+from gridforge.snakes.search import Solver
+
+__all__ = [
+    "LENGTHS",
+    "NARROW",
+    "Idea",
+    "Layout",
+    "Request",
+    "blocking",
+    "blocks",
+    "build_idea",
+    "longest_chain",
+    "measure_layout",
+    "must_move_chain",
+]
+
+NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
+PATIENCE = 120  # layouts a climb may try without improving before it starts again
+STEPS_PER_JOINT = 3.5  # most certificate steps per joint step a request accepts
+DIRS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+# Body lengths a template's ideas draw from. Corridors and bays (comb, cross, winding, twin)
+# make conflicts of short bodies; on open floor a body must be long enough to stand as a
+# wall for another (measured: bench/interlock_probe.py, docs/snakes-interlock.md).
+NARROW = ("comb", "cross", "winding", "twin")
+LENGTHS: dict[str, tuple[int, ...]] = {
+    **{t: (2, 2, 3) for t in NARROW},
+    **{t: (2, 3, 4, 4) for t in ("courtyard", "notched", "stepped", "island", "pillars")},
+}
+
+# A layout: the bodies (cells head first) and one hole per body (body i's colour is i).
+Layout = tuple[tuple[tuple[Cell, ...], ...], tuple[Cell, ...]]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one idea must reach: ``bodies`` short straight bodies of ``lengths`` on a
+    ``template`` of ``area`` floor cells; at least ``beyond`` beyond-pairs steps, ``joint``
+    joint steps and a must-move chain of ``chain``; the climb's budgets (``rounds`` layouts
+    tried after the first, ``states`` stored by each exact search)."""
+
+    template: str
+    area: int
+    lengths: tuple[int, ...]
+    beyond: int
+    joint: int
+    chain: int
+    rounds: int = 600
+    states: int = 40_000
+    max_steps: int = 100
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A layout's exact figures (spec 5c, 5d)."""
+
+    minimum: int
+    pair_split: int
+    joint: int
+    chain: int
+    blocked: int  # pairs (x, y) where x blocks y
+    solution: tuple[tuple[int, str, str], ...]
+    stored: int
+
+    @property
+    def beyond(self) -> int:
+        """Beyond-pairs steps: the minimum less the pair split bound."""
+        return self.minimum - self.pair_split
+
+
+@dataclass(frozen=True)
+class Idea:
+    """A built idea: its board, layout, figures and the work spent (stored states)."""
+
+    shape: Shape
+    layout: Layout
+    measure: Measure
+    work: int
+    tried: int
+
+    def level_json(self) -> LevelJson:
+        """The idea as a level, body i of colour i, its hole of colour i."""
+        return level_of(self.shape, self.layout)
+
+
+def level_of(shape: Shape, layout: Layout) -> LevelJson:
+    """The level of ``layout`` on ``shape``."""
+    bodies, holes = layout
+    return {
+        "format": "gridforge.snakes.level/1",
+        "cols": shape.cols,
+        "rows": shape.rows,
+        "stones": [list(c) for c in shape.stones],
+        "bodies": [{"cells": [list(c) for c in b], "colors": [i]} for i, b in enumerate(bodies)],
+        "holes": [{"cell": list(h), "color": i} for i, h in enumerate(holes)],
+    }
+
+
+# ---------------------------------------------------------------- blocks and chains
+
+
+def blocks(level: Level, x: int, y: int, *, budget: int = 20_000) -> bool:
+    """Whether body ``x`` blocks body ``y`` (spec 5d): y, alone on the board with x's cells
+    turned to stone (freezes and locks lifted, holes passable, its own colour's holes exits),
+    cannot take its layers out at all."""
+    stone = set(level.stones) | set(level.bodies[x].cells)
+    holes = tuple(h for h in level.holes if h.cell not in stone)
+    src = level.bodies[y]
+    alone = Level(level.cols, level.rows, tuple(sorted(stone)), (Body(src.cells, src.colors),),
+                  holes, paths=tuple(p for p in level.paths if p.cell not in stone),
+                  bridges=tuple(b for b in level.bridges if b not in stone))
+    try:
+        return solo_cost(alone, 0, budget=budget).cost is None
+    except SoloBudget:
+        return False  # not shown to be blocked
+
+
+def blocking(level: Level, bodies: Sequence[int] | None = None) -> dict[int, list[int]]:
+    """For each body x of ``bodies`` (default: all), the bodies of ``bodies`` it blocks."""
+    members = list(range(len(level.bodies))) if bodies is None else list(bodies)
+    return {x: [y for y in members if y != x and blocks(level, x, y)] for x in members}
+
+
+def longest_chain(edges: dict[int, list[int]]) -> int:
+    """The longest path with no body twice in a blocking relation, in edges (k - 1)."""
+    best = 0
+
+    def walk(x: int, seen: frozenset[int], length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        for y in edges[x]:
+            if y not in seen:
+                walk(y, seen | {y}, length + 1)
+
+    for x in edges:
+        walk(x, frozenset((x,)), 0)
+    return best
+
+
+def must_move_chain(level: Level, bodies: Sequence[int] | None = None) -> int:
+    """The longest must-move chain (spec 5d) among ``bodies`` (default: all): a path
+    X1 blocks X2 blocks ... Xk with no body twice, its length k - 1 (0: nobody blocks)."""
+    return longest_chain(blocking(level, bodies))
+
+
+# ---------------------------------------------------------------- measuring a layout
+
+
+def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
+                   ) -> Measure | None:
+    """The exact figures of a layout, or None when it is not a valid level, not solvable
+    or not proven within ``states`` stored states (or its fast solution is longer than
+    ``upper_cap``)."""
+    try:
+        level = level_from_json(data)
+    except ValueError:
+        return None
+    game = Game(level)
+    solver = Solver(game)
+    if solver.dead_reason():
+        return None
+    fast = solver.fast(max_states=states, max_seconds=NO_CLOCK)
+    if fast.moves is None or fast.upper_bound is None:
+        return None
+    upper = fast.upper_bound
+    if upper_cap is not None and upper > upper_cap:
+        return None
+    exact = solver.astar(max_states=states, max_seconds=NO_CLOCK, upper=upper)
+    if exact.status == "solved" and exact.optimal and exact.steps is not None:
+        steps = exact.steps
+    elif exact.status == "exhausted_below_upper" and fast.steps is not None:
+        steps = fast.steps
+    else:
+        return None
+    minimum = len(steps)
+    split = pairwise_bound(game, pair_states=states).partition
+    try:
+        joint = reading(level, minimum).joint_steps
+    except (SoloBudget, ValueError):
+        return None
+    solution = tuple((int(s[0]), str(s[1]), str(s[2])) for s in steps)
+    edges = blocking(level)
+    return Measure(minimum, split, joint, longest_chain(edges), sum(map(len, edges.values())),
+                   solution, exact.stored + fast.stored)
+
+
+def shortfall(request: Request, m: Measure) -> tuple[int, int]:
+    """How far a measured layout falls short of ``request`` (0: met), then a tie-break
+    that prefers more beyond-pairs and joint steps and more blocking pairs (a crowded
+    layout is the climb's way toward interaction on an open board)."""
+    miss = 3 * max(0, request.beyond - m.beyond) + max(0, request.joint - m.joint)
+    miss += 2 * max(0, request.chain - m.chain)
+    if m.joint and m.minimum > STEPS_PER_JOINT * m.joint:
+        miss += 1
+    if m.minimum > request.max_steps:
+        miss += m.minimum - request.max_steps
+    return miss, -(4 * m.beyond + 2 * m.joint + m.blocked)
+
+
+# ---------------------------------------------------------------- the climb
+
+
+def _walled(floor: set[Cell], c: Cell) -> int:
+    return sum((c[0] + dx, c[1] + dy) not in floor for dx, dy in DIRS)
+
+
+def _straight(rng: random.Random, free: set[Cell], length: int,
+              near: set[Cell] | None = None) -> tuple[Cell, ...] | None:
+    """A straight body of ``length`` on ``free`` cells; its head next to a cell of ``near``
+    when given (the climb's way of crowding a hole or a body)."""
+    cells = sorted(free)
+    if near:
+        close = sorted(c for c in free if any((c[0] + dx, c[1] + dy) in near for dx, dy in DIRS))
+        cells = close or cells
+    for _ in range(40):
+        x, y = rng.choice(cells)
+        dx, dy = rng.choice(DIRS)
+        body = tuple((x + dx * i, y + dy * i) for i in range(length))
+        if all(c in free for c in body):
+            return body
+    return None
+
+
+def _hole_cell(rng: random.Random, floor: set[Cell], free: set[Cell]) -> Cell:
+    """A hole against the walls (two or more stone or wall sides) where one is free."""
+    walls = [c for c in sorted(free) if _walled(floor, c) >= 2]
+    return rng.choice(walls or sorted(free))
+
+
+def _draw(rng: random.Random, floor: set[Cell], lengths: Sequence[int]) -> Layout | None:
+    free = set(floor)
+    holes: list[Cell] = []
+    for _ in lengths:
+        h = _hole_cell(rng, floor, free)
+        holes.append(h)
+        free.discard(h)
+    bodies: list[tuple[Cell, ...]] = []
+    for n in lengths:
+        b = _straight(rng, free, n)
+        if b is None:
+            return None
+        bodies.append(b)
+        free -= set(b)
+    return tuple(bodies), tuple(holes)
+
+
+def _mutate(rng: random.Random, floor: set[Cell], layout: Layout) -> Layout | None:
+    bodies, holes = list(layout[0]), list(layout[1])
+    taken = {c for b in bodies for c in b} | set(holes)
+    i = rng.randrange(len(bodies))
+    if rng.random() < 0.6:
+        others = taken - set(bodies[i])
+        near = others if rng.random() < 0.5 else None
+        b = _straight(rng, floor - others, len(bodies[i]), near)
+        if b is None:
+            return None
+        bodies[i] = b
+    else:
+        holes[i] = _hole_cell(rng, floor, floor - (taken - {holes[i]}))
+    return tuple(bodies), tuple(holes)
+
+
+def build_idea(request: Request, rng: random.Random) -> Idea | None:
+    """Climb from a random layout on a template shape toward ``request``; the first layout
+    that meets it, or None when the rounds run out first (or the template cannot give the
+    area). A climb that has not improved for :data:`PATIENCE` layouts starts again from a
+    fresh shape and layout (a restart is one of the rounds)."""
+    work = tried = 0
+    shape: Shape | None = None
+    floor: set[Cell] = set()
+    held: tuple[Layout, Measure] | None = None
+    stale = 0
+    for _ in range(request.rounds + 1):
+        if shape is None or stale >= PATIENCE:
+            try:
+                shape = make_shape(request.template, request.area, rng)
+            except TemplateError:
+                return None
+            floor, held, stale = set(shape.floor), None, 0
+        layout = _draw(rng, floor, request.lengths) if held is None else _mutate(
+            rng, floor, held[0])
+        stale += 1
+        if layout is None:
+            continue
+        tried += 1
+        m = measure_layout(level_of(shape, layout), request.states,
+                           upper_cap=request.max_steps + 20)
+        if m is None:
+            continue
+        work += m.stored
+        if held is None or shortfall(request, m) <= shortfall(request, held[1]):
+            if held is None or shortfall(request, m) < shortfall(request, held[1]):
+                stale = 0
+            held = (layout, m)
+            if shortfall(request, m)[0] == 0:
+                return Idea(shape, layout, m, work, tried)
+    return None

@@ -1,0 +1,139 @@
+"""Ideas on one board (gridforge.snakes.design.interlock, issue 50): the blocking relation and
+must-move chains of spec 5d on hand-built levels, the measured figures against independent
+exhaustive searches, and the climb's ideas meeting their requests, deterministically."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from gridforge.snakes.design.interlock import (
+    LENGTHS,
+    Request,
+    _draw,
+    blocking,
+    build_idea,
+    level_of,
+    measure_layout,
+    must_move_chain,
+)
+from gridforge.snakes.design.templates import make_shape
+from gridforge.snakes.level import Level, level_from_json
+from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.search import bfs_optimum
+
+
+def corridor() -> Level:
+    """A dead-end corridor (row 0, columns 0..5) off a room (columns 6..7, rows 0..2): A at
+    the dead end, B in the middle, C at the mouth; every hole in the room."""
+    stones = [[x, y] for x in range(6) for y in (1, 2)]
+    data: LevelJson = {
+        "format": "gridforge.snakes.level/1", "cols": 8, "rows": 3, "stones": stones,
+        "bodies": [{"cells": [[1, 0], [0, 0]], "colors": [0]},
+                   {"cells": [[3, 0], [2, 0]], "colors": [1]},
+                   {"cells": [[5, 0], [4, 0]], "colors": [2]}],
+        "holes": [{"cell": [7, 2], "color": 0}, {"cell": [6, 2], "color": 1},
+                  {"cell": [7, 1], "color": 2}],
+    }
+    return level_from_json(data)
+
+
+def test_a_body_blocks_exactly_those_it_walls_in() -> None:
+    level = corridor()
+    # C walls in B and A; B walls in A; nobody walls in a body nearer the mouth.
+    assert blocking(level) == {0: [], 1: [0], 2: [0, 1]}
+    assert must_move_chain(level) == 2
+    assert must_move_chain(level, [0, 2]) == 1
+    assert must_move_chain(level, [0]) == 0
+
+
+def test_a_chain_never_visits_a_body_twice() -> None:
+    # Two bodies in a one-wide corridor, each hole beyond the other: each walls the other in
+    # (a cycle), and a chain that may not come back to a body has length 1.
+    data: LevelJson = {
+        "format": "gridforge.snakes.level/1", "cols": 6, "rows": 2,
+        "stones": [[x, 1] for x in range(6)],
+        "bodies": [{"cells": [[1, 0], [2, 0]], "colors": [0]},
+                   {"cells": [[4, 0], [3, 0]], "colors": [1]}],
+        "holes": [{"cell": [5, 0], "color": 0}, {"cell": [0, 0], "color": 1}],
+    }
+    level = level_from_json(data)
+    assert blocking(level) == {0: [1], 1: [0]}
+    assert must_move_chain(level) == 1
+
+
+def _part_minimum(data: LevelJson, part: tuple[int, ...]) -> int:
+    """The part cost of spec 5d by exhaustive BFS: only the part's bodies, and since each
+    body has its own colour, only their holes (the others' holes are floor)."""
+    sub: LevelJson = {**data,
+                      "bodies": [data["bodies"][b] for b in part],
+                      "holes": [data["holes"][b] for b in part]}
+    got = bfs_optimum(Game(level_from_json(sub)), max_states=400_000)
+    assert got is not None
+    return got
+
+
+def _pair_split(data: LevelJson) -> int:
+    n = len(data["bodies"])
+    single = {b: _part_minimum(data, (b,)) for b in range(n)}
+    pair = {p: _part_minimum(data, p) for p in itertools.combinations(range(n), 2)}
+
+    def best(left: frozenset[int]) -> int:
+        if not left:
+            return 0
+        b = min(left)
+        rest = left - {b}
+        top = single[b] + best(rest)
+        for c in rest:
+            top = max(top, pair[(b, c)] + best(rest - {c}))
+        return top
+
+    return best(frozenset(range(n)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_measured_figures_equal_exhaustive_search(seed: int) -> None:
+    rng = random.Random(seed)
+    template = ("comb", "cross", "courtyard")[seed % 3]
+    shape = make_shape(template, 16, rng)
+    layout = None
+    while layout is None:
+        layout = _draw(rng, set(shape.floor), (2, 2, 3))
+    data = level_of(shape, layout)
+    m = measure_layout(data, 50_000)
+    assert m is not None
+    assert m.minimum == bfs_optimum(Game(level_from_json(data)), max_states=400_000)
+    assert m.pair_split == _pair_split(data)
+    assert m.beyond == m.minimum - _pair_split(data)
+    assert len(m.solution) == m.minimum
+
+
+def _request(template: str) -> Request:
+    lengths = LENGTHS[template][:3]
+    return Request(template, 24, lengths, beyond=2, joint=4, chain=1, rounds=1500)
+
+
+@pytest.mark.parametrize("template", ["comb", "winding"])
+def test_an_idea_meets_its_request_and_is_the_same_for_the_same_seed(template: str) -> None:
+    request = _request(template)
+    idea = build_idea(request, random.Random(7))
+    assert idea is not None
+    again = build_idea(request, random.Random(7))
+    assert again is not None and again.level_json() == idea.level_json()
+    data = idea.level_json()
+    level = level_from_json(data)
+    # One floor region, holding every body.
+    assert idea.shape.regions == 1
+    m = measure_layout(data, request.states)
+    assert m == idea.measure
+    assert m.beyond >= request.beyond and m.joint >= request.joint
+    assert must_move_chain(level) >= request.chain
+    game = Game(level)
+    state = game.initial
+    for step in m.solution:
+        nxt = game.advance(state, step_to_move(step))
+        assert nxt is not None
+        state = nxt
+    assert game.is_complete(state)
