@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gridforge.grid import Cell
-from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
+from gridforge.snakes.design.templates import Shape, TemplateError, make_shape, recommend_sizes
 from gridforge.snakes.legibility import SoloBudget, reading, solo_cost
 from gridforge.snakes.level import Body, Level, level_from_json
 from gridforge.snakes.levelfile import LevelJson
@@ -49,6 +49,7 @@ __all__ = [
     "Request",
     "blocking",
     "blocks",
+    "board_shape",
     "build_idea",
     "longest_chain",
     "measure_layout",
@@ -58,6 +59,8 @@ __all__ = [
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
 PATIENCE = 120  # layouts a climb may try without improving before it starts again
 STEPS_PER_JOINT = 3.5  # most certificate steps per joint step a request accepts
+MAX_COLS, MAX_ROWS = 10, 16  # a phone held upright, cells of 36 px (issue 50)
+MAX_STONE_SHARE = 0.40  # stones / (cols x rows): mostly floor, the Gecko Out look
 DIRS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 # Body lengths a template's ideas draw from. Corridors and bays (comb, cross, winding, twin)
@@ -89,6 +92,8 @@ class Request:
     rounds: int = 600
     states: int = 40_000
     max_steps: int = 100
+    steps_per_joint: float | None = STEPS_PER_JOINT  # None: any
+    most_joint: int | None = None  # a breather's ceiling
 
 
 @dataclass(frozen=True)
@@ -231,14 +236,37 @@ def shortfall(request: Request, m: Measure) -> tuple[int, int]:
     layout is the climb's way toward interaction on an open board)."""
     miss = 3 * max(0, request.beyond - m.beyond) + max(0, request.joint - m.joint)
     miss += 2 * max(0, request.chain - m.chain)
-    if m.joint and m.minimum > STEPS_PER_JOINT * m.joint:
+    if request.steps_per_joint is not None and m.minimum > request.steps_per_joint * max(
+            1, m.joint):
         miss += 1
+    if request.most_joint is not None:
+        miss += max(0, m.joint - request.most_joint)
     if m.minimum > request.max_steps:
         miss += m.minimum - request.max_steps
     return miss, -(4 * m.beyond + 2 * m.joint + m.blocked)
 
 
 # ---------------------------------------------------------------- the climb
+
+
+def board_shape(template: str, area: int, rng: random.Random) -> Shape | None:
+    """A shape of ``template`` with exactly ``area`` floor cells on at most
+    :data:`MAX_COLS` x :data:`MAX_ROWS` with a stone share of at most :data:`MAX_STONE_SHARE`,
+    and an aspect of at most 2:1, at the first recommended size that gives one; None when
+    none does."""
+    try:
+        sizes = recommend_sizes(template, area, rng)
+    except TemplateError:
+        return None
+    for cols, rows in sizes:
+        if (cols > MAX_COLS or rows > MAX_ROWS or max(cols, rows) > 2 * min(cols, rows)
+                or area < (1 - MAX_STONE_SHARE) * cols * rows):
+            continue
+        try:
+            return make_shape(template, area, rng, cols=cols, rows=rows)
+        except TemplateError:
+            continue
+    return None
 
 
 def _walled(floor: set[Cell], c: Cell) -> int:
@@ -313,9 +341,8 @@ def build_idea(request: Request, rng: random.Random) -> Idea | None:
     stale = 0
     for _ in range(request.rounds + 1):
         if shape is None or stale >= PATIENCE:
-            try:
-                shape = make_shape(request.template, request.area, rng)
-            except TemplateError:
+            shape = board_shape(request.template, request.area, rng)
+            if shape is None:
                 return None
             floor, held, stale = set(shape.floor), None, 0
         layout = _draw(rng, floor, request.lengths) if held is None else _mutate(

@@ -1,0 +1,173 @@
+"""Main-line levels on one board (issue 50, the fourth build): from level 101 a level is one
+idea (:mod:`~gridforge.snakes.design.interlock`) on a seed template, its bodies needing each
+other, its depth climbing with the level.
+
+- **The plan** (:func:`board_plan`): the template comes from a rotation of the nine
+  connected seed templates, shuffled per chapter of :data:`CHAPTER` levels by the line's seed,
+  so no template holds more than its share of a band; the joint-step target climbs as a
+  square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP` with waves of ten, the board and
+  the body count growing with it; beyond-pairs steps are asked from :data:`BEYOND_FROM`, a
+  must-move chain of two on narrow templates (corridors and bays) and of three on some from
+  :data:`CHAIN3_FROM`. The tenth level of a wave is a breather: small and kind.
+- **The level** (:func:`board_level`): the first seeded climb that meets the plan (on its
+  template, then on the next ones of the rotation); its colours drawn from the palette;
+  certified by the designer's :func:`~gridforge.snakes.design.certify.certify` from the
+  climb's proven solution (the exact search re-proves it within :data:`PROOF_STATES`);
+  ``meta.template`` names the template it was built on.
+
+Everything is a function of the line's seed and the level's number; every search counts
+states, never seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+
+from gridforge.errors import GridforgeError
+from gridforge.jsontypes import JsonObject
+from gridforge.snakes.certificate import Certificate
+from gridforge.snakes.design.certify import certify
+from gridforge.snakes.design.interlock import (
+    LENGTHS,
+    NARROW,
+    NO_CLOCK,
+    STEPS_PER_JOINT,
+    Idea,
+    Request,
+    build_idea,
+)
+from gridforge.snakes.level import level_from_json
+from gridforge.snakes.levelfile import LevelJson
+
+__all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan"]
+
+LEVELS = 2000
+BOARD_FROM = 101  # the first level built on one board
+CHAPTER = 100  # levels over which the template rotation is shuffled
+# The connected seed templates (spec 6b; ``split`` is two regions, ``mixed`` a choice).
+BOARD_TEMPLATES = ("courtyard", "notched", "stepped", "cross", "island", "twin", "winding",
+                   "comb", "pillars")
+JOINT_FROM_101 = 4.0  # the joint-step target at level 101
+JOINT_TOP = 16.0  # the base target at level 2000 (a wave's last levels reach 18)
+WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
+BEYOND_FROM = 201  # the first level that asks beyond-pairs steps
+DENSE_FROM = 301  # the first level that asks at most STEPS_PER_JOINT steps per joint step
+CHAIN3_FROM = 1001  # the first level whose narrow boards may ask a chain of three
+ATTEMPTS = 4  # seeded climbs of the planned template for one level
+FALLBACKS = 2  # templates tried next (twice each) before a level gives up
+PROOF_STATES = 60_000  # states the certificate's exact search may store
+MAX_STEPS = 100  # certificate steps of any level (legibility)
+
+
+@dataclass(frozen=True)
+class BoardPlan:
+    """What main-line level ``number`` asks of the board builder."""
+
+    number: int
+    template: str
+    bodies: int
+    area: int
+    joint: int
+    beyond: int
+    chain: int
+    breather: bool
+
+
+def breather(n: int) -> bool:
+    """The tenth level of each wave of ten is a breather (as in the motif line)."""
+    return n % 10 == 0
+
+
+def joint_target(n: int) -> int:
+    """The joint steps level ``n`` aims at: a square-root climb from :data:`JOINT_FROM_101`
+    to :data:`JOINT_TOP` plus :data:`WAVE_RISE` per position in its wave; a breather asks
+    a quarter of the base."""
+    x = max(0, n - BOARD_FROM) / (LEVELS - BOARD_FROM)
+    base = JOINT_FROM_101 + (JOINT_TOP - JOINT_FROM_101) * math.sqrt(x)
+    if breather(n):
+        return int(base / 4)
+    return max(2, round(base + WAVE_RISE * ((n - 1) % 10 - 3)))
+
+
+def template_of(n: int, seed: int) -> str:
+    """Level ``n``'s template: the rotation of :data:`BOARD_TEMPLATES`, its order shuffled
+    afresh for every chapter by the line's seed."""
+    chapter = (n - 1) // CHAPTER
+    order = list(BOARD_TEMPLATES)
+    random.Random(seed * 7_919 + chapter).shuffle(order)
+    return order[(n - 1) % len(order)]
+
+
+def board_plan(n: int, seed: int) -> BoardPlan:
+    """The plan of main-line level ``n`` (>= :data:`BOARD_FROM`) of the line of ``seed``."""
+    if not BOARD_FROM <= n <= LEVELS:
+        raise ValueError(f"board levels are {BOARD_FROM}..{LEVELS}, got {n}")
+    template = template_of(n, seed)
+    joint = joint_target(n)
+    if breather(n):
+        return BoardPlan(n, template, 3, 22, joint, 0, 0, True)
+    bodies = 3 if joint < 7 else 4 if joint < 12 else 5
+    area = 24 + 2 * joint
+    beyond = 2 if n >= BEYOND_FROM else 0
+    narrow = template in NARROW
+    chain = (3 if n >= CHAIN3_FROM and n % 3 == 0 else 2) if narrow else 1
+    return BoardPlan(n, template, bodies, area, joint, beyond, chain, False)
+
+
+def _request(plan: BoardPlan, rng: random.Random) -> Request:
+    lengths = tuple(rng.choice(LENGTHS[plan.template]) for _ in range(plan.bodies))
+    dense = plan.number >= DENSE_FROM and not plan.breather
+    return Request(plan.template, plan.area, lengths, plan.beyond, plan.joint, plan.chain,
+                   max_steps=MAX_STEPS, steps_per_joint=STEPS_PER_JOINT if dense else None,
+                   most_joint=plan.joint + 1 if plan.breather else None)
+
+
+def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
+    """The idea's level with its local colours mapped to distinct palette colours."""
+    data = idea.level_json()
+    palette = rng.sample(range(6), len(data["bodies"]))
+    for body in data["bodies"]:
+        body["colors"] = [palette[c] for c in body["colors"]]
+    for hole in data["holes"]:
+        hole["color"] = palette[hole["color"]]
+    return data
+
+
+def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
+    """The level of ``plan`` and its certificate: the first seeded climb (:func:`_templates`)
+    that meets the plan and whose minimum the certificate proves.
+
+    :raises GridforgeError: when none does.
+    """
+    for attempt, template in enumerate(_templates(plan)):
+        rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
+        tried = replace(plan, template=template)
+        idea = build_idea(_request(tried, rng), rng)
+        if idea is None:
+            continue
+        data = _coloured(idea, rng)
+        level = level_from_json(data)
+        steps = [list(s) for s in idea.measure.solution]
+        cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
+        if not cert["optimal"] or cert["steps"] != idea.measure.minimum:
+            continue
+        meta: JsonObject = {"id": f"main-{plan.number:04d}", "template": template,
+                            "target": plan.joint, "seed": seed, "level": plan.number}
+        if plan.breather:
+            meta["breather"] = True
+        data["meta"] = meta
+        return data, cert
+    raise GridforgeError(f"main-line level {plan.number}: no board level in "
+                         f"{len(_templates(plan))} attempts ({plan.template} and "
+                         f"{FALLBACKS} others, joint {plan.joint})")
+
+
+def _templates(plan: BoardPlan) -> list[str]:
+    """The templates a level's attempts try: its own :data:`ATTEMPTS` times, then each of
+    the next :data:`FALLBACKS` of the rotation twice (an open template that gives no idea
+    of the plan's depth leaves the level to a narrower one; ``meta.template`` says which)."""
+    i = BOARD_TEMPLATES.index(plan.template)
+    others = [BOARD_TEMPLATES[(i + k) % len(BOARD_TEMPLATES)] for k in range(1, FALLBACKS + 1)]
+    return [plan.template] * ATTEMPTS + [t for t in others for _ in range(2)]
