@@ -1,0 +1,127 @@
+"""Mechanics and terrain that cost steps (issue 50, spec 5d "a mechanic's cost").
+
+A piece's **cost** is the level's minimum with it less the minimum with it lifted (a freeze or
+lock ignored) or removed (paint gone, a bridge as plain floor); a bridge lets two bodies cross,
+so it changes the minimum by lowering it. An order constraint that costs
+nothing binds but is not an idea of its own; past their lessons the fourth build places a
+piece only where it costs at least :data:`LEAST_COST` steps: it forces a detour, a longer wait
+or a different order.
+
+:func:`costly` tries every placement of one piece on a level whose minimum is known, in a
+fixed order, solving each variant exactly within a counted state budget, and answers the one
+that costs the most (ties: the first), with its minimum and a **witness** (spec 5b): the
+relaxed level's minimal solution, shorter than the real minimum, so the real rules refuse it.
+
+Public names: :class:`Costly`, :func:`costly`, :data:`PIECES`, :data:`LEAST_COST`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from gridforge.jsontypes import JsonObject
+from gridforge.snakes.level import level_from_json
+from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.rules import Game
+from gridforge.snakes.search import Solver
+
+__all__ = ["LEAST_COST", "PIECES", "Costly", "costly"]
+
+LEAST_COST = 2  # steps a piece must cost past its lesson
+PIECES = ("frozen", "frozen_holes", "locks", "paths", "bridges")
+NO_CLOCK = 1e9
+
+
+@dataclass(frozen=True)
+class Costly:
+    """A level with one piece placed: its proven ``minimum``, the piece's ``cost`` (steps
+    over the level without it), the field that holds the piece (``mechanic``, as the
+    certificate's witnesses name it) and a minimal ``solution``."""
+
+    level: LevelJson
+    minimum: int
+    cost: int
+    mechanic: str
+    solution: tuple[tuple[int, str, str], ...]
+
+
+def _minimum(data: LevelJson, states: int) -> tuple[int, tuple[tuple[int, str, str], ...]] | None:
+    """The proven minimum of ``data`` and a minimal solution, or None (invalid, unsolvable,
+    or unproven within ``states``)."""
+    try:
+        level = level_from_json(data)
+    except ValueError:
+        return None
+    result = Solver(Game(level)).solve(max_states=states, max_seconds=NO_CLOCK)
+    if result.status != "solved" or not result.optimal or result.steps is None:
+        return None
+    return len(result.steps), tuple((int(s[0]), str(s[1]), str(s[2])) for s in result.steps)
+
+
+def _open_cells(data: LevelJson) -> list[tuple[int, int]]:
+    """The floor cells under no body and no hole, row by row."""
+    taken = {tuple(c) for b in data["bodies"] for c in b["cells"]}
+    taken |= {tuple(h["cell"]) for h in data["holes"]} | {tuple(c) for c in data["stones"]}
+    return [(x, y) for y in range(data["rows"]) for x in range(data["cols"])
+            if (x, y) not in taken]
+
+
+def _variants(data: LevelJson, piece: str) -> Iterator[tuple[LevelJson, str]]:
+    """Every placement of one ``piece`` on ``data`` (a fresh copy each), in a fixed order."""
+    bodies = len(data["bodies"])
+    layers = sum(len(b["colors"]) for b in data["bodies"])
+    if piece == "frozen":
+        for b in range(bodies):
+            for k in range(1, layers - len(data["bodies"][b]["colors"]) + 1):
+                out = copy.deepcopy(data)
+                out["bodies"][b]["frozen"] = k
+                yield out, f"bodies[{b}].frozen"
+    elif piece == "frozen_holes":
+        for h in range(len(data["holes"])):
+            for k in range(1, layers):
+                out = copy.deepcopy(data)
+                out["holes"][h]["frozen"] = k
+                yield out, f"holes[{h}].frozen"
+    elif piece == "locks":
+        for b in range(bodies):
+            for c in range(bodies):
+                if c != b:
+                    out = copy.deepcopy(data)
+                    out["bodies"][b]["lock"] = {"id": "L1", "kind": "silver"}
+                    out["bodies"][c]["key"] = "L1"
+                    yield out, f"bodies[{b}].lock"
+    elif piece == "paths":
+        colours = sorted({b["colors"][0] for b in data["bodies"]})
+        for x, y in _open_cells(data):
+            for colour in colours:
+                out = copy.deepcopy(data)
+                paint: JsonObject = {"cell": [x, y], "color": colour}
+                out["paths"] = [paint]
+                yield out, "paths[0]"
+    elif piece == "bridges":
+        for x, y in _open_cells(data):
+            out = copy.deepcopy(data)
+            out["bridges"] = [[x, y]]
+            yield out, "bridges[0]"
+    else:
+        raise ValueError(f"unknown piece {piece!r}: one of {', '.join(PIECES)}")
+
+
+def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
+           least: int = LEAST_COST) -> Costly | None:
+    """The placement of ``piece`` on ``data`` (proven minimum ``minimum`` without it) that
+    costs the most steps, at least ``least`` (a bridge: that saves the most, at least
+    ``least``: the route changes by that much); None when no placement does (or none is
+    proven within ``states`` stored states)."""
+    best: Costly | None = None
+    for variant, mechanic in _variants(data, piece):
+        got = _minimum(variant, states)
+        if got is None:
+            continue
+        # A bridge lets bodies cross: it changes the minimum by shortening it.
+        cost = minimum - got[0] if piece == "bridges" else got[0] - minimum
+        if cost >= least and (best is None or cost > best.cost):
+            best = Costly(variant, got[0], cost, mechanic, got[1])
+    return best
