@@ -14,7 +14,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import open_page, wait_idle
-from .snakes_helpers import DEVICES, goto_ready, set_progress, wait_level
+from .snakes_helpers import (
+    DEVICES,
+    goto_ready,
+    mainline,
+    play_solution_by_dragging,
+    set_progress,
+    wait_level,
+)
 
 PHONE = DEVICES["phone"]
 ALL_OPEN = {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": 2000},
@@ -24,7 +31,8 @@ LESSON_LEVELS = [*range(1, 12), 12, 18, 24, 30, 36]
 # Every element of the top bar that shows text, with what of it is cut or outside the screen.
 CLIPPED_BAR = """() => {
   const width = document.documentElement.clientWidth;
-  const items = [...document.querySelectorAll('nav[data-testid="screens"] a, [data-testid="status"], .brand')];
+  const items = [...document.querySelectorAll(
+    'nav[data-testid="screens"] a, [data-testid="status"], .brand')];
   return items.filter((node) => node.getClientRects().length).map((node) => {
     const box = node.getBoundingClientRect();
     return { text: node.textContent, cut: node.scrollWidth > node.clientWidth + 0.5 ||
@@ -32,6 +40,15 @@ CLIPPED_BAR = """() => {
       height: box.height, top: box.top };
   });
 }"""
+# WCAG's relative luminance of a CSS colour ("rgb(...)" or "#rrggbb"), as a JS function.
+LUMINANCE = """const luminance = (css) => {
+  const hex = /^#([0-9a-f]{6})$/i.exec(css.trim());
+  const parts = hex ? [0, 2, 4].map((i) => parseInt(hex[1].slice(i, i + 2), 16))
+    : css.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const [r, g, b] = parts.map((v) => { v /= 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};"""
 # How far the page itself scrolls, up and down and sideways (0 when it fits the screen).
 PAGE_SCROLL = """() => ({ down: document.documentElement.scrollHeight - window.innerHeight,
   across: document.documentElement.scrollWidth - document.documentElement.clientWidth })"""
@@ -105,3 +122,56 @@ def test_every_lesson_shows_its_words_whole_on_a_phone(browser: Browser, base_ur
             if seen["cut"] or seen["bottom"] > seen["height"] or scroll["down"] > 0:
                 problems[n] = {**seen, **scroll}
         assert not problems, problems
+
+
+# Notes every celebration the page adds, however briefly it stays (it leaves when it lands).
+WATCH_CELEBRATION = """(() => {
+  window.__celebrated = 0;
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType === 1 && (n.matches('[data-testid="snakes-celebrate"]') ||
+          n.querySelector('[data-testid="snakes-celebrate"]'))) window.__celebrated += 1;
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_win_celebrates_unless_motion_is_reduced_and_next_is_one_tap(
+        browser: Browser, base_url: str, motion: str):
+    entry = mainline()
+    solution = entry["certificates"][0]["solution"]
+    with phone(browser, base_url, reduced_motion=motion) as page:
+        page.add_init_script(WATCH_CELEBRATION)
+        page.reload()
+        page.evaluate("() => window.gridforge.ready")
+        go_level(page, 1)
+        play_solution_by_dragging(page, "phone", solution)
+        expect(page.get_by_test_id("snakes-win")).to_be_visible()
+        stars = page.get_by_test_id("snakes-stars")
+        expect(stars).to_have_attribute("data-stars", "3")
+        if entry["certificates"][0]["optimal"]:
+            expect(page.get_by_test_id("snakes-win-steps")).to_contain_text(
+                "Perfect: the fewest steps possible")
+        celebrated = page.evaluate("() => window.__celebrated")
+        assert celebrated == (0 if motion == "reduce" else 1)
+        # The stars are bright: a lit gold (luminance over 0.45), drawn with an edge.
+        star = page.locator(".win-star.on").first
+        lit = star.evaluate(
+            f"(s) => {{ {LUMINANCE} return luminance(getComputedStyle(s).color); }}")
+        assert lit > 0.45, lit
+        page.get_by_test_id("snakes-next").tap()
+        wait_level(page, 2)
+
+
+def test_home_play_opens_the_next_unsolved_level(browser: Browser, base_url: str):
+    with phone(browser, base_url) as page:
+        set_progress(page, {"format": "gridforge.progress/1",
+                            "snakes": {"done": {"1": 5, "2": 9, "4": 7}, "open": 5},
+                            "mines": {"run": None}})
+        page.goto("/#home")
+        page.evaluate("() => window.gridforge.ready")
+        go = page.get_by_test_id("home-snakes-go")
+        expect(go).to_be_visible()
+        go.tap()
+        wait_level(page, 3)
