@@ -22,6 +22,7 @@ from .snakes_helpers import (
     set_progress,
     wait_level,
 )
+from .test_terrain import share_code
 
 PHONE = DEVICES["phone"]
 ALL_OPEN = {"format": "gridforge.progress/1", "snakes": {"done": {}, "open": 2000},
@@ -175,3 +176,26 @@ def test_home_play_opens_the_next_unsolved_level(browser: Browser, base_url: str
         expect(go).to_be_visible()
         go.tap()
         wait_level(page, 3)
+
+
+def test_a_shared_proven_level_opens_verified_and_try_play_gives_three_stars(
+        browser: Browser, base_url: str):
+    entry = mainline()
+    level, certificate = entry["levels"][0], entry["certificates"][0]
+    assert certificate["optimal"], "level 1's minimum is proven (the test needs a proven level)"
+    with phone(browser, base_url) as page:
+        page.goto(f"/#editor/share/{share_code(level)}")
+        page.evaluate("() => window.gridforge.ready")
+        page.wait_for_selector('section.editor[data-ready="true"]')
+        status = page.get_by_test_id("editor-status")
+        expect(status).to_have_attribute("data-status", "verified")
+        expect(status).to_have_attribute("data-optimal", "true")
+        expect(status).to_have_attribute("data-steps", str(certificate["steps"]))
+        page.get_by_test_id("editor-try").tap()
+        expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
+        wait_idle(page)
+        play_solution_by_dragging(page, "phone", certificate["solution"])
+        stars = page.get_by_test_id("snakes-stars")
+        expect(stars).to_be_visible()
+        expect(stars).to_have_attribute("data-stars", "3")
+        expect(stars).to_have_attribute("data-par-proven", "true")

@@ -120,7 +120,7 @@ function editorPage(e, root) {
       files.importSection,
       e.drafts.element,
       e.batches.element));
-  e.tryView = tryPlayView(ed, workspace, () => e.board.svg.focus());
+  e.tryView = tryPlayView(ed, workspace, () => e.board.svg.focus(), () => e.verification.verify());
   // Tests and tools wait for data-ready on the section of the route they opened.
   const section = el("section", { class: "editor", "data-testid": "editor",
     "data-route": app.route ? app.route.hash : "#editor" }, e.message, workspace, e.tryView.element);
