@@ -199,3 +199,56 @@ def test_a_shared_proven_level_opens_verified_and_try_play_gives_three_stars(
         expect(stars).to_be_visible()
         expect(stars).to_have_attribute("data-stars", "3")
         expect(stars).to_have_attribute("data-par-proven", "true")
+
+
+# The floor's luminance and each drawn piece's contrast against it on the board ``root``:
+# bodies and coats (their stroke), heads and tails (fill), holes (their ring), stones (fill).
+BOARD_CONTRAST = """(root) => {
+  %s
+  const paint = (node, prop) => getComputedStyle(node)[prop];
+  const floorNode = root.querySelector('.floor, .editor-floor, .lp-floor');
+  const floor = luminance(paint(floorNode, 'fill'));
+  const ratio = (c) => { const l = luminance(c);
+    return (Math.max(l, floor) + 0.05) / (Math.min(l, floor) + 0.05); };
+  const all = (selector, kind, prop) => [...root.querySelectorAll(selector)]
+    .map((n) => [kind, paint(n, prop)]);
+  const pieces = [
+    ...all('.body, .coat, .lp-body, [data-testid="editor-body"] polyline:not(.editor-ice)',
+           'body', 'stroke'),
+    ...all('.hole, .editor-hole, .lp-hole', 'hole', 'stroke'),
+    ...all('.stone, .editor-stone, .lp-stone', 'stone', 'fill'),
+  ].filter(([, c]) => c && c !== 'none');
+  const weakest = Math.min(...pieces.map(([, c]) => ratio(c)));
+  return { floor, pieces: pieces.length, weakest,
+           weak: pieces.filter(([, c]) => ratio(c) < 3).slice(0, 5) };
+}"""
+
+
+def dark_page(browser: Browser, base_url: str):
+    """A desktop page in the dark theme, set on the settings screen as a player sets it."""
+    return open_page(browser, base_url, service_workers="block", **DEVICES["desktop"])
+
+
+def test_dark_theme_boards_have_a_dark_floor_and_pieces_at_3_to_1(
+        browser: Browser, base_url: str):
+    with dark_page(browser, base_url) as page:
+        goto_ready(page, "#settings")
+        set_progress(page, ALL_OPEN)
+        page.get_by_test_id("setting-theme-dark").check()
+        page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+        found = {}
+        for n in [1, 12, 500, 1000, 2000]:
+            go_level(page, n)
+            found[f"level {n}"] = page.locator("svg.snakes-board").evaluate(
+                BOARD_CONTRAST % LUMINANCE)
+        page.evaluate("() => { location.hash = '#editor/level/2000'; }")
+        page.wait_for_selector('section.editor[data-ready="true"]')
+        found["editor"] = page.get_by_test_id("editor-board").evaluate(BOARD_CONTRAST % LUMINANCE)
+        page.evaluate("() => { location.hash = '#home'; }")
+        picture = page.locator('[data-testid="home-snakes-picture"] svg')
+        expect(picture).to_be_attached()
+        found["home picture"] = picture.evaluate(BOARD_CONTRAST % LUMINANCE)
+        for where, seen in found.items():
+            assert seen["pieces"] > 0, where
+            assert seen["floor"] < 0.2, (where, seen)
+            assert seen["weakest"] >= 3, (where, seen)

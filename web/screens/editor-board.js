@@ -278,7 +278,9 @@ export class EditorBoard {
       this.svg.append(node("rect", { x: x * S + 5, y: y * S + 5, width: S - 10, height: S - 10, rx: 7,
         class: `editor-hole${picked ? " editor-selected" : ""}`, stroke: colour(hole.color),
         "data-testid": "editor-hole", "data-cell": `${x},${y}`, "data-color": hole.color }));
-      if (letters) this.badge([x, y], letters[hole.color] || "", "#222", "centre");
+      // A hole's letter on the hole's own ground: dark on the light theme's white, light in
+      // the dark theme's well.
+      if (letters) this.badge([x, y], letters[hole.color] || "", document.documentElement.dataset.theme === "dark" ? "#eeeeee" : "#222", "centre");
       if (hole.frozen) this.badge([x, y], `❄${hole.frozen}`, "#1c4f8a");
     });
   }

@@ -48,7 +48,8 @@ function editorObject(app) {
   const e = { app, python, ed, history };
   Object.assign(ed, {
     app, python, history,
-    palette: (app.palette && app.palette.PALETTE) || [],
+    // The board's colours in the theme in use (a theme change mounts the editor again).
+    palette: app.palette ? app.palette.PALETTE.map((_, i) => app.palette.colour(i)) : [],
     letters: (app.palette && app.palette.LETTERS) || [],
     say: (...args) => say(e, ...args),
     refusal: (...args) => refusal(e, ...args),
