@@ -6,6 +6,8 @@ One served site and one browser for the module (conftest's session fixtures)."""
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import open_page, wait_idle
 from .snakes_helpers import (
     DEVICES,
+    focus_end,
     goto_ready,
     mainline,
     play_solution_by_dragging,
@@ -252,3 +255,78 @@ def test_dark_theme_boards_have_a_dark_floor_and_pieces_at_3_to_1(
             assert seen["pieces"] > 0, where
             assert seen["floor"] < 0.2, (where, seen)
             assert seen["weakest"] >= 3, (where, seen)
+
+
+# Two bodies that pass on a bridge (test_terrain.py's crossing): body 0 lies across the
+# bridge at (2, 2), its head on it; body 1 comes down over it on the upper lane.
+CROSSING = {
+    "format": "gridforge.snakes.level/1", "cols": 5, "rows": 5,
+    "stones": [[x, y] for x in range(5) for y in range(5) if x != 2 and y != 2],
+    "bodies": [{"cells": [[2, 2], [1, 2], [0, 2]], "colors": [1],
+                "lock": {"id": "L1", "kind": "silver"}},
+               {"cells": [[2, 1], [2, 0]], "colors": [2], "key": "L1"}],
+    "holes": [{"cell": [4, 2], "color": 1}, {"cell": [2, 4], "color": 2}],
+    "bridges": [[2, 2]],
+}
+
+
+def pixel(page: Page, at: tuple[float, float]) -> tuple[int, int, int]:
+    """The colour drawn at page point ``at``: a one-pixel screenshot, its PNG read here (one
+    row of 8-bit RGB or RGBA after the filter byte; a single pixel's filter leaves it as is
+    but for Sub/Up/Average/Paeth against zero neighbours, which are identity too)."""
+    shot = page.screenshot(clip={"x": at[0], "y": at[1], "width": 1, "height": 1})
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n"
+    at_byte, data = 8, b""
+    while at_byte < len(shot):
+        length = struct.unpack(">I", shot[at_byte:at_byte + 4])[0]
+        kind = shot[at_byte + 4:at_byte + 8]
+        if kind == b"IDAT":
+            data += shot[at_byte + 8:at_byte + 8 + length]
+        at_byte += 12 + length
+    row = zlib.decompress(data)
+    red, green, blue = row[1], row[2], row[3]
+    return red, green, blue
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_bridge_both_lanes_show(browser: Browser, base_url: str, theme: str):
+    with dark_page(browser, base_url) as page:
+        goto_ready(page, "#settings")
+        page.get_by_test_id(f"setting-theme-{theme}").check()
+        page.goto(f"/#editor/share/{share_code(CROSSING)}")
+        page.evaluate("() => window.gridforge.ready")
+        page.wait_for_selector('section.editor[data-ready="true"]')
+        page.get_by_test_id("editor-try").click()
+        expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
+        wait_idle(page)
+        bridge = page.get_by_test_id("snakes-board").locator(
+            '[data-testid="snakes-terrain"][data-kind="bridge"]')
+        expect(bridge).to_have_attribute("data-cell", "2,2")
+        # Body 1's head is dragged down onto the bridge's upper lane, over body 0's head.
+        play_solution_by_dragging(page, "desktop", [[1, "head", "D"]])
+        expect(page.locator('[data-testid="snakes-end"][data-body="1"][data-end="head"]')
+               ).to_have_attribute("data-cell", "2,2")
+        # The keyboard's ring to an end away from the bridge (it marks the end dragged last).
+        page.evaluate("() => document.querySelector('[data-testid=snakes-board]').focus()")
+        focus_end(page, 0, "tail")
+        page.mouse.move(0, 0)
+        lower, upper = (page.locator(f'[data-testid="snakes-body"][data-body="{b}"]')
+                        .evaluate("(n) => getComputedStyle(n).stroke") for b in (0, 1))
+        box = page.get_by_test_id("snakes-board").bounding_box()
+        assert box is not None
+        cell = box["width"] / 5
+
+        def at(fx: float, fy: float) -> tuple[float, float]:
+            return box["x"] + (2 + fx) * cell, box["y"] + (2 + fy) * cell
+
+        def near(seen: tuple[int, int, int], css: str) -> bool:
+            want = [int(v) for v in css[css.index("(") + 1:-1].split(",")[:3]]
+            return sum(abs(a - b) for a, b in zip(seen, want, strict=True)) < 60
+
+        # The lower lane shows beside the deck in its own colour (the old deck hid it there);
+        # the upper lane's body lies on the deck; the lower head is drawn under it.
+        for spot in ((0.15, 0.27), (0.15, 0.73)):
+            seen = pixel(page, at(*spot))
+            assert near(seen, lower), (spot, seen, lower)
+        assert near(pixel(page, at(0.5, 0.2)), upper)
+        expect(page.get_by_test_id("snakes-board").locator(".terrain-under-end")).to_have_count(1)
