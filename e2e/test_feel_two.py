@@ -330,3 +330,54 @@ def test_on_a_bridge_both_lanes_show(browser: Browser, base_url: str, theme: str
             assert near(seen, lower), (spot, seen, lower)
         assert near(pixel(page, at(0.5, 0.2)), upper)
         expect(page.get_by_test_id("snakes-board").locator(".terrain-under-end")).to_have_count(1)
+
+
+MARKED = [1101, 1051, 1016, 993, 868, 1982, 1964, 1956]  # levels with 4-5 locks, keys, ice
+# Every badge's box on the page, and the pairs that overlap (more than half a pixel each way).
+BADGES = """(selector) => {
+  const boxes = [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length)
+    .map((n) => { const b = n.getBoundingClientRect();
+      return { x: b.x, y: b.y, w: b.width, h: b.height, kind: n.dataset.kind || n.textContent }; });
+  const overlaps = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+    const dx = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+    const dy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+    if (dx > 0.5 && dy > 0.5) overlaps.push([a, b]);
+  }));
+  return { count: boxes.length, smallest: Math.min(...boxes.map((b) => b.h)), overlaps };
+}"""
+
+
+def test_badges_are_16px_on_a_phone_and_never_overlap(browser: Browser, base_url: str):
+    with phone(browser, base_url) as page:
+        problems = {}
+        for n in MARKED:
+            go_level(page, n)
+            seen = page.evaluate(BADGES, '[data-testid="snakes-marker"]')
+            if not seen["count"] or seen["smallest"] < 16 or seen["overlaps"]:
+                problems[f"play {n}"] = seen
+        for n in MARKED[:4]:
+            page.evaluate("(n) => { location.hash = `#editor/level/${n}`; }", n)
+            page.wait_for_selector(f'section.editor[data-route="#editor/level/{n}"]'
+                                   '[data-ready="true"]')
+            seen = page.evaluate(BADGES, '[data-testid="editor-badge-pill"]')
+            if not seen["count"] or seen["smallest"] < 16 or seen["overlaps"]:
+                problems[f"editor {n}"] = seen
+        assert not problems, problems
+
+
+def test_the_demonstrations_numbers_are_drawn_above_the_bodies(browser: Browser, base_url: str):
+    with phone(browser, base_url) as page:
+        numbered = 0
+        for n in [2, 3, 6]:
+            go_level(page, n)
+            expect(page.get_by_test_id("snakes-demo")).to_be_attached()
+            # SVG paints in document order: each number comes after every body, so no body
+            # lies over it.
+            found = page.locator('[data-testid="snakes-demo-numbers"] .demo-number-disc'
+                                 ).evaluate_all("""(discs) => discs.map((d) => [
+                  ...d.ownerSVGElement.querySelectorAll('[data-testid="snakes-body"]')].every(
+                  (b) => b.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING))""")
+            numbered += len(found)
+            assert all(found), (n, found)
+        assert numbered > 0
