@@ -6,6 +6,7 @@ One served site and one browser for the module (conftest's session fixtures)."""
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 from collections.abc import Iterator
@@ -381,3 +382,39 @@ def test_the_demonstrations_numbers_are_drawn_above_the_bodies(browser: Browser,
             numbered += len(found)
             assert all(found), (n, found)
         assert numbered > 0
+
+
+# Words of the Latin alphabet a Chinese page may show: proper names only.
+PROPER_NAMES = {"gridforge"}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-CN"])
+def test_the_editor_speaks_the_players_language(browser: Browser, base_url: str, language: str):
+    with open_page(browser, base_url, service_workers="block", locale=language,
+                   **DEVICES["desktop"]) as page:
+        page.goto("/#editor")
+        page.evaluate("() => window.gridforge.ready")
+        page.wait_for_selector('section.editor[data-ready="true"]')
+        # A new visitor's empty board: what is missing is said as a sentence, the field path
+        # folded away.
+        wait_idle(page)
+        sentence = page.get_by_test_id("editor-issue-sentence").first
+        expect(sentence).to_have_text("Add at least one body." if language == "en"
+                                      else "至少放一条蛇。")
+        details = page.locator(".editor-issue-details").first
+        expect(details).not_to_have_attribute("open", "")
+        expect(details.locator("code")).to_be_hidden()
+        # The swatches: colour names, and no English initial on a Chinese swatch.
+        swatch = page.get_by_test_id("editor-color").first
+        expect(swatch).to_have_attribute("aria-label", "Colour: red" if language == "en"
+                                         else "颜色：红")
+        expect(swatch).to_have_text("R" if language == "en" else "红")
+        # The file chooser in the page's words; the browser's own button out of sight.
+        expect(page.get_by_test_id("editor-import-choose")).to_have_text(
+            "Choose a file…" if language == "en" else "选择文件…")
+        native = page.get_by_test_id("editor-import-file").bounding_box()
+        assert native is not None and native["width"] <= 1 and native["height"] <= 1
+        if language == "zh-CN":
+            text = page.evaluate("() => document.querySelector('section.editor').innerText")
+            words = set(re.findall(r"[A-Za-z]{2,}", text)) - PROPER_NAMES
+            assert not words, sorted(words)

@@ -4,7 +4,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { cellWords, issueText, issueWords } from "./editor-state.js";
+import { cellWords, colourName, issueText, issueWords } from "./editor-state.js";
 
 /** A typed number as Python should judge it: blank is null (none), a whole number is that
  * number, anything else goes as typed so that Python refuses it naming the field ("abc" in
@@ -45,10 +45,20 @@ function bodyFields(level, index) {
   };
 }
 
+/** A hole's colour, picked by name (issue 52: never a number to type). */
+function colourField(value) {
+  const count = Math.max(15, value + 1);
+  const input = el("select", { "data-testid": "editor-prop-hole-color" },
+    ...Array.from({ length: count }, (_, i) => el("option", { value: String(i) }, colourName(i))));
+  input.value = String(value);
+  const error = el("span", { class: "editor-field-error", "data-path": "edit.color", "data-testid": "editor-field-error" });
+  return { input, error, row: el("label", { class: "editor-field" }, `${t("editor.colour")} `, input, error) };
+}
+
 /** The fields of hole `index` of `level`: {fields, rows, build()}. */
 function holeFields(level, index) {
   const hole = level.holes[index];
-  const colour = propField(t("editor.colour"), hole.color, "editor-prop-hole-color", "edit.color", { inputmode: "numeric" });
+  const colour = colourField(hole.color);
   const frozen = propField(t("editor.props.frozen"), hole.frozen, "editor-prop-hole-frozen", "edit.frozen", { inputmode: "numeric" });
   return {
     fields: [colour, frozen],

@@ -3,7 +3,7 @@
 // selection, the certificates known by level SHA-256, the replayed step, and the edit
 // history. Data only: every edit, verdict and score is Python's.
 
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 
 /** Edits kept for undo (docs/editor.md). */
 export const HISTORY_LIMIT = 200;
@@ -18,6 +18,11 @@ export function issueText(issue) {
 /** An issue's message alone (shown beside the field its path names). */
 export function issueWords(issue) {
   return typeof issue.text === "string" ? issue.text : issue.message;
+}
+
+/** Colour `i` by its name in the page's language ("red", "红"). */
+export function colourName(i) {
+  return has(`announce.colour.${i}`) ? t(`announce.colour.${i}`) : t("announce.colour.other");
 }
 
 /** Cell [x, y] as a designer counts it on the board. */
