@@ -306,7 +306,11 @@ def test_the_smaller_items(page: Page, tmp_path: Path):
     # "bodies: bodies:" is said once.
     open_editor(page)
     page.get_by_test_id("editor-new").click()
-    expect(page.get_by_test_id("editor-issue").first).to_have_text("bodies: 1..16 items, got 0")
+    # What is missing as a sentence (issue 52), the field path and message in its details.
+    expect(page.get_by_test_id("editor-issue-sentence").first).to_have_text(
+        "Add at least one body.")
+    expect(page.get_by_test_id("editor-issue").first.locator("code")).to_have_text(
+        "bodies: 1..16 items, got 0", use_inner_text=False)
     # A blank target is refused beside its field, not taken as 0.
     page.get_by_test_id("editor-design").locator(":scope > summary").click()
     page.get_by_test_id("editor-design-target").fill("")

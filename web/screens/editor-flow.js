@@ -27,7 +27,8 @@ function issueItem(issue) {
   }
   item.append(el("span", { "data-testid": "editor-issue-sentence" }, issue.sentence), " ",
     el("details", { class: "editor-issue-details" }, el("summary", {}, t("editor.issue-details")),
-      el("code", {}, issue.path ? `${issue.path}: ${issue.message}` : issue.message)));
+      el("code", {}, !issue.path || issue.message.startsWith(`${issue.path}: `) ? issue.message
+        : `${issue.path}: ${issue.message}`)));
   return item;
 }
 

@@ -8,9 +8,11 @@ import { has, t } from "../i18n.js";
 /** Edits kept for undo (docs/editor.md). */
 export const HISTORY_LIMIT = 200;
 
-/** A field-path issue as one line, in Python's words for the page (its `place` and `text`)
+/** A field-path issue as one line: what to do (its `sentence`) when Python knows it, else in
+ * Python's words for the page (its `place` and `text`)
  * when it has them, else its path and message. */
 export function issueText(issue) {
+  if (typeof issue.sentence === "string") return issue.sentence;  // what to do, when Python knows
   if (typeof issue.text === "string") return issue.place ? t("editor.issue-line", { place: issue.place, text: issue.text }) : issue.text;
   return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
 }
