@@ -37,9 +37,12 @@ export function eyesOf(view) {
   return eyes;
 }
 
-/** The height of a marker in cells for `board` as drawn now. */
+/** The height of a marker in cells for `board` as drawn now. The board's width is read
+ * once and then kept from its ResizeObserver (watchSize): reading it on every redraw forced
+ * a layout of the whole page inside each drag step (issue 52: 4x slower phones). */
 export function markerScale(board, cols) {
-  const px = board.getBoundingClientRect().width / cols;
+  board.gridforgeWidth ??= board.getBoundingClientRect().width;
+  const px = board.gridforgeWidth / cols;
   if (!(px > 0)) return 0.5;
   return Math.min(0.95, Math.max(0.5, MARKER_MIN_PX / px));
 }
@@ -48,7 +51,9 @@ export function markerScale(board, cols) {
 export function watchSize(board, redraw) {
   board.gridforgeRedraw = redraw;
   if (board.gridforgeSizeWatch || typeof ResizeObserver === "undefined") return;
-  board.gridforgeSizeWatch = new ResizeObserver(() => {
+  board.gridforgeSizeWatch = new ResizeObserver((entries) => {
+    board.gridforgeWidth = entries[entries.length - 1].borderBoxSize?.[0]?.inlineSize ??
+      board.getBoundingClientRect().width;
     const cols = Number(board.dataset.cols);
     if (!board.isConnected || !cols || board.gridforgeScale === undefined) return;
     if (Math.abs(markerScale(board, cols) - board.gridforgeScale) > 0.01) board.gridforgeRedraw();
