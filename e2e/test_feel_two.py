@@ -195,7 +195,7 @@ def test_a_shared_proven_level_opens_verified_and_try_play_gives_three_stars(
         expect(status).to_have_attribute("data-status", "verified")
         expect(status).to_have_attribute("data-optimal", "true")
         expect(status).to_have_attribute("data-steps", str(certificate["steps"]))
-        page.get_by_test_id("editor-try").tap()
+        page.get_by_test_id("editor-try").press("Enter")  # by key: no tap on a moving layout
         expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
         wait_idle(page)
         play_solution_by_dragging(page, "phone", certificate["solution"])
@@ -297,7 +297,7 @@ def test_on_a_bridge_both_lanes_show(browser: Browser, base_url: str, theme: str
         page.goto(f"/#editor/share/{share_code(CROSSING)}")
         page.evaluate("() => window.gridforge.ready")
         page.wait_for_selector('section.editor[data-ready="true"]')
-        page.get_by_test_id("editor-try").click()
+        page.get_by_test_id("editor-try").press("Enter")
         expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
         wait_idle(page)
         bridge = page.get_by_test_id("snakes-board").locator(
@@ -418,3 +418,37 @@ def test_the_editor_speaks_the_players_language(browser: Browser, base_url: str,
             text = page.evaluate("() => document.querySelector('section.editor').innerText")
             words = set(re.findall(r"[A-Za-z]{2,}", text)) - PROPER_NAMES
             assert not words, sorted(words)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_nothing_serious_on_the_phone_screens_this_touches(
+        browser: Browser, base_url: str, theme: str):
+    from .test_axe import blocking_violations
+
+    with phone(browser, base_url) as page:
+        page.evaluate("() => { location.hash = '#settings'; }")
+        page.get_by_test_id(f"setting-theme-{theme}").check()
+        page.wait_for_function("(t) => document.documentElement.dataset.theme === t", arg=theme)
+        problems: list[str] = []
+        go_level(page, 2)  # the phone bar, a lesson with a numbered demonstration
+        problems += [f"lesson: {line}" for line in blocking_violations(page)]
+        play_solution_by_dragging(page, "phone", mainline()["certificates"][1]["solution"])
+        expect(page.get_by_test_id("snakes-stars")).to_be_visible()
+        problems += [f"win: {line}" for line in blocking_violations(page)]
+        # The editor on an empty board: a sentence, its details, the file chooser; then a
+        # hole's colour by name.
+        page.evaluate("() => { localStorage.removeItem('gridforge.drafts');"
+                      " location.hash = '#editor'; }")
+        page.wait_for_selector('section.editor[data-route="#editor"][data-ready="true"]')
+        expect(page.get_by_test_id("editor-issue-sentence").first).to_be_visible()
+        problems += [f"editor: {line}" for line in blocking_violations(page)]
+        # A shared level with a bridge, in try-play.
+        page.goto(f"/#editor/share/{share_code(CROSSING)}")
+        page.evaluate("() => window.gridforge.ready")
+        page.wait_for_selector('section.editor[data-route^="#editor/share/"][data-ready="true"]')
+        page.get_by_test_id("editor-try").press("Enter")  # by key: no tap on a moving layout
+        expect(page.locator('[data-testid="snakes-play"][data-ready="1"]')).to_have_count(1)
+        wait_idle(page)
+        problems += [f"try-play: {line}" for line in blocking_violations(page)]
+        assert not problems, "\n".join(problems)
+        assert page.page_errors == []  # type: ignore[attr-defined]
