@@ -174,7 +174,7 @@ def test_the_live_status_says_unsolvable_with_a_reason_on_the_board_and_solvable
     live_for_board(page, "unsolvable")
     expect(live).to_have_attribute("data-cause", "the erase in column 2, row 4")
     expect(live).to_contain_text("since the erase in column 2, row 4")
-    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("colour 1")
+    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("blue")
     marks = page.get_by_test_id("editor-reason")
     expect(marks.first).to_be_visible()
     assert "0,0" in [marks.nth(i).get_attribute("data-cell") for i in range(marks.count())]

@@ -26,6 +26,7 @@ from .snakes_helpers import (
     set_progress,
     wait_level,
 )
+from .test_editor import pick, tap
 from .test_terrain import share_code
 
 PHONE = DEVICES["phone"]
@@ -414,10 +415,35 @@ def test_the_editor_speaks_the_players_language(browser: Browser, base_url: str,
             "Choose a file…" if language == "en" else "选择文件…")
         native = page.get_by_test_id("editor-import-file").bounding_box()
         assert native is not None and native["width"] <= 1 and native["height"] <= 1
+        # A main-line copy, a hole and a body picked: their colours by name.
+        level = mainline()["levels"][1]
+        page.evaluate("() => { location.hash = '#editor/level/2'; }")
+        page.wait_for_selector('section.editor[data-route="#editor/level/2"][data-ready="true"]')
+        pick(page, "select")
+        tap(page, tuple(level["holes"][0]["cell"]))
+        hole_colour = page.get_by_test_id("editor-prop-hole-color")
+        expect(hole_colour).to_have_value(str(level["holes"][0]["color"]))
+        picked = hole_colour.evaluate("(s) => s.selectedOptions[0].textContent")
+        assert picked == colour_names(language)[level["holes"][0]["color"]]
+        texts = [page.evaluate("() => document.querySelector('section.editor').innerText")]
+        tap(page, tuple(level["bodies"][0]["cells"][0]))
+        expect(page.get_by_test_id("editor-prop-colour-names")).to_have_text(" · ".join(
+            colour_names(language)[c] for c in level["bodies"][0]["colors"]))
+        texts.append(page.evaluate("() => document.querySelector('section.editor').innerText"))
         if language == "zh-CN":
-            text = page.evaluate("() => document.querySelector('section.editor').innerText")
-            words = set(re.findall(r"[A-Za-z]{2,}", text)) - PROPER_NAMES
+            words = set(re.findall(r"[A-Za-z]{2,}", " ".join(texts))) - PROPER_NAMES
             assert not words, sorted(words)
+
+
+def colour_names(language: str) -> list[str]:
+    """The palette's colour names in ``language`` (the catalogue's announce.colour.N)."""
+    import json
+
+    from .conftest import ROOT
+
+    catalogue = json.loads((ROOT / "pkg" / "gridforge" / "catalogue" / f"{language}.json")
+                           .read_text())
+    return [catalogue[f"announce.colour.{i}"] for i in range(15)]
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -82,7 +82,8 @@ _COUNT = re.compile(r".*?(\d+)\.\.(\d+) items, got (\d+)")
 _BALANCE = re.compile(r"color (\d+): (\d+) layer\(s\) but (\d+) hole\(s\)")
 
 
-def _colour(index: str) -> str:
+def colour_name(index: object) -> str:
+    """Palette colour ``index`` by its name in the call's language ("blue", "蓝")."""
     key = f"announce.colour.{index}"
     return say(key) if has(key) else say("announce.colour.other")
 
@@ -97,9 +98,9 @@ def _count_sentence(kind: str, match: re.Match[str]) -> str:
 def _balance_sentence(match: re.Match[str]) -> str:
     colour, layers, holes = match.group(1), int(match.group(2)), int(match.group(3))
     if layers > holes:
-        return say("editor.need.holes-for", count=layers - holes, colour=_colour(colour),
+        return say("editor.need.holes-for", count=layers - holes, colour=colour_name(colour),
                    layers=layers)
-    return say("editor.need.layers-for", count=holes - layers, colour=_colour(colour))
+    return say("editor.need.layers-for", count=holes - layers, colour=colour_name(colour))
 
 
 def sentence(issue: dict[str, str]) -> str | None:

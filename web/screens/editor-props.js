@@ -25,6 +25,15 @@ function propField(label, value, testid, path, attrs = {}) {
 function bodyFields(level, index) {
   const body = level.bodies[index];
   const colours = propField(t("editor.props.colours"), body.colors.join(", "), "editor-prop-colors", "edit.colors");
+  // The layers' colours by name as they are typed, outer first (issue 52).
+  const named = el("span", { class: "editor-field-names", "data-testid": "editor-prop-colour-names" });
+  const nameColours = () => {
+    named.textContent = colours.input.value.split(",").map((part) => part.trim()).filter((part) => /^\d+$/.test(part))
+      .map((part) => colourName(Number(part))).join(" · ");
+  };
+  colours.input.addEventListener("input", nameColours);
+  nameColours();
+  colours.row.append(named);
   const frozen = propField(t("editor.props.frozen"), body.frozen, "editor-prop-frozen", "edit.frozen", { inputmode: "numeric" });
   const lockId = propField(t("editor.props.lock-id"), body.lock ? body.lock.id : "", "editor-prop-lock-id", "edit.lock");
   const kind = el("select", { "data-testid": "editor-prop-lock-kind", "aria-label": t("editor.props.lock-kind") },
