@@ -22,7 +22,8 @@ THEMES = ("light", "dark")
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 # Custom properties that are layout, not colour (set by style.css or by the screens' code).
 LAYOUT = {"message-height", "cols", "rows", "cell", "cell-max", "from-x", "from-y", "side",
-          "swatch", "k", "dx", "dy", "spark"}  # dx, dy, spark: a win's sparks (snakes-win.js)
+          "swatch", "swatch-ink", "k",
+          "dx", "dy", "spark"}  # a win's sparks (snakes-win.js)
 # Rules that draw with their own colours on a ground of their own, the same in both themes:
 # the markers (on their pills), a body's eyes and end rims, the lessons' demonstration, the
 # mines battle panel and its HP bars, the busy pill, the rules' small mines picture's cells

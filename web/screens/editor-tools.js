@@ -173,7 +173,7 @@ export function editorTools(ed) {
     type: "button", "data-testid": `editor-tool-${id}`, "data-tool": id, "aria-pressed": "false",
     title: t("editor.tool.title", { tool: toolName(id), key }), onclick: () => setTool(tl, id) }, toolName(id)));
   tl.colourButtons = palette.map((hex, i) => el("button", {
-    type: "button", class: "editor-swatch", style: `--swatch:${hex}`, "data-testid": "editor-color",
+    type: "button", class: "editor-swatch", style: `--swatch:${hex};--swatch-ink:${ed.ink ? ed.ink(i) : "#ffffff"}`, "data-testid": "editor-color",
     "data-color": String(i), "aria-pressed": "false", "aria-label": t("editor.colour.named", { name: colourName(i) }),
     title: colourName(i), onclick: () => setColour(tl, i) }, swatchMark(i, letterSet)));
   tl.holeFrozen = el("input", { type: "number", min: "1", max: "10000", placeholder: t("editor.none"),
