@@ -3,6 +3,7 @@
     .venv/bin/python bench/web_input.py [--levels 1,500,1000,1500,2000] [--rounds 1]
     .venv/bin/python bench/web_input.py --first 8 [--rounds 2]
     .venv/bin/python bench/web_input.py --terrain [--rounds 3]
+    .venv/bin/python bench/web_input.py --throttle 4     (the default; --throttle 1: plain only)
 
 Needs a built site (`python3 build.py build`). Plays the certified solutions of main-line
 levels (by default 1, 500, 1000, 1500 and 2000; `--first N` plays levels 1..N instead) by
@@ -17,6 +18,10 @@ steps (the step cost must not grow with the steps played); and the same first/la
 Python's `play.step` alone on CPython, for reference. ``--terrain`` plays instead a level with
 coloured paths and bridges (spec section 3b) made by the designer from a fixed request
 (:data:`TERRAIN_REQUEST`), in the editor's try-play opened from its share link.
+
+Every figure is measured twice and printed side by side: plain, and with Chromium's CPU
+throttled ``--throttle`` times (Chrome DevTools Protocol ``Emulation.setCPUThrottlingRate``;
+4 is a mid-range phone, issue 52), the page's main thread and its worker slowed alike.
 """
 
 from __future__ import annotations
@@ -77,10 +82,11 @@ def _figures(values: list[float]) -> str:
 
 
 def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds: int,
-                    rushed: bool, reduced: bool, terrain: list[dict[str, Any]]
-                    ) -> dict[int, dict[str, list[list[float]]]]:
+                    rushed: bool, reduced: bool, terrain: list[dict[str, Any]],
+                    throttle: float = 1.0) -> dict[int, dict[str, list[list[float]]]]:
     """``{level: {"steps": [per round: ms per step], "frames": [...]}}`` from the page;
-    level :data:`TERRAIN` is ``terrain[0]``, played in the editor's try-play."""
+    level :data:`TERRAIN` is ``terrain[0]``, played in the editor's try-play. ``throttle``:
+    Chromium's CPU slowed that many times while the levels are played (1: not at all)."""
     server = make_server(SITE, port=0)
     start_in_thread(server)
     host, port = server.server_address[:2]
@@ -103,6 +109,9 @@ def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds:
                           json.dumps(progress))
             page.reload()
             page.evaluate("() => window.gridforge.ready")
+            if throttle != 1:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
             for n in numbers:
                 out[n] = {}
                 for _ in range(rounds):
@@ -131,6 +140,25 @@ def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds:
     return out
 
 
+def report_throttled(numbers: list[int], solutions: dict[int, list[Any]],
+                     plain: dict[int, dict[str, list[list[float]]]],
+                     slowed: dict[int, dict[str, list[list[float]]]], rate: float) -> None:
+    """The median drag step per level, plain and with the CPU throttled ``rate`` times, side
+    by side (with the throttled step's parts)."""
+    print(f"pointer move -> board redrawn, median per level: plain | CPU throttled {rate:g}x "
+          f"(goal < {GOAL_MS:.0f} ms both):")
+    for n in numbers:
+        fast = statistics.median([v for run in plain[n]["steps"] for v in run])
+        slow = [v for run in slowed[n]["steps"] for v in run]
+        parts = {key: statistics.median([v for run in slowed[n][key] for v in run])
+                 for key in PARTS}
+        met = "met" if statistics.median(slow) < GOAL_MS else "NOT met"
+        p90 = sorted(slow)[math.ceil(0.9 * len(slow)) - 1]
+        print(f"  level {n:4d} ({len(solutions[n]):3d} steps): {fast:5.1f} ms | "
+              f"{statistics.median(slow):5.1f} ms (p90 {p90:.1f}; wait {parts['waits']:.1f}, "
+              f"call {parts['calls']:.1f}, redraw {parts['draws']:.1f}); {met}")
+
+
 def python_steps(level: dict[str, Any], solution: list[Any]) -> list[float]:
     """Milliseconds of each ``play.step`` along ``solution`` on this CPython."""
     session = play.start(level)["id"]
@@ -156,6 +184,8 @@ def main() -> int:
                         help="play a designed level with coloured paths and bridges instead")
     parser.add_argument("--reduced-motion", action="store_true",
                         help="play with prefers-reduced-motion (no 90 ms glide after a step)")
+    parser.add_argument("--throttle", type=float, default=4.0,
+                        help="also play with the CPU slowed this many times (default 4; 1: no)")
     args = parser.parse_args()
     numbers = list(range(1, max(1, min(args.first, 2000)) + 1)) if args.first else args.levels
     if args.terrain:
@@ -169,9 +199,13 @@ def main() -> int:
     else:
         entries = {n: mainline_level(n) for n in numbers}
     solutions = {n: e["certificate"]["solution"] for n, e in entries.items()}
+    terrain = [entries[TERRAIN]["level"]] if args.terrain else []
     measured = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed,
-                               args.reduced_motion,
-                               [entries[TERRAIN]["level"]] if args.terrain else [])
+                               args.reduced_motion, terrain)
+    if args.throttle != 1:
+        slowed = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed,
+                                 args.reduced_motion, terrain, args.throttle)
+        report_throttled(numbers, solutions, measured, slowed, args.throttle)
 
     print(f"pointer move -> board redrawn, per level ({args.rounds} round(s), "
           f"{'rushed' if args.rushed else 'paced'}"

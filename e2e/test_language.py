@@ -174,8 +174,9 @@ def test_the_editor_speaks_chinese_and_english_comes_at_once(zh_page: Page) -> N
     tap(page, (1, 3))  # the hole of colour 1
     live_for_board(page, "unsolvable")
     expect(live).to_contain_text("擦除第 2 列第 4 行之后就无解了")
-    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("颜色 1")
-    expect(page.get_by_test_id("editor-issue").first).to_have_text("洞：洞和蛇身的层数对不上")
+    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("蓝色")
+    expect(page.get_by_test_id("editor-issue-sentence").first).to_have_text(
+        "再放 1 个蓝色的洞：1 层蓝色需要同样多的洞。")
     page.get_by_test_id("editor-verify").click()
     expect(page.get_by_test_id("editor-message")).to_contain_text("请先改好这些：")
     text = page.evaluate("() => document.body.innerText")
@@ -192,9 +193,9 @@ def test_the_editor_speaks_chinese_and_english_comes_at_once(zh_page: Page) -> N
     expect(page.get_by_test_id("editor-tool-body")).to_have_text("Body")
     live_for_board(page, "unsolvable")
     expect(live).to_contain_text("Not solvable")
-    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("colour 1")
-    expect(page.get_by_test_id("editor-issue").first).to_have_text(
-        "holes: color 1: 1 layer(s) but 0 hole(s)")
+    expect(page.get_by_test_id("editor-reason-text").first).to_contain_text("blue")
+    expect(page.get_by_test_id("editor-issue-sentence").first).to_have_text(
+        "Add 1 blue hole(s): 1 blue layer(s) need as many holes.")
     page.get_by_test_id("editor-verify").click()
     expect(page.get_by_test_id("editor-message")).to_contain_text("Fix these first: ")
     assert lang(page) == "en"

@@ -189,8 +189,8 @@ def test_motion_follows_the_system_unless_the_player_reduces_it(browser: Browser
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_every_screen_is_drawn_in_the_theme(browser: Browser, base_url: str, scheme: str):
     """The page's ground, a board's ground and a piece on it take the theme's colours."""
-    # The snakes board is a lit table in both themes (issue 44: every colour 3:1 on its floor).
-    floor = {"light": "rgb(239, 233, 220)", "dark": "rgb(239, 233, 220)"}[scheme]
+    # The snakes board follows the theme (issue 52: a dark floor, the dark palette 3:1 on it).
+    floor = {"light": "rgb(239, 233, 220)", "dark": "rgb(30, 34, 41)"}[scheme]
     open_ground = {"light": "rgb(247, 246, 241)", "dark": "rgb(37, 40, 46)"}[scheme]
     with open_page(browser, base_url, service_workers="block", color_scheme=scheme,
                    **DEVICES["desktop"]) as page:

@@ -71,7 +71,7 @@ def test_a_level_dragged_to_its_win_then_next_and_the_map_after_reload(
         expect(won).to_contain_text(f"Solved in {len(steps)} steps")
         best = BLOCK["certificates"][0]["steps"]
         expect(page.get_by_test_id("snakes-win-steps")).to_contain_text(
-            "no solution is shorter" if BLOCK["certificates"][0]["optimal"]
+            "Perfect: the fewest steps possible" if BLOCK["certificates"][0]["optimal"]
             else f"best known solution ({best} steps)")
         expect(page.get_by_test_id("snakes-win-steps")).not_to_contain_text("certificate")
         page.get_by_test_id("snakes-next").click()

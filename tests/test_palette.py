@@ -33,6 +33,18 @@ def palette() -> tuple[list[str], list[str], int]:
     return colours, letters, int(count.group(1))
 
 
+def dark_palette() -> list[str]:
+    """DARK_PALETTE as web/palette.js writes it (the dark theme's board, issue 52)."""
+    block = re.search(r"export const DARK_PALETTE = \[(.*?)\];", PALETTE_JS.read_text(), re.S)
+    assert block, "palette.js lost DARK_PALETTE"
+    return re.findall(r'"(#[0-9a-fA-F]{6})"', block.group(1))
+
+
+def theme_palette(theme: str) -> list[str]:
+    """The body colours drawn on the board of ``theme`` ("light" or "dark")."""
+    return palette()[0] if theme == "light" else dark_palette()
+
+
 def srgb_to_lab(colour: str) -> tuple[float, float, float]:
     """CIELAB (D65) of a "#rrggbb" sRGB colour."""
     def linear(c: float) -> float:
@@ -111,9 +123,11 @@ def test_delta_e_2000_matches_the_published_test_pairs(lab1, lab2, expected):
     assert delta_e_2000(lab2, lab1) == pytest.approx(expected, abs=1e-4)
 
 
-def test_every_pair_of_designer_colours_is_at_least_20_apart():
-    colours, _, count = palette()
-    assert count == 15 and len(colours) == count  # all fifteen (issue 23)
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_pair_of_designer_colours_is_at_least_20_apart(theme: str):
+    _, _, count = palette()
+    colours = theme_palette(theme)
+    assert count == 15 and len(colours) == count  # all fifteen (issue 23), in both themes
     labs = [srgb_to_lab(c) for c in colours[:count]]
     too_close = [
         (colours[i], colours[j], round(delta_e_2000(labs[i], labs[j]), 2))
@@ -136,7 +150,7 @@ def test_every_colour_the_designer_may_choose_is_one_of_the_checked_colours():
 
 
 def test_the_letter_on_every_colour_reads_at_least_4_5_to_1():
-    colours, _, _ = palette()
+    colours = palette()[0] + dark_palette()
     text = PALETTE_JS.read_text()
     switch = float(re.search(r"export const INK_SWITCH = ([\d.]+);", text).group(1))
     inks = re.search(r'luminance > INK_SWITCH \? "(#[0-9a-f]{6})" : "(#[0-9a-f]{6})"', text)
@@ -187,7 +201,15 @@ def test_the_editors_badges_read_at_least_4_5_to_1_on_their_ground():
     def full(c: str) -> str:
         return c if len(c) == 7 else "#" + "".join(ch * 2 for ch in c[1:])
 
-    grounds = ["#ffffff", colour("light", "hole"), colour("dark", "hole")]
+    # A hole's letter: its theme's ink on that theme's hole (no pill under it).
+    inks = re.search(
+        r'dataset\.theme === "dark" \? "(#[0-9a-f]{6})" : "(#[0-9a-f]{3,6})", "centre"', board)
+    assert inks, "the hole letter's inks moved"
+    for theme, ink in zip(("dark", "light"), inks.groups(), strict=True):
+        assert contrast(full(ink), colour(theme, "hole")) >= 4.5, theme
+    fills = [f for f in fills if f not in inks.groups()]
+    grounds = ["#ffffff"]
     weak = {(f, g): round(contrast(full(f), g), 2) for f in fills for g in grounds
             if contrast(full(f), g) < 4.5}
     assert weak == {}
+

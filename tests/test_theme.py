@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_palette import delta_e_2000, palette, srgb_to_lab
+from .test_palette import delta_e_2000, palette, srgb_to_lab, theme_palette
 
 pytestmark = pytest.mark.cpython_only  # reads web/ from the source tree
 
@@ -22,7 +22,8 @@ THEMES = ("light", "dark")
 HEX = re.compile(r"#[0-9a-fA-F]{6}")
 # Custom properties that are layout, not colour (set by style.css or by the screens' code).
 LAYOUT = {"message-height", "cols", "rows", "cell", "cell-max", "from-x", "from-y", "side",
-          "swatch", "k"}
+          "swatch", "swatch-ink", "k",
+          "dx", "dy", "spark"}  # a win's sparks (snakes-win.js)
 # Rules that draw with their own colours on a ground of their own, the same in both themes:
 # the markers (on their pills), a body's eyes and end rims, the lessons' demonstration, the
 # mines battle panel and its HP bars, the busy pill, the rules' small mines picture's cells
@@ -152,7 +153,8 @@ def apart(a: str, b: str) -> float:
 
 @pytest.mark.parametrize("theme", THEMES)
 def test_pieces_holes_and_stones_are_told_apart_from_the_floor(theme: str):
-    colours, _, count = palette()
+    _, _, count = palette()
+    colours = theme_palette(theme)
     floor, hole, stone = (colour(theme, n) for n in ("floor", "hole", "stone"))
     close = {c: round(apart(c, floor), 1) for c in colours[:count] if apart(c, floor) < 20}
     assert close == {}, "a body colour too close to the floor"
@@ -183,7 +185,7 @@ def test_the_mines_grounds_are_told_apart_at_a_glance(theme: str):
 def test_every_body_colour_reads_3_to_1_against_the_floor(theme: str):
     """WCAG 1.4.11 (non-text contrast): a body, a hole's ring and a coat are the pieces a
     player must see, so every palette colour stands 3:1 against the board's floor."""
-    colours, _, _ = palette()
+    colours = theme_palette(theme)
     floor = colour(theme, "floor")
     weak = {c: round(contrast(c, floor), 2) for c in colours if contrast(c, floor) < 3}
     assert weak == {}

@@ -100,3 +100,32 @@ def test_the_editors_answers_and_verdicts_are_in_words():
     assert not DEVELOPER.search(verdict["reason"])
     solved = page.editor_verify(spec_example())
     assert solved["certificate"] == page.verify(spec_example())
+
+
+def _blank(bodies: list[dict[str, Any]], holes: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"format": "gridforge.snakes.level/1", "cols": 6, "rows": 6, "stones": [],
+            "bodies": bodies, "holes": holes}
+
+
+@pytest.mark.parametrize(("language", "bodies", "holes", "wanted"), [
+    ("en", [], [], ["Add at least one body."]),
+    ("zh-CN", [], [], ["至少放一条蛇。"]),
+    ("en", [{"cells": [[0, 0], [1, 0]], "colors": [0]}], [],
+     ["Add 1 red hole(s): 1 red layer(s) need as many holes."]),
+    ("en", [{"cells": [[0, 0], [1, 0]], "colors": [0]}],
+     [{"cell": [3, 3], "color": 0}, {"cell": [4, 4], "color": 1}],
+     ["Remove 1 blue hole(s), or give a body 1 more blue layer(s): no blue layer would fill "
+      "them."]),
+    ("zh-CN", [{"cells": [[0, 0], [1, 0]], "colors": [0, 3]}], [{"cell": [3, 3], "color": 0}],
+     ["再放 1 个黄色的洞：1 层黄色需要同样多的洞。"]),
+])
+def test_what_a_level_still_needs_is_said_as_a_sentence(
+        language: str, bodies: list[dict[str, Any]], holes: list[dict[str, Any]],
+        wanted: list[str]):
+    from gridforge.i18n import speaking
+
+    with speaking(language):
+        issues = page.editor_open(_blank(bodies, holes))["issues"]
+    assert [issue.get("sentence") for issue in issues] == wanted
+    # The technical path and message stay for the details line and for tools.
+    assert all(issue["path"] and issue["message"] for issue in issues)

@@ -78,10 +78,51 @@ def plain(text: str) -> str:
                             text)
 
 
+_COUNT = re.compile(r".*?(\d+)\.\.(\d+) items, got (\d+)")
+_BALANCE = re.compile(r"color (\d+): (\d+) layer\(s\) but (\d+) hole\(s\)")
+
+
+def colour_name(index: object) -> str:
+    """Palette colour ``index`` by its name in the call's language ("blue", "蓝")."""
+    key = f"announce.colour.{index}"
+    return say(key) if has(key) else say("announce.colour.other")
+
+
+def _count_sentence(kind: str, match: re.Match[str]) -> str:
+    low, high, got = (int(match.group(k)) for k in (1, 2, 3))
+    if got < low:
+        return say(f"editor.need.{kind}")
+    return say(f"editor.need.fewer-{kind}s", extra=got - high, max=high)
+
+
+def _balance_sentence(match: re.Match[str]) -> str:
+    colour, layers, holes = match.group(1), int(match.group(2)), int(match.group(3))
+    if layers > holes:
+        return say("editor.need.holes-for", count=layers - holes, colour=colour_name(colour),
+                   layers=layers)
+    return say("editor.need.layers-for", count=holes - layers, colour=colour_name(colour))
+
+
+def sentence(issue: dict[str, str]) -> str | None:
+    """What a level still needs, as a sentence a designer acts on ("Add at least one
+    body."), for the issues the editor meets while a level is being built; None for others
+    (they keep their place and message)."""
+    path, code, message = (str(issue.get(k, "")) for k in ("path", "code", "message"))
+    if path in ("bodies", "holes") and code == "count":
+        match = _COUNT.match(message)
+        return _count_sentence({"bodies": "body", "holes": "hole"}[path], match) if match else None
+    if code == "supply_demand":
+        match = _BALANCE.fullmatch(message.strip())
+        return _balance_sentence(match) if match else None
+    return None
+
+
 def issue_words(issue: dict[str, str]) -> dict[str, str]:
     """An issue's JSON (``{path, code, message}``) with its place and its message in words
-    added (``place``, ``text``); the path and code stay for tools and for placing the
-    message beside its field."""
+    added (``place``, ``text``) and, where the editor knows it, what to do as a sentence
+    (``sentence``); the path and code stay for tools and for placing the message beside
+    its field."""
+    said = sentence(issue)
     where = place(str(issue.get("path", "")))
     text = plain(str(issue.get("message", "")))
     if where and text.startswith(f"{where}: "):
@@ -91,4 +132,5 @@ def issue_words(issue: dict[str, str]) -> dict[str, str]:
         # language says the kind of problem (``issue.<code>``) beside the place.
         code = str(issue.get("code", ""))
         text = say(f"issue.{code}") if has(f"issue.{code}") else say("issue.other")
-    return {**issue, "place": where, "text": text}
+    worded = {**issue, "place": where, "text": text}
+    return {**worded, "sentence": said} if said is not None else worded

@@ -18,6 +18,7 @@ import { eyesOf } from "./snakes-markers.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
+const BADGE_MIN_PX = 17;  // a lock's, a key's or a freeze count's badge on screen (16 px and a margin)
 const KEY_DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 function node(tag, attrs = {}, text = null) {
@@ -223,6 +224,11 @@ export class EditorBoard {
     const a = this.svg;
     a.setAttribute("data-focus", this.cursor.join(","));
     a.replaceChildren();
+    // Badges at least BADGE_MIN_PX tall on screen however small the cells (issue 52), and
+    // each clear of the others (this.pills: those placed so far).
+    const shown = a.getBoundingClientRect().width / (level.cols * S);
+    this.badgeScale = shown > 0 ? Math.max(1, BADGE_MIN_PX / (13 * shown)) : 1;
+    this.pills = [];
     const colour = (i) => palette[i] || "#000";
     this.drawGround(level, colour, letters, view);
     this.drawHoles(level, colour, view);
@@ -278,7 +284,9 @@ export class EditorBoard {
       this.svg.append(node("rect", { x: x * S + 5, y: y * S + 5, width: S - 10, height: S - 10, rx: 7,
         class: `editor-hole${picked ? " editor-selected" : ""}`, stroke: colour(hole.color),
         "data-testid": "editor-hole", "data-cell": `${x},${y}`, "data-color": hole.color }));
-      if (letters) this.badge([x, y], letters[hole.color] || "", "#222", "centre");
+      // A hole's letter on the hole's own ground: dark on the light theme's white, light in
+      // the dark theme's well.
+      if (letters) this.badge([x, y], letters[hole.color] || "", document.documentElement.dataset.theme === "dark" ? "#eeeeee" : "#222", "centre");
       if (hole.frozen) this.badge([x, y], `❄${hole.frozen}`, "#1c4f8a");
     });
   }
@@ -360,22 +368,31 @@ export class EditorBoard {
   badge(cell, text, fill, where = "corner") {
     if (!text) return;
     const [x, y] = centre(cell);
+    const k = this.badgeScale || 1;
     let at = where === "centre" ? { x, y: y + 5, "text-anchor": "middle" }
       : { x: x + S * 0.46, y: y + S * 0.46, "text-anchor": "end" };
     if (where !== "centre") {
       // A corner badge lies across a body and the floor: it gets a ground of its own (a
       // white pill), so that its dark text reads at 4.5:1 on any colour, in either theme.
-      // It takes the first corner of its cell (then beyond the cell) clear of every eye.
-      const width = text.length * 7 + 4;
+      // It takes the first corner of its cell (then beyond the cell) clear of every eye and
+      // of every badge placed before it.
+      const [width, height] = [(text.length * 7 + 4) * k, 13 * k];
+      const box = (p) => [p.x - width + 2, p.y - 10 * k, p.x + 2, p.y + 3 * k];
       const eyes = (this.eyes || []).map((e) => [e.cx * S - e.r * S, e.cy * S - e.r * S, e.cx * S + e.r * S, e.cy * S + e.r * S]);
-      const clear = (p) => !eyes.some(([l, t, r, b]) => p.x - width + 2 < r && l < p.x + 2 && p.y - 10 < b && t < p.y + 3);
+      const meets = (p) => ([l, t, r, b]) => { const [pl, pt, pr, pb] = box(p); return pl < r && l < pr && pt < b && t < pb; };
+      const { cols, rows } = this.state.level;
+      const inside = (p) => { const [l, t, r, b] = box(p); return l >= 0 && t >= 0 && r <= cols * S && b <= rows * S; };
+      const clear = (p) => inside(p) && !eyes.some(meets(p)) && !this.pills.some(meets(p));
       const corners = [[0.46, 0.46], [0.46, -0.2], [-0.46 + width / S, 0.46], [-0.46 + width / S, -0.2],
-        [0.46, 0.78], [0.46, -0.52]].map(([dx, dy]) => ({ x: x + S * dx, y: y + S * dy, "text-anchor": "end" }));
-      at = corners.find(clear) || at;
-      this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10, width, height: 13, rx: 3,
+        [0.46, 0.78], [0.46, -0.52], [0.46 + width / S, 0.46], [-0.46, 0.46], [0.46, 1.1], [0.46, -0.84]]
+        .map(([dx, dy]) => ({ x: x + S * dx, y: y + S * dy, "text-anchor": "end" }));
+      at = corners.find(clear) || corners.find((p) => inside(p) && !this.pills.some(meets(p))) || at;
+      this.pills.push(box(at));
+      this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10 * k, width, height, rx: 3 * k,
         fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill", "data-testid": "editor-badge-pill" }));
     }
-    this.svg.append(node("text", { ...at, fill, class: "editor-badge", "data-testid": "editor-badge" }, text));
+    this.svg.append(node("text", { ...at, fill, class: "editor-badge", "data-testid": "editor-badge",
+      "font-size": 11 * k }, text));
   }
 }
 

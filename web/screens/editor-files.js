@@ -137,11 +137,19 @@ export function editorFiles(ed, drafts) {
   fp.importIssues = el("ul", { class: "editor-issues", "data-testid": "editor-import-issues" });
   const shareLink = el("input", { type: "text", readonly: "", "data-testid": "editor-share-link", "aria-label": t("editor.share"),
     placeholder: t("editor.share.placeholder") });
-  const importSection = el("section", { class: "editor-files" }, el("h3", {}, t("editor.import.title")), importFile, importText,
+  // The browser's own file button speaks the browser's language ("Choose File / No file
+  // chosen"): it stays for the keyboard and tests, out of sight, behind a label in ours.
+  importFile.classList.add("visually-hidden");
+  importFile.id = "editor-import-file";
+  const chosen = el("span", { class: "editor-file-name", "data-testid": "editor-import-file-name" }, t("editor.import.no-file"));
+  const chooser = el("div", { class: "editor-row editor-file-chooser" }, importFile,
+    el("label", { for: "editor-import-file", class: "button-like", "data-testid": "editor-import-choose" }, t("editor.import.choose")), chosen);
+  const importSection = el("section", { class: "editor-files" }, el("h3", {}, t("editor.import.title")), chooser, importText,
     el("button", { type: "button", "data-testid": "editor-import-paste", onclick: () => importFrom(fp, importText.value, t("editor.import.pasted-text")) },
       t("editor.import.paste")),
     fp.importIssues);
   importFile.addEventListener("change", async () => {
+    chosen.textContent = importFile.files[0] ? importFile.files[0].name : t("editor.import.no-file");
     await importFromFile(fp, importFile.files[0]);
     importFile.value = "";
   });

@@ -17,14 +17,28 @@ export function refusal(e, error, what) {
   say(e, t("editor.refusal", { what, detail: issues.length ? issues.map(issueText).join("; ") : error.message }), "error");
 }
 
+/** One thing still to fix: Python's sentence when it has one (what to do), with the field
+ * path and the engine's message folded in a details line for designers who want them. */
+function issueItem(issue) {
+  const item = el("li", { "data-testid": "editor-issue", "data-path": issue.path });
+  if (typeof issue.sentence !== "string") {
+    item.textContent = issueText(issue);
+    return item;
+  }
+  item.append(el("span", { "data-testid": "editor-issue-sentence" }, issue.sentence), " ",
+    el("details", { class: "editor-issue-details" }, el("summary", {}, t("editor.issue-details")),
+      el("code", {}, !issue.path || issue.message.startsWith(`${issue.path}: `) ? issue.message
+        : `${issue.path}: ${issue.message}`)));
+  return item;
+}
+
 /** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw. */
 export function show(e, next) {
   const { ed, issuesList } = e;
   ed.answer = next;
   e.replay.stop();
   e.tools.sync();
-  issuesList.replaceChildren(...next.issues.map((issue) =>
-    el("li", { "data-testid": "editor-issue", "data-path": issue.path }, issueText(issue))));
+  issuesList.replaceChildren(...next.issues.map((issue) => issueItem(issue)));
   if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, t("editor.nothing-to-fix")));
   const { selected } = ed;
   if (selected && !(selected.kind === "body" ? next.level.bodies : next.level.holes)[selected.index]) ed.selected = null;

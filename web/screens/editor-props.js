@@ -4,7 +4,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { cellWords, issueText, issueWords } from "./editor-state.js";
+import { cellWords, colourName, issueText, issueWords } from "./editor-state.js";
 
 /** A typed number as Python should judge it: blank is null (none), a whole number is that
  * number, anything else goes as typed so that Python refuses it naming the field ("abc" in
@@ -25,6 +25,15 @@ function propField(label, value, testid, path, attrs = {}) {
 function bodyFields(level, index) {
   const body = level.bodies[index];
   const colours = propField(t("editor.props.colours"), body.colors.join(", "), "editor-prop-colors", "edit.colors");
+  // The layers' colours by name as they are typed, outer first (issue 52).
+  const named = el("span", { class: "editor-field-names", "data-testid": "editor-prop-colour-names" });
+  const nameColours = () => {
+    named.textContent = colours.input.value.split(",").map((part) => part.trim()).filter((part) => /^\d+$/.test(part))
+      .map((part) => colourName(Number(part))).join(" · ");
+  };
+  colours.input.addEventListener("input", nameColours);
+  nameColours();
+  colours.row.append(named);
   const frozen = propField(t("editor.props.frozen"), body.frozen, "editor-prop-frozen", "edit.frozen", { inputmode: "numeric" });
   const lockId = propField(t("editor.props.lock-id"), body.lock ? body.lock.id : "", "editor-prop-lock-id", "edit.lock");
   const kind = el("select", { "data-testid": "editor-prop-lock-kind", "aria-label": t("editor.props.lock-kind") },
@@ -45,10 +54,20 @@ function bodyFields(level, index) {
   };
 }
 
+/** A hole's colour, picked by name (issue 52: never a number to type). */
+function colourField(value) {
+  const count = Math.max(15, value + 1);
+  const input = el("select", { "data-testid": "editor-prop-hole-color" },
+    ...Array.from({ length: count }, (_, i) => el("option", { value: String(i) }, colourName(i))));
+  input.value = String(value);
+  const error = el("span", { class: "editor-field-error", "data-path": "edit.color", "data-testid": "editor-field-error" });
+  return { input, error, row: el("label", { class: "editor-field" }, `${t("editor.colour")} `, input, error) };
+}
+
 /** The fields of hole `index` of `level`: {fields, rows, build()}. */
 function holeFields(level, index) {
   const hole = level.holes[index];
-  const colour = propField(t("editor.colour"), hole.color, "editor-prop-hole-color", "edit.color", { inputmode: "numeric" });
+  const colour = colourField(hole.color);
   const frozen = propField(t("editor.props.frozen"), hole.frozen, "editor-prop-hole-frozen", "edit.frozen", { inputmode: "numeric" });
   return {
     fields: [colour, frozen],

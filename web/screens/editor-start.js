@@ -50,6 +50,9 @@ async function openShared(e, code) {
   }
   await open(e, read.levels[0], { name: t("editor.shared-name") });
   say(e, t("editor.shared-opened"));
+  // A shared level arrives verified (issue 52): the page verifies it on open, busy state and
+  // cancel as for the Verify button, so its status and try-play's stars are true at once.
+  await e.verification.verify();
 }
 
 /** Open the level the route `params` names (a failure said on the message line). */

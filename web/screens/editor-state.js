@@ -3,14 +3,16 @@
 // selection, the certificates known by level SHA-256, the replayed step, and the edit
 // history. Data only: every edit, verdict and score is Python's.
 
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 
 /** Edits kept for undo (docs/editor.md). */
 export const HISTORY_LIMIT = 200;
 
-/** A field-path issue as one line, in Python's words for the page (its `place` and `text`)
+/** A field-path issue as one line: what to do (its `sentence`) when Python knows it, else in
+ * Python's words for the page (its `place` and `text`)
  * when it has them, else its path and message. */
 export function issueText(issue) {
+  if (typeof issue.sentence === "string") return issue.sentence;  // what to do, when Python knows
   if (typeof issue.text === "string") return issue.place ? t("editor.issue-line", { place: issue.place, text: issue.text }) : issue.text;
   return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
 }
@@ -18,6 +20,11 @@ export function issueText(issue) {
 /** An issue's message alone (shown beside the field its path names). */
 export function issueWords(issue) {
   return typeof issue.text === "string" ? issue.text : issue.message;
+}
+
+/** Colour `i` by its name in the page's language ("red", "红"). */
+export function colourName(i) {
+  return has(`announce.colour.${i}`) ? t(`announce.colour.${i}`) : t("announce.colour.other");
 }
 
 /** Cell [x, y] as a designer counts it on the board. */

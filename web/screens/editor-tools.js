@@ -5,10 +5,10 @@
 // threshold, the board's size (Resize, New empty), and what a gesture on the board asks
 // Python for with the tool in hand. The board's limits come from Python (facts).
 
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { el } from "./dom.js";
 import { typed } from "./editor-props.js";
-import { cellWords } from "./editor-state.js";
+import { cellWords, colourName } from "./editor-state.js";
 
 // [tool, key on the board]; a tool's name is editor.tool.<tool>.
 export const TOOLS = [["select", "1"], ["stone", "2"], ["hole", "3"], ["body", "4"], ["erase", "5"],
@@ -87,7 +87,7 @@ async function hole(tl, color, first) {
   const frozen = holeFrozen.validity.badInput ? "not a number" : typed(holeFrozen.value);  // i18n-ok: a value Python refuses by name
   if (await ed.edit({ tool: "hole", cell: first, color, frozen },
     { select: (lv) => ({ kind: "hole", index: lv.holes.findIndex((h) => h.cell[0] === first[0] && h.cell[1] === first[1]) }) })) {
-    ed.say(t("editor.hole-placed", { colour: color, cell: cellWords(first) }));
+    ed.say(t("editor.hole-placed", { colour: colourName(color), cell: cellWords(first) }));
   }
 }
 
@@ -153,6 +153,12 @@ function toolbar(tl) {
   ];
 }
 
+/** The mark on colour `i`'s swatch: its letter in English, its name's first character in
+ * Chinese (never an English initial there). */
+function swatchMark(i, letterSet) {
+  return has(`editor.swatch.${i}`) ? t(`editor.swatch.${i}`) : letterSet[i] || String(i);
+}
+
 /**
  * The tools of the editor `ed` (editor.js's shared state and calls). Returns the toolbar's
  * rows (`elements`), `gesture(kind, cells)` for the board, `setTool`, `setColour`,
@@ -167,9 +173,9 @@ export function editorTools(ed) {
     type: "button", "data-testid": `editor-tool-${id}`, "data-tool": id, "aria-pressed": "false",
     title: t("editor.tool.title", { tool: toolName(id), key }), onclick: () => setTool(tl, id) }, toolName(id)));
   tl.colourButtons = palette.map((hex, i) => el("button", {
-    type: "button", class: "editor-swatch", style: `--swatch:${hex}`, "data-testid": "editor-color",
-    "data-color": String(i), "aria-pressed": "false", "aria-label": t(letterSet[i] ? "editor.colour.lettered" : "editor.colour.number", { colour: i, letter: letterSet[i] }),
-    onclick: () => setColour(tl, i) }, letterSet[i] || String(i)));
+    type: "button", class: "editor-swatch", style: `--swatch:${hex};--swatch-ink:${ed.ink ? ed.ink(i) : "#ffffff"}`, "data-testid": "editor-color",
+    "data-color": String(i), "aria-pressed": "false", "aria-label": t("editor.colour.named", { name: colourName(i) }),
+    title: colourName(i), onclick: () => setColour(tl, i) }, swatchMark(i, letterSet)));
   tl.holeFrozen = el("input", { type: "number", min: "1", max: "10000", placeholder: t("editor.none"),
     "data-testid": "editor-hole-frozen", "aria-label": t("editor.hole-frozen-label") });
   const colsInput = tl.colsInput = el("input", { type: "number", "data-testid": "editor-cols", "aria-label": t("editor.cols") });

@@ -48,7 +48,8 @@ function editorObject(app) {
   const e = { app, python, ed, history };
   Object.assign(ed, {
     app, python, history,
-    palette: (app.palette && app.palette.PALETTE) || [],
+    // The board's colours in the theme in use (a theme change mounts the editor again).
+    palette: app.palette ? app.palette.PALETTE.map((_, i) => app.palette.colour(i)) : [],
     letters: (app.palette && app.palette.LETTERS) || [],
     say: (...args) => say(e, ...args),
     refusal: (...args) => refusal(e, ...args),
@@ -120,7 +121,7 @@ function editorPage(e, root) {
       files.importSection,
       e.drafts.element,
       e.batches.element));
-  e.tryView = tryPlayView(ed, workspace, () => e.board.svg.focus());
+  e.tryView = tryPlayView(ed, workspace, () => e.board.svg.focus(), () => e.verification.verify());
   // Tests and tools wait for data-ready on the section of the route they opened.
   const section = el("section", { class: "editor", "data-testid": "editor",
     "data-route": app.route ? app.route.hash : "#editor" }, e.message, workspace, e.tryView.element);

@@ -38,14 +38,18 @@ export const screen = {
     const progress = app.store.progress();
     const drafts = app.store.drafts();
     const current = progress.snakes.current;
-    const snakesLink = current ? `#snakes/level/${current.level}` : "#snakes";
+    // Play opens the level to play now (issue 52): the one waiting, else the next unsolved.
+    const snakesLink = `#snakes/level/${current ? current.level : nextLevel(progress, progress.snakes.open)}`;
     let live = true;
+    const snakesGo = el("a", { class: "go", href: snakesLink, "data-testid": "home-snakes-go" },
+      current ? t("home.continue") : t("home.play"));
     const snakesBox = el("div", { class: "home-picture", "data-testid": "home-snakes-picture" });
     const minesBox = el("div", { class: "home-picture", "data-testid": "home-mines-picture" });
     (async () => {
       const count = await shippedCount();
       const n = current && current.level <= count ? current.level : nextLevel(progress, count);
       const loaded = await mainlineLevel(n);
+      if (live) snakesGo.href = `#snakes/level/${n}`;  // within what this build ships
       if (live && loaded) {
         snakesBox.dataset.level = String(n);
         snakesBox.append(levelPicture(loaded.level, t("home.snakes.picture", { level: n })));
@@ -83,8 +87,7 @@ export const screen = {
           el("h2", {}, t("home.snakes.title")),
           el("p", {}, t("home.snakes.about")),
           el("p", { class: "place", "data-testid": "home-snakes-place" }, snakesPlace(progress)),
-          el("a", { class: "go", href: snakesLink, "data-testid": "home-snakes-go" },
-            current ? t("home.continue") : t("home.play"))),
+          snakesGo),
         el("article", { class: "card", "data-testid": "home-mines" },
           minesBox,
           el("h2", {}, t("home.mines.title")),

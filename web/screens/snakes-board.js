@@ -121,9 +121,11 @@ export function drawBoard(parent, level, view, options = {}) {
     // The layers, bottom up: the floor; terrain (paths, bridges: terrain.js); a lesson's
     // demonstration (snakes-lesson.js draws it as a ghost under the pieces, so it never hides
     // what it teaches, and it catches no pointer); the pieces; the focus ring, targets and
-    // hint; the markers; a refused step's mark.
+    // hint; the markers; a refused step's mark. The demonstration's step numbers sit above
+    // the pieces (demo-top-layer), so a body never half hides them (issue 52).
     board.replaceChildren(floor, svg("g", { class: "terrain-layer" }), svg("g", { class: "demo-layer" }),
-      svg("g", { class: "piece-layer" }), svg("g", { class: "overlay-layer" }),
+      svg("g", { class: "piece-layer" }), svg("g", { class: "demo-layer demo-top-layer" }),
+      svg("g", { class: "overlay-layer" }),
       svg("g", { class: "marker-layer" }), svg("g", { class: "refusal-layer" }));
     board.gridforgeTerrain = null;
   }

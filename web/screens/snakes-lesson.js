@@ -61,7 +61,10 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
     if (watch) watch.hidden = folded;
     const node = board();
     const layer = node && node.querySelector(".demo-layer");
-    if (layer) layer.replaceChildren(...(demo && demoOn ? [drawDemo(lesson.key, demo)] : []));
+    const top = node && node.querySelector(".demo-top-layer");
+    const drawn = demo && demoOn ? drawDemo(lesson.key, demo) : null;
+    if (top) top.replaceChildren(...(drawn ? [drawn.numbers] : []));
+    if (layer) layer.replaceChildren(...(drawn ? [drawn.group] : []));
     if (layer) for (const anim of layer.querySelectorAll("animate")) anim.beginElement();
   }
 
@@ -104,8 +107,9 @@ export function mountLesson(slot, app, lesson, { board, relayout = () => {}, atS
   };
 }
 
-/** The demonstration as an SVG group: arrows along each run of one end (numbered when
- * there are several) and, unless motion is reduced, ghost bodies gliding along the steps. */
+/** The demonstration as SVG: `group`, arrows along each run of one end and, unless motion
+ * is reduced, ghost bodies gliding along the steps (drawn under the pieces); `numbers`, the
+ * runs' numbers when there are several (drawn above the pieces). */
 function drawDemo(key, demo) {
   const still = reducedMotion();
   const group = svg("g", { class: `demo ${still ? "demo-still" : "demo-moving"}`, "data-testid": "snakes-demo",
@@ -125,19 +129,34 @@ function drawDemo(key, demo) {
   }
   if (!still) group.append(...ghosts(demo.moves));
   // Runs that start on one cell (a coat shed, then the next layer) number side by side.
+  const numbers = svg("g", { class: "demo-numbers", "data-testid": "snakes-demo-numbers", "aria-hidden": "true" });
   const starts = new Map();
   runs.forEach((run, k) => {
     const at = run.path[0].join(",");
     const before = starts.get(at) ?? 0;
     starts.set(at, before + 1);
-    group.append(arrow(run, runs.length > 1 ? k + 1 : null, before));
+    group.append(arrow(run));
+    if (runs.length > 1) numbers.append(runNumber(run, k + 1, before));
   });
-  return group;
+  return { group, numbers };
 }
 
-/** A still arrow along `run.path` (cell centres), with its number at the start (moved
- * aside by `shift` numbers already there). */
-function arrow(run, number, shift) {
+/** The number of `run` on the first cell its end enters (moved aside by `shift` numbers
+ * already there; the start is under the end itself). */
+function runNumber(run, number, shift) {
+  const node = svg("g", { class: "demo-number-badge", "data-body": run.body, "data-end": run.end });
+  const pts = run.path.map(centre);
+  const [sx, sy] = [pts[1][0] - 0.22 + shift * 0.44, pts[1][1] - 0.22];
+  node.append(svg("circle", { cx: sx, cy: sy, r: 0.2, class: "demo-number-disc" }));
+  const label = svg("text", { x: sx, y: sy + 0.01, class: "demo-number", "text-anchor": "middle",
+    "dominant-baseline": "middle" });
+  label.textContent = String(number);
+  node.append(label);
+  return node;
+}
+
+/** A still arrow along `run.path` (cell centres). */
+function arrow(run) {
   const node = svg("g", { class: "demo-path", "data-testid": "snakes-demo-path", "data-body": run.body,
     "data-end": run.end });
   const pts = run.path.map(centre);
@@ -152,15 +171,6 @@ function arrow(run, number, shift) {
   node.append(svg("polygon", { class: "demo-head", fill: colour(run.color), points: [tip,
     [tip[0] - dx * 0.32 + px * 0.22, tip[1] - dy * 0.32 + py * 0.22],
     [tip[0] - dx * 0.32 - px * 0.22, tip[1] - dy * 0.32 - py * 0.22]].map((p) => p.join(",")).join(" ") }));
-  if (number !== null) {
-    // On the first cell the end enters (the start is under the end itself).
-    const [sx, sy] = [pts[1][0] - 0.22 + shift * 0.44, pts[1][1] - 0.22];
-    node.append(svg("circle", { cx: sx, cy: sy, r: 0.2, class: "demo-number-disc" }));
-    const label = svg("text", { x: sx, y: sy + 0.01, class: "demo-number", "text-anchor": "middle",
-      "dominant-baseline": "middle" });
-    label.textContent = String(number);
-    node.append(label);
-  }
   return node;
 }
 

@@ -37,9 +37,12 @@ export function eyesOf(view) {
   return eyes;
 }
 
-/** The height of a marker in cells for `board` as drawn now. */
+/** The height of a marker in cells for `board` as drawn now. The board's width is read
+ * once and then kept from its ResizeObserver (watchSize): reading it on every redraw forced
+ * a layout of the whole page inside each drag step (issue 52: 4x slower phones). */
 export function markerScale(board, cols) {
-  const px = board.getBoundingClientRect().width / cols;
+  board.gridforgeWidth ??= board.getBoundingClientRect().width;
+  const px = board.gridforgeWidth / cols;
   if (!(px > 0)) return 0.5;
   return Math.min(0.95, Math.max(0.5, MARKER_MIN_PX / px));
 }
@@ -48,7 +51,9 @@ export function markerScale(board, cols) {
 export function watchSize(board, redraw) {
   board.gridforgeRedraw = redraw;
   if (board.gridforgeSizeWatch || typeof ResizeObserver === "undefined") return;
-  board.gridforgeSizeWatch = new ResizeObserver(() => {
+  board.gridforgeSizeWatch = new ResizeObserver((entries) => {
+    board.gridforgeWidth = entries[entries.length - 1].borderBoxSize?.[0]?.inlineSize ??
+      board.getBoundingClientRect().width;
     const cols = Number(board.dataset.cols);
     if (!board.isConnected || !cols || board.gridforgeScale === undefined) return;
     if (Math.abs(markerScale(board, cols) - board.gridforgeScale) > 0.01) board.gridforgeRedraw();
@@ -65,10 +70,14 @@ function place(ctx, [x, y], w, h) {
   ];
 }
 
-/** How many eyes a marker `w` x `h` at [ax, ay] covers. */
+/** How many eyes a marker `w` x `h` at [ax, ay] covers; a marker placed before it that it
+ * would lie over counts as many (a badge never hides another, issue 52). */
 function covered(ctx, [ax, ay], w, h) {
-  return ctx.eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
+  const eyes = ctx.eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
     ay < e.cy + e.r && e.cy - e.r < ay + h).length;
+  const badges = ctx.placed.filter(([bx, by, bw, bh]) => ax < bx + bw && bx < ax + w &&
+    ay < by + bh && by < ay + h).length;
+  return eyes + 100 * badges;
 }
 
 /** A marker never covers an eye: from its own place on the cell it steps above, below or
@@ -197,6 +206,7 @@ export function layoutMarkers(board, level, view, scale) {
     previous: sameLevel ? board.gridforgeKeys : new Map(),
     keysNow: new Map(),
     locks: new Map(),  // pair -> {x, y, w, docked}
+    placed: [],        // [x, y, w, h] of every marker placed so far
     statesBefore: sameLevel ? board.gridforgeMarkStates || new Map() : new Map(),
     statesNow: new Map(),
   };
@@ -215,6 +225,7 @@ export function layoutMarkers(board, level, view, scale) {
       at = docked(ctx, m, w);
       if (!at) continue;
     }
+    ctx.placed.push([at[0], at[1], w, h]);
     if (m.kind === "lock") ctx.locks.set(m.pair, { x: at[0], y: at[1], w, docked: 0 });
     const node = drawMarker(kind, m, at, scale, m.pair === undefined ? null : style(m.pair));
     popWhenChanged(ctx, m, node);

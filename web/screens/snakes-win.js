@@ -4,7 +4,34 @@
 // moves under a finger) and its first button takes the focus without scrolling, so Next
 // works at the first tap whenever the panel is shown.
 import { t } from "../i18n.js";
+import { reducedMotion } from "../motion.js";
 import { el } from "./dom.js";
+
+const SPARKS = 18;  // the celebration's pieces
+
+/**
+ * The win's small celebration (issue 52): sparks in the level's star colours bursting from
+ * the stars and falling away, removed when the last one lands. None under reduced motion.
+ * Its sound is the "won" cue (feedback.js), silent when sound is off.
+ */
+function celebrate(panel) {
+  panel.querySelector(".win-celebrate")?.remove();
+  if (reducedMotion()) return;
+  const burst = el("div", { class: "win-celebrate", "data-testid": "snakes-celebrate", "aria-hidden": "true" });
+  for (let k = 0; k < SPARKS; k++) {
+    // A fixed fan of directions (no randomness: the same win looks the same).
+    const angle = (k / SPARKS) * 2 * Math.PI;
+    const reach = 70 + (k % 3) * 28;
+    const spark = el("span", { class: "win-spark" });
+    spark.style.setProperty("--dx", `${(Math.cos(angle) * reach).toFixed(1)}px`);
+    spark.style.setProperty("--dy", `${(Math.sin(angle) * reach * 0.8 - 20).toFixed(1)}px`);
+    spark.style.setProperty("--k", String(k % 4));
+    burst.append(spark);
+  }
+  let landed = 0;
+  burst.addEventListener("animationend", () => { if (++landed === SPARKS) burst.remove(); });
+  panel.prepend(burst);
+}
 
 /**
  * A button that acts at the first tap. A finger's tap just after a quick flick (the drag
@@ -83,12 +110,16 @@ export function winPanel(app, { levelNumber, certificate, onNext, onMap, replay 
       text.textContent = t(steps === 1 ? "snakes.win.solved-one" : "snakes.win.solved",
         { steps, best: bestWords(steps) });
       element.hidden = false;
+      celebrate(element);
       app.message(t(levelNumber === null ? "snakes.win.message-draft" : "snakes.win.message",
         { level: levelNumber, steps }), "success");
       const next = element.querySelector('[data-testid="snakes-next"]') ||
         element.querySelector('[data-testid="snakes-replay-level"]');
       next.focus({ preventScroll: true });
     },
-    hide() { element.hidden = true; },
+    hide() {
+      element.hidden = true;
+      element.querySelector(".win-celebrate")?.remove();
+    },
   };
 }

@@ -5,9 +5,11 @@
 // A painted cell is a light wash of its colour with a thick band of it along the cell's
 // edge: a body (about half a cell wide) lies in the middle, so the band stays visible
 // beside it whatever the body's colour. A bridge is a deck whose vertical lane is on top:
-// the deck with its rails is drawn over the bodies' horizontal-lane segments, and the
-// vertical-lane segments are drawn again over the deck (deckNodes).
+// the translucent deck with its edges is drawn over the pieces, the horizontal lane seen
+// through it (its end drawn), the vertical lane whole over the deck (deckNodes).
 import { svg } from "./dom.js";
+
+const DECK = [0.22, 0.78];  // a bridge deck's sides, in the cell's width
 
 /** The layer under the pieces: one `snakes-terrain` node per painted cell and bridge, for a
  * board whose cells are `unit` wide; `colour(i)` gives palette colour i, `letter(i)` its
@@ -53,22 +55,29 @@ export function terrainNodes(level, { unit = 1, colour, letter = () => "" }) {
   return nodes;
 }
 
-/** The bridges' decks, drawn over the pieces' horizontal-lane segments, and the
- * vertical-lane segments of `bodies` (cells and colours, as drawn) drawn again on top. */
+/** The bridges' decks, drawn over the pieces, with both lanes of `bodies` (cells and colours,
+ * as drawn) on them: the horizontal (lower) lane seen through the deck, its end drawn (a head
+ * under a bridge never vanishes), and the vertical (upper) lane whole on top (issue 52). */
 export function deckNodes(level, bodies, { unit = 1, colour, width }) {
   const nodes = [];
   const bridges = level.bridges || [];
   if (!bridges.length) return nodes;
   const at = new Set(bridges.map(([x, y]) => `${x},${y}`));
   for (const [x, y] of bridges) {
-    nodes.push(svg("rect", { x: x * unit + unit * 0.12, y: y * unit, width: unit * 0.76,
+    // A translucent deck with dark edges along its sides: it reads as a bridge, and what
+    // passes under it stays in sight.
+    // The deck is about as wide as the body it carries, so the lower lane shows whole on
+    // both sides of it.
+    nodes.push(svg("rect", { x: x * unit + unit * DECK[0], y: y * unit, width: unit * (DECK[1] - DECK[0]),
       height: unit, class: "terrain-deck", "aria-hidden": "true" }));
-    for (const side of [0.12, 0.88]) {
+    for (const side of DECK) {
       nodes.push(svg("line", { x1: x * unit + unit * side, y1: y * unit,
         x2: x * unit + unit * side, y2: (y + 1) * unit, class: "terrain-rail",
         "stroke-width": unit * 0.07 }));
     }
   }
+  const under = [];
+  const over = [];
   bodies.forEach((body, b) => {
     const cells = body.cells || [];
     // Its layers as the boards draw them: each inner layer half the width of the one around.
@@ -77,18 +86,23 @@ export function deckNodes(level, bodies, { unit = 1, colour, width }) {
     cells.forEach(([x, y], j) => {
       if (!at.has(`${x},${y}`)) return;
       const near = [cells[j - 1], cells[j + 1]].filter(Boolean);
-      if (!near.length || near[0][0] !== x) return;  // this cell lies in the horizontal lane
+      const upper = near.length > 0 && near[0][0] === x;
       // From the edge it shares with each neighbour to the middle (an end stops there).
-      for (const [, ny] of near) {
-        const edge = ny < y ? y : y + 1;
+      for (const [nx, ny] of near) {
+        const [ex, ey] = upper ? [x + 0.5, ny < y ? y : y + 1] : [nx < x ? x : x + 1, y + 0.5];
         layers.forEach((layer, k) => {
-          nodes.push(svg("line", { x1: (x + 0.5) * unit, y1: edge * unit, x2: (x + 0.5) * unit,
+          (upper ? over : under).push(svg("line", { x1: ex * unit, y1: ey * unit, x2: (x + 0.5) * unit,
             y2: (y + 0.5) * unit, stroke: colour(layer), "stroke-width": (width * unit) / 2 ** k,
-            "stroke-linecap": "round", class: "terrain-over" }));
+            "stroke-linecap": "round", class: upper ? "terrain-over" : "terrain-under" }));
         });
+      }
+      if (!upper && (j === 0 || j === cells.length - 1)) {
+        under.push(svg("circle", { cx: (x + 0.5) * unit, cy: (y + 0.5) * unit, r: unit * (j === 0 ? 0.34 : 0.28),
+          fill: colour(body.color), class: "terrain-under-end" }));
       }
     });
   });
+  nodes.push(...under, ...over);
   return nodes;
 }
 

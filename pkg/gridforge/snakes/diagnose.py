@@ -26,6 +26,7 @@ from gridforge.i18n import Words
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.answers import Reason
 from gridforge.snakes.level import Level, level_from_json, regions
+from gridforge.words import colour_name
 
 __all__ = ["WORDS", "reasons"]
 
@@ -71,8 +72,8 @@ def _balance(level: Level, areas: list[list[tuple[int, int]]]) -> list[Reason]:
                      for c in level.bodies[b].cells]
             cells += [level.holes[h].cell for h in holes.get(color, [])]
             out.append({"kind": "supply_demand", "color": color, "cells": _cells(cells),
-                        "text": WORDS[key].format(where=where, color=color, layers=n_layers,
-                                                  holes=n_holes)})
+                        "text": WORDS[key].format(where=where, color=colour_name(color),
+                                                  layers=n_layers, holes=n_holes)})
     return out
 
 
@@ -91,13 +92,14 @@ def _reach(level: Level, areas: list[list[tuple[int, int]]]) -> list[Reason]:
             if color not in here:
                 out.append({"kind": "body_unreachable", "color": color,
                             "cells": _cells(body.cells),
-                            "text": WORDS["body_unreachable"].format(body=b + 1, color=color)})
+                            "text": WORDS["body_unreachable"].format(
+                                body=b + 1, color=colour_name(color))})
     for hole in level.holes:
         if hole.color not in body_colours.get(region_of[hole.cell], set()):
             x, y = hole.cell
             out.append({"kind": "hole_unreachable", "color": hole.color, "cells": [[x, y]],
-                        "text": WORDS["hole_unreachable"].format(x=x + 1, y=y + 1,
-                                                                 color=hole.color)})
+                        "text": WORDS["hole_unreachable"].format(
+                            x=x + 1, y=y + 1, color=colour_name(hole.color))})
     return out
 
 

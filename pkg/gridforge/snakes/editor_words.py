@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 
 from gridforge.i18n import DEFAULT, language, say
-from gridforge.words import plain
+from gridforge.words import colour_name, plain
 
 __all__ = ["note_words", "reason_words"]
 
@@ -51,13 +51,13 @@ _REASONS: list[tuple[re.Pattern[str], _Say]] = [
     (re.compile(r"bodies\[(\d+)\]: its lock waits on its own key chain"),
      lambda m: say("editor.why.own-key-chain", body=_n(m, 1) + 1)),
     (re.compile(r"color (\d+): (\d+) layer\(s\) but (\d+) hole\(s\)"),
-     lambda m: say("editor.why.balance", color=m.group(1), layers=m.group(2),
+     lambda m: say("editor.why.balance", color=colour_name(m.group(1)), layers=m.group(2),
                    holes=m.group(3))),
     (re.compile(r"floor region (\d+) \(from \[(\d+), (\d+)\]\), color (\d+): "
                 r"(\d+) layer\(s\) but (\d+) hole\(s\)"),
      lambda m: say("editor.why.region-balance", region=m.group(1),
                    cell=say("words.cell", column=_n(m, 2) + 1, row=_n(m, 3) + 1),
-                   color=m.group(4), layers=m.group(5), holes=m.group(6))),
+                   color=colour_name(m.group(4)), layers=m.group(5), holes=m.group(6))),
 ]
 _SUPPLY = "supply_demand: "
 _DROPPED = re.compile(r"level (\d+): certificate dropped \((.*)\); verify it again", re.DOTALL)
