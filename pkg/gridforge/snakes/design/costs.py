@@ -18,10 +18,10 @@ Public names: :class:`Costly`, :func:`costly`, :data:`PIECES`, :data:`LEAST_COST
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+import itertools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from gridforge.jsontypes import JsonObject
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.levelfile import LevelJson
 from gridforge.snakes.rules import Game
@@ -68,45 +68,54 @@ def _open_cells(data: LevelJson) -> list[tuple[int, int]]:
             if (x, y) not in taken]
 
 
-def _variants(data: LevelJson, piece: str) -> Iterator[tuple[LevelJson, str]]:
-    """Every placement of one ``piece`` on ``data`` (a fresh copy each), in a fixed order."""
-    bodies = len(data["bodies"])
+def _frozen(data: LevelJson) -> Iterator[tuple[LevelJson, str]]:
     layers = sum(len(b["colors"]) for b in data["bodies"])
-    if piece == "frozen":
-        for b in range(bodies):
-            for k in range(1, layers - len(data["bodies"][b]["colors"]) + 1):
-                out = copy.deepcopy(data)
-                out["bodies"][b]["frozen"] = k
-                yield out, f"bodies[{b}].frozen"
-    elif piece == "frozen_holes":
-        for h in range(len(data["holes"])):
-            for k in range(1, layers):
-                out = copy.deepcopy(data)
-                out["holes"][h]["frozen"] = k
-                yield out, f"holes[{h}].frozen"
-    elif piece == "locks":
-        for b in range(bodies):
-            for c in range(bodies):
-                if c != b:
-                    out = copy.deepcopy(data)
-                    out["bodies"][b]["lock"] = {"id": "L1", "kind": "silver"}
-                    out["bodies"][c]["key"] = "L1"
-                    yield out, f"bodies[{b}].lock"
-    elif piece == "paths":
-        colours = sorted({b["colors"][0] for b in data["bodies"]})
-        for x, y in _open_cells(data):
-            for colour in colours:
-                out = copy.deepcopy(data)
-                paint: JsonObject = {"cell": [x, y], "color": colour}
-                out["paths"] = [paint]
-                yield out, "paths[0]"
-    elif piece == "bridges":
-        for x, y in _open_cells(data):
+    for b, body in enumerate(data["bodies"]):
+        for k in range(1, layers - len(body["colors"]) + 1):
             out = copy.deepcopy(data)
-            out["bridges"] = [[x, y]]
-            yield out, "bridges[0]"
-    else:
-        raise ValueError(f"unknown piece {piece!r}: one of {', '.join(PIECES)}")
+            out["bodies"][b]["frozen"] = k
+            yield out, f"bodies[{b}].frozen"
+
+
+def _frozen_holes(data: LevelJson) -> Iterator[tuple[LevelJson, str]]:
+    layers = sum(len(b["colors"]) for b in data["bodies"])
+    for h in range(len(data["holes"])):
+        for k in range(1, layers):
+            out = copy.deepcopy(data)
+            out["holes"][h]["frozen"] = k
+            yield out, f"holes[{h}].frozen"
+
+
+def _locks(data: LevelJson) -> Iterator[tuple[LevelJson, str]]:
+    bodies = len(data["bodies"])
+    for b, c in itertools.permutations(range(bodies), 2):
+        out = copy.deepcopy(data)
+        out["bodies"][b]["lock"] = {"id": "L1", "kind": "silver"}
+        out["bodies"][c]["key"] = "L1"
+        yield out, f"bodies[{b}].lock"
+
+
+def _paths(data: LevelJson) -> Iterator[tuple[LevelJson, str]]:
+    colours = sorted({b["colors"][0] for b in data["bodies"]})
+    for x, y in _open_cells(data):
+        for colour in colours:
+            out = copy.deepcopy(data)
+            out["paths"] = [{"cell": [x, y], "color": colour}]
+            yield out, "paths[0]"
+
+
+def _bridges(data: LevelJson) -> Iterator[tuple[LevelJson, str]]:
+    for x, y in _open_cells(data):
+        out = copy.deepcopy(data)
+        out["bridges"] = [[x, y]]
+        yield out, "bridges[0]"
+
+
+# Every placement of one piece on a level (a fresh copy each), in a fixed order.
+_VARIANTS: dict[str, Callable[[LevelJson], Iterator[tuple[LevelJson, str]]]] = {
+    "frozen": _frozen, "frozen_holes": _frozen_holes, "locks": _locks, "paths": _paths,
+    "bridges": _bridges,
+}
 
 
 def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
@@ -116,7 +125,9 @@ def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
     ``least``: the route changes by that much); None when no placement does (or none is
     proven within ``states`` stored states)."""
     best: Costly | None = None
-    for variant, mechanic in _variants(data, piece):
+    if piece not in _VARIANTS:
+        raise ValueError(f"unknown piece {piece!r}: one of {', '.join(PIECES)}")
+    for variant, mechanic in _VARIANTS[piece](data):
         got = _minimum(variant, states)
         if got is None:
             continue

@@ -18,8 +18,9 @@ The search is a hill climb over layouts (move a body, move a hole), scored by ho
 candidate falls short of the request (beyond-pairs steps, joint steps, chain length, and at
 most :data:`STEPS_PER_JOINT` certificate steps per joint step); it stops as soon as a
 candidate meets every target. A cheap screen runs before the exact search: the weighted
-search's upper bound caps what a candidate could score, and a candidate that cannot beat the
-one held is never proven. Every choice comes from the caller's ``random.Random``; every
+search's upper bound caps what a candidate could score (beyond-pairs and joint steps fall one
+for one as the minimum falls below it), and a candidate that cannot beat the one held is
+never proven. Every choice comes from the caller's ``random.Random``; every
 search is bounded by counted states (the solver's clock is given a bound it never reaches).
 
 Public names: :class:`Request`, :class:`Idea`, :func:`build_idea`, :func:`measure_layout`,
@@ -28,9 +29,10 @@ Public names: :class:`Request`, :class:`Idea`, :func:`build_idea`, :func:`measur
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from gridforge.grid import Cell
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape, recommend_sizes
@@ -192,11 +194,16 @@ def must_move_chain(level: Level, bodies: Sequence[int] | None = None) -> int:
 # ---------------------------------------------------------------- measuring a layout
 
 
-def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
-                   ) -> Measure | None:
+def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None,
+                   worth: Callable[[Measure], bool] | None = None) -> Measure | None:
     """The exact figures of a layout, or None when it is not a valid level, not solvable
     or not proven within ``states`` stored states (or its fast solution is longer than
-    ``upper_cap``)."""
+    ``upper_cap``).
+
+    ``worth`` screens a layout before its exact search: it is shown the figures the layout
+    would have if the weighted search's solution were minimal (the most beyond-pairs and
+    joint steps it can have: both fall one for one as the minimum falls below it) and a
+    layout it refuses is not proven (None)."""
     try:
         level = level_from_json(data)
     except ValueError:
@@ -206,28 +213,34 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     if solver.dead_reason():
         return None
     fast = solver.fast(max_states=states, max_seconds=NO_CLOCK)
-    if fast.moves is None or fast.upper_bound is None:
+    if fast.moves is None or fast.upper_bound is None or fast.steps is None:
         return None
     upper = fast.upper_bound
     if upper_cap is not None and upper > upper_cap:
         return None
-    exact = solver.astar(max_states=states, max_seconds=NO_CLOCK, upper=upper)
-    if exact.status == "solved" and exact.optimal and exact.steps is not None:
-        steps = exact.steps
-    elif exact.status == "exhausted_below_upper" and fast.steps is not None:
-        steps = fast.steps
-    else:
-        return None
-    minimum = len(steps)
-    split = pairwise_bound(game, pair_states=states).partition
     try:
-        joint = reading(level, minimum).joint_steps
+        joint_at_upper = reading(level, upper).joint_steps
     except (SoloBudget, ValueError):
         return None
-    solution = tuple((int(s[0]), str(s[1]), str(s[2])) for s in steps)
+    split = pairwise_bound(game, pair_states=states).partition
     edges = blocking(level)
-    return Measure(minimum, split, joint, longest_chain(edges), sum(map(len, edges.values())),
-                   solution, exact.stored + fast.stored)
+    chain, blocked = longest_chain(edges), sum(map(len, edges.values()))
+    best = Measure(upper, split, joint_at_upper, chain, blocked, _steps(fast.steps),
+                   fast.stored)
+    if worth is not None and not worth(best):
+        return None
+    exact = solver.astar(max_states=states, max_seconds=NO_CLOCK, upper=upper)
+    if exact.status == "exhausted_below_upper":
+        return replace(best, stored=exact.stored + fast.stored)
+    if exact.status != "solved" or not exact.optimal or exact.steps is None:
+        return None
+    minimum = len(exact.steps)
+    return replace(best, minimum=minimum, joint=joint_at_upper - (upper - minimum),
+                   solution=_steps(exact.steps), stored=exact.stored + fast.stored)
+
+
+def _steps(steps: Sequence[Sequence[object]]) -> tuple[tuple[int, str, str], ...]:
+    return tuple((int(str(s[0])), str(s[1]), str(s[2])) for s in steps)
 
 
 def shortfall(request: Request, m: Measure) -> tuple[int, int]:
@@ -329,6 +342,11 @@ def _mutate(rng: random.Random, floor: set[Cell], layout: Layout) -> Layout | No
     return tuple(bodies), tuple(holes)
 
 
+def _at_most(request: Request, miss: tuple[int, int], best: Measure) -> bool:
+    """Whether ``best`` (a layout's figures at their most) falls short by at most ``miss``."""
+    return shortfall(request, best) <= miss
+
+
 def build_idea(request: Request, rng: random.Random) -> Idea | None:
     """Climb from a random layout on a template shape toward ``request``; the first layout
     that meets it, or None when the rounds run out first (or the template cannot give the
@@ -351,8 +369,10 @@ def build_idea(request: Request, rng: random.Random) -> Idea | None:
         if layout is None:
             continue
         tried += 1
+        worth = None if held is None else functools.partial(
+            _at_most, request, shortfall(request, held[1]))
         m = measure_layout(level_of(shape, layout), request.states,
-                           upper_cap=request.max_steps + 20)
+                           upper_cap=request.max_steps + 20, worth=worth)
         if m is None:
             continue
         work += m.stored
