@@ -278,3 +278,14 @@ def test_intent_on_an_unknown_item_names_it():
         runs.use_item(answer["id"], "sword")
     runs.close_run(answer["id"])
     assert Intent("stop").to_json() == {"kind": "stop"}
+
+
+def test_the_daily_seed_comes_from_the_date_alone():
+    from gridforge.mines.page import daily_seed
+    assert daily_seed("2026-12-06") == daily_seed("2026-12-06")
+    seeds = {daily_seed(f"2026-01-{d:02d}") for d in range(1, 32)}
+    assert len(seeds) == 31 and all(0 <= s < 2**31 for s in seeds)
+    for bad in ("2026-13-01", "2026-02-30", "today", 20261206, None, "2026-1-1"):
+        with pytest.raises(ValidationError) as info:
+            daily_seed(bad)
+        assert info.value.issues[0].path == "date"

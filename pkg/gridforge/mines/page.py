@@ -15,7 +15,8 @@ from gridforge.mines import backend, generate, run, solver
 if TYPE_CHECKING:  # the rules screen's module is imported when first asked for
     from gridforge.mines import guide
 
-__all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
+__all__ = ["act", "close_run", "continue_run", "daily_seed", "hint", "move_path", "new_board",
+           "new_run",
            "pick_offer", "position_hint", "primary", "refresh", "resume_run", "run_state",
            "secondary", "solve", "telemetry", "use_item"]
 
@@ -101,6 +102,12 @@ def use_item(run_id: str, item: str, cell: list[int] | None = None) -> backend.U
     shield and the lantern need none. A use that cannot be made is refused with the
     reason (``accepted`` false) and changes nothing."""
     return backend.use_item(run_id, item, cell)
+
+
+def daily_seed(date: str) -> int:
+    """The seed of the daily run of ``date`` (``YYYY-MM-DD``): the same for every player,
+    offline. :raises ValidationError: naming the date when it is no such date."""
+    return run.daily_seed(date)
 
 
 def run_state(run_id: str) -> run.RunState:

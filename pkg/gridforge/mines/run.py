@@ -31,6 +31,7 @@ and A2's own metrics (format ``gridforge.mines.telemetry/1``, see ``docs/mines-r
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Mapping
@@ -321,6 +322,7 @@ class PlayerBar(TypedDict):
 
 
 class EnemyView(TypedDict):
+    id: str  # the table's name in lower case with dashes (the page draws each enemy)
     name: str
     hp: int
     max_hp: int
@@ -682,6 +684,24 @@ def enemy_name(name: str) -> str:
     when the catalogue has none: a table from a file)."""
     key = "mines.enemy." + name.lower().replace(" ", "-")
     return i18n.say(key) if i18n.has(key) else name
+
+
+def daily_seed(date: object) -> int:
+    """The run seed of the daily run of ``date`` (``YYYY-MM-DD``, a real calendar day):
+    derived from the date alone, so every player gets the same run, offline.
+
+    :raises ValidationError: naming ``date`` when it is not such a day.
+    """
+    try:
+        day = datetime.date.fromisoformat(date) if isinstance(date, str) and len(date) == 10 \
+            else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ValidationError([Issue("date", "type", "date is a day as YYYY-MM-DD, got "
+                                     f"{str(date)[:20]!r}")], "daily run")
+    digest = hashlib.sha256(f"gridforge.mines.daily:{day.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31
 
 
 def board_seed(run_seed: int, battle: int, board_no: int) -> int:
@@ -1374,7 +1394,8 @@ class Run:
             "status": self.status,
             "battle": self.battle_index + 1,
             "battles": len(self.table.battles),
-            "enemy": {"name": enemy_name(self.battle.enemy), "hp": self.enemy_hp,
+            "enemy": {"id": self.battle.enemy.lower().replace(" ", "-"),
+                      "name": enemy_name(self.battle.enemy), "hp": self.enemy_hp,
                       "max_hp": self.battle.hp,
                       "attack": self.battle.attack, **enemy_bar},
             "player": {"hp": self.player_hp, "max_hp": self.max_hp, **player_bar},
