@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from gridforge.mines.page import daily_seed
 from gridforge.mines.run import load_run_table
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from bench.mines_balance import deducing
 from tests.mines.fixtures import PlayedRun
@@ -25,6 +25,9 @@ from .conftest import open_page
 from .test_axe import blocking_violations
 from .test_mines import DESK, MAX_INPUTS, board_picture, open_mines, settle, stop_round
 from .test_mines import Device as _Device
+
+
+OFFERED = '[data-testid="mines-cell"]:is([data-do="dig"], [data-do="reach"])'
 
 
 @pytest.fixture
@@ -100,8 +103,7 @@ def test_the_settlement_plays_grouped_and_a_click_skips_it(desk: _Device):
         .observe(board, {attributes: true, attributeFilter: ['data-showing']});
     }""")
     for _ in range(3):  # a few digs, so the round's end has strikes to show
-        offered = page.locator('[data-testid="mines-cell"]:is([data-do="dig"], [data-do="reach"])')
-        desk.primary(offered.first)
+        desk.primary(page.locator(OFFERED).first)
         settle(page)
     # Stop's question names the strike the pending line shows
     pending = page.get_by_test_id("mines-pending").inner_text()
@@ -160,7 +162,7 @@ def test_the_daily_run_has_the_dates_seed_and_resumes(desk: _Device):
     today = page.evaluate("() => new Date().toISOString().slice(0, 10)")
     seed = str(daily_seed(today))
     expect(page.get_by_test_id("mines-run-seed")).to_have_text(seed)
-    desk.primary(page.locator('[data-testid="mines-cell"]:is([data-do="dig"], [data-do="reach"])').first)
+    desk.primary(page.locator(OFFERED).first)
     settle(page)
     board = board_picture(page)
     page.goto("/#home")
