@@ -26,7 +26,6 @@ from .test_axe import blocking_violations
 from .test_mines import DESK, MAX_INPUTS, board_picture, open_mines, settle, stop_round
 from .test_mines import Device as _Device
 
-
 OFFERED = '[data-testid="mines-cell"]:is([data-do="dig"], [data-do="reach"])'
 
 
@@ -99,7 +98,8 @@ def test_the_settlement_plays_grouped_and_a_click_skips_it(desk: _Device):
     page.evaluate("""() => {
       window.showing = [];
       const board = document.querySelector('[data-testid=mines-board]');
-      new MutationObserver(() => { if (board.dataset.showing) window.showing.push(board.dataset.showing); })
+      const seen = () => { if (board.dataset.showing) window.showing.push(board.dataset.showing); };
+      new MutationObserver(seen)
         .observe(board, {attributes: true, attributeFilter: ['data-showing']});
     }""")
     for _ in range(3):  # a few digs, so the round's end has strikes to show
