@@ -528,6 +528,10 @@ def test_a_battle_played_with_the_keyboard_alone(desk: Page):
     page.get_by_test_id("mines-seed").press("Enter")
     page.keyboard.press("Tab")  # the New run button
     page.keyboard.press("Enter")
+    # a run is in progress: New run asks first (issue 51), focus on Keep playing
+    expect(page.get_by_test_id("mines-new-run-cancel")).to_be_focused()
+    page.keyboard.press("Shift+Tab")  # Discard and start anew
+    page.keyboard.press("Enter")
     settle(page)
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 1/5")
     board = page.get_by_test_id("mines-board")
