@@ -164,8 +164,8 @@ def avatar(page: Page) -> tuple[int, int]:
 
 
 def saved_run(seed: int, battle: int, fog_opened: bool = False) -> tuple[dict, PlayedRun]:
-    """A run of the shipped table played by the deducing bot to the first round of
-    ``battle`` (1-based; with ``fog_opened``, on until a fog cell is open)."""
+    """A run of the shipped table played by the deducing bot (first offer taken) to the
+    first round of ``battle`` (1-based; with ``fog_opened``, on until a fog cell is open)."""
     import random
 
     rng = random.Random(seed)
@@ -176,6 +176,8 @@ def saved_run(seed: int, battle: int, fog_opened: bool = False) -> tuple[dict, P
                 not fog_opened or any(engine.board.variant_ids(c) for c in engine.opened)):
             return run.save(), run
         if run.status == "settled":
+            if run.run.offers:  # as the greedy bot plays: the first offer (issue 51)
+                run._input("pick", choice=run.run.offers[0])
             run.continue_run()
         elif run.status != "playing":
             break
@@ -527,6 +529,10 @@ def test_a_battle_played_with_the_keyboard_alone(desk: Page):
     page.get_by_test_id("mines-seed").fill("11")
     page.get_by_test_id("mines-seed").press("Enter")
     page.keyboard.press("Tab")  # the New run button
+    page.keyboard.press("Enter")
+    # a run is in progress: New run asks first (issue 51), focus on Keep playing
+    expect(page.get_by_test_id("mines-new-run-cancel")).to_be_focused()
+    page.keyboard.press("Shift+Tab")  # Discard and start anew
     page.keyboard.press("Enter")
     settle(page)
     expect(page.get_by_test_id("mines-battle")).to_have_text("Battle 1/5")

@@ -166,6 +166,10 @@ export function makeContract(invoke) {
       continueRun: play(`${MINES}continue_run`),
       refresh: play(`${MINES}refresh`),
       hint: play(`${MINES}hint`),
+      pickOffer: play(`${MINES}pick_offer`),
+      useItem: play(`${MINES}use_item`),
+      /** The seed of a date's daily run (a number). */
+      dailySeed: call(`${MINES}daily_seed`),
       telemetry: call(`${MINES}telemetry`),
       /** The rules screen's words for mines. */
       rules: call(`${MINES}rules`),

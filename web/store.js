@@ -24,6 +24,11 @@
 export const PROGRESS_KEY = "gridforge.progress";
 export const DRAFTS_KEY = "gridforge.drafts";
 export const SETTINGS_KEY = "gridforge.settings";
+// The mines runs' log (issue 51), beside the progress (whose format it leaves alone): past
+// runs, the best daily results, the lessons of rewards and items already taught.
+export const MINES_LOG_KEY = "gridforge.mines-log";
+const MINES_LOG_FORMAT = "gridforge.mines-log/1";
+const RUNS_KEPT = 20;
 const MAX_IMPORT_BYTES = 1_000_000;
 const PREFIX = "gridforge.";  // every key of this site's saved data
 
@@ -195,6 +200,56 @@ export class Store extends KeepingStore {
       throw refuse("store.import.not-saved", [{ path: "", message: t("store.issue.not-saved") }]);
     }
     return structuredClone(next);
+  }
+
+  /** The mines runs' log: `{format, runs (newest first), daily: {date: best}, taught}`; a
+   *  corrupt value is kept aside like progress and a fresh log starts. */
+  minesLog() {
+    if (this.cache.has(MINES_LOG_KEY)) return structuredClone(this.cache.get(MINES_LOG_KEY));
+    const text = this.readRaw(MINES_LOG_KEY);
+    let value = { format: MINES_LOG_FORMAT, runs: [], daily: {}, taught: [] };
+    if (text !== null) {
+      const { value: parsed, why } = parseStored(text);
+      const fits = why === undefined && isObject(parsed) && parsed.format === MINES_LOG_FORMAT &&
+        Array.isArray(parsed.runs) && isObject(parsed.daily) && Array.isArray(parsed.taught);
+      if (fits) value = parsed;
+      else if (!this.held.has(MINES_LOG_KEY)) {
+        this.quarantine(MINES_LOG_KEY, text, why ?? later("store.not-mines-log"),
+          later("store.what.mines-log"), { fresh: later("store.fresh.mines-log") });
+      }
+    }
+    this.cache.set(MINES_LOG_KEY, value);
+    return structuredClone(value);
+  }
+
+  /** Change the mines runs' log with `fn(log) -> log` and store it. */
+  updateMinesLog(fn) {
+    this.cache.delete(MINES_LOG_KEY);  // another tab may have written it
+    const next = fn(this.minesLog());
+    this.cache.set(MINES_LOG_KEY, structuredClone(next));
+    this.writeRaw(MINES_LOG_KEY, JSON.stringify(next));
+    return next;
+  }
+
+  /** A run ended (`won`, `lost`) or was left for a new one (`stopped`): keep it in the
+   *  history once (by `id`), and for a daily run its date's best result. */
+  recordMinesRun(entry) {
+    return this.updateMinesLog((log) => {
+      if (log.runs.some((r) => r.id === entry.id)) return log;
+      log.runs = [entry, ...log.runs].slice(0, RUNS_KEPT);
+      if (entry.daily) {
+        const best = log.daily[entry.daily];
+        const rank = (r) => (r ? (r.result === "won" ? 100 : 0) + r.battle : -1);
+        if (rank(entry) > rank(best)) log.daily[entry.daily] = { result: entry.result, battle: entry.battle };
+      }
+      return log;
+    });
+  }
+
+  minesTaught() { return this.minesLog().taught; }
+
+  markMinesTaught(name) {
+    this.updateMinesLog((log) => ({ ...log, taught: [...new Set([...log.taught, name])] }));
   }
 
   /** The editor's drafts (a list); corrupt values are kept aside like progress. */

@@ -17,8 +17,9 @@ def test_guide_speaks_of_the_run_table_s_numbers():
     assert f"{len(table.battles)} battles" in words
     assert f"{table.player_hp} HP" in words
     assert f"Hints a battle gives: {table.hints_per_battle}." in words
-    assert [s["key"] for s in rules["sections"]] == ["run", "dig", "flags", "rounds", "fog",
-                                                     "hints"]
+    assert [s["key"] for s in rules["sections"]] == ["run", "dig", "flags", "rounds", "rewards",
+                                                     "items", "fog", "hints"]
+    assert f"{table.rewards['item_spark_price']} sparks" in words  # items taught (issue 51)
     assert all(s["title"] and 1 <= len(s["text"]) <= 2 for s in rules["sections"])
 
 

@@ -67,7 +67,8 @@ def test_settlement_lines_come_from_the_round_events_and_initial_cells_never_pay
     assert before_enemy - damage == max(0, settlement["enemy_hp"]) or settlement["enemy_hp"] == 0
     sources = {line["source"] for line in settlement["lines"]}
     assert "safe_initial" not in sources  # B1 obligation 2
-    assert sources <= {"safe_dig", "safe_chain", "clear_bonus", "enemy_attack", "flag_hit"}
+    assert sources <= {"safe_dig", "safe_chain", "clear_bonus", "enemy_attack", "flag_hit",
+                       "chain_overflow"}
     attack = [line for line in settlement["lines"] if line["source"] == "enemy_attack"]
     assert attack and settlement["player_hp"] == before_player - attack[0]["amount"]
 

@@ -31,6 +31,26 @@ function minesPlace(mines) {
   return t("home.mines.running-at", where);
 }
 
+/** The mines card's history (the last runs, newest first) and the day's run with its best. */
+function minesRuns(app) {
+  const log = app.store.minesLog();
+  const today = new Date().toISOString().slice(0, 10);
+  const best = log.daily[today];
+  const result = (r) => t(`home.mines.result.${r.result}`);
+  const runs = log.runs.slice(0, 5);
+  return el("div", { class: "mines-runs" },
+    el("button", { type: "button", class: "go", "data-testid": "mines-daily",
+      onclick: () => { app.minesDaily = true; app.navigate("#mines"); } }, t("home.mines.daily")),
+    el("p", { class: "place", "data-testid": "mines-daily-best" }, best
+      ? t("home.mines.daily-best", { result: result(best), battle: best.battle }) : t("home.mines.daily-none")),
+    runs.length ? el("details", { class: "mines-history", "data-testid": "mines-history", open: true },
+      el("summary", {}, t("home.mines.history")),
+      el("ol", {}, ...runs.map((r) => el("li", { "data-testid": "mines-history-run", "data-result": r.result,
+        "data-battle": String(r.battle), "data-seed": String(r.seed) },
+      t("home.mines.history-run", { date: r.date, result: result(r), battle: r.battle, seed: r.seed })))))
+      : null);
+}
+
 export const screen = {
   id: "home",
   title: "Home",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
@@ -94,7 +114,8 @@ export const screen = {
           el("p", {}, t("home.mines.about")),
           el("p", { class: "place", "data-testid": "home-mines-place" }, minesPlace(progress.mines)),
           el("a", { class: "go", href: "#mines", "data-testid": "home-mines-go" },
-            minesRunOpen(progress.mines) ? t("home.resume") : progress.mines.run ? t("home.new-run") : t("home.play"))),
+            minesRunOpen(progress.mines) ? t("home.resume") : progress.mines.run ? t("home.new-run") : t("home.play")),
+          minesRuns(app)),
         el("article", { class: "card", "data-testid": "home-editor" },
           el("h2", {}, t("home.editor.title")),
           el("p", {}, t("home.editor.about")),

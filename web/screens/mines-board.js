@@ -142,8 +142,29 @@ function draw(s, state) {
   for (let y = 0; y < b.rows; y++) {
     for (let x = 0; x < b.cols; x++) drawCell(s, b, x, y, costs);
   }
+  drawKnown(s, state);
   s.element.dataset.focus = key(...s.cursor);
   drawCursor(s);
+}
+
+/** What items told: a probe's reading and a lantern's safe mark on their concealed cells. */
+function drawKnown(s, state) {
+  for (const node of s.element.querySelectorAll("[data-probe], [data-marked]")) {
+    delete node.dataset.probe;
+    delete node.dataset.marked;
+  }
+  for (const [x, y, digit] of state.probed || []) {
+    const cell = cellAt(s, x, y);
+    if (!cell) continue;
+    cell.dataset.probe = digit < 0 ? "mine" : String(digit);
+    cell.title = `${cell.title} · ${digit < 0 ? t("mines.probed-mine") : t("mines.probed", { digit })}`;
+  }
+  for (const [x, y] of state.marked || []) {
+    const cell = cellAt(s, x, y);
+    if (!cell) continue;
+    cell.dataset.marked = "1";
+    cell.title = `${cell.title} · ${t("mines.marked-safe")}`;
+  }
 }
 
 function drawCursor(s) {

@@ -6,6 +6,7 @@
 // that adds pending damage makes the bar and the figure flinch. The animations are brief,
 // never hold input back and are skipped under reduced motion (motion.js).
 
+import { drawEnemy } from "./mines-enemies.js";
 import { t } from "../i18n.js";
 import { el, svg } from "./dom.js";
 
@@ -152,6 +153,7 @@ export function fightBar(term) {
     const e = state.enemy;
     const p = state.player;
     battle.textContent = t("mines.battle", { battle: state.battle, battles: state.battles });
+    drawEnemy(foe, e.id || "");
     labels(e, p, e.attack);
     const enemyHit = enemy.draw(e);
     const playerHit = player.draw(p);

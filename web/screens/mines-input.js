@@ -15,7 +15,7 @@ const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowD
  * short vibration, feel.js). Returns `{stop()}`.
  */
 export function attachInput(view, { act, secondary, stop, hint, continueRun, state, flagMode,
-  touch = () => {} }) {
+  touch = () => {}, item = () => {} }) {
   const board = view.element;
   let press = null;   // {id, sx, sy, x, y, timer, long}
 
@@ -96,6 +96,7 @@ export function attachInput(view, { act, secondary, stop, hint, continueRun, sta
     } else if (k === "f" || k === "F") secondary(cursor[0], cursor[1]);
     else if (k === "s" || k === "S") stop();
     else if (k === "h" || k === "H") hint();
+    else if (k === "i" || k === "I") item(cursor[0], cursor[1]);
     else return;
     event.preventDefault();
   });

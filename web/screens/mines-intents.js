@@ -4,7 +4,57 @@
 import { t } from "../i18n.js";
 import { download } from "./dom.js";
 import { pointingLine } from "./mines-panels.js";
-import { enqueue, move, randomSeed, render, save, startRun, stateOf, take, told } from "./mines-run.js";
+import { enqueue, move, randomSeed, recordLeft, render, save, startRun, stateOf, take, told } from "./mines-run.js";
+
+/** New run: while a run is in progress it asks first (mines-new-run-confirm). */
+export function askNewRun(m) {
+  const s = m.state;
+  if (s && (s.status === "playing" || s.status === "settled")) m.newAsk.open(s);
+  else newRun(m);
+}
+
+/** The player confirmed: the run in progress goes into the history as left, then anew. */
+export function confirmNewRun(m) {
+  m.newAsk.close();
+  if (m.pendingDaily) {
+    const seed = m.pendingDaily;
+    m.pendingDaily = null;
+    recordLeft(m);
+    enqueue(m, () => startRun(m, seed));
+    return;
+  }
+  recordLeft(m);
+  newRun(m);
+}
+
+export function pickOffer(m, id) {
+  if (!m.runId) return;
+  move(m, async () => {
+    if (!m.state || !(m.state.offers || []).some((o) => o.id === id)) return;
+    await take(m, await m.app.python.mines.pickOffer(m.runId, id));
+  });
+}
+
+/** An item's button: an item used on a cell waits for the cell (the next click or I). */
+export function useItem(m, item) {
+  if (!m.runId) return;
+  if (item.target) {
+    m.items.aim(item.id);
+    render(m);
+    if (m.items.aiming) m.app.message(t("mines.item.aim", { name: item.name }), "info");
+    m.view.element.focus();
+    return;
+  }
+  move(m, async () => { await take(m, await m.app.python.mines.useItem(m.runId, item.id)); });
+}
+
+/** The armed item used on cell (x, y). */
+export function useOn(m, x, y) {
+  const id = m.items.aiming;
+  m.items.disarm();
+  if (!m.runId || !id) return;
+  move(m, async () => { await take(m, await m.app.python.mines.useItem(m.runId, id, [x, y])); });
+}
 
 export function newRun(m) {
   const text = m.buttons.seedInput.value.trim();
@@ -39,7 +89,8 @@ export function secondary(m, x, y) {
 }
 
 export function act(m, x, y) {
-  if (m.flagMode) secondary(m, x, y); else primary(m, x, y);
+  if (m.items && m.items.aiming) useOn(m, x, y);
+  else if (m.flagMode) secondary(m, x, y); else primary(m, x, y);
 }
 
 export function stop(m) {

@@ -4,6 +4,7 @@
 
 import { t as tr } from "../i18n.js";
 import { el } from "./dom.js";
+import { offerList } from "./mines-items.js";
 import { pointingLine } from "./mines-panels.js";
 
 function summaries(list) {
@@ -14,7 +15,7 @@ function summaries(list) {
     cells: b.cells_opened, mines: b.mines_dug, flags: b.flag_hits, from: b.player_hp_start, to: b.player_hp_end }))));
 }
 
-function settlementPanel(result, onContinue) {
+function settlementPanel(result, onContinue, offers, pick) {
   // Python's headline: how the round ended, or what took the player's last HP
   const panel = el("section", { class: "mines-settlement", "data-testid": "mines-settlement",
     role: "dialog", "aria-label": tr("mines.settlement") },
@@ -33,9 +34,13 @@ function settlementPanel(result, onContinue) {
       el("p", {}, tr("mines.battle-summary.text", { rounds: b.rounds, boards: b.boards, cells: b.cells_opened,
         mines: b.mines_dug, flags: b.flag_hits, from: b.player_hp_start, to: b.player_hp_end }))));
   }
+  if (offers.length) panel.append(offerList(offers, pick));
   if (onContinue) {
-    panel.append(el("button", { type: "button", class: "primary", "data-testid": "mines-continue",
-      onclick: () => onContinue() }, tr(result.result === "battle_won" ? "mines.next-battle-button" : "mines.continue")));
+    // With offers open, going on lets them go: the button says so and stands back.
+    const label = offers.length ? "mines.next-battle-skip"
+      : result.result === "battle_won" ? "mines.next-battle-button" : "mines.continue";
+    panel.append(el("button", { type: "button", class: offers.length ? "secondary" : "primary",
+      "data-testid": "mines-continue", onclick: () => onContinue() }, tr(label)));
   }
   return panel;
 }
@@ -63,7 +68,7 @@ function endPanel(s, onNewRun) {
   summaries(s.battle_summaries));
 }
 
-/** The overlay: `{element, draw(state)}`; `on`: `{continueRun(), newRun()}`. */
+/** The overlay: `{element, draw(state)}`; `on`: `{continueRun(), newRun(), pick(id)}`. */
 export function boardOverlay(on) {
   const element = el("div", { class: "mines-overlay", hidden: true });
   function draw(s) {
@@ -71,7 +76,9 @@ export function boardOverlay(on) {
     element.classList.toggle("end", s.status === "won" || s.status === "lost");
     if (s.status === "playing") { element.hidden = true; return; }
     element.hidden = false;
-    if (s.status === "settled") element.append(settlementPanel(s.last_settlement, on.continueRun));
+    if (s.status === "settled") {
+      element.append(settlementPanel(s.last_settlement, on.continueRun, s.offers || [], on.pick));
+    }
     else element.append(endPanel(s, on.newRun));
   }
   return { element, draw };

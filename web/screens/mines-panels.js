@@ -127,7 +127,9 @@ export function statusPanel(section, state) {
       ? [term(tr("mines.pending"), "pending"), tr("mines.pending.enemy", { damage: p.enemy_damage }) +
         (p.ambushes ? tr(p.ambushes > 1 ? "mines.pending.ambushes" : "mines.pending.ambush",
           { damage: p.player_damage, count: p.ambushes }) : "") +
-        tr("mines.pending.strike", { attack: p.enemy_attack })]
+        // the strike the Stop question names too (the player's bar): 0 when the enemy falls first
+        (s.enemy.pending >= s.enemy.hp ? tr("mines.pending.falls")
+          : tr("mines.pending.strike", { attack: s.player.strike }))]
       : []));
     pendingLine.dataset.ambush = p.ambushes ? "1" : "0";
     if (tipLine.dataset.kind !== "chord") tipLine.textContent = s.tip || "";
@@ -141,6 +143,12 @@ export function statusPanel(section, state) {
     pendingLine,
     tipLine,
     draw,
+    /** A lesson taught the first time its subject shows (issue 51), kept like the chord tip. */
+    lesson(text) {
+      tipLine.textContent = text;
+      tipLine.dataset.kind = "chord";
+      tipLine.dataset.lesson = "1";
+    },
     /** The one-time "no chord" tip (D1 duty 3), kept until the next answer is drawn. */
     chordTip() {
       tipLine.textContent = tr("mines.no-chord");
@@ -196,6 +204,7 @@ export function controls(on) {
       el("span", { class: "spacer" }),
       el("label", { class: "seed" }, tr("mines.seed"), seedInput), newRunButton),
     seedInput,
+    newRunButton,
     draw,
   };
 }

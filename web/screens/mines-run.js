@@ -6,6 +6,7 @@ import { serialQueue } from "../contract.js";
 import { reducedMotion } from "../motion.js";
 import { minesRev, minesRunOpen, PROGRESS_KEY, StaleSave } from "../store.js";
 import { minesReport } from "./feedback.js";
+import { lessonDue } from "./mines-items.js";
 
 const SEED_LIMIT = 2 ** 31;
 
@@ -95,6 +96,8 @@ export function render(m) {
   m.fight.draw(state, !reducedMotion());
   m.status.draw(state);
   m.buttons.draw(state);
+  m.items.draw(state);
+  m.seedBox.draw(state);
   m.asking.draw(state);
   m.view.draw(state);
   if (state.board) m.layout.shape(state.board.cols, state.board.rows);
@@ -109,12 +112,28 @@ export async function refreshStats(m) {
   m.stats.drawTelemetry(data);
 }
 
+/** The run in progress left for a new one goes into the history as left. */
+export function recordLeft(m) {
+  const s = m.state;
+  if (s && (s.status === "playing" || s.status === "settled")) recordRun(m, "stopped");
+}
+
+/** Keep the run in the history (the home card lists it): `result` won, lost or stopped. */
+export function recordRun(m, result) {
+  const s = m.state;
+  const date = new Date().toISOString().slice(0, 10);
+  m.app.store.recordMinesRun({ id: `${s.seed}:${m.startedOn || date}`, result, battle: s.battle,
+    seed: s.seed, date, daily: s.seed === m.dailySeed ? m.dailyDate : null });
+}
+
 /** Take Python's answer and draw it; a round's end plays out first (resolves when the
  *  sequence is over: the serial queue, and so data-busy, waits for it). */
 export function take(m, answer) {
   const before = m.state;
   m.state = stateOf(answer);
   save(m, answer);
+  const ended = m.state.status === "won" || m.state.status === "lost";
+  if (ended && before && before.status !== m.state.status) recordRun(m, m.state.status);
   // The log tells the current board's story: a line names cells of its own board.
   if (before && m.state && (before.battle !== m.state.battle || before.board_no !== m.state.board_no)) {
     m.log.clear();
@@ -126,10 +145,13 @@ export function take(m, answer) {
   render(m);
   m.view.animate(answer.events || [], reducedMotion());
   const messages = answer.messages || [];
+  const lesson = m.state ? lessonDue(m.app.store, m.state) : null;
   if (messages.length) {
     const last = messages.find((msg) => msg.kind === "error") || messages[messages.length - 1];
     m.app.message(messages.map((msg) => msg.text).join(" "), last.kind);
   }
+  // Taught the first time it shows: in the tip line, kept until the next answer.
+  if (lesson) m.status.lesson(t(`mines.lesson.${lesson}`));
   if (m.stats.open) refreshStats(m);
   if (!answer.settlement) return Promise.resolve();
   if (reducedMotion()) {  // instant: the settled state is already drawn
@@ -160,6 +182,7 @@ export async function startRun(m, seed, announce = true) {
   const answer = await mines.newRun(seed);
   if (!m.live) return;
   m.savedRev = null;  // a new run: saved over whatever is stored (the player chose it)
+  m.startedOn = new Date().toISOString().slice(0, 10);
   m.runId = answer.id;
   m.section.dataset.run = m.runId;
   m.chordTipShown = false;
@@ -214,9 +237,21 @@ export function openRun(m) {
   enqueue(m, async () => {
     await m.app.ready;
     if (!m.live) return;
+    // The day's run (issue 51): its seed from the date, the same for every player.
+    const daily = m.app.minesDaily === true;
+    m.app.minesDaily = false;
+    m.dailyDate = new Date().toISOString().slice(0, 10);
+    m.dailySeed = await m.app.python.mines.dailySeed(m.dailyDate);
+    if (!m.live) return;
     const mines = m.app.store.progress().mines;
     // A run that was won or lost has shown its end screen: coming back starts a new one.
-    if (minesRunOpen(mines)) await resume(m, mines.run, minesRev(mines));
-    else await startRun(m, randomSeed());
+    if (minesRunOpen(mines)) {
+      await resume(m, mines.run, minesRev(mines));
+      // Another run is in progress: the daily run asks before it takes its place.
+      if (daily && m.state && m.state.seed !== m.dailySeed) {
+        m.pendingDaily = m.dailySeed;
+        m.newAsk.open(m.state, "mines.daily-ask");
+      }
+    } else await startRun(m, daily ? m.dailySeed : randomSeed());
   });
 }

@@ -35,7 +35,9 @@ import { boardLayout } from "./mines-layout.js";
 import { boardOverlay } from "./mines-overlay.js";
 import { attachPointing, controls, eventLog, statsPanel, statusPanel, stopAsk } from "./mines-panels.js";
 import { settlementSequence } from "./mines-sequence.js";
-import { act, askHint, askStop, continueRun, exportTelemetry, newRun, refresh, secondary, stop } from "./mines-intents.js";
+import { act, askHint, askNewRun, askStop, confirmNewRun, continueRun, exportTelemetry, newRun, pickOffer, refresh,
+  secondary, stop, useItem, useOn } from "./mines-intents.js";
+import { itemBar, newRunAsk, seedDetails } from "./mines-items.js";
 import { openRun, refreshStats, reloadRun, storageListener } from "./mines-run.js";
 
 function ensureStyles() {
@@ -55,9 +57,13 @@ function minesParts(m) {
   m.status = statusPanel(section, () => m.state);
   m.fight = fightBar(m.status.term);
   m.buttons = controls({ stop: () => askStop(m), hint: () => askHint(m), refresh: () => refresh(m),
-    newRun: () => newRun(m),
+    newRun: () => askNewRun(m),
     flagMode(on) { m.flagMode = on; view.element.dataset.flagMode = on ? "1" : "0"; } });
-  m.overlay = boardOverlay({ continueRun: () => continueRun(m),
+  m.items = itemBar({ use: (item) => useItem(m, item) });
+  m.newAsk = newRunAsk({ confirm: () => confirmNewRun(m),
+    cancel: () => { m.pendingDaily = null; m.newAsk.close(); m.buttons.newRunButton.focus(); } });
+  m.seedBox = seedDetails();
+  m.overlay = boardOverlay({ continueRun: () => continueRun(m), pick: (id) => pickOffer(m, id),
     newRun: () => { m.buttons.seedInput.value = ""; newRun(m); } });
   m.hintBox = el("div", { class: "mines-hint-text", "data-testid": "mines-hint-text",
     hidden: true });
@@ -81,14 +87,16 @@ function minesPage(m, root) {
   // the battle above the board and the controls, the round so far and the rest below it
   // on a narrow one.
   const stage = el("div", { class: "mines-stage" },
-    el("div", { class: "mines-board-wrap" }, view.element, m.overlay.element), m.feedback.element);
+    el("div", { class: "mines-board-wrap" }, view.element, m.sequence.caption, m.overlay.element),
+    m.feedback.element);
   section.append(
     m.staleBox,
     m.fight.element,
     status.pendingLine,
-    el("div", { class: "mines-play" }, status.status, m.buttons.element, m.asking.element),
+    el("div", { class: "mines-play" }, status.status, m.buttons.element, m.items.element, m.asking.element,
+      m.newAsk.element),
     stage,
-    el("div", { class: "mines-side" }, status.termBox, status.tipLine, m.hintBox,
+    el("div", { class: "mines-side" }, status.termBox, status.tipLine, m.hintBox, m.seedBox.element,
       el("h3", {}, t("mines.events")), m.log.element, m.stats.element));
   root.append(section);
   m.layout = boardLayout(section, stage, view.element);
@@ -99,6 +107,7 @@ function minesPage(m, root) {
   attachPointing(section, view);
   m.input = attachInput(view, { act: (x, y) => act(m, x, y), secondary: (x, y) => secondary(m, x, y),
     stop: () => askStop(m), hint: () => askHint(m), continueRun: () => continueRun(m),
+    item: (x, y) => useOn(m, x, y),
     state: () => m.state, flagMode: () => m.flagMode, touch: () => m.app.feel.touch() });
 }
 

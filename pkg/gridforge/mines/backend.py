@@ -31,6 +31,8 @@ from gridforge.mines.run import (
     SAVE_FORMAT,
     Continued,
     Message,
+    PageStep,
+    Picked,
     Refreshed,
     Run,
     RunHint,
@@ -40,6 +42,7 @@ from gridforge.mines.run import (
     Said,
     SavedStep,
     Telemetry,
+    Used,
     WordedSettlement,
     load_run_table,
     log_lines,
@@ -50,7 +53,7 @@ from gridforge.mines.view import Offer, page_event
 
 RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
 
-Reply = RunPlayed | Refreshed | Continued | RunHint  # what the run answers an input
+Reply = RunPlayed | Refreshed | Continued | RunHint | Picked | Used  # the run's answers
 RunEnvelope = Envelope[RunView, Offer, Event, SavedStep]
 
 
@@ -87,6 +90,20 @@ class ContinueAnswer(RunEnvelope):
     messages: list[Message]
 
 
+class PickAnswer(RunEnvelope):
+    accepted: bool
+    picked: str
+    messages: list[Message]
+
+
+class UseAnswer(RunEnvelope):
+    accepted: bool
+    item: str
+    cell: list[int] | None
+    result: int | None
+    messages: list[Message]
+
+
 class HintAnswer(RunEnvelope, Hint):
     """A hint at its price (``refused`` is the envelope's: the stock spent, no round)."""
 
@@ -116,11 +133,14 @@ class InPlay:
 @dataclass(frozen=True)
 class Input:
     """One input of the page: ``verb`` is ``primary`` or ``secondary`` (with ``cell``),
-    ``act`` (with ``intent``), ``continue``, ``refresh`` or ``hint``."""
+    ``act`` (with ``intent``), ``continue``, ``refresh``, ``hint``, ``pick`` (with
+    ``choice``, the offer) or ``use`` (with ``choice``, the item, and ``cell`` when it is
+    used on one)."""
 
     verb: str
     cell: Cell | None = None
     intent: Intent | None = None
+    choice: str | None = None  # the offer picked, or the item used
 
 
 class Mines:
@@ -177,12 +197,26 @@ class Mines:
             elif step["do"] == "hint":
                 if self.play(game, Input("hint")).record is None:
                     raise GridforgeError("a paid hint was recorded where none can be paid")
+            elif step["do"] == "pick":
+                self.play(game, Input("pick", choice=step["offer"]))
+            elif step["do"] == "use":
+                self._replay_use(game, step)
             else:
                 self.play(game, Input(step["do"]))
         except ValidationError:
             raise
         except GridforgeError as exc:
             raise Unreplayable(str(exc)) from None
+
+    def _replay_use(self, game: InPlay, step: SavedStep) -> None:
+        """An item's use again: it must be possible, and a lantern must mark the cell it
+        marked (a save that says otherwise was not made by this run)."""
+        page = cast(PageStep, step)
+        cell = page.get("cell")
+        target = None if cell is None or page.get("item") == "lantern" else (cell[0], cell[1])
+        played = self.play(game, Input("use", cell=target, choice=page.get("item")))
+        if played.record != step:
+            raise GridforgeError("an item use was recorded that this run cannot make")
 
     def replay_issue(self, key: str, index: int, reason: str) -> Issue:
         return Issue(field_path(key, index), "replay", f"this step does not replay: {reason}")
@@ -223,6 +257,10 @@ def _reply(run: Run, intent: Input) -> tuple[Reply, list[Event], list[Said]]:
         answer = run.refresh()
     elif intent.verb == "hint":
         return run.hint(), [], []
+    elif intent.verb == "pick":
+        return run.pick_offer(intent.choice), [], []
+    elif intent.verb == "use":
+        return run.use_item(intent.choice, intent.cell), [], []
     else:
         raise GridforgeError(f"no such input {intent.verb!r}")  # the verbs build only these
     return answer, answer["events"], answer["log"]
@@ -302,6 +340,18 @@ def hint(run_id: object) -> HintAnswer:
     return cast(HintAnswer, _played(run_id, Input("hint")))
 
 
+def pick_offer(run_id: object, offer: object) -> PickAnswer:
+    """Take one of the offers open between battles (:meth:`Run.pick_offer`).
+    :raises GridforgeError: when ``offer`` is not open (nothing changes)."""
+    return cast(PickAnswer, _played(run_id, Input("pick", choice=str(offer)[:40])))
+
+
+def use_item(run_id: object, item: object, cell: object = None) -> UseAnswer:
+    """Use an item (:meth:`Run.use_item`); ``cell`` for an item used on a cell."""
+    target = None if cell is None else _cell(cell)
+    return cast(UseAnswer, _played(run_id, Input("use", cell=target, choice=str(item)[:40])))
+
+
 def move_path(run_id: object, cell: object) -> list[list[int]]:
     """The path a move to ``cell`` would take, for the preview ([] when it cannot)."""
     engine = MIDEND.game(run_id).run.session.engine
@@ -325,5 +375,5 @@ def close_run(run_id: object) -> bool:
 
 __all__ = ["MIDEND", "ContinueAnswer", "HintAnswer", "Input", "Mines", "Opened", "PlayAnswer",
            "RefreshAnswer", "ResumedRun", "act", "close_run", "continue_run", "hint",
-           "move_path", "new_run", "primary", "refresh", "resume_run",
-           "run_state", "secondary", "telemetry"]
+           "move_path", "new_run", "pick_offer", "primary", "refresh", "resume_run",
+           "run_state", "secondary", "telemetry", "use_item"]

@@ -96,6 +96,22 @@ DEMOS: dict[str, list[Frame]] = {
         {"grid": [["0", "1", _F, "open-fog"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
          "avatar": [2, 1], "mark": [3, 0], "ring": []},
     ],
+    "rewards": [
+        {"grid": [["0", "1", _F, _C], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
+         "avatar": [2, 1], "mark": [3, 2], "ring": []},
+        {"grid": [["0", "1", _F, _C], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [2, 1], "mark": [3, 2], "ring": []},
+        {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [2, 1], "mark": None, "ring": []},
+    ],
+    "items": [
+        {"grid": [["0", "1", _C, _C], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [3, 0], "ring": []},
+        {"grid": [["0", "1", _C, "1"], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [2, 0], "ring": []},
+        {"grid": [["0", "1", _M, "1"], ["0", "1", "1", "1"], ["0", "0", "0", "0"]],
+         "avatar": [1, 1], "mark": [2, 0], "ring": []},
+    ],
     "hints": [
         {"grid": [["0", "1", _F, "1"], ["0", "1", "1", "1"], ["0", "0", "0", _C]],
          "avatar": [1, 1], "mark": [3, 2], "ring": [[2, 1]]},
@@ -107,7 +123,8 @@ DEMOS: dict[str, list[Frame]] = {
 
 def rules() -> Rules:
     """``{"sections": [{key, title, text, picture, demo}], "picture": {grid, avatar}}``:
-    what a run is, digging, flags, rounds and AP, fog and hints, in a sentence or two each,
+    what a run is, digging, flags, rounds and AP, rewards and offers, items, fog and hints,
+    in a sentence or two each,
     each with its picture (the demonstration's first frame) and its demonstration (frames
     with a caption each)."""
     from gridforge.mines.ledger import load_economy
@@ -120,10 +137,12 @@ def rules() -> Rules:
     numbers = {"battles": battles, "hp": table.player_hp, "safe": s["safe_cell_damage"],
                "clear": s["clear_bonus_damage"], "ambush": s["mine_ambush_damage"],
                "hints": hints, "ap": economy.ap_per_round, "dig": economy.dig_ap_cost,
-               "weaken": s["flag_hit_weaken"], "attack": table.battles[0].attack}
+               "weaken": s["flag_hit_weaken"], "attack": table.battles[0].attack,
+               "stack": table.rewards["max_stack"], "per": table.rewards["overflow_per_heal"],
+               "price": table.rewards["item_spark_price"], "blast": table.rewards["blast_damage"]}
     # The words are the catalogue's: rules.mines.<key>.title and .text.1, .text.2 ...
     sections: list[Section] = []
-    for key in ("run", "dig", "flags", "rounds", "fog", "hints"):
+    for key in ("run", "dig", "flags", "rounds", "rewards", "items", "fog", "hints"):
         text: list[str] = []
         while has(line := f"rules.mines.{key}.text.{len(text) + 1}"):
             text.append(say(line, **numbers))

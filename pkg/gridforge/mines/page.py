@@ -15,9 +15,10 @@ from gridforge.mines import backend, generate, run, solver
 if TYPE_CHECKING:  # the rules screen's module is imported when first asked for
     from gridforge.mines import guide
 
-__all__ = ["act", "close_run", "continue_run", "hint", "move_path", "new_board", "new_run",
-           "position_hint", "primary", "refresh", "resume_run", "run_state", "secondary",
-           "solve", "telemetry"]
+__all__ = ["act", "close_run", "continue_run", "daily_seed", "hint", "move_path", "new_board",
+           "new_run",
+           "pick_offer", "position_hint", "primary", "refresh", "resume_run", "run_state",
+           "secondary", "solve", "telemetry", "use_item"]
 
 
 def new_run(seed: int) -> backend.Opened:
@@ -86,6 +87,27 @@ def hint(run_id: str) -> backend.HintAnswer:
     ``hints_left``; ``refused`` when the stock is spent or no round is in play); a paid hint
     changes the run: its answer carries the ``save``."""
     return backend.hint(run_id)
+
+
+def pick_offer(run_id: str, offer: str) -> backend.PickAnswer:
+    """Take one of the three offers open between battles (``view.offers``; a heal, an
+    item's charges, a stronger flag, more hints, sparks). An offer that is not open is
+    refused naming it; the pick is a step of the save."""
+    return backend.pick_offer(run_id, offer)
+
+
+def use_item(run_id: str, item: str, cell: list[int] | None = None) -> backend.UseAnswer:
+    """Use an item during a round (``view.items``): one charge, or its price in sparks.
+    The probe needs ``cell`` (a concealed cell: ``result`` is its digit, -1 a mine); the
+    shield and the lantern need none. A use that cannot be made is refused with the
+    reason (``accepted`` false) and changes nothing."""
+    return backend.use_item(run_id, item, cell)
+
+
+def daily_seed(date: str) -> int:
+    """The seed of the daily run of ``date`` (``YYYY-MM-DD``): the same for every player,
+    offline. :raises ValidationError: naming the date when it is no such date."""
+    return run.daily_seed(date)
 
 
 def run_state(run_id: str) -> run.RunState:

@@ -77,8 +77,13 @@ class Session:
         self.ledger = Ledger(economy)
         self.engine = Engine(self.ledger)
         self.events: list[Event] = []
-        self.engine.subscribe(self.events.append)
-        self.ledger.subscribe(self.events.append)
+        # A method of the session, not the list's own append: a deep copy of the session
+        # (a planning bot's fork of a run) then collects into its own copy of the list.
+        self.engine.subscribe(self._collect)
+        self.ledger.subscribe(self._collect)
+
+    def _collect(self, event: Event) -> None:
+        self.events.append(event)
 
     def drain(self) -> list[Event]:
         """The events emitted since the last drain."""

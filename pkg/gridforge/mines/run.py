@@ -31,10 +31,11 @@ and A2's own metrics (format ``gridforge.mines.telemetry/1``, see ``docs/mines-r
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import NotRequired, TypedDict
 
@@ -60,6 +61,15 @@ from gridforge.mines.hints import Hint, Part, next_hint, no_hint, parts_text, re
 from gridforge.mines.intents import ActionOutcome, Intent, IntentJson, OutcomeJson
 from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.replay import Session
+from gridforge.mines.rewards import (
+    ITEMS,
+    REWARD_KEYS,
+    REWARDS_SCHEMA,
+    TARGETED,
+    RewardTable,
+    dig_groups,
+    draw_offers,
+)
 from gridforge.mines.view import (
     BoardView,
     Offer,
@@ -76,7 +86,7 @@ TELEMETRY_FORMAT = "gridforge.mines.telemetry/1"
 SETTLEMENT_KEYS = ("safe_cell_damage", "flag_hit_weaken", "mine_ambush_damage",
                    "clear_bonus_damage")
 BATTLE_KEYS = ("preset", "enemy", "hp", "attack")
-PAGE_STEPS = ("reach", "continue", "refresh", "hint")
+PAGE_STEPS = ("reach", "continue", "refresh", "hint", "pick", "use")
 # Runs kept alive at once in the browser's interpreter; the oldest goes first.
 MAX_RUNS = 8
 # A saved run longer than this is refused (a real run takes a few thousand steps).
@@ -100,8 +110,9 @@ REASON_WORDS = Words("mines.reason", (
     "rejected"))
 PHASE_TEXT = Words("mines.phase", ("settled", "won", "lost", "playing"))
 SOURCE_TEXT = Words("mines.source", ("safe_dig", "safe_chain", "flag_hit", "mine_ambush",
-                                     "clear_bonus", "enemy_attack"))
-TARGET_TEXT = Words("mines.target", ("enemy", "player", "enemy_attack"))
+                                     "clear_bonus", "enemy_attack", "mine_shielded",
+                                     "chain_overflow", "blast"))
+TARGET_TEXT = Words("mines.target", ("enemy", "player", "enemy_attack", "heal"))
 PATH_TEXT = Words("mines.path", ("cleared", "stopped", "ap_exhausted"))
 # How a round ended, as the end of a sentence ("Round over: you stopped.").
 ROUND_END_TEXT = Words("mines.round-end", ("cleared", "stopped", "ap_exhausted"))
@@ -137,6 +148,7 @@ class RunTableJson(TypedDict):
     player_hp: int
     hints_per_battle: int
     settlement: dict[str, int]
+    rewards: dict[str, int]
     battles: list[BattleJson]
 
 
@@ -145,7 +157,7 @@ class SettlementLine(TypedDict):
 
     source: str
     cell: list[int] | None
-    target: str  # "enemy" | "player" | "enemy_attack"
+    target: str  # "enemy" | "player" | "enemy_attack" | "heal"
     amount: int
     enemy_hp_after: int
     player_hp_after: int
@@ -200,6 +212,22 @@ class Settlement(TypedDict):
     player_hp: int
     result: str  # "continue" | "battle_won" | "run_won" | "run_lost"
     battle_summary: BattleSummary | None
+    sparks_earned: int
+    player_healed: int
+
+
+class ShowLine(TypedDict):
+    """One line of the settlement's show: one cause and one group of cells (a dig and its
+    chain strike once with their total; every flag that hit weakens the attack at once)."""
+
+    cause: str  # strike overflow ambush shield flags clear blast sparks attack
+    cells: list[list[int]]
+    target: str
+    amount: int
+    enemy_hp_after: int
+    player_hp_after: int
+    attack_after: int
+    text: str
 
 
 class WordedSettlement(TypedDict):
@@ -220,13 +248,19 @@ class WordedSettlement(TypedDict):
     player_hp: int
     result: str
     battle_summary: NamedSummary | BattleSummary | None
+    sparks_earned: int
+    player_healed: int
+    show: list[ShowLine]
 
 
 class PageStep(TypedDict):
-    """A step of a saved run that is no intent: a far click, continue, refresh, a paid hint."""
+    """A step of a saved run that is no intent: a far click, continue, refresh, a paid hint,
+    an offer picked, an item used."""
 
     do: str  # one of PAGE_STEPS
-    cell: NotRequired[list[int]]  # a reach only
+    cell: NotRequired[list[int]]  # a reach, or an item used on a cell
+    offer: NotRequired[str]  # a pick only
+    item: NotRequired[str]  # a use only
 
 
 SavedStep = IntentJson | PageStep
@@ -288,6 +322,7 @@ class PlayerBar(TypedDict):
 
 
 class EnemyView(TypedDict):
+    id: str  # the table's name in lower case with dashes (the page draws each enemy)
     name: str
     hp: int
     max_hp: int
@@ -329,6 +364,42 @@ class Totals(TypedDict):
     player_hp: int
 
 
+class ItemView(TypedDict):
+    """An item the player holds, as the page draws it."""
+
+    id: str
+    charges: int
+    spark_price: int
+    target: bool  # used on a cell
+    can_use: bool
+    name: str
+    effect: str
+
+
+class OfferView(TypedDict):
+    """An offer open between battles, as the page draws it."""
+
+    id: str
+    name: str
+    effect: str
+
+
+class Picked(TypedDict):
+    accepted: bool
+    picked: str
+    messages: list[Message]
+
+
+class Used(TypedDict):
+    """The answer to an item's use: ``result`` is a probe's answer (-1: a mine)."""
+
+    accepted: bool
+    item: str
+    cell: list[int] | None
+    result: int | None
+    messages: list[Message]
+
+
 class RunView(TypedDict):
     """The run as the page draws it (:meth:`Run.view`), what a click does apart."""
 
@@ -356,6 +427,14 @@ class RunView(TypedDict):
     last_settlement: WordedSettlement | None
     battle_summaries: list[NamedSummary]
     totals: Totals
+    sparks: int
+    items: list[ItemView]
+    shields: int
+    blasts: int
+    flag_weaken: int
+    offers: list[OfferView]
+    probed: list[list[int]]
+    marked: list[list[int]]
 
 
 class RunState(RunView):
@@ -424,6 +503,8 @@ class RunTable:
     battles: tuple[Battle, ...]
     # Hints a battle gives (the price of a hint: one from this stock; see docs/mines-run.md).
     hints_per_battle: int = 3
+    # Sparks, overflow, offers and items (gridforge.mines.rewards); from_json requires them.
+    rewards: RewardTable = field(default_factory=lambda: RewardTable({}))
 
     @classmethod
     def from_json(cls, data: object) -> RunTable:
@@ -437,14 +518,17 @@ class RunTable:
         values = table.nested["settlement"]
         battles = tuple(Battle(b.text("preset"), b.text("enemy"), b.integer("hp"),
                                b.integer("attack")) for b in table.items["battles"])
+        rewards = table.nested["rewards"]
         return cls(table.integer("player_hp"), {k: values.integer(k) for k in SETTLEMENT_KEYS},
-                   battles, table.integer("hints_per_battle"))
+                   battles, table.integer("hints_per_battle"),
+                   RewardTable({k: rewards.integer(k) for k in REWARD_KEYS}))
 
     def to_json(self) -> RunTableJson:
         """The table in its file format (``from_json(to_json())`` gives it back)."""
         return {"format": RUN_FORMAT, "player_hp": self.player_hp,
                 "hints_per_battle": self.hints_per_battle,
                 "settlement": dict(self.settlement),
+                "rewards": self.rewards.to_json(),
                 "battles": [{"preset": b.preset, "enemy": b.enemy, "hp": b.hp,
                              "attack": b.attack} for b in self.battles]}
 
@@ -482,6 +566,7 @@ _RUN_TABLE = Schema((
     _at_least("player_hp", 1), _at_least("hints_per_battle", 0),
     Field("settlement", "object", "settlement is an object", "type", nested=Schema(
         tuple(_at_least(key, 0) for key in SETTLEMENT_KEYS), unknown="unknown field {short!r}")),
+    Field("rewards", "object", "rewards is an object", "type", nested=REWARDS_SCHEMA),
     Field("battles", "list", "battles is a non-empty list", "type", lo=1, items=_BATTLE),
 ), not_object="a run table is an object", unknown="unknown field {short!r}")
 
@@ -524,7 +609,8 @@ def worded(settlement: Settlement) -> WordedSettlement:
     lines: list[WordedLine] = []
     for entry in settlement["lines"]:
         words = SOURCE_TEXT.get(entry["source"], entry["source"])
-        tail = i18n.say("mines.line-tail", target=TARGET_TEXT[entry["target"]],
+        tail = i18n.say("mines.line-tail-heal" if entry["target"] == "heal" else
+                        "mines.line-tail", target=TARGET_TEXT[entry["target"]],
                         amount=entry["amount"])
         said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
         lines.append({**entry, "text": said["text"], "parts": said["parts"]})
@@ -540,7 +626,51 @@ def worded(settlement: Settlement) -> WordedSettlement:
             "player_hp_before": settlement["player_hp_before"],
             "enemy_hp": settlement["enemy_hp"], "player_hp": settlement["player_hp"],
             "result": settlement["result"],
-            "battle_summary": named(summary) if summary else summary}
+            "battle_summary": named(summary) if summary else summary,
+            "sparks_earned": settlement.get("sparks_earned", 0),
+            "player_healed": settlement.get("player_healed", 0),
+            "show": show_lines(settlement)}
+
+
+# The settlement line sources and the cause each shows as (issue 51: one line per cause and
+# cell group). A dig and its chain are one group; every flag that hit is one group.
+_CAUSES = {"safe_dig": "strike", "safe_chain": "strike", "chain_overflow": "overflow",
+           "mine_ambush": "ambush", "mine_shielded": "shield", "flag_hit": "flags",
+           "clear_bonus": "clear", "enemy_attack": "attack", "blast": "blast"}
+
+
+def show_lines(settlement: Settlement) -> list[ShowLine]:
+    """The settlement as the page plays it: the lines grouped by cause and cell group (a
+    dig strikes once with its chain's total; the flags weaken the attack at once; the sparks
+    earned one line), each with both sides after it, in the player's words."""
+    shown: list[ShowLine] = []
+    for line in settlement["lines"]:
+        cause = _CAUSES.get(line["source"], line["source"])
+        cells = [line["cell"]] if line["cell"] else []
+        last = shown[-1] if shown else None
+        joins = last is not None and last["cause"] == cause and (
+            cause in ("flags", "blast") or (cause == "strike" and line["source"] == "safe_chain"))
+        if last is not None and joins:
+            last["cells"] += cells
+            last["amount"] += line["amount"]
+            last.update({"enemy_hp_after": line["enemy_hp_after"],
+                         "player_hp_after": line["player_hp_after"],
+                         "attack_after": line["attack_after"]})
+            continue
+        shown.append({"cause": cause, "cells": cells, "target": line["target"],
+                      "amount": line["amount"], "enemy_hp_after": line["enemy_hp_after"],
+                      "player_hp_after": line["player_hp_after"],
+                      "attack_after": line["attack_after"], "text": ""})
+    sparks = settlement.get("sparks_earned", 0)
+    if sparks and shown:
+        at = len(shown) - (shown[-1]["cause"] == "attack")  # before the enemy strikes
+        before = shown[max(0, at - 1)]
+        shown.insert(at, {**before, "cause": "sparks", "cells": [], "target": "sparks",
+                          "amount": sparks})
+    for entry in shown:
+        entry["text"] = i18n.say(f"mines.show.{entry['cause']}", amount=entry["amount"],
+                                 cells=len(entry["cells"]))
+    return shown
 
 
 def named(summary: BattleSummary) -> NamedSummary:
@@ -554,6 +684,24 @@ def enemy_name(name: str) -> str:
     when the catalogue has none: a table from a file)."""
     key = "mines.enemy." + name.lower().replace(" ", "-")
     return i18n.say(key) if i18n.has(key) else name
+
+
+def daily_seed(date: object) -> int:
+    """The run seed of the daily run of ``date`` (``YYYY-MM-DD``, a real calendar day):
+    derived from the date alone, so every player gets the same run, offline.
+
+    :raises ValidationError: naming ``date`` when it is not such a day.
+    """
+    try:
+        day = datetime.date.fromisoformat(date) if isinstance(date, str) and len(date) == 10 \
+            else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ValidationError([Issue("date", "type", "date is a day as YYYY-MM-DD, got "
+                                     f"{str(date)[:20]!r}")], "daily run")
+    digest = hashlib.sha256(f"gridforge.mines.daily:{day.isoformat()}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 2**31
 
 
 def board_seed(run_seed: int, battle: int, board_no: int) -> int:
@@ -615,6 +763,17 @@ class Run:
         self.battle_summaries: list[BattleSummary] = []
         self.final_board: BoardView | None = None
         self._round_events: list[Event] = []
+        # Rewards and items (gridforge.mines.rewards): all of it follows from the steps.
+        rewards = self.table.rewards
+        self.max_hp = self.table.player_hp
+        self.sparks = 0
+        self.items = rewards.starting_items()
+        self.shields = 0  # shields armed: each absorbs one ambush
+        self.blasts = 0  # blasts set off this round: they strike at its settlement
+        self.flag_bonus = 0  # stronger flags: weaken more per hit
+        self.hint_bonus = 0  # more hints a battle
+        self.offers: list[str] = []  # open between battles, until one is picked
+        self.picked: list[str] = []
         self._start_battle()
         self.session.ledger.notify_round_start()
         self._open_round()
@@ -629,7 +788,7 @@ class Run:
     def _start_battle(self) -> None:
         self.enemy_hp = self.battle.hp
         self.board_no = 0
-        self.hints_left = self.table.hints_per_battle  # a new stock with every battle
+        self.hints_left = self.hints_per_battle()  # a new stock with every battle
         self._battle: BattleStats = {"battle": self.battle_index + 1,
                                         "enemy": self.battle.enemy,
                         "rounds": 0, "boards": 1, "cells_opened": 0, "mines_dug": 0,
@@ -654,7 +813,13 @@ class Run:
                 raise GridforgeError("the generated board was refused by the engine")
         self.credited_mines: set[tuple[int, int]] = set()
         self.hinted: Cell | None = None  # the cell the last paid hint on this board named
+        self.probed: dict[Cell, int] = {}  # a probe's answer: the digit, or -1 for a mine
+        self.marked: list[Cell] = []  # the lantern's safe marks
         return True
+
+    def hints_per_battle(self) -> int:
+        """The hints a battle gives: the table's and the offers' picked."""
+        return self.table.hints_per_battle + self.hint_bonus
 
     def _open_round(self) -> None:
         self.rounds.append(_Round(self.battle_index + 1, self.board_no + 1,
@@ -672,8 +837,12 @@ class Run:
         for event in self._round_events:
             if event["type"] == "cell_revealed":
                 if event["kind"] == "mine":
-                    claims.append(("mine_ambush", event["cell"], "player",
-                                   values["mine_ambush_damage"]))
+                    if self.shields > 0:  # an armed shield absorbs the ambush
+                        self.shields -= 1
+                        claims.append(("mine_shielded", event["cell"], "player", 0))
+                    else:
+                        claims.append(("mine_ambush", event["cell"], "player",
+                                       values["mine_ambush_damage"]))
                     self._battle["mines_dug"] += 1
                 elif event["reward_eligible"]:  # initial cells never pay (B1 obligation 2)
                     claims.append((f"safe_{event['channel']}", event["cell"], "enemy",
@@ -685,22 +854,34 @@ class Run:
                     self.credited_mines.add(key)
                     self._battle["flag_hits"] += 1
                     claims.append(("flag_hit", event["cell"], "enemy_attack",
-                                   values["flag_hit_weaken"]))
+                                   values["flag_hit_weaken"] + self.flag_bonus))
             elif event["type"] == "round_end" and event["path_tag"] == "cleared":
                 claims.append(("clear_bonus", None, "enemy", values["clear_bonus_damage"]))
+        claims += [("blast", None, "enemy", self.table.rewards["blast_damage"])] * self.blasts
+        self.blasts = 0
+        # A chain's overflow past max_stack heals: one line a dig (obligation B1/B4-2).
+        claims += [("chain_overflow", group["cells"][0], "heal", group["heal"])
+                   for group in dig_groups(self._round_events, self.table.rewards)
+                   if group["heal"] > 0]
         return claims
 
     def _settle(self) -> Settlement:
         """Settle the ended round from its events; every line names the event it comes from."""
         round_end = self.session.ledger.last_round_end
         enemy_before, player_before = self.enemy_hp, self.player_hp
-        weakened = 0
+        weakened = healed = 0
         lines: list[SettlementLine] = []
+        sparks = sum(g["sparks"] for g in dig_groups(self._round_events, self.table.rewards))
+        self.sparks += sparks
         for source, cell, target, amount in self._round_claims():
             if target == "enemy":
                 self.enemy_hp = max(0, self.enemy_hp - amount)
             elif target == "enemy_attack":
                 weakened += amount
+            elif target == "heal":  # never past the maximum, never back from 0
+                amount = min(amount, self.max_hp - self.player_hp) if self.player_hp else 0
+                self.player_hp += amount
+                healed += amount
             else:
                 self.player_hp = max(0, self.player_hp - amount)
             # each line carries both sides after it: the page plays the round's end line
@@ -712,7 +893,7 @@ class Run:
             lines.append(self._line("enemy_attack", None, "player", attack, weakened))
         self._battle["rounds"] += 1
         self._battle["damage_dealt"] += enemy_before - self.enemy_hp
-        self._battle["damage_taken"] += player_before - self.player_hp
+        self._battle["damage_taken"] += player_before + healed - self.player_hp
         result = self._result()
         settlement: Settlement = {
             "round": self.session.ledger.round,
@@ -721,13 +902,15 @@ class Run:
             "continuation_hint": round_end["continuation_hint"] if round_end else None,
             "lines": lines,
             "enemy_damage": enemy_before - self.enemy_hp,
-            "player_damage": player_before - self.player_hp,
+            "player_damage": player_before + healed - self.player_hp,
             "enemy_hp_before": enemy_before,
             "player_hp_before": player_before,
             "enemy_hp": self.enemy_hp,
             "player_hp": self.player_hp,
             "result": result,
             "battle_summary": None,
+            "sparks_earned": sparks,
+            "player_healed": healed,
         }
         if result in ("battle_won", "run_won", "run_lost"):
             summary: BattleSummary = {**self._battle, "won": result != "run_lost",
@@ -735,6 +918,8 @@ class Run:
             self.battle_summaries.append(summary)
             settlement["battle_summary"] = summary
         self.settlements.append(settlement)
+        if result == "battle_won":
+            self.offers = draw_offers(self.seed, self.battle_index + 1)
         self._round_events = []
         self.status = {"run_lost": "lost", "run_won": "won"}.get(result, "settled")
         if self.status in ("won", "lost"):
@@ -815,7 +1000,7 @@ class Run:
 
     def act(self, intent: Intent) -> Played:
         """Settle one intent (a one-intent batch); settle the round if it ended."""
-        return self._run([intent], {**intent.to_json()})
+        return self._run([intent], intent.to_json())
 
     def _run(self, intents: list[Intent], step: SavedStep,
              far: Cell | None = None) -> Played:
@@ -894,6 +1079,7 @@ class Run:
         if self.status != "settled":
             raise GridforgeError(f"nothing to continue: the run is {self.status}")
         self.last_step = {"do": "continue"}
+        self.offers = []  # going on without a pick lets the offers go
         ledger, last = self.session.ledger, self.settlements[-1]
         new_board = last["result"] == "battle_won" or last["continuation_hint"] == "new_board"
         ledger.notify_settlement_done("new_board" if new_board else "same_board")
@@ -919,6 +1105,152 @@ class Run:
                 "messages": [{"kind": "info", "text": i18n.say(
                     "mines.round-start", what=what, round=ledger.round, ap=ledger.ap)}]}
 
+    # ------------------------------------------------------------ offers and items
+    def pick_offer(self, kind: object) -> Picked:
+        """Take one of the offers open between battles (``{"do": "pick"}`` in the save).
+
+        :raises GridforgeError: when no offers are open or ``kind`` is not one of them
+            (a tampered save): nothing changes then.
+        """
+        if not self.offers:
+            raise GridforgeError("no offers are open: offers come after a battle is won")
+        if not isinstance(kind, str) or kind not in self.offers:
+            raise GridforgeError(f"{str(kind)[:40]!r} is not one of the offers open now "
+                                 f"({', '.join(self.offers)})")
+        rewards = self.table.rewards
+        if kind == "heal":
+            self.player_hp = min(self.max_hp, self.player_hp + rewards["heal"])
+        elif kind in ITEMS:
+            self.items[kind] += rewards.offer_charges(kind)
+        elif kind == "flag":
+            self.flag_bonus += rewards["flag_bonus"]
+        elif kind == "hints":
+            self.hint_bonus += rewards["hints_bonus"]
+        else:
+            self.sparks += rewards["sparks_bonus"]
+        self.offers = []
+        self.picked.append(kind)
+        self.last_step = {"do": "pick", "offer": kind}
+        return {"accepted": True, "picked": kind, "messages": [
+            {"kind": "success", "text": i18n.say("mines.offer.taken",
+                                                 name=i18n.say(f"mines.offer.{kind}.name"))}]}
+
+    def item_price(self, item: str) -> tuple[str, int] | None:
+        """What a use of ``item`` costs now: ``("charge", 1)``, ``("sparks", price)``, or
+        None when neither is there."""
+        if self.items[item] > 0:
+            return ("charge", 1)
+        price = self.table.rewards["item_spark_price"]
+        return ("sparks", price) if self.sparks >= price else None
+
+    def use_item(self, item: object, cell: Cell | None = None) -> Used:
+        """Use an item during a round: one charge, or its price in sparks with none left.
+        A use that cannot be made (no round, no charge nor sparks, a bad target) is refused
+        with the reason and changes nothing; a use made is a step of the save."""
+        self.last_step = None
+        if not isinstance(item, str) or item not in ITEMS:
+            raise GridforgeError(f"no item {str(item)[:40]!r}: items are {', '.join(ITEMS)}")
+        price = self.item_price(item)
+        refusal = self._item_refusal(item, cell, price)
+        if refusal is not None:
+            return {"accepted": False, "item": item, "cell": None, "result": None,
+                    "messages": [{"kind": "error", "text": refusal}]}
+        assert price is not None
+        if price[0] == "charge":
+            self.items[item] -= 1
+        else:
+            self.sparks -= price[1]
+        self.rounds[-1].inputs += 1
+        found = self._item_effect(item, cell)
+        step: PageStep = {"do": "use", "item": item}
+        if found is not None:
+            step["cell"] = [found[0], found[1]]
+        self.last_step = step
+        result = self.probed.get(found) if item == "probe" and found is not None else None
+        text = i18n.say(f"mines.item.{item}.done", digit=result if result is not None else 0)
+        if item == "probe" and result == -1:
+            text = i18n.say("mines.item.probe.mine")
+        return {"accepted": True, "item": item,
+                "cell": None if found is None else [found[0], found[1]], "result": result,
+                "messages": [{"kind": "success", "text": text}]}
+
+    def _item_refusal(self, item: str, cell: Cell | None, price: tuple[str, int] | None
+                      ) -> str | None:
+        """Why ``item`` cannot be used now on ``cell`` (None: it can)."""
+        engine = self.session.engine
+        board = engine.board
+        if self.status != "playing" or self.session.ledger.phase != "active" or board is None:
+            return i18n.say("mines.item.no-round")
+        if price is None:
+            return i18n.say("mines.item.no-charge",
+                            price=self.table.rewards["item_spark_price"])
+        if item in TARGETED:
+            if cell is None or not board.contains(cell) or engine.is_open(cell) \
+                    or cell in self.probed:
+                return i18n.say(f"mines.item.{item}.target")
+        elif item == "lantern" and self._lantern_cell() is None:
+            return i18n.say("mines.item.lantern.none")
+        return None
+
+    def _item_effect(self, item: str, cell: Cell | None) -> Cell | None:
+        """Apply a paid item; the cell it acted on (None: the shield)."""
+        board = self.session.engine.board
+        assert board is not None
+        if item == "probe":
+            assert cell is not None
+            # A2's query face: the installed board answers; no event is emitted.
+            digit = board.true_digit(cell)
+            self.probed[cell] = -1 if digit is None else digit
+            return cell
+        if item == "lantern":
+            found = self._lantern_cell()
+            assert found is not None
+            self.marked.append(found)
+            return found
+        if item == "blast":
+            self.blasts += 1
+        else:
+            self.shields += 1
+        return None
+
+    def _lantern_cell(self) -> Cell | None:
+        """The concealed safe cell nearest the avatar (Chebyshev distance, then row-major
+        order) that is neither flagged, marked nor probed: what a lantern marks."""
+        engine = self.session.engine
+        board, avatar = engine.board, engine.avatar
+        if board is None or avatar is None:
+            return None
+        known = set(self.marked) | set(self.probed)
+        cells = [(x, y) for y in range(board.rows) for x in range(board.cols)
+                 if not engine.is_open((x, y)) and not engine.has_flag((x, y))
+                 and not board.is_mine((x, y)) and (x, y) not in known]
+        if not cells:
+            return None
+        return min(cells, key=lambda c: (max(abs(c[0] - avatar[0]), abs(c[1] - avatar[1])),
+                                         c[1], c[0]))
+
+    def items_view(self) -> list[ItemView]:
+        """Each item the player holds, its charges, and whether it can be used now."""
+        playing = self.status == "playing" and self.session.ledger.phase == "active"
+        return [{"id": item, "charges": self.items[item],
+                 "spark_price": self.table.rewards["item_spark_price"],
+                 "target": item in TARGETED,
+                 "can_use": playing and self.item_price(item) is not None,
+                 "name": i18n.say(f"mines.item.{item}.name"),
+                 "effect": i18n.say(f"mines.item.{item}.effect")} for item in ITEMS]
+
+    def offers_view(self) -> list[OfferView]:
+        """The offers open now, in the player's words (empty: none open)."""
+        rewards = self.table.rewards
+        numbers = {"heal": rewards["heal"], "probe": rewards["probe_charges"],
+                   "blast": rewards["blast_charges"],
+                   "shield": rewards["shield_charges"], "lantern": rewards["lantern_charges"],
+                   "flag": rewards["flag_bonus"], "hints": rewards["hints_bonus"],
+                   "sparks": rewards["sparks_bonus"]}
+        return [{"id": kind, "name": i18n.say(f"mines.offer.{kind}.name"),
+                 "effect": i18n.say(f"mines.offer.{kind}.effect", amount=numbers[kind])}
+                for kind in self.offers]
+
     # ------------------------------------------------------------ what the page sees
     def pending(self) -> Pending:
         """What the round's events so far will settle to (shown at once, before the end)."""
@@ -930,9 +1262,11 @@ class Run:
                     ambushes += 1
                 elif event["reward_eligible"]:
                     safe += 1
+        hurt = max(0, ambushes - self.shields)  # armed shields absorb the first ambushes
+        blasts = self.blasts * self.table.rewards["blast_damage"]
         return {"ambushes": ambushes,
-                "player_damage": ambushes * values["mine_ambush_damage"],
-                "enemy_damage": safe * values["safe_cell_damage"],
+                "player_damage": hurt * values["mine_ambush_damage"],
+                "enemy_damage": safe * values["safe_cell_damage"] + blasts,
                 "enemy_attack": self.battle.attack}
 
     def hp_bars(self) -> tuple[EnemyBar, PlayerBar]:
@@ -956,9 +1290,13 @@ class Run:
         ledger = self.session.ledger
         if self.status != "playing" or ledger.phase != "active" or ledger.ap <= 0:
             return None
-        _, player = self.hp_bars()
+        enemy, player = self.hp_bars()
+        # The figure the pending line shows beside it (issue 51: the same words and number):
+        # the strike to come, or that the enemy falls first.
+        falls = enemy["pending"] >= self.enemy_hp
         return {"ap": ledger.ap,
-                "text": i18n.say("mines.stop-ask", ap=ledger.ap, strike=player["strike"]),
+                "text": i18n.say("mines.stop-ask-falls" if falls else "mines.stop-ask",
+                                 ap=ledger.ap, strike=player["strike"]),
                 "confirm": i18n.say("mines.stop-confirm"),
                 "cancel": i18n.say("mines.stop-cancel")}
 
@@ -986,6 +1324,15 @@ class Run:
                 known_mines.append(cell)
             else:  # a fog cell's digit is hidden from the solver as from the player
                 opened[cell] = None if board.variant_ids(cell) else board.digit(cell)
+        # What items told the player: a probed digit, a probed mine, a lantern's safe mark
+        # (safe with no digit known, as a fog cell). They are known, not yet opened.
+        for cell, digit in self.probed.items():
+            if digit < 0:
+                known_mines.append(cell)
+            else:
+                opened[cell] = digit
+        for cell in self.marked:
+            opened.setdefault(cell, None)
         reachable = {n for cell in move_tree(engine) for n in board.neighbours(cell)
                      if not engine.is_open(n)}
         return next_hint(board.cols, board.rows, opened, known_mines, engine.flags,
@@ -1017,7 +1364,7 @@ class Run:
             refused = False
             if cell is not None and tuple(cell) != self.hinted:
                 if self.hints_left <= 0:
-                    per = self.table.hints_per_battle
+                    per = self.hints_per_battle()
                     answer = _no_hint(i18n.say("mines.hint.none-left", per=per))
                     refused = True
                 else:
@@ -1047,10 +1394,11 @@ class Run:
             "status": self.status,
             "battle": self.battle_index + 1,
             "battles": len(self.table.battles),
-            "enemy": {"name": enemy_name(self.battle.enemy), "hp": self.enemy_hp,
+            "enemy": {"id": self.battle.enemy.lower().replace(" ", "-"),
+                      "name": enemy_name(self.battle.enemy), "hp": self.enemy_hp,
                       "max_hp": self.battle.hp,
                       "attack": self.battle.attack, **enemy_bar},
-            "player": {"hp": self.player_hp, "max_hp": self.table.player_hp, **player_bar},
+            "player": {"hp": self.player_hp, "max_hp": self.max_hp, **player_bar},
             "board_no": self.board_no + 1,
             "round": ledger.round,
             "phase": ledger.phase,
@@ -1061,7 +1409,7 @@ class Run:
             "can_refresh": playing and ledger.phase == "active"
             and ledger.rap >= ledger.economy.rap_refresh_cost,
             "can_continue": self.status == "settled",
-            "hints": {"left": self.hints_left, "per_battle": self.table.hints_per_battle,
+            "hints": {"left": self.hints_left, "per_battle": self.hints_per_battle(),
                       "price": 1, "can_ask": self.can_hint()},
             "stop_ask": self.stop_ask(),
             "terms": self.terms(),
@@ -1071,6 +1419,16 @@ class Run:
             "last_settlement": worded(self.settlements[-1]) if self.settlements else None,
             "battle_summaries": [named(b) for b in self.battle_summaries],
             "totals": self.totals(),
+            "sparks": self.sparks,
+            "items": self.items_view(),
+            "shields": self.shields,
+            "blasts": self.blasts,
+            "flag_weaken": self.table.settlement["flag_hit_weaken"] + self.flag_bonus,
+            "offers": self.offers_view(),
+            "probed": [[x, y, d] for (x, y), d in sorted(self.probed.items())
+                       if playing and not self.session.engine.is_open((x, y))],
+            "marked": [[x, y] for x, y in self.marked
+                       if playing and not self.session.engine.is_open((x, y))],
         }
 
     def terms(self) -> dict[str, str]:
@@ -1235,6 +1593,8 @@ def _page_step(step: Mapping[str, object], path: str, issues: Issues) -> PageSte
     if not isinstance(do, str) or do not in PAGE_STEPS:
         issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
         return None
+    if do in ("pick", "use"):
+        return _reward_step(step, path, issues)
     cell = step.get("cell")
     if any(key not in keys for key in step) or (do == "reach" and not _is_cell(cell)):
         issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': [x, y]}"
@@ -1244,6 +1604,30 @@ def _page_step(step: Mapping[str, object], path: str, issues: Issues) -> PageSte
         assert isinstance(cell, list)
         return {"do": do, "cell": cell}
     return {"do": do}
+
+
+def _reward_step(step: Mapping[str, object], path: str, issues: Issues) -> PageStep | None:
+    """A saved pick (``{"do": "pick", "offer": kind}``) or item use (``{"do": "use",
+    "item": id}``, with ``"cell"`` for a targeted item); whether the offer was open and the
+    use possible is checked when the step replays."""
+    if step["do"] == "pick":
+        offer = step.get("offer")
+        if set(step) != {"do", "offer"} or not isinstance(offer, str):
+            issues.append(Issue(path, "type", "a pick step is {'do': 'pick', 'offer': kind}"))
+            return None
+        return {"do": "pick", "offer": offer}
+    item, cell = step.get("item"), step.get("cell")
+    targeted = item in TARGETED or item == "lantern"
+    keys = {"do", "item", "cell"} if targeted else {"do", "item"}
+    if item not in ITEMS or set(step) != keys or (targeted and not _is_cell(cell)):
+        issues.append(Issue(path, "type", "a use step is {'do': 'use', 'item': one of "
+                            f"{list(ITEMS)}}} (with 'cell': [x, y] for a probe or lantern)"))
+        return None
+    used: PageStep = {"do": "use", "item": str(item)}
+    if targeted:
+        assert isinstance(cell, list)
+        used["cell"] = cell
+    return used
 
 
 def _is_cell(value: object) -> bool:
