@@ -14,6 +14,7 @@ import { mainlineSize } from "./screens/levels.js";
 import { makeSettings } from "./settings.js";
 import { callTracker } from "./shell-busy.js";
 import { heldBanner } from "./shell-held.js";
+import { noticeBanner } from "./shell-notices.js";
 import { offlineLine } from "./shell-offline.js";
 import { said, Store } from "./store.js";
 
@@ -59,6 +60,7 @@ const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
 
 // ---------------------------------------------------------------------------- held values
 heldBanner(store, $("app-message"), message);
+const notices = noticeBanner(store, $("app-message"));
 
 function safeStorage() {
   try { return window.localStorage; } catch { return null; }
@@ -181,6 +183,9 @@ let routeToken = 0;
 // against it before Python has loaded. Unreadable, the level's own screen says what is there.
 const lineSize = mainlineSize().catch(() => null).then((levels) => {
   store.setLevels(levels);
+  // Saved progress is checked on every visit, whatever the first screen (issue 54): a part
+  // set aside is said at once, not only once a screen reads the progress.
+  store.progress();
   return levels;
 });
 
@@ -261,6 +266,7 @@ function applyLanguage() {
 
 function redraw() {
   translateStatic();
+  notices.redraw();
   const status = $("status");
   if (status.dataset.state === "ready") status.textContent = t("shell.ready");
   else if (status.dataset.state === "error") status.textContent = t("shell.failed");
@@ -275,6 +281,7 @@ bridge.language = () => language();
 loadCatalogues().catch((error) => console.error(error)).then(() => {
   applyLanguage();
   translateStatic();
+  notices.redraw();  // a notice raised before the catalogues were loaded is worded now
   if ($("status").dataset.state === "loading") $("status").textContent = t(statusKey);
   route();
 });
