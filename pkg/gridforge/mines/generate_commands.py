@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from gridforge.errors import load_file
+from gridforge.errors import GridforgeError, load_file
 from gridforge.files import write_text
 from gridforge.flags import int_range
 from gridforge.mines.board import MAX_BOARD_BYTES
@@ -33,6 +33,9 @@ MAX_LEVEL = 1_000
 
 
 def _generate(args: argparse.Namespace) -> int:
+    if args.seed + args.count - 1 > MAX_SEED:  # the boards' seeds are seed..seed+count-1
+        raise GridforgeError(f"--count {args.count} from --seed {args.seed}: the last board's "
+                             f"seed would pass {MAX_SEED}")
     if args.table is not None:
         table = load_file(args.table, f"--table {args.table}", GenTable.from_json,
                           max_bytes=MAX_TABLE_BYTES)
