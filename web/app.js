@@ -183,9 +183,6 @@ let routeToken = 0;
 // against it before Python has loaded. Unreadable, the level's own screen says what is there.
 const lineSize = mainlineSize().catch(() => null).then((levels) => {
   store.setLevels(levels);
-  // Saved progress is checked on every visit, whatever the first screen (issue 54): a part
-  // set aside is said at once, not only once a screen reads the progress.
-  store.progress();
   return levels;
 });
 
@@ -193,6 +190,10 @@ async function route() {
   const token = ++routeToken;
   const levels = await lineSize;
   if (token !== routeToken) return;  // a newer navigation won
+  // Saved progress is checked on every visit, whatever the first screen (issue 54): a part
+  // set aside is said at once (in words: the catalogues are loaded), not only once a
+  // screen reads the progress.
+  if (!routed) store.progress();
   const parsed = parse(location.hash, levels);
   if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
     history.replaceState(null, "", parsed.hash);  // one spelling per route
