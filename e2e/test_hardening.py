@@ -95,6 +95,17 @@ def test_a_bad_mines_field_keeps_every_level_done_and_says_so_until_read(
     assert page.page_errors == []  # type: ignore[attr-defined]
 
 
+def test_a_mines_run_python_refuses_is_set_aside_alone_on_any_screen(context: BrowserContext):
+    saved = progress(rev=2)
+    saved["mines"]["run"]["seed"] = -1  # only Python's replay finds this one
+    page = new_page(context, {KEY: json.dumps(saved)})
+    page.goto("/#snakes")
+    page.evaluate("() => window.gridforge.ready")
+    expect(notice(page)).to_contain_text("mines.run.seed")
+    now = stored(page)
+    assert now["snakes"]["done"] == DONE and now["mines"] == {"run": None, "rev": 3}
+
+
 def test_a_bad_level_record_leaves_the_mines_run_resumable(context: BrowserContext):
     saved = progress()
     saved["snakes"]["done"]["2"] = 2.5

@@ -240,12 +240,22 @@ async function route() {
   } finally {
     mounting = false;
   }
+  if (!routed) deepCheck(parsed);
   routed = true;
   if (parsed.problem) message(parsed.problem, "error");
   if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
   const reports = pendingReports;
   pendingReports = [];
   for (const [text, kind] of reports) message(text, kind);
+}
+
+/** The stored progress's deep check (progress-check.js) once Python is loaded, unless
+ * the first screen resumes those parts itself (the Mines screen, a level's screen). */
+function deepCheck(parsed) {
+  if (parsed.screen === "mines" || parsed.params.level !== undefined) return;
+  bridge.ready.then(() => import("./progress-check.js"))
+    .then(({ checkStoredProgress }) => checkStoredProgress(app))
+    .catch((error) => console.error(error));
 }
 
 window.addEventListener("hashchange", () => route());

@@ -130,7 +130,7 @@ export function progressIssues(value, levels = null) {
 
 /** The part of the progress an issue at `path` lies in: the part set aside for it alone
  * (null: the whole value, its format or its shape, cannot be used). */
-function partOf(path) {
+export function partOf(path) {
   const [top, second] = path.split(".");
   if (path === "" || top === "format") return null;
   if (top === "mines") return "mines";
