@@ -24,6 +24,10 @@ export function take(p, answer) {
   if (p.focus && !endsOf(p.view).includes(p.focus)) p.focus = endsOf(p.view)[0] ?? null;
 }
 
+/** The level in progress as this tab last wrote it (JSON; undefined: not yet): a level's
+ * screen still saving after the next one opened is this tab, not another. */
+let ownCurrent;
+
 /** Another tab saved a level in progress since this tab read or wrote it: nothing written. */
 class StaleLevel extends Error {
   constructor(stored) {
@@ -44,7 +48,10 @@ function writeCurrent(p, mine) {
   try {
     p.app.store.updateProgress((progress) => {
       const stored = progress.snakes.current ?? null;
-      if (p.base !== undefined && JSON.stringify(stored) !== p.base) throw new StaleLevel(stored);
+      const now = JSON.stringify(stored);
+      // A step answered after this screen closed never writes over the next level's.
+      if (!p.live && stored && mine && stored.level !== mine.level) throw new StaleLevel(null);
+      if (p.base !== undefined && now !== p.base && now !== ownCurrent) throw new StaleLevel(stored);
       if (mine && stored && stored.level !== mine.level && (stored.steps.length || stored.redo.length)) {
         replaced = stored.level;
       }
@@ -52,14 +59,14 @@ function writeCurrent(p, mine) {
     });
   } catch (error) {
     if (!(error instanceof StaleLevel)) throw error;
-    if (p.stale) return false;
+    if (p.stale || !p.live) return false;
     p.stale = true;
     const level = error.stored ? error.stored.level : p.levelNumber;
     p.app.store.notice(t("snakes.stale", { level: p.levelNumber, other: level }));
     p.app.navigate(location.hash, { replace: true });  // this level again, as stored now
     return false;
   }
-  p.base = JSON.stringify(mine);
+  p.base = ownCurrent = JSON.stringify(mine);
   // One level in progress at a time: the one this step replaced is said (its steps go).
   if (replaced !== null) p.app.message(t("snakes.replaced", { level: replaced, now: p.levelNumber }), "info");
   return true;
@@ -76,6 +83,7 @@ async function saveWin(p) {
   if (!p.saveProgress || p.levelNumber === null) return;
   const snakes = await p.python.progressAfterWin(p.app.store.progress().snakes, p.levelNumber, p.stepCount);
   p.app.store.updateProgress((progress) => { progress.snakes = snakes; });
+  p.base = ownCurrent = JSON.stringify(snakes.current ?? null);
 }
 
 function afterMove(p, answer, { quiet = false, verb = "step" } = {}) {
