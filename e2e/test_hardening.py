@@ -11,6 +11,7 @@ on a duration.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -209,3 +210,55 @@ def test_two_tabs_on_snakes_levels_lose_nothing_silently(context: BrowserContext
     wait_level(a, 4)
     assert stored(a)["snakes"]["current"] == after_b
     assert a.page_errors == [] and b.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
+    # The store's part-by-part check (stored-value.js) over seeded tamperings of each part:
+    # what is left passes the whole check, and every part not set aside is as stored.
+    rng = random.Random(54)
+    weird = [None, True, 0, -1, -4, 2.5, 2001, 2**53, "", "x", [], {}, [[2, 1]], {"a": 1}]
+    fields = [("snakes", "done", "1"), ("snakes", "done", "2"), ("snakes", "done", "x"),
+              ("snakes", "open"), ("snakes", "current"), ("snakes", "current", "level"),
+              ("snakes", "current", "steps"), ("mines", "rev"), ("mines", "run"),
+              ("mines", "summary"), ("mines", "summary", "battle"), ("snakes", "extra"),
+              ("extra",), ("format",), ("snakes",), ("mines",)]
+    base = progress(rev=3, summary={"status": "playing", "battle": 1, "battles": 5})
+    base["snakes"]["current"] = {"level": 3, "sha": "x", "steps": [[0, "head", "U"]], "redo": []}
+    cases = []
+    for _ in range(200):
+        value = json.loads(json.dumps(base))
+        for path in rng.sample(fields, rng.randint(1, 2)):
+            node = value
+            for key in path[:-1]:
+                if not isinstance(node.get(key), dict):
+                    node[key] = {}
+                node = node[key]
+            node[path[-1]] = rng.choice(weird)
+        cases.append(value)
+    page.goto("/#home")
+    page.evaluate("() => window.gridforge.ready")
+    results = page.evaluate("""async (cases) => {
+        const sv = await import('./stored-value.js');
+        return cases.map((value) => {
+          const out = sv.progressParts(value, 2000);
+          if (out.value === null) return { whole: true, issues: out.issues.map((i) => i.path) };
+          return { left: sv.progressIssues(out.value, 2000).length, value: out.value,
+                   parts: out.parts.map((p) => p.part) };
+        });
+    }""", cases)
+    wholes = 0
+    for value, result in zip(cases, results, strict=True):
+        if result.get("whole"):
+            wholes += 1
+            assert {"", "format"} & set(result["issues"])  # only the format or the shape
+            continue
+        assert result["left"] == 0
+        kept, parts = result["value"], result["parts"]
+        if not any(p == "mines" for p in parts):
+            assert kept["mines"] == value["mines"]
+        snakes = value["snakes"] if isinstance(value.get("snakes"), dict) else {}
+        done = snakes["done"] if isinstance(snakes.get("done"), dict) else {}
+        for level, best in done.items():
+            if not {f"snakes.done.{level}", "snakes.done", "snakes"} & set(parts):
+                assert kept["snakes"]["done"][level] == best
+    assert 0 < wholes < len(cases)

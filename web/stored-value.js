@@ -145,7 +145,8 @@ export function withoutPart(value, part, levels) {
   const snakes = value.snakes;
   if (part === "mines") {
     // Past the revision stored, so that a tab still playing the run set aside stops.
-    value.mines = { run: null, rev: minesRev(value.mines) + 1 };
+    const rev = minesRev(value.mines);
+    value.mines = { run: null, rev: rev < Number.MAX_SAFE_INTEGER ? rev + 1 : 0 };
   } else if (part === "snakes") {
     value.snakes = { done: {}, open: 1 };
   } else if (part.startsWith("snakes.done.")) {
