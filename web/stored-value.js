@@ -154,7 +154,8 @@ export function withoutPart(value, part, levels) {
   } else if (part === "snakes.done") {
     snakes.done = {};
   } else if (part === "snakes.open") {
-    const won = Object.keys(isObject(snakes.done) ? snakes.done : {}).map(Number).filter(Number.isInteger);
+    const won = Object.keys(isObject(snakes.done) ? snakes.done : {})
+      .filter((level) => /^[1-9][0-9]*$/.test(level)).map(Number);
     snakes.open = Math.min(levels ?? Number.MAX_SAFE_INTEGER, Math.max(1, ...won.map((n) => n + 1)));
   } else if (part.startsWith("snakes.")) {
     delete snakes[part.slice("snakes.".length)];  // the level in progress, or a field unknown

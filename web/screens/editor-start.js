@@ -25,7 +25,8 @@ async function fallback(e, text) {
   }
   // The newest draft that opens; each one before it that no longer opens (a level this
   // build refuses) is named with the reason, in a notice that stays until read.
-  const refused = [];
+  const refused = e.drafts.broken().map((entry) => t("editor.refusal",
+    { what: DRAFT_WORDS.cannotOpen(String(entry.name)), detail: t("editor.drafts.no-level") }));
   for (const entry of e.drafts.readable()) {
     try {
       await e.drafts.openEntry(entry);
@@ -41,8 +42,9 @@ async function fallback(e, text) {
     say(e, t("editor.empty-board"));
   }
   if (refused.length) {
-    for (const text of refused) e.app.store.notice(text);
-    say(e, refused.join(" "), "error");
+    const told = refused.join(" ");  // one notice, however many
+    e.app.store.notice(told);
+    say(e, told, "error");
   }
 }
 
