@@ -255,6 +255,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
     isolation = True
     request_timeout = 10.0
     max_connections = 64
+    # The kernel's queue of connections not yet accepted (socketserver's default is 5: a
+    # burst of connections past it waited for SYN retries, seconds, with no answer at all).
+    request_queue_size = 1024
 
     def __init__(self, address: tuple[str, int], handler: Any, *,
                  max_connections: int = 64) -> None:
@@ -267,6 +270,9 @@ class SiteServer(http.server.ThreadingHTTPServer):
             try:
                 request.setblocking(False)  # a fresh socket takes these bytes at once
                 request.send(BUSY)
+                # What the client has sent already is read (not waited for): closing with
+                # unread bytes would send a reset that could overtake the answer.
+                request.recv(65536)
             except OSError:
                 pass
             self.shutdown_request(request)

@@ -52,7 +52,10 @@ def test_the_map_opens_on_the_current_chapter_with_stars_locks_and_a_jump(
     browser: Browser, base_url: str
 ):
     pars = {101 + k: c["steps"] for k, c in enumerate(certificates(101))}
-    done = {str(n): 1 for n in range(1, 101)}
+    # Chapter 1 won at its certificates' steps (a best below a proven minimum would be set
+    # aside: issue 54).
+    done = {str(first + k): c["steps"] for first in (1, 26, 51, 76)
+            for k, c in enumerate(certificates(first))}
     # Level 101 at its par (three stars), 102 one step over (two), 103 twice over (one).
     done.update({"101": pars[101], "102": pars[102] + 1, "103": pars[103] * 2 + 3})
     with device_page(browser, base_url, "phone") as page:

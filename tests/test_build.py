@@ -535,3 +535,56 @@ def test_no_test_or_benchmark_edits_sys_path():
                         and isinstance(target.value, ast.Name) and target.value.id == "sys"):
                     edits.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert edits == []
+
+
+def _answers(host: str, port: int, count: int) -> list[bytes]:
+    """``count`` clients connecting at once, each sending a request at once: the first
+    bytes each got back within 10 s (b"" for none)."""
+    start = threading.Barrier(count)
+    got: list[bytes] = [b""] * count
+
+    def client(i: int) -> None:
+        start.wait()
+        try:
+            with socket.create_connection((host, port), timeout=10) as conn:
+                conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                got[i] = conn.recv(64)
+        except OSError:
+            pass
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return got
+
+
+def test_three_hundred_connections_at_once_are_each_answered(tmp_path: Path):
+    # issue 54: socketserver's listen queue of 5 left 147 of 300 without any answer
+    (tmp_path / "index.html").write_text("<p>hi</p>")
+    server = make_server(tmp_path, port=0, request_timeout=30.0, max_connections=4)
+    thread = start_in_thread(server)
+    host, port = server.server_address[:2]
+    stalled = []
+    try:
+        answers = _answers(host, port, 300)
+        assert all(a.startswith((b"HTTP/1.0 200 ", b"HTTP/1.0 503 ")) for a in answers), \
+            sum(not a for a in answers)
+        for _ in range(4):  # every slot held: each of 300 more is answered 503
+            conn = socket.create_connection((host, port), timeout=10)
+            conn.sendall(b"GET /index.html HTTP/1.1\r\n")  # never finished
+            stalled.append(conn)
+        for _ in range(100):
+            if sum("process_request" in t.name for t in threading.enumerate()) == 4:
+                break
+            time.sleep(0.05)
+        answers = _answers(host, port, 300)
+        assert all(a.startswith(b"HTTP/1.0 503 ") for a in answers), \
+            sorted({a[:12] for a in answers})
+    finally:
+        for conn in stalled:
+            conn.close()
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

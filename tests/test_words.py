@@ -54,6 +54,7 @@ def test_a_field_path_is_said_as_a_place(path, words):
     ("Certificates dropped", "Proofs dropped"),
     ("invalid request: <root>: a request is a JSON object",
      "invalid request: a request is a JSON object"),
+    ("cells [2, 1] and [3, 4] meet", "cells column 3, row 2 and column 4, row 5 meet"),
     # Ordinary text stays as it is.
     ("e.g. level.json, version 1.2.3; a certified level; bodies must be a list",
      "e.g. level.json, version 1.2.3; a certified level; bodies must be a list"),
@@ -61,6 +62,16 @@ def test_a_field_path_is_said_as_a_place(path, words):
 def test_a_message_is_said_in_words(text, words):
     assert plain(text) == words
     assert not DEVELOPER.search(plain(text))
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("bridges[0]: a cell is [x, y] with two integers, got [[2, 1]]",
+     "bridge 1: a cell is [x, y] with two integers, got [[2, 1]]"),
+    ("got [[2, 1], [3, 4]]", "got [[2, 1], [3, 4]]"),
+])
+def test_a_cell_nested_in_what_was_given_is_quoted_not_read_as_a_cell(text, words):
+    # issue 54: "got [column 3, row 2]" read like a valid cell where [[2, 1]] was given
+    assert plain(text) == words
 
 
 def test_an_issue_keeps_its_path_and_adds_its_place_and_words():

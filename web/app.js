@@ -14,6 +14,7 @@ import { mainlineSize } from "./screens/levels.js";
 import { makeSettings } from "./settings.js";
 import { callTracker } from "./shell-busy.js";
 import { heldBanner } from "./shell-held.js";
+import { noticeBanner } from "./shell-notices.js";
 import { offlineLine } from "./shell-offline.js";
 import { said, Store } from "./store.js";
 
@@ -59,6 +60,7 @@ const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
 
 // ---------------------------------------------------------------------------- held values
 heldBanner(store, $("app-message"), message);
+const notices = noticeBanner(store, $("app-message"));
 
 function safeStorage() {
   try { return window.localStorage; } catch { return null; }
@@ -188,6 +190,10 @@ async function route() {
   const token = ++routeToken;
   const levels = await lineSize;
   if (token !== routeToken) return;  // a newer navigation won
+  // Saved progress is checked on every visit, whatever the first screen (issue 54): a part
+  // set aside is said at once (in words: the catalogues are loaded), not only once a
+  // screen reads the progress.
+  if (!routed) store.progress();
   const parsed = parse(location.hash, levels);
   if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
     history.replaceState(null, "", parsed.hash);  // one spelling per route
@@ -234,12 +240,22 @@ async function route() {
   } finally {
     mounting = false;
   }
+  if (!routed) deepCheck(parsed);
   routed = true;
   if (parsed.problem) message(parsed.problem, "error");
   if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
   const reports = pendingReports;
   pendingReports = [];
   for (const [text, kind] of reports) message(text, kind);
+}
+
+/** The stored progress's deep check (progress-check.js) once Python is loaded, unless
+ * the first screen resumes those parts itself (the Mines screen, a level's screen). */
+function deepCheck(parsed) {
+  if (parsed.screen === "mines" || parsed.params.level !== undefined) return;
+  bridge.ready.then(() => import("./progress-check.js"))
+    .then(({ checkStoredProgress }) => checkStoredProgress(app))
+    .catch((error) => console.error(error));
 }
 
 window.addEventListener("hashchange", () => route());
@@ -261,6 +277,7 @@ function applyLanguage() {
 
 function redraw() {
   translateStatic();
+  notices.redraw();
   const status = $("status");
   if (status.dataset.state === "ready") status.textContent = t("shell.ready");
   else if (status.dataset.state === "error") status.textContent = t("shell.failed");
@@ -275,6 +292,7 @@ bridge.language = () => language();
 loadCatalogues().catch((error) => console.error(error)).then(() => {
   applyLanguage();
   translateStatic();
+  notices.redraw();  // a notice raised before the catalogues were loaded is worded now
   if ($("status").dataset.state === "loading") $("status").textContent = t(statusKey);
   route();
 });

@@ -27,6 +27,29 @@ export class KeepingStore extends EventTarget {
     /** key -> {key, text, why, what, error}: values that could not be copied aside, kept
      * in place and never written over until the player discards them. */
     this.held = new Map();
+    /** What the player is told of saved values set aside, kept until read (dismissed):
+     * [{id, text}], the text worded when shown. */
+    this.notices = [];
+    this.noticeCount = 0;
+  }
+
+  /** Tell the player `text` (words or a function that says them) in a notice that stays,
+   * whatever screen comes next, until they dismiss it. */
+  notice(text) {
+    this.noticeCount += 1;
+    this.notices.push({ id: this.noticeCount, text });
+    this.dispatchEvent(new CustomEvent("notices"));
+  }
+
+  /** The notices not yet dismissed: [{id, text}] in words. */
+  noticeList() {
+    return this.notices.map(({ id, text }) => ({ id, text: said(text) }));
+  }
+
+  /** The player has read notice `id`. */
+  dismissNotice(id) {
+    this.notices = this.notices.filter((notice) => notice.id !== id);
+    this.dispatchEvent(new CustomEvent("notices"));
   }
 
   readRaw(key) {
@@ -115,7 +138,32 @@ export class KeepingStore extends EventTarget {
         if (this.readRaw(key) === text) this.storage?.removeItem(key);
       } catch { /* the original stays beside its copy */ }
     }
-    this.report(later("store.quarantined", { what, why, copy: copy.key, fresh }), "error");
+    const told = later("store.quarantined", { what, why, copy: copy.key, fresh });
+    this.report(told, "error");
+    this.notice(told);
+    return { kept: copy.key };
+  }
+
+  /**
+   * Some parts of the value of `key` (`text`) cannot be used (`parts`: [{part, issues}])
+   * and `value` is the rest: copy the whole stored text aside, verified, then save `value`
+   * in its place and say which parts were set aside, with their field paths (a notice
+   * that stays). When no copy can be written the original is held and `value` is used in
+   * memory only. Answers `{kept}` or `{held: true}`.
+   */
+  setAsideParts(key, text, value, parts, what) {
+    const why = parts.flatMap((p) => p.issues).slice(0, 4)
+      .map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+    const copy = this.copyAside(key, text);
+    if (copy.error) {
+      this.hold(key, text, why, what, copy.error);
+      return { held: true };
+    }
+    this.writeRaw(key, JSON.stringify(value));
+    const told = later("store.parts-aside", { what, why, copy: copy.key,
+      parts: parts.map((p) => p.part).join(", ") });
+    this.report(told, "error");
+    this.notice(told);
     return { kept: copy.key };
   }
 

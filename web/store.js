@@ -36,7 +36,7 @@ import { t } from "./i18n.js";
 import { KeepingStore } from "./store-keep.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 import { isObject, later, MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored,
-  PROGRESS_FORMAT, progressIssues, said, tooDeep } from "./stored-value.js";
+  PROGRESS_FORMAT, progressIssues, progressParts, said, tooDeep, withoutPart } from "./stored-value.js";
 
 export { MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored, PROGRESS_FORMAT,
   progressIssues, said, tooDeep };
@@ -105,9 +105,16 @@ export class Store extends KeepingStore {
       const { value: parsed, why: unreadable } = parseStored(text);
       let why = unreadable ?? null;
       if (why === null) {
-        const issues = progressIssues(parsed, this.levels);
-        if (issues.length) why = issues.map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
-        else value = parsed;
+        // Part by part (issue 54): a bad part is set aside alone, the rest loads.
+        const checked = progressParts(parsed, this.levels);
+        if (checked.value === null) {
+          why = checked.issues.map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
+        } else {
+          value = checked.value;
+          if (checked.parts.length) {
+            this.setAsideParts(PROGRESS_KEY, text, value, checked.parts, later("store.what.progress"));
+          }
+        }
       }
       if (why !== null) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
     }
@@ -127,6 +134,20 @@ export class Store extends KeepingStore {
     this.cache.set(PROGRESS_KEY, structuredClone(next));
     this.writeRaw(PROGRESS_KEY, JSON.stringify(next));
     return structuredClone(next);
+  }
+
+  /**
+   * Parts of the stored progress a screen found it cannot use (a level's best below its
+   * proven minimum): each set aside alone, as progress() does with a part that fails the
+   * store's check. `parts`: [{part, issues}]. Answers the progress without them.
+   */
+  setAsideProgressParts(parts) {
+    const text = this.readRaw(PROGRESS_KEY);
+    const value = this.progress();
+    for (const { part } of parts) withoutPart(value, part, this.levels);
+    if (text !== null) this.setAsideParts(PROGRESS_KEY, text, value, parts, later("store.what.progress"));
+    this.cache.set(PROGRESS_KEY, structuredClone(value));
+    return value;
   }
 
   /** The stored mines run's revision now (read afresh: another tab may have saved). */

@@ -128,6 +128,69 @@ export function progressIssues(value, levels = null) {
   return issues;
 }
 
+/** The part of the progress an issue at `path` lies in: the part set aside for it alone
+ * (null: the whole value, its format or its shape, cannot be used). */
+export function partOf(path) {
+  const [top, second] = path.split(".");
+  if (path === "" || top === "format") return null;
+  if (top === "mines") return "mines";
+  if (top !== "snakes") return top;  // a field of another build: set aside alone
+  if (path.startsWith("snakes.done.")) return path;  // one level's record
+  return second === undefined ? "snakes" : `snakes.${second}`;
+}
+
+/** `value` without `part` (partOf), changed in place: the rest left as it was, the part
+ * at its fresh state. */
+export function withoutPart(value, part, levels) {
+  const snakes = value.snakes;
+  if (part === "mines") {
+    // Past the revision stored, so that a tab still playing the run set aside stops.
+    const rev = minesRev(value.mines);
+    value.mines = { run: null, rev: rev < Number.MAX_SAFE_INTEGER ? rev + 1 : 0 };
+  } else if (part === "snakes") {
+    value.snakes = { done: {}, open: 1 };
+  } else if (part.startsWith("snakes.done.")) {
+    delete snakes.done[part.slice("snakes.done.".length)];
+  } else if (part === "snakes.done") {
+    snakes.done = {};
+  } else if (part === "snakes.open") {
+    const won = Object.keys(isObject(snakes.done) ? snakes.done : {})
+      .filter((level) => /^[1-9][0-9]*$/.test(level)).map(Number);
+    snakes.open = Math.min(levels ?? Number.MAX_SAFE_INTEGER, Math.max(1, ...won.map((n) => n + 1)));
+  } else if (part.startsWith("snakes.")) {
+    delete snakes[part.slice("snakes.".length)];  // the level in progress, or a field unknown
+  } else {
+    delete value[part];
+  }
+}
+
+/**
+ * A progress value checked part by part (issue 54): the mines run, each level's record,
+ * the level in progress, the open level. Answers `{value, parts}`: the value with every
+ * bad part set aside alone (the rest as stored) and the parts set aside, each
+ * `{part, issues}` with the issues' field paths; `{value: null}` when the value itself
+ * cannot be used (not an object, another format).
+ */
+export function progressParts(value, levels = null) {
+  const issues = progressIssues(value, levels);
+  if (!issues.length) return { value, parts: [] };
+  if (issues.some((issue) => partOf(issue.path) === null)) return { value: null, issues };
+  const byPart = new Map();
+  for (const issue of issues) {
+    const part = partOf(issue.path);
+    byPart.set(part, [...(byPart.get(part) ?? []), issue]);
+  }
+  const next = structuredClone(value);
+  // The whole snakes part first: its fields' own issues then need nothing more.
+  const parts = [...byPart.keys()].sort((a, b) => a.length - b.length);
+  for (const part of parts) {
+    if (part.startsWith("snakes.") && byPart.has("snakes")) continue;
+    withoutPart(next, part, levels);
+  }
+  if (progressIssues(next, levels).length) return { value: null, issues };
+  return { value: next, parts: parts.map((part) => ({ part, issues: byPart.get(part) })) };
+}
+
 /** Whether the stored mines run can still be played (not won or lost: the Mines screen
  * starts a new run then, its end screen having been shown). */
 export function minesRunOpen(mines) {

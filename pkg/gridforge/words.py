@@ -61,6 +61,9 @@ def place(path: str) -> str:
 
 
 def _cell(match: re.Match[str]) -> str:
+    before = match.string[:match.start()]
+    if before.count("[") > before.count("]"):
+        return match.group(0)  # inside a list: what was given is quoted, not read as a cell
     word, x, y = match.group(1), int(match.group(2)), int(match.group(3))
     where = say("words.cell", column=x + 1, row=y + 1)
     return say("words.thing-at", thing=_item(word + "s"), where=where) if word else where

@@ -149,3 +149,13 @@ def test_a_board_with_many_duplicate_mines_lists_ten_issues_and_counts_the_rest(
 def test_generate_numeric_flags_are_checked_before_any_work(capsys, flags, said):
     code, text = run(["mines", "generate", *flags], capsys)
     assert code == 2 and said in text and "Traceback" not in text
+
+
+def test_generate_refuses_seeds_past_the_range_before_any_work(tmp_path, capsys):
+    # issue 54: seeds are 0..2^63-1 on every path; the boards' seeds run seed..seed+count-1
+    out = tmp_path / "boards.jsonl"
+    code, text = run(["mines", "generate", "--seed", str(2**63 - 1), "--count", "2",
+                      "--out", str(out), "--quiet"], capsys)
+    assert code == 2 and "--count 2 from --seed" in text and not out.exists()
+    code, text = run(["mines", "generate", "--seed", str(2**63), "--quiet"], capsys)
+    assert code == 2 and "--seed" in text

@@ -229,3 +229,21 @@ def test_informational_fields_of_another_shape_are_refused_naming_them(tmp_path,
     code, _, err = run(["design-levels", "--verify", str(src), "--out", str(out)], capsys)
     assert code == 2 and path in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("text", [
+    '{"format": "gridforge.snakes.batch/1", "levels": [' + '{"a": 1},' * 600 + "]}",
+    '{"format": "gridforge.snakes.batch/1", "levels": [], "levels": []}' + " " * 5000,
+    '{"format": "gridforge.snakes.batch/1", "levels": [NaN]}',
+])
+def test_cli_a_refused_small_batch_is_headed_as_a_batch(tmp_path, capsys, text):
+    src = tmp_path / "batch.json"
+    src.write_text(text, encoding="utf-8")
+    code, _, err = run(["design-levels", "--verify", str(src), "--out", str(tmp_path / "o")],
+                       capsys)
+    assert code == 2 and err.splitlines()[0].endswith("invalid batch file:")
+    assert "1 MiB" not in err
+    src.write_text('{"cols": 5,', encoding="utf-8")  # neither: a small file of any kind
+    code, _, err = run(["design-levels", "--verify", str(src), "--out", str(tmp_path / "o")],
+                       capsys)
+    assert code == 2 and "invalid level or batch file" in err and "1 MiB" not in err

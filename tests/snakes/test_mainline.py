@@ -974,3 +974,21 @@ def test_fuzz_stray_garbled_and_linked_entries_never_crash_resume_or_escape(quic
 @pytest.mark.cpython_only
 def test_fuzz_long_build_folders(quick, tmp_path):
     _fuzz_folder(quick, tmp_path, FUZZ_LONG)
+
+
+def test_a_build_that_cannot_reach_its_scheduler_leaves_no_folder(tmp_path, monkeypatch, capsys):
+    # issue 54: the scheduler is reached before anything is written (a stand-in for Dask
+    # that cannot connect answers at once, as tcp://127.0.0.1:1 does after its timeout)
+    fake = type(sys)("distributed")
+
+    def client(address: str, timeout: str) -> None:
+        raise OSError(f"Timed out trying to connect to {address} after {timeout}")
+
+    fake.Client = client  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "distributed", fake)
+    out = tmp_path / "new" / "dir"
+    code = main(["generate-levels", "--scheduler", "tcp://127.0.0.1:1", "--out", str(out),
+                 "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot reach tcp://127.0.0.1:1" in err
+    assert not (tmp_path / "new").exists()

@@ -82,6 +82,9 @@ def test_progress_after_win_keeps_the_best_opens_the_next_and_clears_the_current
     assert page.progress_after_win(snakes, 5, 4)["open"] == 6
     assert page.progress_after_win({"done": {}, "open": 2000}, 2000, 1)["open"] == 2000
     assert snakes["done"] == {"3": 9}  # the argument is not changed
+    # issue 54: a win ends its own level's progress, never another level's (another tab's)
+    other = {"level": 4, "sha": "x", "steps": [[0, "head", 1]], "redo": []}
+    assert page.progress_after_win({**snakes, "current": other}, 3, 7)["current"] == other
 
 
 @pytest.mark.parametrize(("args", "path"), [

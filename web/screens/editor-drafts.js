@@ -48,6 +48,13 @@ function readable(dp) {
     .sort((a, b) => String(b.saved).localeCompare(String(a.saved)));
 }
 
+/** The entries that name a draft but hold no level to open (never listed; named when the
+ * editor starts, issue 54). */
+function broken(dp) {
+  return list(dp).filter((d) => d && typeof d === "object" && typeof d.id === "string"
+    && !(d.level && typeof d.level === "object"));
+}
+
 function write(dp, entries) {
   try {
     dp.store.setDrafts(entries);
@@ -234,7 +241,7 @@ async function storage(dp, event) {
   });
 }
 
-/** The drafts panel of the editor `ed`: {element, list(), readable(), save(explicit),
+/** The drafts panel of the editor `ed`: {element, list(), readable(), broken(), save(explicit),
  * render(), setCurrent(id, name, rev), openEntry(entry), add(entries), detach()}. */
 export function draftsPanel(ed) {
   const dp = { ed, store: ed.app.store,
@@ -260,6 +267,7 @@ export function draftsPanel(ed) {
   return { element,
     list: () => list(dp),
     readable: () => readable(dp),
+    broken: () => broken(dp),
     save: (explicit) => save(dp, explicit),
     render: () => render(dp),
     setCurrent: (...args) => setCurrent(dp, ...args),

@@ -2,6 +2,7 @@
 // level's copy (#editor/level/N), a shared link's level (#editor/share/...), else the
 // newest draft or an empty board. Every function takes the editor's object `e`.
 import { t } from "../i18n.js";
+import { DRAFT_WORDS } from "./editor-drafts.js";
 import { decodeShare, ShareError } from "./editor-share.js";
 import { issueText } from "./editor-state.js";
 import { open, say, show } from "./editor-flow.js";
@@ -22,15 +23,29 @@ async function fallback(e, text) {
     e.app.navigate("#editor", { replace: true, message: text, kind: "error" });
     return;
   }
-  const entry = e.drafts.readable()[0] || null;
-  if (entry) {
+  // The newest draft that opens; each one before it that no longer opens (a level this
+  // build refuses) is named with the reason, in a notice that stays until read.
+  const refused = e.drafts.broken().map((entry) => t("editor.refusal",
+    { what: DRAFT_WORDS.cannotOpen(String(entry.name)), detail: t("editor.drafts.no-level") }));
+  for (const entry of e.drafts.readable()) {
     try {
       await e.drafts.openEntry(entry);
-      return;
-    } catch { /* a stored draft that no longer opens: start empty */ }
+      break;
+    } catch (error) {
+      const issues = error.issues || [];
+      refused.push(t("editor.refusal", { what: DRAFT_WORDS.cannotOpen(entry.name),
+        detail: issues.length ? issues.map(issueText).slice(0, 3).join("; ") : error.message }));
+    }
   }
-  show(e, await e.python.blank(7, 7));
-  say(e, t("editor.empty-board"));
+  if (!e.ed.answer) {
+    show(e, await e.python.blank(7, 7));
+    say(e, t("editor.empty-board"));
+  }
+  if (refused.length) {
+    const told = refused.join(" ");  // one notice, however many
+    e.app.store.notice(told);
+    say(e, told, "error");
+  }
 }
 
 async function openShared(e, code) {

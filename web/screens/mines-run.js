@@ -227,8 +227,11 @@ async function resume(m, saved, rev) {
     const seed = randomSeed();
     await startRun(m, seed, false);
     if (!m.live) return;
-    // Where the run went comes first: the message line shows two lines.
-    opening(m, t("mines.resume-failed", { where, seed, why: error.message }), "error");
+    // Where the run went comes first: the message line shows two lines. The notice stays
+    // until read (the next message replaces the line).
+    const told = t("mines.resume-failed", { where, seed, why: error.message });
+    app.store.notice(told);
+    opening(m, told, "error");
   }
 }
 

@@ -188,10 +188,18 @@ function show(mp, c) {
   });
 }
 
+/** A record of fewer steps than the level's proven minimum (a tampered save): the part to
+ * set aside, with its field path and why, and its tile. */
+function belowMinimum(tile, best, steps) {
+  const path = `snakes.done.${tile.dataset.level}`;
+  return [{ part: path, issues: [{ path, message: t("store.issue.below-minimum", { best, steps }) }] }, tile];
+}
+
 /** The chapter's certificates (its blocks) and, from Python, the stars of its won levels. */
 async function markChapter(mp, c, nodes) {
   const pars = {};
   const done = {};
+  const impossible = [];  // bests below the proven minimum: set aside (issue 54)
   const progress = mp.app.store.progress();
   for (const node of nodes) {
     const data = await loadBlock(node.gridforgeBlock);
@@ -202,6 +210,10 @@ async function markChapter(mp, c, nodes) {
       const steps = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
       if (steps !== null) tile.dataset.par = String(steps);
       const best = progress.snakes.done[tile.dataset.level];
+      if (best !== undefined && steps !== null && certificate.optimal && best < steps) {
+        impossible.push(belowMinimum(tile, best, steps));
+        continue;
+      }
       if (best !== undefined) {
         pars[tile.dataset.level] = steps;
         done[tile.dataset.level] = best;
@@ -212,6 +224,10 @@ async function markChapter(mp, c, nodes) {
       }
     }
     node.dataset.loaded = "1";
+  }
+  if (impossible.length) {
+    const kept = mp.app.store.setAsideProgressParts(impossible.map(([part]) => part));
+    for (const [, tile] of impossible) tile.replaceWith(levelTile(kept, Number(tile.dataset.level)));
   }
   const stars = Object.keys(done).length ? await mp.app.python.snakes.starsOf(done, pars) : {};
   if (!mp.live || mp.selected !== c) return;

@@ -24,13 +24,58 @@ export function take(p, answer) {
   if (p.focus && !endsOf(p.view).includes(p.focus)) p.focus = endsOf(p.view)[0] ?? null;
 }
 
+/** The level in progress as this tab last wrote it (JSON; undefined: not yet): a level's
+ * screen still saving after the next one opened is this tab, not another. */
+let ownCurrent;
+
+/** Another tab saved a level in progress since this tab read or wrote it: nothing written. */
+class StaleLevel extends Error {
+  constructor(stored) {
+    super("StaleLevel");  // never shown: the notice says it
+    this.stored = stored;
+  }
+}
+
+/**
+ * Write this tab's level in progress (`mine`: null for none) over the stored one, only
+ * while the stored one is what this tab last read or wrote (`p.base`, issue 54: two tabs
+ * share one slot, as the mines run they are guarded). Otherwise nothing is written: this
+ * tab says so (a notice that stays) and opens the level again from what is stored.
+ * Answers whether it wrote.
+ */
+function writeCurrent(p, mine) {
+  let replaced = null;
+  try {
+    p.app.store.updateProgress((progress) => {
+      const stored = progress.snakes.current ?? null;
+      const now = JSON.stringify(stored);
+      // A step answered after this screen closed never writes over the next level's.
+      if (!p.live && stored && mine && stored.level !== mine.level) throw new StaleLevel(null);
+      if (p.base !== undefined && now !== p.base && now !== ownCurrent) throw new StaleLevel(stored);
+      if (mine && stored && stored.level !== mine.level && (stored.steps.length || stored.redo.length)) {
+        replaced = stored.level;
+      }
+      progress.snakes.current = mine;
+    });
+  } catch (error) {
+    if (!(error instanceof StaleLevel)) throw error;
+    if (p.stale || !p.live) return false;
+    p.stale = true;
+    const level = error.stored ? error.stored.level : p.levelNumber;
+    p.app.store.notice(t("snakes.stale", { level: p.levelNumber, other: level }));
+    p.app.navigate(location.hash, { replace: true });  // this level again, as stored now
+    return false;
+  }
+  p.base = ownCurrent = JSON.stringify(mine);
+  // One level in progress at a time: the one this step replaced is said (its steps go).
+  if (replaced !== null) p.app.message(t("snakes.replaced", { level: replaced, now: p.levelNumber }), "info");
+  return true;
+}
+
 /** The level in progress, saved after each step (a win is saved by saveWin). */
 function save(p) {
-  if (!p.saveProgress || p.levelNumber === null) return;
-  p.app.store.updateProgress((progress) => {
-    progress.snakes.current = { level: p.levelNumber, sha: p.saved.sha, steps: p.saved.steps,
-      redo: p.saved.redo };
-  });
+  if (!p.saveProgress || p.levelNumber === null || p.stale) return;
+  writeCurrent(p, { level: p.levelNumber, sha: p.saved.sha, steps: p.saved.steps, redo: p.saved.redo });
 }
 
 /** The win in the main line's progress: Python says what it unlocks and keeps. */
@@ -38,6 +83,7 @@ async function saveWin(p) {
   if (!p.saveProgress || p.levelNumber === null) return;
   const snakes = await p.python.progressAfterWin(p.app.store.progress().snakes, p.levelNumber, p.stepCount);
   p.app.store.updateProgress((progress) => { progress.snakes = snakes; });
+  p.base = ownCurrent = JSON.stringify(snakes.current ?? null);
 }
 
 function afterMove(p, answer, { quiet = false, verb = "step" } = {}) {
@@ -101,8 +147,9 @@ export async function restart(p) {
   p.win.hide();
   p.focus = null;
   afterMove(p, answer, { quiet: true, verb: "restart" });
-  if (p.saveProgress && p.levelNumber !== null) {
-    p.app.store.updateProgress((progress) => { progress.snakes.current = null; });
+  if (p.saveProgress && p.levelNumber !== null && !p.stale) {
+    const stored = p.app.store.progress().snakes.current;
+    if (stored && stored.level === p.levelNumber) writeCurrent(p, null);  // another level's stays
   }
 }
 
@@ -183,8 +230,11 @@ async function startFresh(p, why) {
     : kept.held ? t("snakes.resume.held", { key: PROGRESS_KEY }) : t("snakes.resume.nothing");
   take(p, await p.python.start(p.level));
   if (!p.live) return;
-  // Where the steps went comes first: the message line shows two lines.
-  app.message(t("snakes.resume.failed", { level: levelNumber, where, why }), "error");
+  // Where the steps went comes first: the message line shows two lines. The notice stays
+  // until read (the next message replaces the line).
+  const told = t("snakes.resume.failed", { level: levelNumber, where, why });
+  app.store.notice(told);
+  app.message(told, "error");
 }
 
 /** The first answer: the saved level in progress resumed (main line), else a fresh start.
@@ -192,7 +242,9 @@ async function startFresh(p, why) {
 export async function open(p) {
   const { app, levelNumber } = p;
   const current = p.saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
-  const ours = current && current.level === levelNumber && current.steps.length;
+  p.base = JSON.stringify(current ?? null);  // what this tab's first save may write over
+  // Steps played or undone: a level with only steps to redo resumes with them (issue 54).
+  const ours = current && current.level === levelNumber && (current.steps.length || current.redo.length);
   if (ours) {
     try {
       take(p, await p.python.resume(p.level, { sha: current.sha, steps: current.steps, redo: current.redo }));

@@ -51,6 +51,9 @@ from gridforge.mines.run import (
 from gridforge.mines.run import Played as RunPlayed
 from gridforge.mines.view import Offer, page_event
 
+# The refusal reasons of an input that changed nothing: "unchanged." and why
+# ("unchanged.not_adjacent", "unchanged.phase", "unchanged.refresh_refused", ...).
+UNCHANGED = "unchanged."
 RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
 
 Reply = RunPlayed | Refreshed | Continued | RunHint | Picked | Used  # the run's answers
@@ -155,6 +158,7 @@ class Mines:
 
     def __init__(self, table: RunTable | None = None) -> None:
         self.table = table
+        self.unchanged_words = ""  # the words of the last input that changed nothing
 
     def run_table(self) -> RunTable:
         if self.table is None:
@@ -179,12 +183,22 @@ class Mines:
         assert isinstance(intent, Input)
         run = game.run
         run.last_step = None
+        current = run.rounds[-1]
+        counted = (current.inputs, current.batches, dict(current.rejections))
         answer, events, log = _reply(run, intent)
         game.logged(log)
         refused = None
         if answer.get("refused"):  # a hint refused: its stock is spent, or no round in play
             playing = run.status == "playing" and run.session.ledger.phase == "active"
             refused = "hints_spent" if playing else "round_over"
+        unchanged = _unchanged(answer, events)
+        if unchanged is not None:
+            # Nothing changed (a misclick, a Stop after the round ended, a refresh it cannot
+            # pay): no step to save, so the page writes nothing; the answer says why.
+            # Its telemetry goes too: a resumed run counts what its save replays.
+            current.inputs, current.batches, current.rejections = counted
+            refused, self.unchanged_words = unchanged
+            return Played(None, events, answer, refused)
         return Played(run.last_step, events, answer, refused)
 
     def replay(self, game: InPlay, step: SavedStep) -> None:
@@ -237,11 +251,31 @@ class Mines:
         return game.run.offer()
 
     def refusal(self, reason: str) -> str:
+        if reason.startswith(UNCHANGED):
+            return self.unchanged_words or i18n.say("mines.not-now")
         if reason == TOO_LONG:
             return i18n.say("mines.refusal.too_long", steps=MAX_STEPS)
         if reason == "hints_spent":
             return i18n.say("mines.hint.none-left", per=self.run_table().hints_per_battle)
         return i18n.say("mines.hint.round-over")
+
+
+def _unchanged(answer: Reply, events: list[Event]) -> tuple[str, str] | None:
+    """``(reason, words)`` when an input changed nothing in the run (every intent refused
+    or voided, or a refresh refused, with no event), else None."""
+    if events:
+        return None
+    messages = cast(list[Message], answer.get("messages", []))
+    said = next((m["text"] for m in messages if m["kind"] == "error"), "")
+    if answer.get("accepted") is False:
+        return f"{UNCHANGED}refresh_refused", said
+    outcomes = cast(list[OutcomeJson], answer.get("outcomes", []))
+    if not outcomes or any(o["outcome"] == "executed" for o in outcomes):
+        return None
+    first = outcomes[0]
+    reason = ("voided" if first["outcome"] == "voided"
+              else first["sub_reason"] or first["reject_reason"] or "rejected")
+    return f"{UNCHANGED}{reason}", said
 
 
 def _reply(run: Run, intent: Input) -> tuple[Reply, list[Event], list[Said]]:

@@ -78,6 +78,7 @@ FOG = "fog"
 # The generator's own bounds on input (the board format allows more; generation time grows
 # with the area, so the table keeps it to what a page can make quickly).
 MAX_GEN_SIDE = 200
+MAX_SEED = 2**63 - 1  # every seed, on the page as on the CLI: 0..2^63-1
 MAX_ATTEMPTS = 10_000
 MAX_FOG_THICKNESS = 2  # A4: fog patches at most 2 thick
 # Per attempt: a fresh solve after a repaired one must need strictly fewer repairs, and at
@@ -742,8 +743,10 @@ def generate(
     :raises GenerationError: when every attempt failed, counting the reasons.
     """
     table = _resolve(table)
-    if not is_int(seed):
-        raise GridforgeError(f"seed must be an integer, got {seed!r}")
+    if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+        shown = repr(seed) if is_int(seed) else type(seed).__name__
+        raise ValidationError([Issue("seed", "range", f"seed must be an integer in "
+                                     f"0..{MAX_SEED}, got {shown[:40]}")], "board request")
     if level is not None and not is_int(level):
         raise GridforgeError(f"level must be an integer or null, got {level!r}")
     rng = random.Random(seed)

@@ -10,23 +10,32 @@ import argparse
 import json
 import sys
 
-from gridforge.errors import load_file
+from gridforge.errors import GridforgeError, load_file
 from gridforge.files import write_text
 from gridforge.flags import int_range
 from gridforge.mines.board import MAX_BOARD_BYTES
-from gridforge.mines.generate import GenTable, generate_many, load_generated, preset, presets
+from gridforge.mines.generate import (
+    MAX_SEED,
+    GenTable,
+    generate_many,
+    load_generated,
+    preset,
+    presets,
+)
 from gridforge.mines.solver import StepJson, solve_board
 from gridforge.progress import NO_PROGRESS, terminal_bar
 
 # A generation table is a dozen fields: a larger file is not a table.
 MAX_TABLE_BYTES = 64 * 1024
-# Boards one ``generate`` call makes at most, and the range of seeds and run levels.
+# Boards one ``generate`` call makes at most, and the range of run levels.
 MAX_COUNT = 10_000
-MAX_SEED = 2**63 - 1
 MAX_LEVEL = 1_000
 
 
 def _generate(args: argparse.Namespace) -> int:
+    if args.seed + args.count - 1 > MAX_SEED:  # the boards' seeds are seed..seed+count-1
+        raise GridforgeError(f"--count {args.count} from --seed {args.seed}: the last board's "
+                             f"seed would pass {MAX_SEED}")
     if args.table is not None:
         table = load_file(args.table, f"--table {args.table}", GenTable.from_json,
                           max_bytes=MAX_TABLE_BYTES)

@@ -56,7 +56,7 @@ from gridforge.i18n import Words
 from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.events import Event
-from gridforge.mines.generate import generate, preset
+from gridforge.mines.generate import MAX_SEED, generate, preset
 from gridforge.mines.hints import Hint, Part, next_hint, no_hint, parts_text, ref
 from gridforge.mines.intents import ActionOutcome, Intent, IntentJson, OutcomeJson
 from gridforge.mines.ledger import SPEND_KINDS
@@ -89,8 +89,9 @@ BATTLE_KEYS = ("preset", "enemy", "hp", "attack")
 PAGE_STEPS = ("reach", "continue", "refresh", "hint", "pick", "use")
 # Runs kept alive at once in the browser's interpreter; the oldest goes first.
 MAX_RUNS = 8
-# A saved run longer than this is refused (a real run takes a few thousand steps).
-MAX_STEPS = 100_000
+# A saved run longer than this is refused (a real run takes a few thousand steps; an
+# input that changes nothing is no step). Resuming replays every step: this bounds it.
+MAX_STEPS = 20_000
 # The seed's input-friction guard rail (data-supply item 13): input actions per AP spent.
 FRICTION_GUARD = 2
 
@@ -747,8 +748,10 @@ class Run:
     """One run: a session (ledger + engine), the battle in progress and the settlements."""
 
     def __init__(self, seed: int, table: RunTable | None = None) -> None:
-        if not is_int(seed):
-            raise GridforgeError(f"a run's seed is an integer, got {seed!r}"[:120])
+        if not is_int(seed) or not 0 <= seed <= MAX_SEED:
+            shown = repr(seed) if is_int(seed) else type(seed).__name__
+            raise ValidationError([Issue("seed", "range", f"seed must be an integer in "
+                                         f"0..{MAX_SEED}, got {shown[:40]}")], "run")
         self.seed = seed
         self.table = table if table is not None else load_run_table()
         self.session = Session()
@@ -1543,7 +1546,8 @@ def _saved_run(digest: str) -> Schema:
     return Schema((
         Field("format", message=f"format must be {SAVE_FORMAT!r}", code="format",
               choices=(SAVE_FORMAT,)),
-        Field("seed", "int", "seed is an integer", "type"),
+        Field("seed", "int", f"seed must be an integer in 0..{MAX_SEED}, got {{value!r}}",
+              "range", lo=0, hi=MAX_SEED, cut=120),
         Field("table", message="the run was saved under other run rules (the run table "
               "changed)", code="mismatch", choices=(digest,)),
         Field("steps", "list", "steps is a list", "type", fallback=[],

@@ -159,31 +159,36 @@ def design_levels_command(args: argparse.Namespace) -> int:
     return print_batch(batch, args.out, time.monotonic() - started)
 
 
-def _verify_cap(path: str) -> int:
-    """The size cap of a ``--verify`` input: a batch's when it begins as one, else a level's."""
+def _verify_cap(path: str) -> tuple[int, str]:
+    """The size cap of a ``--verify`` input and what its errors call it: a batch's when it
+    begins as one (at any size), else a level's (a level file above the cap is named so)."""
+    level = (MAX_LEVEL_BYTES, "level or batch file")
     try:
         # Non-blocking, and only a regular file is peeked at: read_json refuses the rest.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):
-        return MAX_LEVEL_BYTES  # read_json reports the file itself
+        return level  # read_json reports the file itself
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size <= MAX_LEVEL_BYTES:
-            return MAX_LEVEL_BYTES
+        if not stat.S_ISREG(info.st_mode):
+            return level
         head = os.read(fd, 256)
     except OSError:
-        return MAX_LEVEL_BYTES
+        return level
     finally:
         os.close(fd)
-    return MAX_VERIFY_BYTES if _BATCH_START.match(head) else MAX_LEVEL_BYTES
+    if _BATCH_START.match(head):
+        return MAX_VERIFY_BYTES, "batch file"
+    if info.st_size > MAX_LEVEL_BYTES:
+        return MAX_LEVEL_BYTES, "level file (a file above 1 MiB must be a batch that begins " \
+            "with its format)"
+    return level
 
 
 def _verify(args: argparse.Namespace, weights: Weights | None = None) -> int:
     from gridforge.snakes.design import certify
 
-    cap = _verify_cap(args.verify)
-    what = "batch file" if cap == MAX_VERIFY_BYTES else (
-        "level file (a file above 1 MiB must be a batch that begins with its format)")
+    cap, what = _verify_cap(args.verify)
     data = read_json(args.verify, what, max_bytes=cap)
     progress = _progress(args)
     # Claims a file carries are rechecked before anything is searched or written; then the

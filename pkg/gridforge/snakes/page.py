@@ -135,7 +135,10 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
     best = done.get(str(number))
     done[str(number)] = steps if best is None else min(best, steps)
     opened = opened if is_int(opened) else 1
-    return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": None}
+    # The win ends this level's progress; another level's (another tab's) stays.
+    current = snakes.get("current")
+    kept = current if isinstance(current, dict) and current.get("level") != number else None
+    return {**snakes, "done": done, "open": min(LEVELS, max(opened, number + 1)), "current": kept}
 
 
 def _count(value: object) -> TypeGuard[int]:

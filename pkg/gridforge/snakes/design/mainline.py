@@ -1339,11 +1339,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     out = Path(out_dir)
     state_path = out / "progress.json"
     files = _resumed_files(out, seed, block, resume)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WriteError(out, exc) from None
-    plan = _plan(files, out, first, last, block, seed)
+    executor, client, plan = _start(out, files, (first, last), block, seed, workers, scheduler)
     records = dict(plan.valid)  # a valid file stays listed until its replacement is written
     rows = dict(plan.rows)  # the band report rows of the listed files
     todo = {b: span for b, span in plan.spans.items() if b not in plan.keep}
@@ -1388,11 +1384,9 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
                     # builder's own pattern, so the path is inside ``out``.
                     (out / old.name).unlink(missing_ok=True)
 
-    for note in plan.notes:
-        report(note)
-    _write_progress(state_path, seed, block, records)
-    executor, client = _executor(workers, scheduler)
     try:
+        for note in plan.notes:
+            report(note)
         _design_wanted(executor, client, wanted, seed, workers, results, cpu, running, report,
                        finish_blocks)
     except KeyboardInterrupt:
@@ -1413,6 +1407,25 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
             "warnings": _unlisted(out, {f.name for f in records.values()}), "built": total,
             "cpu_seconds": sum(cpu.values()),
             "bands": _band_table({records[b].first: rows[b] for b in records}, 100)}
+
+
+def _start(out: Path, files: list[BlockFile], levels: tuple[int, int], block: int, seed: int,
+           workers: int, scheduler: str | None) -> tuple[cf.Executor | None, Any, _Plan]:
+    """Reach the workers, then make ``out`` and plan the build in it, listing the files kept
+    in ``progress.json``: the executor, the Dask client and the plan. The workers come
+    first, so that a build that cannot start leaves no folder behind."""
+    executor, client = _executor(workers, scheduler)
+    try:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteError(out, exc) from None
+        plan = _plan(files, out, levels[0], levels[1], block, seed)
+        _write_progress(out / "progress.json", seed, block, dict(plan.valid))
+    except BaseException:
+        _shut_down(executor, client)
+        raise
+    return executor, client, plan
 
 
 def _design_wanted(executor: cf.Executor | None, client: Any, wanted: list[int], seed: int,
