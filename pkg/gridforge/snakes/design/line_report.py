@@ -140,7 +140,8 @@ def level_row(n: int, level: object, cert: object) -> Row:
 
 
 def band_table(blocks: dict[int, list[Row]], band: int) -> list[Band]:
-    """The band rows of :func:`band_report` from the rows of block files (by first level)."""
+    """The band rows of :func:`~gridforge.snakes.design.blocks.band_report` from the rows of
+    block files (by first level)."""
     rows: dict[int, list[Row]] = {}
     for first in sorted(blocks):
         for i, row in enumerate(blocks[first]):
