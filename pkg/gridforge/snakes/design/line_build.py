@@ -53,7 +53,7 @@ PACE_WINDOW = 40  # completions the time-left estimate looks back over
 
 
 @dataclass
-class _Plan:
+class _BuildPlan:
     """What a build writes: per block index, the span of levels its file will hold."""
 
     spans: dict[int, tuple[int, int]]
@@ -63,8 +63,8 @@ class _Plan:
     notes: list[str]
 
 
-def _plan(files: list[BlockFile], out: Path, first: int, last: int, block: int,
-          seed: int) -> _Plan:
+def _build_plan(files: list[BlockFile], out: Path, first: int, last: int, block: int,
+                seed: int) -> _BuildPlan:
     spans: dict[int, tuple[int, int]] = {}
     valid: dict[int, BlockFile] = {}
     rows: dict[int, list[Row]] = {}
@@ -88,7 +88,7 @@ def _plan(files: list[BlockFile], out: Path, first: int, last: int, block: int,
             if (lo, hi) != spans[b] and b in keep:
                 del keep[b]
         spans[b] = (lo, hi)
-    return _Plan(spans, valid, keep, rows, notes)
+    return _BuildPlan(spans, valid, keep, rows, notes)
 
 
 def _executor(workers: int, scheduler: str | None) -> tuple[cf.Executor | None, Any]:
@@ -198,7 +198,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise WriteError(out, exc) from None
-    plan = _plan(files, out, first, last, block, seed)
+    plan = _build_plan(files, out, first, last, block, seed)
     records = dict(plan.valid)  # a valid file stays listed until its replacement is written
     rows = dict(plan.rows)  # the band report rows of the listed files
     todo = {b: span for b, span in plan.spans.items() if b not in plan.keep}
