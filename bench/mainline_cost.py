@@ -1,8 +1,9 @@
 """What the whole main line costs to build: CPU seconds per level, per band of 100 levels.
 
-Builds a few levels of each chosen band with :func:`gridforge.snakes.design.mainline.design_level`
-(exactly what ``generate-levels`` runs per level), measures process CPU time (not wall time:
-other jobs on the machine do not count against a level) and prints, per band, the mean CPU
+Builds a few levels of each chosen band with
+:func:`gridforge.snakes.design.line_levels.design_level` (exactly what ``generate-levels``
+runs per level), measures process CPU time (not wall time: other jobs on the machine do not
+count against a level) and prints, per band, the mean CPU
 seconds per level, how many fell back, and the band's projected cost. Bands not measured are
 interpolated linearly between measured ones. The sample itself runs in ``--workers``
 processes (each level's own CPU time is measured, so the figures do not depend on how many
@@ -20,7 +21,8 @@ import argparse
 import concurrent.futures as cf
 import time
 
-from gridforge.snakes.design.mainline import LEVELS, design_level
+from gridforge.snakes.design.line_levels import design_level
+from gridforge.snakes.design.line_plan import LEVELS
 
 BAND = 100
 

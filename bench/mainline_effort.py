@@ -23,7 +23,7 @@ import json
 import statistics
 from pathlib import Path
 
-from gridforge.snakes.design.mainline import BLOCK_NAME
+from gridforge.snakes.design.blocks import BLOCK_NAME
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.rules import Game
 from gridforge.snakes.search import Solver

@@ -20,14 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from gridforge.snakes.design.mainline import (
-    BLOCK_NAME,
-    LESSONS,
-    LEVELS,
-    TEACHING,
-    TERRAIN_TEACHING,
-    band_report,
-)
+from gridforge.snakes.design.blocks import BLOCK_NAME, band_report
+from gridforge.snakes.design.line_plan import LESSONS, LEVELS, TEACHING, TERRAIN_TEACHING
 from gridforge.snakes.design.reports import Band
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gridforge.snakes.certificate import Certificate
-from gridforge.snakes.design.mainline import BLOCK_NAME, breather, uses_mechanics
+from gridforge.snakes.design.blocks import BLOCK_NAME
+from gridforge.snakes.design.line_plan import breather
+from gridforge.snakes.design.line_report import uses_mechanics
 from gridforge.snakes.legibility import SOLO_BUDGET, Reading, SoloBudget, reading
 from gridforge.snakes.level import Level, level_from_json
 from gridforge.snakes.levelfile import LevelJson
@@ -41,7 +43,7 @@ class Read:
     one_hole_per_colour: bool  # no colour has two holes
     holes: int
     holes_at_wall: int  # holes with the board's edge or a stone beside them
-    mechanics: bool  # coats, freezes or locks (mainline.uses_mechanics)
+    mechanics: bool  # coats, freezes or locks (line_report.uses_mechanics)
     terrain: bool  # coloured paths or bridges
 
 

@@ -3,7 +3,7 @@ outcome, rejection counts and CPU seconds.
 
     .venv/bin/python bench/mainline_trace.py 179 188 197
 
-Runs :func:`gridforge.snakes.design.mainline.design_level` exactly as ``generate-levels``
+Runs :func:`gridforge.snakes.design.line_levels.design_level` exactly as ``generate-levels``
 does, with the designer call wrapped to print one line per attempt (process CPU time, so
 other jobs on the machine do not count).
 """
@@ -14,7 +14,8 @@ import argparse
 import time
 from typing import Any
 
-import gridforge.snakes.design.mainline as mainline
+import gridforge.snakes.design.line_levels as line_levels
+from gridforge.snakes.design.line_plan import level_plan
 
 
 def main() -> None:
@@ -22,7 +23,7 @@ def main() -> None:
     parser.add_argument("levels", type=int, nargs="+")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
-    designer = mainline.design_levels
+    designer = line_levels.design_levels
 
     def traced(request: dict[str, Any], *rest: Any, **options: Any) -> dict[str, Any]:
         start = time.process_time()
@@ -33,11 +34,11 @@ def main() -> None:
               flush=True)
         return batch
 
-    mainline.design_levels = traced  # type: ignore[assignment]
+    line_levels.design_levels = traced  # type: ignore[assignment]
     for n in args.levels:
         start = time.process_time()
-        print(f"level {n}: {next(mainline.level_plan(n, args.seed)).request}", flush=True)
-        level, cert = mainline.design_level(n, args.seed)
+        print(f"level {n}: {next(level_plan(n, args.seed)).request}", flush=True)
+        level, cert = line_levels.design_level(n, args.seed)
         meta = level["meta"]
         print(f"level {n}: {meta['template']} at {meta['target']}, score "
               f"{cert['score']['total']}, {cert['steps']} steps, proven {cert['optimal']}, "

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from gridforge.snakes.design.mainline import design_level
+from gridforge.snakes.design.line_levels import design_level
 
 
 def main() -> None:

@@ -26,12 +26,12 @@ import statistics
 import sys
 
 from gridforge.errors import read_json
+from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.calibrate import (
     fit_difficulty,
     shipped_levels,
     spearman,
 )
-from gridforge.snakes.design.mainline import mainline_level
 from gridforge.snakes.design.weights import prediction, validate_weights
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.rules import Game

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from gridforge.snakes import play
-from gridforge.snakes.design.mainline import mainline_level
+from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.pipeline import design_levels
 from playwright.sync_api import sync_playwright
 

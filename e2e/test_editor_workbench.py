@@ -9,7 +9,7 @@ from pathlib import Path
 
 from gridforge.cli import main as gridforge
 from gridforge.snakes import page as contract
-from gridforge.snakes.design.mainline import mainline_level
+from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.level import level_sha256
 from gridforge.snakes.snapshot import level_at
 from playwright.sync_api import Browser, Page, expect

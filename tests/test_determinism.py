@@ -13,7 +13,7 @@ import json
 
 from gridforge.mines import backend as mines_run
 from gridforge.mines.generate import generate
-from gridforge.snakes.design.mainline import design_level
+from gridforge.snakes.design.line_levels import design_level
 from gridforge.snakes.design.pipeline import design_levels
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.snakes.design import calibrate as cal
+from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.calibrate import calibrate, shipped_levels
-from gridforge.snakes.design.mainline import mainline_level
 from gridforge.snakes.design.weights import (
     TERMS,
     prediction,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from gridforge.errors import GridforgeError
-from gridforge.snakes.design.mainline import mainline_level
+from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.legibility import (
     SOLO_BUDGET,
     SoloBudget,

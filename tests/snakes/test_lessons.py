@@ -17,8 +17,9 @@ from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines import page as mines_page
 from gridforge.snakes import lessons, page
-from gridforge.snakes.design.mainline import LESSONS as DESIGNER_LESSONS
-from gridforge.snakes.design.mainline import TEACHING, TERRAIN_TEACHING, mainline_level
+from gridforge.snakes.design.blocks import mainline_level
+from gridforge.snakes.design.line_plan import LESSONS as DESIGNER_LESSONS
+from gridforge.snakes.design.line_plan import TEACHING, TERRAIN_TEACHING
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.rules import Game, step_to_move
 

@@ -31,27 +31,24 @@ from gridforge.cli import main
 from gridforge.errors import Cancelled, GridforgeError, ValidationError
 from gridforge.progress import Progress
 from gridforge.snakes.certificate import check_certificate
-from gridforge.snakes.design import mainline as mainline_module
+from gridforge.snakes.design import line_build, line_levels, line_plan, line_rules
 from gridforge.snakes.design import recipe as recipes
+from gridforge.snakes.design.blocks import band_report, mainline_level, parse_levels
 from gridforge.snakes.design.commandline import add_mainline_commands
 from gridforge.snakes.design.console import print_mainline
-from gridforge.snakes.design.mainline import (
+from gridforge.snakes.design.line_build import build_mainline
+from gridforge.snakes.design.line_levels import design_level, layout_key
+from gridforge.snakes.design.line_plan import (
     LESSONS,
     LEVELS,
     PROVEN_UP_TO,
     TEACHING,
     TERRAIN_TEACHING,
-    band_report,
     breather,
-    build_mainline,
-    design_level,
-    layout_key,
     level_plan,
-    mainline_level,
     motif_plan,
-    parse_levels,
-    rule_misses,
 )
+from gridforge.snakes.design.line_rules import rule_misses
 from gridforge.snakes.design.request import parse_request
 from gridforge.snakes.level import Level, level_sha256
 from gridforge.snakes.rules import Game
@@ -297,7 +294,7 @@ def test_a_motif_level_that_breaks_a_rule_is_named(monkeypatch):
     longer["optimal"] = False
     assert "not proven minimal within the steps allowed" in rule_misses(n, level, longer)
     other = motif_plan(n)
-    monkeypatch.setattr(mainline_module, "motif_plan",
+    monkeypatch.setattr(line_rules, "motif_plan",
                         lambda k: dataclasses.replace(other, target=other.target + 1))
     assert any("joint steps" in m for m in rule_misses(n, level, cert))
 
@@ -317,10 +314,10 @@ def test_a_teaching_level_aims_higher_after_too_plain_boards_and_lower_after_non
         rejected = {"rules": 1} if outcome == "rules" else {}
         return {"levels": [], "certificates": [], "report": {"rejected": rejected}}
 
-    monkeypatch.setattr(mainline_module, "design_levels", refuse)
+    monkeypatch.setattr(line_levels, "design_levels", refuse)
     with pytest.raises(LastResort):
         design_level(18, 2026)
-    first, second = targets[0], targets[mainline_module.TEMPLATES_PER_ROUND]
+    first, second = targets[0], targets[line_plan.TEMPLATES_PER_ROUND]
     assert (second > first) if higher else (second < first)
 
 
@@ -633,13 +630,13 @@ def test_ctrl_c_and_a_killed_worker_stop_the_cli_cleanly_and_leave_a_resume_poin
 def test_stopping_the_workers_ends_the_levels_they_are_running():
     # Ctrl-C stops a build now: a level in flight is ended, not waited for (a slow lesson
     # takes minutes). A task that would sleep for an hour stands in for a slow level.
-    executor, _client = mainline_module._executor(2, None)
+    executor, _client = line_build._executor(2, None)
     assert isinstance(executor, ProcessPoolExecutor)
     future = executor.submit(time.sleep, 3600)
     while not future.running():  # handed to a worker
         time.sleep(0.05)
     processes = list(executor._processes.values())
-    mainline_module._stop_workers(executor)
+    line_build._stop_workers(executor)
     for process in processes:
         process.join(600)  # a limit that only ends a broken run
         assert process.exitcode == -signal.SIGTERM
@@ -685,7 +682,7 @@ def quick(straight, monkeypatch):
         assert seed == SEED
         return json.loads(json.dumps(known[n]))
 
-    monkeypatch.setattr("gridforge.snakes.design.mainline.design_level", design_level)
+    monkeypatch.setattr("gridforge.snakes.design.line_build.design_level", design_level)
     return straight
 
 

@@ -63,7 +63,7 @@ def test_verify_keeps_a_given_solution_even_on_a_tiny_budget():
 
 def test_facts_name_the_main_line_and_the_editors_limits():
     from gridforge.snakes import editing, level
-    from gridforge.snakes.design.mainline import LEVELS
+    from gridforge.snakes.design.line_plan import LEVELS
 
     facts = page.facts()
     assert {k: facts[k] for k in ("levels", "cols", "rows", "import_max_bytes")} == {

@@ -1,7 +1,7 @@
 """The snakes lessons in the player's words (issue 21), and the words of the rules screen.
 
 The main line teaches one idea a level on levels 1-11 and one mechanic on levels 12, 18, 24,
-30 and 36 (the designer's curriculum, :mod:`gridforge.snakes.design.mainline`; this module is
+30 and 36 (the designer's curriculum, :mod:`gridforge.snakes.design.line_plan`; this module is
 the game's side and never imports it: ``tests/snakes/test_lessons.py`` checks that both name
 the same levels). :func:`lesson_for` answers what a level's lesson says (a title and one or
 two plain sentences) and a short demonstration to draw on the board, computed here from the

@@ -61,7 +61,7 @@ def facts() -> Facts:
     """What the page must know before it asks anything else: the number of main-line levels
     and the editor's board and file limits (the page copies none of them)."""
     from gridforge.snakes import editing, level
-    from gridforge.snakes.design.mainline import LEVELS
+    from gridforge.snakes.design.line_plan import LEVELS
     from gridforge.snakes.design.request import (
         DEFAULT_BUDGETS,
         MAX_CANDIDATES,
@@ -94,7 +94,7 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
         level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
     from gridforge.errors import Issue, ValidationError, describe, is_int
-    from gridforge.snakes.design.mainline import LEVELS
+    from gridforge.snakes.design.line_plan import LEVELS
 
     def count(value: object, lo: int, hi: int) -> bool:
         return is_int(value) and lo <= value <= hi
@@ -204,7 +204,7 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> LessonAnswer | N
     """
     from gridforge.errors import GridforgeError
     from gridforge.snakes import lessons
-    from gridforge.snakes.design.mainline import LEVELS
+    from gridforge.snakes.design.line_plan import LEVELS
     from gridforge.snakes.level import level_from_json
 
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= LEVELS:

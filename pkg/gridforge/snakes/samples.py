@@ -20,7 +20,7 @@ def sample_levels() -> list[LevelJson]:
     """The levels shipped with the package (each a level dict with meta): the contract's
     example, ``data/samples.json``, then the main line's first block (levels 1-25, the
     lessons) where the package carries it; the whole line is read a block at a time by
-    :func:`~gridforge.snakes.design.mainline.mainline_level` and, in the browser, by the
+    :func:`~gridforge.snakes.design.blocks.mainline_level` and, in the browser, by the
     page."""
     data = resources.files("gridforge.snakes").joinpath("data")
     example = {**spec_example(), "meta": {"id": "sample-spec", "template": "twin",

@@ -31,7 +31,7 @@ MAX_LEVELS_BYTES = 32 * 1024 * 1024
 
 
 def _levels(text: str) -> tuple[int, int]:
-    from gridforge.snakes.design.mainline import parse_levels
+    from gridforge.snakes.design.blocks import parse_levels
 
     return parse_levels(text)
 
@@ -91,7 +91,7 @@ def synthetic_play_command(args: argparse.Namespace) -> int:
             best = cert.get("steps") if isinstance(cert, dict) else None
             jobs.append((level, best if isinstance(best, int) else None, None, "draft"))
     else:
-        from gridforge.snakes.design.mainline import mainline_level
+        from gridforge.snakes.design.blocks import mainline_level
 
         lo, hi = args.levels
         for n in range(lo, hi + 1, args.every):

@@ -1,7 +1,7 @@
 """The main line's command-line glue, for ``snakes/commands.py`` to register:
 ``gridforge generate-levels [--levels A-B] [--workers N] [--scheduler ADDRESS] [--resume]``
 and ``gridforge mainline level N``. Flags are checked by argparse types (a bad value is a
-usage error naming the flag, exit code 2); the work is :mod:`~gridforge.snakes.design.mainline`'s
+usage error naming the flag, exit code 2); the work is :mod:`~gridforge.snakes.design.line_build`'s
 and the printing :mod:`~gridforge.snakes.design.console`'s.
 """
 
@@ -55,7 +55,7 @@ _level_number = int_range(1, 2000)
 
 
 def _parse_levels(text: str) -> tuple[int, int]:
-    from gridforge.snakes.design.mainline import parse_levels
+    from gridforge.snakes.design.blocks import parse_levels
 
     return parse_levels(text)
 
@@ -65,7 +65,8 @@ _levels = parsed_by(_parse_levels, "levels")
 
 def generate_levels_command(args: Any) -> int:
     """``gridforge generate-levels``: build (a range of) the main line, then print a summary."""
-    from gridforge.snakes.design.mainline import LEVELS, build_mainline
+    from gridforge.snakes.design.line_build import build_mainline
+    from gridforge.snakes.design.line_plan import LEVELS
 
     started = time.monotonic()
     try:
@@ -82,6 +83,6 @@ def generate_levels_command(args: Any) -> int:
 
 def mainline_level_command(args: Any) -> int:
     """``gridforge mainline level N``: level N of the shipped line and its certificate."""
-    from gridforge.snakes.design.mainline import mainline_level
+    from gridforge.snakes.design.blocks import mainline_level
 
     return print_json(mainline_level(args.n))

@@ -1,0 +1,203 @@
+"""The main line's band table: what the band report reads of one level (:class:`Row`, its
+:class:`Shape`, the mechanics it uses) and the table of bands built from those rows
+(:func:`band_table`; spec 5c's reading in :func:`reading_columns`).
+
+Works on parsed level and certificate JSON only: reading block files and folders is
+:mod:`~gridforge.snakes.design.blocks`' part. Imports the curriculum (which levels are asked
+to make way) and the engine's reading of a body.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import cast
+
+from gridforge.errors import is_int
+from gridforge.jsontypes import Json, JsonObject
+from gridforge.snakes.design.line_plan import makes_way
+from gridforge.snakes.design.reports import Band, BandReading
+from gridforge.snakes.legibility import is_folded
+from gridforge.snakes.levelfile import LevelJson, accepted
+
+__all__ = ["MECHANICS", "Row", "Shape", "band_table", "level_row", "uses_mechanics"]
+
+@dataclass(frozen=True)
+class Row:
+    """What the band report needs of one level."""
+
+    score: float
+    optimal: bool
+    gap: int
+    template: str
+    fallback: bool
+    bodies: int
+    # Steps beyond the travel bound (the certificate's diagnostics); None on a level built by
+    # the designer before issue 18 (a folder of an older build), which did not report them.
+    interaction: int | None
+    mechanics: frozenset[str]  # of MECHANICS, those the level uses
+    make_way: bool  # asked of the designer: never solved one body at a time
+    ceilings: frozenset[str]  # the score terms at their ceiling
+    shape: Shape
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How a level reads (spec 5c): floor cells, body lengths and folded bodies, occupancy,
+    and the certificate's steps, drags, joint and steering steps (None for a certificate
+    without a reading, written before issue 41)."""
+
+    floor: int
+    lengths: tuple[int, ...]
+    folded: int
+    occupancy: float
+    steps: int
+    drags: int | None
+    joint: int | None
+    steering: int | None
+
+
+def _shape(level: JsonObject, cert: JsonObject, steps: int) -> Shape:
+    """The :class:`Shape` of a level read from its JSON (checked by the caller)."""
+    cols, rows = cast(int, level["cols"]), cast(int, level["rows"])
+    stones = cast(list[Json], level.get("stones", []))
+    bodies = cast(list[JsonObject], level["bodies"])
+    cells = [[tuple(c) for c in cast(list[list[int]], b["cells"])] for b in bodies]
+    holes = len(cast(list[Json], level.get("holes", [])))
+    floor = cols * rows - len(stones)
+    read = cert.get("reading")
+    figures = read if isinstance(read, dict) else {}
+
+    def figure(name: str) -> int | None:
+        value = figures.get(name)
+        return value if is_int(value) else None
+
+    return Shape(floor, tuple(len(c) for c in cells),
+                  sum(is_folded(c) for c in cells),  # type: ignore[arg-type]
+                  (sum(len(c) for c in cells) + holes) / floor if floor else 0.0, steps,
+                  figure("drags"), figure("joint_steps"), figure("steering_steps"))
+
+
+# The taught mechanics and terrain, as the band report counts them (a coat counts where it
+# shows: its colour differs from the layer under it; a gold lock is also a lock).
+MECHANICS = ("coats", "frozen", "frozen_holes", "locks", "gold", "paths", "bridges")
+
+
+def uses_mechanics(level: LevelJson) -> frozenset[str]:
+    """Which of :data:`MECHANICS` a level (its JSON) uses."""
+    bodies, holes = level.get("bodies", []), level.get("holes", [])
+    used = set()
+    if any(len(b["colors"]) > 1 and b["colors"][0] != b["colors"][1] for b in bodies):
+        used.add("coats")
+    if any(b.get("frozen") for b in bodies):
+        used.add("frozen")
+    if any(h.get("frozen") for h in holes):
+        used.add("frozen_holes")
+    if any("lock" in b for b in bodies):
+        used.add("locks")
+    if any(b.get("lock", {}).get("kind") == "gold" for b in bodies):
+        used.add("gold")
+    used |= {name for name in ("paths", "bridges") if level.get(name)}
+    return frozenset(used)
+
+
+def level_row(n: int, level: object, cert: object) -> Row:
+    """The band report's row of main-line level ``n``; a ValueError says what is wrong."""
+    if not isinstance(level, dict) or not isinstance(cert, dict):
+        raise ValueError(f"level {n}: a level and its certificate are objects")
+    meta, score = level.get("meta"), cert.get("score")
+    if not isinstance(meta, dict) or meta.get("level") != n or not isinstance(
+            meta.get("template"), str):
+        raise ValueError(f"level {n}: meta must name level {n} and its template")
+    total = score.get("total") if isinstance(score, dict) else None
+    if isinstance(total, bool) or not isinstance(total, int | float):
+        raise ValueError(f"level {n}: certificate score.total must be a number")
+    steps, bound = cert.get("steps"), cert.get("lower_bound")
+    if not (is_int(steps) and is_int(bound) and isinstance(cert.get("optimal"), bool)):
+        raise ValueError(f"level {n}: certificate steps, lower_bound and optimal are missing")
+    bodies = level.get("bodies")
+    if not isinstance(bodies, list):
+        raise ValueError(f"level {n}: bodies must be a list")
+    diagnostics = score.get("diagnostics") if isinstance(score, dict) else None
+    normalised = score.get("normalised") if isinstance(score, dict) else None
+    interaction = diagnostics.get("interaction_steps") if isinstance(diagnostics, dict) else None
+    if not (interaction is None or is_int(interaction)) or not isinstance(normalised, dict):
+        raise ValueError(f"level {n}: certificate score.diagnostics.interaction_steps must be "
+                         "an integer and score.normalised an object")
+    try:
+        used = uses_mechanics(accepted(level))
+    except (KeyError, TypeError, IndexError, AttributeError):
+        raise ValueError(f"level {n}: bodies and holes must be objects with colours") from None
+    ceilings = frozenset(k for k, v in normalised.items() if v == 1)
+    try:
+        shape = _shape(cast(JsonObject, level), cast(JsonObject, cert), steps)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"level {n}: cols, rows, stones and body cells must be "
+                         "numbers and lists of cells") from None
+    return Row(float(total), cert["optimal"], steps - bound, meta["template"],
+                "fallback" in meta, len(bodies), interaction, used,
+                makes_way(n) and interaction is not None, ceilings, shape)
+
+
+def band_table(blocks: dict[int, list[Row]], band: int) -> list[Band]:
+    """The band rows of :func:`~gridforge.snakes.design.blocks.band_report` from the rows of
+    block files (by first level)."""
+    rows: dict[int, list[Row]] = {}
+    for first in sorted(blocks):
+        for i, row in enumerate(blocks[first]):
+            rows.setdefault((first + i - 1) // band, []).append(row)
+    out: list[Band] = []
+    for b in sorted(rows):
+        pairs = rows[b]
+        scores = sorted(r.score for r in pairs)
+        mid = len(scores) // 2
+        median = scores[mid] if len(scores) % 2 else (scores[mid - 1] + scores[mid]) / 2
+        templates = [r.template for r in pairs]
+        measured = [r.interaction for r in pairs if r.interaction is not None]
+        out.append({
+            "levels": [b * band + 1, b * band + band], "built": len(pairs),
+            "proven": round(sum(1 for r in pairs if r.optimal) / len(pairs), 3),
+            "mean_gap": round(sum(r.gap for r in pairs) / len(pairs), 2),
+            "median_score": round(median, 2),
+            "top_template_share": round(max(templates.count(t) for t in set(templates))
+                                        / len(pairs), 3),
+            "fallbacks": sum(1 for r in pairs if r.fallback),
+            "body_counts": sorted({r.bodies for r in pairs}),
+            "mean_interaction": (round(sum(measured) / len(measured), 2) if measured
+                                 else None),
+            "median_interaction": statistics.median(measured) if measured else None,
+            # Decided exactly by the designer for every level it asks it of.
+            "make_way": round(sum(1 for r in pairs if r.make_way) / len(pairs), 3),
+            "mechanic_free": round(sum(1 for r in pairs if not r.mechanics) / len(pairs), 3),
+            "all_mechanics": round(sum(1 for r in pairs if len(r.mechanics) == len(MECHANICS))
+                                   / len(pairs), 3),
+            "mechanics": {m: round(sum(1 for r in pairs if m in r.mechanics) / len(pairs), 3)
+                          for m in MECHANICS},
+            # The share of levels with each score term at its ceiling.
+            "ceilings": {t: round(sum(1 for r in pairs if t in r.ceilings) / len(pairs), 3)
+                         for t in sorted(set().union(*(r.ceilings for r in pairs)))},
+            **reading_columns([r.shape for r in pairs]),
+        })
+    return out
+
+
+def reading_columns(shapes: list[Shape]) -> BandReading:
+    """The band's reading (spec 5c): medians of floor cells, bodies, body length, occupancy,
+    steps, drags, joint and steering steps, and the share of folded bodies."""
+    lengths = [n for s in shapes for n in s.lengths]
+
+    def median(values: list[int | None] | list[int] | list[float]) -> float | None:
+        known = [v for v in values if v is not None]
+        return round(float(statistics.median(known)), 3) if known else None
+
+    return {
+        "floor": median([s.floor for s in shapes]),
+        "bodies": median([len(s.lengths) for s in shapes]),
+        "median_length": median(lengths),
+        "folded": round(sum(s.folded for s in shapes) / len(lengths), 3) if lengths else 0.0,
+        "occupancy": median([s.occupancy for s in shapes]),
+        "steps": median([s.steps for s in shapes]),
+        "drags": median([s.drags for s in shapes]),
+        "joint": median([s.joint for s in shapes]),
+        "steering": median([s.steering for s in shapes]),
+    }
