@@ -59,7 +59,9 @@ __all__ = [
 ]
 
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
-PATIENCE = 120  # layouts a climb may try without improving before it starts again
+PATIENCE = 120  # layouts a climb may try without improving before it is kicked
+KICK = 3  # random moves of a kick
+KICKS = 3  # kicks from a shape's best layout before a fresh shape
 STEPS_PER_JOINT = 3.5  # most certificate steps per joint step a request accepts
 MAX_COLS, MAX_ROWS = 10, 16  # a phone held upright, cells of 36 px (issue 50)
 MAX_STONE_SHARE = 0.40  # stones / (cols x rows): mostly floor, the Gecko Out look
@@ -347,38 +349,55 @@ def _at_most(request: Request, miss: tuple[int, int], best: Measure) -> bool:
     return shortfall(request, best) <= miss
 
 
+def _kicked(rng: random.Random, floor: set[Cell], layout: Layout) -> Layout | None:
+    """``layout`` after :data:`KICK` random moves (a climb's way out of a local optimum)."""
+    for _ in range(KICK):
+        moved = _mutate(rng, floor, layout)
+        if moved is None:
+            return None
+        layout = moved
+    return layout
+
+
 def build_idea(request: Request, rng: random.Random) -> Idea | None:
     """Climb from a random layout on a template shape toward ``request``; the first layout
     that meets it, or None when the rounds run out first (or the template cannot give the
-    area). A climb that has not improved for :data:`PATIENCE` layouts starts again from a
-    fresh shape and layout (a restart is one of the rounds)."""
+    area). A climb that has not improved for :data:`PATIENCE` layouts goes on from its best
+    layout so far after a kick of :data:`KICK` random moves, :data:`KICKS` times; then it
+    starts again from a fresh shape and layout."""
     work = tried = 0
     shape: Shape | None = None
     floor: set[Cell] = set()
     held: tuple[Layout, Measure] | None = None
-    stale = 0
+    best: tuple[Layout, Measure] | None = None
+    stale = kicks = 0
     for _ in range(request.rounds + 1):
-        if shape is None or stale >= PATIENCE:
+        kick = False
+        if shape is None or (stale >= PATIENCE and (best is None or kicks >= KICKS)):
             shape = board_shape(request.template, request.area, rng)
             if shape is None:
                 return None
-            floor, held, stale = set(shape.floor), None, 0
-        layout = _draw(rng, floor, request.lengths) if held is None else _mutate(
-            rng, floor, held[0])
+            floor, held, best, stale, kicks = set(shape.floor), None, None, 0, 0
+        elif stale >= PATIENCE and best is not None:
+            held, stale, kick, kicks = best, 0, True, kicks + 1
+        if held is None:
+            layout = _draw(rng, floor, request.lengths)
+        else:
+            layout = _kicked(rng, floor, held[0]) if kick else _mutate(rng, floor, held[0])
         stale += 1
         if layout is None:
             continue
         tried += 1
-        worth = None if held is None else functools.partial(
+        worth = None if held is None or kick else functools.partial(
             _at_most, request, shortfall(request, held[1]))
         m = measure_layout(level_of(shape, layout), request.states,
                            upper_cap=request.max_steps + 20, worth=worth)
         if m is None:
             continue
         work += m.stored
-        if held is None or shortfall(request, m) <= shortfall(request, held[1]):
-            if held is None or shortfall(request, m) < shortfall(request, held[1]):
-                stale = 0
+        if kick or held is None or shortfall(request, m) <= shortfall(request, held[1]):
+            if best is None or shortfall(request, m) < shortfall(request, best[1]):
+                best, stale = (layout, m), 0
             held = (layout, m)
             if shortfall(request, m)[0] == 0:
                 return Idea(shape, layout, m, work, tried)
