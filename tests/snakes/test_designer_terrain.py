@@ -75,9 +75,9 @@ def test_a_bridge_goes_first_where_one_body_made_way_for_another():
 
 
 @pytest.mark.search_heavy
-@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("seed", [11, 12])
 def test_a_request_with_paths_and_a_bridge_builds_every_level(seed):
-    # Seed 11 is the request (1 of 2 levels before); 12 and 13 built none of 2 with
+    # Seed 11 is the request (1 of 2 levels before); seed 12 built none of 2 with
     # two paths before the bridges were placed where bodies cross.
     request = {"topology": "mixed", "target": 40, "count": 2, "seed": seed, "paths": 2,
                "bridges": 1}
