@@ -336,6 +336,11 @@ def _finish(req: Request, recipe: Recipe, data: LevelJson, moves: list[Move],
         tally.reject("unproven")
         return None, None
     steps = [move_to_step(m) for m in moves]
+    if level.bridges and len(crossed_bridges(game, game.replay(steps))) < len(level.bridges):
+        # The shortened solution goes round a bridge: refused here, before the full
+        # shortening and the witnesses a taken candidate gets (_final checks again).
+        tally.reject("unbound")
+        return None, None
     final = score_level(level, steps, diagnostics=False, game=game)
     total = final["total"]
     tally.seen(total)

@@ -93,6 +93,10 @@ def _body_count(req: Request, q: float, room: int, provable: bool, rng: random.R
         # A lone body is always solved one body at a time, and two make way only from a
         # fully blocked start (the blocking term at its ceiling): three at least.
         n = max(n, 3)
+    if req.terrain()[1]:
+        # A bridge binds where two bodies cross (one body crosses itself only when long and
+        # folded back, which short bodies never are): two at least.
+        n = max(n, 2)
     # A fixed floor holds at most this many bodies of the shortest length, each with its
     # hole, and a free cell (the count of the request's own check).
     n = min(n, max(1, (room - 1) // (req.min_length + 1)))
@@ -108,6 +112,8 @@ def _colour_count(req: Request, q: float, n: int, rng: random.Random) -> int:
     colors = int(clamp(round(1 + rng.uniform(0, 1) * min(n - 1, 1 + 4 * q)), 1, n))
     if req.make_way:
         colors = max(colors, 2)  # walled-in bodies of one colour could swap holes
+    if req.terrain()[0]:
+        colors = max(colors, min(n, 2))  # paint binds where a body of another colour enters
     return min(colors, len(req.palette))
 
 

@@ -449,6 +449,7 @@ def _check_feasible(req: Request) -> None:
     if room is not None and least_cells + least_holes + 1 > room:
         bad.add("size", "too_small", f"{least_cells} body cells and {least_holes} holes need "
                                      f"more than the {room} cells the size allows")
+    _check_terrain(req, bad, room, least_holes)
     if req.colors is not None and req.bodies is None and req.colors > 16:
         bad.add("colors", "too_many", "more colours than the 16 bodies a level can hold")
     low, high = _score_range(req)
@@ -462,6 +463,37 @@ def _check_feasible(req: Request) -> None:
                                          f"± {req.tolerance}")
     if bad.items:
         raise ValidationError(bad.items, "request")
+
+
+SELF_CROSSING = 5  # the fewest cells of a body that crosses itself on a bridge
+
+
+def _check_terrain(req: Request, bad: Issues, room: int | None, least_holes: int) -> None:
+    """Refuse terrain that no level of the request can bind (spec section 3b): paint with no
+    second colour to refuse, a bridge with no second body and a body too short to cross
+    itself, or more pieces than the floor has cells besides the holes."""
+    paths, bridges = req.terrain()
+    one_body = req.bodies == 1
+    if paths and (len(req.palette) < 2 or ((one_body or req.colors == 1) and req.coats == 0)):
+        why = (f"the palette holds {len(req.palette)} colour" if len(req.palette) < 2 else
+               "every body has one colour, and no coats are allowed")
+        bad.add("paths", "unbindable", f"a painted cell binds only where a body of another "
+                                       f"colour would enter it, but {why}")
+    if bridges and one_body and req.max_length < SELF_CROSSING:
+        bad.add("bridges", "unbindable", f"a bridge binds where two bodies cross on it, or one "
+                                         f"body of at least {SELF_CROSSING} cells crosses "
+                                         f"itself; bodies.count is 1 and max_length "
+                                         f"{req.max_length}")
+    if room is None:
+        return
+    free = room - least_holes  # terrain never lies on a hole, nor two pieces on one cell
+    if bridges > free:
+        bad.add("bridges", "too_many", f"{bridges} bridges need as many floor cells besides "
+                                       f"the {least_holes} holes; the size allows {free}")
+    elif paths + bridges > free:
+        bad.add("paths", "too_many", f"{paths} painted cells and {bridges} bridges need as "
+                                     f"many floor cells besides the {least_holes} holes; the "
+                                     f"size allows {free}")
 
 
 def _score_range(req: Request) -> tuple[float, float]:

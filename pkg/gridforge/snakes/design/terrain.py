@@ -31,7 +31,7 @@ from gridforge.snakes.puzzle import crossed_bridges
 from gridforge.snakes.rules import Game, Move, State
 from gridforge.snakes.search import Solver
 
-__all__ = ["TRIES", "add_bridges", "add_paths", "entries", "refuses"]
+__all__ = ["TRIES", "add_bridges", "add_paths", "bridge_places", "entries", "lanes_lain", "refuses"]
 
 TRIES = 6  # candidate cells tried for each piece of terrain (each costs a search)
 
@@ -130,25 +130,51 @@ def _straight_under_bodies(level: Level, cell: Cell) -> bool:
     return True
 
 
+def lanes_lain(game: Game, states: list[State]) -> dict[Cell, tuple[list[tuple[int, int]],
+                                                                     list[tuple[int, int]]]]:
+    """For every cell, who lies on it straight along a solution: per lane (horizontal, then
+    vertical), the ``(body, position index)`` of each body lying through it in that lane at
+    one of ``states`` (a body that turns there takes no lane)."""
+    lanes: dict[Cell, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
+    for t, state in enumerate(states):
+        for b in range(game.n):
+            cells = game.body_cells(state, b)
+            for j, cell in enumerate(cells):
+                lane = bridge_lane(cells, j)
+                if lane is not None:
+                    lanes.setdefault(cell, ([], []))[lane].append((b, t))
+    return lanes
+
+
+def bridge_places(level: Level, moves: list[Move], rng: random.Random) -> list[Cell]:
+    """The cells where a bridge may let the solution ``moves`` cross, best first: cells that
+    bodies lie on straight along both axes at some positions of it (two bodies, or one body
+    at two times), free of holes, paint and bridges and with no body turning there at the
+    start. Best are the cells where the two lanes were taken closest in time by two bodies:
+    there one body made way (or waited) for another, a wait a bridge could spare. Ties keep
+    ``rng``'s shuffled order."""
+    game, states = _states(level, moves)
+    taken = {h.cell for h in level.holes} | {p.cell for p in level.paths}
+    taken |= set(level.bridges)
+    gaps: dict[Cell, tuple[int, int]] = {}
+    for cell, (across, along) in sorted(lanes_lain(game, states).items()):
+        if not across or not along or cell in taken or not _straight_under_bodies(level, cell):
+            continue
+        others = [abs(u - v) for a, u in across for b, v in along if a != b]
+        # Two bodies' lanes first (by the time between them); one body's own, last.
+        gaps[cell] = (min(others), 0) if others else (len(states), 1)
+    places = sorted(gaps)
+    rng.shuffle(places)
+    places.sort(key=lambda c: gaps[c][::-1])
+    return places
+
+
 def add_bridges(level: Level, moves: list[Move], count: int, rng: random.Random,
                 max_states: int) -> tuple[Level, list[Move]] | None:
     """``count`` bridges, each crossed by the solution found with it (module docstring), and
     that solution; None when some bridge finds no such place within :data:`TRIES`."""
     for _ in range(count):
-        game = Game(level)
-        axes: dict[Cell, set[tuple[int, int]]] = {}
-        for cell, body, _, axis in entries(game, moves):
-            axes.setdefault(cell, set()).add((body, axis))
-        taken = {h.cell for h in level.holes} | {p.cell for p in level.paths}
-        taken |= set(level.bridges)
-        # Cells two passes cross there along both axes, busiest first, ties in seeded order.
-        places = [cell for cell, seen in sorted(axes.items())
-                  if cell not in taken and len({a for _, a in seen}) == 2]
-        rng.shuffle(places)
-        places.sort(key=lambda c: -len(axes[c]))
-        for cell in places[:TRIES]:
-            if not _straight_under_bodies(level, cell):
-                continue
+        for cell in bridge_places(level, moves, rng)[:TRIES]:
             bridged = _valid(replace(level, bridges=(*level.bridges, cell)))
             if bridged is None:
                 continue
