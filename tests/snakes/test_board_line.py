@@ -19,6 +19,8 @@ from gridforge.snakes.design.certify import check
 from gridforge.snakes.design.interlock import MAX_COLS, MAX_ROWS, MAX_STONE_SHARE, measure_layout
 from gridforge.snakes.design.topology import FloorGraph, components
 from gridforge.snakes.level import level_from_json
+from gridforge.snakes.rules import Game
+from gridforge.snakes.search import bfs_optimum
 
 SEED = 2026
 
@@ -56,3 +58,22 @@ def test_a_board_level_keeps_its_plan_and_is_proven(n: int) -> None:
     m = measure_layout(bare, 60_000)  # type: ignore[arg-type]
     assert m is not None and m.minimum == cert["steps"]
     assert m.joint >= plan.joint and m.beyond >= plan.beyond and m.chain >= plan.chain
+
+
+def test_a_planned_piece_costs_at_least_two_steps_and_carries_its_witness() -> None:
+    plan = board_plan(111, SEED)
+    assert plan.piece == "locks"
+    data, cert = board_level(plan, SEED)
+    assert data["meta"]["piece"] == "locks"
+    level = level_from_json(data)
+    assert check(level, cert) == []
+    locked = [i for i, b in enumerate(data["bodies"]) if "lock" in b]
+    assert len(locked) == 1
+    lifted = {k: v for k, v in data.items() if k != "meta"}
+    lifted["bodies"] = [{k: v for k, v in b.items() if k not in ("lock", "key")}
+                        for b in data["bodies"]]
+    relaxed = bfs_optimum(Game(level_from_json(lifted)), max_states=2_000_000)
+    assert relaxed is not None and cert["steps"] - relaxed >= 2
+    (witness,) = cert["witnesses"]
+    assert witness["mechanic"] == f"bodies[{locked[0]}].lock"
+    assert len(witness["solution"]) == relaxed

@@ -8,7 +8,10 @@ other, its depth climbing with the level.
   square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP` with waves of ten, the board and
   the body count growing with it; beyond-pairs steps are asked from :data:`BEYOND_FROM`, a
   must-move chain of two on narrow templates (corridors and bays) and of three on some from
-  :data:`CHAIN3_FROM`. The tenth level of a wave is a breather: small and kind.
+  :data:`CHAIN3_FROM`. The tenth level of a wave is a breather: small and kind. Every
+  :data:`PIECE_EVERY`-th level carries a mechanic or terrain piece, in turn, placed where it
+  costs the most steps (at least two: :mod:`~gridforge.snakes.design.costs`), with its
+  witness (the idea's minimal solution, which the piece refuses).
 - **The level** (:func:`board_level`): the first seeded climb that meets the plan (on its
   template, then on the next ones of the rotation); its colours drawn from the palette;
   certified by the designer's :func:`~gridforge.snakes.design.certify.certify` from the
@@ -23,12 +26,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.certificate import Certificate
+from gridforge.snakes.certificate import Certificate, Witness
 from gridforge.snakes.design.certify import certify
+from gridforge.snakes.design.costs import PIECES, costly
 from gridforge.snakes.design.interlock import (
     LENGTHS,
     NARROW,
@@ -59,6 +64,7 @@ ATTEMPTS = 4  # seeded climbs of the planned template for one level
 FALLBACKS = 2  # templates tried next (twice each) before a level gives up
 PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
+PIECE_EVERY = 3  # every third level that is not a breather carries a piece
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ class BoardPlan:
     beyond: int
     chain: int
     breather: bool
+    piece: str | None = None  # a mechanic or terrain piece the level carries (costs.PIECES)
 
 
 def breather(n: int) -> bool:
@@ -108,12 +115,13 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     joint = joint_target(n)
     if breather(n):
         return BoardPlan(n, template, 3, 22, joint, 0, 0, True)
+    piece = PIECES[(n // PIECE_EVERY) % len(PIECES)] if n % PIECE_EVERY == 0 else None
     bodies = 3 if joint < 7 else 4 if joint < 12 else 5
     area = 24 + 2 * joint
     beyond = 2 if n >= BEYOND_FROM else 0
     narrow = template in NARROW
     chain = (3 if n >= CHAIN3_FROM and n % 3 == 0 else 2) if narrow else 1
-    return BoardPlan(n, template, bodies, area, joint, beyond, chain, False)
+    return BoardPlan(n, template, bodies, area, joint, beyond, chain, False, piece)
 
 
 def _request(plan: BoardPlan, rng: random.Random) -> Request:
@@ -137,31 +145,60 @@ def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
 
 def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
     """The level of ``plan`` and its certificate: the first seeded climb (:func:`_templates`)
-    that meets the plan and whose minimum the certificate proves.
+    that meets the plan and whose minimum the certificate proves, with the plan's piece
+    placed where it costs steps; when no idea takes the piece, the first idea without it
+    (``meta.piece`` names a piece only where one was placed).
 
-    :raises GridforgeError: when none does.
+    :raises GridforgeError: when no climb meets the plan.
     """
+    plain: tuple[LevelJson, Certificate] | None = None
     for attempt, template in enumerate(_templates(plan)):
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
-        tried = replace(plan, template=template)
-        idea = build_idea(_request(tried, rng), rng)
+        idea = build_idea(_request(replace(plan, template=template), rng), rng)
         if idea is None:
             continue
         data = _coloured(idea, rng)
-        level = level_from_json(data)
-        steps = [list(s) for s in idea.measure.solution]
-        cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
-        if not cert["optimal"] or cert["steps"] != idea.measure.minimum:
-            continue
-        meta: JsonObject = {"id": f"main-{plan.number:04d}", "template": template,
-                            "target": plan.joint, "seed": seed, "level": plan.number}
-        if plan.breather:
-            meta["breather"] = True
-        data["meta"] = meta
-        return data, cert
+        if plain is None:
+            plain = _certified(plan, template, seed, data, idea.measure.solution, [])
+            if plan.piece is None and plain is not None:
+                return plain
+        placed = costly(data, plan.piece, idea.measure.minimum) if plan.piece else None
+        if placed is None:
+            continue  # no place where the piece costs steps: another idea
+        # The idea's own minimal solution is a witness: shorter than the real minimum, so
+        # the real rules refuse it, and the level without the piece takes it.
+        witnesses: list[Witness] = [] if plan.piece == "bridges" else [{
+            "mechanic": placed.mechanic,
+            "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
+        made = _certified(plan, template, seed, placed.level, placed.solution, witnesses)
+        if made is not None:
+            made[0]["meta"]["piece"] = plan.piece
+            return made
+    if plain is not None:
+        return plain
     raise GridforgeError(f"main-line level {plan.number}: no board level in "
                          f"{len(_templates(plan))} attempts ({plan.template} and "
                          f"{FALLBACKS} others, joint {plan.joint})")
+
+
+def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
+               solution: Sequence[Sequence[object]], witnesses: list[Witness]
+               ) -> tuple[LevelJson, Certificate] | None:
+    """``data`` with its meta and its certificate from ``solution`` (which must prove
+    minimal), or None when the certificate's search does not prove it."""
+    level = level_from_json(data)
+    steps = [list(s) for s in solution]
+    cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
+    if not cert["optimal"] or cert["steps"] != len(steps):
+        return None
+    if witnesses:
+        cert["witnesses"] = witnesses
+    meta: JsonObject = {"id": f"main-{plan.number:04d}", "template": template,
+                        "target": plan.joint, "seed": seed, "level": plan.number}
+    if plan.breather:
+        meta["breather"] = True
+    out: LevelJson = {**data, "meta": meta}
+    return out, cert
 
 
 def _templates(plan: BoardPlan) -> list[str]:
