@@ -124,12 +124,18 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     return BoardPlan(n, template, bodies, area, joint, beyond, chain, False, piece)
 
 
+def most_joint(joint: int) -> int:
+    """The most joint steps a level aiming at ``joint`` may take: an idea far past its
+    target (a winding corridor gave 61 for 8) would put the line's hardest levels anywhere."""
+    return joint + 3 + joint // 2
+
+
 def _request(plan: BoardPlan, rng: random.Random) -> Request:
     lengths = tuple(rng.choice(LENGTHS[plan.template]) for _ in range(plan.bodies))
     dense = plan.number >= DENSE_FROM and not plan.breather
     return Request(plan.template, plan.area, lengths, plan.beyond, plan.joint, plan.chain,
                    max_steps=MAX_STEPS, steps_per_joint=STEPS_PER_JOINT if dense else None,
-                   most_joint=plan.joint + 1 if plan.breather else None)
+                   most_joint=plan.joint + 1 if plan.breather else most_joint(plan.joint))
 
 
 def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
