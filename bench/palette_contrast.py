@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 from tests.test_palette import delta_e_2000, srgb_to_lab
 
@@ -40,6 +42,30 @@ def hexed(rgb: list[int]) -> str:
     return "#" + "".join(f"{v:02x}" for v in rgb)
 
 
+Cost = Callable[[list[int], tuple[float, float, float], int, list[Any]], float]
+
+
+def anneal(start: list[str], cost: Cost, moves: int, rng: random.Random, cooling: float
+           ) -> tuple[list[list[int]], list[Any]]:
+    """Simulated annealing over the colours ``start`` (hex): ``moves`` moves of one colour's
+    channels by up to 12, a worse one kept with the Metropolis chance at a temperature from
+    30 down by ``cooling`` a move; the colours and their CIELAB values."""
+    cols = [[int(c[k:k + 2], 16) for k in (1, 3, 5)] for c in start]
+    labs: list[Any] = [srgb_to_lab(hexed(c)) for c in cols]
+    temperature = 30.0
+    for _ in range(moves):
+        i = rng.randrange(len(cols))
+        old, old_lab = cols[i][:], labs[i]
+        before = cost(cols[i], labs[i], i, labs)
+        cols[i] = [min(255, max(0, v + rng.randint(-12, 12))) for v in cols[i]]
+        labs[i] = srgb_to_lab(hexed(cols[i]))
+        delta = (cost(cols[i], labs[i], i, labs) - before) * 2
+        if delta > 0 and rng.random() > math.exp(-delta / temperature):
+            cols[i], labs[i] = old, old_lab
+        temperature = max(0.05, temperature * cooling)
+    return cols, labs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=44)
@@ -59,20 +85,7 @@ def main() -> None:
                 penalty += max(0.0, APART - delta_e_2000(lab, other)) * 20
         return penalty + WEIGHTS[i] * delta_e_2000(lab, targets[i])
 
-    rng = random.Random(args.seed)
-    cols = [[int(c[k:k + 2], 16) for k in (1, 3, 5)] for c in OLD]
-    labs = [srgb_to_lab(hexed(c)) for c in cols]
-    temperature = 30.0
-    for _ in range(args.moves):
-        i = rng.randrange(len(cols))
-        old, old_lab = cols[i][:], labs[i]
-        before = cost(cols[i], labs[i], i, labs)
-        cols[i] = [min(255, max(0, v + rng.randint(-12, 12))) for v in cols[i]]
-        labs[i] = srgb_to_lab(hexed(cols[i]))
-        delta = (cost(cols[i], labs[i], i, labs) - before) * 2
-        if delta > 0 and rng.random() > math.exp(-delta / temperature):
-            cols[i], labs[i] = old, old_lab
-        temperature = max(0.05, temperature * 0.99985)
+    cols, labs = anneal(OLD, cost, args.moves, random.Random(args.seed), 0.99985)
     print([hexed(c) for c in cols])
     pairs = min(delta_e_2000(labs[i], labs[j]) for i in range(len(labs)) for j in range(i))
     ratio = min((floor + 0.05) / (luminance(c) + 0.05) for c in cols)

@@ -18,7 +18,7 @@ import argparse
 import math
 import random
 
-from bench.palette_contrast import hexed, luminance
+from bench.palette_contrast import anneal, hexed, luminance
 from tests.test_palette import delta_e_2000, palette, srgb_to_lab
 
 WEIGHTS = [3] * 10 + [1] * 5
@@ -50,20 +50,7 @@ def main() -> None:
         hue = math.hypot(lab[1] - target[1], lab[2] - target[2])
         return penalty + WEIGHTS[i] * (hue + 0.15 * abs(lab[0] - target[0]))
 
-    rng = random.Random(args.seed)
-    cols = [[int(c[k:k + 2], 16) for k in (1, 3, 5)] for c in light[:count]]
-    labs = [srgb_to_lab(hexed(c)) for c in cols]
-    temperature = 30.0
-    for _ in range(args.moves):
-        i = rng.randrange(len(cols))
-        old, old_lab = cols[i][:], labs[i]
-        before = cost(cols[i], labs[i], i, labs)
-        cols[i] = [min(255, max(0, v + rng.randint(-12, 12))) for v in cols[i]]
-        labs[i] = srgb_to_lab(hexed(cols[i]))
-        delta = (cost(cols[i], labs[i], i, labs) - before) * 2
-        if delta > 0 and rng.random() > math.exp(-delta / temperature):
-            cols[i], labs[i] = old, old_lab
-        temperature = max(0.05, temperature * 0.99988)
+    cols, labs = anneal(light[:count], cost, args.moves, random.Random(args.seed), 0.99988)
     print([hexed(c) for c in cols])
     pairs = min(delta_e_2000(labs[i], labs[j]) for i in range(len(labs)) for j in range(i))
     ratio = min((luminance(c) + 0.05) / (floor + 0.05) for c in cols)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from buildsys.paths import CHROMIUM, SITE
 from buildsys.server import make_server, start_in_thread  # the one place the server is defined
@@ -95,6 +95,17 @@ def page(browser: Browser, base_url: str) -> Iterator[Page]:
     cache when the context closes makes the route handler fail."""
     with open_page(browser, base_url, service_workers="block") as opened:
         yield opened
+
+
+@pytest.fixture
+def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
+    """A fresh context for tests that open several tabs of one site (two tabs on one saved
+    game), its service worker blocked as for :func:`page`."""
+    context = browser.new_context(base_url=base_url, service_workers="block")
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def wait_idle(page: Page, timeout: float = READY_TIMEOUT_MS) -> None:

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.mines.fixtures import PlayedRun
 
@@ -26,15 +25,6 @@ from .snakes_helpers import ARROWS, focus_end, mainline, play_by_keys, wait_leve
 
 KEY = "gridforge.progress"
 DONE = {"1": 9, "2": 14}
-
-
-@pytest.fixture
-def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
-    context = browser.new_context(base_url=base_url, service_workers="block")
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 def new_page(context: BrowserContext, stored: dict[str, str] | None = None) -> Page:

@@ -9,26 +9,16 @@ do. Every test waits on page states (the mines section's ``data-run`` without
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.mines.fixtures import PlayedRun
 
 from .conftest import READY_TIMEOUT_MS
 
 KEY = "gridforge.progress"
-
-
-@pytest.fixture
-def context(browser: Browser, base_url: str) -> Iterator[BrowserContext]:
-    context = browser.new_context(base_url=base_url, service_workers="block")
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 def new_page(context: BrowserContext) -> Page:
