@@ -40,7 +40,8 @@ def test_the_planned_joint_steps_climb_band_by_band() -> None:
     assert medians[0] >= 6 and medians[-1] >= 14
 
 
-@pytest.mark.parametrize("n", [101, 102, 103])
+@pytest.mark.search_heavy
+@pytest.mark.parametrize("n", [101, 102])
 def test_a_board_level_keeps_its_plan_and_is_proven(n: int) -> None:
     plan = board_plan(n, SEED)
     data, cert = board_level(plan, SEED)
@@ -60,6 +61,7 @@ def test_a_board_level_keeps_its_plan_and_is_proven(n: int) -> None:
     assert m.joint >= plan.joint and m.beyond >= plan.beyond and m.chain >= plan.chain
 
 
+@pytest.mark.search_heavy
 def test_a_planned_piece_costs_at_least_two_steps_and_carries_its_witness() -> None:
     plan = board_plan(111, SEED)
     assert plan.piece == "locks"

@@ -115,6 +115,7 @@ def _request(template: str) -> Request:
     return Request(template, 24, lengths, beyond=2, joint=4, chain=1, rounds=1500)
 
 
+@pytest.mark.search_heavy
 @pytest.mark.parametrize("template", ["comb", "winding"])
 def test_an_idea_meets_its_request_and_is_the_same_for_the_same_seed(template: str) -> None:
     request = _request(template)
