@@ -20,11 +20,14 @@ most :data:`STEPS_PER_JOINT` certificate steps per joint step); it stops as soon
 candidate meets every target. A cheap screen runs before the exact search: the weighted
 search's upper bound caps what a candidate could score (beyond-pairs and joint steps fall one
 for one as the minimum falls below it), and a candidate that cannot beat the one held is
-never proven. Every choice comes from the caller's ``random.Random``; every
-search is bounded by counted states (the solver's clock is given a bound it never reaches).
+never proven. A stalled climb is kicked from its best layout before it starts afresh. Boards
+fit a phone held upright (:func:`board_shape`). Every choice comes from the caller's
+``random.Random``; every search is bounded by counted states (the solver's clock is given a
+bound it never reaches).
 
 Public names: :class:`Request`, :class:`Idea`, :func:`build_idea`, :func:`measure_layout`,
-:func:`must_move_chain`, :func:`blocks`.
+:func:`board_shape`, :func:`blocks`, :func:`blocking`, :func:`longest_chain`,
+:func:`must_move_chain`, :data:`LENGTHS`, :data:`NARROW`.
 """
 
 from __future__ import annotations
