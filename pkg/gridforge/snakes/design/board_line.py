@@ -43,6 +43,7 @@ from gridforge.snakes.design.interlock import (
     Request,
     build_idea,
 )
+from gridforge.snakes.design.line_plan import breather
 from gridforge.snakes.level import level_from_json
 from gridforge.snakes.levelfile import LevelJson
 
@@ -80,11 +81,6 @@ class BoardPlan:
     chain: int
     breather: bool
     piece: str | None = None  # a mechanic or terrain piece the level carries (costs.PIECES)
-
-
-def breather(n: int) -> bool:
-    """The tenth level of each wave of ten is a breather (as in the motif line)."""
-    return n % 10 == 0
 
 
 def joint_target(n: int) -> int:
