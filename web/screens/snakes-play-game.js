@@ -72,6 +72,31 @@ function writeCurrent(p, mine) {
   return true;
 }
 
+/**
+ * Hear another tab's save of the level in progress (the window's "storage" event). A tab
+ * reads storage as its browser last heard it: a save made in another tab a moment before
+ * may not have reached it yet, so a stale step can still be written over this tab's steps.
+ * Then this tab is the one that knows: once its own saved steps are no longer what is
+ * stored, it says so (a notice that stays) and opens its level again as stored now; nothing
+ * is lost without a word. Returns the function that stops listening.
+ */
+export function watchOtherTabs(p) {
+  const onStorage = (event) => {
+    if (event.key !== PROGRESS_KEY || !p.live || p.stale || !p.saveProgress) return;
+    if (ownCurrent === undefined || p.base !== ownCurrent) return;  // nothing of this tab's kept
+    const mine = JSON.parse(ownCurrent);
+    if (!mine || mine.level !== p.levelNumber || !(mine.steps.length || mine.redo.length)) return;
+    const stored = p.app.store.progress().snakes.current ?? null;
+    if (JSON.stringify(stored) === ownCurrent) return;  // this tab's save is what stands
+    p.stale = true;
+    const other = stored ? stored.level : p.levelNumber;
+    p.app.store.notice(t("snakes.overwritten", { level: p.levelNumber, other }));
+    p.app.navigate(location.hash, { replace: true });  // this level again, as stored now
+  };
+  window.addEventListener("storage", onStorage);
+  return () => window.removeEventListener("storage", onStorage);
+}
+
 /** The level in progress, saved after each step (a win is saved by saveWin). */
 function save(p) {
   if (!p.saveProgress || p.levelNumber === null || p.stale) return;

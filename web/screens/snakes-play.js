@@ -17,7 +17,7 @@ import { mountLesson } from "./snakes-lesson.js";
 import { winPanel } from "./snakes-win.js";
 import { telemetryRecorder } from "./snakes-telemetry.js";
 import { draw } from "./snakes-play-draw.js";
-import { act, hint, open, redo, restart, undo } from "./snakes-play-game.js";
+import { act, hint, open, redo, restart, undo, watchOtherTabs } from "./snakes-play-game.js";
 import { wireBoard } from "./snakes-play-input.js";
 
 /** The state of one level in play: the game Python holds, what the page shows of it, and
@@ -140,6 +140,7 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
   playView(p, root, { onNext, onMap, head });
   const onSettings = () => draw(p);
   app.addEventListener("settings", onSettings);
+  const stopWatching = watchOtherTabs(p);
 
   act(p, async () => {
     wireBoard(p, await open(p));
@@ -156,6 +157,9 @@ export function mountPlay(root, app, { level, levelNumber = null, certificate = 
       await p.queue.settled();
       return p.saved && Array.isArray(p.saved.steps) ? [...p.saved.steps] : [];
     },
-    unmount() { unmountPlay(p, onSettings); },
+    unmount() {
+      stopWatching();
+      unmountPlay(p, onSettings);
+    },
   };
 }
