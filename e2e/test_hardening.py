@@ -233,6 +233,34 @@ def test_a_stale_save_heard_late_is_said_by_the_tab_it_overwrote(context: Browse
     assert a.page_errors == [] and b.page_errors == []  # type: ignore[attr-defined]
 
 
+def test_a_win_dropped_by_a_stale_save_of_another_tab_is_written_back(context: BrowserContext):
+    # Tab A's save, made before it heard tab B's win, drops the win: B writes it back (wins
+    # only grow), and A's own change (its mines revision) stays.
+    block = mainline()["certificates"]
+    saved = progress()
+    saved["snakes"]["open"] = 4
+    a = new_page(context, {KEY: json.dumps(saved)})
+    a.goto("/#home")
+    a.evaluate("() => window.gridforge.ready")
+    b = new_page(context)
+    b.goto("/#snakes/level/4")
+    b.evaluate("() => window.gridforge.ready")
+    wait_level(b, 4)
+    play_by_keys(b, block[3]["solution"])
+    expect(b.get_by_test_id("snakes-win")).to_be_visible()
+    won = stored(b)["snakes"]
+    assert won["done"]["4"] == len(block[3]["solution"]) and won["open"] == 5
+    stale = json.loads(json.dumps(saved))
+    stale["mines"]["rev"] = 7
+    a.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(stale)])
+    a.wait_for_function(
+        "(k) => (JSON.parse(localStorage.getItem(k)).snakes.done['4'] !== undefined)", arg=KEY)
+    after = stored(a)
+    assert after["snakes"]["done"] == won["done"] and after["snakes"]["open"] == 5
+    assert after["mines"]["rev"] == 7
+    assert a.page_errors == [] and b.page_errors == []  # type: ignore[attr-defined]
+
+
 def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
     # The store's part-by-part check (stored-value.js) over seeded tamperings of each part:
     # what is left passes the whole check, and every part not set aside is as stored.

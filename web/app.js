@@ -57,6 +57,7 @@ let mounting = false;
 let routed = false;  // the first screen has been mounted
 let pendingReports = [];
 const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
+window.addEventListener("storage", (event) => store.heardOtherTab(event));
 
 // ---------------------------------------------------------------------------- held values
 heldBanner(store, $("app-message"), message);

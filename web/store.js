@@ -76,6 +76,39 @@ export class Store extends KeepingStore {
     super(storage, report);
     /** The main line's last level number (setLevels), checked in saved progress. */
     this.levels = null;
+    /** The levels this tab won (level -> best steps) and the highest level it opened: kept
+     * when another tab's save, made before that tab heard this one's, drops them. */
+    this.ownWins = {};
+    this.ownOpen = 1;
+  }
+
+  /** This tab's wins are no longer kept over another tab's save (progress cleared or read
+   * from a file). */
+  forgetOwnWins() {
+    this.ownWins = {};
+    this.ownOpen = 1;
+  }
+
+  /**
+   * Another tab saved the progress (the window's "storage" event). A tab reads storage as
+   * its browser last heard it, so a save made there a moment after this tab's win can drop
+   * the win. Wins only grow (a level done, a best lowered, a level opened), so this tab
+   * writes its own back over such a save; a progress cleared or removed there forgets them.
+   * @param {StorageEvent} event
+   */
+  heardOtherTab(event) {
+    if (event.key !== null && event.key !== PROGRESS_KEY) return;
+    if (event.key === null || event.newValue === null) {
+      this.forgetOwnWins();
+      return;
+    }
+    const snakes = this.progress().snakes;
+    const lost = Object.entries(this.ownWins).filter(([n, best]) => !(snakes.done[n] <= best));
+    if (!lost.length && snakes.open >= this.ownOpen) return;
+    this.updateProgress((progress) => {
+      for (const [n, best] of lost) progress.snakes.done[n] = best;
+      progress.snakes.open = Math.max(progress.snakes.open, this.ownOpen);
+    });
   }
 
   /** The main line's last level number, as the build published it from Python (null: not
@@ -125,12 +158,17 @@ export class Store extends KeepingStore {
   /** Read-modify-write: `fn(progress)` edits (or returns) the new progress, written at once. */
   updateProgress(fn) {
     const current = this.progress();
+    const { done: doneBefore, open: openBefore } = structuredClone(current.snakes);
     const next = fn(current) ?? current;
     const issues = progressIssues(next, this.levels);
     if (issues.length) {
       // A bug in a screen, never the player's fault: keep the stored value as it was.
       throw invalid(t("store.invalid-progress"), issues);
     }
+    for (const [n, best] of Object.entries(next.snakes.done)) {
+      if (!(doneBefore[n] <= best)) this.ownWins[n] = best;  // won here, now
+    }
+    if (next.snakes.open > openBefore) this.ownOpen = next.snakes.open;
     this.cache.set(PROGRESS_KEY, structuredClone(next));
     this.writeRaw(PROGRESS_KEY, JSON.stringify(next));
     return structuredClone(next);
@@ -216,6 +254,7 @@ export class Store extends KeepingStore {
     }
     const next = structuredClone(parsed);
     next.mines = { ...next.mines, rev: Math.max(minesRev(parsed.mines), this.minesRev() + 1) };
+    this.forgetOwnWins();  // the file read is what stands now
     this.cache.set(PROGRESS_KEY, next);
     if (!this.writeRaw(PROGRESS_KEY, JSON.stringify(next))) {
       throw refuse("store.import.not-saved", [{ path: "", message: t("store.issue.not-saved") }]);
@@ -361,6 +400,7 @@ export class Store extends KeepingStore {
       this.report(later("store.clear-failed", { why: quotaWords(error) }), "error");
     }
     this.cache.clear();
+    this.forgetOwnWins();
     if (this.held.size) {
       this.held.clear();
       this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
