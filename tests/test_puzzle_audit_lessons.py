@@ -1,28 +1,18 @@
-"""The lesson predicates of the independent audit (``bench/puzzle_audit.py``, check
+"""The lesson predicates of the independent audit (``bench.audit``, check
 ``lessons``) on small hand-made levels whose answers are worked out by hand in the comments.
 The audit is standalone (standard library, nothing from ``gridforge``); so is this test."""
 
-import functools
-import importlib.util
 import itertools
 import json
-from pathlib import Path
 
 import pytest
 
+from bench.audit import puzzle
+
 pytestmark = pytest.mark.cpython_only
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@functools.cache
 def audit():
-    path = ROOT / "bench" / "puzzle_audit.py"
-    spec = importlib.util.spec_from_file_location("puzzle_audit", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return puzzle
 
 
 def level(cols, rows, floor, bodies, holes):
