@@ -196,21 +196,23 @@ def astar(rules: Rules, w: float, max_states: int, bound: int,
 def _astar_loop(rules: Rules, w: float, max_states: int, bound: int, first: bool,
                 info: _Info, heap: list[tuple[float, int, int, State]],
                 res: SearchResult) -> tuple[int, State | None, bool]:
-    """The search proper: (best length, its state, whether the open list emptied)."""
+    """The search proper: (best length, its state, whether the open list emptied); counts
+    the states it expands in ``res``."""
     pruned: dict[State, int] = {}  # h of states cut by the bound (not counted as stored)
-    cnt = 0
+    cnt = expanded = 0
     best_len = bound
     best_state: State | None = None
     goal = rules.goal
+    successors, hfun = rules.successors, rules.h
     while heap:
         _f, ng, _c, s = heapq.heappop(heap)
         g = -ng
         rec = info.get(s)
         if rec is None or rec[0] != g or g + 1 >= best_len:
             continue
-        res["expanded"] += 1
+        expanded += 1
         g2 = g + 1
-        for move, s2 in rules.successors(s):
+        for move, s2 in successors(s):
             old = info.get(s2)
             if old is not None and old[0] <= g2:
                 continue
@@ -223,7 +225,7 @@ def _astar_loop(rules: Rules, w: float, max_states: int, bound: int, first: bool
                 continue
             h2 = old[3] if old is not None else pruned.get(s2)
             if h2 is None:
-                h2 = rules.h(s2)
+                h2 = hfun(s2)
             if h2 >= INF or g2 + h2 >= best_len:
                 if old is None:
                     if len(pruned) > max(50000, max_states):
@@ -234,7 +236,9 @@ def _astar_loop(rules: Rules, w: float, max_states: int, bound: int, first: bool
             cnt += 1
             heapq.heappush(heap, (g2 + w * h2, -g2, cnt, s2))
         if len(info) > max_states or (first and best_state is not None):
+            res["expanded"] = expanded
             return best_len, best_state, False
+    res["expanded"] = expanded
     return best_len, best_state, True
 
 
