@@ -82,12 +82,14 @@ from bench.audit.shared import (
     ENDS,
     INF,
     LOCK_NEED,
+    LazyOutcomes,
     LevelError,
     Move,
     OneAtATime,
     State,
     assignment,
     astar,
+    colour_counts,
     serial_solution,
 )
 
@@ -263,13 +265,7 @@ class Level:
         self.hole_at[x] = hi
 
     def _check_supply(self) -> None:
-        supply: dict[int, int] = {}
-        for cs in self.bcolors:
-            for c in cs:
-                supply[c] = supply.get(c, 0) + 1
-        demand: dict[int, int] = {}
-        for c in self.hcolor:
-            demand[c] = demand.get(c, 0) + 1
+        supply, demand = colour_counts(self.bcolors, self.hcolor)
         if supply != demand:
             raise LevelError(f"holes: supply {supply} != demand {demand}")
 
@@ -739,15 +735,14 @@ class Serial(OneAtATime):
         return _Alone(self, b, gone, used)
 
 
-class _Alone:
+class _Alone(LazyOutcomes):
     """Body b moved alone: outcomes (holes-used masks after its last layer) found so far."""
 
     def __init__(self, owner: Serial, b: int, gone: int, used: int) -> None:
+        super().__init__()
         lv = owner.lv
         self.owner = owner
         self.b = b
-        self.outs: list[int] = []
-        self.seen_outs: set[int] = set()
         self.heap: list[tuple[int, int, tuple[int, ...], int, int]] = []
         self.seen: set[tuple[tuple[int, ...], int, int]] = set()
         self.cnt = 0
@@ -780,11 +775,6 @@ class _Alone:
     def lv_colors(self) -> tuple[int, ...]:
         return self.owner.lv.bcolors[self.b]
 
-    def get(self, i: int) -> int | None:
-        while len(self.outs) <= i and not self.done:
-            self._advance()
-        return self.outs[i] if i < len(self.outs) else None
-
     def _advance(self) -> None:
         owner = self.owner
         lv = owner.lv
@@ -811,9 +801,7 @@ class _Alone:
                         if lv.hcolor[hj] == outer and lv.hfrozen[hj] <= exited:
                             u2 = used | 1 << hj
                             if layer + 1 == len(colors):
-                                if u2 not in self.seen_outs:
-                                    self.seen_outs.add(u2)
-                                    self.outs.append(u2)
+                                self.found(u2)
                             else:
                                 self._push(cells, layer + 1, u2)
                         continue

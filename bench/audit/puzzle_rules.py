@@ -15,12 +15,14 @@ from bench.audit.shared import (
     ENDS,
     INF,
     LOCK_NEED,
+    LazyOutcomes,
     LevelError,
     Move,
     OneAtATime,
     State,
     Step,
     assignment,
+    colour_counts,
 )
 
 DXY = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
@@ -186,13 +188,7 @@ class Level:
         self.hole_at[idx] = hi
 
     def _check_supply(self) -> None:
-        supply: dict[int, int] = {}
-        for cs in self.bcolors:
-            for c in cs:
-                supply[c] = supply.get(c, 0) + 1
-        demand: dict[int, int] = {}
-        for c in self.hcolor:
-            demand[c] = demand.get(c, 0) + 1
+        supply, demand = colour_counts(self.bcolors, self.hcolor)
         if supply != demand:
             raise LevelError(
                 f"holes: supply {dict(sorted(supply.items()))} != demand "
@@ -510,18 +506,16 @@ def replay(level: Level, solution: Any) -> tuple[bool, str, list[State], list[bo
 # --------------------------------------------------------------------------------------------
 
 
-class BodyExplorer:
+class BodyExplorer(LazyOutcomes):
     """One body moved alone (the others standing still): a best-first search over its own
     configurations that hands out, one at a time, the hole-used masks with which it can have
     taken all its layers out.  Configurations are stored as compact ints (head cell + two bits
     per link + layer + holes used), so that large budgets stay small in memory."""
 
     def __init__(self, owner: SerialSearch, b: int, gone: int, used: int) -> None:
+        super().__init__()
         lv = owner.lv
         self.owner = owner
-        self.outs: list[int] = []
-        self.done = False
-        self.seen_outs: set[int] = set()
         self.b = b
         self.exited0 = sum(lv.nc[c] for c in range(lv.k) if gone >> c & 1)
         self.colors = lv.bcolors[b]
@@ -615,12 +609,6 @@ class BodyExplorer:
         self.cnt += 1
         heapq.heappush(self.heap, (self._prio(cells, layer, u), self.cnt, cells, dirs, layer, u))
 
-    def get(self, i: int) -> int | None:
-        """The i-th outcome (a holes-used mask), None when there is none; may spend budget."""
-        while len(self.outs) <= i and not self.done:
-            self._advance()
-        return self.outs[i] if i < len(self.outs) else None
-
     def _advance(self) -> None:
         owner = self.owner
         heap = self.heap
@@ -666,9 +654,7 @@ class BodyExplorer:
 
     def _exit(self, cells: tuple[int, ...], dirs: int, layer: int, u2: int) -> None:
         if layer + 1 >= len(self.colors):
-            if u2 not in self.seen_outs:
-                self.seen_outs.add(u2)
-                self.outs.append(u2)
+            self.found(u2)
         else:
             self._push(cells, dirs, layer + 1, u2)
 

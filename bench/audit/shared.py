@@ -57,6 +57,20 @@ class BodyRules(Rules, Protocol):
     def nc(self) -> list[int]: ...
 
 
+def colour_counts(bcolors: Sequence[Sequence[int]],
+                  hcolor: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """Layers per colour over the bodies (supply) and holes per colour (demand), each in
+    the order its colours first appear: a level is solvable only when the two are equal."""
+    supply: dict[int, int] = {}
+    for cs in bcolors:
+        for c in cs:
+            supply[c] = supply.get(c, 0) + 1
+    demand: dict[int, int] = {}
+    for c in hcolor:
+        demand[c] = demand.get(c, 0) + 1
+    return supply, demand
+
+
 def step_json(move: Move) -> Step:
     """A move as the level files write it."""
     return [move[0], ENDS[move[1]], DIRS[move[2]]]
@@ -265,6 +279,32 @@ class Explorer(Protocol):
     after its last layer), None when there is none; it may spend the search's budget."""
 
     def get(self, i: int) -> int | None: ...
+
+
+class LazyOutcomes(ABC):
+    """An ``Explorer``'s bookkeeping: the outcomes found so far, each once, handed out in
+    the order found; ``_advance`` searches on until one more is found or ``done``."""
+
+    def __init__(self) -> None:
+        self.outs: list[int] = []
+        self.seen_outs: set[int] = set()
+        self.done = False
+
+    def get(self, i: int) -> int | None:
+        """The i-th outcome (a holes-used mask), None when there is none; may spend budget."""
+        while len(self.outs) <= i and not self.done:
+            self._advance()
+        return self.outs[i] if i < len(self.outs) else None
+
+    def found(self, used: int) -> None:
+        """An outcome: the body left with the holes of ``used`` taken."""
+        if used not in self.seen_outs:
+            self.seen_outs.add(used)
+            self.outs.append(used)
+
+    @abstractmethod
+    def _advance(self) -> None:
+        """Search on (spending the owner's budget) until an outcome is found or none is left."""
 
 
 class OneAtATime(ABC):
