@@ -9,6 +9,7 @@ and the CPU seconds, then the totals (met share, CPU per level, projected CPU ho
 from __future__ import annotations
 
 import argparse
+import copy
 import statistics
 import time
 
@@ -41,14 +42,19 @@ def main() -> None:
         cpu.append(dt)
         met += 1
         level = level_from_json(data)
-        m = measure_layout({k: v for k, v in data.items() if k != "meta"}, 60_000)  # type: ignore[misc]
+        bare = copy.copy(data)
+        bare.pop("meta", None)
+        m = measure_layout(bare, 60_000)
+        steps = cert["steps"]
+        assert steps is not None  # a built level's certificate is solved
+        score = cert.get("score")
         stone = len(level.stones) / (level.cols * level.rows)
         print(f"{n} {plan.template:9} {level.cols}x{level.rows} bodies {len(level.bodies)} "
-              f"steps {cert['steps']} optimal {cert['optimal']} joint {m.joint if m else '?'} "
+              f"steps {steps} optimal {cert['optimal']} joint {m.joint if m else '?'} "
               f"(plan {plan.joint}) beyond {m.beyond if m else '?'} chain {m.chain if m else '?'} "
               f"stone {stone:.2f} occ {occupancy(level):.2f} "
-              f"steps/joint {cert['steps'] / max(1, m.joint if m else 1):.1f} "
-              f"score {cert['score']['total'] if cert.get('score') else '?'} cpu {dt:.1f}s",
+              f"steps/joint {steps / max(1, m.joint if m else 1):.1f} "
+              f"score {score['total'] if score else '?'} cpu {dt:.1f}s",
               flush=True)
     per = statistics.mean(cpu) if cpu else 0.0
     median = statistics.median(cpu) if cpu else 0.0

@@ -12,17 +12,19 @@ import random
 import time
 
 from gridforge.snakes.design.interlock import LENGTHS, Request, build_idea
+from gridforge.snakes.levelfile import LevelJson
 
 
-def picture(idea_json: dict[str, object]) -> str:
-    cols, rows = int(idea_json["cols"]), int(idea_json["rows"])  # type: ignore[call-overload]
+def picture(idea_json: LevelJson) -> str:
+    """The idea as text: # stones, A-H heads, a-h the rest of the bodies, holes by colour."""
+    cols, rows = idea_json["cols"], idea_json["rows"]
     grid = [["." for _ in range(cols)] for _ in range(rows)]
-    for x, y in idea_json["stones"]:  # type: ignore[attr-defined]
+    for x, y in idea_json["stones"]:
         grid[y][x] = "#"
-    for i, b in enumerate(idea_json["bodies"]):  # type: ignore[arg-type]
+    for i, b in enumerate(idea_json["bodies"]):
         for j, (x, y) in enumerate(b["cells"]):
             grid[y][x] = "ABCDEFGH"[i] if j == 0 else "abcdefgh"[i]
-    for h in idea_json["holes"]:  # type: ignore[attr-defined]
+    for h in idea_json["holes"]:
         x, y = h["cell"]
         grid[y][x] = str(h["color"])
     return "\n".join("".join(r) for r in grid)
@@ -67,7 +69,7 @@ def main() -> None:
                   f"beyond {m.beyond} joint {m.joint} chain {m.chain} stored {m.stored} "
                   f"tried {idea.tried} work {idea.work} cpu {dt:.1f}s")
             if a.show:
-                say(picture(idea.level_json()))  # type: ignore[arg-type]
+                say(picture(idea.level_json()))
         say(f"== {template}: {met}/{a.seeds} met, {cpu / a.seeds:.1f} CPU s per request")
 
 

@@ -43,10 +43,13 @@ def measure(n: int, seed: int) -> tuple[str, float]:
     spent = time.process_time() - start
     meta = level["meta"]
     score = cert["score"]
+    assert score is not None  # a built level's certificate is scored
+    fallback = meta.get("fallback")
+    tries = fallback.get("tries", "") if isinstance(fallback, dict) else ""
     ceilings = ",".join(t for t, v in score["normalised"].items() if v == 1) or "-"
     return (f"{meta['target']:6} {score['total']:5} {cert['steps']:5} "
             f"{score['diagnostics']['interaction_steps']:5} {cert['optimal']!s:>6} "
-            f"{spent:7.1f} {meta.get('fallback', {}).get('tries', '') or '-':>8} {ceilings}",
+            f"{spent:7.1f} {tries or '-':>8} {ceilings}",
             spent)
 
 

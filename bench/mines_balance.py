@@ -50,6 +50,7 @@ from typing import Any
 from gridforge.errors import parse_json
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
+from gridforge.mines.hints import Hint
 from gridforge.mines.intents import Intent
 from gridforge.mines.run import Run, RunTable, load_run_table
 from gridforge.mines.view import stand_for
@@ -82,7 +83,7 @@ def hint_only(run: Run, rng: random.Random) -> None:
     _follow(run, run.hint(), rng)
 
 
-def _follow(run: Run, hint: dict[str, Any], rng: random.Random) -> None:
+def _follow(run: Run, hint: Hint, rng: random.Random) -> None:
     if hint["cell"] is None or not hint["reachable"]:
         # nothing proved that can be reached: a guess (walled-in safe cells are reached
         # over a dug mine, the seed's paid shortcut)

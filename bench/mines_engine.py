@@ -23,6 +23,7 @@ import tracemalloc
 
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine, check_install_invariants
+from gridforge.mines.events import Event
 from gridforge.mines.intents import Intent
 from gridforge.mines.ledger import Economy, Ledger
 
@@ -55,7 +56,7 @@ def bench_plain_dig(samples: int, seed: int = 1) -> list[float]:
         board = random_board(rng, 30, 16, 99)
         ledger = Ledger(economy)
         engine = Engine(ledger)
-        events: list[dict] = []
+        events: list[Event] = []
         engine.subscribe(events.append)
         engine.install_board(board)
         ledger.notify_round_start()
@@ -97,7 +98,7 @@ def bench_chain(repeats: int) -> tuple[list[float], int]:
     for _ in range(repeats):
         ledger = Ledger()
         engine = Engine(ledger)
-        events: list[dict] = []
+        events: list[Event] = []
         engine.subscribe(events.append)
         engine.install_board(board)
         ledger.notify_round_start()
@@ -125,7 +126,7 @@ def bench_playout(steps: int, seed: int = 7) -> tuple[int, int, float]:
     engine = Engine(ledger)
     count = [0]
 
-    def listener(_event: dict) -> None:
+    def listener(_event: Event) -> None:
         count[0] += 1
 
     engine.subscribe(listener)
@@ -138,7 +139,8 @@ def bench_playout(steps: int, seed: int = 7) -> tuple[int, int, float]:
         board = engine.board
         assert board is not None
         if ledger.phase == "waiting":
-            hint = (ledger.last_round_end or {}).get("continuation_hint")
+            record = ledger.last_round_end
+            hint = record["continuation_hint"] if record is not None else None
             ledger.notify_settlement_done(hint or "same_board")
             if hint == "new_board":
                 engine.install_board(random_board(rng, 30, 16, 99))

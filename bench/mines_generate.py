@@ -14,10 +14,12 @@ Usage: ``python bench/mines_generate.py [--seeds 50] [--presets expert,battle-1,
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from gridforge.mines.generate import GenTable, generate, preset, presets
 from gridforge.mines.solver import Playthrough
@@ -43,8 +45,13 @@ def naive(table: GenTable, seed: int, cap: int = 5000) -> int:
     return cap
 
 
-def measure(run: Callable[[int], object], seeds: int) -> tuple[list[float], list[float], list]:
-    walls, cpus, outs = [], [], []
+T = TypeVar("T")
+
+
+def measure(run: Callable[[int], T], seeds: int) -> tuple[list[float], list[float], list[T]]:
+    walls: list[float] = []
+    cpus: list[float] = []
+    outs: list[T] = []
     for seed in range(seeds):
         w, c = time.perf_counter(), time.process_time()
         outs.append(run(seed))
@@ -86,7 +93,7 @@ def main() -> None:
             f"{name}: {table.cols}x{table.rows}/{table.mine_count}, fog {table.fog}, "
             f"{args.seeds} seeds"
         )
-        walls, cpus, made = measure(lambda s, t=table: generate(t, s), args.seeds)
+        walls, cpus, made = measure(functools.partial(generate, table), args.seeds)
         reps = statistics.mean(m.metrics["repairs"] for m in made)
         atts = statistics.mean(m.metrics["attempts"] for m in made)
         steps = statistics.mean(m.metrics["deduction_steps"] for m in made)
@@ -104,13 +111,13 @@ def main() -> None:
                 f"p95 < {GOAL_P95 * 1000:.0f} ms ({GOAL_P95 / p95:.1f}x under)"
             )
         loose = GenTable.from_json({**table.to_json(), "guarantee": "none"})
-        w2, c2, _ = measure(lambda s, t=loose: generate(t, s), args.seeds)
+        w2, c2, _ = measure(functools.partial(generate, loose), args.seeds)
         cost = statistics.median(cpus) / statistics.median(c2)
         line("gates only", w2, c2, f"no-guess costs {cost:.1f}x")
         if not args.no_naive and table.fog == 0:
             # rejection needs thousands of tries on dense boards: fewer seeds, capped tries
             runs = min(args.seeds, 5) if name.startswith("dense") else args.seeds
-            w3, c3, tries = measure(lambda s, t=table: naive(t, s, cap=2000), runs)
+            w3, c3, tries = measure(functools.partial(naive, table, cap=2000), runs)
             line(
                 "naive",
                 w3,

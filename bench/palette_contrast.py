@@ -75,7 +75,8 @@ def main() -> None:
     stone = srgb_to_lab(STONE)
     targets = [srgb_to_lab(c) for c in OLD]
 
-    def cost(rgb: list[int], lab: tuple[float, float, float], i: int, labs: list) -> float:
+    def cost(rgb: list[int], lab: tuple[float, float, float], i: int,
+             labs: list[tuple[float, float, float]]) -> float:
         penalty = 0.0
         ratio = (floor + 0.05) / (luminance(rgb) + 0.05)
         penalty += max(0.0, CONTRAST - ratio) * 200

@@ -38,7 +38,8 @@ def main() -> None:
     stone, hole = srgb_to_lab(STONE), srgb_to_lab(HOLE)
     targets = [srgb_to_lab(c) for c in light[:count]]
 
-    def cost(rgb: list[int], lab: tuple[float, float, float], i: int, labs: list) -> float:
+    def cost(rgb: list[int], lab: tuple[float, float, float], i: int,
+             labs: list[tuple[float, float, float]]) -> float:
         penalty = max(0.0, CONTRAST - (luminance(rgb) + 0.05) / (floor + 0.05)) * 200
         penalty += max(0.0, FROM_STONE - delta_e_2000(lab, stone)) * 20
         penalty += max(0.0, APART - delta_e_2000(lab, hole)) * 20

@@ -24,6 +24,7 @@ import argparse
 import math
 import statistics
 import sys
+from typing import TypedDict
 
 from gridforge.errors import read_json
 from gridforge.snakes.design.blocks import mainline_level
@@ -39,6 +40,18 @@ from gridforge.snakes.search import Solver
 from gridforge.snakes.synthetic import play, population
 
 PROOF_STATES = 300_000
+
+
+class Row(TypedDict):
+    """One sampled level's figures."""
+
+    n: int
+    sha: str
+    effort: int
+    score: float
+    bodies: int
+    steps: int
+    normalised: dict[str, float]
 
 
 def proven_sample(count: int, first: int) -> list[int]:
@@ -71,22 +84,23 @@ def main() -> int:
 
     numbers = proven_sample(args.sample, args.first)
     players = population(args.players, args.seed)
-    rows = []
+    rows: list[Row] = []
     attempts = []
     for k, n in enumerate(numbers):
         data = mainline_level(n)
         cert = data["certificate"]
         level = level_from_json(data["level"])
+        score, steps = cert["score"], cert["steps"]
+        assert score is not None and steps is not None  # the sample is proven
         proof = Solver(Game(level)).astar(max_states=PROOF_STATES, max_seconds=1e9,
-                                          upper=cert["steps"])
-        effort = proof.stored if proof.status != "budget" else PROOF_STATES
+                                          upper=steps)
+        stored = proof.stored if proof.status != "budget" else PROOF_STATES
         for p, (name, profile) in enumerate(players):
             attempts.append(play(level, seed=args.seed * 100_003 + n * 31 + p, profile=profile,
-                                 best_known=cert["steps"], player=name, seq=k, number=n))
-        rows.append({"n": n, "sha": cert["level_sha256"], "effort": effort,
-                     "score": cert["score"]["total"], "bodies": len(level.bodies),
-                     "steps": cert["steps"], "normalised": cert["score"]["normalised"]})
-        print(f"level {n}: A* {effort} states, score {cert['score']['total']}", file=sys.stderr)
+                                 best_known=steps, player=name, seq=k, number=n))
+        rows.append(Row(n=n, sha=cert["level_sha256"], effort=stored, score=score["total"],
+                        bodies=len(level.bodies), steps=steps, normalised=score["normalised"]))
+        print(f"level {n}: A* {stored} states, score {score['total']}", file=sys.stderr)
     model = fit_difficulty(attempts)
     synthetic = [model.levels[r["sha"]].difficulty for r in rows]
     effort = [math.log(r["effort"]) for r in rows]

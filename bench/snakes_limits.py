@@ -83,9 +83,11 @@ def largest_level() -> dict[str, Any]:
 def capped_level_text() -> bytes:
     """The spec's example padded by a meta note to exactly MAX_LEVEL_BYTES."""
     level = spec_example()
-    level["meta"]["note"] = ""
+    meta = level["meta"]
+    assert isinstance(meta, dict)
+    meta["note"] = ""
     base = len(json.dumps(level).encode())
-    level["meta"]["note"] = "x" * (MAX_LEVEL_BYTES - base)
+    meta["note"] = "x" * (MAX_LEVEL_BYTES - base)
     data = json.dumps(level).encode()
     assert len(data) == MAX_LEVEL_BYTES
     return data

@@ -30,6 +30,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.level import Level, spec_example
@@ -45,7 +46,7 @@ SECONDS = 600.0
 REPEAT = 3
 
 
-def levels() -> list[tuple[str, dict]]:
+def levels() -> list[tuple[str, Any]]:
     out = [("spec-example", spec_example())]
     out += [(f"medium-{s}", random_level(s, feature_mix(s), "medium")) for s in MEDIUM_SEEDS]
     out.append(
@@ -54,12 +55,12 @@ def levels() -> list[tuple[str, dict]]:
     return out
 
 
-def measure() -> dict:
+def measure() -> dict[str, Any]:
     rows = []
     total_expanded = 0
     total_seconds = 0.0
-    games = [(name, Level.from_json(data)) for name, data in levels()]
-    games = [(name, level, Game(level)) for name, level in games]
+    parsed = [(name, Level.from_json(data)) for name, data in levels()]
+    games = [(name, level, Game(level)) for name, level in parsed]
     times: dict[str, list[float]] = {name: [] for name, _, _ in games}
     results = {}
     for _ in range(REPEAT):
@@ -115,7 +116,7 @@ def measure() -> dict:
     }
 
 
-def show(report: dict) -> None:
+def show(report: dict[str, Any]) -> None:
     print(f"# {report['python']}")
     print(
         f"{'level':14} {'bodies':>6} {'cells':>5} {'A*':>8} {'steps':>5} {'expanded':>8} "

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gridforge.jsontypes import Json
 from gridforge.snakes import play
 from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.pipeline import design_levels
@@ -54,7 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GOAL_MS = 16.0
 DEFAULT_LEVELS = "1,500,1000,1500,2000"
 # The terrain level: the designer's, from this request (deterministic: same level each run).
-TERRAIN_REQUEST = {"target": 45, "count": 1, "seed": 7, "paths": 1, "bridges": 1,
+TERRAIN_REQUEST: Json = {"target": 45, "count": 1, "seed": 7, "paths": 1, "bridges": 1,
                    "budgets": {"candidates": 200}}
 TERRAIN = 0  # its key among the levels played (main-line levels are 1..2000)
 # What the page records per drag step (window.gridforgeMetrics), by the names printed here.
@@ -90,6 +91,7 @@ def play_in_browser(numbers: list[int], solutions: dict[int, list[Any]], rounds:
     server = make_server(SITE, port=0)
     start_in_thread(server)
     host, port = server.server_address[:2]
+    assert isinstance(host, str)
     progress = {"format": "gridforge.progress/1", "mines": {"run": None},
                 "snakes": {"done": {}, "open": max(numbers)}}
     out: dict[int, dict[str, list[list[float]]]] = {}
@@ -167,9 +169,16 @@ def python_steps(level: dict[str, Any], solution: list[Any]) -> list[float]:
         started = time.perf_counter()
         play.step(session, step)
         times.append(1000 * (time.perf_counter() - started))
-    assert play.view(session)["view"]["complete"]
+    final = play.view(session)["view"]
+    assert final is not None and final["complete"]
     play.close(session)
     return times
+
+
+def _solved(solution: list[Any] | None) -> list[Any]:
+    """A certificate's solution (every level played here is solved)."""
+    assert solution is not None
+    return solution
 
 
 def main() -> int:
@@ -188,18 +197,23 @@ def main() -> int:
                         help="also play with the CPU slowed this many times (default 4; 1: no)")
     args = parser.parse_args()
     numbers = list(range(1, max(1, min(args.first, 2000)) + 1)) if args.first else args.levels
+    levels: dict[int, Any] = {}
+    solutions: dict[int, list[Any]] = {}
     if args.terrain:
         batch = design_levels(TERRAIN_REQUEST)
         numbers = [TERRAIN]
-        entries = {TERRAIN: {"level": batch["levels"][0], "certificate": batch["certificates"][0]}}
-        level = entries[TERRAIN]["level"]
+        level = batch["levels"][0]
+        levels[TERRAIN] = level
+        solutions[TERRAIN] = _solved(batch["certificates"][0]["solution"])
         print(f"terrain level: {level['cols']}x{level['rows']}, {len(level['bodies'])} bodies, "
               f"{len(level.get('paths', []))} painted cells, {len(level.get('bridges', []))} "
               "bridge(s)")
     else:
-        entries = {n: mainline_level(n) for n in numbers}
-    solutions = {n: e["certificate"]["solution"] for n, e in entries.items()}
-    terrain = [entries[TERRAIN]["level"]] if args.terrain else []
+        for n in numbers:
+            entry = mainline_level(n)
+            levels[n] = entry["level"]
+            solutions[n] = _solved(entry["certificate"]["solution"])
+    terrain = [levels[TERRAIN]] if args.terrain else []
     measured = play_in_browser(numbers, solutions, max(1, args.rounds), args.rushed,
                                args.reduced_motion, terrain)
     if args.throttle != 1:
@@ -231,7 +245,7 @@ def main() -> int:
     print(f"longest solution, level {longest} ({len(solutions[longest])} steps): first ten "
           f"median {statistics.median(first):.1f} ms, last ten median "
           f"{statistics.median(last):.1f} ms (last/first {growth:.2f})")
-    cpython = python_steps(entries[longest]["level"], solutions[longest])
+    cpython = python_steps(levels[longest], solutions[longest])
     print(f"  Python's play.step alone on CPython: mean {statistics.fmean(cpython):.2f} ms, "
           f"first ten mean {statistics.fmean(cpython[:10]):.2f} ms, last ten mean "
           f"{statistics.fmean(cpython[-10:]):.2f} ms")

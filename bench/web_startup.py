@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -59,14 +60,14 @@ self.postMessage(pyodide.runPython("import sys; sys.version"));
 """
 
 
-def stages(versions: dict) -> str:
+def stages(versions: dict[str, Any]) -> str:
     timings = versions.get("timings") or {}
     names = list(timings)
     return ", ".join(f"{name} {timings[name] - timings[prev]} ms"
                      for prev, name in itertools.pairwise(names))
 
 
-def visit(page: Page, url: str, ready: str) -> tuple[float, object]:
+def visit(page: Page, url: str, ready: str) -> tuple[float, Any]:
     started = time.perf_counter()
     page.goto(url)
     page.wait_for_function(f"() => {ready}", timeout=TIMEOUT_MS)
@@ -74,7 +75,8 @@ def visit(page: Page, url: str, ready: str) -> tuple[float, object]:
     return elapsed, page.evaluate(f"() => {ready}")
 
 
-def one_run(browser: Browser, base: str) -> tuple[float, float, float, dict, dict]:
+def one_run(browser: Browser, base: str
+            ) -> tuple[float, float, float, dict[str, Any], dict[str, Any]]:
     """Bare first visit, site first visit, site second visit (seconds) and the versions."""
     context = browser.new_context()
     try:
@@ -124,6 +126,7 @@ def main() -> int:
         server = make_server(host_dir, port=0)
         start_in_thread(server)
         host, port = server.server_address[:2]
+        assert isinstance(host, str)
         base = f"http://{host}:{port}/"
         try:
             with sync_playwright() as playwright:

@@ -81,7 +81,7 @@ def run_tests(only: list[str]) -> int:
         env["GRIDFORGE_FULL_SUITE"] = "1"  # everything is installed: a missing part fails
     suites: dict[str, Command] = {
         "ruff": [py, "-m", "ruff", "check", "."],
-        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "build.py"],
+        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "build.py", "bench"],
         # --durations: the slowest tests in every log, where the suite's time goes. Two
         # workers: the Pyodide run beside them needs a core for about a third of their time.
         "pytest": [py, "-m", "pytest", "-q", "--durations=15", "-n", "2", "tests"],

@@ -1,29 +1,16 @@
-"""The lesson predicates of the independent audit (``bench/puzzle_audit.py``, check
+"""The lesson predicates of the independent audit (``bench.audit``, check
 ``lessons``) on small hand-made levels whose answers are worked out by hand in the comments.
 The audit is standalone (standard library, nothing from ``gridforge``); so is this test."""
 
-import functools
-import importlib.util
 import itertools
 import json
-from pathlib import Path
 
 import pytest
 
+from bench.audit import lessons, selftest, shared
+from bench.audit.puzzle_rules import Item
+
 pytestmark = pytest.mark.cpython_only
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-@functools.cache
-def audit():
-    path = ROOT / "bench" / "puzzle_audit.py"
-    spec = importlib.util.spec_from_file_location("puzzle_audit", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def level(cols, rows, floor, bodies, holes):
     """A level from its floor cells (every other cell is a stone)."""
@@ -33,9 +20,9 @@ def level(cols, rows, floor, bodies, holes):
 
 
 def judge(raw, kind, number=50, first_use=None):
-    it = audit().Item(number, "test", raw, {"solution": []})
+    it = Item(number, "test", raw, {"solution": []})
     assert it.error is None or it.error.startswith("certificate"), it.error
-    j = audit().LessonJudge(it, 50000, 50000, first_use=first_use)
+    j = lessons.LessonJudge(it, 50000, 50000, first_use=first_use)
     return j.judge(kind)
 
 
@@ -171,30 +158,29 @@ def json_copy(x):
 def test_searches_agree_with_plain_bfs(raw):
     # every restricted search of the lessons against breadth-first search through the plain
     # rule function, and the serial decision against brute force
-    it = audit().Item(7, "test", raw, {"solution": []})
-    assert audit().lesson_selftest(it, cap=20000) == 0
+    it = Item(7, "test", raw, {"solution": []})
+    assert selftest.lesson_selftest(it, cap=20000) == 0
     lv = it.level
     for p in itertools.permutations(range(lv.k)):
-        got = audit().exact_min(audit().View(lv, order=p), 20000)
-        assert (got["value"] if got["kind"] == "min" else None) == audit().plain_min(lv, order=p)
+        got = lessons.exact_min(lessons.View(lv, order=p), 20000)
+        assert (got["value"] if got["kind"] == "min" else None) == selftest.plain_min(lv, order=p)
 
 
 def test_the_effort_searches_stop_where_they_say():
     """The audit's difficulty signal: the weighted search stops at its first solution, the
     exact one only once the minimum is proven (SWAP: make way needs more than the bound)."""
-    a = audit()
-    lv = a.Item(50, "test", SWAP, {"solution": []}).level
-    greedy = a.astar(lv, 3.0, 100000, a.INF, first=True)
-    exact = a.astar(lv, 1.0, 100000, a.INF)
+    lv = Item(50, "test", SWAP, {"solution": []}).lv
+    greedy = shared.astar(lv, 3.0, 100000, shared.INF, first=True)
+    exact = shared.astar(lv, 1.0, 100000, shared.INF)
     assert greedy["best"] is not None and not greedy["exhausted"]
     assert exact["exhausted"] and exact["best"] is not None
     assert len(exact["best"]) <= len(greedy["best"])
     assert greedy["expanded"] <= exact["expanded"]
     # A cap that the exact search reaches leaves it unproven; the bound it reports lies
     # between its own root bound and the minimum, whatever the cap.
-    capped = a.astar(lv, 1.0, 2, a.INF)
+    capped = shared.astar(lv, 1.0, 2, shared.INF)
     assert not capped["exhausted"]
-    assert exact["bound"] == len(exact["best"]) == a.plain_min(lv)
+    assert exact["bound"] == len(exact["best"]) == selftest.plain_min(lv)
     for cap in range(1, exact["stored"] + 1):
-        r = a.astar(lv, 1.0, cap, a.INF)
+        r = shared.astar(lv, 1.0, cap, shared.INF)
         assert r["h0"] <= r["bound"] <= exact["bound"]

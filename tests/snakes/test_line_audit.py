@@ -1,4 +1,4 @@
-"""bench/line_audit.py, the independent main-line auditor, held to the game: its legal steps
+"""bench.audit.line, the independent main-line auditor, held to the game: its legal steps
 on random play (shipped levels and levels with paint and bridges), its solo costs and its
 travel bound.  The auditor imports nothing from gridforge; this test may."""
 
@@ -15,7 +15,8 @@ from gridforge.snakes.puzzle import travel_bound
 from gridforge.snakes.rules import Game, move_to_step, step_to_move
 from hypothesis import HealthCheck, given, settings
 
-from bench import line_audit as la
+from bench.audit import line as la
+from bench.audit import shared
 from tests.snakes import terrain_oracle as oracle
 from tests.snakes.test_terrain import CROSSING
 
@@ -39,7 +40,7 @@ def walk(data: dict[str, Any], seed: int, steps: int) -> int:
     ours, theirs = lv.start, game.initial
     compared = 0
     for _ in range(steps):
-        mine = {tuple(la.step_json(m)): s for m, s in lv.successors(ours)}
+        mine = {tuple(shared.step_json(m)): s for m, s in lv.successors(ours)}
         legal = {tuple(move_to_step(m)) for m in game.legal_moves(theirs)}
         assert set(mine) == legal, (data.get("meta"), ours)
         assert (ours == lv.goal) == game.is_complete(theirs)
@@ -79,7 +80,7 @@ def test_certificates_replay_and_the_examples_keep_their_minima() -> None:
         assert la.replay(la.Level(raw), cert["solution"])[0]
     for data, minimum in oracle.EXAMPLES.values():
         lv = la.Level(data)
-        got = la.astar(lv, 1, 100_000, 10**6)
+        got = shared.astar(lv, 1, 100_000, 10**6)
         assert got["exhausted"] and got["best"] is not None and len(got["best"]) == minimum
         assert lv.h(lv.start) <= minimum
 
@@ -112,7 +113,7 @@ def test_serial_finds_a_body_that_must_make_way() -> None:
 
 def brute_serial(lv: la.Level) -> bool:
     """Some order of bodies, each moved alone to its last exit (plain BFS over full states)?"""
-    def alone(s: la.State, b: int) -> set[la.State]:
+    def alone(s: shared.State, b: int) -> set[shared.State]:
         seen = {s}
         queue = [s]
         out = set()
@@ -123,7 +124,7 @@ def brute_serial(lv: la.Level) -> bool:
                     (out.add(y) if y[b] >= lv.nc[b] else queue.append(y))
         return out
 
-    def go(s: la.State, left: frozenset[int]) -> bool:
+    def go(s: shared.State, left: frozenset[int]) -> bool:
         if not left:
             return s == lv.goal
         return any(go(y, left - {b}) for b in left for y in alone(s, b))
@@ -140,7 +141,7 @@ def test_serial_agrees_with_brute_force_on_drawn_terrain_levels(data: dict[str, 
     verdict = serial.run()
     assert verdict == ("serial" if brute_serial(lv) else "not serial")
     if verdict == "serial":
-        sol = la.serial_solution(lv, serial.sequence, 1_000_000)
+        sol = shared.serial_solution(lv, serial.sequence, 1_000_000)
         assert sol is not None and la.replay(lv, sol)[0]
 
 
@@ -181,7 +182,7 @@ def test_optimality_claims_are_confirmed_region_by_region() -> None:
     data = two_chambers()
     lv = la.Level(data)
     assert [len(r) for r in la.floor_regions(lv)] == [7, 7]
-    whole = la.astar(lv, 1, 100_000, 10**6)
+    whole = shared.astar(lv, 1, 100_000, 10**6)
     assert whole["exhausted"] and len(whole["best"]) == 5
     got = la.confirm_claim(lv, 5, 100_000)
     assert (got["verdict"], got["way"], got["regions"]) == ("confirmed", "by regions", "2+3")
@@ -202,5 +203,5 @@ def test_a_single_region_is_judged_on_the_whole_level() -> None:
         assert (got["verdict"], got["way"], got["regions"]) == ("confirmed", "whole level", "")
         # a search cut short still reports a floor no solution goes under
         for budget in (3, 10, 30):
-            cut = la.astar(lv, 1, budget, 10**6)
+            cut = shared.astar(lv, 1, budget, 10**6)
             assert lv.h(lv.start) <= cut["lower"] <= minimum

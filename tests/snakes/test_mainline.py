@@ -409,7 +409,7 @@ def rules_rechecked(n: int) -> bool:
     rules (each a search: the whole line takes many minutes): every level up to the proven
     range's end (the lessons, the teaching levels, the proofs), then one in five, turning
     through the wave's ten positions. The build checks every level as it takes it;
-    ``gridforge check-designer`` rechecks every certificate and ``bench/puzzle_audit.py``
+    ``gridforge check-designer`` rechecks every certificate and ``bench.audit.puzzle``
     any sample, independently."""
     return n <= PROVEN_UP_TO or n % 5 == (n // 10) % 5
 

@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
 """Independent audit of the snakes main line against issue 41's must-holds.
 
-    .venv/bin/python bench/line_audit.py                       # every check, the whole line
-    .venv/bin/python bench/line_audit.py --levels 1-200 --checks replay,shape,joint
-    .venv/bin/python bench/line_audit.py --data output/line --sample 40 --seed 3
+    .venv/bin/python -m bench.audit.line                       # every check, the whole line
+    .venv/bin/python -m bench.audit.line --levels 1-200 --checks replay,shape,joint
+    .venv/bin/python -m bench.audit.line --data output/line --sample 40 --seed 3
 
 Written from the written rules only (spec ``snakes.md`` sections 1-5c, 3b terrain included:
 coloured paths and bridges); it imports nothing from ``gridforge`` (standard library only)
 and reads only the level and certificate JSON of the blocks that ``progress.json`` lists
 (``gridforge.snakes.batch/1``: ``levels`` and ``certificates`` side by side; a folder
 without ``progress.json`` is read block by block, ``main-*.json``).  The rules engine, the
-bounds and the searches are this file's own; ``bench/puzzle_audit.py`` (same approach, no
-terrain) was the model, its assignment and anytime A* are copied here with terrain-aware
-states.
+bounds are this module's own; the assignment, the anytime A* and the one-body-at-a-time
+search are ``bench.audit.shared``'s, which ``bench.audit.puzzle`` (same approach, no terrain)
+uses too.
 
 Terrain, as read here (spec 3b): a state holds *places*, not cells: a plain cell is one
 place, a bridge two (its horizontal lane is the cell's index, its vertical lane the cell's
@@ -76,25 +76,26 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-DEFAULT_DATA = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "pkg", "gridforge", "snakes", "data"
+from bench.audit.shared import (
+    DEFAULT_DATA,
+    DIRS,
+    ENDS,
+    INF,
+    LOCK_NEED,
+    LazyOutcomes,
+    LevelError,
+    Move,
+    OneAtATime,
+    State,
+    assignment,
+    astar,
+    colour_counts,
+    serial_solution,
 )
+
 ALL_CHECKS = ("replay", "shape", "joint", "greedy", "proven", "serial", "witness", "mech")
-DIRS = ("U", "D", "L", "R")
 DXY = ((0, -1), (0, 1), (-1, 0), (1, 0))
-ENDS = ("head", "tail")
-INF = 10**6
-LOCK_NEED = {"silver": 1, "gold": 2}
 BAND = 100
-
-State = tuple[int, ...]
-Move = tuple[int, int, int]  # body, end index (0 head, 1 tail), direction index
-Step = list[Any]
-
-
-class LevelError(Exception):
-    """A level that breaks the written format (the message names the field)."""
-
 
 def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
@@ -102,64 +103,6 @@ def _int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise LevelError(f"{path}: {v} outside {lo}..{hi}")
     return int(v)
-
-
-# --------------------------------------------------------------------------------------------
-# min-cost assignment (rows <= columns), copied from puzzle_audit
-# --------------------------------------------------------------------------------------------
-
-
-def assignment(cost: list[list[int]]) -> int:
-    """Minimum total cost of giving every row its own column (len(rows) <= len(cols))."""
-    n = len(cost)
-    if n == 0:
-        return 0
-    m = len(cost[0])
-    if n > m:
-        return INF
-    if n == 1:
-        return min(cost[0])
-    big = float("inf")
-    u = [0.0] * (n + 1)
-    v = [0.0] * (m + 1)
-    p = [0] * (m + 1)
-    way = [0] * (m + 1)
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv = [big] * (m + 1)
-        used = [False] * (m + 1)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            delta = big
-            j1 = 0
-            row = cost[i0 - 1]
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = row[j - 1] - u[i0] - v[j]
-                    if cur < minv[j]:
-                        minv[j] = cur
-                        way[j] = j0
-                    if minv[j] < delta:
-                        delta = minv[j]
-                        j1 = j
-            for j in range(m + 1):
-                if used[j]:
-                    u[p[j]] += delta
-                    v[j] -= delta
-                else:
-                    minv[j] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
-    return min(INF, sum(cost[p[j] - 1][j - 1] for j in range(1, m + 1) if p[j]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,10 +130,39 @@ class Level:
         if not isinstance(raw, dict):
             raise LevelError("level: not an object")
         rx = relax or Relax()
-        self.raw = raw
-        self.cols = cols = _int(raw.get("cols"), "cols", 2, 18)
-        self.rows = rows = _int(raw.get("rows"), "rows", 2, 24)
-        self.n = n = cols * rows
+        self.raw: dict[str, Any] = raw
+        self.cols = _int(raw.get("cols"), "cols", 2, 18)
+        self.rows = _int(raw.get("rows"), "rows", 2, 24)
+        self.n = self.cols * self.rows
+        self._read_terrain(raw, rx)
+        bodies = raw.get("bodies")
+        if not isinstance(bodies, list) or not 1 <= len(bodies) <= 16:
+            raise LevelError("bodies: expected a list of 1..16 bodies")
+        holes = _list(raw.get("holes"), "holes")
+        taken: dict[int, str] = {}
+        self.bplaces: list[tuple[int, ...]] = []
+        self.bcolors: list[tuple[int, ...]] = []
+        self.bfrozen: list[int] = []
+        self.block: list[tuple[str, str] | None] = []
+        self.bkey: list[str | None] = []
+        for bi, b in enumerate(bodies):
+            self._read_body(bi, b, rx, taken)
+        self.k = len(bodies)
+        self.hcell: list[int] = []
+        self.hcolor: list[int] = []
+        self.hfrozen: list[int] = []
+        self.hole_at = [-1] * (2 * self.n)
+        for hi, h in enumerate(holes):
+            self._read_hole(hi, h, rx, taken)
+        self.m = len(self.hcell)
+        self._check_supply()
+        self._read_locks()
+        self._lay_out()
+
+    def _read_terrain(self, raw: dict[str, Any], rx: Relax) -> None:
+        """Stones, bridges and paint; ``tgt[place][d]``: the place a step in direction d
+        enters, -1 when none (wall, stone, or a direction across a bridge lane's axis)."""
+        n = self.n
         floor = [True] * n
         for i, c in enumerate(_list(raw.get("stones", []), "stones")):
             floor[self._cell(c, f"stones[{i}]")] = False
@@ -215,115 +187,95 @@ class Level:
             if i not in rx.paths:
                 self.paint[x] = col
         self.paint_colors = {c for i, (_x, c) in enumerate(self.paths) if i not in rx.paths}
-        # tgt[place][d]: the place a step in direction d enters, -1 when none (wall, stone,
-        # or a direction across a bridge lane's axis)
-        tgt: list[tuple[int, ...]] = []
-        for p in range(2 * n):
-            c = p % n
-            row = [-1, -1, -1, -1]
-            if floor[c] and (p < n or self.bridge[c]):
-                x, y = c % cols, c // cols
-                for d, (dx, dy) in enumerate(DXY):
-                    if self.bridge[c] and (d < 2) != (p >= n):
-                        continue
-                    xx, yy = x + dx, y + dy
-                    if 0 <= xx < cols and 0 <= yy < rows and floor[yy * cols + xx]:
-                        t = yy * cols + xx
-                        row[d] = t + n if self.bridge[t] and d < 2 else t
-            tgt.append(tuple(row))
-        self.tgt = tgt
-        bodies = raw.get("bodies")
-        if not isinstance(bodies, list) or not 1 <= len(bodies) <= 16:
-            raise LevelError("bodies: expected a list of 1..16 bodies")
-        holes = _list(raw.get("holes"), "holes")
-        taken: dict[int, str] = {}
-        self.bplaces: list[tuple[int, ...]] = []
-        self.bcolors: list[tuple[int, ...]] = []
-        self.bfrozen: list[int] = []
-        self.block: list[tuple[str, str] | None] = []
-        self.bkey: list[str | None] = []
-        for bi, b in enumerate(bodies):
-            pth = f"bodies[{bi}]"
-            if not isinstance(b, dict):
-                raise LevelError(f"{pth}: not an object")
-            cells = b.get("cells")
-            if not isinstance(cells, list) or not 2 <= len(cells) <= 40:
-                raise LevelError(f"{pth}.cells: expected 2..40 cells")
-            cl = [self._cell(c, f"{pth}.cells[{ci}]") for ci, c in enumerate(cells)]
-            places = []
-            for ci, x in enumerate(cl):
-                if not floor[x]:
-                    raise LevelError(f"{pth}.cells[{ci}]: on a stone")
-                prev = cl[ci - 1]
-                if ci and abs(x % cols - prev % cols) + abs(x // cols - prev // cols) != 1:
-                    raise LevelError(f"{pth}.cells[{ci}]: not adjacent to the previous cell")
-                other = cl[ci + 1] if ci + 1 < len(cl) else cl[ci - 1]
-                vertical = abs(other - x) == cols
-                if self.bridge[x]:
-                    if 0 < ci < len(cl) - 1 and cl[ci + 1] - x != x - cl[ci - 1]:
-                        raise LevelError(f"{pth}.cells[{ci}]: turns on a bridge")
-                    pl = x + n if vertical else x
-                else:
-                    pl = x
-                if pl in taken:
-                    raise LevelError(f"{pth}.cells[{ci}]: overlaps {taken[pl]}")
-                taken[pl] = pth
-                places.append(pl)
-            colors = b.get("colors")
-            if not isinstance(colors, list) or not 1 <= len(colors) <= 4:
-                raise LevelError(f"{pth}.colors: expected 1..4 colours")
-            for ci, c in enumerate(colors):
-                _int(c, f"{pth}.colors[{ci}]", 0, 14)
-            fr = _int(b.get("frozen", 0) or 0, f"{pth}.frozen", 0)
-            lock = b.get("lock")
-            lk = None
-            if lock is not None:
-                if (not isinstance(lock, dict) or lock.get("kind") not in LOCK_NEED
-                        or not isinstance(lock.get("id"), str)):
-                    raise LevelError(f"{pth}.lock: expected {{id, kind: silver|gold}}")
-                lk = (str(lock["id"]), str(lock["kind"]))
-            key = b.get("key")
-            if key is not None and not isinstance(key, str):
-                raise LevelError(f"{pth}.key: expected a lock id")
-            self.bplaces.append(tuple(places))
-            self.bcolors.append(tuple(colors))
-            self.bfrozen.append(0 if bi in rx.bodies else fr)
-            self.block.append(None if lk is not None and lk[0] in rx.locks else lk)
-            self.bkey.append(None if key in rx.locks else key)
-        self.k = k = len(bodies)
-        self.hcell: list[int] = []
-        self.hcolor: list[int] = []
-        self.hfrozen: list[int] = []
-        self.hole_at = [-1] * (2 * n)
-        for hi, h in enumerate(holes):
-            pth = f"holes[{hi}]"
-            if not isinstance(h, dict):
-                raise LevelError(f"{pth}: not an object")
-            x = self._cell(h.get("cell"), f"{pth}.cell")
-            if not floor[x] or self.bridge[x] or self.paint[x] >= 0 or x in taken:
-                raise LevelError(f"{pth}.cell: on a stone, bridge, paint or body")
-            taken[x] = pth
-            self.hcell.append(x)
-            self.hcolor.append(_int(h.get("color"), f"{pth}.color", 0, 14))
-            fr = _int(h.get("frozen", 0) or 0, f"{pth}.frozen", 0)
-            self.hfrozen.append(0 if hi in rx.holes else fr)
-            self.hole_at[x] = hi
-        self.m = m = len(self.hcell)
-        supply: dict[int, int] = {}
-        for cs in self.bcolors:
-            for c in cs:
-                supply[c] = supply.get(c, 0) + 1
-        demand: dict[int, int] = {}
-        for c in self.hcolor:
-            demand[c] = demand.get(c, 0) + 1
+        self.tgt = [self._targets(p) for p in range(2 * n)]
+
+    def _targets(self, p: int) -> tuple[int, ...]:
+        n, cols, floor = self.n, self.cols, self.floor
+        c = p % n
+        row = [-1, -1, -1, -1]
+        if floor[c] and (p < n or self.bridge[c]):
+            x, y = c % cols, c // cols
+            for d, (dx, dy) in enumerate(DXY):
+                if self.bridge[c] and (d < 2) != (p >= n):
+                    continue
+                xx, yy = x + dx, y + dy
+                if 0 <= xx < cols and 0 <= yy < self.rows and floor[yy * cols + xx]:
+                    t = yy * cols + xx
+                    row[d] = t + n if self.bridge[t] and d < 2 else t
+        return tuple(row)
+
+    def _read_body(self, bi: int, b: Any, rx: Relax, taken: dict[int, str]) -> None:
+        pth = f"bodies[{bi}]"
+        if not isinstance(b, dict):
+            raise LevelError(f"{pth}: not an object")
+        cells = b.get("cells")
+        if not isinstance(cells, list) or not 2 <= len(cells) <= 40:
+            raise LevelError(f"{pth}.cells: expected 2..40 cells")
+        cl = [self._cell(c, f"{pth}.cells[{ci}]") for ci, c in enumerate(cells)]
+        places = []
+        for ci in range(len(cl)):
+            pl = self._body_place(cl, ci, pth)
+            if pl in taken:
+                raise LevelError(f"{pth}.cells[{ci}]: overlaps {taken[pl]}")
+            taken[pl] = pth
+            places.append(pl)
+        colors = b.get("colors")
+        if not isinstance(colors, list) or not 1 <= len(colors) <= 4:
+            raise LevelError(f"{pth}.colors: expected 1..4 colours")
+        for ci, c in enumerate(colors):
+            _int(c, f"{pth}.colors[{ci}]", 0, 14)
+        fr = _int(b.get("frozen", 0) or 0, f"{pth}.frozen", 0)
+        lk = _lock(b.get("lock"), pth)
+        key = b.get("key")
+        if key is not None and not isinstance(key, str):
+            raise LevelError(f"{pth}.key: expected a lock id")
+        self.bplaces.append(tuple(places))
+        self.bcolors.append(tuple(colors))
+        self.bfrozen.append(0 if bi in rx.bodies else fr)
+        self.block.append(None if lk is not None and lk[0] in rx.locks else lk)
+        self.bkey.append(None if key in rx.locks else key)
+
+    def _body_place(self, cl: list[int], ci: int, pth: str) -> int:
+        """The place of the body's cell ci (a bridge's lane by the body's axis there)."""
+        x, cols = cl[ci], self.cols
+        if not self.floor[x]:
+            raise LevelError(f"{pth}.cells[{ci}]: on a stone")
+        prev = cl[ci - 1]
+        if ci and abs(x % cols - prev % cols) + abs(x // cols - prev // cols) != 1:
+            raise LevelError(f"{pth}.cells[{ci}]: not adjacent to the previous cell")
+        if not self.bridge[x]:
+            return x
+        other = cl[ci + 1] if ci + 1 < len(cl) else cl[ci - 1]
+        if 0 < ci < len(cl) - 1 and cl[ci + 1] - x != x - cl[ci - 1]:
+            raise LevelError(f"{pth}.cells[{ci}]: turns on a bridge")
+        return x + self.n if abs(other - x) == cols else x
+
+    def _read_hole(self, hi: int, h: Any, rx: Relax, taken: dict[int, str]) -> None:
+        pth = f"holes[{hi}]"
+        if not isinstance(h, dict):
+            raise LevelError(f"{pth}: not an object")
+        x = self._cell(h.get("cell"), f"{pth}.cell")
+        if not self.floor[x] or self.bridge[x] or self.paint[x] >= 0 or x in taken:
+            raise LevelError(f"{pth}.cell: on a stone, bridge, paint or body")
+        taken[x] = pth
+        self.hcell.append(x)
+        self.hcolor.append(_int(h.get("color"), f"{pth}.color", 0, 14))
+        fr = _int(h.get("frozen", 0) or 0, f"{pth}.frozen", 0)
+        self.hfrozen.append(0 if hi in rx.holes else fr)
+        self.hole_at[x] = hi
+
+    def _check_supply(self) -> None:
+        supply, demand = colour_counts(self.bcolors, self.hcolor)
         if supply != demand:
             raise LevelError(f"holes: supply {supply} != demand {demand}")
+
+    def _read_locks(self) -> None:
         carriers: dict[str, list[int]] = {}
         for bi, key in enumerate(self.bkey):
             if key is not None:
                 carriers.setdefault(key, []).append(bi)
-        self.lock_need = [0] * k
-        self.lock_keys: list[tuple[int, ...]] = [()] * k
+        self.lock_need = [0] * self.k
+        self.lock_keys: list[tuple[int, ...]] = [()] * self.k
         for bi, lk in enumerate(self.block):
             if lk is None:
                 continue
@@ -332,6 +284,10 @@ class Level:
                 raise LevelError(f"bodies[{bi}].lock: {lk[1]} lock {lk[0]} keys {got}")
             self.lock_need[bi] = LOCK_NEED[lk[1]]
             self.lock_keys[bi] = got
+
+    def _lay_out(self) -> None:
+        """The state's layout, the start and goal, and the holes' distance tables."""
+        k, m = self.k, self.m
         self.blen = [len(p) for p in self.bplaces]
         self.nc = [len(c) for c in self.bcolors]
         self.off = []
@@ -491,14 +447,19 @@ class Level:
         return total
 
 
+def _lock(lock: Any, pth: str) -> tuple[str, str] | None:
+    if lock is None:
+        return None
+    if (not isinstance(lock, dict) or lock.get("kind") not in LOCK_NEED
+            or not isinstance(lock.get("id"), str)):
+        raise LevelError(f"{pth}.lock: expected {{id, kind: silver|gold}}")
+    return (str(lock["id"]), str(lock["kind"]))
+
+
 def _list(v: Any, path: str) -> list[Any]:
     if not isinstance(v, list):
         raise LevelError(f"{path}: not a list")
     return v
-
-
-def step_json(move: Move) -> Step:
-    return [move[0], ENDS[move[1]], DIRS[move[2]]]
 
 
 def parse_step(st: Any) -> Move | None:
@@ -524,77 +485,6 @@ def replay(lv: Level, solution: Any) -> tuple[bool, str, list[State]]:
     if s != lv.goal:
         return False, "ends incomplete", states
     return True, "", states
-
-
-# --------------------------------------------------------------------------------------------
-# searches over full states (anytime weighted A*, copied from puzzle_audit)
-# --------------------------------------------------------------------------------------------
-
-
-def astar(lv: Level, w: float, max_states: int, bound: int) -> dict[str, Any]:
-    """Weighted A* for a solution shorter than ``bound`` (pruning g + h >= best found).
-    Returns best (a step list or None), exhausted (the open list emptied: with w == 1 and
-    no best, no solution shorter than ``bound`` exists), stored, and with w == 1 lower: no
-    solution is shorter (the minimum when exhausted with a best; >= bound when exhausted
-    without one; the least f on the open list when the budget ran out)."""
-    start = lv.start
-    h0 = lv.h(start)
-    res: dict[str, Any] = {"best": None, "exhausted": False, "stored": 1}
-    if h0 >= bound:
-        res["exhausted"] = True
-        res["lower"] = h0
-        return res
-    info: dict[State, tuple[int, State | None, Move | None, int]] = {start: (0, None, None, h0)}
-    heap: list[tuple[float, int, int, State]] = [(w * h0, 0, 0, start)]
-    best_len = bound
-    best_state: State | None = None
-    cnt = 0
-    goal = lv.goal
-    while heap:
-        _f, ng, _c, s = heapq.heappop(heap)
-        g = -ng
-        rec = info.get(s)
-        if rec is None or rec[0] != g or g + 1 >= best_len:
-            continue
-        g2 = g + 1
-        for move, s2 in lv.successors(s):
-            old = info.get(s2)
-            if old is not None and old[0] <= g2:
-                continue
-            if s2 == goal:
-                best_len = g2
-                best_state = s2
-                info[s2] = (g2, s, move, 0)
-                continue
-            h2 = old[3] if old is not None else lv.h(s2)
-            if g2 + h2 >= best_len:
-                continue
-            info[s2] = (g2, s, move, h2)
-            cnt += 1
-            heapq.heappush(heap, (g2 + w * h2, -g2, cnt, s2))
-        if len(info) > max_states:
-            if w == 1:
-                # a proven floor on the shortest solution: while the search runs, some node
-                # of a shortest path lies on the open list with its true g, so no solution
-                # is shorter than the least g + h there (stale entries only lower it)
-                res["lower"] = max(h0, int(min([best_len, *(e[0] for e in heap)])))
-            break
-    else:
-        res["exhausted"] = True
-        res["lower"] = best_len  # the minimum itself when best was found, else >= bound
-    res["stored"] = len(info)
-    if best_state is not None:
-        path: list[Step] = []
-        cur: State = best_state
-        while True:
-            _g, par, mv, _h = info[cur]
-            if par is None or mv is None:
-                break
-            path.append(step_json(mv))
-            cur = par
-        path.reverse()
-        res["best"] = path
-    return res
 
 
 # --------------------------------------------------------------------------------------------
@@ -717,94 +607,114 @@ def solo_cost(lv: Level, b: int, budget: int) -> tuple[int | None, int]:
     layers left, the largest distance of the nearer end to the nearest unused hole of the
     layer's colour (paint closed for the current layer only when the body can lie on no
     foreign paint), at least 1, plus one step per other layer left."""
-    colors = lv.bcolors[b]
-    ln = lv.blen[b]
-    tgt, hole_at, paint = lv.tgt, lv.hole_at, lv.paint
-    start_paint = {paint[p % lv.n] for p in lv.bplaces[b]}
-    near_cache: dict[tuple[int, int], list[int]] = {}
+    return _Solo(lv, b).search(budget)
 
-    def near(layer: int, used: int) -> list[int]:
+
+_SoloState = tuple[tuple[int, ...], int, int]  # places, layers shed, holes used (a mask)
+
+
+class _Solo:
+    """The search of ``solo_cost`` for one body."""
+
+    def __init__(self, lv: Level, b: int) -> None:
+        self.lv = lv
+        self.b = b
+        self.colors = lv.bcolors[b]
+        self.start_paint = {lv.paint[p % lv.n] for p in lv.bplaces[b]}
+        self.near_cache: dict[tuple[int, int], list[int]] = {}
+
+    def near(self, layer: int, used: int) -> list[int]:
+        lv, colors = self.lv, self.colors
         key = (layer, used)
-        tab = near_cache.get(key)
+        tab = self.near_cache.get(key)
         if tab is None:
             c = colors[layer]
             # paint closed while the body can lie only on cells colour c may enter: it
             # starts on such cells and no earlier layer could enter foreign paint
-            closed = start_paint <= {-1, c} and all(
+            closed = self.start_paint <= {-1, c} and all(
                 e == c or e not in lv.paint_colors for e in colors[:layer])
-            tab = [INF] * (2 * lv.n)
-            for j in lv.holes_by_color[c]:
-                if not used >> j & 1:
-                    dj = lv.distances(lv.hcell[j], c if closed else -1)
-                    tab = [a if a < x else x for a, x in zip(tab, dj, strict=True)]
-            near_cache[key] = tab
+            tab = self._nearest(c, used, c if closed else -1)
+            self.near_cache[key] = tab
         return tab
 
-    def hval(cells: tuple[int, ...], layer: int, used: int) -> int:
+    def near_open(self, layer: int, used: int) -> list[int]:
+        key = (-1 - layer, used)
+        tab = self.near_cache.get(key)
+        if tab is None:
+            tab = self._nearest(self.colors[layer], used, -1)
+            self.near_cache[key] = tab
+        return tab
+
+    def _nearest(self, c: int, used: int, closed_to: int) -> list[int]:
+        lv = self.lv
+        tab = [INF] * (2 * lv.n)
+        for j in lv.holes_by_color[c]:
+            if not used >> j & 1:
+                dj = lv.distances(lv.hcell[j], closed_to)
+                tab = [a if a < x else x for a, x in zip(tab, dj, strict=True)]
+        return tab
+
+    def hval(self, cells: tuple[int, ...], layer: int, used: int) -> int:
         # every layer left needs some end to reach a hole of its colour: the largest of
         # those distances, plus one exit step for every other layer left
         most = 1
-        for j in range(layer, len(colors)):
-            tab = near(j, used) if j == layer else near_open(j, used)
+        for j in range(layer, len(self.colors)):
+            tab = self.near(j, used) if j == layer else self.near_open(j, used)
             d = min(tab[cells[0]], tab[cells[-1]])
             if d >= INF:
                 return INF
             most = max(most, d)
-        return most + len(colors) - layer - 1
+        return most + len(self.colors) - layer - 1
 
-    def near_open(layer: int, used: int) -> list[int]:
-        key = (-1 - layer, used)
-        tab = near_cache.get(key)
-        if tab is None:
-            tab = [INF] * (2 * lv.n)
-            for j in lv.holes_by_color[colors[layer]]:
-                if not used >> j & 1:
-                    dj = lv.distances(lv.hcell[j], -1)
-                    tab = [a if a < x else x for a, x in zip(tab, dj, strict=True)]
-            near_cache[key] = tab
-        return tab
-
-    start = (lv.bplaces[b], 0, 0)
-    h0 = hval(*start)
-    if h0 >= INF:
-        return None, 1
-    gbest: dict[tuple[tuple[int, ...], int, int], int] = {start: 0}
-    heap: list[tuple[int, int, int, tuple[tuple[int, ...], int, int]]] = [(h0, 0, 0, start)]
-    cnt = 0
-    while heap:
-        _f, g, _c, st = heapq.heappop(heap)
-        if gbest.get(st, INF) < g:
-            continue
+    def steps(self, st: _SoloState) -> list[_SoloState]:
+        """The states one step from st (an exit and a plain step may share a target)."""
+        lv = self.lv
         cells, layer, used = st
-        if layer == len(colors):
-            return g, len(gbest)
-        outer = colors[layer]
+        ln = len(cells)
+        outer = self.colors[layer]
+        out: list[_SoloState] = []
         for e in (0, 1):
             src, far = (cells[0], cells[-1]) if e == 0 else (cells[-1], cells[0])
-            for t in tgt[src]:
+            for t in lv.tgt[src]:
                 if t < 0:
                     continue
                 if t in cells and not (t == far and ln >= 3):
                     continue
-                nxt: list[tuple[tuple[int, ...], int, int]] = []
-                hj = hole_at[t]
+                hj = lv.hole_at[t]
                 if hj >= 0 and not used >> hj & 1 and lv.hcolor[hj] == outer:
-                    nxt.append((cells, layer + 1, used | 1 << hj))
-                if paint[t] < 0 or paint[t] == outer:
+                    out.append((cells, layer + 1, used | 1 << hj))
+                if lv.paint[t] < 0 or lv.paint[t] == outer:
                     moved = (t, *cells[:-1]) if e == 0 else (*cells[1:], t)
-                    nxt.append((moved, layer, used))
-                for st2 in nxt:
-                    if gbest.get(st2, INF) <= g + 1:
-                        continue
-                    hv = 0 if st2[1] == len(colors) else hval(*st2)
-                    if hv >= INF:
-                        continue
-                    gbest[st2] = g + 1
-                    cnt += 1
-                    heapq.heappush(heap, (g + 1 + hv, g + 1, cnt, st2))
-        if len(gbest) > budget:
-            return -1, len(gbest)
-    return None, len(gbest)
+                    out.append((moved, layer, used))
+        return out
+
+    def search(self, budget: int) -> tuple[int | None, int]:
+        start: _SoloState = (self.lv.bplaces[self.b], 0, 0)
+        h0 = self.hval(*start)
+        if h0 >= INF:
+            return None, 1
+        layers = len(self.colors)
+        gbest: dict[_SoloState, int] = {start: 0}
+        heap: list[tuple[int, int, int, _SoloState]] = [(h0, 0, 0, start)]
+        cnt = 0
+        while heap:
+            _f, g, _c, st = heapq.heappop(heap)
+            if gbest.get(st, INF) < g:
+                continue
+            if st[1] == layers:
+                return g, len(gbest)
+            for st2 in self.steps(st):
+                if gbest.get(st2, INF) <= g + 1:
+                    continue
+                hv = 0 if st2[1] == layers else self.hval(*st2)
+                if hv >= INF:
+                    continue
+                gbest[st2] = g + 1
+                cnt += 1
+                heapq.heappush(heap, (g + 1 + hv, g + 1, cnt, st2))
+            if len(gbest) > budget:
+                return -1, len(gbest)
+        return None, len(gbest)
 
 
 # --------------------------------------------------------------------------------------------
@@ -812,115 +722,27 @@ def solo_cost(lv: Level, b: int, budget: int) -> tuple[int | None, int]:
 # --------------------------------------------------------------------------------------------
 
 
-class Serial:
+class Serial(OneAtATime):
     """Depth-first over (bodies gone, holes used); each body, moved alone from its start
     (the remaining bodies standing at theirs, freezes, locks and frozen holes as the rules
     say), is searched best-first and hands out lazily the hole sets it can leave with."""
 
     def __init__(self, lv: Level, budget: int) -> None:
+        super().__init__(lv.k, budget)
         self.lv = lv
-        self.budget = budget
-        self.spent = 0
-        self.memo: dict[tuple[int, int, int], _Alone] = {}
-        self.fail: set[tuple[int, int]] = set()
-        self.order: list[int] | None = None
-        self.sequence: list[tuple[int, int]] = []  # (body, holes used after it), in order
 
-    def run(self) -> str:
-        if self._dfs(0, 0, []):
-            return "serial"
-        return "undecided" if self.spent > self.budget else "not serial"
-
-    def _dfs(self, gone: int, used: int, order: list[tuple[int, int]]) -> bool:
-        lv = self.lv
-        if gone == (1 << lv.k) - 1:
-            self.order = [b for b, _u in order]
-            self.sequence = list(order)
-            return True
-        if (gone, used) in self.fail:
-            return False
-        exs = []
-        for b in range(lv.k):
-            if not gone >> b & 1:
-                key = (b, gone, used)
-                if key not in self.memo:
-                    self.memo[key] = _Alone(self, b, gone, used)
-                exs.append((b, self.memo[key]))
-        i = 0
-        while exs:
-            alive = []
-            for b, ex in exs:
-                u2 = ex.get(i)
-                if self.spent > self.budget:
-                    return False
-                if u2 is None:
-                    continue
-                alive.append((b, ex))
-                order.append((b, u2))
-                if self._dfs(gone | 1 << b, u2, order):
-                    return True
-                order.pop()
-                if self.spent > self.budget:
-                    return False
-            exs = alive
-            i += 1
-        self.fail.add((gone, used))
-        return False
+    def explore(self, b: int, gone: int, used: int) -> _Alone:
+        return _Alone(self, b, gone, used)
 
 
-def serial_solution(lv: Level, sequence: Sequence[tuple[int, int]],
-                    budget: int) -> list[Step] | None:
-    """A full solution rebuilt from a serial answer: for each (body, holes used) in turn a
-    breadth-first search over full states moving only that body; None when a search stores
-    more than ``budget`` states or finds nothing (the serial answer was wrong)."""
-    s = lv.start
-    steps: list[Step] = []
-    k, m = lv.k, lv.m
-    for b, mask in sequence:
-        want = tuple(mask >> j & 1 for j in range(m))
-        parent: dict[State, tuple[State, Move] | None] = {s: None}
-        frontier = [s]
-        hit: State | None = None
-        while frontier and hit is None:
-            nxt: list[State] = []
-            for x in frontier:
-                for mv, y in lv.successors(x):
-                    if mv[0] != b or y in parent:
-                        continue
-                    parent[y] = (x, mv)
-                    if y[b] >= lv.nc[b] and y[k : k + m] == want:
-                        hit = y
-                        break
-                    nxt.append(y)
-                if hit is not None or len(parent) > budget:
-                    break
-            if len(parent) > budget:
-                return None
-            frontier = nxt
-        if hit is None:
-            return None
-        part: list[Step] = []
-        y = hit
-        link = parent[y]
-        while link is not None:
-            x, mv = link
-            part.append(step_json(mv))
-            y = x
-            link = parent[y]
-        steps.extend(reversed(part))
-        s = hit
-    return steps
-
-
-class _Alone:
+class _Alone(LazyOutcomes):
     """Body b moved alone: outcomes (holes-used masks after its last layer) found so far."""
 
     def __init__(self, owner: Serial, b: int, gone: int, used: int) -> None:
+        super().__init__()
         lv = owner.lv
         self.owner = owner
         self.b = b
-        self.outs: list[int] = []
-        self.seen_outs: set[int] = set()
         self.heap: list[tuple[int, int, tuple[int, ...], int, int]] = []
         self.seen: set[tuple[tuple[int, ...], int, int]] = set()
         self.cnt = 0
@@ -953,11 +775,6 @@ class _Alone:
     def lv_colors(self) -> tuple[int, ...]:
         return self.owner.lv.bcolors[self.b]
 
-    def get(self, i: int) -> int | None:
-        while len(self.outs) <= i and not self.done:
-            self._advance()
-        return self.outs[i] if i < len(self.outs) else None
-
     def _advance(self) -> None:
         owner = self.owner
         lv = owner.lv
@@ -984,9 +801,7 @@ class _Alone:
                         if lv.hcolor[hj] == outer and lv.hfrozen[hj] <= exited:
                             u2 = used | 1 << hj
                             if layer + 1 == len(colors):
-                                if u2 not in self.seen_outs:
-                                    self.seen_outs.add(u2)
-                                    self.outs.append(u2)
+                                self.found(u2)
                             else:
                                 self._push(cells, layer + 1, u2)
                         continue
