@@ -21,7 +21,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.mines.fixtures import PlayedRun
 
 from .conftest import READY_TIMEOUT_MS, wait_idle
-from .snakes_helpers import ARROWS, focus_end, mainline, play_by_keys, wait_level
+from .snakes_helpers import mainline, play_by_keys, wait_level
 
 KEY = "gridforge.progress"
 DONE = {"1": 9, "2": 14}
