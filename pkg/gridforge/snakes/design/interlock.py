@@ -200,7 +200,8 @@ def must_move_chain(level: Level, bodies: Sequence[int] | None = None) -> int:
 
 
 def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None,
-                   worth: Callable[[Measure], bool] | None = None) -> Measure | None:
+                   worth: Callable[[Measure], bool] | None = None,
+                   structure: Callable[[int, int], bool] | None = None) -> Measure | None:
     """The exact figures of a layout, or None when it is not a valid level, not solvable
     or not proven within ``states`` stored states (or its fast solution is longer than
     ``upper_cap``).
@@ -208,10 +209,16 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     ``worth`` screens a layout before its exact search: it is shown the figures the layout
     would have if the weighted search's solution were minimal (the most beyond-pairs and
     joint steps it can have: both fall one for one as the minimum falls below it) and a
-    layout it refuses is not proven (None)."""
+    layout it refuses is not proven (None). ``structure`` screens earlier still, on the
+    blocking relation alone (its longest chain and its blocking pairs, a few solo searches):
+    a layout it refuses is not searched at all (None)."""
     try:
         level = level_from_json(data)
     except ValueError:
+        return None
+    edges = blocking(level)
+    chain, blocked = longest_chain(edges), sum(map(len, edges.values()))
+    if structure is not None and not structure(chain, blocked):
         return None
     game = Game(level)
     solver = Solver(game)
@@ -228,8 +235,6 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     except (SoloBudget, ValueError):
         return None
     split = pairwise_bound(game, pair_states=states).partition
-    edges = blocking(level)
-    chain, blocked = longest_chain(edges), sum(map(len, edges.values()))
     best = Measure(upper, split, joint_at_upper, chain, blocked, _steps(fast.steps),
                    fast.stored)
     if worth is not None and not worth(best):
@@ -352,6 +357,13 @@ def _at_most(request: Request, miss: tuple[int, int], best: Measure) -> bool:
     return shortfall(request, best) <= miss
 
 
+def _as_tangled(request: Request, held: Measure, chain: int, blocked: int) -> bool:
+    """Whether a candidate's blocking relation keeps the held layout's: its chain as long
+    (or the request's), at most one blocking pair fewer. Interaction on a board grows out of
+    bodies in each other's way; a move that unties them is not worth a search."""
+    return chain >= min(request.chain, held.chain) and blocked >= held.blocked - 1
+
+
 def _kicked(rng: random.Random, floor: set[Cell], layout: Layout) -> Layout | None:
     """``layout`` after :data:`KICK` random moves (a climb's way out of a local optimum)."""
     for _ in range(KICK):
@@ -393,8 +405,10 @@ def build_idea(request: Request, rng: random.Random) -> Idea | None:
         tried += 1
         worth = None if held is None or kick else functools.partial(
             _at_most, request, shortfall(request, held[1]))
+        structure = None if held is None or kick else functools.partial(
+            _as_tangled, request, held[1])
         m = measure_layout(level_of(shape, layout), request.states,
-                           upper_cap=request.max_steps + 20, worth=worth)
+                           upper_cap=request.max_steps + 20, worth=worth, structure=structure)
         if m is None:
             continue
         work += m.stored
