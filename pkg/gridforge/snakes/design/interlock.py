@@ -67,6 +67,7 @@ KICK = 3  # random moves of a kick
 KICKS = 3  # kicks from a shape's best layout before a fresh shape
 STEPS_PER_JOINT = 3.5  # most certificate steps per joint step a request accepts
 MAX_COLS, MAX_ROWS = 10, 16  # a phone held upright, cells of 36 px (issue 50)
+HOLES_IN_THE_OPEN = 0.5  # the share of holes placed anywhere, not against a wall
 MAX_STONE_SHARE = 0.40  # stones / (cols x rows): mostly floor, the Gecko Out look
 DIRS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -314,7 +315,11 @@ def _straight(rng: random.Random, free: set[Cell], length: int,
 
 
 def _hole_cell(rng: random.Random, floor: set[Cell], free: set[Cell]) -> Cell:
-    """A hole against the walls (two or more stone or wall sides) where one is free."""
+    """A hole on a free cell: half the time anywhere (an unused hole is a wall to every
+    other colour, so a hole in the open makes a narrow point), else against the walls (two
+    or more stone or wall sides) where one is free."""
+    if rng.random() < HOLES_IN_THE_OPEN:
+        return rng.choice(sorted(free))
     walls = [c for c in sorted(free) if _walled(floor, c) >= 2]
     return rng.choice(walls or sorted(free))
 
