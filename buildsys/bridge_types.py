@@ -327,8 +327,9 @@ def _interface_lines(interface: _Interface, writer: _Writer) -> Iterator[str]:
     if interface.bases:
         extends = " extends " + ", ".join(writer.ts(base) for base in interface.bases)
     yield ""
-    yield from _doc_comment(f"{cls.__module__}.{cls.__qualname__}: "
-                            f"{(inspect.getdoc(cls) or '').split(chr(10) * 2)[0]}")
+    own_doc = inspect.cleandoc(cls.__dict__.get("__doc__") or "")  # never dict's own
+    yield from _doc_comment(f"{cls.__module__}.{cls.__qualname__}"
+                            + (f": {own_doc.split(chr(10) * 2)[0]}" if own_doc else ""))
     yield f"export interface {name}{params}{extends} {{"
     for field_name, tp, required in interface.fields:
         yield f"  {field_name}{'' if required else '?'}: {writer.ts(tp)};"

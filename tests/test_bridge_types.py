@@ -128,3 +128,19 @@ def test_an_unannotated_answer_is_refused() -> None:
 
     with pytest.raises(bridge_types.BridgeTypeError, match="must annotate"):
         bridge_types._Reader().verb("toy.bare", bare)
+
+
+def test_tsc_checks_all_of_web_with_no_file_turning_it_off() -> None:
+    import json
+
+    configs = [json.loads((bridge_types.ROOT / name).read_text(encoding="utf-8"))
+               for name in ("tsconfig.json", "tsconfig.sw.json")]
+    options = configs[0]["compilerOptions"]
+    assert options["checkJs"] and options["allowJs"] and options["noEmit"] and options["strict"]
+    included = {p for c in configs for p in c["include"]}
+    assert {"web/**/*.js", "web/sw.js"} <= included
+    web = bridge_types.ROOT / "web"
+    off = {p.relative_to(web).as_posix() for p in web.rglob("*.js")
+           if any(word in p.read_text(encoding="utf-8")
+                  for word in ("@ts-nocheck", "@ts-ignore", "@ts-expect-error"))}
+    assert off == set()

@@ -18,7 +18,9 @@ import { noticeBanner } from "./shell-notices.js";
 import { offlineLine } from "./shell-offline.js";
 import { said, Store } from "./store.js";
 
-const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+/** The shell's element of `data-testid` (index.html has every one the shell names). */
+const $ = (/** @type {string} */ testid) =>
+  /** @type {HTMLElement} */ (document.querySelector(`[data-testid="${testid}"]`));
 const bridge = new PythonBridge();
 
 // ---------------------------------------------------------------------------- messages
@@ -74,8 +76,13 @@ function reportSoon(text, kind) {
 }
 
 
-const app = new EventTarget();
-Object.assign(app, {
+const settings = makeSettings(store, (values) => {
+  showDeveloper();
+  if (applyLanguage()) redraw();
+  app.dispatchEvent(new CustomEvent("settings", { detail: values }));
+});
+/** The interface every screen codes against. */
+const app = Object.assign(new EventTarget(), {
   /** The Python functions the screens call (contract.js). */
   python,
   /** Tools and tests: a call by its full dotted name (errors in the player's words). */
@@ -97,22 +104,18 @@ Object.assign(app, {
     if (target === location.hash) { route(); return; }
     if (replace) { history.replaceState(null, "", target); route(); } else location.hash = target;
   },
+  /** @type {{screen: string, params: Record<string, any>, hash: string, problem: string | null} | null} */
   route: null,
   store,
   palette,
   /** The player's settings (settings.js): a change is saved and applied at once, and the
    * screens hear of it by the "settings" event. */
-  settings: makeSettings(store, (values) => {
-    showDeveloper();
-    if (applyLanguage()) redraw();
-    app.dispatchEvent(new CustomEvent("settings", { detail: values }));
-  }),
+  settings,
+  /** Sounds and vibrations for what the games' answers say happened (feel.js). */
+  feel: makeFeel(settings),
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
 });
-
-/** Sounds and vibrations for what the games' answers say happened (feel.js). */
-app.feel = makeFeel(app.settings);
 
 // Which worker answers now: it changes when a cancel had to replace the worker, and
 // everything that worker held (open games) is gone then. (A getter defined here, not in
@@ -120,7 +123,7 @@ app.feel = makeFeel(app.settings);
 Object.defineProperty(app, "generation", { get: () => bridge.generation });
 
 // Tests and tools: window.gridforge.ready / call / cancel (raw dotted names, raw errors).
-window.gridforge = {
+/** @type {any} */ (window).gridforge = {
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
   call(name, ...args) {
@@ -137,12 +140,14 @@ window.gridforge = {
 };
 
 // ---------------------------------------------------------------------------- status
-bridge.addEventListener("status", ({ detail }) => {
+bridge.addEventListener("status", (event) => {
+  const { detail } = /** @type {CustomEvent} */ (event);
   // The worker names its stage (it has no catalogue); the page says it.
   const stage = has(`shell.stage.${detail.stage}`) ? t(`shell.stage.${detail.stage}`, { name: detail.detail }) : detail.detail;
   $("status").textContent = t("shell.loading-detail", { detail: stage });
 });
-bridge.addEventListener("ready", ({ detail }) => {
+bridge.addEventListener("ready", (event) => {
+  const { detail } = /** @type {CustomEvent} */ (event);
   $("status").textContent = t("shell.ready");
   $("status").dataset.state = "ready";
   $("versions").textContent =
@@ -157,7 +162,7 @@ const consoleLink = $("screen-console");
 function showDeveloper() {
   const on = app.settings.developer;
   $("versions")?.toggleAttribute("hidden", !on);
-  const nav = document.querySelector("nav[data-testid=screens]");
+  const nav = /** @type {HTMLElement} */ (document.querySelector("nav[data-testid=screens]"));
   if (consoleLink) {
     if (on && !consoleLink.isConnected) nav.append(consoleLink);
     else if (!on) consoleLink.remove();
@@ -167,7 +172,8 @@ showDeveloper();
 // Python failing to load is said until the page is reloaded: a screen mounted afterwards
 // (the first route may finish after the failure) says it again instead of clearing it.
 let loadFailure = null;
-bridge.addEventListener("load-error", ({ detail }) => {
+bridge.addEventListener("load-error", (event) => {
+  const { detail } = /** @type {CustomEvent} */ (event);
   loadFailure = detail;
   $("status").textContent = t("shell.failed");
   $("status").dataset.state = "error";
@@ -175,7 +181,7 @@ bridge.addEventListener("load-error", ({ detail }) => {
 });
 
 // ---------------------------------------------------------------------------- routing
-const main = document.getElementById("screen");
+const main = /** @type {HTMLElement} */ (document.getElementById("screen"));
 let current = null;   // {id, handle}
 let routeToken = 0;
 // The main line's last level number is Python's, published by the build in
@@ -204,6 +210,7 @@ async function route() {
   // screen whose opening words come later puts them after it, never over it).
   app.route = { screen: parsed.screen, params: parsed.params, hash: parsed.hash, problem: parsed.problem };
   for (const link of document.querySelectorAll("nav[data-testid=screens] a")) {
+    if (!(link instanceof HTMLElement)) continue;
     if (link.dataset.screen === parsed.screen) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }

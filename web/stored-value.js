@@ -11,12 +11,16 @@ const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as 
 export const MAX_DEPTH = 32;
 export const MAX_STORED_CHARS = 8 * 1024 * 1024;
 
+/** Words of a report: said now, or a function that says them when shown.
+ * @typedef {string | (() => string)} Words */
+
 /** A text said now: words, or a function that says them (the store may report before the
  * catalogues are loaded; a report is worded when it is shown, in the language then in use). */
-export function said(text) {
+export function said(/** @type {unknown} */ text) {
   return typeof text === "function" ? text() : text;
 }
 /** A message of the catalogue, worded when it is shown (its params may be lazy too). */
+/** @type {(key: string, params?: Record<string, unknown>) => () => string} */
 export const later = (key, params = {}) => () => t(key, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, said(v)])));
 
 export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -25,9 +29,10 @@ export const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= 
 /** Whether `value` (parsed JSON) nests deeper than `limit` arrays and objects (a loop, not
  * recursion: any depth is measured without running out of stack). */
 export function tooDeep(value, limit = MAX_DEPTH) {
+  /** @type {[unknown, number][]} */
   const stack = [[value, 1]];
   while (stack.length) {
-    const [node, depth] = stack.pop();
+    const [node, depth] = /** @type {[unknown, number]} */ (stack.pop());
     if (node === null || typeof node !== "object") continue;
     if (depth > limit) return true;
     for (const child of Array.isArray(node) ? node : Object.values(node)) {
@@ -56,7 +61,7 @@ export function minesRev(mines) {
 
 /** Every problem of a progress value, as `{path, message}` issues (empty when valid);
  * level numbers go up to `levels`, the main line's last (any, when it is not known). */
-export function progressIssues(value, levels = null) {
+export function progressIssues(/** @type {any} */ value, /** @type {number | null} */ levels = null) {
   const last = levels ?? Number.MAX_SAFE_INTEGER;
   const range = levels ? { levels } : null;
   const issues = [];
@@ -170,6 +175,12 @@ export function withoutPart(value, part, levels) {
  * bad part set aside alone (the rest as stored) and the parts set aside, each
  * `{part, issues}` with the issues' field paths; `{value: null}` when the value itself
  * cannot be used (not an object, another format).
+ */
+/**
+ * @param {unknown} value
+ * @param {number | null} levels
+ * @returns {{value: object, parts: {part: string, issues: {path: string, message: string}[]}[],
+ *   issues?: undefined} | {value: null, issues: {path: string, message: string}[], parts?: undefined}}
  */
 export function progressParts(value, levels = null) {
   const issues = progressIssues(value, levels);

@@ -21,7 +21,8 @@ const S = 40;  // user units per cell; the element scales to its box
 const BADGE_MIN_PX = 17;  // a lock's, a key's or a freeze count's badge on screen (16 px and a margin)
 const KEY_DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
-function node(tag, attrs = {}, text = null) {
+function node(/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {},
+  /** @type {string | null} */ text = null) {
   const el = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value !== null && value !== undefined) el.setAttribute(key, String(value));
@@ -103,7 +104,7 @@ export class EditorBoard {
   fit() {
     if (!this.state) return;
     const { cols, rows } = this.state.level;
-    const host = this.svg.parentElement;
+    const host = /** @type {HTMLElement} */ (this.svg.parentElement);
     const top = host.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(rows * 12, window.innerHeight - top - 14);
     // The width the board may take: its column's (the tools' column beside it, 16rem and a
@@ -228,6 +229,7 @@ export class EditorBoard {
     // each clear of the others (this.pills: those placed so far).
     const shown = a.getBoundingClientRect().width / (level.cols * S);
     this.badgeScale = shown > 0 ? Math.max(1, BADGE_MIN_PX / (13 * shown)) : 1;
+    /** @type {number[][]} */
     this.pills = [];
     const colour = (i) => palette[i] || "#000";
     this.drawGround(level, colour, letters, view);
@@ -377,17 +379,19 @@ export class EditorBoard {
       // It takes the first corner of its cell (then beyond the cell) clear of every eye and
       // of every badge placed before it.
       const [width, height] = [(text.length * 7 + 4) * k, 13 * k];
+      /** @type {(p: {x: number, y: number}) => number[]} */
       const box = (p) => [p.x - width + 2, p.y - 10 * k, p.x + 2, p.y + 3 * k];
       const eyes = (this.eyes || []).map((e) => [e.cx * S - e.r * S, e.cy * S - e.r * S, e.cx * S + e.r * S, e.cy * S + e.r * S]);
-      const meets = (p) => ([l, t, r, b]) => { const [pl, pt, pr, pb] = box(p); return pl < r && l < pr && pt < b && t < pb; };
+      const meets = (/** @type {{x: number, y: number}} */ p) => (/** @type {number[]} */ [l, t, r, b]) => { const [pl, pt, pr, pb] = box(p); return pl < r && l < pr && pt < b && t < pb; };
       const { cols, rows } = this.state.level;
+      const pills = /** @type {number[][]} */ (this.pills);  // set when the board is drawn
       const inside = (p) => { const [l, t, r, b] = box(p); return l >= 0 && t >= 0 && r <= cols * S && b <= rows * S; };
-      const clear = (p) => inside(p) && !eyes.some(meets(p)) && !this.pills.some(meets(p));
+      const clear = (p) => inside(p) && !eyes.some(meets(p)) && !pills.some(meets(p));
       const corners = [[0.46, 0.46], [0.46, -0.2], [-0.46 + width / S, 0.46], [-0.46 + width / S, -0.2],
         [0.46, 0.78], [0.46, -0.52], [0.46 + width / S, 0.46], [-0.46, 0.46], [0.46, 1.1], [0.46, -0.84]]
         .map(([dx, dy]) => ({ x: x + S * dx, y: y + S * dy, "text-anchor": "end" }));
-      at = corners.find(clear) || corners.find((p) => inside(p) && !this.pills.some(meets(p))) || at;
-      this.pills.push(box(at));
+      at = corners.find(clear) || corners.find((p) => inside(p) && !pills.some(meets(p))) || at;
+      pills.push(box(at));
       this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10 * k, width, height, rx: 3 * k,
         fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill", "data-testid": "editor-badge-pill" }));
     }

@@ -13,6 +13,7 @@ import { issueText, issueWords } from "./editor-state.js";
 
 // Each input is one field of the request: [group, group path, [[path, min, max]]]; the
 // group's legend is editor.design.group.<group>, a field's label editor.design.field.<path>.
+/** @type {[string, string | null, [string, number, number][]][]} */
 const FIXED_GROUPS = [
   ["size", "size", [["size.cols", 2, 18], ["size.rows", 2, 24], ["size.cells", 4, 400]]],
   ["bodies", "bodies", [["bodies.count", 1, 16], ["bodies.min_length", 2, 40],

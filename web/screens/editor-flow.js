@@ -67,6 +67,12 @@ export function redraw(e) {
 
 /** Open `level` on the board: a new history unless `keepHistory` (an import or a design
  * recorded its own step), draft `id` named `name`, `from` "draft" or a main-line number. */
+/**
+ * @param {any} e
+ * @param {any} level
+ * @param {{from?: string | number, id?: string | null, name?: string,
+ *   cert?: import("../types/bridge").Certificate | null, keepHistory?: boolean, rev?: number}} options
+ */
 export async function open(e, level, { from = "draft", id = null, name = "", cert = null, keepHistory = false, rev = 0 } = {}) {
   const { ed, python } = e;
   const opened = await python.open(level);
@@ -95,7 +101,8 @@ export function queued(e, task) { return e.queue.run(task); }
 
 /** Send edit `request` to Python and show the answer as one undo step; rejects (and
  * changes nothing) when Python refuses it. `select(level)` picks what is selected after. */
-export async function applyEdit(e, request, { select = null } = {}) {
+export async function applyEdit(e, request,
+  /** @type {{select?: ((level: any) => any) | null}} */ { select = null } = {}) {
   const { ed } = e;
   const next = await e.python.edit(ed.answer.level, request);
   e.history.record();

@@ -61,7 +61,8 @@ export function livePanel(ed) {
   /** Note the change just made (an edit request, or "undo" / "redo"). */
   function edited(change) { lastChange = editWords(change); }
 
-  function draw(state, text, status = null) {
+  function draw(/** @type {string} */ state, /** @type {string} */ text,
+    /** @type {import("../types/bridge").StatusAnswer | null} */ status = null) {
     line.dataset.state = state;
     line.dataset.sha = ed.answer.sha256 || "";
     for (const key of ["steps", "bound", "score"]) delete line.dataset[key];

@@ -42,13 +42,17 @@ export function cellWords([x, y]) {
  */
 export function editorState() {
   return {
+    /** @type {import("../types/bridge").DraftAnswer | null} */
     answer: null,
+    /** @type {string | number} */
     origin: "draft",
+    /** @type {string | null} */
     draftId: null,
     draftName: "",
     tool: "body",
     color: 0,
     selected: null,
+    /** @type {Map<string, import("../types/bridge").Certificate>} */
     certificates: new Map(),
     freeArea: null,
     replay: { step: 0, view: null },

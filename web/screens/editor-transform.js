@@ -54,7 +54,7 @@ export function transformBar(ed) {
     return a;
   }
 
-  async function apply(op, by = null) {
+  async function apply(/** @type {string} */ op, /** @type {number[] | null} */ by = null) {
     const request = { tool: "transform", op, area: ed.area };
     if (by) request.by = by;
     const next = areaAfter(op, by);

@@ -14,10 +14,17 @@ const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowD
  * state drawn, `flagMode()` whether a tap flags and `touch()` the feel of a long press (a
  * short vibration, feel.js). Returns `{stop()}`.
  */
+/**
+ * @param {any} view
+ * @param {{act: (x: number, y: number) => void, secondary: (x: number, y: number) => void,
+ *   stop: () => void, hint: () => void, continueRun: () => void, state: () => any,
+ *   flagMode: () => boolean, touch?: () => void, item?: (x: number, y: number) => void}} actions
+ */
 export function attachInput(view, { act, secondary, stop, hint, continueRun, state, flagMode,
   touch = () => {}, item = () => {} }) {
   const board = view.element;
-  let press = null;   // {id, sx, sy, x, y, timer, long}
+  /** @type {{id: number, sx: number, sy: number, x: number, y: number, timer: any, long: boolean} | null} */
+  let press = null;
 
   board.addEventListener("contextmenu", (event) => event.preventDefault());
   board.addEventListener("pointerdown", (event) => {

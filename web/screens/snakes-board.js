@@ -275,7 +275,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   // colour letters can step aside from them.
   const marks = layoutMarkers(board, level, view, scale);
   const pc = { level, view, options, letters, marks, before, eyes: eyesOf(view), glide: !reducedMotion(),
-    nodes: [], slides: new Map() };
+    /** @type {Element[]} */ nodes: [], slides: new Map() };
   holeNodes(pc);
   exitNode(pc);
   view.bodies.forEach((body, b) => bodyNodes(pc, body, b));
@@ -354,7 +354,7 @@ function drawRefusal(board, cell) {
   layer.replaceChildren(mark);
 }
 
-function text([x, y], content, cls, fill) {
+function text(/** @type {number[]} */ [x, y], content, cls, fill) {
   const node = svg("text", { x, y, class: cls, fill, "text-anchor": "middle", "dominant-baseline": "middle" });
   node.textContent = content;
   return node;

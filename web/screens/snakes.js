@@ -52,7 +52,8 @@ async function openLevel(root, app, n, handle) {
     return;
   }
   if (handle.gone) return;
-  const { level, certificate } = loaded;
+  // Shipped: n is within the count checked above.
+  const { level, certificate } = /** @type {NonNullable<typeof loaded>} */ (loaded);
   // The level's title and the way back sit with the controls (beside the board on a wide
   // screen, under it on a phone): nothing but the shell's one-row header above the board.
   const head = el("div", { class: "play-head" },
@@ -77,6 +78,7 @@ export const screen = {
       const panel = mountTelemetryPanel(root, app);  // the settings screen may take it over
       return { unmount() { map.unmount(); panel.unmount(); } };
     }
+    /** @type {{gone: boolean, play: {unmount(): void} | null}} */
     const handle = { gone: false, play: null };
     openLevel(root, app, params.level, handle).catch((error) => {
       if (!handle.gone) app.message(t("snakes.open-failed", { level: params.level, reason: error.message }), "error");

@@ -97,7 +97,7 @@ export interface BoardView {
   remaining_safe: number;
 }
 
-/** gridforge.snakes.levelfile.BodyJson: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.levelfile.BodyJson */
 export interface BodyJson {
   cells: number[][];
   colors: number[];
@@ -114,7 +114,7 @@ export interface BodyView {
   blocked: string | null;
 }
 
-/** gridforge.mines.guide.CaptionedFrame: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.guide.CaptionedFrame */
 export interface CaptionedFrame extends Frame {
   caption: string;
 }
@@ -168,7 +168,7 @@ export interface Certificate {
   prediction?: { [key: string]: unknown };
 }
 
-/** gridforge.mines.backend.ContinueAnswer: Abstract base class for generic types. */
+/** gridforge.mines.backend.ContinueAnswer */
 export interface ContinueAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
   log: Said[];
   messages: Message[];
@@ -185,7 +185,7 @@ export interface DemoMove {
   next: number | null;
 }
 
-/** gridforge.snakes.answers.Demonstration: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.Demonstration */
 export interface Demonstration {
   steps: unknown[][];
   moves: DemoMove[];
@@ -214,7 +214,7 @@ export interface DraftAnswer {
   sha256: string | null;
 }
 
-/** gridforge.mines.run.EnemyView: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.EnemyView */
 export interface EnemyView {
   id: string;
   name: string;
@@ -235,7 +235,7 @@ export interface Envelope<V, F, E, S> {
   save: JsonObject | null;
 }
 
-/** gridforge.snakes.answers.ExitEvent: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.ExitEvent */
 export interface ExitEvent {
   kind: "exit";
   body: number;
@@ -254,7 +254,7 @@ export interface Facts {
   budgets: { [key: string]: number[] };
 }
 
-/** gridforge.mines.events.FlagJudged: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.events.FlagJudged */
 export interface FlagJudged {
   type: "flag_judged";
   cell: number[];
@@ -267,7 +267,7 @@ export interface Frame extends MinesPicture {
   ring: number[][];
 }
 
-/** gridforge.snakes.answers.FrozenBodyMarker: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.FrozenBodyMarker */
 export interface FrozenBodyMarker {
   kind: "frozen-body";
   body: number;
@@ -275,7 +275,7 @@ export interface FrozenBodyMarker {
   count: number;
 }
 
-/** gridforge.snakes.answers.FrozenHoleMarker: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.FrozenHoleMarker */
 export interface FrozenHoleMarker {
   kind: "frozen-hole";
   hole: number;
@@ -317,7 +317,7 @@ export interface Hint {
   proved: Proved;
 }
 
-/** gridforge.mines.run.HintStock: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.HintStock */
 export interface HintStock {
   left: number;
   per_battle: number;
@@ -325,7 +325,7 @@ export interface HintStock {
   can_ask: boolean;
 }
 
-/** gridforge.snakes.levelfile.HoleJson: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.levelfile.HoleJson */
 export interface HoleJson {
   cell: number[];
   color: number;
@@ -357,7 +357,7 @@ export interface ItemView {
   effect: string;
 }
 
-/** gridforge.snakes.answers.KeyMarker: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.KeyMarker */
 export interface KeyMarker {
   kind: "key";
   body: number;
@@ -376,7 +376,7 @@ export interface LessonAnswer {
   demo: Demonstration | null;
 }
 
-/** gridforge.snakes.levelfile.LevelJson: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.levelfile.LevelJson */
 export interface LevelJson {
   format: string;
   cols: number;
@@ -399,13 +399,13 @@ export interface LevelReport {
   template: string;
 }
 
-/** gridforge.snakes.levelfile.LockJson: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.levelfile.LockJson */
 export interface LockJson {
   id: string;
   kind: string;
 }
 
-/** gridforge.snakes.answers.LockMarker: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.LockMarker */
 export interface LockMarker {
   kind: "lock";
   body: number;
@@ -415,7 +415,7 @@ export interface LockMarker {
   count: number;
 }
 
-/** gridforge.mines.run.Message: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.Message */
 export interface Message {
   kind: string;
   text: string;
@@ -455,7 +455,7 @@ export interface MinesPicture {
   avatar: number[];
 }
 
-/** gridforge.mines.run.NamedSummary: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.NamedSummary */
 export interface NamedSummary extends BattleSummary {
   enemy_name: string;
 }
@@ -488,7 +488,7 @@ export interface PageStep {
   item?: string;
 }
 
-/** gridforge.snakes.levelfile.PathJson: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.levelfile.PathJson */
 export interface PathJson {
   cell: number[];
   color: number;
@@ -502,7 +502,7 @@ export interface Pending {
   enemy_attack: number;
 }
 
-/** gridforge.mines.backend.PickAnswer: Abstract base class for generic types. */
+/** gridforge.mines.backend.PickAnswer */
 export interface PickAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
   accepted: boolean;
   picked: string;
@@ -518,7 +518,7 @@ export interface PlayAnswer extends Envelope<RunView, MinesOffer, CellRevealed |
   settlement: WordedSettlement | null;
 }
 
-/** gridforge.mines.run.PlayerView: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.PlayerView */
 export interface PlayerView {
   hp: number;
   max_hp: number;
@@ -526,7 +526,7 @@ export interface PlayerView {
   strike: number;
 }
 
-/** gridforge.snakes.answers.PositionAnswer: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.PositionAnswer */
 export interface PositionAnswer {
   view: View;
   step_count: number;
@@ -549,7 +549,7 @@ export interface Prediction {
   weights_sha256: string;
 }
 
-/** gridforge.mines.hints.Proved: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.hints.Proved */
 export interface Proved {
   safe: number;
   mines: number;
@@ -563,14 +563,14 @@ export interface Reason {
   text: string;
 }
 
-/** gridforge.mines.backend.RefreshAnswer: Abstract base class for generic types. */
+/** gridforge.mines.backend.RefreshAnswer */
 export interface RefreshAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
   accepted: boolean;
   log: Said[];
   messages: Message[];
 }
 
-/** gridforge.midend.Refusal: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.midend.Refusal */
 export interface Refusal {
   reason: string;
   message: string;
@@ -611,13 +611,13 @@ export interface Rules {
   picture: MinesPicture;
 }
 
-/** gridforge.snakes.answers.RulesAnswer: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.RulesAnswer */
 export interface RulesAnswer {
   basics: RulesSection[];
   mechanics: RulesSection[];
 }
 
-/** gridforge.snakes.answers.RulesSection: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.RulesSection */
 export interface RulesSection {
   key: string;
   title: string;
@@ -682,7 +682,7 @@ export interface Score {
   diagnostics: { [key: string]: unknown };
 }
 
-/** gridforge.mines.guide.Section: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.guide.Section */
 export interface Section {
   key: string;
   title: string;
@@ -724,12 +724,12 @@ export interface ShowLine {
   text: string;
 }
 
-/** gridforge.snakes.answers.ShownPicture: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.ShownPicture */
 export interface ShownPicture extends SnakesPicture {
   view: View;
 }
 
-/** gridforge.snakes.answers.HintAnswer: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.HintAnswer */
 export interface SnakesHintAnswer {
   step: unknown[] | null;
   remaining: number | null;
@@ -783,7 +783,7 @@ export interface StatusAnswer {
   budget: number;
 }
 
-/** gridforge.snakes.answers.StepEvent: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.StepEvent */
 export interface StepEvent {
   kind: "step";
   body: number;
@@ -802,7 +802,7 @@ export interface StepJson {
   text: string;
 }
 
-/** gridforge.mines.run.StopAsk: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.StopAsk */
 export interface StopAsk {
   ap: number;
   text: string;
@@ -836,7 +836,7 @@ export interface Telemetry {
   rounds: RoundJson[];
 }
 
-/** gridforge.mines.run.TelemetryTotals: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.TelemetryTotals */
 export interface TelemetryTotals {
   rounds: number;
   input_actions: number;
@@ -870,14 +870,14 @@ export interface Totals {
   player_hp: number;
 }
 
-/** gridforge.snakes.answers.UnlockEvent: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.UnlockEvent */
 export interface UnlockEvent {
   kind: "unlock";
   body: number;
   metal: string;
 }
 
-/** gridforge.mines.backend.UseAnswer: Abstract base class for generic types. */
+/** gridforge.mines.backend.UseAnswer */
 export interface UseAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
   accepted: boolean;
   item: string;
@@ -909,12 +909,12 @@ export interface Witness {
   solution: unknown[][];
 }
 
-/** gridforge.snakes.answers.WonEvent: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.snakes.answers.WonEvent */
 export interface WonEvent {
   kind: "won";
 }
 
-/** gridforge.mines.run.WordedLine: dict() -> new empty dictionary dict(mapping) -> new dictionary initialized from a mapping object's (key, value) pairs dict(iterable) -> new dictionary initialized as if via: d = {} for k, v in iterable: d[k] = v dict(**kwargs) -> new dictionary initialized with the name=value pairs in the keyword argument list. For example: dict(one=1, two=2) */
+/** gridforge.mines.run.WordedLine */
 export interface WordedLine extends SettlementLine {
   text: string;
   parts: (string | CellRef)[];
