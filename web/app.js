@@ -201,6 +201,38 @@ async function route() {
   // screen reads the progress.
   if (!routed) store.progress();
   const parsed = parse(location.hash, levels);
+  markRoute(parsed);
+  let module = null;
+  let loadProblem = null;
+  try {
+    module = await import(`./screens/${parsed.screen}.js`);
+  } catch (error) {
+    loadProblem = t("shell.screen-missing", { screen: title(parsed.screen) });
+    console.error(error);
+  }
+  if (token !== routeToken) return;  // a newer navigation won
+  unmountCurrent();
+  clearMessage();
+  main.replaceChildren();
+  main.dataset.screen = parsed.screen;
+  if (!module) {
+    pendingReports.push([parsed.problem ? `${parsed.problem} ${loadProblem}` : loadProblem, "error"]);
+    app.navigate("#home", { replace: true });
+    return;
+  }
+  mountScreen(module.screen, parsed);
+  if (!routed) deepCheck(parsed);
+  routed = true;
+  if (parsed.problem) message(parsed.problem, "error");
+  if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
+  const reports = pendingReports;
+  pendingReports = [];
+  for (const [text, kind] of reports) message(text, kind);
+}
+
+/** The route `parsed` in the address (one spelling per route), app.route, the navigation's
+ * current link and the document's title. */
+function markRoute(parsed) {
   if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
     history.replaceState(null, "", parsed.hash);  // one spelling per route
   } else if (parsed.problem) {
@@ -215,28 +247,18 @@ async function route() {
     else link.removeAttribute("aria-current");
   }
   document.title = parsed.screen === "home" ? "gridforge" : `gridforge · ${title(parsed.screen)}`;  // i18n-ok: a name and a separator
-  let module = null;
-  let loadProblem = null;
-  try {
-    module = await import(`./screens/${parsed.screen}.js`);
-  } catch (error) {
-    loadProblem = t("shell.screen-missing", { screen: title(parsed.screen) });
-    console.error(error);
-  }
-  if (token !== routeToken) return;  // a newer navigation won
+}
+
+/** The screen on the page let go (its failure logged, never in the way of the next). */
+function unmountCurrent() {
   if (current && current.handle && typeof current.handle.unmount === "function") {
     try { current.handle.unmount(); } catch (error) { console.error(error); }
   }
   current = null;
-  clearMessage();
-  main.replaceChildren();
-  main.dataset.screen = parsed.screen;
-  if (!module) {
-    pendingReports.push([parsed.problem ? `${parsed.problem} ${loadProblem}` : loadProblem, "error"]);
-    app.navigate("#home", { replace: true });
-    return;
-  }
-  const { screen } = module;
+}
+
+/** Mount `screen` for `parsed`; a screen that throws is said, and the shell goes on. */
+function mountScreen(screen, parsed) {
   mounting = true;
   try {
     const handle = screen.mount(main, app, parsed.params) ?? null;
@@ -247,13 +269,6 @@ async function route() {
   } finally {
     mounting = false;
   }
-  if (!routed) deepCheck(parsed);
-  routed = true;
-  if (parsed.problem) message(parsed.problem, "error");
-  if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
-  const reports = pendingReports;
-  pendingReports = [];
-  for (const [text, kind] of reports) message(text, kind);
 }
 
 /** The stored progress's deep check (progress-check.js) once Python is loaded, unless

@@ -101,27 +101,29 @@ export class Store extends KeepingStore {
       this.held.delete(PROGRESS_KEY);
       this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
     }
-    let value = freshProgress();
-    if (text !== null) {
-      const { value: parsed, why: unreadable } = parseStored(text);
-      /** @type {import("./stored-value.js").Words | null} */
-      let why = unreadable ?? null;
-      if (why === null) {
-        // Part by part (issue 54): a bad part is set aside alone, the rest loads.
-        const checked = progressParts(parsed, this.levels);
-        if (checked.value === null) {
-          why = (checked.issues ?? []).map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
-        } else {
-          value = checked.value;
-          if (checked.parts?.length) {
-            this.setAsideParts(PROGRESS_KEY, text, value, checked.parts, later("store.what.progress"));
-          }
-        }
-      }
-      if (why !== null) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
-    }
+    const value = text === null ? freshProgress() : this.progressOf(text);
     this.cache.set(PROGRESS_KEY, value);
     return structuredClone(value);
+  }
+
+  /** The progress stored as `text`: a bad part set aside alone (issue 54), the rest
+   * loaded; a value that cannot be used at all is copied aside and play starts fresh. */
+  progressOf(/** @type {string} */ text) {
+    const { value: parsed, why: unreadable } = parseStored(text);
+    /** @type {import("./stored-value.js").Words | null} */
+    let why = unreadable ?? null;
+    if (why === null) {
+      const checked = progressParts(parsed, this.levels);
+      if (checked.value !== null) {
+        if (checked.parts?.length) {
+          this.setAsideParts(PROGRESS_KEY, text, checked.value, checked.parts, later("store.what.progress"));
+        }
+        return checked.value;
+      }
+      why = (checked.issues ?? []).map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
+    }
+    this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
+    return freshProgress();
   }
 
   /** Read-modify-write: `fn(progress)` edits (or returns) the new progress, written at once. */
@@ -195,7 +197,7 @@ export class Store extends KeepingStore {
    */
   /**
    * @param {string} text
-   * @param {((value: unknown) => Promise<unknown[] | null>) | null} check
+   * @param {((value: unknown) => Promise<{path: string, message: string}[] | null>) | null} check
    */
   async importProgress(text, check = null) {
     const refuse = (key, issues, params = {}) => invalid(t(key, params), issues);
@@ -337,14 +339,18 @@ export class Store extends KeepingStore {
       settings[key] = problem ? structuredClone(fallback)
         : key === "lessonsDismissed" ? [...new Set(value)] : value;
     }
-    if (bad.length && !this.held.has(SETTINGS_KEY)) {
-      const fresh = later(bad.length === 1 && bad[0][0] === "lessonsDismissed" ? "store.fresh.lessons" : "store.fresh.rest");
-      // Worded when shown (the settings are read before the catalogues are loaded).
-      const why = () => bad.map(([key, value]) => `${key}: ${settingProblem(key, value)}`).join("; ");
-      const kept = this.quarantine(SETTINGS_KEY, text, why, later("store.what.settings"), { remove: false, fresh });
-      if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
-    }
+    if (bad.length && !this.held.has(SETTINGS_KEY)) this.badSettingsAside(text, settings, bad);
     return settings;
+  }
+
+  /** Settings with `bad` values ([key, value]: each taken as its default): the stored text
+   * copied aside, then `settings` written over it. */
+  badSettingsAside(text, settings, bad) {
+    const fresh = later(bad.length === 1 && bad[0][0] === "lessonsDismissed" ? "store.fresh.lessons" : "store.fresh.rest");
+    // Worded when shown (the settings are read before the catalogues are loaded).
+    const why = () => bad.map(([key, value]) => `${key}: ${settingProblem(key, value)}`).join("; ");
+    const kept = this.quarantine(SETTINGS_KEY, text, why, later("store.what.settings"), { remove: false, fresh });
+    if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
   }
 
   /**

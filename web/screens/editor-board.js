@@ -15,11 +15,11 @@
 import { deckNodes, terrainNodes } from "./terrain.js";
 
 import { eyesOf } from "./snakes-markers.js";
+import { ARROW_STEPS } from "./directions.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
 const BADGE_MIN_PX = 17;  // a lock's, a key's or a freeze count's badge on screen (16 px and a margin)
-const KEY_DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
 function node(/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {},
   /** @type {string | null} */ text = null) {
@@ -182,41 +182,52 @@ export class EditorBoard {
 
   key(event) {
     if (!this.state) return;
-    const dir = KEY_DIRS[event.key];
-    const { level } = this.state;
+    const dir = ARROW_STEPS[event.key];
     if (dir) {
       event.preventDefault();
-      const next = [this.cursor[0] + dir[0], this.cursor[1] + dir[1]];
-      if (next[0] < 0 || next[1] < 0 || next[0] >= level.cols || next[1] >= level.rows) return;
-      this.cursor = next;
-      if (this.keyPath) this.extend(this.keyPath, next, "path");
-      this.draw();
+      this.arrow(dir);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       const kind = this.hooks.mode();
-      if (kind === "area") {
-        // Enter selects what is at the cursor; Shift+Enter starts an area, the arrows
-        // stretch it, Enter (or Shift+Enter) ends it.
-        if (!this.keyArea && !event.shiftKey) { this.hooks.gesture("click", [this.cursor]); return; }
-        if (!this.keyArea) { this.keyArea = this.cursor; this.draw(); return; }
-        const start = this.keyArea;
-        this.keyArea = null;
-        this.draw();
-        this.hooks.gesture(same(start, this.cursor) ? "click" : "area", same(start, this.cursor) ? [start] : [start, this.cursor]);
-        return;
-      }
-      if (kind !== "path") { this.hooks.gesture(kind, [this.cursor]); return; }
-      if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
-      const cells = this.keyPath;
-      this.keyPath = null;
-      this.draw();
-      this.hooks.gesture("path", cells);
+      if (kind === "area") this.enterArea(event.shiftKey);
+      else if (kind === "path") this.enterPath();
+      else this.hooks.gesture(kind, [this.cursor]);
     } else if (event.key === "Escape" && (this.keyPath || this.keyArea)) {
       event.preventDefault();
       this.keyPath = null;
       this.keyArea = null;
       this.draw();
     }
+  }
+
+  /** An arrow key: the cursor moves (never off the board), a path drawn by keys with it. */
+  arrow(/** @type {number[]} */ dir) {
+    const { level } = this.state;
+    const next = [this.cursor[0] + dir[0], this.cursor[1] + dir[1]];
+    if (next[0] < 0 || next[1] < 0 || next[0] >= level.cols || next[1] >= level.rows) return;
+    this.cursor = next;
+    if (this.keyPath) this.extend(this.keyPath, next, "path");
+    this.draw();
+  }
+
+  /** Enter with the area tool: Enter selects what is at the cursor; Shift+Enter starts an
+   * area, the arrows stretch it, Enter (or Shift+Enter) ends it. */
+  enterArea(/** @type {boolean} */ shift) {
+    if (!this.keyArea && !shift) { this.hooks.gesture("click", [this.cursor]); return; }
+    if (!this.keyArea) { this.keyArea = this.cursor; this.draw(); return; }
+    const start = this.keyArea;
+    this.keyArea = null;
+    this.draw();
+    this.hooks.gesture(same(start, this.cursor) ? "click" : "area", same(start, this.cursor) ? [start] : [start, this.cursor]);
+  }
+
+  /** Enter with the path tool: the first starts a path at the cursor, the next ends it. */
+  enterPath() {
+    if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
+    const cells = this.keyPath;
+    this.keyPath = null;
+    this.draw();
+    this.hooks.gesture("path", cells);
   }
 
   draw() {
@@ -321,6 +332,11 @@ export class EditorBoard {
         "data-testid": "editor-eye", "data-body": b }));
     }
     this.svg.append(group);
+    this.bodyBadges(body, spec, letters);
+  }
+
+  /** A body's badges: its colour's letter, its frozen count, its lock and its key. */
+  bodyBadges(body, spec, letters) {
     if (letters) this.badge(body.cells[Math.floor(body.cells.length / 2)], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
     if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
     if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
@@ -330,7 +346,20 @@ export class EditorBoard {
   /** Over the pieces: why the level fails, the area, the gesture's preview, the cursor. */
   drawMarks(view) {
     const a = this.svg;
-    // Why the level fails (the live status's reasons), marked cell by cell.
+    this.drawReasons(view);
+    this.drawArea();
+    this.drawPreview();
+    if (document.activeElement === a || this.keyPath) {
+      const [x, y] = this.cursor;
+      a.append(node("rect", { x: x * S + 1.5, y: y * S + 1.5, width: S - 3, height: S - 3,
+        class: "editor-cursor", "data-testid": "editor-cursor" }));
+    }
+  }
+
+  /** Why the level fails (the live status's reasons), marked cell by cell; none over a
+   * replayed position (`view`). */
+  drawReasons(view) {
+    const a = this.svg;
     for (const reason of (view ? [] : this.state.reasons || [])) {
       for (const [x, y] of reason.cells) {
         a.append(node("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6,
@@ -338,6 +367,11 @@ export class EditorBoard {
           "data-cell": `${x},${y}` }));
       }
     }
+  }
+
+  /** The area selected, or being selected by a drag or the keys. */
+  drawArea() {
+    const a = this.svg;
     const area = this.drag && this.drag.kind === "area" ? this.drag.cells
       : this.keyArea ? [this.keyArea, this.cursor] : this.state.area;
     if (area && area.length === 2) {
@@ -347,6 +381,11 @@ export class EditorBoard {
         height: (y1 - y0 + 1) * S - 2, class: "editor-area", "data-testid": "editor-area",
         "data-area": [x0, y0, x1, y1].join(",") }));
     }
+  }
+
+  /** The gesture's preview: painted cells, or the path being drawn. */
+  drawPreview() {
+    const a = this.svg;
     const path = this.drag && this.drag.kind !== "area" ? this.drag.cells : this.keyPath;
     if (path) {
       const kind = this.drag && this.drag.kind !== "area" ? this.drag.kind : "path";
@@ -359,11 +398,6 @@ export class EditorBoard {
         a.append(node("polyline", { points: line2(path), class: "editor-preview-path",
           "data-testid": "editor-preview" }));
       }
-    }
-    if (document.activeElement === a || this.keyPath) {
-      const [x, y] = this.cursor;
-      a.append(node("rect", { x: x * S + 1.5, y: y * S + 1.5, width: S - 3, height: S - 3,
-        class: "editor-cursor", "data-testid": "editor-cursor" }));
     }
   }
 

@@ -78,29 +78,36 @@ function entryNow(ed, id, name, rev) {
     saved: new Date().toISOString(), rev };
 }
 
+/** The draft this board saves to: a new one the first time; a new one too when another tab
+ * changed or deleted it since this tab last wrote it (both are kept: the note says so). */
+function draftSlot(dp, entries) {
+  const { ed, nameInput } = dp;
+  if (!ed.draftId) {
+    ed.draftId = newId();
+    ed.draftName = ed.draftName || nameInput.value.trim() || DRAFT_WORDS.auto(entries.length + 1);
+    dp.baseRev = 0;
+    return null;
+  }
+  const stored = entries.find((d) => d && d.id === ed.draftId);
+  const storedRev = stored ? Number(stored.rev) || 0 : null;
+  if (storedRev === null && dp.baseRev > 0 || storedRev !== null && storedRev !== dp.baseRev) {
+    // Another tab changed or deleted this draft since we last wrote it: keep both.
+    const name = DRAFT_WORDS.thisTab(ed.draftName);
+    ed.draftId = newId();
+    ed.draftName = name;
+    dp.baseRev = 0;
+    return storedRev === null ? DRAFT_WORDS.gone(name) : DRAFT_WORDS.forked(name);
+  }
+  return null;
+}
+
 function save(dp, explicit) {
   const { ed, nameInput } = dp;
   if (!ed.answer) return;
   if (!ed.draftId && !explicit && !ed.history.canUndo) return;  // untouched copies stay unsaved
   const entries = list(dp);
   if (explicit) ed.draftName = nameInput.value.trim() || ed.draftName;
-  let note = null;
-  if (!ed.draftId) {
-    ed.draftId = newId();
-    ed.draftName = ed.draftName || nameInput.value.trim() || DRAFT_WORDS.auto(entries.length + 1);
-    dp.baseRev = 0;
-  } else {
-    const stored = entries.find((d) => d && d.id === ed.draftId);
-    const storedRev = stored ? Number(stored.rev) || 0 : null;
-    if (storedRev === null && dp.baseRev > 0 || storedRev !== null && storedRev !== dp.baseRev) {
-      // Another tab changed or deleted this draft since we last wrote it: keep both.
-      const name = DRAFT_WORDS.thisTab(ed.draftName);
-      note = storedRev === null ? DRAFT_WORDS.gone(name) : DRAFT_WORDS.forked(name);
-      ed.draftId = newId();
-      ed.draftName = name;
-      dp.baseRev = 0;
-    }
-  }
+  const note = draftSlot(dp, entries);
   nameInput.value = ed.draftName;
   const entry = entryNow(ed, ed.draftId, ed.draftName, dp.baseRev + 1);
   const at = entries.findIndex((d) => d && d.id === ed.draftId);

@@ -139,11 +139,16 @@ function travel(e, move, words, change) {
   say(e, words);
 }
 
+/** Whether the key's target is a field being typed in (its keys are its own). */
+function inField(target) {
+  return Boolean(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
 /** Ctrl/Cmd+Z and Y undo and redo (outside a field); a letter on the board picks a tool. */
 export function keydown(e, event) {
   if (!e.ed.alive || e.ed.tryPlay) return;
   const target = event.target;
-  const typing = target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+  const typing = inField(target);
   const key = event.key.toLowerCase();
   if ((event.ctrlKey || event.metaKey) && !typing && (key === "z" || key === "y")) {
     event.preventDefault();

@@ -144,15 +144,26 @@ export function take(m, answer) {
   m.hintBox.replaceChildren();
   render(m);
   m.view.animate(answer.events || [], reducedMotion());
+  sayMessages(m, answer);
+  if (m.stats.open) refreshStats(m);
+  return settle(m, answer);
+}
+
+/** Python's messages on the message line (an error's kind first), and a lesson due in the
+ * tip line: taught the first time it shows, kept until the next answer. */
+function sayMessages(m, answer) {
   const messages = answer.messages || [];
   const lesson = m.state ? lessonDue(m.app.store, m.state) : null;
   if (messages.length) {
     const last = messages.find((msg) => msg.kind === "error") || messages[messages.length - 1];
     m.app.message(messages.map((msg) => msg.text).join(" "), last.kind);
   }
-  // Taught the first time it shows: in the tip line, kept until the next answer.
   if (lesson) m.status.lesson(t(`mines.lesson.${lesson}`));
-  if (m.stats.open) refreshStats(m);
+}
+
+/** A round's end: played on the board and the bars before its panel shows (at once with
+ * reduced motion); resolves when it is over. */
+function settle(m, answer) {
   if (!answer.settlement) return Promise.resolve();
   if (reducedMotion()) {  // instant: the settled state is already drawn
     m.fight.settle(answer.settlement, m.state, false);

@@ -241,9 +241,10 @@ export function layoutMarkers(board, level, view, scale) {
 }
 
 /** One marker: a group at `at` (cells) scaled to `scale`, drawn in a 1-tall unit box. */
-function drawMarker(kind, m, at, scale, pair) {
-  const state = kind === "thawed" ? "thawed" : kind === "open" ? "open" : m.kind === "key"
-    ? (m.used ? "used" : "held") : m.kind === "lock" ? "locked" : "frozen";
+/** A marker's group attributes: its place, and hooks naming its kind, state and what it
+ * counts or marks (body, hole, pair, metal). */
+function markerAttrs(m, state, at) {
+  /** @type {Record<string, string>} */
   const attrs = { class: `marker marker-${m.kind} marker-${state}`, transform: `translate(${at[0]} ${at[1]})`,
     "data-testid": "snakes-marker", "data-kind": m.kind, "data-state": state };
   if (m.count !== undefined) attrs["data-count"] = String(m.count);
@@ -251,7 +252,13 @@ function drawMarker(kind, m, at, scale, pair) {
   if (m.body !== undefined) attrs["data-body"] = String(m.body);
   if (m.hole !== undefined) attrs["data-hole"] = String(m.hole);
   if (m.metal) attrs["data-metal"] = m.metal;
-  const group = svg("g", attrs);
+  return attrs;
+}
+
+function drawMarker(kind, m, at, scale, pair) {
+  const state = kind === "thawed" ? "thawed" : kind === "open" ? "open" : m.kind === "key"
+    ? (m.used ? "used" : "held") : m.kind === "lock" ? "locked" : "frozen";
+  const group = svg("g", markerAttrs(m, state, at));
   const unit = svg("g", { transform: `scale(${scale})` });
   group.append(unit);
   const width = WIDTHS[kind];
