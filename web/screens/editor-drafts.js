@@ -12,6 +12,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
+import { draftNamed, draftSet } from "./editor-state.js";
 
 // The panel's words, from the catalogue (editor.drafts.*), looked up when said.
 export const DRAFT_WORDS = {
@@ -67,8 +68,7 @@ function write(dp, entries) {
 
 /** The board is now draft `id` (null: not saved yet) named `name`, at revision `rev`. */
 function setCurrent(dp, id, name, rev = 0) {
-  dp.ed.draftId = id;
-  dp.ed.draftName = name;
+  draftSet(dp.ed, id, name);
   dp.nameInput.value = name;
   dp.baseRev = rev;
 }
@@ -83,8 +83,7 @@ function entryNow(ed, id, name, rev) {
 function draftSlot(dp, entries) {
   const { ed, nameInput } = dp;
   if (!ed.draftId) {
-    ed.draftId = newId();
-    ed.draftName = ed.draftName || nameInput.value.trim() || DRAFT_WORDS.auto(entries.length + 1);
+    draftSet(ed, newId(), ed.draftName || nameInput.value.trim() || DRAFT_WORDS.auto(entries.length + 1));
     dp.baseRev = 0;
     return null;
   }
@@ -93,8 +92,7 @@ function draftSlot(dp, entries) {
   if (storedRev === null && dp.baseRev > 0 || storedRev !== null && storedRev !== dp.baseRev) {
     // Another tab changed or deleted this draft since we last wrote it: keep both.
     const name = DRAFT_WORDS.thisTab(ed.draftName);
-    ed.draftId = newId();
-    ed.draftName = name;
+    draftSet(ed, newId(), name);
     dp.baseRev = 0;
     return storedRev === null ? DRAFT_WORDS.gone(name) : DRAFT_WORDS.forked(name);
   }
@@ -106,7 +104,7 @@ function save(dp, explicit) {
   if (!ed.answer) return;
   if (!ed.draftId && !explicit && !ed.history.canUndo) return;  // untouched copies stay unsaved
   const entries = list(dp);
-  if (explicit) ed.draftName = nameInput.value.trim() || ed.draftName;
+  if (explicit) draftNamed(ed, nameInput.value.trim() || ed.draftName);
   const note = draftSlot(dp, entries);
   nameInput.value = ed.draftName;
   const entry = entryNow(ed, ed.draftId, ed.draftName, dp.baseRev + 1);
@@ -178,7 +176,7 @@ function rename(dp, id, name) {
   const { ed } = dp;
   const clean = name.trim();
   if (!clean || !change(dp, id, () => ({ name: clean }))) return;
-  if (id === ed.draftId) { ed.draftName = clean; dp.nameInput.value = clean; }
+  if (id === ed.draftId) { draftNamed(ed, clean); dp.nameInput.value = clean; }
   render(dp);
   ed.say(DRAFT_WORDS.renamed(clean));
 }
@@ -214,7 +212,7 @@ function deleteDraft(dp, id) {
   if (!write(dp, entries)) return;
   dp.lastDeleted = { entry, at };
   dp.undoDelete.hidden = false;
-  if (id === ed.draftId) { ed.draftId = null; dp.baseRev = 0; }
+  if (id === ed.draftId) { draftSet(ed, null, ed.draftName); dp.baseRev = 0; }
   render(dp);
   ed.say(DRAFT_WORDS.deleted(entry.name));
 }
@@ -266,7 +264,7 @@ export function draftsPanel(ed) {
   dp.undoDelete.addEventListener("click", () => undoDeleteDraft(dp));
 
   // A name typed is the draft's name at once (before any save, it names the first one).
-  nameInput.addEventListener("input", () => { ed.draftName = nameInput.value.trim(); });
+  nameInput.addEventListener("input", () => { draftNamed(ed, nameInput.value.trim()); });
   nameInput.addEventListener("change", () => { if (ed.draftId) save(dp, true); });
   const onStorage = (event) => storage(dp, event);
   window.addEventListener("storage", onStorage);

@@ -5,7 +5,7 @@
 import { serialQueue } from "../contract.js";
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { issueText } from "./editor-state.js";
+import { answered, drafted, freeAreaFound, issueText, levelOpened, selectedSet, selectionChecked } from "./editor-state.js";
 
 export function say(e, text, kind = "info") {
   e.message.textContent = text;
@@ -35,13 +35,12 @@ function issueItem(issue) {
 /** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw. */
 export function show(e, next) {
   const { ed, issuesList } = e;
-  ed.answer = next;
+  answered(ed, next);
   e.replay.stop();
   e.tools.sync();
   issuesList.replaceChildren(...next.issues.map((issue) => issueItem(issue)));
   if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, t("editor.nothing-to-fix")));
-  const { selected } = ed;
-  if (selected && !(selected.kind === "body" ? next.level.bodies : next.level.holes)[selected.index]) ed.selected = null;
+  selectionChecked(ed);
   ed.arrange.fit(next.level);
   e.props.render();
   e.verification.render();
@@ -77,15 +76,13 @@ export async function open(e, level, { from = "draft", id = null, name = "", cer
   const { ed, python } = e;
   const opened = await python.open(level);
   if (!keepHistory) e.history.clear();
-  ed.selected = null;
-  ed.area = null;
-  ed.origin = from;
+  levelOpened(ed, from);
   e.drafts.setCurrent(id, name, rev);
   if (cert && opened.sha256 && cert.level_sha256 === opened.sha256) {
     ed.certificates.set(opened.sha256, cert);
     // The analysis says the largest free area is outlined: it is, however the
     // certificate came (imported, designed, a draft's).
-    if (cert.score) ed.freeArea = { sha: opened.sha256, cells: await python.freeArea(level) };
+    if (cert.score) freeAreaFound(ed, opened.sha256, await python.freeArea(level));
   }
   show(e, opened);
   return opened;
@@ -107,8 +104,8 @@ export async function applyEdit(e, request,
   const next = await e.python.edit(ed.answer.level, request);
   e.history.record();
   e.live.edited(request);
-  ed.origin = "draft";
-  if (select) ed.selected = select(next.level);
+  drafted(ed);
+  if (select) selectedSet(ed, select(next.level));
   show(e, next);
   e.drafts.save(false);
   return next;

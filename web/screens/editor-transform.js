@@ -5,7 +5,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { cellWords } from "./editor-state.js";
+import { areaSet, cellWords } from "./editor-state.js";
 import { WORD_STEPS } from "./directions.js";
 
 // The bar's words, from the catalogue (editor.arrange.*), looked up when said.
@@ -24,7 +24,7 @@ export const TRANSFORM_WORDS = {
 /** The arrange bar of the editor `ed`: {element, area(cells), click(cell) -> bool, sync()}.
  * The selected area is `ed.area` ([x0, y0, x1, y1] or null), drawn by the board. */
 export function transformBar(ed) {
-  ed.area = null;
+  areaSet(ed, null);
   let copying = false;
   const scope = el("span", { class: "editor-scope", "data-testid": "editor-scope" }, TRANSFORM_WORDS.whole());
   const button = (testid, label, onclick, attrs = {}) => el("button", { type: "button", "data-testid": testid, onclick, ...attrs }, label);
@@ -39,7 +39,7 @@ export function transformBar(ed) {
     ...moves, copyButton, clearButton, scope);
 
   function setArea(area) {
-    ed.area = area;
+    areaSet(ed, area);
     copying = false;
     sync();
     if (ed.answer) ed.redraw();
@@ -59,7 +59,7 @@ export function transformBar(ed) {
     if (by) request.by = by;
     const next = areaAfter(op, by);
     if (await ed.edit(request)) {
-      ed.area = next;
+      areaSet(ed, next);
       sync();
       ed.redraw();
       ed.say(TRANSFORM_WORDS.done(op));

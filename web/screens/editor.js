@@ -27,7 +27,7 @@ import { livePanel } from "./editor-live.js";
 import { propsPanel } from "./editor-props.js";
 import { solutionReplay, tryPlayView } from "./editor-replay.js";
 import { start } from "./editor-start.js";
-import { EditHistory, editorState } from "./editor-state.js";
+import { EditHistory, editorState, left, partsBuilt } from "./editor-state.js";
 import { editorTools } from "./editor-tools.js";
 import { transformBar } from "./editor-transform.js";
 import { verifyPanel } from "./editor-verify.js";
@@ -46,7 +46,7 @@ function editorObject(app) {
   const ed = editorState();
   const history = new EditHistory(ed);
   const e = { app, python, ed, history };
-  Object.assign(ed, {
+  partsBuilt(ed, {
     app, python, history,
     // The board's colours in the theme in use (a theme change mounts the editor again).
     palette: app.palette ? app.palette.PALETTE.map((_, i) => app.palette.colour(i)) : [],
@@ -76,14 +76,14 @@ function editorParts(e) {
   const { ed, app } = e;
   e.message = el("p", { class: "editor-message", "data-testid": "editor-message", "aria-live": "polite" });
   const tools = e.tools = editorTools(ed);
-  ed.arrange = transformBar(ed);
+  partsBuilt(ed, { arrange: transformBar(ed) });
   e.live = livePanel(ed);
   e.batches = batchPanel(ed);
   e.props = propsPanel(ed);
   const verification = e.verification = verifyPanel(ed);
   e.replay = solutionReplay(ed);
   const drafts = e.drafts = draftsPanel(ed);
-  ed.drafts = drafts;
+  partsBuilt(ed, { drafts });
   const files = e.files = editorFiles(ed, drafts);
   const design = e.design = designForm(ed);
   app.python.snakes.facts().then((facts) => {
@@ -154,7 +154,7 @@ export const screen = {
 
     return {
       unmount() {
-        ed.alive = false;
+        left(ed);
         e.replay.stop();
         e.live.stop();
         e.drafts.detach();
