@@ -81,7 +81,7 @@ const settings = makeSettings(store, (values) => {
   if (applyLanguage()) redraw();
   app.dispatchEvent(new CustomEvent("settings", { detail: values }));
 });
-/** The interface every screen codes against. */
+/** The interface every screen codes against (its type: App, below). */
 const app = Object.assign(new EventTarget(), {
   /** The Python functions the screens call (contract.js). */
   python,
@@ -116,6 +116,8 @@ const app = Object.assign(new EventTarget(), {
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
 });
+
+/** The shell as the screens see it. @typedef {typeof app & {readonly generation: number}} App */
 
 // Which worker answers now: it changes when a cancel had to replace the worker, and
 // everything that worker held (open games) is gone then. (A getter defined here, not in

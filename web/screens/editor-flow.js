@@ -32,7 +32,8 @@ function issueItem(issue) {
   return item;
 }
 
-/** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw. */
+/** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw.
+ * @param {any} e @param {import("../types/bridge").DraftAnswer} next */
 export function show(e, next) {
   const { ed, issuesList } = e;
   answered(ed, next);

@@ -53,7 +53,7 @@ function editorObject(app) {
     letters: (app.palette && app.palette.LETTERS) || [],
     say: (...args) => say(e, ...args),
     refusal: (...args) => refusal(e, ...args),
-    show: (...args) => show(e, ...args),
+    show: (next) => show(e, next),
     redraw: () => redraw(e),
     open: (level, options) => open(e, level, options),
     edit: (...args) => edit(e, ...args),

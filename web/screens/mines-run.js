@@ -28,6 +28,10 @@ export function enqueue(m, work) {
   })).act(work);
 }
 
+/** @typedef {import("./mines-state.js").Mines} Mines */
+/** @typedef {import("./mines-state.js").RunAnswer} RunAnswer */
+
+/** Keep the run's save, over the revision this tab holds. @param {Mines} m @param {RunAnswer} answer */
 export function save(m, answer) {
   if (!answer.save || m.stale) return;
   try {
@@ -128,7 +132,8 @@ export function recordRun(m, result) {
 }
 
 /** Take Python's answer and draw it; a round's end plays out first (resolves when the
- *  sequence is over: the serial queue, and so data-busy, waits for it). */
+ *  sequence is over: the serial queue, and so data-busy, waits for it).
+ * @param {Mines} m @param {RunAnswer} answer */
 export function take(m, answer) {
   const before = m.state;
   stateTaken(m, stateOf(answer));
@@ -139,7 +144,7 @@ export function take(m, answer) {
   if (before && m.state && (before.battle !== m.state.battle || before.board_no !== m.state.board_no)) {
     m.log.clear();
   }
-  m.log.add(answer.log || []);
+  m.log.add(("log" in answer && answer.log) || []);  // a hint answers no log
   hintShown(m, null);
   m.hintBox.hidden = true;
   m.hintBox.replaceChildren();
@@ -181,7 +186,8 @@ function settle(m, answer) {
   });
 }
 
-/** Take the answer to the player's input, drawn first, then say and sound what it did. */
+/** Take the answer to the player's input, drawn first, then say and sound what it did.
+ * @param {Mines} m @param {RunAnswer} answer @param {string | null} did */
 export async function told(m, answer, did) {
   const played = take(m, answer);
   if (m.live) m.feedback.report(minesReport(answer, did));

@@ -6,7 +6,7 @@
 
 /**
  * A new run's page state for the shell `app`.
- * @param {any} app
+ * @param {import("../app.js").App} app
  */
 export function minesState(app) {
   return {
@@ -51,6 +51,12 @@ export function minesState(app) {
 }
 
 /** @typedef {ReturnType<typeof minesState>} Mines */
+/** Every answer of a run's verbs (gridforge.mines.page): the midend's envelope and the
+ * run's own fields.
+ * @typedef {import("../types/bridge").Opened | import("../types/bridge").ResumedRun
+ *   | import("../types/bridge").PlayAnswer | import("../types/bridge").ContinueAnswer
+ *   | import("../types/bridge").RefreshAnswer | import("../types/bridge").PickAnswer
+ *   | import("../types/bridge").UseAnswer | import("../types/bridge").MinesHintAnswer} RunAnswer */
 
 /** The page's parts, made: any of the part fields above. @param {Mines} m @param {Partial<Mines>} parts */
 export function viewBuilt(m, parts) {

@@ -28,7 +28,7 @@ import { telemetryRecorder } from "./snakes-telemetry.js";
 /**
  * The state of one level in play: the game Python holds, what the page shows of it, and
  * the drag, keys and timings in flight.
- * @param {any} app the shell (app.js)
+ * @param {import("../app.js").App} app the shell
  * @param {PlayOptions} options
  */
 export function playState(app, { level, levelNumber, certificate, sha, onWin, saveProgress, kind }) {
@@ -63,11 +63,12 @@ export function playState(app, { level, levelNumber, certificate, sha, onWin, sa
     /** @type {number[] | null} */ refusedAt: null,  // the cell a refused step tried to enter
     detach: () => {},     // the board's input, once wired
     /** @type {any} */ parts: null,                  // the play view's elements (viewBuilt)
-    queue: serialQueue({ live: () => p.live, report: (error) => app.message(error.message, "error") }),
-    tele: telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
-      kind: kind ?? (levelNumber !== null ? "mainline" : "draft") }),
   };
-  return p;
+  // Made once the state is: the queue asks it whether the level is still in play.
+  const queue = serialQueue({ live: () => p.live, report: (error) => app.message(error.message, "error") });
+  const tele = telemetryRecorder(app, { sha: levelSha, levelNumber, best: certified,
+    kind: kind ?? (levelNumber !== null ? "mainline" : "draft") });
+  return Object.assign(p, { queue, tele });
 }
 
 /** @typedef {ReturnType<typeof playState>} Play */
