@@ -83,7 +83,7 @@ def run_tests(only: list[str]) -> int:
         env["GRIDFORGE_FULL_SUITE"] = "1"  # everything is installed: a missing part fails
     suites: dict[str, Command] = {
         "ruff": [py, "-m", "ruff", "check", "."],
-        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "build.py"],
+        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "tools", "build.py"],
         # The page's JavaScript against the types generated from Python (web/types/): the
         # page's modules, then the two workers (their global scope is not a window's).
         "tsc": [py, "-m", "buildsys.typecheck"],

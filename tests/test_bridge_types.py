@@ -1,5 +1,5 @@
 """The bridge typed from both ends (issue 53): ``web/types/bridge.d.ts`` is what
-``buildsys.bridge_types`` writes from the Python answer types now, and the generator writes
+``tools.bridge_types`` writes from the Python answer types now, and the generator writes
 what those types say (generic bases, optional keys, literals, unions, clashing names)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from gridforge import api
 from gridforge.jsontypes import Json, JsonObject
 
-from buildsys import bridge_types
+from tools import bridge_types
 
 pytestmark = pytest.mark.cpython_only  # reads the source tree
 
