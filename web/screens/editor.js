@@ -137,6 +137,7 @@ function editorPage(e, root) {
 export const screen = {
   id: "editor",
   get title() { return t("route.screen.editor"); },
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app, params = {}) {
     linkCss();
     const e = editorObject(app);

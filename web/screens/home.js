@@ -54,6 +54,7 @@ function minesRuns(app) {
 export const screen = {
   id: "home",
   title: "Home",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     const progress = app.store.progress();
     const drafts = app.store.drafts();
@@ -88,7 +89,7 @@ export const screen = {
       const file = fileInput.files && fileInput.files[0];
       fileInput.value = "";
       if (!file) return;
-      const section = root.querySelector("[data-testid=home]");
+      const section = /** @type {HTMLElement | null} */ (root.querySelector("[data-testid=home]"));
       if (section) section.dataset.busy = "1";  // Python checks the file: a moment
       try {
         // Checked as deeply as the screens would use it before anything is replaced.

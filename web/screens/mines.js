@@ -117,6 +117,7 @@ function minesPage(m, root) {
 export const screen = {
   id: "mines",
   title: "Mines",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     ensureStyles();
     const m = minesState(app);

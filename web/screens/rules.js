@@ -13,6 +13,7 @@ const MINES_CELL = 1;      // the mines picture's cell in its own viewBox units 
 export const screen = {
   id: "rules",
   title: "How to play",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     let live = true;
     const boards = [];     // [box, picture, title]: redrawn when the colour letters change
@@ -169,6 +170,8 @@ function groundMarks(node, cell, x, y) {
 /** A corner of a mines board: opened ground with its digits, concealed cells, a flag, a
  * dug mine, fog, the player's figure; `mark` rings the cell a frame is about and `ring` the
  * digits that prove it. */
+/** @param {{grid: string[][], avatar?: number[] | null, mark?: number[] | null,
+ *   ring?: number[][] | null}} picture @param {string} title */
 export function minesPicture({ grid, avatar, mark, ring }, title = "") {
   const rows = grid.length;
   const cols = grid[0].length;
@@ -178,7 +181,7 @@ export function minesPicture({ grid, avatar, mark, ring }, title = "") {
   node.style.setProperty("--cols", cols);
   grid.forEach((row, y) => row.forEach((cell, x) => minesCell(node, cell, x, y, avatar)));
   // the digits that prove a frame's cell, and that cell, outlined in the hint's colours
-  const outline = ([x, y], inset, width, colour, attr) => {
+  const outline = (/** @type {number[]} */ [x, y], inset, width, colour, attr) => {
     const line = svg("rect", { x: x + inset, y: y + inset, width: 1 - 2 * inset, height: 1 - 2 * inset,
       rx: 0.13, fill: "none", "stroke-width": width, [attr]: "1" });
     line.style.stroke = colour;

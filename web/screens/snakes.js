@@ -72,6 +72,7 @@ async function openLevel(root, app, n, handle) {
 export const screen = {
   id: "snakes",
   title: "Snakes",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app, params) {
     if (params.level === undefined) {
       const map = mountMap(root, app);
