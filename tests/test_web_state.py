@@ -3,8 +3,7 @@ by its state module alone, through named transitions; the drawing and input modu
 and ask it to change. Statically: outside its state module, no file of web/ assigns a field
 of the object (``=``, ``+=``, ``??=``, ``++``, ``delete``, ``Object.assign``), read as
 tokens, so comments and strings never count. The writes through the view's own elements
-(``p.parts.counter.textContent = ...``: the DOM, which the drawing owns) and into the shell
-(``m.app``) are not the state's.
+(``p.parts.counter.textContent = ...``: the DOM, which the drawing owns) are not the state's.
 """
 
 from __future__ import annotations
@@ -19,8 +18,6 @@ from tests.test_web_shape import Token, tokens
 pytestmark = pytest.mark.cpython_only  # reads web/ from the source tree
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-# The shell's object (app.js), which a screen's state holds but does not own.
-SHELL = "app"
 _COMPOUND = {"+", "-", "*", "/", "%", "**", "??", "||", "&&", "<<", ">>", "|", "&", "^"}
 
 
@@ -60,7 +57,7 @@ def writes(source: str, name: str, elements: frozenset[str] = frozenset(), *,
             continue
         field = toks[i + 2].text
         end = _member_end(toks, i + 3)
-        if _assigned(toks, i, end) and (end == i + 3 or field not in {*elements, SHELL}):
+        if _assigned(toks, i, end) and (end == i + 3 or field not in elements):
             found.append(f"{tok.line}: {name}.{field}")
     found += [f"{t.line}: Object.assign({name}, ...)" for j, t in enumerate(toks)
               if t.text == "assign" and j >= 2 and toks[j - 2].text == "Object"

@@ -81,8 +81,18 @@ const settings = makeSettings(store, (values) => {
   if (applyLanguage()) redraw();
   app.dispatchEvent(new CustomEvent("settings", { detail: values }));
 });
+let minesDailyAsked = false;  // home's "daily run" asked for the day's seed (issue 51)
+
 /** The interface every screen codes against (its type: App, below). */
 const app = Object.assign(new EventTarget(), {
+  /** Home's "daily run": the Mines screen opens on the day's seed (issue 51). */
+  askMinesDaily() { minesDailyAsked = true; },
+  /** Whether the day's run was asked for; answered once (the Mines screen takes it). */
+  takeMinesDaily() {
+    const asked = minesDailyAsked;
+    minesDailyAsked = false;
+    return asked;
+  },
   /** The Python functions the screens call (contract.js). */
   python,
   /** Tools and tests: a call by its full dotted name (errors in the player's words). */

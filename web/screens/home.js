@@ -40,7 +40,7 @@ function minesRuns(app) {
   const runs = log.runs.slice(0, 5);
   return el("div", { class: "mines-runs" },
     el("button", { type: "button", class: "go", "data-testid": "mines-daily",
-      onclick: () => { app.minesDaily = true; app.navigate("#mines"); } }, t("home.mines.daily")),
+      onclick: () => { app.askMinesDaily(); app.navigate("#mines"); } }, t("home.mines.daily")),
     el("p", { class: "place", "data-testid": "mines-daily-best" }, best
       ? t("home.mines.daily-best", { result: result(best), battle: best.battle }) : t("home.mines.daily-none")),
     runs.length ? el("details", { class: "mines-history", "data-testid": "mines-history", open: true },

@@ -254,8 +254,7 @@ export function openRun(m) {
     await m.app.ready;
     if (!m.live) return;
     // The day's run (issue 51): its seed from the date, the same for every player.
-    const daily = m.app.minesDaily === true;
-    m.app.minesDaily = false;
+    const daily = m.app.takeMinesDaily();
     const date = new Date().toISOString().slice(0, 10);
     dailyKnown(m, date, await m.app.python.mines.dailySeed(date));
     if (!m.live) return;
