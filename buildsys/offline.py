@@ -11,7 +11,8 @@ from pathlib import Path
 from buildsys.levels import BLOCK_NAME
 from buildsys.steps import StepFailed, sha256_of
 
-SW_PLACEHOLDER = "const BUILD = null;  // build.py writes this build's version and files here"
+SW_PLACEHOLDER = ("const BUILD = /** @type {SiteBuild | null} */ (null);  "
+                  "// build.py writes this build's version and files here")
 
 
 # The service worker fills its cache with the whole site but the main line's later blocks:

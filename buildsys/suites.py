@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Mapping
 
-from buildsys.install import download_wheels, ensure_chromium, ensure_venv
+from buildsys.install import download_wheels, ensure_chromium, ensure_npm, ensure_venv
 from buildsys.paths import BUILD, ROOT, WHEELHOUSE, venv_python
 from buildsys.steps import Command, say
 from buildsys.website import build_all
@@ -26,7 +26,7 @@ PYODIDE_TEST_WHEELS = (
     "hypothesis==6.155.7",
     "sortedcontainers==2.4.0",
 )
-SUITES = ("ruff", "mypy", "pytest", "pyodide", "e2e")  # in the order they are reported
+SUITES = ("ruff", "mypy", "tsc", "pytest", "pyodide", "e2e")  # in the order they are reported
 
 
 def run_suite(name: str, cmd: Command, env: Mapping[str, str] | None = None) -> bool:
@@ -72,6 +72,8 @@ def run_tests(only: list[str]) -> int:
         build_all()
     else:
         ensure_venv()  # ruff, mypy and pytest run on the sources
+        if "tsc" in chosen:
+            ensure_npm()  # the pinned TypeScript compiler
     if "pyodide" in chosen:
         download_wheels("download the Pyodide test wheels", PYODIDE_TEST_WHEELS, WHEELHOUSE,
                         python_version="3.14")
@@ -81,7 +83,11 @@ def run_tests(only: list[str]) -> int:
         env["GRIDFORGE_FULL_SUITE"] = "1"  # everything is installed: a missing part fails
     suites: dict[str, Command] = {
         "ruff": [py, "-m", "ruff", "check", "."],
-        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "build.py", "bench"],
+        "mypy": [py, "-m", "mypy", "--strict", "pkg/gridforge", "buildsys", "tools", "build.py",
+                 "bench"],
+        # The page's JavaScript against the types generated from Python (web/types/): the
+        # page's modules, then the two workers (their global scope is not a window's).
+        "tsc": [py, "-m", "buildsys.typecheck"],
         # --durations: the slowest tests in every log, where the suite's time goes. Two
         # workers: the Pyodide run beside them needs a core for about a third of their time.
         "pytest": [py, "-m", "pytest", "-q", "--durations=15", "-n", "2", "tests"],

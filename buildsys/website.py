@@ -166,7 +166,8 @@ def lay_out_site(wheel: Path) -> None:
                          "(run `python3 build.py test` or `npm ci` first)")
     if SITE.exists():
         shutil.rmtree(SITE)
-    shutil.copytree(ROOT / "web", SITE)
+    # The bridge's type declarations (web/types/*.d.ts) are for tsc only, not served.
+    shutil.copytree(ROOT / "web", SITE, ignore=shutil.ignore_patterns("*.d.ts"))
     # The message catalogues (one per language) live in the package, shared with Python;
     # the shell reads the same files from catalogue/ (docs/languages.md).
     shutil.copytree(ROOT / "pkg" / "gridforge" / "catalogue", SITE / "catalogue")

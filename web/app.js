@@ -18,7 +18,9 @@ import { noticeBanner } from "./shell-notices.js";
 import { offlineLine } from "./shell-offline.js";
 import { said, Store } from "./store.js";
 
-const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+/** The shell's element of `data-testid` (index.html has every one the shell names). */
+const $ = (/** @type {string} */ testid) =>
+  /** @type {HTMLElement} */ (document.querySelector(`[data-testid="${testid}"]`));
 const bridge = new PythonBridge();
 
 // ---------------------------------------------------------------------------- messages
@@ -75,8 +77,23 @@ function reportSoon(text, kind) {
 }
 
 
-const app = new EventTarget();
-Object.assign(app, {
+const settings = makeSettings(store, (values) => {
+  showDeveloper();
+  if (applyLanguage()) redraw();
+  app.dispatchEvent(new CustomEvent("settings", { detail: values }));
+});
+let minesDailyAsked = false;  // home's "daily run" asked for the day's seed (issue 51)
+
+/** The interface every screen codes against (its type: App, below). */
+const app = Object.assign(new EventTarget(), {
+  /** Home's "daily run": the Mines screen opens on the day's seed (issue 51). */
+  askMinesDaily() { minesDailyAsked = true; },
+  /** Whether the day's run was asked for; answered once (the Mines screen takes it). */
+  takeMinesDaily() {
+    const asked = minesDailyAsked;
+    minesDailyAsked = false;
+    return asked;
+  },
   /** The Python functions the screens call (contract.js). */
   python,
   /** Tools and tests: a call by its full dotted name (errors in the player's words). */
@@ -98,22 +115,20 @@ Object.assign(app, {
     if (target === location.hash) { route(); return; }
     if (replace) { history.replaceState(null, "", target); route(); } else location.hash = target;
   },
+  /** @type {{screen: string, params: Record<string, any>, hash: string, problem: string | null} | null} */
   route: null,
   store,
   palette,
   /** The player's settings (settings.js): a change is saved and applied at once, and the
    * screens hear of it by the "settings" event. */
-  settings: makeSettings(store, (values) => {
-    showDeveloper();
-    if (applyLanguage()) redraw();
-    app.dispatchEvent(new CustomEvent("settings", { detail: values }));
-  }),
+  settings,
+  /** Sounds and vibrations for what the games' answers say happened (feel.js). */
+  feel: makeFeel(settings),
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
 });
 
-/** Sounds and vibrations for what the games' answers say happened (feel.js). */
-app.feel = makeFeel(app.settings);
+/** The shell as the screens see it. @typedef {typeof app & {readonly generation: number}} App */
 
 // Which worker answers now: it changes when a cancel had to replace the worker, and
 // everything that worker held (open games) is gone then. (A getter defined here, not in
@@ -121,7 +136,7 @@ app.feel = makeFeel(app.settings);
 Object.defineProperty(app, "generation", { get: () => bridge.generation });
 
 // Tests and tools: window.gridforge.ready / call / cancel (raw dotted names, raw errors).
-window.gridforge = {
+/** @type {any} */ (window).gridforge = {
   get ready() { return bridge.ready; },
   get versions() { return bridge.versions; },
   call(name, ...args) {
@@ -138,12 +153,14 @@ window.gridforge = {
 };
 
 // ---------------------------------------------------------------------------- status
-bridge.addEventListener("status", ({ detail }) => {
+bridge.addEventListener("status", (event) => {
+  const { detail } = /** @type {CustomEvent} */ (event);
   // The worker names its stage (it has no catalogue); the page says it.
   const stage = has(`shell.stage.${detail.stage}`) ? t(`shell.stage.${detail.stage}`, { name: detail.detail }) : detail.detail;
   $("status").textContent = t("shell.loading-detail", { detail: stage });
 });
-bridge.addEventListener("ready", ({ detail }) => {
+bridge.addEventListener("ready", (event) => {
+  const { detail } = /** @type {CustomEvent} */ (event);
   $("status").textContent = t("shell.ready");
   $("status").dataset.state = "ready";
   $("versions").textContent =
@@ -158,7 +175,7 @@ const consoleLink = $("screen-console");
 function showDeveloper() {
   const on = app.settings.developer;
   $("versions")?.toggleAttribute("hidden", !on);
-  const nav = document.querySelector("nav[data-testid=screens]");
+  const nav = /** @type {HTMLElement} */ (document.querySelector("nav[data-testid=screens]"));
   if (consoleLink) {
     if (on && !consoleLink.isConnected) nav.append(consoleLink);
     else if (!on) consoleLink.remove();
@@ -168,7 +185,8 @@ showDeveloper();
 // Python failing to load is said until the page is reloaded: a screen mounted afterwards
 // (the first route may finish after the failure) says it again instead of clearing it.
 let loadFailure = null;
-bridge.addEventListener("load-error", ({ detail }) => {
+bridge.addEventListener("load-error", (event) => {
+  const { detail } = /** @type {CustomEvent} */ (event);
   loadFailure = detail;
   $("status").textContent = t("shell.failed");
   $("status").dataset.state = "error";
@@ -176,7 +194,7 @@ bridge.addEventListener("load-error", ({ detail }) => {
 });
 
 // ---------------------------------------------------------------------------- routing
-const main = document.getElementById("screen");
+const main = /** @type {HTMLElement} */ (document.getElementById("screen"));
 let current = null;   // {id, handle}
 let routeToken = 0;
 // The main line's last level number is Python's, published by the build in
@@ -196,19 +214,7 @@ async function route() {
   // screen reads the progress.
   if (!routed) store.progress();
   const parsed = parse(location.hash, levels);
-  if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
-    history.replaceState(null, "", parsed.hash);  // one spelling per route
-  } else if (parsed.problem) {
-    history.replaceState(null, "", parsed.hash);
-  }
-  // `problem`: what was wrong with the fragment (shown below once the screen is mounted; a
-  // screen whose opening words come later puts them after it, never over it).
-  app.route = { screen: parsed.screen, params: parsed.params, hash: parsed.hash, problem: parsed.problem };
-  for (const link of document.querySelectorAll("nav[data-testid=screens] a")) {
-    if (link.dataset.screen === parsed.screen) link.setAttribute("aria-current", "page");
-    else link.removeAttribute("aria-current");
-  }
-  document.title = parsed.screen === "home" ? "gridforge" : `gridforge · ${title(parsed.screen)}`;  // i18n-ok: a name and a separator
+  markRoute(parsed);
   let module = null;
   let loadProblem = null;
   try {
@@ -218,10 +224,7 @@ async function route() {
     console.error(error);
   }
   if (token !== routeToken) return;  // a newer navigation won
-  if (current && current.handle && typeof current.handle.unmount === "function") {
-    try { current.handle.unmount(); } catch (error) { console.error(error); }
-  }
-  current = null;
+  unmountCurrent();
   clearMessage();
   main.replaceChildren();
   main.dataset.screen = parsed.screen;
@@ -230,7 +233,45 @@ async function route() {
     app.navigate("#home", { replace: true });
     return;
   }
-  const { screen } = module;
+  mountScreen(module.screen, parsed);
+  if (!routed) deepCheck(parsed);
+  routed = true;
+  if (parsed.problem) message(parsed.problem, "error");
+  if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
+  const reports = pendingReports;
+  pendingReports = [];
+  for (const [text, kind] of reports) message(text, kind);
+}
+
+/** The route `parsed` in the address (one spelling per route), app.route, the navigation's
+ * current link and the document's title. */
+function markRoute(parsed) {
+  if (location.hash && parsed.hash !== location.hash && !parsed.problem) {
+    history.replaceState(null, "", parsed.hash);  // one spelling per route
+  } else if (parsed.problem) {
+    history.replaceState(null, "", parsed.hash);
+  }
+  // `problem`: what was wrong with the fragment (shown below once the screen is mounted; a
+  // screen whose opening words come later puts them after it, never over it).
+  app.route = { screen: parsed.screen, params: parsed.params, hash: parsed.hash, problem: parsed.problem };
+  for (const link of document.querySelectorAll("nav[data-testid=screens] a")) {
+    if (!(link instanceof HTMLElement)) continue;
+    if (link.dataset.screen === parsed.screen) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  document.title = parsed.screen === "home" ? "gridforge" : `gridforge · ${title(parsed.screen)}`;  // i18n-ok: a name and a separator
+}
+
+/** The screen on the page let go (its failure logged, never in the way of the next). */
+function unmountCurrent() {
+  if (current && current.handle && typeof current.handle.unmount === "function") {
+    try { current.handle.unmount(); } catch (error) { console.error(error); }
+  }
+  current = null;
+}
+
+/** Mount `screen` for `parsed`; a screen that throws is said, and the shell goes on. */
+function mountScreen(screen, parsed) {
   mounting = true;
   try {
     const handle = screen.mount(main, app, parsed.params) ?? null;
@@ -241,13 +282,6 @@ async function route() {
   } finally {
     mounting = false;
   }
-  if (!routed) deepCheck(parsed);
-  routed = true;
-  if (parsed.problem) message(parsed.problem, "error");
-  if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
-  const reports = pendingReports;
-  pendingReports = [];
-  for (const [text, kind] of reports) message(text, kind);
 }
 
 /** The stored progress's deep check (progress-check.js) once Python is loaded, unless

@@ -4,12 +4,25 @@
 
 import { t } from "./i18n.js";
 
+/** A call Python is answering: how it settles, and where its progress goes.
+ * @typedef {{resolve: (value: any) => void, reject: (error: Error) => void,
+ *   onProgress?: (message: any) => void, name: string}} PendingCall */
+/** An error of a failed call, with Python's envelope fields.
+ * @typedef {Error & {type?: string, issues?: unknown, text?: string}} CallError */
+
 export class PythonBridge extends EventTarget {
   constructor(workerUrl = new URL("./worker.js", import.meta.url)) {
     super();
     this.workerUrl = workerUrl;
     this.nextId = 1;
+    /** @type {Map<number, PendingCall>} */
     this.pending = new Map();
+    /** @type {Promise<any>} */ this.ready;
+    /** @type {(versions: any) => void} */ this.resolveReady;
+    /** @type {(error: Error) => void} */ this.rejectReady;
+    /** @type {string | null} */ this.failure;
+    /** @type {Uint8Array | null} */ this.interruptBuffer;
+    /** @type {Worker} */ this.worker;
     this.versions = null;
     this.generation = 0;  // counts the workers started: what Python held dies with a worker
     this.start();
@@ -70,7 +83,7 @@ export class PythonBridge extends EventTarget {
       case "error": {
         if (call) {
           this.pending.delete(message.id);
-          const error = new Error(message.error.message);
+          const error = /** @type {CallError} */ (new Error(message.error.message));
           error.type = message.error.type;
           error.issues = message.error.issues;
           error.text = message.error.text;  // the player's words, from Python
@@ -88,7 +101,8 @@ export class PythonBridge extends EventTarget {
   }
 
   /** Call a Python function by dotted name; resolves to its JSON result. */
-  call(name, args = [], { onProgress } = {}) {
+  call(/** @type {string} */ name, /** @type {unknown[]} */ args = [],
+    /** @type {{onProgress?: (message: any) => void}} */ { onProgress } = {}) {
     if (this.failure) return Promise.reject(new Error(this.failure));  // Python never loaded
     const id = this.nextId++;
     const promise = new Promise((resolve, reject) => {
@@ -120,7 +134,7 @@ export class PythonBridge extends EventTarget {
     const cancelled = [...this.pending.values()];
     this.pending.clear();
     for (const { reject } of cancelled) {
-      const error = new Error("cancelled");
+      const error = /** @type {CallError} */ (new Error("cancelled"));
       error.type = "Cancelled";
       reject(error);
     }

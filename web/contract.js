@@ -8,6 +8,17 @@
 
 import { t } from "./i18n.js";
 
+/** @typedef {import("./types/bridge").PageVerbs} PageVerbs */
+/** @typedef {keyof PageVerbs} PageVerb */
+/**
+ * A page function as the contract offers it: Python's JSON arguments in, its answer out
+ * (both as web/types/bridge.d.ts, generated from the Python types, says).
+ * @template {PageVerb} N
+ * @typedef {(...args: PageVerbs[N]["args"]) => Promise<PageVerbs[N]["answer"]>} Verb
+ */
+/** @typedef {(done: number, total: number, label: string, figures?: unknown) => void} OnProgress */
+/** @typedef {(name: string, args: unknown[], onProgress?: OnProgress, quiet?: boolean) => Promise<any>} Invoke */
+
 const API = "gridforge.api.";
 const SNAKES = "gridforge.snakes.page.";
 const MINES = "gridforge.mines.page.";
@@ -33,13 +44,17 @@ export const WORKER_ENTRY = Object.freeze({
 });
 
 /** A failed call in the player's words (Python wrote them); the original stays on `.detail`. */
+/**
+ * @param {any} error
+ * @returns {Error & {type?: string, issues?: unknown, detail?: string}}
+ */
 export function playerError(error) {
   const raw = String((error && error.message) || error || "unknown error");
   const type = error && error.type;
   if (type === "InternalError") console.error(raw);  // the details for a bug report
   const text = error && typeof error.text === "string" ? error.text
     : type === "Cancelled" ? t("error.cancelled") : raw;
-  const out = new Error(text);
+  const out = /** @type {Error & {type?: string, issues?: unknown, detail?: string}} */ (new Error(text));
   out.type = type;
   out.issues = error && error.issues;
   out.detail = raw;
@@ -54,8 +69,15 @@ export function playerError(error) {
  * object, an unchanged one the same object as before. `forget(id)` drops a closed game.
  */
 export function pageCopy(limit = 32) {
+  /** @type {Map<string, {view: unknown, offer: unknown}>} */
   const games = new Map();
-  function whole(answer) {
+  /**
+   * @template T
+   * @param {T} reply
+   * @returns {T}
+   */
+  function whole(reply) {
+    const answer = /** @type {any} */ (reply);  // any answer passes: play answers are made whole
     if (!answer || typeof answer.id !== "string" || !("changes" in answer)) return answer;
     let shown;
     if (answer.changes === null) shown = { view: answer.view, offer: answer.offer };
@@ -66,10 +88,13 @@ export function pageCopy(limit = 32) {
     }
     games.delete(answer.id);
     games.set(answer.id, shown);
-    while (games.size > limit) games.delete(games.keys().next().value);
+    for (const id of games.keys()) {  // the oldest first, until the limit holds
+      if (games.size <= limit) break;
+      games.delete(id);
+    }
     return { ...answer, view: shown.view, offer: shown.offer, changes: null };
   }
-  return { whole, forget: (id) => games.delete(id) };
+  return { whole, forget: (/** @type {string} */ id) => games.delete(id) };
 }
 
 /** `value` with each `[path, value]` of `changes` applied, copying only along the paths. */
@@ -83,23 +108,39 @@ export function applyChanges(value, changes) {
   return changes.reduce((at, [path, next]) => setAt(at, path, 0, next), value);
 }
 
-/**
- * The contract over `invoke(name, args, onProgress)` (the shell's tracked bridge call):
- * `{api, snakes, editor, mines, named}`, each method resolving to Python's JSON answer.
- */
-export function makeContract(invoke) {
+/** The ways the contract calls Python over `invoke`: each takes a page function's name and
+ * answers the method the screens call. */
+function callers(/** @type {Invoke} */ invoke) {
+  /** @type {<N extends PageVerb>(name: N) => Verb<N>} */
   const call = (name) => (...args) => invoke(name, args).catch((error) => { throw playerError(error); });
   // A play verb of either game: its answer made whole (see pageCopy); closing forgets it.
   const copy = pageCopy();
+  /** @type {<N extends PageVerb>(name: N) => Verb<N>} */
   const play = (name) => { const f = call(name); return (...args) => f(...args).then(copy.whole); };
-  const close = (name) => { const f = call(name); return (id) => { copy.forget(id); return f(id); }; };
+  /** @type {<N extends PageVerb>(name: N) => (id: string) => Promise<PageVerbs[N]["answer"]>} */
+  const close = (name) => {
+    const f = /** @type {(id: string) => Promise<PageVerbs[typeof name]["answer"]>} */ (call(name));
+    return (id) => { copy.forget(id); return f(id); };
+  };
   // A long call: `(args, onProgress({done, total, label}))`.
+  /** @type {<N extends PageVerb>(name: N) => (args: PageVerbs[N]["args"], onProgress?: OnProgress) => Promise<PageVerbs[N]["answer"]>} */
   const long = (name) => (args, onProgress = () => {}) =>
     invoke(name, args, onProgress).catch((error) => { throw playerError(error); });
   // A long call that never shows the busy overlay (the editor's live status).
   // Its `pythonName` lets a screen tell whether it is the call Python is running now.
-  const quiet = (name) => Object.assign((...args) =>
+  /** @type {<N extends PageVerb>(name: N) => Verb<N> & {pythonName: N}} */
+  const quiet = (name) => Object.assign((/** @type {PageVerbs[typeof name]["args"]} */ ...args) =>
     invoke(name, args, () => {}, true).catch((error) => { throw playerError(error); }), { pythonName: name });
+  return { call, play, close, long, quiet };
+}
+
+/**
+ * The contract over `invoke(name, args, onProgress)` (the shell's tracked bridge call):
+ * `{api, snakes, editor, mines, named}`, each method resolving to Python's JSON answer.
+ */
+export function makeContract(/** @type {Invoke} */ invoke) {
+  const { call, play, close, long, quiet } = callers(invoke);
+  /** @type {Promise<import("./types/bridge").Facts> | null} */
   let facts = null;
   const factsCall = call(`${SNAKES}facts`);
   return Object.freeze({
@@ -175,7 +216,8 @@ export function makeContract(invoke) {
       rules: call(`${MINES}rules`),
     },
     /** The console's call by a name typed in (one that api.functions() lists). */
-    named: (name, ...args) => call(name)(...args),
+    named: (/** @type {string} */ name, /** @type {unknown[]} */ ...args) =>
+      invoke(name, args).catch((error) => { throw playerError(error); }),
   });
 }
 
@@ -185,9 +227,18 @@ export function makeContract(invoke) {
  * is `run` whose failure goes to `report(error)` (the message line) instead of the caller.
  * Nothing runs once `live()` is false. `onBusy(n)` hears the number of tasks not yet done.
  */
+/**
+ * @param {{report: (error: any) => void, live?: () => boolean, onBusy?: (waiting: number) => void}} hooks
+ */
 export function serialQueue({ report, live = () => true, onBusy = () => {} }) {
+  /** @type {Promise<unknown>} */
   let tail = Promise.resolve();
   let waiting = 0;
+  /**
+   * @template T
+   * @param {() => T | Promise<T>} task
+   * @returns {Promise<T | undefined>}
+   */
   function run(task) {
     waiting += 1;
     onBusy(waiting);
@@ -197,6 +248,7 @@ export function serialQueue({ report, live = () => true, onBusy = () => {} }) {
   }
   return {
     run,
+    /** @param {() => unknown} task */
     act(task) {
       return run(task).catch((error) => { if (live()) report(error); });
     },

@@ -55,6 +55,9 @@ export function makeFeel(settings) {
   let context = null;
   let master = null;
   let gestured = Boolean(navigator.userActivation && navigator.userActivation.hasBeenActive);
+  /** @type {{contexts: number, nodes: number, counts: Record<string, number>,
+   *   log: {kind: string, nodes: number, size: number | null}[],
+   *   vibrations: {kind: string, pattern: number[]}[], readonly gestured: boolean}} */
   const hook = { contexts: 0, nodes: 0, counts: {}, log: [], vibrations: [],
     get gestured() { return gestured; } };
 
@@ -72,7 +75,7 @@ export function makeFeel(settings) {
 
   function audio() {
     if (context) return context;
-    const Context = window.AudioContext || window.webkitAudioContext;
+    const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
     if (!Context) return null;
     context = new Context();
     hook.contexts += 1;

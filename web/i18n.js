@@ -61,8 +61,11 @@ export function number(value) {
 /** Fill the static page's words: every element with data-i18n="key" gets the message as its
  * text, and data-i18n-attr="attr:key;attr:key" sets attributes (aria-label, title ...). */
 export function translateStatic(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n]")) {
+    if (node instanceof HTMLElement) node.textContent = t(node.dataset.i18n ?? "");
+  }
   for (const node of root.querySelectorAll("[data-i18n-attr]")) {
+    if (!(node instanceof HTMLElement) || node.dataset.i18nAttr === undefined) continue;
     for (const pair of node.dataset.i18nAttr.split(";")) {
       const [attr, key] = pair.split(":");
       if (attr && key) node.setAttribute(attr.trim(), t(key.trim()));

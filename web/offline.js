@@ -40,7 +40,7 @@ export async function registerOffline({ after, onStatus } = {}) {
     fillLine(registration, onStatus);
     return registration;
   } catch (error) {
-    console.warn(`offline play is unavailable: ${error && error.message || error}`);
+    console.warn(`offline play is unavailable: ${(error instanceof Error && error.message) || error}`);
     status(onStatus, { state: "unavailable", done: 0, total: 0 });
     return null;
   }

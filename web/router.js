@@ -16,10 +16,7 @@ const LEVEL = /^[1-9][0-9]{0,5}$/;
  * when it could not be read (then the level's screen says whether it is there).
  */
 export function parse(fragment, levels = null) {
-  const raw = String(fragment ?? "").replace(/^#/, "");
-  let text = raw;
-  try { text = decodeURIComponent(raw); } catch { /* keep it raw; reported below if unknown */ }
-  const parts = text.split("/").filter((part) => part !== "");
+  const { text, parts } = fragmentParts(fragment);
   const route = (screen, params = {}, problem = null) =>
     ({ screen, params, hash: format(screen, params), problem });
   if (parts.length === 0) return route("home");
@@ -30,23 +27,32 @@ export function parse(fragment, levels = null) {
   }
   if (head === "snakes" || head === "editor") {
     if (rest.length === 0) return route(head);
-    if (rest[0] === "level" && rest.length === 2) {
-      if (!LEVEL.test(rest[1])) {
-        return route(head, {}, levels ? t("route.not-level-range", { text: rest[1], levels })
-          : t("route.not-level", { text: rest[1] }));
-      }
-      const level = Number(rest[1]);
-      if (levels && level > levels) {
-        return route(head, {}, t("route.no-level", { level, levels }));
-      }
-      return route(head, { level });
-    }
+    if (rest[0] === "level" && rest.length === 2) return levelRoute(route, head, rest[1], levels);
     if (head === "editor" && rest[0] === "share" && rest.length === 2 && rest[1]) {
       return route(head, { share: rest[1] });
     }
     return route(head, {}, t("route.no-page", { page: text, screen: title(head) }));
   }
   return route("home", {}, t("route.no-page", { page: text, screen: title("home") }));
+}
+
+/** A fragment's text (decoded, "#" dropped) and its non-empty parts between slashes. */
+function fragmentParts(fragment) {
+  const raw = String(fragment ?? "").replace(/^#/, "");
+  let text = raw;
+  try { text = decodeURIComponent(raw); } catch { /* keep it raw; reported if unknown */ }
+  return { text, parts: text.split("/").filter((part) => part !== "") };
+}
+
+/** The route of level `text` on `screen` (snakes or editor), or the screen with why not. */
+function levelRoute(route, screen, text, levels) {
+  if (!LEVEL.test(text)) {
+    return route(screen, {}, levels ? t("route.not-level-range", { text, levels })
+      : t("route.not-level", { text }));
+  }
+  const level = Number(text);
+  if (levels && level > levels) return route(screen, {}, t("route.no-level", { level, levels }));
+  return route(screen, { level });
 }
 
 /** The fragment (with "#") of a screen and its params; the inverse of parse(). */

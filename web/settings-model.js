@@ -22,21 +22,22 @@ export const SETTING_DEFAULTS = Object.freeze({
   language: "system",     // one of LANGUAGE_CHOICES ("system": the browser's, navigator.languages)
 });
 
+/** Whether `value` is a list of dismissed lessons' keys (at most MAX_LESSONS). */
+function lessonKeys(value) {
+  return Array.isArray(value) && value.length <= MAX_LESSONS &&
+    value.every((k) => typeof k === "string" && LESSON_KEY.test(k));
+}
+
+const ON_OFF = ["colourLetters", "developer", "sound", "vibration"];  // the switches
+
 /** What is wrong with `value` as the setting `key` ("" when it is fine). */
 export function settingProblem(key, value) {
-  switch (key) {
-    case "colourLetters": case "developer": case "sound": case "vibration":
-      return typeof value === "boolean" ? "" : t("settings.problem.boolean");
-    case "volume":
-      return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : t("settings.problem.volume");
-    case "theme": case "motion": case "language": {
-      const choices = { theme: THEMES, motion: MOTIONS, language: LANGUAGE_CHOICES }[key];
-      return choices.includes(value) ? "" : t("store.issue.one-of", { choices: choices.join(", ") });
-    }
-    case "lessonsDismissed":
-      return Array.isArray(value) && value.length <= MAX_LESSONS &&
-        value.every((k) => typeof k === "string" && LESSON_KEY.test(k)) ? "" : t("settings.problem.lessons");
-    default:
-      return "";
+  if (ON_OFF.includes(key)) return typeof value === "boolean" ? "" : t("settings.problem.boolean");
+  const choices = new Map([["theme", THEMES], ["motion", MOTIONS], ["language", LANGUAGE_CHOICES]]).get(key);
+  if (choices) return choices.includes(value) ? "" : t("store.issue.one-of", { choices: choices.join(", ") });
+  if (key === "volume") {
+    return Number.isInteger(value) && value >= 0 && value <= 100 ? "" : t("settings.problem.volume");
   }
+  if (key === "lessonsDismissed") return lessonKeys(value) ? "" : t("settings.problem.lessons");
+  return "";
 }

@@ -9,6 +9,10 @@ import { LANGUAGE_CHOICES, MOTIONS, SETTING_DEFAULTS, THEMES } from "./settings-
  * @param {import("./store.js").Store} store
  * @param {(values: object) => void} onChange called after every change, with a copy
  */
+/**
+ * @param {import("./store.js").Store} store
+ * @param {(values: Record<string, any>) => void} onChange
+ */
 export function makeSettings(store, onChange) {
   let values = store.settings();
 

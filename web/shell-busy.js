@@ -20,10 +20,10 @@ function busyElement(busy) {
       <span class="busy-label" data-testid="progress-label"></span>
       <button type="button" data-testid="cancel"></button>
     </div>`;
-  const cancel = overlay.querySelector('[data-testid="cancel"]');
+  const cancel = /** @type {HTMLButtonElement} */ (overlay.querySelector('[data-testid="cancel"]'));
   cancel.textContent = t("shell.cancel");
   cancel.addEventListener("click", () => bridge.cancel());
-  overlay.querySelector('[data-testid="progress-label"]').textContent =
+  /** @type {HTMLElement} */ (overlay.querySelector('[data-testid="progress-label"]')).textContent =
     busy.label || (bridge.versions ? "" : t("shell.starting"));
   return overlay;
 }
@@ -57,7 +57,9 @@ function busyEnd(busy, quiet = false) {
 
 /** The tracked call of `bridge`: `tracked(name, args, {onProgress, quiet})` calls Python
  * with the overlay shown (after a short delay) while the call is in flight. */
-export function callTracker(bridge) {
+export function callTracker(/** @type {import("./bridge.js").PythonBridge} */ bridge) {
+  /** @type {{bridge: import("./bridge.js").PythonBridge, inFlight: number, timer: any,
+   *   overlay: HTMLElement | null, label: string, loud: number, idle: MessageChannel}} */
   const busy = { bridge, inFlight: 0, timer: null, overlay: null, label: "",
     // A quiet call (the editor's live status, issue 23) marks the page busy for tests and
     // tools but never shows the overlay: the designer keeps editing while it runs.
@@ -73,12 +75,13 @@ export function callTracker(bridge) {
     if (busy.inFlight === 0) delete document.body.dataset.busy;
   };
 
-  bridge.addEventListener("progress", ({ detail }) => {
+  bridge.addEventListener("progress", (event) => {
+    const { detail } = /** @type {CustomEvent} */ (event);
     busy.label = `${detail.label} ${detail.done}/${detail.total}`;
     if (!busy.overlay) return;
-    const bar = busy.overlay.querySelector("progress");
+    const bar = /** @type {HTMLProgressElement} */ (busy.overlay.querySelector("progress"));
     if (detail.total > 0) { bar.max = detail.total; bar.value = detail.done; }
-    busy.overlay.querySelector('[data-testid="progress-label"]').textContent = busy.label;
+    /** @type {HTMLElement} */ (busy.overlay.querySelector('[data-testid="progress-label"]')).textContent = busy.label;
   });
 
   return function tracked(name, args, options = {}) {

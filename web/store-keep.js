@@ -6,8 +6,12 @@
 import { t } from "./i18n.js";
 import { later, said } from "./stored-value.js";
 
-/** A storage error in words (a full quota is the usual one), worded when shown. */
-function quotaWords(error) {
+/** @typedef {import("./stored-value.js").Words} Words */
+
+/** A storage error in words (a full quota is the usual one), worded when shown.
+ * @param {any} error
+ * @returns {Words} */
+export function quotaWords(error) {
   const name = error && error.name;
   if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") return later("store.quota-full");
   const text = (error && error.message) || error;
@@ -17,7 +21,7 @@ function quotaWords(error) {
 export class KeepingStore extends EventTarget {
   /**
    * @param {Storage|null} storage localStorage (null when the browser refuses it)
-   * @param {(text: string, kind: string) => void} report how problems reach the player
+   * @param {(text: Words, kind: string) => void} report how problems reach the player
    */
   constructor(storage, report) {
     super();
@@ -63,7 +67,7 @@ export class KeepingStore extends EventTarget {
       this.storage.setItem(key, text);
       return true;
     } catch (error) {
-      this.report(later("store.not-saved", { why: error.message }), "error");
+      this.report(later("store.not-saved", { why: /** @type {Error} */ (error).message }), "error");
       return false;
     }
   }

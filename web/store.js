@@ -33,7 +33,7 @@ const MAX_IMPORT_BYTES = 1_000_000;
 const PREFIX = "gridforge.";  // every key of this site's saved data
 
 import { t } from "./i18n.js";
-import { KeepingStore } from "./store-keep.js";
+import { KeepingStore, quotaWords } from "./store-keep.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 import { isObject, later, MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored,
   PROGRESS_FORMAT, progressIssues, progressParts, said, tooDeep, withoutPart } from "./stored-value.js";
@@ -59,8 +59,8 @@ export class StaleSave extends Error {
 
 
 /** An Error carrying field-path issues, as app.call's errors do. */
-function invalid(message, issues) {
-  const error = new Error(message);
+function invalid(/** @type {string} */ message, /** @type {unknown} */ issues) {
+  const error = /** @type {Error & {issues?: unknown}} */ (new Error(message));
   error.issues = issues;
   return error;
 }
@@ -70,11 +70,12 @@ function invalid(message, issues) {
 export class Store extends KeepingStore {
   /**
    * @param {Storage|null} storage localStorage (null when the browser refuses it)
-   * @param {(text: string, kind: string) => void} report how problems reach the player
+   * @param {(text: import("./stored-value.js").Words, kind: string) => void} report how problems reach the player
    */
   constructor(storage, report) {
     super(storage, report);
-    /** The main line's last level number (setLevels), checked in saved progress. */
+    /** The main line's last level number (setLevels), checked in saved progress.
+     * @type {number | null} */
     this.levels = null;
     /** The levels this tab won (level -> best steps) and the highest level it opened: kept
      * when another tab's save, made before that tab heard this one's, drops them. */
@@ -133,26 +134,29 @@ export class Store extends KeepingStore {
       this.held.delete(PROGRESS_KEY);
       this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
     }
-    let value = freshProgress();
-    if (text !== null) {
-      const { value: parsed, why: unreadable } = parseStored(text);
-      let why = unreadable ?? null;
-      if (why === null) {
-        // Part by part (issue 54): a bad part is set aside alone, the rest loads.
-        const checked = progressParts(parsed, this.levels);
-        if (checked.value === null) {
-          why = checked.issues.map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
-        } else {
-          value = checked.value;
-          if (checked.parts.length) {
-            this.setAsideParts(PROGRESS_KEY, text, value, checked.parts, later("store.what.progress"));
-          }
-        }
-      }
-      if (why !== null) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
-    }
+    const value = text === null ? freshProgress() : this.progressOf(text);
     this.cache.set(PROGRESS_KEY, value);
     return structuredClone(value);
+  }
+
+  /** The progress stored as `text`: a bad part set aside alone (issue 54), the rest
+   * loaded; a value that cannot be used at all is copied aside and play starts fresh. */
+  progressOf(/** @type {string} */ text) {
+    const { value: parsed, why: unreadable } = parseStored(text);
+    /** @type {import("./stored-value.js").Words | null} */
+    let why = unreadable ?? null;
+    if (why === null) {
+      const checked = progressParts(parsed, this.levels);
+      if (checked.value !== null) {
+        if (checked.parts?.length) {
+          this.setAsideParts(PROGRESS_KEY, text, checked.value, checked.parts, later("store.what.progress"));
+        }
+        return checked.value;
+      }
+      why = (checked.issues ?? []).map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
+    }
+    this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
+    return freshProgress();
   }
 
   /** Read-modify-write: `fn(progress)` edits (or returns) the new progress, written at once. */
@@ -229,6 +233,10 @@ export class Store extends KeepingStore {
    * none. The imported mines run takes a revision past the stored one, so a tab still
    * playing the old run stops instead of writing over it.
    */
+  /**
+   * @param {string} text
+   * @param {((value: unknown) => Promise<{path: string, message: string}[] | null>) | null} check
+   */
   async importProgress(text, check = null) {
     const refuse = (key, issues, params = {}) => invalid(t(key, params), issues);
     if (this.held.has(PROGRESS_KEY)) {
@@ -239,7 +247,7 @@ export class Store extends KeepingStore {
     }
     let parsed;
     try { parsed = JSON.parse(text); } catch (error) {
-      throw refuse("store.import.not-json", [{ path: "", message: t("store.issue.not-json") }], { detail: error.message });
+      throw refuse("store.import.not-json", [{ path: "", message: t("store.issue.not-json") }], { detail: /** @type {Error} */ (error).message });
     }
     const problems = (issues) => issues.slice(0, 3).map((i) => `${i.path || t("store.path.file")}: ${i.message}`).join("; ");
     if (tooDeep(parsed)) {
@@ -370,14 +378,18 @@ export class Store extends KeepingStore {
       settings[key] = problem ? structuredClone(fallback)
         : key === "lessonsDismissed" ? [...new Set(value)] : value;
     }
-    if (bad.length && !this.held.has(SETTINGS_KEY)) {
-      const fresh = later(bad.length === 1 && bad[0][0] === "lessonsDismissed" ? "store.fresh.lessons" : "store.fresh.rest");
-      // Worded when shown (the settings are read before the catalogues are loaded).
-      const why = () => bad.map(([key, value]) => `${key}: ${settingProblem(key, value)}`).join("; ");
-      const kept = this.quarantine(SETTINGS_KEY, text, why, later("store.what.settings"), { remove: false, fresh });
-      if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
-    }
+    if (bad.length && !this.held.has(SETTINGS_KEY)) this.badSettingsAside(text, settings, bad);
     return settings;
+  }
+
+  /** Settings with `bad` values ([key, value]: each taken as its default): the stored text
+   * copied aside, then `settings` written over it. */
+  badSettingsAside(text, settings, bad) {
+    const fresh = later(bad.length === 1 && bad[0][0] === "lessonsDismissed" ? "store.fresh.lessons" : "store.fresh.rest");
+    // Worded when shown (the settings are read before the catalogues are loaded).
+    const why = () => bad.map(([key, value]) => `${key}: ${settingProblem(key, value)}`).join("; ");
+    const kept = this.quarantine(SETTINGS_KEY, text, why, later("store.what.settings"), { remove: false, fresh });
+    if (kept.kept) this.writeRaw(SETTINGS_KEY, JSON.stringify(settings));
   }
 
   /**
@@ -389,10 +401,11 @@ export class Store extends KeepingStore {
     let removed = 0;
     try {
       const keys = [];
-      for (let i = 0; this.storage && i < this.storage.length; i++) keys.push(this.storage.key(i));
+      const storage = this.storage;
+      for (let i = 0; storage && i < storage.length; i++) keys.push(storage.key(i) ?? "");
       for (const key of keys) {
-        if (key.startsWith(PREFIX)) {
-          this.storage.removeItem(key);
+        if (storage && key.startsWith(PREFIX)) {
+          storage.removeItem(key);
           removed += 1;
         }
       }
@@ -412,7 +425,7 @@ export class Store extends KeepingStore {
    * Save `settings`; with `changed` (the keys this tab changed), only those are written over
    * the settings as stored now, so another tab's changes since are kept.
    */
-  saveSettings(settings, changed = null) {
+  saveSettings(/** @type {Record<string, any>} */ settings, /** @type {string[] | null} */ changed = null) {
     let next = settings;
     if (changed) {
       const stored = this.readRaw(SETTINGS_KEY);

@@ -11,12 +11,16 @@ const RUN_STATUSES = ["playing", "settled", "won", "lost"];  // a mines run, as 
 export const MAX_DEPTH = 32;
 export const MAX_STORED_CHARS = 8 * 1024 * 1024;
 
+/** Words of a report: said now, or a function that says them when shown.
+ * @typedef {string | (() => string)} Words */
+
 /** A text said now: words, or a function that says them (the store may report before the
  * catalogues are loaded; a report is worded when it is shown, in the language then in use). */
-export function said(text) {
+export function said(/** @type {unknown} */ text) {
   return typeof text === "function" ? text() : text;
 }
 /** A message of the catalogue, worded when it is shown (its params may be lazy too). */
+/** @type {(key: string, params?: Record<string, unknown>) => () => string} */
 export const later = (key, params = {}) => () => t(key, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, said(v)])));
 
 export const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -25,9 +29,10 @@ export const isCount = (v, min, max) => Number.isInteger(v) && v >= min && v <= 
 /** Whether `value` (parsed JSON) nests deeper than `limit` arrays and objects (a loop, not
  * recursion: any depth is measured without running out of stack). */
 export function tooDeep(value, limit = MAX_DEPTH) {
+  /** @type {[unknown, number][]} */
   const stack = [[value, 1]];
   while (stack.length) {
-    const [node, depth] = stack.pop();
+    const [node, depth] = /** @type {[unknown, number]} */ (stack.pop());
     if (node === null || typeof node !== "object") continue;
     if (depth > limit) return true;
     for (const child of Array.isArray(node) ? node : Object.values(node)) {
@@ -56,11 +61,11 @@ export function minesRev(mines) {
 
 /** Every problem of a progress value, as `{path, message}` issues (empty when valid);
  * level numbers go up to `levels`, the main line's last (any, when it is not known). */
-export function progressIssues(value, levels = null) {
-  const last = levels ?? Number.MAX_SAFE_INTEGER;
-  const range = levels ? { levels } : null;
+export function progressIssues(/** @type {any} */ value, /** @type {number | null} */ levels = null) {
+  /** @type {{path: string, message: string}[]} */
   const issues = [];
-  const bad = (path, message) => issues.push({ path, message });
+  /** @type {Bad} */
+  const bad = (path, message) => { issues.push({ path, message }); };
   if (!isObject(value)) {
     bad("", t("store.issue.object"));
     return issues;
@@ -71,61 +76,74 @@ export function progressIssues(value, levels = null) {
   for (const key of Object.keys(value)) {
     if (!["format", "snakes", "mines"].includes(key)) bad(key, t("store.issue.unknown-field"));
   }
-  const snakes = value.snakes;
-  if (!isObject(snakes)) {
-    bad("snakes", t("store.issue.snakes"));
-  } else {
-    for (const key of Object.keys(snakes)) {
-      if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, t("store.issue.unknown-field"));
-    }
-    if (!isCount(snakes.open, 1, last)) {
-      bad("snakes.open", range ? t("store.issue.level-number", range) : t("store.issue.level-number-any"));
-    }
-    if (!isObject(snakes.done)) {
-      bad("snakes.done", t("store.issue.done"));
-    } else {
-      for (const [level, best] of Object.entries(snakes.done)) {
-        if (!/^[1-9][0-9]*$/.test(level) || Number(level) > last) {
-          bad(`snakes.done.${level}`, range ? t("store.issue.not-level", range) : t("store.issue.not-level-any"));
-        } else if (!isCount(best, 1, 1_000_000)) {
-          bad(`snakes.done.${level}`, t("store.issue.best"));
-        }
-      }
-    }
-    if (snakes.current !== undefined && snakes.current !== null) {
-      const current = snakes.current;
-      if (!isObject(current)) bad("snakes.current", t("store.issue.object-or-null"));
-      else {
-        if (!isCount(current.level, 1, last)) bad("snakes.current.level", t("store.issue.level"));
-        for (const key of ["steps", "redo"]) {
-          if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, t("store.issue.steps"));
-        }
-        if (typeof current.sha !== "string") bad("snakes.current.sha", t("store.issue.sha"));
-      }
-    }
-  }
-  const mines = value.mines;
-  if (!isObject(mines)) bad("mines", t("store.issue.mines"));
-  else {
-    if (mines.run !== null && !isObject(mines.run)) bad("mines.run", t("store.issue.object-or-null"));
-    if (mines.rev !== undefined && !isCount(mines.rev, 0, Number.MAX_SAFE_INTEGER)) {
-      bad("mines.rev", t("store.issue.rev"));
-    }
-    const summary = mines.summary;
-    if (summary !== undefined && summary !== null) {
-      if (!isObject(summary)) bad("mines.summary", t("store.issue.object-or-null"));
-      else {
-        if (!RUN_STATUSES.includes(summary.status)) {
-          bad("mines.summary.status", t("store.issue.one-of", { choices: RUN_STATUSES.join(", ") }));
-        }
-        if (!isCount(summary.battles, 1, 99)) bad("mines.summary.battles", t("store.issue.battles"));
-        else if (!isCount(summary.battle, 1, summary.battles)) {
-          bad("mines.summary.battle", t("store.issue.battle"));
-        }
-      }
-    }
-  }
+  if (!isObject(value.snakes)) bad("snakes", t("store.issue.snakes"));
+  else snakesIssues(value.snakes, levels, bad);
+  if (!isObject(value.mines)) bad("mines", t("store.issue.mines"));
+  else minesIssues(value.mines, bad);
   return issues;
+}
+
+/** @typedef {(path: string, message: string) => void} Bad an issue's reporter */
+
+/** The problems of the main line's progress `snakes` (an object). */
+function snakesIssues(/** @type {any} */ snakes, /** @type {number | null} */ levels, /** @type {Bad} */ bad) {
+  const last = levels ?? Number.MAX_SAFE_INTEGER;
+  for (const key of Object.keys(snakes)) {
+    if (!["done", "open", "current"].includes(key)) bad(`snakes.${key}`, t("store.issue.unknown-field"));
+  }
+  if (!isCount(snakes.open, 1, last)) {
+    bad("snakes.open", levels ? t("store.issue.level-number", { levels }) : t("store.issue.level-number-any"));
+  }
+  if (!isObject(snakes.done)) bad("snakes.done", t("store.issue.done"));
+  else doneIssues(snakes.done, levels, bad);
+  currentIssues(snakes.current, last, bad);
+}
+
+/** The problems of the levels done (`done`, an object of level number: best steps). */
+function doneIssues(/** @type {any} */ done, /** @type {number | null} */ levels, /** @type {Bad} */ bad) {
+  const last = levels ?? Number.MAX_SAFE_INTEGER;
+  for (const [level, best] of Object.entries(done)) {
+    if (!/^[1-9][0-9]*$/.test(level) || Number(level) > last) {
+      bad(`snakes.done.${level}`, levels ? t("store.issue.not-level", { levels }) : t("store.issue.not-level-any"));
+    } else if (!isCount(best, 1, 1_000_000)) {
+      bad(`snakes.done.${level}`, t("store.issue.best"));
+    }
+  }
+}
+
+/** The problems of the level in progress (`current`: absent, null or an object). */
+function currentIssues(/** @type {any} */ current, /** @type {number} */ last, /** @type {Bad} */ bad) {
+  if (current === undefined || current === null) return;
+  if (!isObject(current)) {
+    bad("snakes.current", t("store.issue.object-or-null"));
+    return;
+  }
+  if (!isCount(current.level, 1, last)) bad("snakes.current.level", t("store.issue.level"));
+  for (const key of ["steps", "redo"]) {
+    if (!Array.isArray(current[key])) bad(`snakes.current.${key}`, t("store.issue.steps"));
+  }
+  if (typeof current.sha !== "string") bad("snakes.current.sha", t("store.issue.sha"));
+}
+
+/** The problems of the mines part `mines` (an object): its run, revision and summary. */
+function minesIssues(/** @type {any} */ mines, /** @type {Bad} */ bad) {
+  if (mines.run !== null && !isObject(mines.run)) bad("mines.run", t("store.issue.object-or-null"));
+  if (mines.rev !== undefined && !isCount(mines.rev, 0, Number.MAX_SAFE_INTEGER)) {
+    bad("mines.rev", t("store.issue.rev"));
+  }
+  const summary = mines.summary;
+  if (summary === undefined || summary === null) return;
+  if (!isObject(summary)) {
+    bad("mines.summary", t("store.issue.object-or-null"));
+    return;
+  }
+  if (!RUN_STATUSES.includes(summary.status)) {
+    bad("mines.summary.status", t("store.issue.one-of", { choices: RUN_STATUSES.join(", ") }));
+  }
+  if (!isCount(summary.battles, 1, 99)) bad("mines.summary.battles", t("store.issue.battles"));
+  else if (!isCount(summary.battle, 1, summary.battles)) {
+    bad("mines.summary.battle", t("store.issue.battle"));
+  }
 }
 
 /** The part of the progress an issue at `path` lies in: the part set aside for it alone
@@ -170,6 +188,12 @@ export function withoutPart(value, part, levels) {
  * bad part set aside alone (the rest as stored) and the parts set aside, each
  * `{part, issues}` with the issues' field paths; `{value: null}` when the value itself
  * cannot be used (not an object, another format).
+ */
+/**
+ * @param {unknown} value
+ * @param {number | null} levels
+ * @returns {{value: object, parts: {part: string, issues: {path: string, message: string}[]}[],
+ *   issues?: undefined} | {value: null, issues: {path: string, message: string}[], parts?: undefined}}
  */
 export function progressParts(value, levels = null) {
   const issues = progressIssues(value, levels);

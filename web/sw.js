@@ -15,22 +15,27 @@
 // old caches: a page is always served by exactly one build.
 //
 // Without build.py's line (web/ served as it is) this worker does nothing at all.
-const BUILD = null;  // build.py writes this build's version and files here
+/** A file of the build: its path, SHA-256 and bytes; `lazy` for the later line blocks.
+ * @typedef {{path: string, sha256: string, bytes: number, lazy?: boolean}} SiteFile */
+/** @typedef {{version: string, files: SiteFile[]}} SiteBuild */
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+const BUILD = /** @type {SiteBuild | null} */ (null);  // build.py writes this build's version and files here
 
 const PREFIX = "gridforge-";
-const CACHE = BUILD ? PREFIX + BUILD.version : null;
+const CACHE = BUILD ? PREFIX + BUILD.version : "";  // "": no build, nothing cached
 // The main line's later blocks (build.py marks them lazy): not fetched at install, but
 // cached, checked against their SHA-256, the first time the page asks for one.
 const LAZY = new Map((BUILD ? BUILD.files : []).filter((f) => f.lazy)
-  .map((f) => [new URL(f.path, self.registration.scope).href, f]));
+  .map((f) => [new URL(f.path, sw.registration.scope).href, f]));
 
 function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Download one file of the build and check it; resolves to [url, response]. */
+/** Download one file of the build and check it; resolves to [url, response].
+ * @param {SiteFile} file @param {RequestCache} cacheMode @returns {Promise<[string, Response]>} */
 async function fetchChecked(file, cacheMode) {
-  const url = new URL(file.path, self.registration.scope).href;
+  const url = new URL(file.path, sw.registration.scope).href;
   const response = await fetch(url, { cache: cacheMode, credentials: "same-origin" });
   if (!response.ok) throw new Error(`${file.path}: HTTP ${response.status}`);
   const digest = hex(await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer()));
@@ -62,8 +67,9 @@ async function carryOver(cache) {
 }
 
 async function fillCache() {
+  const build = /** @type {SiteBuild} */ (BUILD);  // called only with a build (install)
   try {
-    const entries = await Promise.all(BUILD.files.filter((f) => !f.lazy).map(async (file) => {
+    const entries = await Promise.all(build.files.filter((f) => !f.lazy).map(async (file) => {
       try {
         // A revalidation first: right after the first visit the files are in the HTTP
         // cache and the server answers 304.
@@ -82,11 +88,11 @@ async function fillCache() {
   }
 }
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   if (BUILD) event.waitUntil(fillCache());
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const key of await caches.keys()) {
       if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
@@ -94,7 +100,7 @@ self.addEventListener("activate", (event) => {
     // The page that installed this worker (a first visit) is served by it from now on, so
     // that going offline without a reload still finds every cached level. Only pages with
     // no worker are taken: a worker activates once no page of an older build is open.
-    if (BUILD) await self.clients.claim();
+    if (BUILD) await sw.clients.claim();
   })());
 });
 
@@ -138,9 +144,10 @@ async function fillLine() {
   const cache = await caches.open(CACHE);
   let done = 0;
   let failed = 0;
+  /** @type {[string, SiteFile][]} */
   const missing = [];
   for (const file of BLOCKS) {
-    const url = new URL(file.path, self.registration.scope).href;
+    const url = new URL(file.path, sw.registration.scope).href;
     if (await cache.match(url)) done += 1;
     else missing.push([url, file]);
   }
@@ -160,12 +167,12 @@ async function fillLine() {
   return { done, total: BLOCKS.length, failed };
 }
 
-self.addEventListener("message", (event) => {
+sw.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type === "claim" && BUILD) {
     // A page this active worker does not serve (loaded with the cache bypassed, or opened
     // before the activation's claim): it asks to be taken.
-    event.waitUntil(self.clients.claim());
+    event.waitUntil(sw.clients.claim());
     return;
   }
   if (data.type !== "fill-line" || !BUILD) return;
@@ -183,9 +190,9 @@ self.addEventListener("message", (event) => {
   event.waitUntil(filling);
 });
 
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const { request } = event;
   if (!BUILD || request.method !== "GET") return;
-  if (new URL(request.url).origin !== self.location.origin) return;
+  if (new URL(request.url).origin !== sw.location.origin) return;
   event.respondWith(respond(request));
 });

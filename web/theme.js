@@ -19,7 +19,7 @@
   let choice = "system";
   let motion = "system";
   try {
-    const saved = JSON.parse(window.localStorage.getItem("gridforge.settings"));
+    const saved = JSON.parse(window.localStorage.getItem("gridforge.settings") ?? "null");
     if (saved && THEMES.includes(saved.theme)) choice = saved.theme;
     if (saved && MOTIONS.includes(saved.motion)) motion = saved.motion;
   } catch { /* no storage, or a damaged value: the system's look */ }
@@ -46,7 +46,7 @@
   darkSystem.addEventListener("change", () => apply());
   stillSystem.addEventListener("change", () => apply());
   apply();
-  window.gridforgeTheme = {
+  /** @type {any} */ (window).gridforgeTheme = {
     apply,
     get choice() { return choice; },
     get theme() { return document.documentElement.dataset.theme; },

@@ -50,6 +50,7 @@ async function fetchSnapshot(manifestLoaded) {
   if (!manifest.snapshot) throw new Error("no snapshot in this build");  // i18n-ok: never shown (the cold start follows)
   const response = await fetch(new URL(manifest.snapshot, base));
   if (!response.ok) throw new Error(`${manifest.snapshot}: HTTP ${response.status}`);
+  if (!response.body) throw new Error(`${manifest.snapshot}: no body`);  // i18n-ok: never shown (the cold start follows)
   const unpacked = response.body.pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(unpacked).arrayBuffer());
 }
@@ -63,7 +64,7 @@ async function startRuntime(manifestLoaded, versions) {
       versions.startup = "snapshot";
       return runtime;
     } catch (err) {
-      versions.startupFallback = String(err && err.message || err);
+      versions.startupFallback = String((err instanceof Error && err.message) || err);
     }
   }
   versions.startup = "cold";
@@ -95,7 +96,8 @@ async function load() {
   pyodide.runPython(`import sys; sys.path.insert(0, ${JSON.stringify(wheelPath)})`);
   mark("wheel");
   status("import", name);
-  self.gridforgeProgress = (done, total, label, figures) => {
+  /** @type {any} */ (self).gridforgeProgress = (/** @type {number} */ done, /** @type {number} */ total,
+    /** @type {string} */ label, /** @type {string} */ figures) => {
     self.postMessage({ type: "progress", id: currentId, done, total, label, figures: JSON.parse(figures) });
   };
   pyodide.runPython(WORKER_ENTRY.progress);
@@ -120,7 +122,7 @@ async function runQueue() {
     try {
       envelope = JSON.parse(dispatch(name, JSON.stringify(args ?? []), language ?? "en"));
     } catch (err) {
-      envelope = { ok: false, error: { type: "BridgeError", message: String(err && err.message || err) } };
+      envelope = { ok: false, error: { type: "BridgeError", message: String((err instanceof Error && err.message) || err) } };
     }
     if (envelope.ok) self.postMessage({ type: "result", id, value: envelope.value });
     else self.postMessage({ type: "error", id, error: envelope.error });

@@ -7,6 +7,7 @@ import { FIRST_CONSOLE_FUNCTION } from "../contract.js";
 export const screen = {
   id: "console",
   title: "Python console",
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     root.innerHTML = `
       <section class="console">
@@ -16,10 +17,11 @@ export const screen = {
         <button type="button" data-testid="call-run">Call</button>
         <pre data-testid="call-result" class="result"></pre>
       </section>`;
-    const name = root.querySelector('[data-testid="call-name"]');
-    const args = root.querySelector('[data-testid="call-args"]');
-    const result = root.querySelector('[data-testid="call-result"]');
-    const names = root.querySelector('[data-testid="call-names"]');
+    // The elements just written above: each is there.
+    const name = /** @type {HTMLInputElement} */ (root.querySelector('[data-testid="call-name"]'));
+    const args = /** @type {HTMLTextAreaElement} */ (root.querySelector('[data-testid="call-args"]'));
+    const result = /** @type {HTMLElement} */ (root.querySelector('[data-testid="call-result"]'));
+    const names = /** @type {HTMLElement} */ (root.querySelector('[data-testid="call-names"]'));
     let live = true;
     app.python.api.functions().then((listed) => {
       if (!live) return;
@@ -30,7 +32,7 @@ export const screen = {
         names.append(entry);
       }
     }, () => {});
-    root.querySelector('[data-testid="call-run"]').addEventListener("click", async () => {
+    /** @type {HTMLElement} */ (root.querySelector('[data-testid="call-run"]')).addEventListener("click", async () => {
       app.clearMessage();
       result.textContent = "…";
       let parsed;

@@ -131,7 +131,9 @@ async function openRange(bp) {
     return;
   }
   const numbers = Array.from({ length: b - a + 1 }, (_, k) => a + k);
-  const found = await Promise.all(numbers.map((n) => mainlineLevel(n)));
+  // Every number is shipped (checked against the highest above).
+  const found = /** @type {{level: any, certificate: any}[]} */ (
+    await Promise.all(numbers.map((n) => mainlineLevel(n))));
   show(bp, { title: t("editor.batch.mainline-range", { from: a, to: b }), request: null, text: null,
     items: found.map((f, k) => ({ name: BATCH_WORDS.mainline(numbers[k]), level: f.level, certificate: f.certificate, number: numbers[k] })) });
 }

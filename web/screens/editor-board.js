@@ -15,13 +15,14 @@
 import { deckNodes, terrainNodes } from "./terrain.js";
 
 import { eyesOf } from "./snakes-markers.js";
+import { ARROW_STEPS } from "./directions.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const S = 40;  // user units per cell; the element scales to its box
 const BADGE_MIN_PX = 17;  // a lock's, a key's or a freeze count's badge on screen (16 px and a margin)
-const KEY_DIRS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
-function node(tag, attrs = {}, text = null) {
+function node(/** @type {string} */ tag, /** @type {Record<string, any>} */ attrs = {},
+  /** @type {string | null} */ text = null) {
   const el = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value !== null && value !== undefined) el.setAttribute(key, String(value));
@@ -103,7 +104,7 @@ export class EditorBoard {
   fit() {
     if (!this.state) return;
     const { cols, rows } = this.state.level;
-    const host = this.svg.parentElement;
+    const host = /** @type {HTMLElement} */ (this.svg.parentElement);
     const top = host.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(rows * 12, window.innerHeight - top - 14);
     // The width the board may take: its column's (the tools' column beside it, 16rem and a
@@ -181,41 +182,52 @@ export class EditorBoard {
 
   key(event) {
     if (!this.state) return;
-    const dir = KEY_DIRS[event.key];
-    const { level } = this.state;
+    const dir = ARROW_STEPS[event.key];
     if (dir) {
       event.preventDefault();
-      const next = [this.cursor[0] + dir[0], this.cursor[1] + dir[1]];
-      if (next[0] < 0 || next[1] < 0 || next[0] >= level.cols || next[1] >= level.rows) return;
-      this.cursor = next;
-      if (this.keyPath) this.extend(this.keyPath, next, "path");
-      this.draw();
+      this.arrow(dir);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       const kind = this.hooks.mode();
-      if (kind === "area") {
-        // Enter selects what is at the cursor; Shift+Enter starts an area, the arrows
-        // stretch it, Enter (or Shift+Enter) ends it.
-        if (!this.keyArea && !event.shiftKey) { this.hooks.gesture("click", [this.cursor]); return; }
-        if (!this.keyArea) { this.keyArea = this.cursor; this.draw(); return; }
-        const start = this.keyArea;
-        this.keyArea = null;
-        this.draw();
-        this.hooks.gesture(same(start, this.cursor) ? "click" : "area", same(start, this.cursor) ? [start] : [start, this.cursor]);
-        return;
-      }
-      if (kind !== "path") { this.hooks.gesture(kind, [this.cursor]); return; }
-      if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
-      const cells = this.keyPath;
-      this.keyPath = null;
-      this.draw();
-      this.hooks.gesture("path", cells);
+      if (kind === "area") this.enterArea(event.shiftKey);
+      else if (kind === "path") this.enterPath();
+      else this.hooks.gesture(kind, [this.cursor]);
     } else if (event.key === "Escape" && (this.keyPath || this.keyArea)) {
       event.preventDefault();
       this.keyPath = null;
       this.keyArea = null;
       this.draw();
     }
+  }
+
+  /** An arrow key: the cursor moves (never off the board), a path drawn by keys with it. */
+  arrow(/** @type {number[]} */ dir) {
+    const { level } = this.state;
+    const next = [this.cursor[0] + dir[0], this.cursor[1] + dir[1]];
+    if (next[0] < 0 || next[1] < 0 || next[0] >= level.cols || next[1] >= level.rows) return;
+    this.cursor = next;
+    if (this.keyPath) this.extend(this.keyPath, next, "path");
+    this.draw();
+  }
+
+  /** Enter with the area tool: Enter selects what is at the cursor; Shift+Enter starts an
+   * area, the arrows stretch it, Enter (or Shift+Enter) ends it. */
+  enterArea(/** @type {boolean} */ shift) {
+    if (!this.keyArea && !shift) { this.hooks.gesture("click", [this.cursor]); return; }
+    if (!this.keyArea) { this.keyArea = this.cursor; this.draw(); return; }
+    const start = this.keyArea;
+    this.keyArea = null;
+    this.draw();
+    this.hooks.gesture(same(start, this.cursor) ? "click" : "area", same(start, this.cursor) ? [start] : [start, this.cursor]);
+  }
+
+  /** Enter with the path tool: the first starts a path at the cursor, the next ends it. */
+  enterPath() {
+    if (!this.keyPath) { this.keyPath = [this.cursor]; this.draw(); return; }
+    const cells = this.keyPath;
+    this.keyPath = null;
+    this.draw();
+    this.hooks.gesture("path", cells);
   }
 
   draw() {
@@ -228,6 +240,7 @@ export class EditorBoard {
     // each clear of the others (this.pills: those placed so far).
     const shown = a.getBoundingClientRect().width / (level.cols * S);
     this.badgeScale = shown > 0 ? Math.max(1, BADGE_MIN_PX / (13 * shown)) : 1;
+    /** @type {number[][]} */
     this.pills = [];
     const colour = (i) => palette[i] || "#000";
     this.drawGround(level, colour, letters, view);
@@ -319,6 +332,11 @@ export class EditorBoard {
         "data-testid": "editor-eye", "data-body": b }));
     }
     this.svg.append(group);
+    this.bodyBadges(body, spec, letters);
+  }
+
+  /** A body's badges: its colour's letter, its frozen count, its lock and its key. */
+  bodyBadges(body, spec, letters) {
     if (letters) this.badge(body.cells[Math.floor(body.cells.length / 2)], letters[body.color] || "", this.state.ink ? this.state.ink(body.color) : "#000000", "centre");
     if (spec.frozen) this.badge(body.cells[body.cells.length - 1], `❄${spec.frozen}`, "#1c4f8a");
     if (spec.lock) this.badge(body.cells[0], `${spec.lock.kind === "gold" ? "G" : "S"}:${spec.lock.id}`, "#5a3d00");
@@ -328,7 +346,20 @@ export class EditorBoard {
   /** Over the pieces: why the level fails, the area, the gesture's preview, the cursor. */
   drawMarks(view) {
     const a = this.svg;
-    // Why the level fails (the live status's reasons), marked cell by cell.
+    this.drawReasons(view);
+    this.drawArea();
+    this.drawPreview();
+    if (document.activeElement === a || this.keyPath) {
+      const [x, y] = this.cursor;
+      a.append(node("rect", { x: x * S + 1.5, y: y * S + 1.5, width: S - 3, height: S - 3,
+        class: "editor-cursor", "data-testid": "editor-cursor" }));
+    }
+  }
+
+  /** Why the level fails (the live status's reasons), marked cell by cell; none over a
+   * replayed position (`view`). */
+  drawReasons(view) {
+    const a = this.svg;
     for (const reason of (view ? [] : this.state.reasons || [])) {
       for (const [x, y] of reason.cells) {
         a.append(node("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6,
@@ -336,6 +367,11 @@ export class EditorBoard {
           "data-cell": `${x},${y}` }));
       }
     }
+  }
+
+  /** The area selected, or being selected by a drag or the keys. */
+  drawArea() {
+    const a = this.svg;
     const area = this.drag && this.drag.kind === "area" ? this.drag.cells
       : this.keyArea ? [this.keyArea, this.cursor] : this.state.area;
     if (area && area.length === 2) {
@@ -345,6 +381,11 @@ export class EditorBoard {
         height: (y1 - y0 + 1) * S - 2, class: "editor-area", "data-testid": "editor-area",
         "data-area": [x0, y0, x1, y1].join(",") }));
     }
+  }
+
+  /** The gesture's preview: painted cells, or the path being drawn. */
+  drawPreview() {
+    const a = this.svg;
     const path = this.drag && this.drag.kind !== "area" ? this.drag.cells : this.keyPath;
     if (path) {
       const kind = this.drag && this.drag.kind !== "area" ? this.drag.kind : "path";
@@ -357,11 +398,6 @@ export class EditorBoard {
         a.append(node("polyline", { points: line2(path), class: "editor-preview-path",
           "data-testid": "editor-preview" }));
       }
-    }
-    if (document.activeElement === a || this.keyPath) {
-      const [x, y] = this.cursor;
-      a.append(node("rect", { x: x * S + 1.5, y: y * S + 1.5, width: S - 3, height: S - 3,
-        class: "editor-cursor", "data-testid": "editor-cursor" }));
     }
   }
 
@@ -377,17 +413,19 @@ export class EditorBoard {
       // It takes the first corner of its cell (then beyond the cell) clear of every eye and
       // of every badge placed before it.
       const [width, height] = [(text.length * 7 + 4) * k, 13 * k];
+      /** @type {(p: {x: number, y: number}) => number[]} */
       const box = (p) => [p.x - width + 2, p.y - 10 * k, p.x + 2, p.y + 3 * k];
       const eyes = (this.eyes || []).map((e) => [e.cx * S - e.r * S, e.cy * S - e.r * S, e.cx * S + e.r * S, e.cy * S + e.r * S]);
-      const meets = (p) => ([l, t, r, b]) => { const [pl, pt, pr, pb] = box(p); return pl < r && l < pr && pt < b && t < pb; };
+      const meets = (/** @type {{x: number, y: number}} */ p) => (/** @type {number[]} */ [l, t, r, b]) => { const [pl, pt, pr, pb] = box(p); return pl < r && l < pr && pt < b && t < pb; };
       const { cols, rows } = this.state.level;
+      const pills = /** @type {number[][]} */ (this.pills);  // set when the board is drawn
       const inside = (p) => { const [l, t, r, b] = box(p); return l >= 0 && t >= 0 && r <= cols * S && b <= rows * S; };
-      const clear = (p) => inside(p) && !eyes.some(meets(p)) && !this.pills.some(meets(p));
+      const clear = (p) => inside(p) && !eyes.some(meets(p)) && !pills.some(meets(p));
       const corners = [[0.46, 0.46], [0.46, -0.2], [-0.46 + width / S, 0.46], [-0.46 + width / S, -0.2],
         [0.46, 0.78], [0.46, -0.52], [0.46 + width / S, 0.46], [-0.46, 0.46], [0.46, 1.1], [0.46, -0.84]]
         .map(([dx, dy]) => ({ x: x + S * dx, y: y + S * dy, "text-anchor": "end" }));
-      at = corners.find(clear) || corners.find((p) => inside(p) && !this.pills.some(meets(p))) || at;
-      this.pills.push(box(at));
+      at = corners.find(clear) || corners.find((p) => inside(p) && !pills.some(meets(p))) || at;
+      pills.push(box(at));
       this.svg.append(node("rect", { x: at.x - width + 2, y: at.y - 10 * k, width, height, rx: 3 * k,
         fill: "#ffffff", "fill-opacity": 0.92, class: "editor-badge-pill", "data-testid": "editor-badge-pill" }));
     }

@@ -13,6 +13,7 @@ import { issueText, issueWords } from "./editor-state.js";
 
 // Each input is one field of the request: [group, group path, [[path, min, max]]]; the
 // group's legend is editor.design.group.<group>, a field's label editor.design.field.<path>.
+/** @type {[string, string | null, [string, number, number][]][]} */
 const FIXED_GROUPS = [
   ["size", "size", [["size.cols", 2, 18], ["size.rows", 2, 24], ["size.cells", 4, 400]]],
   ["bodies", "bodies", [["bodies.count", 1, 16], ["bodies.min_length", 2, 40],
@@ -97,6 +98,30 @@ function refused(df, error) {
   df.ed.say(t("editor.design.refused", { why: issues.length ? t("editor.design.see-fields") : error.message }), "error");
 }
 
+/** The designer made no level: what it tried and why it stopped.
+ * @param {any} df @param {import("../types/bridge").DesignedBatch} batch */
+function designedNone(df, batch) {
+  /** @type {Partial<import("../types/bridge").Shortfall>} */
+  const s = batch.report.shortfall || {};
+  df.progressLine.dataset.state = "failed";
+  df.progressLine.textContent = t("editor.design.none", { candidates: s.candidates ?? t("editor.design.all"),
+    stopped: s.stopped_by ?? t("editor.design.budget"), low: s.lowest_score ?? "—", high: s.highest_score ?? "—" });
+  df.ed.say(t("editor.design.none-hint"), "error");
+}
+
+/** The designer made levels (on the board now): how many, from how many candidates.
+ * @param {any} df @param {import("../types/bridge").DesignedBatch} batch */
+function designedSome(df, batch) {
+  const level = batch.levels[0];
+  const cert = batch.certificates[0];
+  const tried = ((batch.report && batch.report.levels) || []).reduce((sum, r) => sum + (r.candidates || 0), 0);
+  df.progressLine.dataset.state = "done";
+  const count = batch.levels.length;
+  df.progressLine.textContent = t(count === 1 ? "editor.design.done.one" : "editor.design.done", { tried, count,
+    score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? templateName(level.meta.template) : "?" });
+  df.ed.say(t(count === 1 ? "editor.design.designed.one" : "editor.design.designed", { count }), "success");
+}
+
 /** Design the batch the form asks for, its progress said as Python reports it. */
 async function design(df) {
   const { ed, progressLine } = df;
@@ -121,22 +146,11 @@ async function design(df) {
           : t("editor.design.searching") });
     });
     if (!batch.levels.length) {
-      const s = batch.report.shortfall || {};
-      progressLine.dataset.state = "failed";
-      progressLine.textContent = t("editor.design.none", { candidates: s.candidates ?? t("editor.design.all"),
-        stopped: s.stopped_by ?? t("editor.design.budget"), low: s.lowest_score ?? "—", high: s.highest_score ?? "—" });
-      ed.say(t("editor.design.none-hint"), "error");
+      designedNone(df, batch);
       return;
     }
-    const level = batch.levels[0];
-    const cert = batch.certificates[0];
     await place(ed, batch, text);
-    const tried = ((batch.report && batch.report.levels) || []).reduce((sum, r) => sum + (r.candidates || 0), 0);
-    progressLine.dataset.state = "done";
-    const count = batch.levels.length;
-    progressLine.textContent = t(count === 1 ? "editor.design.done.one" : "editor.design.done", { tried, count,
-      score: cert.score ? cert.score.total : "?", steps: cert.steps, template: level.meta ? templateName(level.meta.template) : "?" });
-    ed.say(t(count === 1 ? "editor.design.designed.one" : "editor.design.designed", { count }), "success");
+    designedSome(df, batch);
   } catch (error) {
     if (df.cancelled || error.type === "Cancelled") {
       progressLine.dataset.state = "cancelled";

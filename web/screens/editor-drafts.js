@@ -12,6 +12,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
+import { draftNamed, draftSet } from "./editor-state.js";
 
 // The panel's words, from the catalogue (editor.drafts.*), looked up when said.
 export const DRAFT_WORDS = {
@@ -67,8 +68,7 @@ function write(dp, entries) {
 
 /** The board is now draft `id` (null: not saved yet) named `name`, at revision `rev`. */
 function setCurrent(dp, id, name, rev = 0) {
-  dp.ed.draftId = id;
-  dp.ed.draftName = name;
+  draftSet(dp.ed, id, name);
   dp.nameInput.value = name;
   dp.baseRev = rev;
 }
@@ -78,29 +78,34 @@ function entryNow(ed, id, name, rev) {
     saved: new Date().toISOString(), rev };
 }
 
+/** The draft this board saves to: a new one the first time; a new one too when another tab
+ * changed or deleted it since this tab last wrote it (both are kept: the note says so). */
+function draftSlot(dp, entries) {
+  const { ed, nameInput } = dp;
+  if (!ed.draftId) {
+    draftSet(ed, newId(), ed.draftName || nameInput.value.trim() || DRAFT_WORDS.auto(entries.length + 1));
+    dp.baseRev = 0;
+    return null;
+  }
+  const stored = entries.find((d) => d && d.id === ed.draftId);
+  const storedRev = stored ? Number(stored.rev) || 0 : null;
+  if (storedRev === null && dp.baseRev > 0 || storedRev !== null && storedRev !== dp.baseRev) {
+    // Another tab changed or deleted this draft since we last wrote it: keep both.
+    const name = DRAFT_WORDS.thisTab(ed.draftName);
+    draftSet(ed, newId(), name);
+    dp.baseRev = 0;
+    return storedRev === null ? DRAFT_WORDS.gone(name) : DRAFT_WORDS.forked(name);
+  }
+  return null;
+}
+
 function save(dp, explicit) {
   const { ed, nameInput } = dp;
   if (!ed.answer) return;
   if (!ed.draftId && !explicit && !ed.history.canUndo) return;  // untouched copies stay unsaved
   const entries = list(dp);
-  if (explicit) ed.draftName = nameInput.value.trim() || ed.draftName;
-  let note = null;
-  if (!ed.draftId) {
-    ed.draftId = newId();
-    ed.draftName = ed.draftName || nameInput.value.trim() || DRAFT_WORDS.auto(entries.length + 1);
-    dp.baseRev = 0;
-  } else {
-    const stored = entries.find((d) => d && d.id === ed.draftId);
-    const storedRev = stored ? Number(stored.rev) || 0 : null;
-    if (storedRev === null && dp.baseRev > 0 || storedRev !== null && storedRev !== dp.baseRev) {
-      // Another tab changed or deleted this draft since we last wrote it: keep both.
-      const name = DRAFT_WORDS.thisTab(ed.draftName);
-      note = storedRev === null ? DRAFT_WORDS.gone(name) : DRAFT_WORDS.forked(name);
-      ed.draftId = newId();
-      ed.draftName = name;
-      dp.baseRev = 0;
-    }
-  }
+  if (explicit) draftNamed(ed, nameInput.value.trim() || ed.draftName);
+  const note = draftSlot(dp, entries);
   nameInput.value = ed.draftName;
   const entry = entryNow(ed, ed.draftId, ed.draftName, dp.baseRev + 1);
   const at = entries.findIndex((d) => d && d.id === ed.draftId);
@@ -171,7 +176,7 @@ function rename(dp, id, name) {
   const { ed } = dp;
   const clean = name.trim();
   if (!clean || !change(dp, id, () => ({ name: clean }))) return;
-  if (id === ed.draftId) { ed.draftName = clean; dp.nameInput.value = clean; }
+  if (id === ed.draftId) { draftNamed(ed, clean); dp.nameInput.value = clean; }
   render(dp);
   ed.say(DRAFT_WORDS.renamed(clean));
 }
@@ -207,7 +212,7 @@ function deleteDraft(dp, id) {
   if (!write(dp, entries)) return;
   dp.lastDeleted = { entry, at };
   dp.undoDelete.hidden = false;
-  if (id === ed.draftId) { ed.draftId = null; dp.baseRev = 0; }
+  if (id === ed.draftId) { draftSet(ed, null, ed.draftName); dp.baseRev = 0; }
   render(dp);
   ed.say(DRAFT_WORDS.deleted(entry.name));
 }
@@ -259,7 +264,7 @@ export function draftsPanel(ed) {
   dp.undoDelete.addEventListener("click", () => undoDeleteDraft(dp));
 
   // A name typed is the draft's name at once (before any save, it names the first one).
-  nameInput.addEventListener("input", () => { ed.draftName = nameInput.value.trim(); });
+  nameInput.addEventListener("input", () => { draftNamed(ed, nameInput.value.trim()); });
   nameInput.addEventListener("change", () => { if (ed.draftId) save(dp, true); });
   const onStorage = (event) => storage(dp, event);
   window.addEventListener("storage", onStorage);

@@ -5,7 +5,7 @@
 import { serialQueue } from "../contract.js";
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { issueText } from "./editor-state.js";
+import { answered, drafted, freeAreaFound, issueText, levelOpened, selectedSet, selectionChecked } from "./editor-state.js";
 
 export function say(e, text, kind = "info") {
   e.message.textContent = text;
@@ -32,16 +32,16 @@ function issueItem(issue) {
   return item;
 }
 
-/** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw. */
+/** Put Python's answer `next` ({level, issues, ok, sha256}) on the board and redraw.
+ * @param {any} e @param {import("../types/bridge").DraftAnswer} next */
 export function show(e, next) {
   const { ed, issuesList } = e;
-  ed.answer = next;
+  answered(ed, next);
   e.replay.stop();
   e.tools.sync();
   issuesList.replaceChildren(...next.issues.map((issue) => issueItem(issue)));
   if (!next.issues.length) issuesList.append(el("li", { class: "editor-ok" }, t("editor.nothing-to-fix")));
-  const { selected } = ed;
-  if (selected && !(selected.kind === "body" ? next.level.bodies : next.level.holes)[selected.index]) ed.selected = null;
+  selectionChecked(ed);
   ed.arrange.fit(next.level);
   e.props.render();
   e.verification.render();
@@ -67,19 +67,23 @@ export function redraw(e) {
 
 /** Open `level` on the board: a new history unless `keepHistory` (an import or a design
  * recorded its own step), draft `id` named `name`, `from` "draft" or a main-line number. */
+/**
+ * @param {any} e
+ * @param {any} level
+ * @param {{from?: string | number, id?: string | null, name?: string,
+ *   cert?: import("../types/bridge").Certificate | null, keepHistory?: boolean, rev?: number}} options
+ */
 export async function open(e, level, { from = "draft", id = null, name = "", cert = null, keepHistory = false, rev = 0 } = {}) {
   const { ed, python } = e;
   const opened = await python.open(level);
   if (!keepHistory) e.history.clear();
-  ed.selected = null;
-  ed.area = null;
-  ed.origin = from;
+  levelOpened(ed, from);
   e.drafts.setCurrent(id, name, rev);
   if (cert && opened.sha256 && cert.level_sha256 === opened.sha256) {
     ed.certificates.set(opened.sha256, cert);
     // The analysis says the largest free area is outlined: it is, however the
     // certificate came (imported, designed, a draft's).
-    if (cert.score) ed.freeArea = { sha: opened.sha256, cells: await python.freeArea(level) };
+    if (cert.score) freeAreaFound(ed, opened.sha256, await python.freeArea(level));
   }
   show(e, opened);
   return opened;
@@ -95,13 +99,14 @@ export function queued(e, task) { return e.queue.run(task); }
 
 /** Send edit `request` to Python and show the answer as one undo step; rejects (and
  * changes nothing) when Python refuses it. `select(level)` picks what is selected after. */
-export async function applyEdit(e, request, { select = null } = {}) {
+export async function applyEdit(e, request,
+  /** @type {{select?: ((level: any) => any) | null}} */ { select = null } = {}) {
   const { ed } = e;
   const next = await e.python.edit(ed.answer.level, request);
   e.history.record();
   e.live.edited(request);
-  ed.origin = "draft";
-  if (select) ed.selected = select(next.level);
+  drafted(ed);
+  if (select) selectedSet(ed, select(next.level));
   show(e, next);
   e.drafts.save(false);
   return next;
@@ -132,11 +137,16 @@ function travel(e, move, words, change) {
   say(e, words);
 }
 
+/** Whether the key's target is a field being typed in (its keys are its own). */
+function inField(target) {
+  return Boolean(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
 /** Ctrl/Cmd+Z and Y undo and redo (outside a field); a letter on the board picks a tool. */
 export function keydown(e, event) {
   if (!e.ed.alive || e.ed.tryPlay) return;
   const target = event.target;
-  const typing = target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+  const typing = inField(target);
   const key = event.key.toLowerCase();
   if ((event.ctrlKey || event.metaKey) && !typing && (key === "z" || key === "y")) {
     event.preventDefault();

@@ -8,7 +8,7 @@
 
 import { has, t } from "../i18n.js";
 import { el } from "./dom.js";
-import { cellWords } from "./editor-state.js";
+import { cellWords, liveReasonsSet } from "./editor-state.js";
 
 /** Pause after an edit before the status is asked for (a burst of edits asks once). */
 export const LIVE_DELAY_MS = 250;
@@ -56,12 +56,13 @@ export function livePanel(ed) {
   let lastChange = null;  // words of the change since the last status
   let cause = null;       // words of the change that made the level unsolvable
   let settled = "none";   // the state of the last status shown
-  ed.liveReasons = [];
+  liveReasonsSet(ed, []);
 
   /** Note the change just made (an edit request, or "undo" / "redo"). */
   function edited(change) { lastChange = editWords(change); }
 
-  function draw(state, text, status = null) {
+  function draw(/** @type {string} */ state, /** @type {string} */ text,
+    /** @type {import("../types/bridge").StatusAnswer | null} */ status = null) {
     line.dataset.state = state;
     line.dataset.sha = ed.answer.sha256 || "";
     for (const key of ["steps", "bound", "score"]) delete line.dataset[key];
@@ -83,7 +84,7 @@ export function livePanel(ed) {
   /** The board changed: ask again once the designer pauses; a status running is cancelled. */
   function schedule() {
     clearTimeout(timer);
-    if (ed.liveReasons.length) { ed.liveReasons = []; }
+    if (ed.liveReasons.length) liveReasonsSet(ed, []);
     reasons.replaceChildren();
     draw("pending", LIVE_WORDS.pending());
     // Interrupting Python needs shared memory (cross-origin isolation); elsewhere a cancel
@@ -118,7 +119,7 @@ export function livePanel(ed) {
     } else cause = null;
     if (state !== "unfinished") settled = state;
     lastChange = null;
-    ed.liveReasons = status.reasons || [];
+    liveReasonsSet(ed, status.reasons || []);
     reasons.replaceChildren(...ed.liveReasons.map((r) => el("li", { "data-testid": "editor-reason-text", "data-kind": r.kind }, r.text)));
     const text = state === "solvable" ? LIVE_WORDS.solvable(status)
       : state === "unknown" ? LIVE_WORDS.unknown(status)

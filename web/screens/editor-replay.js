@@ -6,7 +6,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { issueText } from "./editor-state.js";
+import { drafted, issueText, selectedSet, tryPlaySet } from "./editor-state.js";
 
 const REPLAY_MS = 350;
 // Replay speeds offered (times the normal pace) and the words of this module's new controls.
@@ -133,7 +133,7 @@ export function tryPlayView(ed, workspace, focusBoard, verify) {
       sha: answer.sha256, certificate: ed.certificate(),
       onWin: () => ed.say(t("editor.try.won"), "success"),
     });
-    ed.tryPlay = mounted || {};
+    tryPlaySet(ed, mounted || {});
     back.focus();
   }
 
@@ -147,9 +147,9 @@ export function tryPlayView(ed, workspace, focusBoard, verify) {
       try {
         const next = await ed.python.levelAt(answer.level, steps);
         ed.history.record();
-        ed.origin = "draft";
+        drafted(ed);
         ed.setDraft(null, REPLAY_WORDS.name(ed.draftName, steps.length));
-        ed.selected = null;
+        selectedSet(ed, null);
         ed.show(next);
         ed.saveDraft(false);
         ed.say(REPLAY_WORDS.editedHere(steps.length), "success");
@@ -160,7 +160,7 @@ export function tryPlayView(ed, workspace, focusBoard, verify) {
   function end() {
     if (!ed.tryPlay) return;
     if (typeof ed.tryPlay.unmount === "function") ed.tryPlay.unmount();
-    ed.tryPlay = null;
+    tryPlaySet(ed, null);
     element.replaceChildren();
     element.hidden = true;
     workspace.hidden = false;

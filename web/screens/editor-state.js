@@ -42,17 +42,23 @@ export function cellWords([x, y]) {
  */
 export function editorState() {
   return {
+    /** @type {import("../types/bridge").DraftAnswer | null} */
     answer: null,
+    /** @type {string | number} */
     origin: "draft",
+    /** @type {string | null} */
     draftId: null,
     draftName: "",
     tool: "body",
     color: 0,
     selected: null,
+    /** @type {Map<string, import("../types/bridge").Certificate>} */
     certificates: new Map(),
     freeArea: null,
     replay: { step: 0, view: null },
-    tryPlay: null,
+    /** @type {any} */ tryPlay: null,
+    /** @type {{kind: string, text: string, cells?: number[][]}[]} */ liveReasons: [],  // the live status's reasons
+    /** @type {number[] | null} */ area: null,  // the area selected ([x0, y0, x1, y1]), drawn by the board
     alive: true,
     /** The certificate of the level on the board, or null. */
     certificate() {
@@ -60,6 +66,72 @@ export function editorState() {
     },
   };
 }
+
+// ---------------------------------------------------------------------------- transitions
+// The editor's modules read the state and change it through these, never by assigning its
+// fields (tests/test_web_state.py holds this).
+
+/** @typedef {ReturnType<typeof editorState>} EditorState */
+
+/** The editor's parts and hooks, made by editor.js (the board, the arrange bar, the drafts,
+ * the calls every part may make). @param {any} ed @param {Record<string, any>} parts */
+export function partsBuilt(ed, parts) { Object.assign(ed, parts); }
+
+/** The editor left: nothing more is drawn, saved or asked. @param {any} ed */
+export function left(ed) { ed.alive = false; }
+
+/** Python's answer for the board. @param {any} ed @param {any} answer */
+export function answered(ed, answer) { ed.answer = answer; }
+
+/** The selection dropped when its body or hole is gone from the board's level. @param {any} ed */
+export function selectionChecked(ed) {
+  const { selected, answer } = ed;
+  if (selected && !(selected.kind === "body" ? answer.level.bodies : answer.level.holes)[selected.index]) {
+    ed.selected = null;
+  }
+}
+
+/** A level opened from `from` ("draft" or a main-line number): nothing selected.
+ * @param {any} ed @param {string | number} from */
+export function levelOpened(ed, from) {
+  ed.selected = null;
+  ed.area = null;
+  ed.origin = from;
+}
+
+/** The board's level is a draft now (an edit, a new board, a position made a level).
+ * @param {any} ed */
+export function drafted(ed) { ed.origin = "draft"; }
+
+/** What is selected: {kind: "body" | "hole", index}, or null. @param {any} ed @param {any} selected */
+export function selectedSet(ed, selected) { ed.selected = selected; }
+
+/** The area selected, or null. @param {any} ed @param {number[] | null} area */
+export function areaSet(ed, area) { ed.area = area; }
+
+/** The largest free area of the level `sha`, outlined. @param {any} ed @param {string} sha @param {number[][]} cells */
+export function freeAreaFound(ed, sha, cells) { ed.freeArea = { sha, cells }; }
+
+/** The live status's reasons now. @param {any} ed @param {any[]} reasons */
+export function liveReasonsSet(ed, reasons) { ed.liveReasons = reasons; }
+
+/** The level being tried (the mounted play), or null. @param {any} ed @param {any} mounted */
+export function tryPlaySet(ed, mounted) { ed.tryPlay = mounted; }
+
+/** The tool picked. @param {any} ed @param {string} tool */
+export function toolSet(ed, tool) { ed.tool = tool; }
+
+/** The colour picked. @param {any} ed @param {number} color */
+export function colourSet(ed, color) { ed.color = color; }
+
+/** The draft the board saves to (null: none yet) and its name. @param {any} ed @param {string | null} id @param {string} name */
+export function draftSet(ed, id, name) {
+  ed.draftId = id;
+  ed.draftName = name;
+}
+
+/** The draft's name. @param {any} ed @param {string} name */
+export function draftNamed(ed, name) { ed.draftName = name; }
 
 /**
  * Undo and redo of `state`'s board: each step keeps {answer, selected, origin}. Edits,

@@ -8,7 +8,7 @@
 import { has, t } from "../i18n.js";
 import { el } from "./dom.js";
 import { typed } from "./editor-props.js";
-import { cellWords, colourName } from "./editor-state.js";
+import { cellWords, colourName, colourSet, drafted, selectedSet, toolSet } from "./editor-state.js";
 
 // [tool, key on the board]; a tool's name is editor.tool.<tool>.
 export const TOOLS = [["select", "1"], ["stone", "2"], ["hole", "3"], ["body", "4"], ["erase", "5"],
@@ -27,13 +27,13 @@ function objectAt(level, cell) {
 }
 
 function setTool(tl, id) {
-  tl.ed.tool = id;
+  toolSet(tl.ed, id);
   for (const button of tl.toolButtons) button.setAttribute("aria-pressed", String(button.dataset.tool === id));
   if (tl.ed.answer) tl.ed.redraw();
 }
 
 function setColour(tl, i) {
-  tl.ed.color = i;
+  colourSet(tl.ed, i);
   for (const button of tl.colourButtons) button.setAttribute("aria-pressed", String(Number(button.dataset.color) === i));
 }
 
@@ -51,7 +51,7 @@ function select(ed, kind, cells, first) {
   if (kind === "area") { ed.arrange.area(cells); return; }
   if (ed.arrange.click(first)) return;
   const at = objectAt(ed.answer.level, first);
-  ed.selected = at && at.kind !== "stone" ? at : null;
+  selectedSet(ed, at && at.kind !== "stone" ? at : null);
   ed.say(ed.selected ? t(`editor.selected.${ed.selected.kind}`, { number: ed.selected.index + 1 }) : t("editor.select-nothing"));
   ed.renderProps();
   ed.redraw();
@@ -132,9 +132,9 @@ async function newBlank(tl) {
   try {
     const fresh = await ed.python.blank(Number(tl.colsInput.value) || 7, Number(tl.rowsInput.value) || 7);
     ed.history.record();
-    ed.origin = "draft";
+    drafted(ed);
     ed.setDraft(null, "");
-    ed.selected = null;
+    selectedSet(ed, null);
     ed.show(fresh);
     ed.say(t("editor.new-board"));
   } catch (error) { ed.refusal(error, t("editor.new-refused")); }

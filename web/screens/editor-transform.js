@@ -5,7 +5,8 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { cellWords } from "./editor-state.js";
+import { areaSet, cellWords } from "./editor-state.js";
+import { WORD_STEPS } from "./directions.js";
 
 // The bar's words, from the catalogue (editor.arrange.*), looked up when said.
 export const TRANSFORM_WORDS = {
@@ -19,16 +20,15 @@ export const TRANSFORM_WORDS = {
   pasteHint: () => t("editor.arrange.paste-hint"),
   done: (op) => t(`editor.arrange.done.${op}`),
 };
-const DIRS = { left: [-1, 0], up: [0, -1], right: [1, 0], down: [0, 1] };
 
 /** The arrange bar of the editor `ed`: {element, area(cells), click(cell) -> bool, sync()}.
  * The selected area is `ed.area` ([x0, y0, x1, y1] or null), drawn by the board. */
 export function transformBar(ed) {
-  ed.area = null;
+  areaSet(ed, null);
   let copying = false;
   const scope = el("span", { class: "editor-scope", "data-testid": "editor-scope" }, TRANSFORM_WORDS.whole());
   const button = (testid, label, onclick, attrs = {}) => el("button", { type: "button", "data-testid": testid, onclick, ...attrs }, label);
-  const moves = Object.keys(DIRS).map((dir) => button(`editor-move-${dir}`, TRANSFORM_WORDS.move[dir], () => move(dir),
+  const moves = Object.keys(WORD_STEPS).map((dir) => button(`editor-move-${dir}`, TRANSFORM_WORDS.move[dir], () => move(dir),
     { "aria-label": TRANSFORM_WORDS.moveLabel(dir), disabled: "" }));
   const copyButton = button("editor-copy", TRANSFORM_WORDS.op("copy"), () => startCopy(), { disabled: "" });
   const clearButton = button("editor-clear-area", TRANSFORM_WORDS.op("clear"), () => setArea(null), { disabled: "" });
@@ -39,7 +39,7 @@ export function transformBar(ed) {
     ...moves, copyButton, clearButton, scope);
 
   function setArea(area) {
-    ed.area = area;
+    areaSet(ed, area);
     copying = false;
     sync();
     if (ed.answer) ed.redraw();
@@ -54,19 +54,19 @@ export function transformBar(ed) {
     return a;
   }
 
-  async function apply(op, by = null) {
+  async function apply(/** @type {string} */ op, /** @type {number[] | null} */ by = null) {
     const request = { tool: "transform", op, area: ed.area };
     if (by) request.by = by;
     const next = areaAfter(op, by);
     if (await ed.edit(request)) {
-      ed.area = next;
+      areaSet(ed, next);
       sync();
       ed.redraw();
       ed.say(TRANSFORM_WORDS.done(op));
     }
   }
 
-  function move(dir) { if (ed.area) apply("move", DIRS[dir]); }
+  function move(dir) { if (ed.area) apply("move", WORD_STEPS[dir]); }
 
   function startCopy() {
     if (!ed.area) return;

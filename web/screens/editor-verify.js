@@ -6,7 +6,7 @@
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";
-import { issueText } from "./editor-state.js";
+import { freeAreaFound, issueText } from "./editor-state.js";
 
 // The certificate's status (data-status keeps Python's value) in a designer's words
 // (editor.status.<status>), and the score terms in the seed's order (editor.term.<name>).
@@ -35,7 +35,7 @@ async function verify(vp) {
     const { certificate: cert, reason } = await ed.python.verify([level, typedBudget(vp.states), typedBudget(vp.seconds), solution]);
     ed.certificates.set(cert.level_sha256, cert);
     if (cert.level_sha256 === ed.answer.sha256 && cert.score) {
-      ed.freeArea = { sha: cert.level_sha256, cells: await ed.python.freeArea(level) };
+      freeAreaFound(ed, cert.level_sha256, await ed.python.freeArea(level));
     }
     ed.saveDraft(false);
     render(vp);

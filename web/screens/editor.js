@@ -27,7 +27,7 @@ import { livePanel } from "./editor-live.js";
 import { propsPanel } from "./editor-props.js";
 import { solutionReplay, tryPlayView } from "./editor-replay.js";
 import { start } from "./editor-start.js";
-import { EditHistory, editorState } from "./editor-state.js";
+import { EditHistory, editorState, left, partsBuilt } from "./editor-state.js";
 import { editorTools } from "./editor-tools.js";
 import { transformBar } from "./editor-transform.js";
 import { verifyPanel } from "./editor-verify.js";
@@ -46,18 +46,18 @@ function editorObject(app) {
   const ed = editorState();
   const history = new EditHistory(ed);
   const e = { app, python, ed, history };
-  Object.assign(ed, {
+  partsBuilt(ed, {
     app, python, history,
     // The board's colours in the theme in use (a theme change mounts the editor again).
     palette: app.palette ? app.palette.PALETTE.map((_, i) => app.palette.colour(i)) : [],
     letters: (app.palette && app.palette.LETTERS) || [],
     say: (...args) => say(e, ...args),
     refusal: (...args) => refusal(e, ...args),
-    show: (...args) => show(e, ...args),
+    show: (next) => show(e, next),
     redraw: () => redraw(e),
-    open: (...args) => open(e, ...args),
+    open: (level, options) => open(e, level, options),
     edit: (...args) => edit(e, ...args),
-    applyEdit: (...args) => applyEdit(e, ...args),
+    applyEdit: (request, options) => applyEdit(e, request, options),
     queued: (task) => queued(e, task),
     undo: () => undo(e),
     redo: () => redo(e),
@@ -76,14 +76,14 @@ function editorParts(e) {
   const { ed, app } = e;
   e.message = el("p", { class: "editor-message", "data-testid": "editor-message", "aria-live": "polite" });
   const tools = e.tools = editorTools(ed);
-  ed.arrange = transformBar(ed);
+  partsBuilt(ed, { arrange: transformBar(ed) });
   e.live = livePanel(ed);
   e.batches = batchPanel(ed);
   e.props = propsPanel(ed);
   const verification = e.verification = verifyPanel(ed);
   e.replay = solutionReplay(ed);
   const drafts = e.drafts = draftsPanel(ed);
-  ed.drafts = drafts;
+  partsBuilt(ed, { drafts });
   const files = e.files = editorFiles(ed, drafts);
   const design = e.design = designForm(ed);
   app.python.snakes.facts().then((facts) => {
@@ -137,6 +137,7 @@ function editorPage(e, root) {
 export const screen = {
   id: "editor",
   get title() { return t("route.screen.editor"); },
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app, params = {}) {
     linkCss();
     const e = editorObject(app);
@@ -154,7 +155,7 @@ export const screen = {
 
     return {
       unmount() {
-        ed.alive = false;
+        left(ed);
         e.replay.stop();
         e.live.stop();
         e.drafts.detach();

@@ -84,34 +84,14 @@ export function focusReport(view, focus) {
  * "flag_place", "flag_pull" or "stop" (null when the offer had nothing there).
  */
 export function minesReport(answer, did) {
-  const lines = [];
+  const lines = refusedLines(answer);
   const cues = [];
-  const outcomes = answer.outcomes || [];
-  if (outcomes.some((o) => o.outcome !== "executed")) {
-    for (const message of answer.messages || []) {
-      if (message.kind === "error" && message.text !== answer.settlement?.title) {
-        lines.push(words("mines.refused", { why: message.text }));
-      }
-    }
-  }
   const events = answer.events || [];
-  const dug = events.find((e) => e.type === "cell_revealed" && e.channel === "dig");
   const chain = events.filter((e) => e.type === "cell_revealed" && e.channel === "chain").length;
-  const executed = outcomes.length > 0 && outcomes.every((o) => o.outcome === "executed");
-  if (dug && dug.kind === "mine") {
-    lines.push(words("mines.digMine"));
-    cues.push(["mine"]);
-  } else if (dug) {
-    lines.push(dug.digit === undefined ? words("mines.digFog")
-      : dug.digit === 0 ? words("mines.digNone") : words("mines.dig", { count: dug.digit }));
-    cues.push(["dig"]);
-  } else if (executed && did === "move") {
-    lines.push(words("mines.move"));
-  } else if (executed && (did === "flag_place" || did === "flag_pull")) {
-    lines.push(words(did === "flag_place" ? "mines.flag" : "mines.unflag"));
-    cues.push(["flag"]);
-  } else if (executed && did === "stop") {
-    lines.push(words("mines.stop"));
+  const said = inputWords(answer, did);
+  if (said) {
+    lines.push(said.line);
+    if (said.cue) cues.push(said.cue);
   }
   if (chain > 0) {
     lines.push(words("mines.chain", { count: chain }));
@@ -120,4 +100,32 @@ export function minesReport(answer, did) {
   if (events.some((e) => e.type === "round_end")) cues.push(["round_end"]);
   if (answer.settlement) lines.push(words("mines.roundEnd", { title: answer.settlement.title }));
   return { lines, cues };
+}
+
+/** Why an input was refused, in Python's words (the round's end says its own title). */
+function refusedLines(answer) {
+  const outcomes = answer.outcomes || [];
+  if (!outcomes.some((o) => o.outcome !== "executed")) return [];
+  return (answer.messages || [])
+    .filter((message) => message.kind === "error" && message.text !== answer.settlement?.title)
+    .map((message) => words("mines.refused", { why: message.text }));
+}
+
+/** What the input itself did (a dig, a move, a flag, a stop) and its cue, or null. */
+function inputWords(answer, did) {
+  const outcomes = answer.outcomes || [];
+  const dug = (answer.events || []).find((e) => e.type === "cell_revealed" && e.channel === "dig");
+  if (dug && dug.kind === "mine") return { line: words("mines.digMine"), cue: ["mine"] };
+  if (dug) {
+    return { line: dug.digit === undefined ? words("mines.digFog")
+      : dug.digit === 0 ? words("mines.digNone") : words("mines.dig", { count: dug.digit }), cue: ["dig"] };
+  }
+  const executed = outcomes.length > 0 && outcomes.every((o) => o.outcome === "executed");
+  if (!executed) return null;
+  if (did === "move") return { line: words("mines.move"), cue: null };
+  if (did === "flag_place" || did === "flag_pull") {
+    return { line: words(did === "flag_place" ? "mines.flag" : "mines.unflag"), cue: ["flag"] };
+  }
+  if (did === "stop") return { line: words("mines.stop"), cue: null };
+  return null;
 }

@@ -40,7 +40,7 @@ function minesRuns(app) {
   const runs = log.runs.slice(0, 5);
   return el("div", { class: "mines-runs" },
     el("button", { type: "button", class: "go", "data-testid": "mines-daily",
-      onclick: () => { app.minesDaily = true; app.navigate("#mines"); } }, t("home.mines.daily")),
+      onclick: () => { app.askMinesDaily(); app.navigate("#mines"); } }, t("home.mines.daily")),
     el("p", { class: "place", "data-testid": "mines-daily-best" }, best
       ? t("home.mines.daily-best", { result: result(best), battle: best.battle }) : t("home.mines.daily-none")),
     runs.length ? el("details", { class: "mines-history", "data-testid": "mines-history", open: true },
@@ -54,6 +54,7 @@ function minesRuns(app) {
 export const screen = {
   id: "home",
   title: "Home",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     const progress = app.store.progress();
     const drafts = app.store.drafts();
@@ -88,7 +89,7 @@ export const screen = {
       const file = fileInput.files && fileInput.files[0];
       fileInput.value = "";
       if (!file) return;
-      const section = root.querySelector("[data-testid=home]");
+      const section = /** @type {HTMLElement | null} */ (root.querySelector("[data-testid=home]"));
       if (section) section.dataset.busy = "1";  // Python checks the file: a moment
       try {
         // Checked as deeply as the screens would use it before anything is replaced.

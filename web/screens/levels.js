@@ -83,7 +83,8 @@ export function loadBlock(entry) {
 }
 
 /** Main-line level `n` as {level, certificate}, or null when this site does not ship it. */
-export async function mainlineLevel(n) {
+/** @returns {Promise<{level: import("../types/bridge").LevelJson, certificate: import("../types/bridge").Certificate} | null>} */
+export async function mainlineLevel(/** @type {number} */ n) {
   const index = await mainlineIndex();
   const entry = index.find((e) => e.first <= n && n <= e.last);
   if (!entry) return null;

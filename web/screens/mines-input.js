@@ -3,10 +3,10 @@
 // (arrows move the cursor, Space/Enter act, F flags, S stops (asking first), H hints). Hover says what a
 // click would do and previews a move's path, from Python's offer. Each input becomes one
 // call of `actions`; nothing is decided here.
+import { ARROW_STEPS } from "./directions.js";
 
 const LONG_PRESS_MS = 450;
 const MOVE_TOLERANCE_PX = 12;
-const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 /**
  * Listen on `view` (minesBoard()). `actions`: `act(x, y)` (a click, tap, Space or Enter),
@@ -14,10 +14,17 @@ const MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowD
  * state drawn, `flagMode()` whether a tap flags and `touch()` the feel of a long press (a
  * short vibration, feel.js). Returns `{stop()}`.
  */
+/**
+ * @param {any} view
+ * @param {{act: (x: number, y: number) => void, secondary: (x: number, y: number) => void,
+ *   stop: () => void, hint: () => void, continueRun: () => void, state: () => any,
+ *   flagMode: () => boolean, touch?: () => void, item?: (x: number, y: number) => void}} actions
+ */
 export function attachInput(view, { act, secondary, stop, hint, continueRun, state, flagMode,
   touch = () => {}, item = () => {} }) {
   const board = view.element;
-  let press = null;   // {id, sx, sy, x, y, timer, long}
+  /** @type {{id: number, sx: number, sy: number, x: number, y: number, timer: any, long: boolean} | null} */
+  let press = null;
 
   board.addEventListener("contextmenu", (event) => event.preventDefault());
   board.addEventListener("pointerdown", (event) => {
@@ -79,26 +86,30 @@ export function attachInput(view, { act, secondary, stop, hint, continueRun, sta
     delete board.dataset.hover;
   });
 
-  board.addEventListener("keydown", (event) => {
-    const s = state();
-    if (!s || !s.board || event.altKey || event.ctrlKey || event.metaKey) return;
-    const b = s.board;
-    const k = event.key;
+  // The letters' actions at the cursor (either case).
+  const letters = { f: secondary, s: () => stop(), h: () => hint(), i: item };
+  /** Act on key `k` for state `s`; whether the key did anything. */
+  function boardKey(s, k) {
     const cursor = view.cursor;
-    if (MOVES[k]) {
-      const [dx, dy] = MOVES[k];
-      view.setCursor([Math.min(b.cols - 1, Math.max(0, cursor[0] + dx)),
-        Math.min(b.rows - 1, Math.max(0, cursor[1] + dy))]);
+    if (ARROW_STEPS[k]) {
+      const [dx, dy] = ARROW_STEPS[k];
+      view.setCursor([Math.min(s.board.cols - 1, Math.max(0, cursor[0] + dx)),
+        Math.min(s.board.rows - 1, Math.max(0, cursor[1] + dy))]);
     } else if (k === " " || k === "Enter") {
       if (s.can_continue) continueRun();
       else if (s.status === "playing") act(cursor[0], cursor[1]);
-      else return;
-    } else if (k === "f" || k === "F") secondary(cursor[0], cursor[1]);
-    else if (k === "s" || k === "S") stop();
-    else if (k === "h" || k === "H") hint();
-    else if (k === "i" || k === "I") item(cursor[0], cursor[1]);
-    else return;
-    event.preventDefault();
+      else return false;
+    } else {
+      const letter = k.length === 1 ? letters[k.toLowerCase()] : undefined;
+      if (!letter) return false;
+      letter(cursor[0], cursor[1]);
+    }
+    return true;
+  }
+  board.addEventListener("keydown", (event) => {
+    const s = state();
+    if (!s || !s.board || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (boardKey(s, event.key)) event.preventDefault();
   });
 
   return {

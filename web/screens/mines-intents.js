@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { download } from "./dom.js";
 import { pointingLine } from "./mines-panels.js";
 import { enqueue, move, randomSeed, recordLeft, render, save, startRun, stateOf, take, told } from "./mines-run.js";
+import { chordTipped, dailyPending, hintShown, stateTaken } from "./mines-state.js";
 
 /** New run: while a run is in progress it asks first (mines-new-run-confirm). */
 export function askNewRun(m) {
@@ -18,7 +19,7 @@ export function confirmNewRun(m) {
   m.newAsk.close();
   if (m.pendingDaily) {
     const seed = m.pendingDaily;
-    m.pendingDaily = null;
+    dailyPending(m, null);
     recordLeft(m);
     enqueue(m, () => startRun(m, seed));
     return;
@@ -72,7 +73,7 @@ function primary(m, x, y) {
     const { state } = m;
     if (state && state.board && !m.chordTipShown && Number.isInteger(state.board.grid[y]?.[x]) &&
         state.board.grid[y][x] > 0) {
-      m.chordTipShown = true;  // once per run, never modal (D1 duty 3)
+      chordTipped(m);  // once per run, never modal (D1 duty 3)
       m.status.chordTip();
     }
     const did = m.view.offerAt(x, y).primary ?? null;  // Python's offer, as drawn
@@ -129,11 +130,11 @@ export function askHint(m) {
     const answer = await m.app.python.mines.hint(m.runId);
     if (!m.live) return;
     if (answer.view) {
-      m.state = stateOf(answer);
+      stateTaken(m, stateOf(answer));
       save(m, answer);
       render(m);
     }
-    m.hint = answer;
+    hintShown(m, answer);
     pointingLine(m.hintBox, answer);
     m.hintBox.hidden = false;
     m.app.message(!answer.cell ? answer.text : answer.price

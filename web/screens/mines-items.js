@@ -84,6 +84,7 @@ export function seedDetails() {
 }
 
 // What is taught the first time it shows (the player's store remembers what was taught).
+/** @type {[string, (state: any) => boolean][]} */
 const LESSONS = [
   ["sparks", (s) => (s.sparks ?? 0) > 0],
   ["items", (s) => s.status === "playing" && (s.items || []).some((i) => i.charges > 0)],

@@ -7,6 +7,8 @@ import { reducedMotion } from "../motion.js";
 import { minesRev, minesRunOpen, PROGRESS_KEY, StaleSave } from "../store.js";
 import { minesReport } from "./feedback.js";
 import { lessonDue } from "./mines-items.js";
+import { dailyKnown, dailyPending, hintShown, queueOf, routeProblemTaken, runResumed, runStarted, savedAt,
+  staleSet, stateTaken } from "./mines-state.js";
 
 const SEED_LIMIT = 2 ** 31;
 
@@ -19,21 +21,24 @@ export function randomSeed() {
 
 /** Run `work` after every earlier input: one intent at a time, in the order given. */
 export function enqueue(m, work) {
-  m.queue ??= serialQueue({
+  return queueOf(m, () => serialQueue({
     live: () => m.live,
     report: (error) => m.app.message(error.message, "error"),
     onBusy: (waiting) => { if (waiting) m.section.dataset.busy = "1"; else delete m.section.dataset.busy; },
-  });
-  return m.queue.act(work);
+  })).act(work);
 }
 
+/** @typedef {import("./mines-state.js").Mines} Mines */
+/** @typedef {import("./mines-state.js").RunAnswer} RunAnswer */
+
+/** Keep the run's save, over the revision this tab holds. @param {Mines} m @param {RunAnswer} answer */
 export function save(m, answer) {
   if (!answer.save || m.stale) return;
   try {
     // The summary lets the home screen say where the run stands without replaying it.
     const s = answer.view;
     const summary = s ? { status: s.status, battle: s.battle, battles: s.battles } : null;
-    m.savedRev = m.app.store.saveMinesRun({ run: answer.save, summary }, m.savedRev);
+    savedAt(m, m.app.store.saveMinesRun({ run: answer.save, summary }, m.savedRev));
   } catch (error) {
     if (error instanceof StaleSave) stopStale(m, error.message);  // says the move was not saved
     else console.error(error);
@@ -50,7 +55,7 @@ function behind(m) {
 function stopStale(m, lost = "") {
   if (!m.live) return;
   if (!m.stale) {
-    m.stale = true;
+    staleSet(m, true);
     m.section.dataset.stale = "1";
     m.staleBox.hidden = false;
   }
@@ -71,7 +76,7 @@ export function move(m, work) {
 /** Take the run as saved now (another tab's moves included) and play on from there. */
 export function reloadRun(m) {
   enqueue(m, async () => {
-    m.stale = false;
+    staleSet(m, false);
     delete m.section.dataset.stale;
     m.staleBox.hidden = true;
     const mines = m.app.store.progress().mines;
@@ -127,10 +132,11 @@ export function recordRun(m, result) {
 }
 
 /** Take Python's answer and draw it; a round's end plays out first (resolves when the
- *  sequence is over: the serial queue, and so data-busy, waits for it). */
+ *  sequence is over: the serial queue, and so data-busy, waits for it).
+ * @param {Mines} m @param {RunAnswer} answer */
 export function take(m, answer) {
   const before = m.state;
-  m.state = stateOf(answer);
+  stateTaken(m, stateOf(answer));
   save(m, answer);
   const ended = m.state.status === "won" || m.state.status === "lost";
   if (ended && before && before.status !== m.state.status) recordRun(m, m.state.status);
@@ -138,21 +144,32 @@ export function take(m, answer) {
   if (before && m.state && (before.battle !== m.state.battle || before.board_no !== m.state.board_no)) {
     m.log.clear();
   }
-  m.log.add(answer.log || []);
-  m.hint = null;
+  m.log.add(("log" in answer && answer.log) || []);  // a hint answers no log
+  hintShown(m, null);
   m.hintBox.hidden = true;
   m.hintBox.replaceChildren();
   render(m);
   m.view.animate(answer.events || [], reducedMotion());
+  sayMessages(m, answer);
+  if (m.stats.open) refreshStats(m);
+  return settle(m, answer);
+}
+
+/** Python's messages on the message line (an error's kind first), and a lesson due in the
+ * tip line: taught the first time it shows, kept until the next answer. */
+function sayMessages(m, answer) {
   const messages = answer.messages || [];
   const lesson = m.state ? lessonDue(m.app.store, m.state) : null;
   if (messages.length) {
     const last = messages.find((msg) => msg.kind === "error") || messages[messages.length - 1];
     m.app.message(messages.map((msg) => msg.text).join(" "), last.kind);
   }
-  // Taught the first time it shows: in the tip line, kept until the next answer.
   if (lesson) m.status.lesson(t(`mines.lesson.${lesson}`));
-  if (m.stats.open) refreshStats(m);
+}
+
+/** A round's end: played on the board and the bars before its panel shows (at once with
+ * reduced motion); resolves when it is over. */
+function settle(m, answer) {
   if (!answer.settlement) return Promise.resolve();
   if (reducedMotion()) {  // instant: the settled state is already drawn
     m.fight.settle(answer.settlement, m.state, false);
@@ -169,7 +186,8 @@ export function take(m, answer) {
   });
 }
 
-/** Take the answer to the player's input, drawn first, then say and sound what it did. */
+/** Take the answer to the player's input, drawn first, then say and sound what it did.
+ * @param {Mines} m @param {RunAnswer} answer @param {string | null} did */
 export async function told(m, answer, did) {
   const played = take(m, answer);
   if (m.live) m.feedback.report(minesReport(answer, did));
@@ -181,11 +199,8 @@ export async function startRun(m, seed, announce = true) {
   if (m.runId) mines.closeRun(m.runId).catch(() => {});
   const answer = await mines.newRun(seed);
   if (!m.live) return;
-  m.savedRev = null;  // a new run: saved over whatever is stored (the player chose it)
-  m.startedOn = new Date().toISOString().slice(0, 10);
-  m.runId = answer.id;
+  runStarted(m, answer.id);
   m.section.dataset.run = m.runId;
-  m.chordTipShown = false;
   m.view.setCursor(null);
   m.log.clear();
   take(m, answer);
@@ -194,8 +209,7 @@ export async function startRun(m, seed, announce = true) {
 
 /** The run's opening words, after the route's complaint if there was one. */
 function opening(m, text, kind) {
-  const problem = m.routeProblem;
-  m.routeProblem = null;
+  const problem = routeProblemTaken(m);
   if (problem) m.app.message(`${problem} ${text}`, "error");
   else m.app.message(text, kind);
 }
@@ -206,8 +220,7 @@ async function resume(m, saved, rev) {
     const answer = await app.python.mines.resumeRun(saved);
     if (!m.live) return;
     if (m.runId) app.python.mines.closeRun(m.runId).catch(() => {});
-    m.savedRev = rev;
-    m.runId = answer.id;
+    runResumed(m, answer.id, rev);
     m.section.dataset.run = m.runId;
     take(m, answer);
     const more = (answer.messages || []).map((msg) => ` ${msg.text}`).join("");
@@ -241,10 +254,9 @@ export function openRun(m) {
     await m.app.ready;
     if (!m.live) return;
     // The day's run (issue 51): its seed from the date, the same for every player.
-    const daily = m.app.minesDaily === true;
-    m.app.minesDaily = false;
-    m.dailyDate = new Date().toISOString().slice(0, 10);
-    m.dailySeed = await m.app.python.mines.dailySeed(m.dailyDate);
+    const daily = m.app.takeMinesDaily();
+    const date = new Date().toISOString().slice(0, 10);
+    dailyKnown(m, date, await m.app.python.mines.dailySeed(date));
     if (!m.live) return;
     const mines = m.app.store.progress().mines;
     // A run that was won or lost has shown its end screen: coming back starts a new one.
@@ -252,7 +264,7 @@ export function openRun(m) {
       await resume(m, mines.run, minesRev(mines));
       // Another run is in progress: the daily run asks before it takes its place.
       if (daily && m.state && m.state.seed !== m.dailySeed) {
-        m.pendingDaily = m.dailySeed;
+        dailyPending(m, m.dailySeed);
         m.newAsk.open(m.state, "mines.daily-ask");
       }
     } else await startRun(m, daily ? m.dailySeed : randomSeed());

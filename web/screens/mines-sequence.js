@@ -20,7 +20,8 @@ const MIN_STEP_MS = 70;
 /** `{play(settlement, state) -> Promise, finish()}` over the board view and the fight bar. */
 export function settlementSequence(view, fight) {
   const board = view.element;
-  let running = null;  // {resolve, timer}
+  /** @type {{resolve: (value?: any) => void, timer: any} | null} */
+  let running = null;
   // The line playing, in words over the board (the show's own caption, read by no one else).
   const caption = el("div", { class: "mines-show-line", "data-testid": "mines-show-line",
     "aria-hidden": "true", hidden: true });

@@ -39,6 +39,7 @@ import { act, askHint, askNewRun, askStop, confirmNewRun, continueRun, exportTel
   secondary, stop, useItem, useOn } from "./mines-intents.js";
 import { itemBar, newRunAsk, seedDetails } from "./mines-items.js";
 import { openRun, refreshStats, reloadRun, storageListener } from "./mines-run.js";
+import { dailyPending, flagModeSet, left, minesState, viewBuilt } from "./mines-state.js";
 
 function ensureStyles() {
   if (document.querySelector("link[data-mines-css]")) return;
@@ -52,31 +53,33 @@ function ensureStyles() {
 /** The parts of the page of run `m`: the board, the battle, the panels and the controls,
  * each wired to the intents. */
 function minesParts(m) {
-  const section = m.section = el("section", { class: "mines", "data-testid": "mines" });
-  const view = m.view = minesBoard();
-  m.status = statusPanel(section, () => m.state);
-  m.fight = fightBar(m.status.term);
-  m.buttons = controls({ stop: () => askStop(m), hint: () => askHint(m), refresh: () => refresh(m),
+  const section = el("section", { class: "mines", "data-testid": "mines" });
+  const view = minesBoard();
+  const status = statusPanel(section, () => m.state);
+  const fight = fightBar(status.term);
+  const buttons = controls({ stop: () => askStop(m), hint: () => askHint(m), refresh: () => refresh(m),
     newRun: () => askNewRun(m),
-    flagMode(on) { m.flagMode = on; view.element.dataset.flagMode = on ? "1" : "0"; } });
-  m.items = itemBar({ use: (item) => useItem(m, item) });
-  m.newAsk = newRunAsk({ confirm: () => confirmNewRun(m),
-    cancel: () => { m.pendingDaily = null; m.newAsk.close(); m.buttons.newRunButton.focus(); } });
-  m.seedBox = seedDetails();
-  m.overlay = boardOverlay({ continueRun: () => continueRun(m), pick: (id) => pickOffer(m, id),
-    newRun: () => { m.buttons.seedInput.value = ""; newRun(m); } });
-  m.hintBox = el("div", { class: "mines-hint-text", "data-testid": "mines-hint-text",
-    hidden: true });
-  const asking = m.asking = stopAsk({ confirm: () => { asking.close(false); stop(m); },
+    flagMode(on) { flagModeSet(m, on); view.element.dataset.flagMode = on ? "1" : "0"; } });
+  const newAsk = newRunAsk({ confirm: () => confirmNewRun(m),
+    cancel: () => { dailyPending(m, null); newAsk.close(); buttons.newRunButton.focus(); } });
+  const asking = stopAsk({ confirm: () => { asking.close(false); stop(m); },
     cancel: () => asking.close(true) });
-  m.sequence = settlementSequence(view, m.fight);
-  m.log = eventLog();
-  m.stats = statsPanel({ refresh: () => refreshStats(m), exportTelemetry: () => exportTelemetry(m) });
-  m.feedback = boardFeedback(m.app);  // the live region's lines, sounds and vibrations
-  m.staleBox = el("div", { class: "mines-stale", role: "alert", "data-testid": "mines-stale", hidden: true },
-    el("p", {}, t("mines.stale")),
-    el("button", { type: "button", "data-testid": "mines-stale-reload", onclick: () => reloadRun(m) },
-      t("mines.stale-reload")));
+  viewBuilt(m, {
+    section, view, status, fight, buttons, newAsk, asking,
+    items: itemBar({ use: (item) => useItem(m, item) }),
+    seedBox: seedDetails(),
+    overlay: boardOverlay({ continueRun: () => continueRun(m), pick: (id) => pickOffer(m, id),
+      newRun: () => { buttons.seedInput.value = ""; newRun(m); } }),
+    hintBox: el("div", { class: "mines-hint-text", "data-testid": "mines-hint-text", hidden: true }),
+    sequence: settlementSequence(view, fight),
+    log: eventLog(),
+    stats: statsPanel({ refresh: () => refreshStats(m), exportTelemetry: () => exportTelemetry(m) }),
+    feedback: boardFeedback(m.app),  // the live region's lines, sounds and vibrations
+    staleBox: el("div", { class: "mines-stale", role: "alert", "data-testid": "mines-stale", hidden: true },
+      el("p", {}, t("mines.stale")),
+      el("button", { type: "button", "data-testid": "mines-stale-reload", onclick: () => reloadRun(m) },
+        t("mines.stale-reload"))),
+  });
 }
 
 /** Lay the parts out into `root`: in the order a keyboard meets them, the battle, the
@@ -99,38 +102,25 @@ function minesPage(m, root) {
     el("div", { class: "mines-side" }, status.termBox, status.tipLine, m.hintBox, m.seedBox.element,
       el("h3", {}, t("mines.events")), m.log.element, m.stats.element));
   root.append(section);
-  m.layout = boardLayout(section, stage, view.element);
+  viewBuilt(m, { layout: boardLayout(section, stage, view.element) });
   // A click, a tap or a key during a round's end finishes its sequence at once.
   for (const type of ["pointerdown", "keydown"]) {
     section.addEventListener(type, () => { if (m.sequence.playing) m.sequence.finish(); }, true);
   }
   attachPointing(section, view);
-  m.input = attachInput(view, { act: (x, y) => act(m, x, y), secondary: (x, y) => secondary(m, x, y),
+  viewBuilt(m, { input: attachInput(view, { act: (x, y) => act(m, x, y), secondary: (x, y) => secondary(m, x, y),
     stop: () => askStop(m), hint: () => askHint(m), continueRun: () => continueRun(m),
     item: (x, y) => useOn(m, x, y),
-    state: () => m.state, flagMode: () => m.flagMode, touch: () => m.app.feel.touch() });
+    state: () => m.state, flagMode: () => m.flagMode, touch: () => m.app.feel.touch() }) });
 }
 
 export const screen = {
   id: "mines",
   title: "Mines",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     ensureStyles();
-    const m = {
-      app,
-      live: true,
-      runId: null,
-      state: null,
-      flagMode: false,
-      chordTipShown: false,
-      hint: null,
-      queue: null,            // the serial queue of intents (made with the section)
-      savedRev: null,         // the run's revision this tab resumed or last saved
-      stale: false,           // another tab has saved moves this tab does not have
-      // The route's own complaint ("#mines/extra": no such page) stays readable: the run's
-      // opening words come after it instead of replacing it.
-      routeProblem: app.route && app.route.problem ? app.route.problem : null,
-    };
+    const m = minesState(app);
     minesParts(m);
     minesPage(m, root);
     const onStorage = storageListener(m);
@@ -139,7 +129,7 @@ export const screen = {
 
     return {
       unmount() {
-        m.live = false;
+        left(m);
         window.removeEventListener("storage", onStorage);
         m.input.stop();
         m.layout.stop();

@@ -13,6 +13,7 @@ const MINES_CELL = 1;      // the mines picture's cell in its own viewBox units 
 export const screen = {
   id: "rules",
   title: "How to play",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     let live = true;
     const boards = [];     // [box, picture, title]: redrawn when the colour letters change
@@ -122,9 +123,55 @@ function minesDemo(section) {
   return figure;
 }
 
+/** The fills of the picture's fog and dug-mine tiles (theme.css's colours). */
+const TILE_FILLS = { "concealed-fog": "var(--fog-a)", "open-fog": "var(--open-fog)", mine: "var(--dug)" };
+
+/** One cell of a mines picture into `node`: its tile, fog dots, a mine's scar, a digit (moved
+ * right under the figure, as in play) or a flag. */
+function minesCell(node, cell, x, y, avatar) {
+  const open = /^[0-9]$/.test(cell) || cell === "open-fog" || cell === "mine";
+  const tile = svg("rect", { x: x + 0.03, y: y + 0.03, width: MINES_CELL - 0.06, height: MINES_CELL - 0.06,
+    rx: 0.1, class: open ? "mp-open" : "mp-concealed", "data-cell": cell });
+  // fog and a dug mine in the board's own theme colours (theme.css), set on the shape
+  if (TILE_FILLS[cell]) tile.style.fill = TILE_FILLS[cell];
+  node.append(tile);
+  groundMarks(node, cell, x, y);
+  if (open && /^[1-8]$/.test(cell)) {
+    // as in play, a digit under the avatar moves right and the figure stands at the left
+    const beside = avatar && avatar[0] === x && avatar[1] === y;
+    const digit = svg("text", { x: x + (beside ? 0.7 : 0.5), y: y + 0.54, class: "mp-digit", "data-digit": cell,
+      "text-anchor": "middle", "dominant-baseline": "middle" });
+    digit.textContent = cell;
+    node.append(digit);
+  }
+  if (cell === "flag") {
+    node.append(svg("line", { x1: x + 0.38, y1: y + 0.2, x2: x + 0.38, y2: y + 0.8, class: "mp-pole" }),
+      svg("polygon", { points: `${x + 0.4},${y + 0.2} ${x + 0.75},${y + 0.33} ${x + 0.4},${y + 0.47}`,
+        class: "mp-flag" }));
+  }
+}
+
+/** The ground's own marks of a picture's cell: fog's dots, a dug mine's scar. */
+function groundMarks(node, cell, x, y) {
+  if (cell === "open-fog" || cell === "concealed-fog") {
+    for (const [dx, dy] of [[0.3, 0.3], [0.7, 0.45], [0.4, 0.72]]) {
+      const dot = svg("circle", { cx: x + dx, cy: y + dy, r: 0.06 });
+      dot.style.fill = cell === "open-fog" ? "var(--open-fog-dot)" : "var(--fog-b)";
+      node.append(dot);
+    }
+  }
+  if (cell === "mine") {  // the scar of a dug mine: trodden ground
+    const scar = svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, fill: "none", "stroke-width": 0.06 });
+    scar.style.stroke = "var(--scar)";
+    node.append(scar);
+  }
+}
+
 /** A corner of a mines board: opened ground with its digits, concealed cells, a flag, a
  * dug mine, fog, the player's figure; `mark` rings the cell a frame is about and `ring` the
  * digits that prove it. */
+/** @param {{grid: string[][], avatar?: number[] | null, mark?: number[] | null,
+ *   ring?: number[][] | null}} picture @param {string} title */
 export function minesPicture({ grid, avatar, mark, ring }, title = "") {
   const rows = grid.length;
   const cols = grid[0].length;
@@ -132,43 +179,9 @@ export function minesPicture({ grid, avatar, mark, ring }, title = "") {
     "aria-label": title ? t("rules.picture", { title }) : t("rules.mines.picture"),
     "data-testid": "rules-mines-board" });
   node.style.setProperty("--cols", cols);
-  grid.forEach((row, y) => row.forEach((cell, x) => {
-    const open = /^[0-9]$/.test(cell) || cell === "open-fog" || cell === "mine";
-    const tile = svg("rect", { x: x + 0.03, y: y + 0.03, width: MINES_CELL - 0.06, height: MINES_CELL - 0.06,
-      rx: 0.1, class: open ? "mp-open" : "mp-concealed", "data-cell": cell });
-    // fog and a dug mine in the board's own theme colours (theme.css), set on the shape
-    if (cell === "concealed-fog") tile.style.fill = "var(--fog-a)";
-    if (cell === "open-fog") tile.style.fill = "var(--open-fog)";
-    if (cell === "mine") tile.style.fill = "var(--dug)";
-    node.append(tile);
-    if (cell === "open-fog" || cell === "concealed-fog") {
-      for (const [dx, dy] of [[0.3, 0.3], [0.7, 0.45], [0.4, 0.72]]) {
-        const dot = svg("circle", { cx: x + dx, cy: y + dy, r: 0.06 });
-        dot.style.fill = cell === "open-fog" ? "var(--open-fog-dot)" : "var(--fog-b)";
-        node.append(dot);
-      }
-    }
-    if (cell === "mine") {  // the scar of a dug mine: trodden ground
-      const scar = svg("circle", { cx: x + 0.5, cy: y + 0.5, r: 0.16, fill: "none", "stroke-width": 0.06 });
-      scar.style.stroke = "var(--scar)";
-      node.append(scar);
-    }
-    if (open && /^[1-8]$/.test(cell)) {
-      // as in play, a digit under the avatar moves right and the figure stands at the left
-      const beside = avatar && avatar[0] === x && avatar[1] === y;
-      const digit = svg("text", { x: x + (beside ? 0.7 : 0.5), y: y + 0.54, class: "mp-digit", "data-digit": cell,
-        "text-anchor": "middle", "dominant-baseline": "middle" });
-      digit.textContent = cell;
-      node.append(digit);
-    }
-    if (cell === "flag") {
-      node.append(svg("line", { x1: x + 0.38, y1: y + 0.2, x2: x + 0.38, y2: y + 0.8, class: "mp-pole" }),
-        svg("polygon", { points: `${x + 0.4},${y + 0.2} ${x + 0.75},${y + 0.33} ${x + 0.4},${y + 0.47}`,
-          class: "mp-flag" }));
-    }
-  }));
+  grid.forEach((row, y) => row.forEach((cell, x) => minesCell(node, cell, x, y, avatar)));
   // the digits that prove a frame's cell, and that cell, outlined in the hint's colours
-  const outline = ([x, y], inset, width, colour, attr) => {
+  const outline = (/** @type {number[]} */ [x, y], inset, width, colour, attr) => {
     const line = svg("rect", { x: x + inset, y: y + inset, width: 1 - 2 * inset, height: 1 - 2 * inset,
       rx: 0.13, fill: "none", "stroke-width": width, [attr]: "1" });
     line.style.stroke = colour;

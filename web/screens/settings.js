@@ -187,6 +187,7 @@ function wire(app, c) {
 export const screen = {
   id: "settings",
   title: "Settings",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app) {
     const c = controls(app.settings);
     root.append(settingsPage(c));

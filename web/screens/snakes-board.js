@@ -9,7 +9,8 @@ import { svg } from "./dom.js";
 import { eyesOf, holeIce, layoutMarkers, markerScale, watchSize } from "./snakes-markers.js";
 import { deckNodes, terrainNodes } from "./terrain.js";
 
-export const DIRS = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] };
+export { STEPS as DIRS } from "./directions.js";
+import { STEPS as DIRS } from "./directions.js";
 const MAX_CELL_PX = 48;
 const BODY_WIDTH = 0.6;   // a body's width in cells
 const EXIT_MS = 140;      // a body sliding into its hole (under 150 ms: spec/web.md)
@@ -78,57 +79,10 @@ export function direction(a, b) {
  * just stepped, drawn sliding in). Returns the board element.
  */
 export function drawBoard(parent, level, view, options = {}) {
-  const cols = level.cols;
-  const rows = level.rows;
-  let board = parent.querySelector(":scope > svg.snakes-board");
-  if (!board) {
-    board = svg("svg", { class: "snakes-board", tabindex: "0", role: "application",
-      "aria-roledescription": t("snakes.board-role") });
-    parent.append(board);
-  }
-  const testid = options.testid ?? "snakes-board";
-  board.setAttribute("data-testid", testid);
-  board.setAttribute("viewBox", `0 0 ${cols} ${rows}`);
-  board.setAttribute("preserveAspectRatio", "none");
-  board.style.setProperty("--cols", cols);
-  board.style.setProperty("--rows", rows);
-  board.style.setProperty("--cell-max", `${MAX_CELL_PX}px`);
-  Object.assign(board.dataset, {
-    level: String(options.label ?? "draft"), cols: String(cols), rows: String(rows),
-    levelSha: options.sha ?? "", steps: String(options.steps ?? 0), state: options.state ?? "playing",
-  });
-  if (options.focus) board.dataset.focus = options.focus; else delete board.dataset.focus;
-  board.setAttribute("aria-label", options.ariaLabel ?? t("snakes.board", { cols, rows }));
-
+  const { cols } = level;
+  const board = boardElement(parent, level, options);
   // The floor and the stones change only with the level: drawn once per level.
-  if (board.gridforgeLevel !== level) {
-    board.gridforgeLevel = level;
-    board.gridforgePieces = null;
-    board.gridforgeBodies = [];  // a new level's bodies never glide
-    const floor = svg("g", { class: "floor-layer" });
-    floor.append(svg("rect", { x: 0, y: 0, width: cols, height: rows, class: "floor" }));
-    // One square per cell (the hook snakes-cell with data-x, data-y stays for tools).
-    for (let y = 0; y < rows; y++) {
-      for (let x = 0; x < cols; x++) {
-        floor.append(svg("rect", { x, y, width: 1, height: 1, class: "cell",
-          "data-testid": "snakes-cell", "data-x": x, "data-y": y }));
-      }
-    }
-    for (const [x, y] of level.stones) {
-      floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
-        class: "stone", "data-testid": "snakes-stone" }));
-    }
-    // The layers, bottom up: the floor; terrain (paths, bridges: terrain.js); a lesson's
-    // demonstration (snakes-lesson.js draws it as a ghost under the pieces, so it never hides
-    // what it teaches, and it catches no pointer); the pieces; the focus ring, targets and
-    // hint; the markers; a refused step's mark. The demonstration's step numbers sit above
-    // the pieces (demo-top-layer), so a body never half hides them (issue 52).
-    board.replaceChildren(floor, svg("g", { class: "terrain-layer" }), svg("g", { class: "demo-layer" }),
-      svg("g", { class: "piece-layer" }), svg("g", { class: "demo-layer demo-top-layer" }),
-      svg("g", { class: "overlay-layer" }),
-      svg("g", { class: "marker-layer" }), svg("g", { class: "refusal-layer" }));
-    board.gridforgeTerrain = null;
-  }
+  if (board.gridforgeLevel !== level) drawFloor(board, level);
   // The bodies, holes and markers change only with the view (a step, an undo), the colour
   // letters and the markers' scale: a grab, a focus or a hint redraws the overlay alone, so
   // the page repaints a few small marks, not the whole board.
@@ -149,6 +103,62 @@ export function drawBoard(parent, level, view, options = {}) {
   drawRefusal(board, options.refused);
   watchSize(board, () => drawBoard(parent, level, view, { ...options, moved: null }));
   return board;
+}
+
+/** The board's SVG in `parent` (made the first time) with its size, hooks and label. */
+function boardElement(parent, level, options) {
+  const { cols, rows } = level;
+  let board = parent.querySelector(":scope > svg.snakes-board");
+  if (!board) {
+    board = svg("svg", { class: "snakes-board", tabindex: "0", role: "application",
+      "aria-roledescription": t("snakes.board-role") });
+    parent.append(board);
+  }
+  const testid = options.testid ?? "snakes-board";
+  board.setAttribute("data-testid", testid);
+  board.setAttribute("viewBox", `0 0 ${cols} ${rows}`);
+  board.setAttribute("preserveAspectRatio", "none");
+  board.style.setProperty("--cols", cols);
+  board.style.setProperty("--rows", rows);
+  board.style.setProperty("--cell-max", `${MAX_CELL_PX}px`);
+  Object.assign(board.dataset, {
+    level: String(options.label ?? "draft"), cols: String(cols), rows: String(rows),
+    levelSha: options.sha ?? "", steps: String(options.steps ?? 0), state: options.state ?? "playing",
+  });
+  if (options.focus) board.dataset.focus = options.focus; else delete board.dataset.focus;
+  board.setAttribute("aria-label", options.ariaLabel ?? t("snakes.board", { cols, rows }));
+  return board;
+}
+
+/** A new level on `board`: its floor, cells and stones, and the empty layers above them. */
+function drawFloor(board, level) {
+  const { cols, rows } = level;
+  board.gridforgeLevel = level;
+  board.gridforgePieces = null;
+  board.gridforgeBodies = [];  // a new level's bodies never glide
+  const floor = svg("g", { class: "floor-layer" });
+  floor.append(svg("rect", { x: 0, y: 0, width: cols, height: rows, class: "floor" }));
+  // One square per cell (the hook snakes-cell with data-x, data-y stays for tools).
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      floor.append(svg("rect", { x, y, width: 1, height: 1, class: "cell",
+        "data-testid": "snakes-cell", "data-x": x, "data-y": y }));
+    }
+  }
+  for (const [x, y] of level.stones) {
+    floor.append(svg("rect", { x: x + 0.04, y: y + 0.04, width: 0.92, height: 0.92, rx: 0.12,
+      class: "stone", "data-testid": "snakes-stone" }));
+  }
+  // The layers, bottom up: the floor; terrain (paths, bridges: terrain.js); a lesson's
+  // demonstration (snakes-lesson.js draws it as a ghost under the pieces, so it never hides
+  // what it teaches, and it catches no pointer); the pieces; the focus ring, targets and
+  // hint; the markers; a refused step's mark. The demonstration's step numbers sit above
+  // the pieces (demo-top-layer), so a body never half hides them (issue 52).
+  board.replaceChildren(floor, svg("g", { class: "terrain-layer" }), svg("g", { class: "demo-layer" }),
+    svg("g", { class: "piece-layer" }), svg("g", { class: "demo-layer demo-top-layer" }),
+    svg("g", { class: "overlay-layer" }),
+    svg("g", { class: "marker-layer" }), svg("g", { class: "refusal-layer" }));
+  board.gridforgeTerrain = null;
 }
 
 /** The holes not yet used, each with its ice and its colour letter. */
@@ -275,7 +285,7 @@ function drawPieces(board, level, view, options, letters, scale) {
   // colour letters can step aside from them.
   const marks = layoutMarkers(board, level, view, scale);
   const pc = { level, view, options, letters, marks, before, eyes: eyesOf(view), glide: !reducedMotion(),
-    nodes: [], slides: new Map() };
+    /** @type {Element[]} */ nodes: [], slides: new Map() };
   holeNodes(pc);
   exitNode(pc);
   view.bodies.forEach((body, b) => bodyNodes(pc, body, b));
@@ -354,7 +364,7 @@ function drawRefusal(board, cell) {
   layer.replaceChildren(mark);
 }
 
-function text([x, y], content, cls, fill) {
+function text(/** @type {number[]} */ [x, y], content, cls, fill) {
   const node = svg("text", { x, y, class: cls, fill, "text-anchor": "middle", "dominant-baseline": "middle" });
   node.textContent = content;
   return node;

@@ -1,5 +1,6 @@
 // Input on the snakes board: the cells a grabbed end enters, one by one along the pointer's
 // path (mouse, touch, pen), and the play keys; what may enter a cell is Python's answer.
+import { ARROW_LETTERS } from "./directions.js";
 
 const sameCell = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
@@ -91,7 +92,6 @@ export function attachDrag(board, { grab, enter, release }) {
   };
 }
 
-const KEY_DIRS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
 
 /**
  * The play keys on `board`: N and P pick the next or the previous end (`pick(forward)`),
@@ -102,7 +102,7 @@ export function attachKeys(board, { ready, pick, move, undo, redo, restart, hint
   const verbs = { n: () => pick(true), p: () => pick(false), u: undo, y: redo, r: restart, h: hint };
   const onKey = (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || !ready()) return;
-    const verb = KEY_DIRS[event.key] ? () => move(KEY_DIRS[event.key])
+    const verb = ARROW_LETTERS[event.key] ? () => move(ARROW_LETTERS[event.key])
       : event.key.length === 1 ? verbs[event.key.toLowerCase()] : undefined;
     if (!verb) return;
     verb();

@@ -119,7 +119,8 @@ export function boardLayout(section, frame, boardBox, zoomButton, level) {
   const L = { section, frame, boardBox, zoomButton, cols, rows,
     fit: MIN_CELL,     // the cell that shows the whole board
     cell: null,        // the cell drawn; null: fitted
-    pan: null,         // {pointerId, x, y, left, top} while one finger pans
+    /** @type {{pointerId: number, x: number, y: number, left: number, top: number} | null} */
+    pan: null,         // while one finger pans
     pinch: null,       // {a, b, distance, cell, mid} while two fingers zoom
     pointers: new Map(),
   };
@@ -130,8 +131,9 @@ export function boardLayout(section, frame, boardBox, zoomButton, level) {
 
   const onResize = () => apply(L);
   window.addEventListener("resize", onResize);
+  let observedWidth;  // the section's width last laid out for
   const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
-    if (section.clientWidth !== observer.width) { observer.width = section.clientWidth; apply(L); }
+    if (section.clientWidth !== observedWidth) { observedWidth = section.clientWidth; apply(L); }
   }) : null;
   if (observer) observer.observe(section);
   apply(L);

@@ -207,20 +207,12 @@ async function markChapter(mp, c, nodes) {
     const first = Number(node.dataset.first);
     for (const tile of node.querySelectorAll('[data-testid="level-tile"]')) {
       const certificate = data.certificates[Number(tile.dataset.level) - first];
-      const steps = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
-      if (steps !== null) tile.dataset.par = String(steps);
       const best = progress.snakes.done[tile.dataset.level];
-      if (best !== undefined && steps !== null && certificate.optimal && best < steps) {
-        impossible.push(belowMinimum(tile, best, steps));
-        continue;
-      }
-      if (best !== undefined) {
-        pars[tile.dataset.level] = steps;
+      const below = markTile(tile, certificate, best);
+      if (below) impossible.push(below);
+      else if (best !== undefined) {
+        pars[tile.dataset.level] = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
         done[tile.dataset.level] = best;
-      }
-      if (best !== undefined && steps !== null && best <= steps) {
-        tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
-          { level: tile.dataset.level, steps: best });
       }
     }
     node.dataset.loaded = "1";
@@ -231,6 +223,26 @@ async function markChapter(mp, c, nodes) {
   }
   const stars = Object.keys(done).length ? await mp.app.python.snakes.starsOf(done, pars) : {};
   if (!mp.live || mp.selected !== c) return;
+  showStars(mp, stars);
+}
+
+/** A level's tile with its par (the certificate's steps) and its best's words; answers
+ * the part to set aside (belowMinimum) when the best is below a proven minimum. */
+function markTile(tile, certificate, best) {
+  const steps = certificate && Number.isInteger(certificate.steps) ? certificate.steps : null;
+  if (steps !== null) tile.dataset.par = String(steps);
+  if (best !== undefined && steps !== null && certificate.optimal && best < steps) {
+    return belowMinimum(tile, best, steps);
+  }
+  if (best !== undefined && steps !== null && best <= steps) {
+    tile.title = t(certificate.optimal ? "snakes.map.tile-fewest" : "snakes.map.tile-best",
+      { level: tile.dataset.level, steps: best });
+  }
+  return null;
+}
+
+/** Python's stars ({level: count}) on the chapter's tiles. */
+function showStars(mp, stars) {
   for (const [n, count] of Object.entries(stars)) {
     const tile = mp.chapterBox.querySelector(`[data-testid="level-tile"][data-level="${n}"]`);
     if (!tile) continue;

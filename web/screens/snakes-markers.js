@@ -62,7 +62,7 @@ export function watchSize(board, redraw) {
 }
 
 /** The top-left corner of a marker `w` x `h` cells standing on cell (x, y), inside the board. */
-function place(ctx, [x, y], w, h) {
+function place(ctx, /** @type {number[]} */ [x, y], w, h) {
   const { cols, rows } = ctx;
   return [
     Math.min(Math.max(x + 0.5 - w / 2, MARKER_MARGIN), cols - w - MARKER_MARGIN),
@@ -72,7 +72,7 @@ function place(ctx, [x, y], w, h) {
 
 /** How many eyes a marker `w` x `h` at [ax, ay] covers; a marker placed before it that it
  * would lie over counts as many (a badge never hides another, issue 52). */
-function covered(ctx, [ax, ay], w, h) {
+function covered(ctx, /** @type {number[]} */ [ax, ay], w, h) {
   const eyes = ctx.eyes.filter((e) => ax < e.cx + e.r && e.cx - e.r < ax + w &&
     ay < e.cy + e.r && e.cy - e.r < ay + h).length;
   const badges = ctx.placed.filter(([bx, by, bw, bh]) => ax < bx + bw && bx < ax + w &&
@@ -82,9 +82,9 @@ function covered(ctx, [ax, ay], w, h) {
 
 /** A marker never covers an eye: from its own place on the cell it steps above, below or
  * beside the cell, to the first place clear of every eye (inside the board). */
-function clearPlace(ctx, [x, y], w, h) {
+function clearPlace(ctx, /** @type {number[]} */ [x, y], w, h) {
   const { cols, rows } = ctx;
-  const clamp = ([ax, ay]) => [
+  const clamp = (/** @type {number[]} */ [ax, ay]) => [
     Math.min(Math.max(ax, MARKER_MARGIN), cols - w - MARKER_MARGIN),
     Math.min(Math.max(ay, MARKER_MARGIN), rows - h - MARKER_MARGIN)];
   const first = place(ctx, [x, y], w, h);
@@ -191,6 +191,7 @@ function keyFlight(ctx, m, node, at) {
 export function layoutMarkers(board, level, view, scale) {
   const { cols, rows } = level;
   board.gridforgeScale = scale;
+  /** @type {{nodes: Element[], cells: Set<string>, bodyIce: Set<number>, holeIce: Map<number, any>}} */
   const out = { nodes: [], cells: new Set(), bodyIce: new Set(), holeIce: new Map() };
   const markers = view.markers || [];
   const pairs = [];
@@ -206,11 +207,12 @@ export function layoutMarkers(board, level, view, scale) {
     previous: sameLevel ? board.gridforgeKeys : new Map(),
     keysNow: new Map(),
     locks: new Map(),  // pair -> {x, y, w, docked}
+    /** @type {number[][]} */
     placed: [],        // [x, y, w, h] of every marker placed so far
     statesBefore: sameLevel ? board.gridforgeMarkStates || new Map() : new Map(),
     statesNow: new Map(),
   };
-  const ordered = [...markers].sort((a, b) => (a.kind === "key") - (b.kind === "key"));
+  const ordered = [...markers].sort((a, b) => Number(a.kind === "key") - Number(b.kind === "key"));
   for (const m of ordered) {
     const found = markerCell(ctx, m, out);
     if (!found) continue;
@@ -239,9 +241,10 @@ export function layoutMarkers(board, level, view, scale) {
 }
 
 /** One marker: a group at `at` (cells) scaled to `scale`, drawn in a 1-tall unit box. */
-function drawMarker(kind, m, at, scale, pair) {
-  const state = kind === "thawed" ? "thawed" : kind === "open" ? "open" : m.kind === "key"
-    ? (m.used ? "used" : "held") : m.kind === "lock" ? "locked" : "frozen";
+/** A marker's group attributes: its place, and hooks naming its kind, state and what it
+ * counts or marks (body, hole, pair, metal). */
+function markerAttrs(m, state, at) {
+  /** @type {Record<string, string>} */
   const attrs = { class: `marker marker-${m.kind} marker-${state}`, transform: `translate(${at[0]} ${at[1]})`,
     "data-testid": "snakes-marker", "data-kind": m.kind, "data-state": state };
   if (m.count !== undefined) attrs["data-count"] = String(m.count);
@@ -249,7 +252,13 @@ function drawMarker(kind, m, at, scale, pair) {
   if (m.body !== undefined) attrs["data-body"] = String(m.body);
   if (m.hole !== undefined) attrs["data-hole"] = String(m.hole);
   if (m.metal) attrs["data-metal"] = m.metal;
-  const group = svg("g", attrs);
+  return attrs;
+}
+
+function drawMarker(kind, m, at, scale, pair) {
+  const state = kind === "thawed" ? "thawed" : kind === "open" ? "open" : m.kind === "key"
+    ? (m.used ? "used" : "held") : m.kind === "lock" ? "locked" : "frozen";
+  const group = svg("g", markerAttrs(m, state, at));
   const unit = svg("g", { transform: `scale(${scale})` });
   group.append(unit);
   const width = WIDTHS[kind];

@@ -3,13 +3,15 @@
 import { t } from "../i18n.js";
 import { snakesReport } from "./feedback.js";
 import { drawBoard, reachable } from "./snakes-board.js";
+import { drawn, painted } from "./snakes-play-state.js";
 
 // Drag-step timings read by bench/web_input.py: from the pointermove event to the board
 // redrawn from Python's answer (dragSteps), and to the next animation frame (dragFrames);
 // and their parts: the event to its step's turn in the queue (dragWaits), its turn to the
 // redraw's start (dragCalls: the Python call through the bridge, or next to nothing when
 // the answer came ahead with the last one) and the redraw (dragDraws).
-export const metrics = (window.gridforgeMetrics ??= {});
+/** @type {Record<string, number[]>} */
+export const metrics = (/** @type {any} */ (window).gridforgeMetrics ??= {});
 for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDraws"]) metrics[name] ??= [];
 
 /** Draw the board of play `p` (snakes-play.js) and its controls; the board's SVG, or null
@@ -17,18 +19,18 @@ for (const name of ["dragSteps", "dragFrames", "dragWaits", "dragCalls", "dragDr
 export function draw(p) {
   if (!p.view || !p.live) return null;
   const targets = p.grabbed && !p.grabbed.stopped ? reachable(p.view, p.offer.legal, p.grabbed) : [];
-  const board = drawBoard(p.boardBox, p.level, p.view, {
+  const board = drawBoard(p.parts.boardBox, p.level, p.view, {
     label: p.levelNumber ?? "draft", sha: p.levelSha, steps: p.stepCount, state: p.won ? "won" : "playing",
     hint: p.hintStep, focus: p.focus, letters: p.app.settings.colourLetters, targets, moved: p.moved,
     refused: p.refusedAt,
     ariaLabel: t(p.levelNumber === null ? "snakes.board-label-draft" : "snakes.board-label", { level: p.levelNumber }),
   });
-  p.moved = null;
-  p.counter.textContent = t("snakes.steps", { steps: p.stepCount });
-  p.buttons.undo.disabled = !p.offer.undo;
-  p.buttons.redo.disabled = !p.offer.redo;
-  p.buttons.hint.disabled = !p.offer.hint;
-  p.buttons.restart.disabled = !p.offer.restart;
+  drawn(p);
+  p.parts.counter.textContent = t("snakes.steps", { steps: p.stepCount });
+  p.parts.buttons.undo.disabled = !p.offer.undo;
+  p.parts.buttons.redo.disabled = !p.offer.redo;
+  p.parts.buttons.hint.disabled = !p.offer.hint;
+  p.parts.buttons.restart.disabled = !p.offer.restart;
   return board;
 }
 
@@ -36,14 +38,12 @@ export function draw(p) {
 export function paint(p) {
   const drawing = performance.now();
   draw(p);
-  if (p.stamp !== null) {
-    const started = p.stamp;
-    p.stamp = null;
+  const { stamp: started, said } = painted(p);
+  if (started !== null) {
     metrics.dragCalls.push(drawing - p.calling);
     metrics.dragDraws.push(performance.now() - drawing);
     metrics.dragSteps.push(performance.now() - started);
     requestAnimationFrame(() => metrics.dragFrames.push(performance.now() - started));
   }
-  if (p.said) { p.feedback.report(snakesReport(...p.said)); p.said = null; }
-  p.painted = true;
+  if (said) p.parts.feedback.report(snakesReport(...said));
 }

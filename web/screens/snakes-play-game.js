@@ -5,23 +5,18 @@ import { PROGRESS_KEY } from "../store.js";
 import { t } from "../i18n.js";
 import { DIRS, endsOf, refusedCell } from "./snakes-board.js";
 import { draw, paint } from "./snakes-play-draw.js";
+import { based, dragStopped, hinted, moveTaken, refusedAt, restarted, slid, staled, took, unpainted,
+  winOpened } from "./snakes-play-state.js";
 
-/** Take Python's answer: the game's id, view, offer, count and save (sent when the answer
- * changed it); or an answer from `ahead` (view, offer, count, events), whose step's own
- * answer brings the rest. */
+/** @typedef {import("./snakes-play-state.js").Play} Play */
+/** @typedef {import("./snakes-play-state.js").StepJson} StepJson */
+/** @typedef {import("../types/bridge").Answer} Answer */
+/** @typedef {import("../types/bridge").AheadAnswer} AheadAnswer */
+
+/** Take Python's answer (snakes-play-state.js, took).
+ * @param {Play} p @param {Answer | AheadAnswer} answer */
 export function take(p, answer) {
-  if (answer.id !== undefined) {
-    p.session = answer.id;
-    p.generation = p.app.generation;
-    if (answer.save) p.saved = answer.save;
-    p.ahead = answer.ahead ?? {};
-  } else {
-    p.ahead = {};  // the next answers ahead come with this step's own answer
-  }
-  p.view = answer.view;
-  p.offer = answer.offer;
-  p.stepCount = answer.step_count;
-  if (p.focus && !endsOf(p.view).includes(p.focus)) p.focus = endsOf(p.view)[0] ?? null;
+  took(p, answer, () => endsOf(answer.view));
 }
 
 /** The level in progress as this tab last wrote it (JSON; undefined: not yet): a level's
@@ -60,13 +55,14 @@ function writeCurrent(p, mine) {
   } catch (error) {
     if (!(error instanceof StaleLevel)) throw error;
     if (p.stale || !p.live) return false;
-    p.stale = true;
+    staled(p);
     const level = error.stored ? error.stored.level : p.levelNumber;
     p.app.store.notice(t("snakes.stale", { level: p.levelNumber, other: level }));
     p.app.navigate(location.hash, { replace: true });  // this level again, as stored now
     return false;
   }
-  p.base = ownCurrent = JSON.stringify(mine);
+  ownCurrent = JSON.stringify(mine);
+  based(p, ownCurrent);
   // One level in progress at a time: the one this step replaced is said (its steps go).
   if (replaced !== null) p.app.message(t("snakes.replaced", { level: replaced, now: p.levelNumber }), "info");
   return true;
@@ -88,7 +84,7 @@ export function watchOtherTabs(p) {
     if (!mine || mine.level !== p.levelNumber || !(mine.steps.length || mine.redo.length)) return;
     const stored = p.app.store.progress().snakes.current ?? null;
     if (JSON.stringify(stored) === ownCurrent) return;  // this tab's save is what stands
-    p.stale = true;
+    staled(p);
     const other = stored ? stored.level : p.levelNumber;
     p.app.store.notice(t("snakes.overwritten", { level: p.levelNumber, other }));
     p.app.navigate(location.hash, { replace: true });  // this level again, as stored now
@@ -100,7 +96,8 @@ export function watchOtherTabs(p) {
 /** The level in progress, saved after each step (a win is saved by saveWin). */
 function save(p) {
   if (!p.saveProgress || p.levelNumber === null || p.stale) return;
-  writeCurrent(p, { level: p.levelNumber, sha: p.saved.sha, steps: p.saved.steps, redo: p.saved.redo });
+  const saved = /** @type {import("./snakes-play-state.js").Save} */ (p.saved);  // a step answered: saved
+  writeCurrent(p, { level: p.levelNumber, sha: saved.sha, steps: saved.steps, redo: saved.redo });
 }
 
 /** The win in the main line's progress: Python says what it unlocks and keeps. */
@@ -108,21 +105,17 @@ async function saveWin(p) {
   if (!p.saveProgress || p.levelNumber === null) return;
   const snakes = await p.python.progressAfterWin(p.app.store.progress().snakes, p.levelNumber, p.stepCount);
   p.app.store.updateProgress((progress) => { progress.snakes = snakes; });
-  p.base = ownCurrent = JSON.stringify(snakes.current ?? null);
+  ownCurrent = JSON.stringify(snakes.current ?? null);
+  based(p, ownCurrent);
 }
 
+/** @param {Play} p @param {Answer} answer @param {{quiet?: boolean, verb?: string}} options */
 function afterMove(p, answer, { quiet = false, verb = "step" } = {}) {
   take(p, answer);
-  p.said = [answer, verb];
-  p.hintStep = null;
-  if (!answer.refused) p.refusedAt = null;
+  const wonNow = moveTaken(p, answer, verb);
   if (answer.refused) p.app.message(t("snakes.refused", { reason: answer.refused.message }), "error");
   else if (!quiet) p.app.clearMessage();
-  if (p.view.complete && !p.won) {
-    p.won = true;
-    p.grabbed = null;
-    p.winning = true;
-  } else if (!answer.refused && answer.save) save(p);
+  if (!wonNow && !answer.refused && answer.save) save(p);
 }
 
 /** Run actions one after another, each on the answer of the one before, each drawn. */
@@ -133,15 +126,15 @@ export function act(p, fn, ...args) {
 
 async function drawAfter(p) {
   if (!p.painted) paint(p);
-  p.painted = false;
+  unpainted(p);
   if (p.winning) {
     // After the board: the panel's layout and focus never hold up the last step's redraw.
-    p.winning = false;
+    winOpened(p);
     if (p.lesson) p.lesson.close();  // the lesson's words make room for the win
     const stars = await p.python.stars(p.stepCount, p.certified);
     await saveWin(p);
     p.tele.won();
-    p.win.show(p.stepCount, stars);
+    p.parts.win.show(p.stepCount, stars);
     if (p.onWin) p.onWin({ steps: p.stepCount });
   }
 }
@@ -168,9 +161,8 @@ async function play(p, verb, ...args) {
 export async function restart(p) {
   const answer = await play(p, "restart");
   if (!p.won) p.tele.restart();
-  p.won = false;
-  p.win.hide();
-  p.focus = null;
+  restarted(p);
+  p.parts.win.hide();
   afterMove(p, answer, { quiet: true, verb: "restart" });
   if (p.saveProgress && p.levelNumber !== null && !p.stale) {
     const stored = p.app.store.progress().snakes.current;
@@ -194,11 +186,11 @@ export async function hint(p) {
   const answer = await play(p, "hint");
   p.tele.hint();
   if (answer.step) {
-    p.hintStep = answer.step;
+    hinted(p, answer.step);
     p.app.message(answer.remaining === null ? t("snakes.hint.move")
       : t(answer.remaining === 1 ? "snakes.hint.move-one" : "snakes.hint.move-left", { steps: answer.remaining }), "info");
   } else {
-    p.hintStep = null;
+    hinted(p, null);
     p.app.message(t(answer.status === "unsolvable" ? "snakes.hint.stuck" : "snakes.hint.none"), "error");
   }
 }
@@ -217,7 +209,7 @@ export async function step(p, stepJson, drag = p.grabbed) {
   const answer = await play(p, "step", stepJson);
   if (answer.refused) {  // not expected: the answer ahead was Python's; its word stands
     afterMove(p, answer);
-    p.painted = false;
+    unpainted(p);
   } else {
     take(p, answer);
     if (!p.won) save(p);
@@ -227,7 +219,7 @@ export async function step(p, stepJson, drag = p.grabbed) {
 /** What a step's answer (or its answer ahead) changed: the game, telemetry, the drag. */
 function shown(p, stepJson, answer, drag) {
   const before = p.view;
-  if (answer.refused) p.refusedAt = refusedCell(p.level, before, stepJson);
+  if (answer.refused) refusedAt(p, refusedCell(p.level, before, stepJson));
   afterMove(p, answer);
   if (!answer.refused) p.tele.step(stepJson[0], p.view.exited_layers !== before.exited_layers);
   if (!answer.refused) {
@@ -235,11 +227,11 @@ function shown(p, stepJson, answer, drag) {
     // (the winning step too).
     const [b, end, dir] = stepJson;
     const [dx, dy] = DIRS[dir];
-    p.moved = { body: b, end, dx, dy };
+    slid(p, { body: b, end, dx, dy });
     if (p.lesson && !p.won) p.lesson.stepped();
   }
   if (drag && (answer.refused || p.view.exited_layers !== before.exited_layers || p.won)) {
-    drag.stopped = true;  // a refusal or an exit ends the drag; a new grab goes on
+    dragStopped(drag);  // a refusal or an exit ends the drag; a new grab goes on
   }
 }
 
@@ -267,7 +259,7 @@ async function startFresh(p, why) {
 export async function open(p) {
   const { app, levelNumber } = p;
   const current = p.saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
-  p.base = JSON.stringify(current ?? null);  // what this tab's first save may write over
+  based(p, JSON.stringify(current ?? null));  // what this tab's first save may write over
   // Steps played or undone: a level with only steps to redo resumes with them (issue 54).
   const ours = current && current.level === levelNumber && (current.steps.length || current.redo.length);
   if (ours) {

@@ -7,18 +7,19 @@ import { attachDrag, attachKeys } from "./snakes-input.js";
 import { act, hint, redo, restart, step, undo } from "./snakes-play-game.js";
 import { metrics } from "./snakes-play-draw.js";
 import { offLane } from "./terrain.js";
+import { dragStopped, focused, grabbed, keyEnd, keyStepped, released, stepCalled, wired } from "./snakes-play-state.js";
 
 /** A drag's next cell: one step of the grabbed end towards it, if it is a neighbour. */
 async function enterCell(p, drag, cell, when) {
   if (!drag || drag.stopped || p.won) return;
   const from = endCell(p.view, drag.body, drag.end);
-  if (!from) { drag.stopped = true; return; }
+  if (!from) { dragStopped(drag); return; }
   const dir = direction(from, cell);
   if (!dir) return;  // the pointer is where the end already is, or jumped past a refusal
   if (offLane(p.level, p.view.bodies[drag.body].cells, drag.end, dir)) return;  // follow a bridge
-  p.calling = performance.now();
-  metrics.dragWaits.push(p.calling - when);
-  p.stamp = when;
+  const calling = performance.now();
+  stepCalled(p, calling, when);
+  metrics.dragWaits.push(calling - when);
   await step(p, [drag.body, drag.end, dir], drag);
 }
 
@@ -28,14 +29,12 @@ function grab(p, cell, event) {
   const end = endAt(p.view, cell);
   if (!end) {
     // Zoomed in, a press away from the ends pans the board inside its frame.
-    if (!p.layout.pan(event)) p.app.message(t("snakes.grab"), "info");
+    if (!p.parts.layout.pan(event)) p.app.message(t("snakes.grab"), "info");
     return false;
   }
-  p.grabbed = { ...end, stopped: false };
+  grabbed(p, end);
   if (p.lesson) p.lesson.stepped();  // the demonstration leaves the board: the player moves
   p.tele.grab();
-  p.focus = `${end.body}:${end.end}`;
-  p.hintStep = null;
   act(p, () => {});  // redraw with the reachable cells once earlier actions are drawn
   return true;
 }
@@ -48,17 +47,15 @@ function keys(p) {
       const ends = endsOf(p.view);
       if (!ends.length) return;
       const at = ends.indexOf(p.focus);
-      p.focus = at < 0 ? ends[forward ? 0 : ends.length - 1]
-        : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length];
-      p.hintStep = null;
-      act(p, (picked) => p.feedback.report(focusReport(p.view, picked)), p.focus);
+      focused(p, at < 0 ? ends[forward ? 0 : ends.length - 1]
+        : ends[(at + (forward ? 1 : ends.length - 1)) % ends.length]);
+      act(p, (picked) => p.parts.feedback.report(focusReport(p.view, picked)), p.focus);
     },
     move(dir) {
-      if (!p.focus) p.focus = endsOf(p.view)[0] ?? null;
-      if (!p.focus) return;
-      const [b, end] = p.focus.split(":");
-      p.tele.key(p.focus !== p.lastKeyEnd);
-      p.lastKeyEnd = p.focus;
+      const moving = keyEnd(p, endsOf(p.view));
+      if (!moving) return;
+      const [b, end] = moving.split(":");
+      p.tele.key(keyStepped(p, moving));
       act(p, step, p, [Number(b), end, dir]);
     },
     undo: () => act(p, undo, p), redo: () => act(p, redo, p), restart: () => act(p, restart, p),
@@ -75,9 +72,9 @@ export function wireBoard(p, board) {
     enter(cell, event) { act(p, enterCell, p, p.grabbed, cell, event.timeStamp); },
     release() {
       const drag = p.grabbed;
-      act(p, () => { if (p.grabbed === drag) p.grabbed = null; p.tele.release(); });
+      act(p, () => { released(p, drag); p.tele.release(); });
     },
   });
   const detachKeys = attachKeys(board, keys(p));
-  p.detach = () => { detachDrag(); detachKeys(); };
+  wired(p, () => { detachDrag(); detachKeys(); });
 }

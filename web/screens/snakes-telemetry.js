@@ -13,7 +13,9 @@ import { download, el } from "./dom.js";
  * `undo()`, `restart()`, `hint()` as the player acts, `won(steps)` at the win, `leave()`
  * when the level is left. `kind` is "mainline", "draft" or "shared".
  */
-export function telemetryRecorder(app, { sha, kind, levelNumber = null, best = null }) {
+export function telemetryRecorder(app,
+  /** @type {{sha: string, kind: string, levelNumber?: number | null, best?: number | null}} */
+  { sha, kind, levelNumber = null, best = null }) {
   const usable = typeof sha === "string" && /^[0-9a-f]{64}$/.test(sha);
   let attempt = null;
   let last = 0;       // the last activity (start, release, step): thinking starts there

@@ -52,7 +52,8 @@ async function openLevel(root, app, n, handle) {
     return;
   }
   if (handle.gone) return;
-  const { level, certificate } = loaded;
+  // Shipped: n is within the count checked above.
+  const { level, certificate } = /** @type {NonNullable<typeof loaded>} */ (loaded);
   // The level's title and the way back sit with the controls (beside the board on a wide
   // screen, under it on a phone): nothing but the shell's one-row header above the board.
   const head = el("div", { class: "play-head" },
@@ -71,12 +72,14 @@ async function openLevel(root, app, n, handle) {
 export const screen = {
   id: "snakes",
   title: "Snakes",  // i18n-ok: the screen's name for tools (the page says route.screen.*)
+  /** @param {HTMLElement} root @param {import("../app.js").App} app */
   mount(root, app, params) {
     if (params.level === undefined) {
       const map = mountMap(root, app);
       const panel = mountTelemetryPanel(root, app);  // the settings screen may take it over
       return { unmount() { map.unmount(); panel.unmount(); } };
     }
+    /** @type {{gone: boolean, play: {unmount(): void} | null}} */
     const handle = { gone: false, play: null };
     openLevel(root, app, params.level, handle).catch((error) => {
       if (!handle.gone) app.message(t("snakes.open-failed", { level: params.level, reason: error.message }), "error");

@@ -14,6 +14,10 @@ const DECK = [0.22, 0.78];  // a bridge deck's sides, in the cell's width
 /** The layer under the pieces: one `snakes-terrain` node per painted cell and bridge, for a
  * board whose cells are `unit` wide; `colour(i)` gives palette colour i, `letter(i)` its
  * colour-blind letter (or "" when letters are off). */
+/**
+ * @param {any} level
+ * @param {{unit?: number, colour: (i: number) => string, letter?: (i: number) => string}} options
+ */
 export function terrainNodes(level, { unit = 1, colour, letter = () => "" }) {
   const nodes = [];
   for (const { cell: [x, y], color } of level.paths || []) {
