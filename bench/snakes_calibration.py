@@ -33,10 +33,10 @@ from gridforge.snakes.design.calibrate import (
     spearman,
 )
 from gridforge.snakes.design.weights import prediction, validate_weights
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
-from gridforge.snakes.synthetic import play, population
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.player.synthetic import play, population
+from gridforge.snakes.solver.search import Solver
 
 PROOF_STATES = 300_000
 

@@ -159,7 +159,7 @@ def violations(graph: dict[str, dict[str, int]]) -> list[str]:
 # ---------------------------------------------------------------------------- the package
 def test_the_graph_covers_every_module_and_sees_function_level_imports():
     graph = import_graph()
-    assert {"gridforge.errors", "gridforge.mines.engine", "gridforge.snakes.search",
+    assert {"gridforge.errors", "gridforge.mines.engine", "gridforge.snakes.solver.search",
             "gridforge.snakes.design.pipeline", "gridforge.api", "gridforge.cli"} <= set(graph)
     # mines.board imports errors and grid at module level; api imports its page modules
     # only through importlib, which is no import statement.
@@ -197,19 +197,19 @@ def test_the_contract_and_command_modules_that_api_and_cli_load_exist():
 # ------------------------------------------------------------ the checks themselves
 def test_imports_of_resolves_relative_nested_and_submodule_imports():
     modules = {name: Path(f"{name.replace('.', '/')}.py") for name in
-               ("gridforge.errors", "gridforge.mines.board", "gridforge.snakes.level")}
+               ("gridforge.errors", "gridforge.mines.board", "gridforge.snakes.game.level")}
     modules["gridforge.mines"] = Path("gridforge/mines/__init__.py")
     source = (
         "import os\n"
         "from gridforge.errors import Issue\n"
         "from . import board\n"
         "def late():\n"
-        "    from gridforge.snakes.level import Level\n"
+        "    from gridforge.snakes.game.level import Level\n"
     )
     found = dict(imports_of("gridforge.mines.engine", source, modules | {
         "gridforge.mines.engine": Path("gridforge/mines/engine.py")}))
     assert found == {"gridforge.errors": 2, "gridforge.mines.board": 3,
-                     "gridforge.snakes.level": 5}
+                     "gridforge.snakes.game.level": 5}
 
 
 def test_cycles_finds_a_two_module_cycle_and_nothing_in_a_chain():
@@ -221,17 +221,17 @@ def test_cycles_finds_a_two_module_cycle_and_nothing_in_a_chain():
 
 def test_violations_names_each_broken_rule():
     graph = {
-        "gridforge.mines.solver": {"gridforge.snakes.level": 3, "gridforge.api": 4},
+        "gridforge.mines.solver": {"gridforge.snakes.game.level": 3, "gridforge.api": 4},
         "gridforge.errors": {"gridforge.mines.board": 7},
-        "gridforge.snakes.certificate": {"gridforge.snakes.design.score": 9},
+        "gridforge.snakes.solver.certificate": {"gridforge.snakes.design.score": 9},
         "gridforge.snakes.page": {"gridforge.snakes.design.pipeline": 2},
     }
     found = violations(graph)
     assert found == [
         "gridforge.errors:7 -> gridforge.mines.board (the core imports only the core)",
         "gridforge.mines.solver:4 -> gridforge.api (a game never imports api or cli)",
-        "gridforge.mines.solver:3 -> gridforge.snakes.level (the games never import each "
+        "gridforge.mines.solver:3 -> gridforge.snakes.game.level (the games never import each "
         "other)",
-        "gridforge.snakes.certificate:9 -> gridforge.snakes.design.score (the snakes game "
+        "gridforge.snakes.solver.certificate:9 -> gridforge.snakes.design.score (the snakes game "
         "never reaches into its designer)",
     ]

@@ -18,8 +18,8 @@ from gridforge.snakes.design.weights import (
     validate_weights,
     weighted_score,
 )
-from gridforge.snakes.synthetic import export, play, population
-from gridforge.snakes.telemetry import FORMAT, validate_telemetry
+from gridforge.snakes.player.synthetic import export, play, population
+from gridforge.snakes.player.telemetry import FORMAT, validate_telemetry
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -10,8 +10,8 @@ import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.midend import UnknownSession
 from gridforge.snakes import play
-from gridforge.snakes.level import level_from_json, level_sha256
-from gridforge.snakes.rules import Game, move_to_step, step_to_move
+from gridforge.snakes.game.level import level_from_json, level_sha256
+from gridforge.snakes.game.rules import Game, move_to_step, step_to_move
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -17,8 +17,11 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes import play, samples
-from gridforge.snakes.answers import (
+from gridforge.snakes import play
+from gridforge.snakes.design import certify
+from gridforge.snakes.design.reports import DesignedBatch
+from gridforge.snakes.editor import samples
+from gridforge.snakes.game.answers import (
     Answer,
     DraftAnswer,
     HintAnswer,
@@ -28,15 +31,13 @@ from gridforge.snakes.answers import (
     RulesAnswer,
     Validation,
 )
-from gridforge.snakes.certificate import Certificate
-from gridforge.snakes.design import certify
-from gridforge.snakes.design.reports import DesignedBatch
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.solver.certificate import Certificate
 
 if TYPE_CHECKING:  # these modules load only when a call needs them
     from gridforge.snakes.design.weights import Prediction
-    from gridforge.snakes.editing import ImportAnswer
-    from gridforge.snakes.telemetry import Attempt
+    from gridforge.snakes.editor.editing import ImportAnswer
+    from gridforge.snakes.player.telemetry import Attempt
 from gridforge.words import issue_words
 
 __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
@@ -60,13 +61,14 @@ class Facts(TypedDict):
 def facts() -> Facts:
     """What the page must know before it asks anything else: the number of main-line levels
     and the editor's board and file limits (the page copies none of them)."""
-    from gridforge.snakes import editing, level
     from gridforge.snakes.design.line_plan import LEVELS
     from gridforge.snakes.design.request import (
         DEFAULT_BUDGETS,
         MAX_CANDIDATES,
         SECONDS_BUDGETS,
     )
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.game import level
 
     budgets: dict[str, list[float]] = {
         name: [1, SECONDS_BUDGETS.get(name, MAX_CANDIDATES), value]
@@ -205,7 +207,7 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> LessonAnswer | N
     from gridforge.errors import GridforgeError
     from gridforge.snakes import lessons
     from gridforge.snakes.design.line_plan import LEVELS
-    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.game.level import level_from_json
 
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= LEVELS:
         raise GridforgeError(f"number: a main-line level is 1..{LEVELS}, got {number!r}")
@@ -329,7 +331,7 @@ def topologies() -> list[str]:
     return list(TOPOLOGIES)
 
 
-# --- editor (the level editor screen, issue 14: gridforge.snakes.editing)
+# --- editor (the level editor screen, issue 14: gridforge.snakes.editor.editing)
 # What the editor shows of Python's words is said in a designer's words (gridforge.words):
 # each issue carries its place and message in words beside its path, notes and reasons are
 # worded; the certificates and levels themselves are as the command line writes them.
@@ -344,7 +346,7 @@ def _worded(answer: DraftAnswer) -> DraftAnswer:
 
 def editor_blank(cols: Any = 7, rows: Any = 7) -> DraftAnswer:
     """An empty ``cols`` x ``rows`` board to draw on: ``{level, issues, ok, sha256}``."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return _worded(editing.blank(cols, rows))
 
@@ -352,7 +354,7 @@ def editor_blank(cols: Any = 7, rows: Any = 7) -> DraftAnswer:
 def editor_open(level: Any) -> DraftAnswer:
     """Start editing ``level`` (a level or a stored draft): ``{level, issues, ok, sha256}``;
     refuses (field paths) what is no draft at all."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return _worded(editing.open_draft(level))
 
@@ -360,7 +362,7 @@ def editor_open(level: Any) -> DraftAnswer:
 def editor_edit(level: Any, edit: Any) -> DraftAnswer:
     """Apply one editor edit (stone, erase, hole, body, resize, body_props, hole_props) to
     the draft ``level``; a refused edit raises with field paths and changes nothing."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return _worded(editing.apply_edit(level, edit))
 
@@ -378,7 +380,7 @@ def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any 
     :func:`verify` answers it and its reason (why it is not verified, or why the minimum is
     not proven; "" when there is nothing to say) in a designer's words."""
     cert = verify(level, max_states, max_seconds, solution, progress=progress)
-    from gridforge.snakes.editor_words import reason_words
+    from gridforge.snakes.editor.words import reason_words
 
     return {"certificate": cert, "reason": reason_words(cert["reason"])}
 
@@ -387,8 +389,8 @@ def editor_import(text: Any) -> ImportAnswer:
     """Read a dropped, picked or pasted file (level, certified level or batch):
     ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
     and a certificate that does not hold again is dropped with a note."""
-    from gridforge.snakes import editing
-    from gridforge.snakes.editor_words import note_words
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.editor.words import note_words
 
     read = editing.read_import(text, certify.proven)
     return {**read, "notes": [note_words(note) for note in read["notes"]]}
@@ -399,22 +401,22 @@ def editor_export_batch(items: Any, request: Any = None) -> str:
     text, every certificate checked again as :func:`export` checks it; ``request`` is the
     design request they answer (null for drawn or imported levels). Written as
     ``design-levels --out`` writes a batch (the designer's serializer, same layout)."""
-    from gridforge.snakes import editing
     from gridforge.snakes.design.files import dumps
+    from gridforge.snakes.editor import editing
 
     return dumps(editing.export_batch_data(items, certify.proven, request), indent=2)
 
 
 def editor_free_area(level: Any) -> list[list[int]]:
     """The cells of the level's largest contiguous free area (to outline on the board)."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return editing.largest_free_area(level)
 
 
 def editor_share_text(level: Any) -> str:
     """The canonical text of a whole level, which a share link compresses."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return editing.share_text(level)
 
@@ -434,7 +436,7 @@ def telemetry_attempt(record: Any) -> Attempt:
     :raises ValidationError: naming the field (``attempt.undos``) when a count is wrong.
     """
     from gridforge.errors import Issue, ValidationError, is_int
-    from gridforge.snakes.telemetry import repositioning_runs, validate_attempt
+    from gridforge.snakes.player.telemetry import repositioning_runs, validate_attempt
 
     if not isinstance(record, dict):
         raise ValidationError([Issue("attempt", "type", "an attempt is an object")], "attempt")
@@ -458,7 +460,7 @@ def telemetry_check(data: Any) -> dict[str, int]:
 
     :raises ValidationError: naming every problem by its field path.
     """
-    from gridforge.snakes.telemetry import validate_telemetry
+    from gridforge.snakes.player.telemetry import validate_telemetry
 
     return {"attempts": len(validate_telemetry(data)["attempts"])}
 
@@ -492,8 +494,8 @@ _LIVE_STATE = {"verified": "solvable", "out_of_range": "solvable", "unsolvable":
 
 def editor_reasons(level: Any) -> list[Reason]:
     """Why ``level`` cannot be solved, as far as it can be told without a search:
-    ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.diagnose`)."""
-    from gridforge.snakes import diagnose
+    ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.editor.diagnose`)."""
+    from gridforge.snakes.editor import diagnose
 
     return diagnose.reasons(level)
 
@@ -527,8 +529,8 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
     same on every machine; Verify keeps the full budget and shortens the solution.
     """
     from gridforge.errors import ValidationError
-    from gridforge.snakes import diagnose
-    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.editor import diagnose
+    from gridforge.snakes.game.level import level_from_json
 
     states = LIVE_STATES if max_states is None else max_states
     states, _ = play.budgets(states, LIVE_SECONDS)
@@ -541,14 +543,14 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
         return out
     found = diagnose.reasons(parsed)
     if found:
-        from gridforge.snakes.level import level_sha256
+        from gridforge.snakes.game.level import level_sha256
 
         return {**out, "state": "unsolvable", "sha256": level_sha256(parsed), "reasons": found,
                 "reason": found[0]["text"]}
-    from gridforge.snakes.level import balance_issues, level_sha256
-    from gridforge.snakes.matching import INF
-    from gridforge.snakes.rules import Game
-    from gridforge.snakes.search import Solver
+    from gridforge.snakes.game.level import balance_issues, level_sha256
+    from gridforge.snakes.game.rules import Game
+    from gridforge.snakes.solver.matching import INF
+    from gridforge.snakes.solver.search import Solver
 
     sha = level_sha256(parsed)
     if balance_issues(parsed):  # pragma: no cover - diagnose names every such mismatch
@@ -559,7 +561,7 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
     result = Solver(game).solve(max_states=states, max_seconds=LIVE_SECONDS, progress=progress)
     bound = result.lower_bound if result.lower_bound < INF else None
     if result.status == "unsolvable":
-        from gridforge.snakes.editor_words import reason_words
+        from gridforge.snakes.editor.words import reason_words
 
         return {**out, "state": "unsolvable", "sha256": sha,
                 "reason": reason_words(result.reason)}
@@ -573,9 +575,10 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
 
 def editor_level_at(level: Any, steps: Any) -> DraftAnswer:
     """A new draft whose start is the position after ``steps`` of play on ``level`` (edit
-    from a try-play position; see :mod:`gridforge.snakes.snapshot`): as :func:`editor_open`."""
-    from gridforge.snakes import editing
-    from gridforge.snakes.snapshot import level_at
+    from a try-play position; see :mod:`gridforge.snakes.editor.snapshot`): as
+    :func:`editor_open`."""
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.editor.snapshot import level_at
 
     return _worded(editing.open_draft(level_at(level, steps)))
 

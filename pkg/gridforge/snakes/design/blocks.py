@@ -27,13 +27,13 @@ from typing import cast
 from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, ValidationError, is_int, parse_json
 from gridforge.jsontypes import Json, JsonObject
-from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, dumps, read_regular, write_text
 from gridforge.snakes.design.line_plan import LEVELS
 from gridforge.snakes.design.line_report import Row, band_table, level_row
 from gridforge.snakes.design.reports import Band, BlockRecord, MainlineLevel, ProgressFile
 from gridforge.snakes.design.request import BATCH_FORMAT, MAINLINE_FORMAT
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.solver.certificate import Batch, Certificate
 
 __all__ = [
     "BLOCK_NAME",

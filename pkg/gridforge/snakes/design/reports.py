@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict
 
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.certificate import Certificate
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.solver.certificate import Certificate
 
 
 class LevelReport(TypedDict):

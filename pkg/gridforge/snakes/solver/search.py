@@ -1,6 +1,6 @@
 """Search over full game states (seed 004 section 5, "局面图上的全局 A*").
 
-A :class:`Solver` wraps a :class:`~gridforge.snakes.rules.Game` with precomputed tables:
+A :class:`Solver` wraps a :class:`~gridforge.snakes.game.rules.Game` with precomputed tables:
 
 - wall-aware BFS distances from every hole over the static floor (walls and stones only;
   cells that reach no hole of a colour are dead for that colour: their distance is INF),
@@ -12,7 +12,7 @@ A :class:`Solver` wraps a :class:`~gridforge.snakes.rules.Game` with precomputed
   steps that end needs at least: each step moves an end by one cell); plus one step per
   remaining inner layer. :meth:`Solver.bound` computes it from scratch (the reference);
   the searches keep it per node instead: each node carries its colour groups' optimal
-  square matchings with their duals (:class:`~gridforge.snakes.matching.SquareMatch`), and
+  square matchings with their duals (:class:`~gridforge.snakes.solver.matching.SquareMatch`), and
   a child re-solves only the moved body's group by at most one augmenting phase.
 
 Searches (all iterative, budgets in stored states and seconds, statistics returned):
@@ -49,8 +49,8 @@ from typing import Any, NamedTuple
 
 from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.matching import INF, SquareMatch, min_cost
-from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
+from gridforge.snakes.game.rules import BITS, CELL_MASK, LAYER_BITS, Game, Move, State, move_to_step
+from gridforge.snakes.solver.matching import INF, SquareMatch, min_cost
 
 
 class Group(NamedTuple):
@@ -138,7 +138,7 @@ class Solver:
     offset, then the shed layers, then the used holes. A step is then one XOR (a slide) or
     one addition (an exit) with a delta precomputed per body position; the key is the
     transposition table's key itself (exact, never a hash). Public methods take and return
-    the tuple states of :mod:`~gridforge.snakes.rules`.
+    the tuple states of :mod:`~gridforge.snakes.game.rules`.
     """
 
     def __init__(self, game: Game) -> None:

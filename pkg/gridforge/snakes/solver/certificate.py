@@ -31,7 +31,7 @@ A solved certificate (``verified`` or ``out_of_range``) written by :func:`certif
 travel and body bounds, the joint and steering steps (at the certificate's ``minimum`` when
 ``optimal``, else at its ``lower_bound``, so joint steps may be negative while the minimum is
 unproven) and the drags of its solution, computed by
-:func:`gridforge.snakes.legibility.reading`. Each solo search has a counted budget
+:func:`gridforge.snakes.solver.legibility.reading`. Each solo search has a counted budget
 (:data:`READING_STATES` stored states): when one runs out the certificate has no ``reading``
 at all, never a guessed figure. A recheck recomputes a claimed ``reading`` (within the same
 budget: a figure it cannot recompute is refused, not believed); a certificate without one
@@ -63,23 +63,23 @@ from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, fie
 from gridforge.i18n import say
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.improve import Budget, improve
-from gridforge.snakes.legibility import SOLO_BUDGET, SoloBudget
-from gridforge.snakes.legibility import reading as legibility_reading
-from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
-from gridforge.snakes.level import (
+from gridforge.snakes.game.level import FORMAT as LEVEL_FORMAT
+from gridforge.snakes.game.level import (
     MAX_BODIES,
     Level,
     balance_issues,
     level_from_json,
     level_sha256,
 )
-from gridforge.snakes.levelfile import LevelJson, Step, accepted
-from gridforge.snakes.matching import INF
-from gridforge.snakes.pairs import pairwise_bound
-from gridforge.snakes.puzzle import relaxations
-from gridforge.snakes.rules import Game, IllegalStep, move_to_step, step_to_move
-from gridforge.snakes.search import DEFAULT_SECONDS, DEFAULT_STATES, SearchResult, Solver
+from gridforge.snakes.game.levelfile import LevelJson, Step, accepted
+from gridforge.snakes.game.rules import Game, IllegalStep, move_to_step, step_to_move
+from gridforge.snakes.solver.improve import Budget, improve
+from gridforge.snakes.solver.legibility import SOLO_BUDGET, SoloBudget
+from gridforge.snakes.solver.legibility import reading as legibility_reading
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.pairs import pairwise_bound
+from gridforge.snakes.solver.puzzle import relaxations
+from gridforge.snakes.solver.search import DEFAULT_SECONDS, DEFAULT_STATES, SearchResult, Solver
 
 CERT_FORMAT = "gridforge.snakes.certificate/1"
 BATCH_FORMAT = "gridforge.snakes.batch/1"
@@ -303,8 +303,8 @@ def _solved(cert: Certificate, solution: list[Step], optimal: bool, lower: int,
 
 def certificate_reading(level: Level, cert: Certificate) -> CertReading | None:
     """The ``reading`` of the solved certificate ``cert`` of ``level`` (spec section 5c, by
-    :func:`gridforge.snakes.legibility.reading`), or None when a body's solo search needs more
-    than :data:`READING_STATES` stored states (no figure rather than a wrong one) or ``cert``
+    :func:`gridforge.snakes.solver.legibility.reading`), or None when a body's solo search needs
+    more than :data:`READING_STATES` stored states (no figure rather than a wrong one) or ``cert``
     has no solution.
 
     :raises GridforgeError: when ``cert`` states neither a minimum nor a lower bound, or a body
@@ -354,7 +354,7 @@ def certify(
 
     Verify keeps what it is given (spec section 5b): with ``solution`` (JSON steps that must
     replay to completion) the level is solved by it, and the searches may only shorten it or
-    prove it minimal (:func:`~gridforge.snakes.improve.improve`); without one the solver
+    prove it minimal (:func:`~gridforge.snakes.solver.improve.improve`); without one the solver
     looks for a solution first. Either way the certificate's solution is the shortest found.
 
     :raises ValidationError: when ``solution`` is not a legal complete solution (``solution``

@@ -1,0 +1,12 @@
+"""The snakes solver: searches, bounds and certificates on the game's own rules.
+
+``matching`` (min-cost assignment), ``search`` (fast search and exact A*), ``pairs`` (the
+pairwise lower bound), ``improve`` (shortening a known solution), ``puzzle`` (what makes a
+level a puzzle), ``legibility`` (how a level reads: spec section 5c), ``certificate`` (the
+four statuses, certificates and the recheck of their claims) and ``selfcheck`` (the
+engine's and solver's self-checks).
+
+May import: the shared core and :mod:`gridforge.snakes.game`; never the editor, the player
+model, the designer, the page or the command line.
+This package imports nothing eagerly.
+"""
