@@ -23,8 +23,8 @@ import json
 import statistics
 from pathlib import Path
 
-from gridforge.snakes.design.blocks import BLOCK_NAME
 from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import BLOCK_NAME
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver.search import Solver
 

@@ -21,12 +21,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridforge.snakes.design.blocks import BLOCK_NAME
 from gridforge.snakes.design.line_plan import breather
 from gridforge.snakes.design.line_report import uses_mechanics
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
-from gridforge.snakes.solver.certificate import Certificate
+from gridforge.snakes.game.mainline import BLOCK_NAME
 from gridforge.snakes.solver.legibility import SOLO_BUDGET, Reading, SoloBudget, reading
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"

@@ -26,7 +26,6 @@ import statistics
 import sys
 
 from gridforge.errors import read_json
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.calibrate import (
     fit_difficulty,
     shipped_levels,
@@ -34,6 +33,7 @@ from gridforge.snakes.design.calibrate import (
 )
 from gridforge.snakes.design.weights import prediction, validate_weights
 from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import mainline_level
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.player.synthetic import play, population
 from gridforge.snakes.solver.search import Solver

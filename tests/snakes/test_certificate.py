@@ -6,12 +6,10 @@ import json
 
 import pytest
 from gridforge.errors import ValidationError
+from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, STATUSES
 from gridforge.snakes.game.level import level_sha256
 from gridforge.snakes.solver.certificate import (
-    BATCH_FORMAT,
-    CERT_FORMAT,
     MAX_BATCH_LEVELS,
-    STATUSES,
     certify,
     certify_file_data,
     check_certificate,

@@ -10,8 +10,8 @@ import pytest
 from gridforge.cli import main
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.snakes.design import certify
+from gridforge.snakes.game.certfile import BATCH_FORMAT
 from gridforge.snakes.game.level import level_sha256
-from gridforge.snakes.solver.certificate import BATCH_FORMAT
 from gridforge.snakes.solver.certificate import certify as game_certify
 from gridforge.snakes.solver.selfcheck import random_level
 from hypothesis import HealthCheck, given, settings

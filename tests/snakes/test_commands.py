@@ -7,8 +7,8 @@ import json
 import pytest
 from gridforge.snakes.commands import MAX_VERIFY_BYTES
 from gridforge.snakes.design import certify
+from gridforge.snakes.game.certfile import BATCH_FORMAT
 from gridforge.snakes.game.level import MAX_LEVEL_BYTES
-from gridforge.snakes.solver.certificate import BATCH_FORMAT
 
 from .fixtures import data_with_first_block, level_dict, run, spec_example
 

@@ -22,8 +22,8 @@ from gridforge.cli import main
 from gridforge.errors import GridforgeError
 from gridforge.snakes import page
 from gridforge.snakes.design import certify
+from gridforge.snakes.game.certfile import BATCH_FORMAT
 from gridforge.snakes.game.level import parse_level, spec_example
-from gridforge.snakes.solver.certificate import BATCH_FORMAT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from gridforge.errors import GridforgeError
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import mainline_level
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver.legibility import (
     SOLO_BUDGET,

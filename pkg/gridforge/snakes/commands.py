@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any
 from gridforge import errors
 from gridforge.flags import finite_float, int_range
 from gridforge.progress import Progress, terminal_bar
+from gridforge.snakes.game.certfile import BATCH_FORMAT
 from gridforge.snakes.game.level import MAX_LEVEL_BYTES
-from gridforge.snakes.solver.certificate import BATCH_FORMAT, certificates_of
+from gridforge.snakes.solver.certificate import certificates_of
 from gridforge.snakes.solver.search import DEFAULT_SECONDS, DEFAULT_STATES
 
 if TYPE_CHECKING:  # the designer loads only when a command uses it

@@ -8,7 +8,9 @@ progress sink as the keyword argument ``progress``; the page never passes it.
 
 This is the layer that joins the game and its designer: certificates the page sees carry
 the designer's seven-term score (:mod:`gridforge.snakes.design.certify`), and every
-certificate handed back (export) is rechecked claim by claim.
+certificate handed back (export) is rechecked claim by claim. The designer loads only in the
+calls that need it (verify, export, the editor's and the designer's calls): play, lessons and
+progress read the main line through the game (:mod:`gridforge.snakes.game.mainline`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes import play
-from gridforge.snakes.design import certify
-from gridforge.snakes.design.reports import DesignedBatch
 from gridforge.snakes.editor import samples
 from gridforge.snakes.game.answers import (
     Answer,
@@ -31,10 +31,11 @@ from gridforge.snakes.game.answers import (
     RulesAnswer,
     Validation,
 )
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.levelfile import LevelJson
-from gridforge.snakes.solver.certificate import Certificate
 
 if TYPE_CHECKING:  # these modules load only when a call needs them
+    from gridforge.snakes.design.reports import DesignedBatch
     from gridforge.snakes.design.weights import Prediction
     from gridforge.snakes.editor.editing import ImportAnswer
     from gridforge.snakes.player.telemetry import Attempt
@@ -61,7 +62,6 @@ class Facts(TypedDict):
 def facts() -> Facts:
     """What the page must know before it asks anything else: the number of main-line levels
     and the editor's board and file limits (the page copies none of them)."""
-    from gridforge.snakes.design.line_plan import LEVELS
     from gridforge.snakes.design.request import (
         DEFAULT_BUDGETS,
         MAX_CANDIDATES,
@@ -69,6 +69,7 @@ def facts() -> Facts:
     )
     from gridforge.snakes.editor import editing
     from gridforge.snakes.game import level
+    from gridforge.snakes.game.mainline import LEVELS
 
     budgets: dict[str, list[float]] = {
         name: [1, SECONDS_BUDGETS.get(name, MAX_CANDIDATES), value]
@@ -96,7 +97,7 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
         level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
     from gridforge.errors import Issue, ValidationError, describe, is_int
-    from gridforge.snakes.design.line_plan import LEVELS
+    from gridforge.snakes.game.mainline import LEVELS
 
     def count(value: object, lo: int, hi: int) -> bool:
         return is_int(value) and lo <= value <= hi
@@ -206,8 +207,8 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> LessonAnswer | N
     """
     from gridforge.errors import GridforgeError
     from gridforge.snakes import lessons
-    from gridforge.snakes.design.line_plan import LEVELS
     from gridforge.snakes.game.level import level_from_json
+    from gridforge.snakes.game.mainline import LEVELS
 
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= LEVELS:
         raise GridforgeError(f"number: a main-line level is 1..{LEVELS}, got {number!r}")
@@ -298,6 +299,8 @@ def verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIF
     :raises ValidationError: when ``solution`` does not replay to completion (``solution``
         named), or the level is not one (field paths).
     """
+    from gridforge.snakes.design import certify
+
     max_states, max_seconds = play.budgets(
         VERIFY_STATES if max_states is None else max_states,
         VERIFY_SECONDS if max_seconds is None else max_seconds)
@@ -316,6 +319,8 @@ def export(level: Any, certificate: Any) -> str:
     """The certified level as JSON text; every claim of the certificate is rechecked first
     (a forged or stale one is refused naming the claim) and only what the recheck
     established is written."""
+    from gridforge.snakes.design import certify
+
     return certify.export(level, certificate)
 
 
@@ -389,6 +394,7 @@ def editor_import(text: Any) -> ImportAnswer:
     """Read a dropped, picked or pasted file (level, certified level or batch):
     ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
     and a certificate that does not hold again is dropped with a note."""
+    from gridforge.snakes.design import certify
     from gridforge.snakes.editor import editing
     from gridforge.snakes.editor.words import note_words
 
@@ -401,6 +407,7 @@ def editor_export_batch(items: Any, request: Any = None) -> str:
     text, every certificate checked again as :func:`export` checks it; ``request`` is the
     design request they answer (null for drawn or imported levels). Written as
     ``design-levels --out`` writes a batch (the designer's serializer, same layout)."""
+    from gridforge.snakes.design import certify
     from gridforge.snakes.design.files import dumps
     from gridforge.snakes.editor import editing
 
@@ -529,6 +536,7 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
     same on every machine; Verify keeps the full budget and shortens the solution.
     """
     from gridforge.errors import ValidationError
+    from gridforge.snakes.design import certify
     from gridforge.snakes.editor import diagnose
     from gridforge.snakes.game.level import level_from_json
 

@@ -43,9 +43,9 @@ from gridforge.snakes.design.interlock import (
     build_idea,
 )
 from gridforge.snakes.design.line_plan import breather
+from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
-from gridforge.snakes.solver.certificate import Certificate, Witness
 
 __all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan"]
 

@@ -21,8 +21,8 @@ from gridforge.errors import ValidationError, read_json
 from gridforge.flags import int_range, parsed_by
 from gridforge.progress import Progress, terminal_bar
 from gridforge.snakes.design.weights import Weights
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.player.telemetry import Attempt
-from gridforge.snakes.solver.certificate import Certificate
 
 __all__ = ["add_calibration_commands", "add_predictions", "calibrate_command", "load_weights",
            "synthetic_play_command"]
@@ -91,7 +91,7 @@ def synthetic_play_command(args: argparse.Namespace) -> int:
             best = cert.get("steps") if isinstance(cert, dict) else None
             jobs.append((level, best if isinstance(best, int) else None, None, "draft"))
     else:
-        from gridforge.snakes.design.blocks import mainline_level
+        from gridforge.snakes.game.mainline import mainline_level
 
         lo, hi = args.levels
         for n in range(lo, hi + 1, args.every):

@@ -25,19 +25,12 @@ from gridforge.errors import GridforgeError, Issue, ValidationError, field_path,
 from gridforge.jsontypes import Json
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.design.score import score_level
+from gridforge.snakes.game.certfile import BATCH_FORMAT, Batch, Certificate, Score
 from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import Step
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver import certificate as game_certificate
-from gridforge.snakes.solver.certificate import (
-    BATCH_FORMAT,
-    CHECK_SECONDS,
-    CHECK_STATES,
-    Batch,
-    Certificate,
-    Recheck,
-    Score,
-)
+from gridforge.snakes.solver.certificate import CHECK_SECONDS, CHECK_STATES, Recheck
 from gridforge.snakes.solver.selfcheck import SelfCheck
 
 # The largest data file check-designer reads from the package (a block of main-line levels).

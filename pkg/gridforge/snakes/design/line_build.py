@@ -43,8 +43,8 @@ from gridforge.snakes.design.line_levels import design_level
 from gridforge.snakes.design.line_plan import LEVELS
 from gridforge.snakes.design.line_report import Row, band_table
 from gridforge.snakes.design.reports import BuildState
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.levelfile import LevelJson
-from gridforge.snakes.solver.certificate import Certificate
 
 __all__ = ["BLOCK", "build_mainline", "designed"]
 

@@ -34,8 +34,8 @@ from gridforge.snakes.design.line_plan import (
 from gridforge.snakes.design.line_rules import rule_misses
 from gridforge.snakes.design.motif_line import motif_level
 from gridforge.snakes.design.pipeline import design_levels
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.levelfile import LevelJson
-from gridforge.snakes.solver.certificate import Certificate
 
 __all__ = ["design_level", "layout_key"]
 

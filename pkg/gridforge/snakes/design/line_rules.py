@@ -36,10 +36,10 @@ from gridforge.snakes.design.line_plan import (
     motif_plan,
 )
 from gridforge.snakes.design.motif_line import TOP_STEPS, chamber_of
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.rules import Game, Move, step_to_move
-from gridforge.snakes.solver.certificate import Certificate
 from gridforge.snakes.solver.legibility import reading
 from gridforge.snakes.solver.puzzle import (
     bridge_needed,

@@ -47,10 +47,10 @@ from gridforge.snakes.design.motifs import (
     painted,
 )
 from gridforge.snakes.design.terrain import refuses
+from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.rules import Game, step_to_move
-from gridforge.snakes.solver.certificate import Certificate, Witness
 from gridforge.snakes.solver.legibility import reading
 from gridforge.snakes.solver.puzzle import path_costs_steps, relaxations, witness
 

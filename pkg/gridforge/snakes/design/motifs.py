@@ -43,10 +43,10 @@ from dataclasses import dataclass, replace
 from gridforge.grid import Cell
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.terrain import add_paths
+from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.rules import Game, step_to_move
-from gridforge.snakes.solver.certificate import Certificate
 from gridforge.snakes.solver.legibility import is_folded, reading
 from gridforge.snakes.solver.pairs import pairwise_bound
 from gridforge.snakes.solver.puzzle import bridge_needed, serial

@@ -79,18 +79,11 @@ from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
 from gridforge.snakes.design.terrain import add_bridges, add_paths
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
+from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, Certificate, Score, Witness
 from gridforge.snakes.game.level import Level, level_from_json, level_sha256
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.rules import Game, Move, move_to_step
-from gridforge.snakes.solver.certificate import (
-    BATCH_FORMAT,
-    CERT_FORMAT,
-    Certificate,
-    Score,
-    Witness,
-    certificate_reading,
-    judge,
-)
+from gridforge.snakes.solver.certificate import certificate_reading, judge
 from gridforge.snakes.solver.improve import RESTARTS, Budget, Improved, improve, tighten
 from gridforge.snakes.solver.puzzle import crossed_bridges, relaxations, serial, witness
 from gridforge.snakes.solver.search import SearchResult, Solver, shorten

@@ -34,8 +34,9 @@ from gridforge.snakes.design.score import (
     steps_term,
 )
 from gridforge.snakes.design.templates import MIN_SIZE, TEMPLATES, TOPOLOGIES, natural_area
+from gridforge.snakes.game.certfile import BATCH_FORMAT
 from gridforge.snakes.game.level import level_from_json
-from gridforge.snakes.solver.certificate import BATCH_FORMAT, DEFAULT_TOLERANCE
+from gridforge.snakes.solver.certificate import DEFAULT_TOLERANCE
 
 __all__ = [
     "BATCH_FORMAT",

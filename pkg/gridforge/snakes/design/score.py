@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from typing import cast
 
 from gridforge.snakes.design.topology import FloorGraph, Space, analyse_space, potential_exits
+from gridforge.snakes.game.certfile import Score
 from gridforge.snakes.game.level import Level
 from gridforge.snakes.game.levelfile import Step
 from gridforge.snakes.game.rules import Game, State, step_to_move
-from gridforge.snakes.solver.certificate import Score
 from gridforge.snakes.solver.puzzle import crossed_bridges, travel_bound
 
 WEIGHTS: tuple[tuple[str, int], ...] = (

@@ -37,6 +37,7 @@ from gridforge.errors import (
 from gridforge.grid import Cell
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.game.answers import DraftAnswer
+from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, Batch, Certificate
 from gridforge.snakes.game.level import (
     FORMAT,
     LOCK_KEYS,
@@ -56,13 +57,7 @@ from gridforge.snakes.game.level import (
     validate_level,
 )
 from gridforge.snakes.game.levelfile import HoleJson, LevelJson, LockJson, PathJson, accepted
-from gridforge.snakes.solver.certificate import (
-    BATCH_FORMAT,
-    CERT_FORMAT,
-    Batch,
-    Certificate,
-    check_certificate,
-)
+from gridforge.snakes.solver.certificate import check_certificate
 
 __all__ = [
     "IMPORT_MAX_BYTES",

@@ -24,7 +24,8 @@ of a certificate against its level: the certificate this module can stand behind
 issues of the claims that do not hold), :func:`check_certificate` (the issues as lines),
 :func:`judge` and :func:`request_issues` (a request's ranges), :func:`certificate_reading`
 (a solved certificate's ``reading``), :func:`certify_batch`,
-:func:`certify_file_data`, :data:`CERT_FORMAT`, :data:`BATCH_FORMAT`, :data:`STATUSES`.
+:func:`certify_file_data`; the file types and format names (``CERT_FORMAT``,
+``BATCH_FORMAT``, ``STATUSES``) are the game's, in :mod:`gridforge.snakes.game.certfile`.
 
 A solved certificate (``verified`` or ``out_of_range``) written by :func:`certify` also carries
 ``reading``, the figures of spec section 5c (:class:`CertReading`): each body's solo cost, the
@@ -54,15 +55,25 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict, TypeGuard, cast
+from typing import Any, TypeGuard, cast
 
 from gridforge import __version__
 from gridforge.errors import GridforgeError, Issue, Issues, ValidationError, field_path, is_int
 from gridforge.i18n import say
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.game.certfile import (
+    BATCH_FORMAT,
+    CERT_FORMAT,
+    STATUSES,
+    Batch,
+    Certificate,
+    CertReading,
+    Score,
+    Witness,
+)
 from gridforge.snakes.game.level import FORMAT as LEVEL_FORMAT
 from gridforge.snakes.game.level import (
     MAX_BODIES,
@@ -71,7 +82,7 @@ from gridforge.snakes.game.level import (
     level_from_json,
     level_sha256,
 )
-from gridforge.snakes.game.levelfile import LevelJson, Step, accepted
+from gridforge.snakes.game.levelfile import Step, accepted
 from gridforge.snakes.game.rules import Game, IllegalStep, move_to_step, step_to_move
 from gridforge.snakes.solver.improve import Budget, improve
 from gridforge.snakes.solver.legibility import SOLO_BUDGET, SoloBudget
@@ -81,9 +92,6 @@ from gridforge.snakes.solver.pairs import pairwise_bound
 from gridforge.snakes.solver.puzzle import relaxations
 from gridforge.snakes.solver.search import DEFAULT_SECONDS, DEFAULT_STATES, SearchResult, Solver
 
-CERT_FORMAT = "gridforge.snakes.certificate/1"
-BATCH_FORMAT = "gridforge.snakes.batch/1"
-STATUSES = ("verified", "unsolvable", "undetermined", "out_of_range")
 DEFAULT_TOLERANCE = 7
 CERT_KEYS = ("format", "level_sha256", "status", "reason", "solution", "steps", "optimal",
              "minimum", "lower_bound", "upper_bound", "score", "request", "budgets", "search",
@@ -121,67 +129,6 @@ LATER_DIAGNOSTICS = ("travel_bound", "interaction_steps")
 CHECK_STATES = DEFAULT_STATES
 CHECK_SECONDS = 60.0
 
-
-
-class Score(TypedDict):
-    """The seven-term score of a solved level (the designer's, see :data:`Scorer`)."""
-
-    total: float
-    contributions: dict[str, float]
-    normalised: dict[str, float]
-    weights: dict[str, float]
-    diagnostics: Mapping[str, object]  # the designer's figures (informational)
-
-
-class Witness(TypedDict):
-    """A solution of the level with one mechanic removed that the real rules refuse."""
-
-    mechanic: str  # "bodies[i].frozen" | "holes[j].frozen" | "bodies[i].lock"
-    solution: list[Step]
-
-
-class CertReading(TypedDict):
-    """The figures of spec section 5c a solved certificate carries (its ``reading``)."""
-
-    solo_costs: list[int]  # one per body, in the level's order
-    travel_bound: int
-    body_bound: int  # max(travel_bound, sum of solo_costs)
-    joint_steps: int  # minimum (or, unproven, lower_bound) - body_bound; may be < 0 unproven
-    steering_steps: int  # body_bound - travel_bound
-    drags: int  # of the certificate's solution
-
-
-class Certificate(TypedDict):
-    """A certificate as written (the file's field order: the same bytes)."""
-
-    format: str
-    level_sha256: str
-    status: str  # one of STATUSES
-    reason: str
-    solution: list[Step] | None
-    steps: int | None
-    optimal: bool
-    minimum: int | None
-    lower_bound: int | None
-    upper_bound: int | None
-    score: Score | None
-    request: JsonObject | None
-    budgets: dict[str, float]
-    search: dict[str, int | str] | None  # the searches' work, informational
-    version: str
-    reading: NotRequired[CertReading]  # solved certificates, when every solo search fit
-    witnesses: NotRequired[list[Witness]]
-    prediction: NotRequired[Mapping[str, object]]  # the designer's, informational
-
-
-class Batch(TypedDict):
-    """A batch file: the request, its levels and one certificate per level."""
-
-    format: str
-    request: JsonObject | None
-    levels: list[LevelJson]
-    certificates: list[Certificate]
-    report: NotRequired[JsonObject]
 
 
 # The seven-term score of a solved level: (level, solution as JSON steps, its game) -> the
@@ -991,11 +938,7 @@ def certify_file_data(
 
 
 __all__ = [
-    "BATCH_FORMAT",
-    "CERT_FORMAT",
     "READING_STATES",
-    "STATUSES",
-    "CertReading",
     "Recheck",
     "Scorer",
     "certificate_reading",
