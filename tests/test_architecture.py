@@ -28,6 +28,20 @@ GAMES = ("gridforge.mines", "gridforge.snakes")
 DESIGN = "gridforge.snakes.design"
 # The snakes modules allowed to import the designer: the page's contract and the CLI verbs.
 DESIGN_CALLERS = ("gridforge.snakes.page", "gridforge.snakes.commands")
+# The snakes rooms (gridforge/snakes/*/__init__.py say the same) and what each may import
+# beside the core: a room never imports a room above it.
+SNAKES = "gridforge.snakes"
+ROOMS: dict[str, tuple[str, ...]] = {
+    "gridforge.snakes.game": (),
+    "gridforge.snakes.solver": ("gridforge.snakes.game",),
+    "gridforge.snakes.play": ("gridforge.snakes.game", "gridforge.snakes.solver"),
+    "gridforge.snakes.editor": ("gridforge.snakes.game", "gridforge.snakes.solver",
+                                "gridforge.snakes.play"),
+    "gridforge.snakes.player": ("gridforge.snakes.game", "gridforge.snakes.solver"),
+    "gridforge.snakes.lessons": ("gridforge.snakes.game", "gridforge.snakes.solver",
+                                 "gridforge.snakes.play"),
+}
+MAX_SNAKES_TOP_MODULES = 8  # modules at snakes/ top level besides its sub-packages
 
 
 def module_files() -> dict[str, Path]:
@@ -153,6 +167,11 @@ def violations(graph: dict[str, dict[str, int]]) -> list[str]:
             if (within(name, "gridforge.snakes") and not within(name, DESIGN)
                     and name not in DESIGN_CALLERS and within(target, DESIGN)):
                 out.append(f"{where} (the snakes game never reaches into its designer)")
+            room = next((r for r in ROOMS if within(name, r)), None)
+            if (room is not None and within(target, SNAKES) and not within(target, room)
+                    and not any(within(target, allowed) for allowed in ROOMS[room])):
+                out.append(f"{where} (the {room.rpartition('.')[2]} room imports only "
+                           "the rooms below it)")
     return out
 
 
@@ -168,6 +187,16 @@ def test_the_graph_covers_every_module_and_sees_function_level_imports():
 
 def test_the_layering_rules_hold():
     assert violations(import_graph()) == []
+
+
+def test_snakes_keeps_few_modules_at_its_top_level_and_each_room_says_what_it_may_import():
+    top = sorted(PACKAGE_DIR.joinpath("snakes").glob("*.py"))
+    assert len(top) <= MAX_SNAKES_TOP_MODULES, [path.name for path in top]
+    modules = module_files()
+    for room in ROOMS:
+        if _is_package(room, modules):
+            doc = ast.get_docstring(ast.parse(modules[room].read_text("utf-8"))) or ""
+            assert "May import:" in doc, room
 
 
 def test_the_module_graph_has_no_cycle():
@@ -225,6 +254,7 @@ def test_violations_names_each_broken_rule():
         "gridforge.errors": {"gridforge.mines.board": 7},
         "gridforge.snakes.solver.certificate": {"gridforge.snakes.design.score": 9},
         "gridforge.snakes.page": {"gridforge.snakes.design.pipeline": 2},
+        "gridforge.snakes.game.rules": {"gridforge.snakes.solver.search": 5},
     }
     found = violations(graph)
     assert found == [
@@ -232,6 +262,10 @@ def test_violations_names_each_broken_rule():
         "gridforge.mines.solver:4 -> gridforge.api (a game never imports api or cli)",
         "gridforge.mines.solver:3 -> gridforge.snakes.game.level (the games never import each "
         "other)",
-        "gridforge.snakes.solver.certificate:9 -> gridforge.snakes.design.score (the snakes game "
-        "never reaches into its designer)",
+        "gridforge.snakes.game.rules:5 -> gridforge.snakes.solver.search (the game room "
+        "imports only the rooms below it)",
+        "gridforge.snakes.solver.certificate:9 -> gridforge.snakes.design.score (the snakes "
+        "game never reaches into its designer)",
+        "gridforge.snakes.solver.certificate:9 -> gridforge.snakes.design.score (the solver "
+        "room imports only the rooms below it)",
     ]
