@@ -1,5 +1,5 @@
 """Backward play (design/backward.py): every level it builds is solved by its recorded moves;
-and tightening (snakes/improve.py) of the long solutions it leaves."""
+and tightening (snakes/solver/improve.py) of the long solutions it leaves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shortening a known solution (snakes/improve.py) and the weighted A* it restarts: never
+"""Shortening a known solution (snakes/solver/improve.py) and the weighted A* it restarts: never
 longer, always legal, proven minima equal to exhaustive BFS, a second pass changes nothing."""
 
 from __future__ import annotations

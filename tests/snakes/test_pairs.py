@@ -1,7 +1,7 @@
-"""The pairwise bound (snakes/pairs.py): admissible against exhaustive search at every reachable
-state of small levels, its relaxed A* equal to a plain BFS of the relaxed rules, the partition
-DP equal to brute force, strictly above the matching bound where two bodies block each other,
-and still admissible when its searches run out of states."""
+"""The pairwise bound (snakes/solver/pairs.py): admissible against exhaustive search at every
+reachable state of small levels, its relaxed A* equal to a plain BFS of the relaxed rules, the
+partition DP equal to brute force, strictly above the matching bound where two bodies block each
+other, and still admissible when its searches run out of states."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shipped sample levels (snakes/samples.py): valid, solvable, in a fixed order."""
+"""The shipped sample levels (snakes/editor/samples.py): valid, solvable, in a fixed order."""
 
 from __future__ import annotations
 
