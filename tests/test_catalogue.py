@@ -192,8 +192,8 @@ def test_the_scan_finds_words() -> None:
 # (snakes/editor/words.py is left out: its patterns are the engines' English sentences that it
 # matches, not words for the page.)
 PY_SOURCES = ["words.py", "api.py", "snakes/page.py", "snakes/play.py", "snakes/lessons.py",
-              "snakes/editor/diagnose.py", "mines/page.py", "mines/run.py", "mines/hints.py",
-              "mines/guide.py"]
+              "snakes/editor/diagnose.py", "mines/page.py", "mines/run.py", "mines/run_words.py",
+              "mines/hints.py", "mines/guide.py"]
 _ERRORS = {"GridforgeError", "ValidationError", "Issue", "Cancelled", "UnknownSession",
            "Unreplayable", "Field", "Schema",
            "KeyError", "ValueError", "TypeError"}
