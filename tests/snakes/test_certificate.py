@@ -8,13 +8,8 @@ import pytest
 from gridforge.errors import ValidationError
 from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, STATUSES
 from gridforge.snakes.game.level import level_sha256
-from gridforge.snakes.solver.certificate import (
-    MAX_BATCH_LEVELS,
-    certify,
-    certify_file_data,
-    check_certificate,
-    judge,
-)
+from gridforge.snakes.solver.certificate import MAX_BATCH_LEVELS, certify, certify_file_data, judge
+from gridforge.snakes.solver.recheck import check_certificate
 
 from .fixtures import spec_example
 

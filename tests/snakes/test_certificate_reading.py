@@ -17,10 +17,9 @@ from gridforge.snakes.solver.certificate import (
     certificates_of,
     certify,
     certify_file_data,
-    check_certificate,
-    recheck,
 )
 from gridforge.snakes.solver.legibility import reading
+from gridforge.snakes.solver.recheck import check_certificate, recheck
 
 from .fixtures import level_dict, spec_example
 

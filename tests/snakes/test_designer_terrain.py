@@ -14,8 +14,8 @@ from gridforge.snakes.design.request import parse_request
 from gridforge.snakes.design.terrain import add_bridges, bridge_places
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.rules import Game, step_to_move
-from gridforge.snakes.solver.certificate import check_certificate
 from gridforge.snakes.solver.puzzle import crossed_bridges
+from gridforge.snakes.solver.recheck import check_certificate
 from gridforge.snakes.solver.search import Solver
 
 from . import terrain_oracle as oracle

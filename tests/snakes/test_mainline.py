@@ -51,7 +51,7 @@ from gridforge.snakes.design.request import parse_request
 from gridforge.snakes.game.level import Level, level_sha256
 from gridforge.snakes.game.mainline import LEVELS, mainline_level
 from gridforge.snakes.game.rules import Game
-from gridforge.snakes.solver.certificate import check_certificate
+from gridforge.snakes.solver.recheck import check_certificate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

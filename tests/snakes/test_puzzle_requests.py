@@ -11,8 +11,8 @@ import pytest
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.game.level import Level
 from gridforge.snakes.game.rules import Game, IllegalStep, step_to_move
-from gridforge.snakes.solver.certificate import check_certificate
 from gridforge.snakes.solver.puzzle import relaxations
+from gridforge.snakes.solver.recheck import check_certificate
 
 from .test_puzzle import oracle_serial
 

@@ -429,8 +429,8 @@ def test_cli_verify_reports_the_oracle_minimum_and_refuses_what_the_oracle_refus
 @pytest.mark.search_heavy
 def test_designed_terrain_binds_and_replays_under_the_independent_rules():
     from gridforge.snakes.design.pipeline import design_levels
-    from gridforge.snakes.solver.certificate import check_certificate
     from gridforge.snakes.solver.puzzle import crossed_bridges
+    from gridforge.snakes.solver.recheck import check_certificate
 
     batch = design_levels({"target": 45, "count": 1, "seed": 7, "paths": 1, "bridges": 1,
                            "budgets": {"candidates": 200}})

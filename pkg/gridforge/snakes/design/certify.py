@@ -7,7 +7,7 @@ states is computed here and a claimed one is recomputed and compared, term by te
 
 - :func:`certify`: a level's full certificate (the same bytes as before the split).
 - :func:`recheck` / :func:`check`: every claim of a certificate judged against its level (see
-  :func:`gridforge.snakes.solver.certificate.recheck`), the score included.
+  :func:`gridforge.snakes.solver.recheck.recheck`), the score included.
 - :func:`check_file_certificates`: the certificates a file carries (a batch's
   ``certificates`` or an exported ``{"level", "certificate"}``), refused with field paths.
 - :func:`export`: the certified level as JSON text, holding only what the recheck established.
@@ -30,7 +30,9 @@ from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import Step
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver import certificate as game_certificate
-from gridforge.snakes.solver.certificate import CHECK_SECONDS, CHECK_STATES, Recheck
+from gridforge.snakes.solver.certificate import CHECK_SECONDS, CHECK_STATES
+from gridforge.snakes.solver.recheck import Recheck
+from gridforge.snakes.solver.recheck import recheck as game_recheck
 from gridforge.snakes.solver.selfcheck import SelfCheck
 
 # The largest data file check-designer reads from the package (a block of main-line levels).
@@ -59,8 +61,8 @@ def certify_file_data(data: Json, *, progress: Progress = NO_PROGRESS,
 def recheck(level: Level | Json, cert: Json, *, max_states: int = CHECK_STATES,
             max_seconds: float = CHECK_SECONDS, base: str = "") -> Recheck:
     """Every claim of ``cert`` judged against ``level``, the score recomputed."""
-    return game_certificate.recheck(level, cert, scorer=score, max_states=max_states,
-                                    max_seconds=max_seconds, base=base)
+    return game_recheck(level, cert, scorer=score, max_states=max_states,
+                        max_seconds=max_seconds, base=base)
 
 
 def check(level: Level | Json, cert: Json, **options: Any) -> list[str]:

@@ -29,7 +29,7 @@
     :func:`~gridforge.snakes.solver.certificate.judge` (its claims are this pipeline's own results:
     re-proving them here cost a sixth of a main-line level's time; the tests and
     ``--verify`` recheck certificates with
-    :func:`~gridforge.snakes.solver.certificate.check_certificate`).
+    :func:`~gridforge.snakes.solver.recheck.check_certificate`).
 
 After every scored candidate the pressure (about target / 100) moves toward the target by the
 error seen, so a batch calibrates itself. Every choice comes from ``random.Random`` seeded by

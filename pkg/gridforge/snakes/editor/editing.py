@@ -57,7 +57,7 @@ from gridforge.snakes.game.level import (
     validate_level,
 )
 from gridforge.snakes.game.levelfile import HoleJson, LevelJson, LockJson, PathJson, accepted
-from gridforge.snakes.solver.certificate import check_certificate
+from gridforge.snakes.solver.recheck import check_certificate
 
 __all__ = [
     "IMPORT_MAX_BYTES",
