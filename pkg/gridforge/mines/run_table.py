@@ -22,7 +22,7 @@ from gridforge.errors import (
     parse_json,
 )
 from gridforge.jsontypes import Json
-from gridforge.mines.generate import preset
+from gridforge.mines.gen_table import preset
 from gridforge.mines.rewards import (
     REWARD_KEYS,
     REWARDS_SCHEMA,
