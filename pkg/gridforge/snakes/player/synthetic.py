@@ -252,10 +252,15 @@ def play(level: Level | Json, *, seed: int, profile: Profile = Profile(),
     }
 
 
+# The player an export names: as exports have named it since issue 24 (the module's path
+# then), so that the same seed gives the same bytes.
+PLAYER = "gridforge.snakes.synthetic"
+
+
 def export(attempts: list[Attempt], *, seed: int) -> Telemetry:
     """A telemetry export of synthetic attempts."""
     return {"format": FORMAT, "source": "synthetic", "attempts": attempts,
-            "meta": {"seed": seed, "player": "gridforge.snakes.player.synthetic"}}
+            "meta": {"seed": seed, "player": PLAYER}}
 
 
 def population(n: int, seed: int) -> list[tuple[str, Profile]]:
