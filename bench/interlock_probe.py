@@ -12,7 +12,7 @@ import random
 import time
 
 from gridforge.snakes.design.interlock import LENGTHS, Request, build_idea
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import LevelJson
 
 
 def picture(idea_json: LevelJson) -> str:

@@ -18,15 +18,13 @@ import time
 from typing import Any
 
 from gridforge.mines import page as mines
-from gridforge.snakes import play
-from gridforge.snakes.design.blocks import mainline_level
-from gridforge.snakes.design.reports import MainlineLevel
+from gridforge.snakes import page
+from gridforge.snakes.game.mainline import MainlineLevel, mainline_level
 
 
 def mines_sizes(seed: int, inputs: int = 60) -> list[int]:
     """The JSON bytes of each answer of a run played by the page's verbs."""
-    answer = mines.new_run(seed)
-    run_id = answer["id"]
+    run_id = mines.open(seed)["id"]
     sizes = []
     for _ in range(inputs):
         state = mines.run_state(run_id)
@@ -34,14 +32,14 @@ def mines_sizes(seed: int, inputs: int = 60) -> list[int]:
             break
         offer = state["offer"]
         if state["status"] == "settled":
-            answer = mines.continue_run(run_id)
+            answer = mines.act(run_id, {"do": "continue"})
         elif offer["dig"] or offer["reach"]:
             x, y = (offer["dig"] or offer["reach"])[0][:2]
-            answer = mines.primary(run_id, [x, y])
+            answer = mines.act(run_id, {"do": "primary", "cell": [x, y]})
         else:
-            answer = mines.act(run_id, {"kind": "stop"})
+            answer = mines.act(run_id, {"do": "stop"})
         sizes.append(len(json.dumps(answer)))
-    mines.close_run(run_id)
+    mines.close(run_id)
     return sizes
 
 
@@ -55,14 +53,14 @@ def solution_of(entry: MainlineLevel) -> list[list[Any]]:
 def snakes_sizes(n: int) -> dict[str, float]:
     """Mean bytes per answer along level ``n``'s certificate: whole, ahead, changes, save."""
     entry = mainline_level(n)
-    session = play.start(entry["level"])["id"]
+    session = page.open(entry["level"])["id"]
     parts: dict[str, list[int]] = {"answer": [], "ahead": [], "changes": [], "save": []}
     for step in solution_of(entry):
-        answer = play.step(session, step)
+        answer = page.act(session, {"do": "step", "step": step})
         parts["answer"].append(len(json.dumps(answer)))
         for key in ("ahead", "changes", "save"):
             parts[key].append(len(json.dumps(answer[key])))
-    play.close(session)
+    page.close(session)
     return {key: statistics.fmean(values) for key, values in parts.items()}
 
 
@@ -71,12 +69,12 @@ def step_ms(levels: list[int]) -> float:
     times = []
     for n in levels:
         entry = mainline_level(n)
-        session = play.start(entry["level"])["id"]
+        session = page.open(entry["level"])["id"]
         for step in solution_of(entry):
             started = time.perf_counter()
-            play.step(session, step)
+            page.act(session, {"do": "step", "step": step})
             times.append(1000 * (time.perf_counter() - started))
-        play.close(session)
+        page.close(session)
     return statistics.median(times)
 
 

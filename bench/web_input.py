@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from gridforge.jsontypes import Json
-from gridforge.snakes import play
-from gridforge.snakes.design.blocks import mainline_level
+from gridforge.snakes import page, play
 from gridforge.snakes.design.pipeline import design_levels
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import sync_playwright
 
 from buildsys.paths import CHROMIUM, SITE
@@ -163,15 +163,15 @@ def report_throttled(numbers: list[int], solutions: dict[int, list[Any]],
 
 def python_steps(level: dict[str, Any], solution: list[Any]) -> list[float]:
     """Milliseconds of each ``play.step`` along ``solution`` on this CPython."""
-    session = play.start(level)["id"]
+    session = page.open(level)["id"]
     times = []
     for step in solution:
         started = time.perf_counter()
-        play.step(session, step)
+        page.act(session, {"do": "step", "step": step})
         times.append(1000 * (time.perf_counter() - started))
-    final = play.view(session)["view"]
+    final = play.answer(play.MIDEND.current(session))["view"]
     assert final is not None and final["complete"]
-    play.close(session)
+    page.close(session)
     return times
 
 

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from gridforge.snakes.design.line_plan import LEVELS
+from gridforge.snakes.game.mainline import LEVELS
 from playwright.sync_api import Browser, expect
 
 from .conftest import set_setting
@@ -82,7 +82,7 @@ def test_errors_speak_the_players_language(browser: Browser, base_url: str):
     with device_page(browser, base_url, "desktop") as page:
         goto_ready(page)
         error = page.evaluate("""() => window.gridforge.app
-            .call('gridforge.snakes.page.start', {cols: 'x'})
+            .call('gridforge.snakes.page.open', {cols: 'x'})
             .then(() => null, (e) => ({message: e.message, issues: e.issues || null}))""")
         assert error is not None
         assert "gridforge." not in error["message"]

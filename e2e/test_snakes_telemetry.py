@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from gridforge.snakes.telemetry import validate_telemetry
+from gridforge.snakes.player.telemetry import validate_telemetry
 from playwright.sync_api import Page, expect
 
 from .conftest import READY_TIMEOUT_MS, wait_idle

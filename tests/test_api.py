@@ -44,7 +44,7 @@ def test_only_the_page_contract_is_reachable():
 def test_functions_lists_the_contract_with_docs():
     listed = envelope("gridforge.api.functions")["value"]
     names = [entry["name"] for entry in listed]
-    assert "gridforge.snakes.page.start" in names and "gridforge.mines.page.act" in names
+    assert "gridforge.snakes.page.open" in names and "gridforge.mines.page.act" in names
     assert "gridforge.api.set_progress" not in names
     for entry in listed:
         assert entry["doc"], entry["name"]
@@ -132,5 +132,5 @@ def test_errors_carry_the_players_text_without_internal_names():
     assert api.player_text("Cancelled", "cancelled") == "Stopped."
     assert "a bug" in api.player_text("InternalError", "internal error in x")
     assert api.player_text("GridforgeError", "gridforge.x.y") == "That did not work."
-    assert api.player_text("GridforgeError", "bad cell in gridforge.snakes.level: (3, 4)") == \
+    assert api.player_text("GridforgeError", "bad cell in gridforge.snakes.game.level: (3, 4)") == \
         "Bad cell: (3, 4)"

@@ -122,6 +122,13 @@ function callers(/** @type {Invoke} */ invoke) {
     const f = /** @type {(id: string) => Promise<PageVerbs[typeof name]["answer"]>} */ (call(name));
     return (id) => { copy.forget(id); return f(id); };
   };
+  // One action of a game in play: both games' pages take `act(id, {do, ...})`; `input`
+  // builds the action from the method's own arguments.
+  /** @type {<N extends PageVerb>(name: N, input: (...args: any[]) => unknown) => (id: string, ...args: any[]) => Promise<PageVerbs[N]["answer"]>} */
+  const act = (name, input) => {
+    const f = /** @type {(id: string, action: unknown) => Promise<PageVerbs[typeof name]["answer"]>} */ (play(name));
+    return (id, ...args) => f(id, input(...args));
+  };
   // A long call: `(args, onProgress({done, total, label}))`.
   /** @type {<N extends PageVerb>(name: N) => (args: PageVerbs[N]["args"], onProgress?: OnProgress) => Promise<PageVerbs[N]["answer"]>} */
   const long = (name) => (args, onProgress = () => {}) =>
@@ -131,7 +138,7 @@ function callers(/** @type {Invoke} */ invoke) {
   /** @type {<N extends PageVerb>(name: N) => Verb<N> & {pythonName: N}} */
   const quiet = (name) => Object.assign((/** @type {PageVerbs[typeof name]["args"]} */ ...args) =>
     invoke(name, args, () => {}, true).catch((error) => { throw playerError(error); }), { pythonName: name });
-  return { call, play, close, long, quiet };
+  return { call, play, close, act, long, quiet };
 }
 
 /**
@@ -139,7 +146,7 @@ function callers(/** @type {Invoke} */ invoke) {
  * `{api, snakes, editor, mines, named}`, each method resolving to Python's JSON answer.
  */
 export function makeContract(/** @type {Invoke} */ invoke) {
-  const { call, play, close, long, quiet } = callers(invoke);
+  const { call, play, close, act, long, quiet } = callers(invoke);
   /** @type {Promise<import("./types/bridge").Facts> | null} */
   let facts = null;
   const factsCall = call(`${SNAKES}facts`);
@@ -151,12 +158,12 @@ export function makeContract(/** @type {Invoke} */ invoke) {
         facts ??= factsCall().catch((error) => { facts = null; throw error; });
         return facts;
       },
-      start: play(`${SNAKES}start`),
+      start: play(`${SNAKES}open`),
       resume: play(`${SNAKES}resume`),
-      step: play(`${SNAKES}step`),
-      undo: play(`${SNAKES}undo`),
-      redo: play(`${SNAKES}redo`),
-      restart: play(`${SNAKES}restart`),
+      step: act(`${SNAKES}act`, (step) => ({ do: "step", step })),
+      undo: act(`${SNAKES}act`, () => ({ do: "undo" })),
+      redo: act(`${SNAKES}act`, () => ({ do: "redo" })),
+      restart: act(`${SNAKES}act`, () => ({ do: "restart" })),
       hint: call(`${SNAKES}hint`),
       close: close(`${SNAKES}close`),
       progressAfterWin: call(`${SNAKES}progress_after_win`),
@@ -198,17 +205,18 @@ export function makeContract(/** @type {Invoke} */ invoke) {
       design: long(`${SNAKES}design_levels`),
     },
     mines: {
-      newRun: play(`${MINES}new_run`),
-      resumeRun: play(`${MINES}resume_run`),
-      closeRun: close(`${MINES}close_run`),
-      primary: play(`${MINES}primary`),
-      secondary: play(`${MINES}secondary`),
-      act: play(`${MINES}act`),
-      continueRun: play(`${MINES}continue_run`),
-      refresh: play(`${MINES}refresh`),
-      hint: play(`${MINES}hint`),
-      pickOffer: play(`${MINES}pick_offer`),
-      useItem: play(`${MINES}use_item`),
+      newRun: play(`${MINES}open`),
+      resumeRun: play(`${MINES}resume`),
+      closeRun: close(`${MINES}close`),
+      primary: act(`${MINES}act`, (cell) => ({ do: "primary", cell })),
+      secondary: act(`${MINES}act`, (cell) => ({ do: "secondary", cell })),
+      /** One intent of the engine, `{kind, cell}`. */
+      act: act(`${MINES}act`, ({ kind, ...rest }) => ({ do: kind, ...rest })),
+      continueRun: act(`${MINES}act`, () => ({ do: "continue" })),
+      refresh: act(`${MINES}act`, () => ({ do: "refresh" })),
+      hint: act(`${MINES}act`, () => ({ do: "hint" })),
+      pickOffer: act(`${MINES}act`, (offer) => ({ do: "pick", offer })),
+      useItem: act(`${MINES}act`, (item, cell) => ({ do: "use", item, ...(cell === undefined ? {} : { cell }) })),
       /** The seed of a date's daily run (a number). */
       dailySeed: call(`${MINES}daily_seed`),
       telemetry: call(`${MINES}telemetry`),

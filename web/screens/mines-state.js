@@ -54,9 +54,7 @@ export function minesState(app) {
 /** Every answer of a run's verbs (gridforge.mines.page): the midend's envelope and the
  * run's own fields.
  * @typedef {import("../types/bridge").Opened | import("../types/bridge").ResumedRun
- *   | import("../types/bridge").PlayAnswer | import("../types/bridge").ContinueAnswer
- *   | import("../types/bridge").RefreshAnswer | import("../types/bridge").PickAnswer
- *   | import("../types/bridge").UseAnswer | import("../types/bridge").MinesHintAnswer} RunAnswer */
+ *   | import("../types/bridge").RunAnswer} RunAnswer */
 
 /** The page's parts, made: any of the part fields above. @param {Mines} m @param {Partial<Mines>} parts */
 export function viewBuilt(m, parts) {

@@ -5,7 +5,7 @@
 export type Json = boolean | number | string | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-/** gridforge.snakes.answers.AheadAnswer: A legal step's answer, computed before the step is played. */
+/** gridforge.snakes.game.answers.AheadAnswer: A legal step's answer, computed before the step is played. */
 export interface AheadAnswer {
   view: View;
   offer: SnakesOffer;
@@ -13,13 +13,13 @@ export interface AheadAnswer {
   events: (StepEvent | ExitEvent | ThawEvent | UnlockEvent | WonEvent)[];
 }
 
-/** gridforge.snakes.answers.Answer: Every play verb's answer: the midend's envelope (:mod:`gridforge.midend`), the steps played and the answers of the legal steps (see :mod:`gridforge.snakes.play`). */
+/** gridforge.snakes.game.answers.Answer: Every play verb's answer: the midend's envelope (:mod:`gridforge.midend`), the steps played and the answers of the legal steps (see :mod:`gridforge.snakes.play`). */
 export interface Answer extends Envelope<View, SnakesOffer, StepEvent | ExitEvent | ThawEvent | UnlockEvent | WonEvent, unknown[]> {
   step_count: number;
   ahead: { [key: string]: AheadAnswer };
 }
 
-/** gridforge.snakes.telemetry.Attempt: One attempt at a level, as the page records it and an export carries it. */
+/** gridforge.snakes.player.telemetry.Attempt: One attempt at a level, as the page records it and an export carries it. */
 export interface Attempt {
   level_sha256: string;
   kind: string;
@@ -51,7 +51,7 @@ export interface BatchReport {
   shortfall?: Shortfall;
 }
 
-/** gridforge.mines.run.BattleStats: A battle's numbers so far. */
+/** gridforge.mines.run_json.BattleStats: A battle's numbers so far. */
 export interface BattleStats {
   battle: number;
   enemy: string;
@@ -66,7 +66,7 @@ export interface BattleStats {
   player_hp_start: number;
 }
 
-/** gridforge.mines.run.BattleSummary: A battle's numbers when it ended. */
+/** gridforge.mines.run_json.BattleSummary: A battle's numbers when it ended. */
 export interface BattleSummary extends BattleStats {
   won: boolean;
   player_hp_end: number;
@@ -97,7 +97,7 @@ export interface BoardView {
   remaining_safe: number;
 }
 
-/** gridforge.snakes.levelfile.BodyJson */
+/** gridforge.snakes.game.levelfile.BodyJson */
 export interface BodyJson {
   cells: number[][];
   colors: number[];
@@ -106,7 +106,7 @@ export interface BodyJson {
   key?: string;
 }
 
-/** gridforge.snakes.answers.BodyView: One body as the board draws it. */
+/** gridforge.snakes.game.answers.BodyView: One body as the board draws it. */
 export interface BodyView {
   cells: number[][];
   shed: number;
@@ -136,7 +136,7 @@ export interface CellRevealed {
   reward_eligible: boolean;
 }
 
-/** gridforge.snakes.certificate.CertReading: The figures of spec section 5c a solved certificate carries (its ``reading``). */
+/** gridforge.snakes.game.certfile.CertReading: The figures of spec section 5c a solved certificate carries (its ``reading``). */
 export interface CertReading {
   solo_costs: number[];
   travel_bound: number;
@@ -146,7 +146,7 @@ export interface CertReading {
   drags: number;
 }
 
-/** gridforge.snakes.certificate.Certificate: A certificate as written (the file's field order: the same bytes). */
+/** gridforge.snakes.game.certfile.Certificate: A certificate as written (the file's field order: the same bytes). */
 export interface Certificate {
   format: string;
   level_sha256: string;
@@ -168,13 +168,7 @@ export interface Certificate {
   prediction?: { [key: string]: unknown };
 }
 
-/** gridforge.mines.backend.ContinueAnswer */
-export interface ContinueAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
-  log: Said[];
-  messages: Message[];
-}
-
-/** gridforge.snakes.answers.DemoMove: One step of a lesson's demonstration, as the board animates it: the body's cells before and after (for an exit, the end in the hole), its outer colour before and after (``next`` null once the body has left). */
+/** gridforge.snakes.game.answers.DemoMove: One step of a lesson's demonstration, as the board animates it: the body's cells before and after (for an exit, the end in the hole), its outer colour before and after (``next`` null once the body has left). */
 export interface DemoMove {
   body: number;
   end: string;
@@ -185,7 +179,7 @@ export interface DemoMove {
   next: number | null;
 }
 
-/** gridforge.snakes.answers.Demonstration */
+/** gridforge.snakes.game.answers.Demonstration */
 export interface Demonstration {
   steps: unknown[][];
   moves: DemoMove[];
@@ -206,7 +200,7 @@ export interface DesignedBatch {
   report: BatchReport;
 }
 
-/** gridforge.snakes.answers.DraftAnswer: A draft in the editor, what still stops it from being played (``issues``, each ``{path, code, message}``, worded by the page's contract) and its SHA-256 once whole. */
+/** gridforge.snakes.game.answers.DraftAnswer: A draft in the editor, what still stops it from being played (``issues``, each ``{path, code, message}``, worded by the page's contract) and its SHA-256 once whole. */
 export interface DraftAnswer {
   level: LevelJson;
   issues: { [key: string]: string }[];
@@ -214,7 +208,7 @@ export interface DraftAnswer {
   sha256: string | null;
 }
 
-/** gridforge.mines.run.EnemyView */
+/** gridforge.mines.run_json.EnemyView */
 export interface EnemyView {
   id: string;
   name: string;
@@ -229,15 +223,15 @@ export interface Envelope<V, F, E, S> {
   id: string;
   view: V | null;
   offer: F | null;
-  changes: Json[][] | null;
+  changes: unknown[][] | null;
   events: E[];
   refused: Refusal | null;
-  save: JsonObject | null;
+  save: { [key: string]: unknown } | null;
 }
 
-/** gridforge.snakes.answers.ExitEvent */
+/** gridforge.snakes.game.answers.ExitEvent */
 export interface ExitEvent {
-  kind: "exit";
+  type: "exit";
   body: number;
   color: number | null;
   layers_left: number;
@@ -267,7 +261,7 @@ export interface Frame extends MinesPicture {
   ring: number[][];
 }
 
-/** gridforge.snakes.answers.FrozenBodyMarker */
+/** gridforge.snakes.game.answers.FrozenBodyMarker */
 export interface FrozenBodyMarker {
   kind: "frozen-body";
   body: number;
@@ -275,7 +269,7 @@ export interface FrozenBodyMarker {
   count: number;
 }
 
-/** gridforge.snakes.answers.FrozenHoleMarker */
+/** gridforge.snakes.game.answers.FrozenHoleMarker */
 export interface FrozenHoleMarker {
   kind: "frozen-hole";
   hole: number;
@@ -301,23 +295,15 @@ export interface GeneratedMetrics extends Metrics {
   repairs: number;
 }
 
-/** gridforge.mines.hints.Hint: A hint (:func:`next_hint`); a run's hint adds its price (:class:`gridforge.mines.run.RunHint`). */
-export interface Hint {
-  cell: number[] | null;
-  kind: string | null;
-  action: string | null;
-  rule: string | null;
-  constraints: number[][];
-  safe: number[][];
-  mines: number[][];
-  mine_count: boolean;
-  reachable: boolean;
-  text: string;
-  parts: (string | CellRef)[];
-  proved: Proved;
+/** gridforge.snakes.game.answers.HintAnswer */
+export interface HintAnswer {
+  step: unknown[] | null;
+  remaining: number | null;
+  optimal: boolean;
+  status: string;
 }
 
-/** gridforge.mines.run.HintStock */
+/** gridforge.mines.run_json.HintStock */
 export interface HintStock {
   left: number;
   per_battle: number;
@@ -325,14 +311,14 @@ export interface HintStock {
   can_ask: boolean;
 }
 
-/** gridforge.snakes.levelfile.HoleJson */
+/** gridforge.snakes.game.levelfile.HoleJson */
 export interface HoleJson {
   cell: number[];
   color: number;
   frozen?: number;
 }
 
-/** gridforge.snakes.editing.ImportAnswer: What :func:`read_import` read: its kind, the levels, the certificates that hold again (null where one was dropped) and why each was dropped. */
+/** gridforge.snakes.editor.editing.ImportAnswer: What :func:`read_import` read: its kind, the levels, the certificates that hold again (null where one was dropped) and why each was dropped. */
 export interface ImportAnswer {
   kind: string;
   levels: LevelJson[];
@@ -346,7 +332,7 @@ export interface IntentJson {
   cell?: Json;
 }
 
-/** gridforge.mines.run.ItemView: An item the player holds, as the page draws it. */
+/** gridforge.mines.run_json.ItemView: An item the player holds, as the page draws it. */
 export interface ItemView {
   id: string;
   charges: number;
@@ -357,7 +343,7 @@ export interface ItemView {
   effect: string;
 }
 
-/** gridforge.snakes.answers.KeyMarker */
+/** gridforge.snakes.game.answers.KeyMarker */
 export interface KeyMarker {
   kind: "key";
   body: number;
@@ -366,7 +352,7 @@ export interface KeyMarker {
   used: boolean;
 }
 
-/** gridforge.snakes.answers.LessonAnswer: What a main-line level teaches (:func:`~gridforge.snakes.lessons.lesson_for`). */
+/** gridforge.snakes.game.answers.LessonAnswer: What a main-line level teaches (:func:`~gridforge.snakes.lessons.lesson_for`). */
 export interface LessonAnswer {
   key: string;
   level: number;
@@ -376,7 +362,7 @@ export interface LessonAnswer {
   demo: Demonstration | null;
 }
 
-/** gridforge.snakes.levelfile.LevelJson */
+/** gridforge.snakes.game.levelfile.LevelJson */
 export interface LevelJson {
   format: string;
   cols: number;
@@ -399,13 +385,13 @@ export interface LevelReport {
   template: string;
 }
 
-/** gridforge.snakes.levelfile.LockJson */
+/** gridforge.snakes.game.levelfile.LockJson */
 export interface LockJson {
   id: string;
   kind: string;
 }
 
-/** gridforge.snakes.answers.LockMarker */
+/** gridforge.snakes.game.answers.LockMarker */
 export interface LockMarker {
   kind: "lock";
   body: number;
@@ -415,13 +401,13 @@ export interface LockMarker {
   count: number;
 }
 
-/** gridforge.mines.run.Message */
+/** gridforge.mines.run_json.Message */
 export interface Message {
   kind: string;
   text: string;
 }
 
-/** gridforge.mines.solver.Metrics: A playthrough's metrics (:meth:`SolveResult.metrics`). */
+/** gridforge.mines.playthrough.Metrics: A playthrough's metrics (:meth:`SolveResult.metrics`). */
 export interface Metrics {
   r0_size: number;
   safe_count: number;
@@ -430,12 +416,6 @@ export interface Metrics {
   largest_component: number;
   rule_counts: { [key: string]: number };
   no_guess: boolean;
-}
-
-/** gridforge.mines.backend.HintAnswer: A hint at its price (``refused`` is the envelope's: the stock spent, no round). */
-export interface MinesHintAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep>, Hint {
-  price: number;
-  hints_left: number;
 }
 
 /** gridforge.mines.view.Offer: What a click on each cell would do now, and at what price (:func:`offer`). */
@@ -455,19 +435,19 @@ export interface MinesPicture {
   avatar: number[];
 }
 
-/** gridforge.mines.run.NamedSummary */
+/** gridforge.mines.run_json.NamedSummary */
 export interface NamedSummary extends BattleSummary {
   enemy_name: string;
 }
 
-/** gridforge.mines.run.OfferView: An offer open between battles, as the page draws it. */
+/** gridforge.mines.run_json.OfferView: An offer open between battles, as the page draws it. */
 export interface OfferView {
   id: string;
   name: string;
   effect: string;
 }
 
-/** gridforge.mines.backend.Opened: A run started: the envelope and the board's log so far. */
+/** gridforge.mines.backend.Opened: A run opened: the envelope and the board's log so far. */
 export interface Opened extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
   log: Said[];
 }
@@ -480,7 +460,7 @@ export interface OutcomeJson {
   sub_reason: string | null;
 }
 
-/** gridforge.mines.run.PageStep: A step of a saved run that is no intent: a far click, continue, refresh, a paid hint, an offer picked, an item used. */
+/** gridforge.mines.run_json.PageStep: A step of a saved run that is no intent: a far click, continue, refresh, a paid hint, an offer picked, an item used. */
 export interface PageStep {
   do: string;
   cell?: number[];
@@ -488,13 +468,13 @@ export interface PageStep {
   item?: string;
 }
 
-/** gridforge.snakes.levelfile.PathJson */
+/** gridforge.snakes.game.levelfile.PathJson */
 export interface PathJson {
   cell: number[];
   color: number;
 }
 
-/** gridforge.mines.run.Pending: What the round's events so far will settle to. */
+/** gridforge.mines.run_json.Pending: What the round's events so far will settle to. */
 export interface Pending {
   ambushes: number;
   player_damage: number;
@@ -502,23 +482,7 @@ export interface Pending {
   enemy_attack: number;
 }
 
-/** gridforge.mines.backend.PickAnswer */
-export interface PickAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
-  accepted: boolean;
-  picked: string;
-  messages: Message[];
-}
-
-/** gridforge.mines.backend.PlayAnswer: An intent or a click: the envelope and the run's outcomes, words and settlement. */
-export interface PlayAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
-  outcomes: OutcomeJson[];
-  outcome: OutcomeJson;
-  log: Said[];
-  messages: Message[];
-  settlement: WordedSettlement | null;
-}
-
-/** gridforge.mines.run.PlayerView */
+/** gridforge.mines.run_json.PlayerView */
 export interface PlayerView {
   hp: number;
   max_hp: number;
@@ -526,13 +490,13 @@ export interface PlayerView {
   strike: number;
 }
 
-/** gridforge.snakes.answers.PositionAnswer */
+/** gridforge.snakes.game.answers.PositionAnswer */
 export interface PositionAnswer {
   view: View;
   step_count: number;
 }
 
-/** gridforge.mines.solver.PositionHint: What logic proves in a position (:func:`hint`): every cell, and the first step. */
+/** gridforge.mines.position.PositionHint: What logic proves in a position (:func:`hint`): every cell, and the first step. */
 export interface PositionHint {
   safe: number[][];
   mines: number[][];
@@ -555,19 +519,12 @@ export interface Proved {
   mines: number;
 }
 
-/** gridforge.snakes.answers.Reason: Why a draft cannot be solved, found without a search (:func:`~gridforge.snakes.diagnose.reasons`): the cells to outline and the words. */
+/** gridforge.snakes.game.answers.Reason: Why a draft cannot be solved, found without a search (:func:`~gridforge.snakes.editor.diagnose.reasons`): the cells to outline and the words. */
 export interface Reason {
   kind: string;
   color: number;
   cells: number[][];
   text: string;
-}
-
-/** gridforge.mines.backend.RefreshAnswer */
-export interface RefreshAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
-  accepted: boolean;
-  log: Said[];
-  messages: Message[];
 }
 
 /** gridforge.midend.Refusal */
@@ -592,7 +549,7 @@ export interface RoundEnd {
   rap: number;
 }
 
-/** gridforge.mines.run.RoundJson: The telemetry of one round. */
+/** gridforge.mines.run_json.RoundJson: The telemetry of one round. */
 export interface RoundJson {
   battle: number;
   board: number;
@@ -611,13 +568,13 @@ export interface Rules {
   picture: MinesPicture;
 }
 
-/** gridforge.snakes.answers.RulesAnswer */
+/** gridforge.snakes.game.answers.RulesAnswer */
 export interface RulesAnswer {
   basics: RulesSection[];
   mechanics: RulesSection[];
 }
 
-/** gridforge.snakes.answers.RulesSection */
+/** gridforge.snakes.game.answers.RulesSection */
 export interface RulesSection {
   key: string;
   title: string;
@@ -625,12 +582,43 @@ export interface RulesSection {
   picture: ShownPicture;
 }
 
-/** gridforge.mines.run.RunState: The run whole (:meth:`Run.to_json`): its view and its offer. */
+/** gridforge.mines.backend.RunAnswer: An input's answer: the envelope and the run's own fields (a hint's ``refused`` is the envelope's: its stock spent, or no round in play). */
+export interface RunAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep>, RunFields {
+}
+
+/** gridforge.mines.backend.RunFields: The run's own fields of an input's answer, beside the envelope: those of the input played (an intent or a click: ``outcomes``, ``outcome``, ``settlement``; a refresh, a pick or an item's use: ``accepted``; a hint: its words, cells and price). */
+export interface RunFields {
+  log?: Said[];
+  messages?: Message[];
+  outcomes?: OutcomeJson[];
+  outcome?: OutcomeJson;
+  settlement?: WordedSettlement | null;
+  accepted?: boolean;
+  picked?: string;
+  item?: string;
+  cell?: number[] | null;
+  result?: number | null;
+  kind?: string | null;
+  action?: string | null;
+  rule?: string | null;
+  constraints?: number[][];
+  safe?: number[][];
+  mines?: number[][];
+  mine_count?: boolean;
+  reachable?: boolean;
+  text?: string;
+  parts?: (string | CellRef)[];
+  proved?: Proved;
+  price?: number;
+  hints_left?: number;
+}
+
+/** gridforge.mines.run_json.RunState: The run whole (:meth:`Run.to_json`): its view and its offer. */
 export interface RunState extends RunView {
   offer: MinesOffer;
 }
 
-/** gridforge.mines.run.RunView: The run as the page draws it (:meth:`Run.view`), what a click does apart. */
+/** gridforge.mines.run_json.RunView: The run as the page draws it (:meth:`Run.view`), what a click does apart. */
 export interface RunView {
   seed: number;
   status: string;
@@ -666,14 +654,14 @@ export interface RunView {
   marked: number[][];
 }
 
-/** gridforge.mines.run.Said: A line for the player (:func:`say`): plain words, the pieces, the cells it is about. */
+/** gridforge.mines.run_json.Said: A line for the player (:func:`say`): plain words, the pieces, the cells it is about. */
 export interface Said {
   text: string;
   parts: (string | CellRef)[];
   cells: number[][];
 }
 
-/** gridforge.snakes.certificate.Score: The seven-term score of a solved level (the designer's, see :data:`Scorer`). */
+/** gridforge.snakes.game.certfile.Score: The seven-term score of a solved level (the designer's, see :data:`Scorer`). */
 export interface Score {
   total: number;
   contributions: { [key: string]: number };
@@ -691,7 +679,7 @@ export interface Section {
   demo: CaptionedFrame[];
 }
 
-/** gridforge.mines.run.SettlementLine: One line of a settlement, attributed to one event, with both sides after it. */
+/** gridforge.mines.run_json.SettlementLine: One line of a settlement, attributed to one event, with both sides after it. */
 export interface SettlementLine {
   source: string;
   cell: number[] | null;
@@ -712,7 +700,7 @@ export interface Shortfall {
   highest_score: number | null;
 }
 
-/** gridforge.mines.run.ShowLine: One line of the settlement's show: one cause and one group of cells (a dig and its chain strike once with their total; every flag that hit weakens the attack at once). */
+/** gridforge.mines.run_json.ShowLine: One line of the settlement's show: one cause and one group of cells (a dig and its chain strike once with their total; every flag that hit weakens the attack at once). */
 export interface ShowLine {
   cause: string;
   cells: number[][];
@@ -724,20 +712,12 @@ export interface ShowLine {
   text: string;
 }
 
-/** gridforge.snakes.answers.ShownPicture */
+/** gridforge.snakes.game.answers.ShownPicture */
 export interface ShownPicture extends SnakesPicture {
   view: View;
 }
 
-/** gridforge.snakes.answers.HintAnswer */
-export interface SnakesHintAnswer {
-  step: unknown[] | null;
-  remaining: number | null;
-  optimal: boolean;
-  status: string;
-}
-
-/** gridforge.snakes.answers.Offer: What the page may offer: the buttons, and the legal steps. */
+/** gridforge.snakes.game.answers.Offer: What the page may offer: the buttons, and the legal steps. */
 export interface SnakesOffer {
   undo: boolean;
   redo: boolean;
@@ -746,13 +726,13 @@ export interface SnakesOffer {
   legal: unknown[][];
 }
 
-/** gridforge.snakes.answers.Picture: A rules-screen picture: a tiny level, and a step to draw as an arrow (or null). */
+/** gridforge.snakes.game.answers.Picture: A rules-screen picture: a tiny level, and a step to draw as an arrow (or null). */
 export interface SnakesPicture {
   level: JsonObject;
   arrow: unknown[] | null;
 }
 
-/** gridforge.mines.solver.SolveJson: A playthrough as JSON (:meth:`SolveResult.to_json`). */
+/** gridforge.mines.playthrough.SolveJson: A playthrough as JSON (:meth:`SolveResult.to_json`). */
 export interface SolveJson {
   no_guess: boolean;
   metrics: Metrics;
@@ -762,7 +742,7 @@ export interface SolveJson {
   complete: boolean;
 }
 
-/** gridforge.snakes.answers.StateView: A state as the board draws it (:meth:`~gridforge.snakes.rules.Game.state_to_json`). */
+/** gridforge.snakes.game.answers.StateView: A state as the board draws it (:meth:`~gridforge.snakes.game.rules.Game.state_to_json`). */
 export interface StateView {
   bodies: BodyView[];
   holes_used: boolean[];
@@ -783,9 +763,9 @@ export interface StatusAnswer {
   budget: number;
 }
 
-/** gridforge.snakes.answers.StepEvent */
+/** gridforge.snakes.game.answers.StepEvent */
 export interface StepEvent {
-  kind: "step";
+  type: "step";
   body: number;
   end: string;
   direction: string;
@@ -802,7 +782,7 @@ export interface StepJson {
   text: string;
 }
 
-/** gridforge.mines.run.StopAsk */
+/** gridforge.mines.run_json.StopAsk */
 export interface StopAsk {
   ap: number;
   text: string;
@@ -810,7 +790,7 @@ export interface StopAsk {
   cancel: string;
 }
 
-/** gridforge.mines.generate.TableJson: A generation table as JSON (:meth:`GenTable.to_json`): ``mines`` or ``density``, ``max_opening`` only when set. */
+/** gridforge.mines.gen_table.TableJson: A generation table as JSON (:meth:`GenTable.to_json`): ``mines`` or ``density``, ``max_opening`` only when set. */
 export interface TableJson {
   name: string;
   cols: number;
@@ -827,7 +807,7 @@ export interface TableJson {
   max_opening?: number;
 }
 
-/** gridforge.mines.run.Telemetry: A run's telemetry (format ``gridforge.mines.telemetry/1``). */
+/** gridforge.mines.run_json.Telemetry: A run's telemetry (format ``gridforge.mines.telemetry/1``). */
 export interface Telemetry {
   format: string;
   seed: number;
@@ -836,7 +816,7 @@ export interface Telemetry {
   rounds: RoundJson[];
 }
 
-/** gridforge.mines.run.TelemetryTotals */
+/** gridforge.mines.run_json.TelemetryTotals */
 export interface TelemetryTotals {
   rounds: number;
   input_actions: number;
@@ -850,15 +830,15 @@ export interface TelemetryTotals {
   reason_words: { [key: string]: string };
 }
 
-/** gridforge.snakes.answers.ThawEvent: A frozen body (``body``) or hole (``hole`` and its ``color``) thawed. */
+/** gridforge.snakes.game.answers.ThawEvent: A frozen body (``body``) or hole (``hole`` and its ``color``) thawed. */
 export interface ThawEvent {
-  kind: "thaw";
+  type: "thaw";
   body?: number;
   hole?: number;
   color?: number;
 }
 
-/** gridforge.mines.run.Totals: The run's numbers for the win and loss screens. */
+/** gridforge.mines.run_json.Totals: The run's numbers for the win and loss screens. */
 export interface Totals {
   battles_won: number;
   rounds: number;
@@ -870,23 +850,14 @@ export interface Totals {
   player_hp: number;
 }
 
-/** gridforge.snakes.answers.UnlockEvent */
+/** gridforge.snakes.game.answers.UnlockEvent */
 export interface UnlockEvent {
-  kind: "unlock";
+  type: "unlock";
   body: number;
   metal: string;
 }
 
-/** gridforge.mines.backend.UseAnswer */
-export interface UseAnswer extends Envelope<RunView, MinesOffer, CellRevealed | FlagJudged | RoundEnd, IntentJson | PageStep> {
-  accepted: boolean;
-  item: string;
-  cell: number[] | null;
-  result: number | null;
-  messages: Message[];
-}
-
-/** gridforge.snakes.answers.Validation: Every problem of a level (``issues``: ``{"path", "code", "message"}``). */
+/** gridforge.snakes.game.answers.Validation: Every problem of a level (``issues``: ``{"path", "code", "message"}``). */
 export interface Validation {
   ok: boolean;
   issues: { [key: string]: string }[];
@@ -898,29 +869,29 @@ export interface VerifyAnswer {
   reason: string;
 }
 
-/** gridforge.snakes.answers.View: A state's view with the mechanics' markers (:func:`~gridforge.snakes.play.markers`). */
+/** gridforge.snakes.game.answers.View: A state's view with the mechanics' markers (:func:`~gridforge.snakes.play.markers`). */
 export interface View extends StateView {
   markers: (FrozenBodyMarker | FrozenHoleMarker | LockMarker | KeyMarker)[];
 }
 
-/** gridforge.snakes.certificate.Witness: A solution of the level with one mechanic removed that the real rules refuse. */
+/** gridforge.snakes.game.certfile.Witness: A solution of the level with one mechanic removed that the real rules refuse. */
 export interface Witness {
   mechanic: string;
   solution: unknown[][];
 }
 
-/** gridforge.snakes.answers.WonEvent */
+/** gridforge.snakes.game.answers.WonEvent */
 export interface WonEvent {
-  kind: "won";
+  type: "won";
 }
 
-/** gridforge.mines.run.WordedLine */
+/** gridforge.mines.run_json.WordedLine */
 export interface WordedLine extends SettlementLine {
   text: string;
   parts: (string | CellRef)[];
 }
 
-/** gridforge.mines.run.WordedSettlement: A settlement with its words (:func:`worded`), fields in the page's order. */
+/** gridforge.mines.run_json.WordedSettlement: A settlement with its words (:func:`worded`), fields in the page's order. */
 export interface WordedSettlement {
   round: number;
   battle: number;
@@ -952,44 +923,32 @@ export interface PageVerbs {
   "gridforge.api.spin": { args: [seconds: number, report_every?: number]; answer: { [key: string]: number } };
   /** Versions of the package and of the Python running it. */
   "gridforge.api.version": { args: []; answer: { [key: string]: string } };
-  /** Settle one intent ``{"kind": "dig" | "flag_place" | "flag_pull" | "move" | "stop", "cell": [x, y]}``: the outcome, the events, a settlement if the round ended, what changed. */
-  "gridforge.mines.page.act": { args: [run_id: string, intent: unknown]; answer: PlayAnswer };
+  /** One input in the run ``run_id``, ``{"do": ...}``: */
+  "gridforge.mines.page.act": { args: [run_id: string, action: unknown]; answer: RunAnswer };
   /** Forget a run; ``False`` if it was not open. */
-  "gridforge.mines.page.close_run": { args: [run_id: string]; answer: boolean };
-  /** Go on after a settlement (next round, next board or next battle). */
-  "gridforge.mines.page.continue_run": { args: [run_id: string]; answer: ContinueAnswer };
-  /** The seed of the daily run of ``date`` (``YYYY-MM-DD``): the same for every player, offline. :raises ValidationError: naming the date when it is no such date. */
-  "gridforge.mines.page.daily_seed": { args: [date: string]; answer: number };
-  /** The next cell not yet settled that logic proves from what the player sees and has marked (flags on proved mines, dug mines, the mine total): the cell, the digits used (``constraints``) and the reason in words (``parts`` point at cells); ``cell`` is null when nothing is left. A hint has a price: one from the battle's stock (``price``, ``hints_left``; ``refused`` when the stock is spent or no round is in play); a paid hint changes the run: its answer carries the ``save``. */
-  "gridforge.mines.page.hint": { args: [run_id: string]; answer: MinesHintAnswer };
+  "gridforge.mines.page.close": { args: [run_id: string]; answer: boolean };
+  /** The run seed of the daily run of ``date`` (``YYYY-MM-DD``, a real calendar day): derived from the date alone, so every player gets the same run, offline. */
+  "gridforge.mines.page.daily_seed": { args: [date: unknown]; answer: number };
   /** The path a move to ``cell`` would take, for the preview (``[]`` when it cannot). */
-  "gridforge.mines.page.move_path": { args: [run_id: string, cell: number[]]; answer: number[][] };
+  "gridforge.mines.page.move_path": { args: [run_id: string, cell: unknown]; answer: number[][] };
   /** A generated no-guess board from a preset name or a table, with its metrics. */
   "gridforge.mines.page.new_board": { args: [table: string | { [key: string]: unknown }, seed: number, level?: number | null]; answer: GeneratedJson };
-  /** Start a run from ``seed``: the midend's envelope (:mod:`gridforge.midend`: ``id``, ``view``, ``offer``, ``changes``, ``events``, ``refused``, ``save``) with the ``log``. */
-  "gridforge.mines.page.new_run": { args: [seed: number]; answer: Opened };
-  /** Take one of the three offers open between battles (``view.offers``; a heal, an item's charges, a stronger flag, more hints, sparks). An offer that is not open is refused naming it; the pick is a step of the save. */
-  "gridforge.mines.page.pick_offer": { args: [run_id: string, offer: string]; answer: PickAnswer };
+  /** Start a run from ``seed`` (an integer in 0..2^63-1): the midend's envelope (:mod:`gridforge.midend`: ``id``, ``view``, ``offer``, ``changes``, ``events``, ``refused``, ``save``) with the board's ``log``; ``events`` are the initial expansion's. */
+  "gridforge.mines.page.open": { args: [seed: unknown]; answer: Opened };
   /** What logic proves about a position (opened digits, flags, mine total) and why. */
   "gridforge.mines.page.position_hint": { args: [position: { [key: string]: unknown }]; answer: PositionHint };
-  /** A click, tap, Space or Enter on ``cell``: move onto opened ground, dig a neighbour, or move beside a far concealed cell and dig it (two one-intent batches). Answers the outcomes, player-facing ``messages`` and ``log``, a settlement, what changed and ``save``. */
-  "gridforge.mines.page.primary": { args: [run_id: string, cell: number[]]; answer: PlayAnswer };
-  /** Pay RAP for a fresh board of the same battle (the paid refresh of A3). */
-  "gridforge.mines.page.refresh": { args: [run_id: string]; answer: RefreshAnswer };
-  /** Rebuild a saved run exactly from its ``save`` (after a reload); answers as :func:`new_run`, with the board's last log lines. A malformed or foreign save is refused naming the field or step. */
-  "gridforge.mines.page.resume_run": { args: [saved: unknown]; answer: ResumedRun };
+  /** Rebuild a saved run exactly from its ``save`` (after a reload); answers as :func:`open`, with the board's last log lines. A malformed or foreign save is refused naming the field or step. */
+  "gridforge.mines.page.resume": { args: [saved: unknown]; answer: ResumedRun };
   /** The rules screen's words for mines: ``{sections: [{key, title, text}], picture}`` (numbers from the run table; the picture a tiny board in the view's vocabulary). */
   "gridforge.mines.page.rules": { args: []; answer: Rules };
-  /** The run as it stands, whole: its view with its offer. */
+  /** The run as it stands, whole: its view with its offer (a read: nothing changes). */
   "gridforge.mines.page.run_state": { args: [run_id: string]; answer: RunState };
-  /** A right click, long press, F or a tap in flag mode on ``cell``: place or pull a flag. Answers as :func:`primary`. */
-  "gridforge.mines.page.secondary": { args: [run_id: string, cell: number[]]; answer: PlayAnswer };
   /** The deduction solver's playthrough of ``board``: no-guess or not, steps, metrics. */
   "gridforge.mines.page.solve": { args: [board: { [key: string]: unknown }, use_mine_count?: boolean]; answer: SolveJson };
   /** The run's telemetry (format ``gridforge.mines.telemetry/1``: input actions per AP spent per round, chain sizes, batches per round, rejections by reason). */
   "gridforge.mines.page.telemetry": { args: [run_id: string]; answer: Telemetry };
-  /** Use an item during a round (``view.items``): one charge, or its price in sparks. The probe needs ``cell`` (a concealed cell: ``result`` is its digit, -1 a mine); the shield and the lantern need none. A use that cannot be made is refused with the reason (``accepted`` false) and changes nothing. */
-  "gridforge.mines.page.use_item": { args: [run_id: string, item: string, cell?: number[] | null]; answer: UseAnswer };
+  /** One action in the open game ``session``: ``{"do": "step", "step": [body, "head" | "tail", "U" | "D" | "L" | "R"]}`` plays a step (a refusal leaves the game unchanged and says why); ``{"do": "undo"}`` takes back the last step (it moves to redo), ``{"do": "redo"}`` plays it again, ``{"do": "restart"}`` goes back to the level's start with nothing to redo. Undo and redo do nothing once the level is complete. */
+  "gridforge.snakes.page.act": { args: [session: unknown, action: unknown]; answer: Answer };
   /** Forget an open game; ``False`` if it was not open. */
   "gridforge.snakes.page.close": { args: [session: unknown]; answer: boolean };
   /** Design a batch from a request (the ``--spec`` fields): a ``gridforge.snakes.batch/1``. */
@@ -1006,11 +965,11 @@ export interface PageVerbs {
   "gridforge.snakes.page.editor_free_area": { args: [level: unknown]; answer: number[][] };
   /** Read a dropped, picked or pasted file (level, certified level or batch): ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed, and a certificate that does not hold again is dropped with a note. */
   "gridforge.snakes.page.editor_import": { args: [text: unknown]; answer: ImportAnswer };
-  /** A new draft whose start is the position after ``steps`` of play on ``level`` (edit from a try-play position; see :mod:`gridforge.snakes.snapshot`): as :func:`editor_open`. */
+  /** A new draft whose start is the position after ``steps`` of play on ``level`` (edit from a try-play position; see :mod:`gridforge.snakes.editor.snapshot`): as :func:`editor_open`. */
   "gridforge.snakes.page.editor_level_at": { args: [level: unknown, steps: unknown]; answer: DraftAnswer };
   /** Start editing ``level`` (a level or a stored draft): ``{level, issues, ok, sha256}``; refuses (field paths) what is no draft at all. */
   "gridforge.snakes.page.editor_open": { args: [level: unknown]; answer: DraftAnswer };
-  /** Why ``level`` cannot be solved, as far as it can be told without a search: ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.diagnose`). */
+  /** Why ``level`` cannot be solved, as far as it can be told without a search: ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.editor.diagnose`). */
   "gridforge.snakes.page.editor_reasons": { args: [level: unknown]; answer: Reason[] };
   /** The canonical text of a whole level, which a share link compresses. */
   "gridforge.snakes.page.editor_share_text": { args: [level: unknown]; answer: string };
@@ -1022,21 +981,19 @@ export interface PageVerbs {
   "gridforge.snakes.page.export": { args: [level: unknown, certificate: unknown]; answer: string };
   /** What the page must know before it asks anything else: the number of main-line levels and the editor's board and file limits (the page copies none of them). */
   "gridforge.snakes.page.facts": { args: []; answer: Facts };
-  /** The next step of a solution from the current state (``step`` null if none found). */
-  "gridforge.snakes.page.hint": { args: [session: unknown, max_states?: number, max_seconds?: number]; answer: SnakesHintAnswer };
+  /** The next step of a solution from the current state of the open game ``session`` (``step`` null if none is found within the budget, or once the level is complete). */
+  "gridforge.snakes.page.hint": { args: [session: unknown, max_states?: unknown, max_seconds?: unknown]; answer: HintAnswer };
   /** What main-line level ``number`` (drawn as ``level``) teaches, in the player's words: ``{key, level, title, text, watch, demo}`` or null (see :mod:`gridforge.snakes.lessons`). The demonstration is taken from ``certificate``'s solution when it replays on the level (``demo`` is null otherwise); a mechanic's lesson only when the level shows it. */
   "gridforge.snakes.page.lesson": { args: [number: unknown, level: unknown, certificate?: unknown]; answer: LessonAnswer | null };
-  /** The view after ``steps`` from the start of ``level``, without opening a game. */
+  /** Open a game on ``level``: the midend's envelope ``{id, view, offer, changes, events, refused, save}`` with ``step_count`` and ``ahead`` (see :mod:`gridforge.snakes.play`); the page names the game by ``id`` after. Later answers carry ``changes`` (what changed since the last answer) instead of the view and offer, and the save only when it changed. The level is validated once, here (a supply/demand mismatch is let in so that the editor can show it; verify reports it). */
+  "gridforge.snakes.page.open": { args: [level: unknown]; answer: Answer };
+  /** The view after ``steps`` from the start of ``level``, without opening a game (the editor shows a solution step by step this way). */
   "gridforge.snakes.page.position": { args: [level: unknown, steps: unknown]; answer: PositionAnswer };
   /** What a weights file (``gridforge.snakes.weights/1``) predicts for a certificate's level, beside its design score; None when the certificate carries no score. */
   "gridforge.snakes.page.predict_difficulty": { args: [weights: unknown, certificate: unknown]; answer: Prediction | null };
   /** The main line's progress (``progress.snakes`` of ``gridforge.progress/1``) once level ``number`` is won in ``steps``: its best is the fewest steps so far, the next level opens (never past the last), and no level is in progress. The other fields stay as they were. */
   "gridforge.snakes.page.progress_after_win": { args: [snakes: unknown, number: unknown, steps: unknown]; answer: JsonObject };
-  /** Play again the first step of redo. */
-  "gridforge.snakes.page.redo": { args: [session: unknown]; answer: Answer };
-  /** Back to the level's start, with no steps and nothing to redo. */
-  "gridforge.snakes.page.restart": { args: [session: unknown]; answer: Answer };
-  /** Open a game on ``level`` where a stored ``save`` left it (after a reload or a worker restart); answers as :func:`start`, or refuses naming the field of the save at fault. */
+  /** Open a game on ``level`` where a stored ``save`` left it (after a reload or a worker restart): the one replay of play. The save must be this very level's (``sha``) and its ``steps`` and then its ``redo`` must replay on it; answers as :func:`open`. */
   "gridforge.snakes.page.resume": { args: [level: unknown, save: unknown]; answer: Answer };
   /** The rules screen's words for snakes and a tiny level per picture: ``{basics, mechanics}``, each a list of ``{key, title, text, picture: {level, view, arrow}}``. */
   "gridforge.snakes.page.rules": { args: []; answer: RulesAnswer };
@@ -1046,18 +1003,12 @@ export interface PageVerbs {
   "gridforge.snakes.page.stars": { args: [steps: unknown, par: unknown]; answer: number };
   /** The stars of many won levels at once (the map): ``done`` maps level numbers (as strings) to best steps, ``pars`` the same numbers to certificate steps (or null); a level missing from ``pars`` counts as without a par. Answers ``{number: stars}``. */
   "gridforge.snakes.page.stars_of": { args: [done: unknown, pars: unknown]; answer: { [key: string]: number } };
-  /** Open a game on ``level``: the midend's envelope ``{id, view, offer, changes, events, refused, save}`` with ``step_count`` and ``ahead`` (see :mod:`gridforge.snakes.play`); the page names the game by ``id`` after. Later answers carry ``changes`` (what changed since the last answer) instead of the view and offer, and the save only when it changed. */
-  "gridforge.snakes.page.start": { args: [level: unknown]; answer: Answer };
-  /** Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]`` in the open game ``session``; a refusal leaves the game unchanged and says why. */
-  "gridforge.snakes.page.step": { args: [session: unknown, step_json: unknown]; answer: Answer };
   /** One attempt of ``gridforge.snakes.telemetry/1`` from what the page counted: the attempt's fields without ``repositioning_runs`` and ``dead_ends``, plus ``moves``, the steps made in order as ``[body, exited]`` pairs. Python counts the repositioning runs (the page knows no rule) and validates the whole record. */
   "gridforge.snakes.page.telemetry_attempt": { args: [record: unknown]; answer: Attempt };
   /** Whether ``data`` is a valid telemetry export (``{"attempts": n}``). */
   "gridforge.snakes.page.telemetry_check": { args: [data: unknown]; answer: { [key: string]: number } };
   /** The template ids a design request may name (``mixed`` first). */
   "gridforge.snakes.page.topologies": { args: []; answer: string[] };
-  /** Take back the last step (it moves to redo). */
-  "gridforge.snakes.page.undo": { args: [session: unknown]; answer: Answer };
   /** Every problem of a level dict (``issues`` with field paths), without raising. */
   "gridforge.snakes.page.validate": { args: [level: unknown]; answer: Validation };
   /** The certificate of ``level`` with its score (progress and cancel through the bridge). */
