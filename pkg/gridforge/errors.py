@@ -81,6 +81,15 @@ class ValidationError(GridforgeError):
         return {"what": self.what, "issues": [issue.to_json() for issue in self.issues],
                 "more": self.more}
 
+    def under(self, prefix: str, what: str | None = None) -> ValidationError:
+        """The same issues moved under ``prefix`` (see :meth:`Issues.under`), said of
+        ``what`` (this error's own, when None): a part's refusal as the whole's."""
+        moved = Issues()
+        moved.under(prefix, self.issues)
+        error = ValidationError(moved, self.what if what is None else what)
+        error.more = self.more
+        return error
+
     def about(self, what: str) -> ValidationError:
         """The same issues (and count of the rest) said of ``what``, e.g. the file read."""
         renamed = ValidationError(self.issues, what)
@@ -113,6 +122,21 @@ class Issues:
     def append(self, issue: Issue) -> None:
         """An issue made elsewhere (a checker that answers one), kept as it is."""
         self.items.append(issue)
+
+    def extend(self, found: Iterable[Issue]) -> None:
+        """Issues made elsewhere (another validator's), kept as they are, in order."""
+        self.items.extend(found)
+
+    def __iadd__(self, found: Iterable[Issue]) -> Issues:
+        self.extend(found)
+        return self
+
+    def under(self, prefix: str, found: Iterable[Issue]) -> None:
+        """The issues ``found`` in a part of the input read on its own (a level inside a
+        batch), each moved under ``prefix`` (its root path becomes ``prefix`` itself)."""
+        for issue in found:
+            self.add(field_path(prefix, issue.path) if issue.path else prefix, issue.code,
+                     issue.message)
 
     def at(self, *parts: str | int) -> str:
         """The full field path of ``parts`` under this collector's base."""
@@ -273,7 +297,7 @@ class Schema:
     def root(self, data: object, what: str, path: str = "") -> Mapping[str, object]:
         """``data`` when it is an object. :raises ValidationError: (``what``) otherwise."""
         if not isinstance(data, Mapping):
-            raise ValidationError([Issue(path, "type", self.not_object)], what)
+            raise refusal(what, path, "type", self.not_object)
         return data
 
     def read(self, data: Mapping[str, object], issues: Issues, base: str = "") -> Reading:
@@ -385,8 +409,14 @@ def describe(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:
+def refusal(what: str, path: str, code: str, message: str) -> ValidationError:
+    """The error of an input refused for one issue (``path``, ``code``, ``message``) found
+    before any other could be looked for (not an object, a list over its limit)."""
     return ValidationError([Issue(path, code, message)], what)
+
+
+def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:
+    return refusal(what, path, code, message)
 
 
 def _nesting_depth(text: str, limit: int) -> int:

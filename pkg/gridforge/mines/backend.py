@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from gridforge import i18n
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, refusal
 from gridforge.grid import Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import TOO_LONG, Envelope, Midend, Played, Resumed, Unreplayable
@@ -306,7 +306,7 @@ MIDEND: Midend[InPlay, None, RunView, Offer, Event, SavedStep, Reply] = Midend(M
 def _cell(value: object, what: str = "cell") -> Cell:
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise ValidationError([Issue(what, "type", "a cell is [x, y], two integers")], what)
+        raise refusal(what, what, "type", "a cell is [x, y], two integers")
     return (value[0], value[1])
 
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, NotRequired, TypedDict
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
+from gridforge.errors import GridforgeError, Issues, ValidationError, parse_json, refusal
 from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
@@ -111,7 +111,7 @@ def _outcomes(outcomes: list[ActionOutcome]) -> list[OutcomeJson]:
 
 def _economy(overrides: object) -> Economy:
     if overrides is not None and not isinstance(overrides, Mapping):
-        raise ValidationError([Issue("economy", "type", "economy is an object")], "economy")
+        raise refusal("economy", "economy", "type", "economy is an object")
     return load_economy(overrides)
 
 
@@ -144,16 +144,16 @@ def parse_script(script: object) -> Script:
     if isinstance(script, list):
         script = {"format": SCRIPT_FORMAT, "steps": script}
     if not isinstance(script, Mapping):
-        raise ValidationError([Issue("", "type", "a script is an object")], "mines script")
-    issues: list[Issue] = []
+        raise refusal("mines script", "", "type", "a script is an object")
+    issues = Issues()
     for key in script:
         if key not in ("format", "economy", "start", "steps"):
-            issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
+            issues.add(str(key), "unknown_field", f"unknown field {key!r}")
     if script.get("format", SCRIPT_FORMAT) != SCRIPT_FORMAT:
-        issues.append(Issue("format", "format", f"format must be {SCRIPT_FORMAT!r}"))
+        issues.add("format", "format", f"format must be {SCRIPT_FORMAT!r}")
     start = script.get("start", True)
     if not isinstance(start, bool):
-        issues.append(Issue("start", "type", "start is true or false"))
+        issues.add("start", "type", "start is true or false")
     economy: Economy | None = None
     try:
         economy = _economy(script.get("economy"))
@@ -162,11 +162,11 @@ def parse_script(script: object) -> Script:
     steps = script.get("steps")
     parsed: list[ScriptStep] = []
     if not isinstance(steps, list):
-        issues.append(Issue("steps", "type", "steps is a list"))
+        issues.add("steps", "type", "steps is a list")
         steps = []
     elif len(steps) > MAX_SCRIPT_STEPS:
-        raise ValidationError([Issue("steps", "too_many", f"{len(steps)} steps; the limit is "
-                                     f"{MAX_SCRIPT_STEPS}")], "mines script")
+        raise refusal("mines script", "steps", "too_many",
+                      f"{len(steps)} steps; the limit is {MAX_SCRIPT_STEPS}")
     intents = 0
     for k, step in enumerate(steps):
         path = f"steps[{k}]"
@@ -177,8 +177,8 @@ def parse_script(script: object) -> Script:
             continue
         intents += len(parsed[-1].batch or ())
         if intents > MAX_SCRIPT_INTENTS:
-            raise ValidationError([Issue(path, "too_many", f"more than {MAX_SCRIPT_INTENTS} "
-                                         "intents in all")], "mines script")
+            raise refusal("mines script", path, "too_many",
+                          f"more than {MAX_SCRIPT_INTENTS} intents in all")
     if issues:
         raise ValidationError(issues, "mines script")
     assert economy is not None and isinstance(start, bool)  # no issue: both were valid
@@ -187,15 +187,13 @@ def parse_script(script: object) -> Script:
 
 def _parse_step(step: object, path: str) -> ScriptStep:
     if not isinstance(step, Mapping):
-        raise ValidationError([Issue(path, "type", "a step is an object")], "mines script")
+        raise refusal("mines script", path, "type", "a step is an object")
     if "batch" in step:
         batch = step["batch"]
         if not isinstance(batch, list) or len(step) != 1:
-            raise ValidationError(
-                [Issue(f"{path}.batch", "type", "a batch step is {'batch': [intents]}")],
-                "mines script",
-            )
-        issues: list[Issue] = []
+            raise refusal("mines script", f"{path}.batch", "type",
+                          "a batch step is {'batch': [intents]}")
+        issues = Issues()
         intents = []
         for k, item in enumerate(batch):
             try:
@@ -207,24 +205,21 @@ def _parse_step(step: object, path: str) -> ScriptStep:
         return ScriptStep(batch=intents)
     if "call" in step:
         name = step["call"]
-        issues = []
+        issues = Issues()
         if name not in CALLS:
-            issues.append(Issue(f"{path}.call", "unknown_call", f"call is one of {list(CALLS)}"))
+            issues.add(f"{path}.call", "unknown_call", f"call is one of {list(CALLS)}")
         for key in step:
             if key not in ("call", "board", "hint"):
-                issues.append(Issue(f"{path}.{key}", "unknown_field", f"unknown field {key!r}"))
+                issues.add(f"{path}.{key}", "unknown_field", f"unknown field {key!r}")
         board = None
         if name in ("install", "refresh") and "board" in step:  # omitted: the replay's board
             try:
                 board = Board.from_json(step["board"])
             except ValidationError as exc:
-                issues += [
-                    Issue(f"{path}.board" + (f".{i.path}" if i.path else ""), i.code, i.message)
-                    for i in exc.issues
-                ]
+                issues.under(f"{path}.board", exc.issues)
         hint = step.get("hint", "same_board")
         if not isinstance(hint, str):
-            issues.append(Issue(f"{path}.hint", "type", "hint is a string"))
+            issues.add(f"{path}.hint", "type", "hint is a string")
         if issues:
             raise ValidationError(issues, "mines script")
         return ScriptStep(call=name, board=board, hint=hint)
@@ -254,11 +249,11 @@ def replay(
     if plan.start:
         install = session.engine.install_board(parsed_board)
         if not install.accepted:
-            raise ValidationError(
-                [Issue("", d["category"], f"refused at install ({d['category']}): {d['message']}")
-                 for d in session.engine.diagnostics],
-                "mines board",
-            )
+            refused = Issues()
+            for d in session.engine.diagnostics:
+                refused.add("", d["category"], f"refused at install ({d['category']}): "
+                            f"{d['message']}")
+            raise ValidationError(refused, "mines board")
         session.ledger.notify_round_start()
         out += session.drain()
         if outcomes:

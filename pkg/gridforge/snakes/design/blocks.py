@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import cast
 
 from gridforge import __version__
-from gridforge.errors import GridforgeError, Issue, ValidationError, is_int, parse_json
+from gridforge.errors import (
+    GridforgeError,
+    Issues,
+    ValidationError,
+    is_int,
+    parse_json,
+    refusal,
+)
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.certificate import Batch, Certificate
 from gridforge.snakes.design.files import FileRefused, dumps, read_regular, write_text
@@ -128,11 +135,11 @@ def _check_progress(data: Json, block: int | None) -> tuple[int, int, list[Block
     :raises ValidationError: naming every bad field (``files[2].name``, ``done``, ...).
     """
     if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "progress is a JSON object")], "progress.json")
-    issues: list[Issue] = []
+        raise refusal("progress.json", "", "type", "progress is a JSON object")
+    issues = Issues()
 
     def bad(path: str, message: str) -> None:
-        issues.append(Issue(path, "invalid", message))
+        issues.add(path, "invalid", message)
 
     if data.get("format") != PROGRESS_FORMAT:
         bad("format", f"format must be {PROGRESS_FORMAT!r}")

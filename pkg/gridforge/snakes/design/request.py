@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from gridforge.errors import (
-    Issue,
     Issues,
     ValidationError,
     field_path,
     is_int,
     parse_json,
     read_json,
+    refusal,
 )
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.certificate import BATCH_FORMAT, DEFAULT_TOLERANCE
@@ -354,7 +354,7 @@ def parse_request(data: Json) -> Request:
         return data
     bad = Issues()
     if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a request is a JSON object")], "request")
+        raise refusal("request", "", "type", "a request is a JSON object")
     for extra in sorted(k for k in data if k not in REQUEST_KEYS):
         bad.add(extra, "unknown_field", f"unknown field {extra!r}")
     if data.get("format", REQUEST_FORMAT) != REQUEST_FORMAT:
@@ -540,11 +540,6 @@ def read_spec(path: str | os.PathLike[str]) -> Request:
     return parse_request(read_json(path, "design spec", max_bytes=MAX_SPEC_BYTES))
 
 
-def _prefixed(error: ValidationError, prefix: str) -> list[Issue]:
-    return [Issue(field_path(prefix, issue.path) if issue.path else prefix, issue.code,
-                  issue.message) for issue in error.issues]
-
-
 def check_batch_request(request: Json) -> JsonObject | None:
     """Validate a batch file's ``request`` whole, before any level is searched.
 
@@ -563,7 +558,7 @@ def check_batch_request(request: Json) -> JsonObject | None:
     try:
         return parse_request(request).to_json()
     except ValidationError as exc:
-        raise ValidationError(_prefixed(exc, "request"), "batch") from None
+        raise exc.under("request", "batch") from None
 
 
 def _check_block_request(request: JsonObject) -> JsonObject:
@@ -594,10 +589,10 @@ def check_batch(data: Json) -> JsonObject:
     :raises ValidationError: listing every problem found, with its field path.
     """
     if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a batch is a JSON object")], "batch")
-    issues: list[Issue] = []
+        raise refusal("batch", "", "type", "a batch is a JSON object")
+    issues = Issues()
     if data.get("format") != BATCH_FORMAT:
-        issues.append(Issue("format", "format", f"format must be {BATCH_FORMAT!r}"))
+        issues.add("format", "format", f"format must be {BATCH_FORMAT!r}")
     request: JsonObject | None = None
     try:
         request = check_batch_request(data.get("request"))
@@ -605,25 +600,25 @@ def check_batch(data: Json) -> JsonObject:
         issues.extend(exc.issues)
     levels = data.get("levels")
     if not isinstance(levels, list) or not levels:
-        issues.append(Issue("levels", "type", "levels must be a non-empty list of levels"))
+        issues.add("levels", "type", "levels must be a non-empty list of levels")
         levels = []
     elif len(levels) > MAX_COUNT:
-        issues.append(Issue("levels", "too_many", f"a batch holds at most {MAX_COUNT} levels, "
-                                                  f"got {len(levels)}"))
+        issues.add("levels", "too_many",
+                   f"a batch holds at most {MAX_COUNT} levels, got {len(levels)}")
         levels = []
     for i, raw in enumerate(levels):
         try:
             level_from_json(raw, balanced=False)
         except ValidationError as exc:
-            issues.extend(_prefixed(exc, field_path("levels", i)))
+            issues.under(field_path("levels", i), exc.issues)
     out: JsonObject = {"format": BATCH_FORMAT, "request": request, "levels": levels}
     if "certificates" in data:
         certs = data["certificates"]
         if not isinstance(certs, list) or len(certs) != len(levels):
-            issues.append(Issue("certificates", "type",
-                                "certificates must be a list of one certificate per level"))
+            issues.add("certificates", "type",
+                       "certificates must be a list of one certificate per level")
         elif not all(isinstance(c, dict) for c in certs):
-            issues.append(Issue("certificates", "type", "every certificate is an object"))
+            issues.add("certificates", "type", "every certificate is an object")
         else:
             out["certificates"] = certs
     if issues:
