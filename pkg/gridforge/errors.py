@@ -214,7 +214,9 @@ class Field:
 
     ``kind`` is what the value must be: ``"int"`` (in ``lo..hi`` when given), ``"bool"``,
     ``"str"``, ``"object"`` (read by ``nested``), ``"list"`` (of at least ``lo`` items; each
-    an object read by ``items``) or ``"any"``; ``choices`` lists the only values allowed,
+    an object read by ``items``), ``"map"`` (an object whose keys pass ``keys``, each other
+    key a ``key_code`` issue worded ``key_message``, and whose values ``each`` checks, at
+    the key's path) or ``"any"``; ``choices`` lists the only values allowed,
     ``test`` is a further condition on a value of the right kind. A value that fails gets one
     issue, ``code`` and ``message`` (``{value!r}``, ``{lo}``, ``{hi}`` filled in; cut to
     ``cut`` characters when given), and reads as ``fallback``; ``nullable`` lets null
@@ -239,6 +241,10 @@ class Field:
     cut: int | None = None
     nested: Schema | None = None
     items: Schema | None = None
+    keys: Callable[[str], bool] | None = None
+    key_message: str = ""
+    key_code: str = "range"
+    each: Field | None = None
 
     def fits(self, value: object) -> bool:
         """Whether ``value`` is what this field holds."""
@@ -267,6 +273,7 @@ _KINDS: dict[str, Callable[[object], bool]] = {
     "str": lambda value: isinstance(value, str),
     "object": lambda value: isinstance(value, Mapping),
     "list": lambda value: isinstance(value, list),
+    "map": lambda value: isinstance(value, Mapping),
     "any": lambda value: True,
 }
 
@@ -280,7 +287,9 @@ class Schema:
     object"``); ``unknown`` the message of a key outside the fields (``{key!r}`` the key,
     ``{short!r}`` its first 40 characters), cut to ``unknown_cut`` characters, and its
     path the key cut to ``key_cut``; ``missing_first`` reports every absent required field
-    of a :meth:`Reading.check` call before any other issue of that call.
+    of a :meth:`Reading.check` call before any other issue of that call; an ``open_ended``
+    object may hold keys besides its fields (a part another build writes more into); the
+    fields ``first`` are checked as reading starts, before the unknown keys are reported.
     """
 
     fields: tuple[Field, ...]
@@ -289,6 +298,8 @@ class Schema:
     unknown_cut: int | None = None
     key_cut: int | None = None
     missing_first: bool = False
+    open_ended: bool = False
+    first: tuple[str, ...] = ()
     by_name: dict[str, Field] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -308,7 +319,7 @@ class Schema:
     def read_all(self, data: Mapping[str, object], issues: Issues, base: str = "") -> Reading:
         """Read ``data`` and check every field, in declared order."""
         reading = self.read(data, issues, base)
-        reading.check(*self.by_name)
+        reading.check(*(name for name in self.by_name if name not in self.first))
         return reading
 
 
@@ -321,7 +332,8 @@ class Reading:
         self.values: dict[str, object] = {}
         self.nested: dict[str, Reading] = {}
         self.items: dict[str, list[Reading]] = {}
-        for key in data:
+        self.check(*schema.first)
+        for key in () if schema.open_ended else data:
             if key not in schema.by_name:
                 self._add(str(key)[:schema.key_cut], "unknown_field", self._unknown(key))
 
@@ -359,6 +371,8 @@ class Reading:
             if found is not None:
                 self._add(f.name, *found)
         path = field_path(self.base, f.name)
+        if f.kind == "map" and isinstance(value, Mapping):
+            self._check_map(f, value, path)
         if f.nested is not None:
             assert isinstance(value, Mapping)
             self.nested[f.name] = f.nested.read_all(value, self.issues, path)
@@ -367,6 +381,15 @@ class Reading:
             self.items[f.name] = [f.items.read_all(item, self.issues, field_path(path, k))
                                   for k, item in enumerate(value)
                                   if self._is_object(f.items, item, field_path(path, k))]
+
+    def _check_map(self, f: Field, table: Mapping[str, object], path: str) -> None:
+        """Each entry of the map field ``f``: its key, then its value (``f.each``)."""
+        for key, value in table.items():
+            where = field_path(path, key)
+            if f.keys is not None and not f.keys(key):
+                self.issues.add(where, f.key_code, f.key_message)
+            elif f.each is not None and not f.each.fits(value):
+                self.issues.add(where, f.each.code, f.each.words(value))
 
     def _is_object(self, schema: Schema, item: object, path: str) -> bool:
         if isinstance(item, Mapping):
