@@ -207,8 +207,9 @@ def test_two_tabs_on_snakes_levels_lose_nothing_silently(context: BrowserContext
 
 
 def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
-    # The store's part-by-part check (stored-value.js) over seeded tamperings of each part:
-    # what is left passes the whole check, and every part not set aside is as stored.
+    # The part-by-part check the store asks of Python (gridforge.saves, through the page's
+    # bridge) over seeded tamperings of each part: what is left passes the whole check, and
+    # every part not set aside is as stored.
     rng = random.Random(54)
     weird = [None, True, 0, -1, -4, 2.5, 2001, 2**53, "", "x", [], {}, [[2, 1]], {"a": 1}]
     fields = [("snakes", "done", "1"), ("snakes", "done", "2"), ("snakes", "done", "x"),
@@ -232,13 +233,18 @@ def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
     page.goto("/#home")
     page.evaluate("() => window.gridforge.ready")
     results = page.evaluate("""async (cases) => {
-        const sv = await import('./stored-value.js');
-        return cases.map((value) => {
-          const out = sv.progressParts(value, 2000);
-          if (out.value === null) return { whole: true, issues: out.issues.map((i) => i.path) };
-          return { left: sv.progressIssues(out.value, 2000).length, value: out.value,
-                   parts: out.parts.map((p) => p.part) };
-        });
+        const check = (value) => window.gridforge.call('gridforge.api.check_progress', value, 2000);
+        const results = [];
+        for (const value of cases) {
+          const out = await check(value);
+          if (out.value === null) {
+            results.push({ whole: true, issues: out.issues.map((i) => i.path) });
+            continue;
+          }
+          results.push({ left: (await check(out.value)).issues.length, value: out.value,
+                         parts: out.parts.map((p) => p.part) });
+        }
+        return results;
     }""", cases)
     wholes = 0
     for value, result in zip(cases, results, strict=True):

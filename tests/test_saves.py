@@ -90,8 +90,9 @@ def test_a_bad_part_is_set_aside_alone_and_the_rest_kept():
 
 
 def test_parts_the_page_found_are_set_aside_with_its_words():
-    aside = [{"part": "snakes.done.1", "issues": [
-        {"path": "snakes.done.1", "message": "best 1 steps is below the level's proven minimum"}]}]
+    aside = [{"path": "snakes.done.1",
+              "message": "best 1 steps is below the level's proven minimum"},
+             {"path": "", "message": "not the page's to say"}]
     checked = check_progress(GOOD, 100, aside)
     assert checked["value"] is not None
     assert checked["value"]["snakes"]["done"] == {"2": 14}

@@ -36,10 +36,10 @@ import { t } from "./i18n.js";
 import { KeepingStore } from "./store-keep.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 import { isObject, later, MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored,
-  PROGRESS_FORMAT, progressIssues, progressParts, said, tooDeep, withoutPart } from "./stored-value.js";
+  PROGRESS_FORMAT, readable, said, tooDeep } from "./stored-value.js";
 
 export { MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored, PROGRESS_FORMAT,
-  progressIssues, said, tooDeep };
+  said, tooDeep };
 
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
@@ -76,6 +76,19 @@ export class Store extends KeepingStore {
     super(storage, report);
     /** The main line's last level number (setLevels), checked in saved progress. */
     this.levels = null;
+    /** Python's check of a progress value (checkWith); null: none (nothing is checked). */
+    this.checker = null;
+    /** The progress read last had a part of the wrong kind, replaced in memory (readable). */
+    this.patched = false;
+  }
+
+  /**
+   * Python's check of the progress format (issue 53: the page keeps no copy of its rules):
+   * `check(value, levels, aside)` answers Python's check's `{value, parts,
+   * issues}` (`value` null: no progress at all).
+   */
+  checkWith(check) {
+    this.checker = check;
   }
 
   /** The main line's last level number, as the build published it from Python (null: not
@@ -101,53 +114,75 @@ export class Store extends KeepingStore {
       this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
     }
     let value = freshProgress();
+    this.patched = false;
     if (text !== null) {
-      const { value: parsed, why: unreadable } = parseStored(text);
-      let why = unreadable ?? null;
-      if (why === null) {
-        // Part by part (issue 54): a bad part is set aside alone, the rest loads.
-        const checked = progressParts(parsed, this.levels);
-        if (checked.value === null) {
-          why = checked.issues.map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
-        } else {
-          value = checked.value;
-          if (checked.parts.length) {
-            this.setAsideParts(PROGRESS_KEY, text, value, checked.parts, later("store.what.progress"));
-          }
-        }
+      const { value: parsed, why } = parseStored(text);
+      if (why !== undefined) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
+      else {
+        // Checked by Python once it is loaded (checkProgress); until then as it may be read.
+        const view = readable(parsed);
+        value = view.value ?? value;
+        this.patched = view.patched || view.value === null;
       }
-      if (why !== null) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
     }
     this.cache.set(PROGRESS_KEY, value);
     return structuredClone(value);
+  }
+
+  /**
+   * The stored progress checked by Python (checkWith), part by part (issue 54): each bad
+   * part, and the part of each issue of `aside` (`[{path, message}]`: what a screen found it
+   * cannot use), is set aside alone with its field paths (the whole stored text copied aside first, a
+   * notice that stays), the rest kept as stored; a value that is no progress at all is kept
+   * aside whole and a fresh one starts. Answers the parts set aside (`[{part, issues}]`).
+   */
+  async checkProgress(aside = []) {
+    for (let tries = 0; tries < 3 && this.checker; tries += 1) {
+      const text = this.readRaw(PROGRESS_KEY);
+      if (text === null || this.held.has(PROGRESS_KEY)) return [];
+      const { value: parsed, why } = parseStored(text);
+      if (why !== undefined) return [];  // progress() keeps it aside
+      const checked = await this.checker(parsed, this.levels, aside);
+      if (this.readRaw(PROGRESS_KEY) !== text) continue;  // written meanwhile: check it again
+      this.cache.delete(PROGRESS_KEY);
+      if (checked.value === null) {
+        const why = checked.issues.slice(0, 3)
+          .map((i) => `${i.path || t("store.path.value")}: ${i.message}`).join("; ");
+        this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
+        return [{ part: "", issues: checked.issues }];
+      }
+      if (checked.parts.length) {
+        this.setAsideParts(PROGRESS_KEY, text, checked.value, checked.parts, later("store.what.progress"));
+      }
+      return checked.parts;
+    }
+    return [];
   }
 
   /** Read-modify-write: `fn(progress)` edits (or returns) the new progress, written at once. */
   updateProgress(fn) {
     const current = this.progress();
     const next = fn(current) ?? current;
-    const issues = progressIssues(next, this.levels);
-    if (issues.length) {
-      // A bug in a screen, never the player's fault: keep the stored value as it was.
-      throw invalid(t("store.invalid-progress"), issues);
+    // A part read as fresh (readable) before Python's check: the stored whole goes aside
+    // first, so that nothing of it is lost by this write.
+    if (this.patched && this.keepAside(PROGRESS_KEY, t("store.not-object"), later("store.what.progress")).held) {
+      return structuredClone(current);
     }
+    this.patched = false;
     this.cache.set(PROGRESS_KEY, structuredClone(next));
     this.writeRaw(PROGRESS_KEY, JSON.stringify(next));
     return structuredClone(next);
   }
 
   /**
-   * Parts of the stored progress a screen found it cannot use (a level's best below its
-   * proven minimum): each set aside alone, as progress() does with a part that fails the
-   * store's check. `parts`: [{part, issues}]. Answers the progress without them.
+   * What a screen found it cannot use in the stored progress (a level's best below its
+   * proven minimum, a mines run Python cannot resume), as issues `[{path, message}]`: the
+   * part each lies in is set aside alone, with whatever else Python's check finds
+   * (checkProgress). Answers the progress without them.
    */
-  setAsideProgressParts(parts) {
-    const text = this.readRaw(PROGRESS_KEY);
-    const value = this.progress();
-    for (const { part } of parts) withoutPart(value, part, this.levels);
-    if (text !== null) this.setAsideParts(PROGRESS_KEY, text, value, parts, later("store.what.progress"));
-    this.cache.set(PROGRESS_KEY, structuredClone(value));
-    return value;
+  async setAsideProgressIssues(issues) {
+    await this.checkProgress(issues);
+    return this.progress();
   }
 
   /** The stored mines run's revision now (read afresh: another tab may have saved). */
@@ -208,7 +243,8 @@ export class Store extends KeepingStore {
       const issues = [{ path: "", message: t("store.too-deep", { limit: MAX_DEPTH }) }];
       throw refuse("store.import.not-progress", issues, { problems: problems(issues) });
     }
-    let issues = progressIssues(parsed, this.levels);
+    // The format is Python's to check (checkWith), then `check` goes as deep as the page would.
+    let issues = this.checker ? (await this.checker(structuredClone(parsed), this.levels, [])).issues : [];
     if (!issues.length && check) issues = (await check(structuredClone(parsed))) || [];
     if (issues.length) throw refuse("store.import.not-progress", issues, { problems: problems(issues) });
     if (this.held.has(PROGRESS_KEY)) {  // held while Python was checking

@@ -213,29 +213,28 @@ def _said(issue: Issue) -> PartIssue:
     return {"path": issue.path, "code": issue.code, "message": issue.message}
 
 
-def _aside_parts(aside: object) -> list[Part]:
-    """The parts the page found it cannot use itself (``[{part, issues}]``), as given."""
-    parts: list[Part] = []
+def _aside_issues(aside: object) -> list[PartIssue]:
+    """The issues the page found itself (``[{path, message}]``), each in a part of its own
+    path (an issue of no part, the whole value's, is not the page's to give)."""
+    issues: list[PartIssue] = []
     for entry in aside if isinstance(aside, list) else []:
-        part = entry.get("part") if isinstance(entry, Mapping) else None
-        if not isinstance(part, str) or part_of(part) is None:
+        path = entry.get("path") if isinstance(entry, Mapping) else None
+        if not isinstance(path, str) or part_of(path) is None:
             continue
-        found = entry.get("issues") if isinstance(entry, Mapping) else None
-        issues = [PartIssue(path=str(i.get("path", part)), code=str(i.get("code", "aside")),
-                            message=str(i.get("message", "")))
-                  for i in (found if isinstance(found, list) else []) if isinstance(i, Mapping)]
-        parts.append({"part": part, "issues": issues})
-    return parts
+        assert isinstance(entry, Mapping)
+        issues.append({"path": path, "code": str(entry.get("code", "aside")),
+                       "message": str(entry.get("message", ""))})
+    return issues
 
 
 def check_progress(value: object, levels: object = None, aside: object = None
                    ) -> ProgressCheck:
     """The progress ``value`` checked part by part: the issues found (field paths, the
-    page's words) grouped by the part they lie in, and the value with each of those parts,
-    and each part of ``aside`` (``[{part, issues}]``: what the page found it cannot use, a
-    best below the proven minimum), at its fresh state. ``value`` None in the answer: the
-    value itself cannot be used (not an object, another format). ``levels``: the main
-    line's last level number (None or anything else: any).
+    page's words) and those of ``aside`` (``[{path, message}]``: what the page found it
+    cannot use, a best below the proven minimum, a mines run that does not resume) grouped
+    by the part they lie in, and the value with each of those parts at its fresh state
+    (``value`` None in the answer: the value itself cannot be used, not an object or of
+    another format). ``levels``: the main line's last level number (anything else: any).
     """
     last = levels if is_int(levels) and levels >= 1 else None
     found = progress_issues(value, last)
@@ -243,10 +242,8 @@ def check_progress(value: object, levels: object = None, aside: object = None
     if not isinstance(value, dict) or any(part_of(i.path) is None for i in found):
         return {"value": None, "parts": [], "issues": issues, "whole": True}
     by_part: dict[str, list[PartIssue]] = {}
-    for issue in issues:
+    for issue in issues + _aside_issues(aside):
         by_part.setdefault(part_of(issue["path"]) or "", []).append(issue)
-    for entry in _aside_parts(aside):
-        by_part.setdefault(entry["part"], []).extend(entry["issues"])
     fixed = copy.deepcopy(value)
     # The whole snakes part first: its fields' own issues then need nothing more.
     order = sorted(by_part, key=len)

@@ -226,7 +226,8 @@ async function markChapter(mp, c, nodes) {
     node.dataset.loaded = "1";
   }
   if (impossible.length) {
-    const kept = mp.app.store.setAsideProgressParts(impossible.map(([part]) => part));
+    const kept = await mp.app.store.setAsideProgressIssues(impossible.flatMap(([found]) => found.issues));
+    if (!mp.live || mp.selected !== c) return;
     for (const [, tile] of impossible) tile.replaceWith(levelTile(kept, Number(tile.dataset.level)));
   }
   const stars = Object.keys(done).length ? await mp.app.python.snakes.starsOf(done, pars) : {};
