@@ -15,8 +15,8 @@ import time
 from gridforge.errors import GridforgeError
 from gridforge.snakes.design.board_line import BOARD_FROM, LEVELS, board_level, board_plan
 from gridforge.snakes.design.interlock import measure_layout
-from gridforge.snakes.legibility import occupancy
-from gridforge.snakes.level import level_from_json
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.solver.legibility import occupancy
 
 
 def main() -> None:

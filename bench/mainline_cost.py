@@ -22,7 +22,7 @@ import concurrent.futures as cf
 import time
 
 from gridforge.snakes.design.line_levels import design_level
-from gridforge.snakes.design.line_plan import LEVELS
+from gridforge.snakes.game.mainline import LEVELS
 
 BAND = 100
 

@@ -23,10 +23,10 @@ import json
 import statistics
 from pathlib import Path
 
-from gridforge.snakes.design.blocks import BLOCK_NAME
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import BLOCK_NAME
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.search import Solver
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
 BAND = 100

@@ -20,9 +20,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from gridforge.snakes.design.blocks import BLOCK_NAME, band_report
-from gridforge.snakes.design.line_plan import LESSONS, LEVELS, TEACHING, TERRAIN_TEACHING
+from gridforge.snakes.design.blocks import band_report
+from gridforge.snakes.design.line_plan import LESSONS, TEACHING, TERRAIN_TEACHING
 from gridforge.snakes.design.reports import Band
+from gridforge.snakes.game.mainline import BLOCK_NAME, LEVELS
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
 WIDTH = 1000

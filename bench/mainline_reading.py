@@ -1,6 +1,6 @@
 """How the shipped main line reads (spec section 5c), band by band.
 
-Every level of the line is read with :func:`gridforge.snakes.legibility.reading` against its
+Every level of the line is read with :func:`gridforge.snakes.solver.legibility.reading` against its
 certificate: body lengths, folded bodies, occupancy, outer colours, solo costs (exact, by A*
 under a counted state budget), body bound, joint and steering steps, drags; beside them what
 issue 41 asks of holes (one per colour, against a wall) and the mechanics and terrain shares.
@@ -21,13 +21,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gridforge.snakes.certificate import Certificate
-from gridforge.snakes.design.blocks import BLOCK_NAME
 from gridforge.snakes.design.line_plan import breather
 from gridforge.snakes.design.line_report import uses_mechanics
-from gridforge.snakes.legibility import SOLO_BUDGET, Reading, SoloBudget, reading
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.mainline import BLOCK_NAME
+from gridforge.snakes.solver.legibility import SOLO_BUDGET, Reading, SoloBudget, reading
 
 DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
 

@@ -18,7 +18,7 @@ import time
 
 from gridforge.mines import page as mines
 from gridforge.snakes import play
-from gridforge.snakes.design.blocks import mainline_level
+from gridforge.snakes.game.mainline import mainline_level
 
 
 def mines_sizes(seed: int, inputs: int = 60) -> list[int]:

@@ -51,7 +51,8 @@ from gridforge.errors import parse_json
 from gridforge.mines.board import Board
 from gridforge.mines.generate import generate, preset
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import Run, RunTable, load_run_table
+from gridforge.mines.run import Run
+from gridforge.mines.run_table import RunTable, load_run_table
 from gridforge.mines.view import stand_for
 
 Bot = Callable[[Run, random.Random], None]

@@ -21,8 +21,8 @@ import time
 from collections import Counter
 
 from gridforge.snakes.design.motifs import PROOF_STATES, build_level, prove
-from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import Level, floor_regions, level_from_json
+from gridforge.snakes.game.level import Level, floor_regions, level_from_json
+from gridforge.snakes.solver.legibility import reading
 
 HEADER = ("| target | built/asked | joint med | joint max | joint = target | steps med | "
           "steps max | proven | occ. med | occ. max | bodies med | max length | folded | "

@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The modules where the search spends its time (profiled on main-line levels 150-1900).
 HOT = [
-    "gridforge/snakes/rules.py",
-    "gridforge/snakes/matching.py",
-    "gridforge/snakes/pairs.py",
-    "gridforge/snakes/search.py",
-    "gridforge/snakes/improve.py",
-    "gridforge/snakes/puzzle.py",
+    "gridforge/snakes/game/rules.py",
+    "gridforge/snakes/solver/matching.py",
+    "gridforge/snakes/solver/pairs.py",
+    "gridforge/snakes/solver/search.py",
+    "gridforge/snakes/solver/improve.py",
+    "gridforge/snakes/solver/puzzle.py",
     "gridforge/snakes/design/topology.py",
     "gridforge/snakes/design/backward.py",
 ]

@@ -26,17 +26,17 @@ import statistics
 import sys
 
 from gridforge.errors import read_json
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.calibrate import (
     fit_difficulty,
     shipped_levels,
     spearman,
 )
 from gridforge.snakes.design.weights import prediction, validate_weights
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
-from gridforge.snakes.synthetic import play, population
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import mainline_level
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.player.synthetic import play, population
+from gridforge.snakes.solver.search import Solver
 
 PROOF_STATES = 300_000
 

@@ -14,11 +14,10 @@ import random
 import statistics
 import time
 
-from gridforge.snakes.design.blocks import mainline_level
-from gridforge.snakes.design.line_plan import LEVELS
-from gridforge.snakes.improve import Budget, improve
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import LEVELS, mainline_level
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.improve import Budget, improve
 
 
 def main() -> None:

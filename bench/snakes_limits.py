@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gridforge.snakes.level import (
+from gridforge.snakes.game.level import (
     MAX_BODIES,
     MAX_COLS,
     MAX_FLOOR,

@@ -7,7 +7,7 @@
     ... --json                                          one JSON line (used for --pyodide)
 
 The level set is fixed: the spec's example level and medium random levels from
-``gridforge.snakes.selfcheck.random_level(seed, feature_mix(seed), "medium")``. Each level
+``gridforge.snakes.solver.selfcheck.random_level(seed, feature_mix(seed), "medium")``. Each level
 is solved by plain exact A* from scratch (the rate counts expanded states, i.e. states
 whose successors were generated) and then certified (fast search, shortening, exact A*
 under the upper bound, replay, score). The largest search then runs again under
@@ -32,10 +32,10 @@ import tracemalloc
 from pathlib import Path
 
 from gridforge.snakes.design.certify import certify
-from gridforge.snakes.level import Level, spec_example
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
-from gridforge.snakes.selfcheck import feature_mix, random_level
+from gridforge.snakes.game.level import Level, spec_example
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.search import Solver
+from gridforge.snakes.solver.selfcheck import feature_mix, random_level
 
 ROOT = Path(__file__).resolve().parent.parent
 MEDIUM_SEEDS = (0, 8, 14, 24, 25, 32, 33, 35)

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from gridforge.snakes import play
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.pipeline import design_levels
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import sync_playwright
 
 from buildsys.paths import CHROMIUM, SITE

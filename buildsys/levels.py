@@ -19,10 +19,10 @@ LEVELS_INDEX_FORMAT = "gridforge.levels-index/1"
 
 def mainline_size() -> int:
     """The number of levels of the main line, as Python defines it
-    (``gridforge.snakes.design.line_plan.LEVELS``, read from the installed package)."""
+    (``gridforge.snakes.game.mainline.LEVELS``, read from the installed package)."""
     step = "read the main line's size"
     result = run_step(step, [venv_python(), "-c",
-                             "from gridforge.snakes.design.line_plan import LEVELS; print(LEVELS)"])
+                             "from gridforge.snakes.game.mainline import LEVELS; print(LEVELS)"])
     lines = (result.stdout or "").split()
     if not lines or not lines[-1].isdigit() or int(lines[-1]) < 1:
         raise StepFailed(f"step '{step}' failed: expected a number of levels, got {lines[-1:]}")

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 from gridforge.snakes import page as contract
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.certify import shipped_data
-from gridforge.snakes.level import level_sha256
-from gridforge.snakes.selfcheck import SPEC_EXAMPLE
+from gridforge.snakes.game.level import level_sha256
+from gridforge.snakes.game.mainline import mainline_level
+from gridforge.snakes.solver.selfcheck import SPEC_EXAMPLE
 from playwright.sync_api import Browser, Page, expect
 
 PY = sys.executable

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from gridforge.cli import main as gridforge
 from gridforge.snakes import page as contract
-from gridforge.snakes.design.blocks import mainline_level
-from gridforge.snakes.level import level_sha256
-from gridforge.snakes.snapshot import level_at
+from gridforge.snakes.editor.snapshot import level_at
+from gridforge.snakes.game.level import level_sha256
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
 from .test_editor import (

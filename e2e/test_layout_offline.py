@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.line_plan import MAX_COLUMNS
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import READY_TIMEOUT_MS, open_page, wait_idle

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from gridforge.midend import apply_changes, changes
-from gridforge.snakes.design.blocks import mainline_level
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Page
 
 from .conftest import open_ready

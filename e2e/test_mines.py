@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from gridforge.mines.generate import preset
-from gridforge.mines.run import load_run_table
+from gridforge.mines.run_table import load_run_table
 from playwright.sync_api import Browser, Page, expect
 
 from bench.mines_balance import deducing  # the bench's player, reused

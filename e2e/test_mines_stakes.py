@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 from gridforge.mines.page import daily_seed
-from gridforge.mines.run import load_run_table
+from gridforge.mines.run_table import load_run_table
 from playwright.sync_api import Browser, expect
 
 from bench.mines_balance import deducing

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from gridforge.snakes import page as contract
-from gridforge.snakes.selfcheck import SPEC_EXAMPLE
+from gridforge.snakes.solver.selfcheck import SPEC_EXAMPLE
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import READY_TIMEOUT_MS, open_page, wait_idle

@@ -282,7 +282,7 @@ def test_the_play_records_can_be_forgotten_alone(browser: Browser, base_url: str
     with open_page(browser, base_url, service_workers="block", **DEVICES["phone"]) as page:
         goto_ready(page)
         set_progress(page, PROGRESS)
-        page.evaluate("(text) => localStorage.setItem('gridforge.snakes.telemetry', text)",
+        page.evaluate("(text) => localStorage.setItem('gridforge.snakes.player.telemetry', text)",
                       records)
         page.goto("/#settings")
         count = page.get_by_test_id("settings-telemetry-count")
@@ -291,7 +291,7 @@ def test_the_play_records_can_be_forgotten_alone(browser: Browser, base_url: str
         press(page, "phone", "settings-telemetry-clear")
         expect(count).to_have_attribute("data-attempts", "0")
         expect(page.get_by_test_id("settings-telemetry-clear")).to_be_disabled()
-        stored = "() => localStorage.getItem('gridforge.snakes.telemetry')"
+        stored = "() => localStorage.getItem('gridforge.snakes.player.telemetry')"
         assert page.evaluate(stored) is None
         progress = "() => localStorage.getItem('gridforge.progress')"
         assert json.loads(page.evaluate(progress))["snakes"]["done"] == {"1": 9}  # kept

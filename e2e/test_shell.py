@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from gridforge.snakes.design.line_plan import LEVELS
+from gridforge.snakes.game.mainline import LEVELS
 from playwright.sync_api import Browser, expect
 
 from .conftest import set_setting

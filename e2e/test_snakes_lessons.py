@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from gridforge.snakes import page as snakes_page
-from gridforge.snakes.design.blocks import mainline_level
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from .conftest import READY_TIMEOUT_MS, open_page, wait_idle

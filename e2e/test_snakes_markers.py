@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from gridforge.snakes import play
-from gridforge.snakes.design.blocks import mainline_level
+from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
 from tests.page_copy import PageCopy

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import json
 
-from gridforge.snakes.telemetry import validate_telemetry
+from gridforge.snakes.player.telemetry import validate_telemetry
 from playwright.sync_api import Page, expect
 
 from .conftest import READY_TIMEOUT_MS, wait_idle
 from .snakes_helpers import board, goto_ready, mainline, play_solution_by_dragging, wait_level
 
-KEY = "gridforge.snakes.telemetry"
-COUNT = ("() => (JSON.parse(localStorage.getItem('gridforge.snakes.telemetry') || '{}')"
+KEY = "gridforge.snakes.player.telemetry"
+COUNT = ("() => (JSON.parse(localStorage.getItem('gridforge.snakes.player.telemetry') || '{}')"
          ".attempts || []).length")
 
 

@@ -12,10 +12,10 @@ import zlib
 from pathlib import Path
 
 import pytest
-from gridforge.snakes.level import canonical_json, level_from_json, level_sha256
-from gridforge.snakes.puzzle import crossed_bridges
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver, bfs_optimum
+from gridforge.snakes.game.level import canonical_json, level_from_json, level_sha256
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.puzzle import crossed_bridges
+from gridforge.snakes.solver.search import Solver, bfs_optimum
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import open_page, wait_idle

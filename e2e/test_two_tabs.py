@@ -183,7 +183,7 @@ def test_a_progress_file_the_page_could_not_use_changes_nothing(
 # ---------------------------------------------------------------------------- any JSON
 DEEP = "'[' .repeat(5000) + ']'.repeat(5000)"
 STORED = {"gridforge.drafts": "#editor", "gridforge.progress": "#snakes",
-          "gridforge.settings": "#settings", "gridforge.snakes.telemetry": "#settings"}
+          "gridforge.settings": "#settings", "gridforge.snakes.player.telemetry": "#settings"}
 
 
 @pytest.mark.parametrize("key", sorted(STORED))
@@ -195,7 +195,7 @@ def test_a_value_nested_5000_deep_is_kept_aside_and_said(context: BrowserContext
         " sessionStorage.setItem('deep-seeded', '1'); }")
     page.goto("/" + STORED[key])
     page.evaluate("() => window.gridforge.ready")
-    if key == "gridforge.snakes.telemetry":
+    if key == "gridforge.snakes.player.telemetry":
         expect(page.get_by_test_id("settings-telemetry-count")).to_be_visible()
     page.wait_for_function(
         "(k) => Object.keys(localStorage).some(c => c.startsWith(k + '.corrupt.'))", arg=key,

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from gridforge.snakes.rules import DIRS, ENDS
+from gridforge.snakes.game.rules import DIRS, ENDS
 
 pytestmark = pytest.mark.cpython_only  # reads web/
 

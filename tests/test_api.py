@@ -132,5 +132,5 @@ def test_errors_carry_the_players_text_without_internal_names():
     assert api.player_text("Cancelled", "cancelled") == "Stopped."
     assert "a bug" in api.player_text("InternalError", "internal error in x")
     assert api.player_text("GridforgeError", "gridforge.x.y") == "That did not work."
-    assert api.player_text("GridforgeError", "bad cell in gridforge.snakes.level: (3, 4)") == \
+    assert api.player_text("GridforgeError", "bad cell in gridforge.snakes.game.level: (3, 4)") == \
         "Bad cell: (3, 4)"

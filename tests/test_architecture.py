@@ -28,6 +28,20 @@ GAMES = ("gridforge.mines", "gridforge.snakes")
 DESIGN = "gridforge.snakes.design"
 # The snakes modules allowed to import the designer: the page's contract and the CLI verbs.
 DESIGN_CALLERS = ("gridforge.snakes.page", "gridforge.snakes.commands")
+# The snakes rooms (gridforge/snakes/*/__init__.py say the same) and what each may import
+# beside the core: a room never imports a room above it.
+SNAKES = "gridforge.snakes"
+ROOMS: dict[str, tuple[str, ...]] = {
+    "gridforge.snakes.game": (),
+    "gridforge.snakes.solver": ("gridforge.snakes.game",),
+    "gridforge.snakes.play": ("gridforge.snakes.game", "gridforge.snakes.solver"),
+    "gridforge.snakes.editor": ("gridforge.snakes.game", "gridforge.snakes.solver",
+                                "gridforge.snakes.play"),
+    "gridforge.snakes.player": ("gridforge.snakes.game", "gridforge.snakes.solver"),
+    "gridforge.snakes.lessons": ("gridforge.snakes.game", "gridforge.snakes.solver",
+                                 "gridforge.snakes.play"),
+}
+MAX_SNAKES_TOP_MODULES = 8  # modules at snakes/ top level besides its sub-packages
 
 
 def module_files() -> dict[str, Path]:
@@ -153,13 +167,18 @@ def violations(graph: dict[str, dict[str, int]]) -> list[str]:
             if (within(name, "gridforge.snakes") and not within(name, DESIGN)
                     and name not in DESIGN_CALLERS and within(target, DESIGN)):
                 out.append(f"{where} (the snakes game never reaches into its designer)")
+            room = next((r for r in ROOMS if within(name, r)), None)
+            if (room is not None and within(target, SNAKES) and not within(target, room)
+                    and not any(within(target, allowed) for allowed in ROOMS[room])):
+                out.append(f"{where} (the {room.rpartition('.')[2]} room imports only "
+                           "the rooms below it)")
     return out
 
 
 # ---------------------------------------------------------------------------- the package
 def test_the_graph_covers_every_module_and_sees_function_level_imports():
     graph = import_graph()
-    assert {"gridforge.errors", "gridforge.mines.engine", "gridforge.snakes.search",
+    assert {"gridforge.errors", "gridforge.mines.engine", "gridforge.snakes.solver.search",
             "gridforge.snakes.design.pipeline", "gridforge.api", "gridforge.cli"} <= set(graph)
     # mines.board imports errors and grid at module level; api imports its page modules
     # only through importlib, which is no import statement.
@@ -168,6 +187,16 @@ def test_the_graph_covers_every_module_and_sees_function_level_imports():
 
 def test_the_layering_rules_hold():
     assert violations(import_graph()) == []
+
+
+def test_snakes_keeps_few_modules_at_its_top_level_and_each_room_says_what_it_may_import():
+    top = sorted(PACKAGE_DIR.joinpath("snakes").glob("*.py"))
+    assert len(top) <= MAX_SNAKES_TOP_MODULES, [path.name for path in top]
+    modules = module_files()
+    for room in ROOMS:
+        if _is_package(room, modules):
+            doc = ast.get_docstring(ast.parse(modules[room].read_text("utf-8"))) or ""
+            assert "May import:" in doc, room
 
 
 def test_the_module_graph_has_no_cycle():
@@ -197,19 +226,19 @@ def test_the_contract_and_command_modules_that_api_and_cli_load_exist():
 # ------------------------------------------------------------ the checks themselves
 def test_imports_of_resolves_relative_nested_and_submodule_imports():
     modules = {name: Path(f"{name.replace('.', '/')}.py") for name in
-               ("gridforge.errors", "gridforge.mines.board", "gridforge.snakes.level")}
+               ("gridforge.errors", "gridforge.mines.board", "gridforge.snakes.game.level")}
     modules["gridforge.mines"] = Path("gridforge/mines/__init__.py")
     source = (
         "import os\n"
         "from gridforge.errors import Issue\n"
         "from . import board\n"
         "def late():\n"
-        "    from gridforge.snakes.level import Level\n"
+        "    from gridforge.snakes.game.level import Level\n"
     )
     found = dict(imports_of("gridforge.mines.engine", source, modules | {
         "gridforge.mines.engine": Path("gridforge/mines/engine.py")}))
     assert found == {"gridforge.errors": 2, "gridforge.mines.board": 3,
-                     "gridforge.snakes.level": 5}
+                     "gridforge.snakes.game.level": 5}
 
 
 def test_cycles_finds_a_two_module_cycle_and_nothing_in_a_chain():
@@ -221,17 +250,22 @@ def test_cycles_finds_a_two_module_cycle_and_nothing_in_a_chain():
 
 def test_violations_names_each_broken_rule():
     graph = {
-        "gridforge.mines.solver": {"gridforge.snakes.level": 3, "gridforge.api": 4},
+        "gridforge.mines.solver": {"gridforge.snakes.game.level": 3, "gridforge.api": 4},
         "gridforge.errors": {"gridforge.mines.board": 7},
-        "gridforge.snakes.certificate": {"gridforge.snakes.design.score": 9},
+        "gridforge.snakes.solver.certificate": {"gridforge.snakes.design.score": 9},
         "gridforge.snakes.page": {"gridforge.snakes.design.pipeline": 2},
+        "gridforge.snakes.game.rules": {"gridforge.snakes.solver.search": 5},
     }
     found = violations(graph)
     assert found == [
         "gridforge.errors:7 -> gridforge.mines.board (the core imports only the core)",
         "gridforge.mines.solver:4 -> gridforge.api (a game never imports api or cli)",
-        "gridforge.mines.solver:3 -> gridforge.snakes.level (the games never import each "
+        "gridforge.mines.solver:3 -> gridforge.snakes.game.level (the games never import each "
         "other)",
-        "gridforge.snakes.certificate:9 -> gridforge.snakes.design.score (the snakes game "
-        "never reaches into its designer)",
+        "gridforge.snakes.game.rules:5 -> gridforge.snakes.solver.search (the game room "
+        "imports only the rooms below it)",
+        "gridforge.snakes.solver.certificate:9 -> gridforge.snakes.design.score (the snakes "
+        "game never reaches into its designer)",
+        "gridforge.snakes.solver.certificate:9 -> gridforge.snakes.design.score (the solver "
+        "room imports only the rooms below it)",
     ]

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gridforge.snakes.design.line_plan import LEVELS
+from gridforge.snakes.game.mainline import LEVELS
 
 from buildsys import cli, website
 from buildsys.levels import lay_out_levels, mainline_size

@@ -189,11 +189,11 @@ def test_the_scan_finds_words() -> None:
 # Python's message sources: the layer that speaks to the page. Their words are
 # the catalogue's; what is left are the engines' error texts (GridforgeError, Issue,
 # ValidationError: the command line's English; the page says them through gridforge.words).
-# (snakes/editor_words.py is left out: its patterns are the engines' English sentences that it
+# (snakes/editor/words.py is left out: its patterns are the engines' English sentences that it
 # matches, not words for the page.)
 PY_SOURCES = ["words.py", "api.py", "snakes/page.py", "snakes/play.py", "snakes/lessons.py",
-              "snakes/diagnose.py", "mines/page.py", "mines/run.py", "mines/hints.py",
-              "mines/guide.py"]
+              "snakes/editor/diagnose.py", "mines/page.py", "mines/run.py", "mines/run_words.py",
+              "mines/hints.py", "mines/guide.py"]
 _ERRORS = {"GridforgeError", "ValidationError", "Issue", "Cancelled", "UnknownSession",
            "Unreplayable", "Field", "Schema",
            "KeyError", "ValueError", "TypeError"}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from gridforge.cli import main
 from gridforge.mines.generate import preset
-from gridforge.snakes.level import spec_example
+from gridforge.snakes.game.level import spec_example
 
 from tests.mines.fixtures import b_fog
 from tests.mines.test_replay import SCRIPT

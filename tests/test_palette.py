@@ -142,7 +142,7 @@ def test_every_colour_the_designer_may_choose_is_one_of_the_checked_colours():
     # designer draws from ALL_COLORS (a request may narrow it, never widen it), and every
     # one of those is among the palette's checked colours above.
     from gridforge.snakes.design.request import ALL_COLORS
-    from gridforge.snakes.level import MAX_COLOR
+    from gridforge.snakes.game.level import MAX_COLOR
 
     _, _, count = palette()
     assert set(ALL_COLORS) <= set(range(count))

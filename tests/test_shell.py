@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from gridforge import api
-from gridforge.snakes.design.line_plan import LEVELS
+from gridforge.snakes.game.mainline import LEVELS
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_LINES = 450

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from gridforge import api
 from gridforge.snakes import page
-from gridforge.snakes.selfcheck import SPEC_EXAMPLE
+from gridforge.snakes.solver.selfcheck import SPEC_EXAMPLE
 from gridforge.words import issue_words, place, plain
 
 # Issue 21's must-hold: none of these in what the page shows.

@@ -20,7 +20,8 @@ from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine, check_install_invariants
 from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import Economy, Ledger
-from gridforge.mines.run import Run, RunTable
+from gridforge.mines.run import Run
+from gridforge.mines.run_table import RunTable
 from hypothesis import assume
 from hypothesis import strategies as st
 

@@ -7,7 +7,7 @@ import re
 
 from gridforge import i18n
 from gridforge.mines import guide, page
-from gridforge.mines.run import load_run_table
+from gridforge.mines.run_table import load_run_table
 
 
 def test_guide_speaks_of_the_run_table_s_numbers():

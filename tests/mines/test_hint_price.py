@@ -6,7 +6,8 @@ import pytest
 from gridforge.errors import ValidationError
 from gridforge.mines import backend as runs
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import Run, RunTable, load_run_table
+from gridforge.mines.run import Run
+from gridforge.mines.run_table import RunTable, load_run_table
 from gridforge.mines.view import stand_for
 
 from ..page_copy import PageCopy

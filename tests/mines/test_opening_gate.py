@@ -21,7 +21,7 @@ import pytest
 from gridforge.grid import Cell
 from gridforge.mines.board import Board, spawn_cells
 from gridforge.mines.generate import GenTable, generate, preset
-from gridforge.mines.run import board_seed, load_run_table
+from gridforge.mines.run_table import board_seed, load_run_table
 
 SEEDS = 50
 # Counted budget of the enumeration (search nodes per board): the test fails rather than

@@ -10,9 +10,10 @@ import re
 import pytest
 from gridforge.errors import ValidationError
 from gridforge.mines import backend, page
-from gridforge.mines import run as runs
+from gridforge.mines import run_words as runs
 from gridforge.mines.intents import REJECT_REASONS, SUB_REASONS, Intent
-from gridforge.mines.run import REFUSALS, load_run_table
+from gridforge.mines.run_table import load_run_table
+from gridforge.mines.run_words import REFUSALS
 from gridforge.mines.view import fog_digits, move_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

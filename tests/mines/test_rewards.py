@@ -11,7 +11,9 @@ from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines import backend as runs
 from gridforge.mines.intents import Intent
 from gridforge.mines.rewards import ITEMS, OFFER_KINDS, dig_groups, draw_offers
-from gridforge.mines.run import Run, load_run_table, show_lines
+from gridforge.mines.run import Run
+from gridforge.mines.run_table import load_run_table
+from gridforge.mines.run_words import show_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -8,7 +8,8 @@ import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines import backend as runs
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import Run, RunTable, load_run_table
+from gridforge.mines.run import Run
+from gridforge.mines.run_table import RunTable, load_run_table
 
 
 def neighbours8(cell, cols, rows):

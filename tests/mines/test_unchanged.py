@@ -12,7 +12,7 @@ from gridforge import api
 from gridforge.errors import ValidationError
 from gridforge.mines import backend, page
 from gridforge.mines.intents import Intent
-from gridforge.mines.run import MAX_STEPS
+from gridforge.mines.saved import MAX_STEPS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

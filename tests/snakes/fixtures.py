@@ -6,7 +6,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from gridforge.snakes.level import spec_example
+from gridforge.snakes.game.level import spec_example
 
 __all__ = ["data_with_first_block", "level_dict", "run", "spec_example"]
 

@@ -1,5 +1,5 @@
 """Backward play (design/backward.py): every level it builds is solved by its recorded moves;
-and tightening (snakes/improve.py) of the long solutions it leaves."""
+and tightening (snakes/solver/improve.py) of the long solutions it leaves."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from gridforge.snakes.design.backward import Plan, Unsolver, unsolve
 from gridforge.snakes.design.score import floor_cells
 from gridforge.snakes.design.templates import make_shape
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game, IllegalStep, move_to_step
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game, IllegalStep, move_to_step
 
 
 def _build(seed: int, template: str = "twin", area: int = 40,
@@ -119,8 +119,8 @@ def _courtyard_games(seeds: int) -> Iterator[tuple[Game, list[int]]]:
 
 
 def test_tighten_never_lengthens_and_still_solves():
-    from gridforge.snakes.improve import tighten
-    from gridforge.snakes.search import shorten
+    from gridforge.snakes.solver.improve import tighten
+    from gridforge.snakes.solver.search import shorten
 
     checked = 0
     for game, moves in _courtyard_games(6):
@@ -133,8 +133,8 @@ def test_tighten_never_lengthens_and_still_solves():
 
 
 def test_tighten_removes_a_detour_that_shorten_keeps():
-    from gridforge.snakes.improve import tighten
-    from gridforge.snakes.search import shorten
+    from gridforge.snakes.solver.improve import tighten
+    from gridforge.snakes.solver.search import shorten
 
     for game, forward in _courtyard_games(8):
         moves = shorten(game, forward)

@@ -18,9 +18,9 @@ from gridforge.snakes.design.board_line import (
 from gridforge.snakes.design.certify import check
 from gridforge.snakes.design.interlock import MAX_COLS, MAX_ROWS, MAX_STONE_SHARE, measure_layout
 from gridforge.snakes.design.topology import FloorGraph, components
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import bfs_optimum
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.search import bfs_optimum
 
 SEED = 2026
 

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.snakes.design import calibrate as cal
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.calibrate import calibrate, shipped_levels
 from gridforge.snakes.design.weights import (
     TERMS,
@@ -18,8 +17,9 @@ from gridforge.snakes.design.weights import (
     validate_weights,
     weighted_score,
 )
-from gridforge.snakes.synthetic import export, play, population
-from gridforge.snakes.telemetry import FORMAT, validate_telemetry
+from gridforge.snakes.game.mainline import mainline_level
+from gridforge.snakes.player.synthetic import export, play, population
+from gridforge.snakes.player.telemetry import FORMAT, validate_telemetry
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from gridforge.snakes.design.weights import validate_weights
-from gridforge.snakes.telemetry import validate_telemetry
+from gridforge.snakes.player.telemetry import validate_telemetry
 
 from .fixtures import run, spec_example
 from .test_telemetry import attempt

@@ -6,17 +6,10 @@ import json
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.snakes.certificate import (
-    BATCH_FORMAT,
-    CERT_FORMAT,
-    MAX_BATCH_LEVELS,
-    STATUSES,
-    certify,
-    certify_file_data,
-    check_certificate,
-    judge,
-)
-from gridforge.snakes.level import level_sha256
+from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, STATUSES
+from gridforge.snakes.game.level import level_sha256
+from gridforge.snakes.solver.certificate import MAX_BATCH_LEVELS, certify, certify_file_data, judge
+from gridforge.snakes.solver.recheck import check_certificate
 
 from .fixtures import spec_example
 
@@ -134,8 +127,8 @@ def test_the_game_check_judges_bounds_without_a_scorer():
 
 
 def test_witnesses_are_rechecked_legal_without_their_mechanic_and_refused_with_it():
-    from gridforge.snakes.level import level_from_json
-    from gridforge.snakes.puzzle import relaxations, witness
+    from gridforge.snakes.game.level import level_from_json
+    from gridforge.snakes.solver.puzzle import relaxations, witness
 
     level = level_from_json(spec_example())
     cert = certify(level)
@@ -160,8 +153,8 @@ def test_witnesses_are_rechecked_legal_without_their_mechanic_and_refused_with_i
 
 
 def test_a_given_solution_is_kept_shortened_or_proven_never_worse():
-    from gridforge.snakes.level import level_from_json
-    from gridforge.snakes.rules import Game, move_to_step
+    from gridforge.snakes.game.level import level_from_json
+    from gridforge.snakes.game.rules import Game, move_to_step
 
     level = spec_example()
     best = certify(level)
@@ -186,8 +179,8 @@ def test_a_given_solution_is_kept_shortened_or_proven_never_worse():
 def _detour(level: dict) -> tuple[list, dict]:
     """A legal solution of ``level`` two steps longer than its shortest (a slide and the slide
     back first), and the level's certificate."""
-    from gridforge.snakes.level import level_from_json
-    from gridforge.snakes.rules import Game, move_to_step
+    from gridforge.snakes.game.level import level_from_json
+    from gridforge.snakes.game.rules import Game, move_to_step
 
     best = certify(level)
     game = Game(level_from_json(level))

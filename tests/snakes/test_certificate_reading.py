@@ -8,19 +8,18 @@ import json
 from typing import Any
 
 import pytest
-from gridforge.snakes import certificate as certificate_module
-from gridforge.snakes.certificate import (
+from gridforge.snakes.editor.editing import read_import
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.solver import certificate as certificate_module
+from gridforge.snakes.solver.certificate import (
     CERT_KEYS,
     READING_KEYS,
     certificates_of,
     certify,
     certify_file_data,
-    check_certificate,
-    recheck,
 )
-from gridforge.snakes.editing import read_import
-from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import level_from_json
+from gridforge.snakes.solver.legibility import reading
+from gridforge.snakes.solver.recheck import check_certificate, recheck
 
 from .fixtures import level_dict, spec_example
 

@@ -9,11 +9,11 @@ import json
 import pytest
 from gridforge.cli import main
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.snakes.certificate import BATCH_FORMAT
-from gridforge.snakes.certificate import certify as game_certify
 from gridforge.snakes.design import certify
-from gridforge.snakes.level import level_sha256
-from gridforge.snakes.selfcheck import random_level
+from gridforge.snakes.game.certfile import BATCH_FORMAT
+from gridforge.snakes.game.level import level_sha256
+from gridforge.snakes.solver.certificate import certify as game_certify
+from gridforge.snakes.solver.selfcheck import random_level
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from gridforge.snakes.certificate import BATCH_FORMAT
 from gridforge.snakes.commands import MAX_VERIFY_BYTES
 from gridforge.snakes.design import certify
-from gridforge.snakes.level import MAX_LEVEL_BYTES
+from gridforge.snakes.game.certfile import BATCH_FORMAT
+from gridforge.snakes.game.level import MAX_LEVEL_BYTES
 
 from .fixtures import data_with_first_block, level_dict, run, spec_example
 

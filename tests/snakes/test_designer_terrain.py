@@ -9,14 +9,14 @@ import random
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.design.request import parse_request
 from gridforge.snakes.design.terrain import add_bridges, bridge_places
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.puzzle import crossed_bridges
-from gridforge.snakes.rules import Game, step_to_move
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.puzzle import crossed_bridges
+from gridforge.snakes.solver.recheck import check_certificate
+from gridforge.snakes.solver.search import Solver
 
 from . import terrain_oracle as oracle
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.snakes import editing, page
-from gridforge.snakes.certificate import certify_batch
-from gridforge.snakes.level import level_sha256, validate_level
+from gridforge.snakes import page
+from gridforge.snakes.editor import editing
+from gridforge.snakes.game.level import level_sha256, validate_level
+from gridforge.snakes.solver.certificate import certify_batch
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -187,7 +188,7 @@ def test_any_edit_sequence_keeps_a_draft_and_refusals_change_nothing(edits):
 
 def test_largest_free_area_matches_the_score_diagnostics():
     from gridforge.snakes.design.score import score_level
-    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.game.level import level_from_json
 
     for level in [spec_example(), small_level(), *editing_samples()[:4]]:
         cert = page.verify(level)

@@ -21,9 +21,9 @@ import pytest
 from gridforge.cli import main
 from gridforge.errors import GridforgeError
 from gridforge.snakes import page
-from gridforge.snakes.certificate import BATCH_FORMAT
 from gridforge.snakes.design import certify
-from gridforge.snakes.level import parse_level, spec_example
+from gridforge.snakes.game.certfile import BATCH_FORMAT
+from gridforge.snakes.game.level import parse_level, spec_example
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -326,7 +326,7 @@ def test_the_issue_20_request_designs_a_level_of_ten_cells():
     # template winding, 18x24, 10 effective cells: the recipe asked for more body cells than
     # the fixed floor holds, and laying out the bodies ran out of cells (IndexError).
     from gridforge.snakes.design.pipeline import design_levels
-    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.game.level import level_from_json
 
     for target in (10, 30):
         batch = design_levels({"topology": "winding", "target": target, "seed": 0,

@@ -1,4 +1,4 @@
-"""Shortening a known solution (snakes/improve.py) and the weighted A* it restarts: never
+"""Shortening a known solution (snakes/solver/improve.py) and the weighted A* it restarts: never
 longer, always legal, proven minima equal to exhaustive BFS, a second pass changes nothing."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from gridforge.snakes.improve import Budget, improve
-from gridforge.snakes.level import Level
-from gridforge.snakes.rules import Game, Move
-from gridforge.snakes.search import Solver, bfs_optimum
-from gridforge.snakes.selfcheck import feature_mix, random_level
+from gridforge.snakes.game.level import Level
+from gridforge.snakes.game.rules import Game, Move
+from gridforge.snakes.solver.improve import Budget, improve
+from gridforge.snakes.solver.search import Solver, bfs_optimum
+from gridforge.snakes.solver.selfcheck import feature_mix, random_level
 
 from .fixtures import spec_example
 

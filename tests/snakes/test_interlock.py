@@ -19,10 +19,10 @@ from gridforge.snakes.design.interlock import (
     must_move_chain,
 )
 from gridforge.snakes.design.templates import make_shape
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.rules import Game, step_to_move
-from gridforge.snakes.search import bfs_optimum
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.search import bfs_optimum
 
 
 def corridor() -> Level:

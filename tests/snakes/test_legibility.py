@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 from gridforge.errors import GridforgeError
-from gridforge.snakes.design.blocks import mainline_level
-from gridforge.snakes.legibility import (
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import mainline_level
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.legibility import (
     SOLO_BUDGET,
     SoloBudget,
     drags,
@@ -23,10 +25,8 @@ from gridforge.snakes.legibility import (
     solo_cost,
     turns,
 )
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.puzzle import travel_bound
-from gridforge.snakes.rules import Game
-from gridforge.snakes.selfcheck import FEATURES, random_level
+from gridforge.snakes.solver.puzzle import travel_bound
+from gridforge.snakes.solver.selfcheck import FEATURES, random_level
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 

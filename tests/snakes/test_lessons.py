@@ -17,11 +17,11 @@ from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines import page as mines_page
 from gridforge.snakes import lessons, page
-from gridforge.snakes.design.blocks import mainline_level
 from gridforge.snakes.design.line_plan import LESSONS as DESIGNER_LESSONS
 from gridforge.snakes.design.line_plan import TEACHING, TERRAIN_TEACHING
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.mainline import mainline_level
+from gridforge.snakes.game.rules import Game, step_to_move
 
 from .fixtures import level_dict, spec_example
 

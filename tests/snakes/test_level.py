@@ -6,7 +6,7 @@ import json
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.snakes.level import (
+from gridforge.snakes.game.level import (
     MAX_HOLES,
     MAX_LEVEL_BYTES,
     MAX_STONES,

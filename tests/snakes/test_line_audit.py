@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from gridforge.snakes.legibility import solo_cost
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.puzzle import travel_bound
-from gridforge.snakes.rules import Game, move_to_step, step_to_move
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game, move_to_step, step_to_move
+from gridforge.snakes.solver.legibility import solo_cost
+from gridforge.snakes.solver.puzzle import travel_bound
 from hypothesis import HealthCheck, given, settings
 
 from bench import line_audit as la

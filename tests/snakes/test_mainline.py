@@ -30,17 +30,15 @@ import pytest
 from gridforge.cli import main
 from gridforge.errors import Cancelled, GridforgeError, ValidationError
 from gridforge.progress import Progress
-from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.design import line_build, line_levels, line_plan, line_rules
 from gridforge.snakes.design import recipe as recipes
-from gridforge.snakes.design.blocks import band_report, mainline_level, parse_levels
+from gridforge.snakes.design.blocks import band_report, parse_levels
 from gridforge.snakes.design.commandline import add_mainline_commands
 from gridforge.snakes.design.console import print_mainline
 from gridforge.snakes.design.line_build import build_mainline
 from gridforge.snakes.design.line_levels import design_level, layout_key
 from gridforge.snakes.design.line_plan import (
     LESSONS,
-    LEVELS,
     PROVEN_UP_TO,
     TEACHING,
     TERRAIN_TEACHING,
@@ -50,8 +48,10 @@ from gridforge.snakes.design.line_plan import (
 )
 from gridforge.snakes.design.line_rules import rule_misses
 from gridforge.snakes.design.request import parse_request
-from gridforge.snakes.level import Level, level_sha256
-from gridforge.snakes.rules import Game
+from gridforge.snakes.game.level import Level, level_sha256
+from gridforge.snakes.game.mainline import LEVELS, mainline_level
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.recheck import check_certificate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from operator import sub
 
-from gridforge.snakes.matching import (
+from gridforge.snakes.solver.matching import (
     BLOCKED,
     INF,
     SquareMatch,

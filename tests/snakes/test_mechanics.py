@@ -10,9 +10,9 @@ from gridforge.snakes.design.mechanics import _Exits, _postponed_lock, _timings
 from gridforge.snakes.design.score import floor_cells
 from gridforge.snakes.design.templates import make_shape
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game, IllegalStep, move_to_step
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game, IllegalStep, move_to_step
+from gridforge.snakes.solver.search import Solver
 
 from .fixtures import level_dict
 

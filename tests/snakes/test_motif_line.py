@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.design.motif_line import MAX_STEPS, MotifPlan, joint_target, motif_level
 from gridforge.snakes.design.terrain import refuses
-from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.puzzle import crossed_bridges, relaxations, serial
-from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.legibility import reading
+from gridforge.snakes.solver.puzzle import crossed_bridges, relaxations, serial
+from gridforge.snakes.solver.recheck import check_certificate
 
 PLANS = [
     MotifPlan(13, 2, False, (), ()),

@@ -15,10 +15,10 @@ from gridforge.snakes.design.motifs import (
     measure,
     prove,
 )
-from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import bfs_optimum
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.legibility import reading
+from gridforge.snakes.solver.search import bfs_optimum
 
 # The least joint steps an instance of each family showed over 30 draws (bench: families).
 FLOORS = {"back_out": 6, "pass": 3, "park": 2, "swap": 2, "room": 0, "solo": 0, "crossing": 0}

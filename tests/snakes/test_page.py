@@ -62,8 +62,9 @@ def test_verify_keeps_a_given_solution_even_on_a_tiny_budget():
 
 
 def test_facts_name_the_main_line_and_the_editors_limits():
-    from gridforge.snakes import editing, level
-    from gridforge.snakes.design.line_plan import LEVELS
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.game import level
+    from gridforge.snakes.game.mainline import LEVELS
 
     facts = page.facts()
     assert {k: facts[k] for k in ("levels", "cols", "rows", "import_max_bytes")} == {

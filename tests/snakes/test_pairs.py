@@ -1,24 +1,24 @@
-"""The pairwise bound (snakes/pairs.py): admissible against exhaustive search at every reachable
-state of small levels, its relaxed A* equal to a plain BFS of the relaxed rules, the partition
-DP equal to brute force, strictly above the matching bound where two bodies block each other,
-and still admissible when its searches run out of states."""
+"""The pairwise bound (snakes/solver/pairs.py): admissible against exhaustive search at every
+reachable state of small levels, its relaxed A* equal to a plain BFS of the relaxed rules, the
+partition DP equal to brute force, strictly above the matching bound where two bodies block each
+other, and still admissible when its searches run out of states."""
 
 from __future__ import annotations
 
 from collections import deque
 
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.matching import INF
-from gridforge.snakes.pairs import (
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.pairs import (
     PairBound,
     RelaxedCost,
     best_partition,
     pairwise_bound,
     relaxed_cost,
 )
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver, bfs_optimum, goal_distances
-from gridforge.snakes.selfcheck import FEATURES, random_level
+from gridforge.snakes.solver.search import Solver, bfs_optimum, goal_distances
+from gridforge.snakes.solver.selfcheck import FEATURES, random_level
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

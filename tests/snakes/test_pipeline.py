@@ -11,10 +11,10 @@ import sys
 import pytest
 from gridforge.errors import Cancelled, ValidationError
 from gridforge.progress import Progress
-from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.design.pipeline import SafetyNetError, design_levels
 from gridforge.snakes.design.request import parse_request
-from gridforge.snakes.level import Level, level_sha256
+from gridforge.snakes.game.level import Level, level_sha256
+from gridforge.snakes.solver.recheck import check_certificate
 
 SMALL = {"candidates": 300, "exact_states": 500}
 

@@ -10,8 +10,8 @@ import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.midend import UnknownSession
 from gridforge.snakes import play
-from gridforge.snakes.level import level_from_json, level_sha256
-from gridforge.snakes.rules import Game, move_to_step, step_to_move
+from gridforge.snakes.game.level import level_from_json, level_sha256
+from gridforge.snakes.game.rules import Game, move_to_step, step_to_move
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -171,7 +171,7 @@ def test_position_answers_the_view_after_steps_without_a_game():
 
 # ------------------------------------------------------- the midend against the old replay
 def _levels() -> list[dict[str, Any]]:
-    from gridforge.snakes.design.blocks import mainline_level
+    from gridforge.snakes.game.mainline import mainline_level
 
     return [spec_example(), *(mainline_level(n)["level"] for n in (18, 30, 120))]
 
@@ -238,7 +238,7 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
 
 @pytest.mark.parametrize("n", [1, 500])
 def test_a_certified_solution_plays_to_the_win_and_undo_is_no_longer_offered(n):
-    from gridforge.snakes.design.blocks import mainline_level
+    from gridforge.snakes.game.mainline import mainline_level
 
     entry = mainline_level(n)
     answer = do_start(entry["level"])
@@ -260,7 +260,7 @@ def _marker(view, kind):
 
 @pytest.mark.parametrize("n, kind", [(18, "frozen-body"), (24, "frozen-hole"), (30, "lock")])
 def test_markers_count_down_on_the_step_that_thaws_or_unlocks(n, kind):
-    from gridforge.snakes.design.blocks import mainline_level
+    from gridforge.snakes.game.mainline import mainline_level
 
     entry = mainline_level(n)
     answer = do_start(entry["level"])
@@ -290,7 +290,7 @@ def test_markers_count_down_on_the_step_that_thaws_or_unlocks(n, kind):
 
 
 def test_a_key_and_its_lock_share_their_pair_and_the_key_is_used_when_its_carrier_exits():
-    from gridforge.snakes.design.blocks import mainline_level
+    from gridforge.snakes.game.mainline import mainline_level
 
     entry = mainline_level(30)
     answer = do_start(entry["level"])
@@ -335,7 +335,7 @@ def test_a_gold_lock_counts_its_two_keys():
 
 @pytest.mark.parametrize("n, kind", [(18, "frozen-body"), (24, "frozen-hole"), (30, "lock")])
 def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
-    from gridforge.snakes.design.blocks import mainline_level
+    from gridforge.snakes.game.mainline import mainline_level
 
     entry = mainline_level(n)
     level = entry["level"]

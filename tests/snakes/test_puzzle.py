@@ -6,8 +6,9 @@ from __future__ import annotations
 from itertools import permutations
 
 import pytest
-from gridforge.snakes.level import Level, validate_level
-from gridforge.snakes.puzzle import (
+from gridforge.snakes.game.level import Level, validate_level
+from gridforge.snakes.game.rules import Game, IllegalStep, State, move_to_step
+from gridforge.snakes.solver.puzzle import (
     _Serial,
     exit_orders,
     interaction_steps,
@@ -17,9 +18,8 @@ from gridforge.snakes.puzzle import (
     travel_bound,
     witness,
 )
-from gridforge.snakes.rules import Game, IllegalStep, State, move_to_step
-from gridforge.snakes.search import Solver, bfs_optimum
-from gridforge.snakes.selfcheck import FEATURES, random_level
+from gridforge.snakes.solver.search import Solver, bfs_optimum
+from gridforge.snakes.solver.selfcheck import FEATURES, random_level
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

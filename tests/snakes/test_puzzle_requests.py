@@ -8,11 +8,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from gridforge.snakes.certificate import check_certificate
 from gridforge.snakes.design.pipeline import design_levels
-from gridforge.snakes.level import Level
-from gridforge.snakes.puzzle import relaxations
-from gridforge.snakes.rules import Game, IllegalStep, step_to_move
+from gridforge.snakes.game.level import Level
+from gridforge.snakes.game.rules import Game, IllegalStep, step_to_move
+from gridforge.snakes.solver.puzzle import relaxations
+from gridforge.snakes.solver.recheck import check_certificate
 
 from .test_puzzle import oracle_serial
 
@@ -91,7 +91,7 @@ def test_every_coat_differs_from_the_layer_under_it():
 
 @pytest.mark.search_heavy
 def test_interaction_steps_are_reported_and_can_be_asked_for():
-    from gridforge.snakes.puzzle import travel_bound
+    from gridforge.snakes.solver.puzzle import travel_bound
 
     for level, cert in _batch(30, 6, make_way=True, interaction={"min": 4}):
         diagnostics = cert["score"]["diagnostics"]

@@ -7,14 +7,14 @@ from importlib import resources
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.snakes.level import Level
-from gridforge.snakes.rules import (
+from gridforge.snakes.game.level import Level
+from gridforge.snakes.game.rules import (
     Game,
     IllegalStep,
     move_to_step,
     step_to_move,
 )
-from gridforge.snakes.search import Solver
+from gridforge.snakes.solver.search import Solver
 
 from .fixtures import level_dict, spec_example
 

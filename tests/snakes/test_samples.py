@@ -1,9 +1,10 @@
-"""The shipped sample levels (snakes/samples.py): valid, solvable, in a fixed order."""
+"""The shipped sample levels (snakes/editor/samples.py): valid, solvable, in a fixed order."""
 
 from __future__ import annotations
 
-from gridforge.snakes import play, samples
-from gridforge.snakes.level import canonical_json, spec_example
+from gridforge.snakes import play
+from gridforge.snakes.editor import samples
+from gridforge.snakes.game.level import canonical_json, spec_example
 
 
 def test_every_sample_validates_and_the_first_is_the_spec_example():

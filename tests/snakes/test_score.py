@@ -5,10 +5,10 @@ from __future__ import annotations
 import copy
 
 from gridforge.snakes.design.score import WEIGHTS, score_level, shuffle_steps
-from gridforge.snakes.level import Level
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
-from gridforge.snakes.selfcheck import SPEC_EXAMPLE
+from gridforge.snakes.game.level import Level
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.search import Solver
+from gridforge.snakes.solver.selfcheck import SPEC_EXAMPLE
 
 # Two halls joined by a door two cells wide (column 4, rows 2-3).
 TWIN_STONES = [[4, 0], [4, 1], [4, 4], [4, 5]]

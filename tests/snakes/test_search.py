@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from gridforge.snakes.level import Level
-from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import Game, step_to_move
-from gridforge.snakes.search import Solver, bfs_optimum, goal_distances, hint, shorten
-from gridforge.snakes.selfcheck import FEATURES, feature_mix, random_level
+from gridforge.snakes.game.level import Level
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.search import Solver, bfs_optimum, goal_distances, hint, shorten
+from gridforge.snakes.solver.selfcheck import FEATURES, feature_mix, random_level
 
 from .fixtures import spec_example
 

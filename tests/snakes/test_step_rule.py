@@ -1,6 +1,6 @@
 """One step rule (spec sections 3, 3b and 4), many fast copies: every copy against the kernel.
 
-The kernel is :meth:`Game.advance <gridforge.snakes.rules.Game.advance>`: the state after one
+The kernel is :meth:`Game.advance <gridforge.snakes.game.rules.Game.advance>`: the state after one
 move, or None when the rules refuse it (head- or tail-first, into free cells or the body's own
 far end, an exit into an unused, unfrozen hole of the outer colour, paint, bridge lanes, coats,
 freezes, keys and locks). ``tests/snakes/test_terrain.py`` holds the kernel itself to an
@@ -30,15 +30,16 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from gridforge.snakes import pairs, rules
 from gridforge.snakes.design.backward import Plan, Unsolver, unsolve
 from gridforge.snakes.design.templates import make_shape
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.matching import INF
-from gridforge.snakes.puzzle import _Budget, _Serial
-from gridforge.snakes.rules import Game, Move, State, move_to_step
-from gridforge.snakes.search import Solver
-from gridforge.snakes.selfcheck import FEATURES, TERRAIN_FEATURES, random_level
+from gridforge.snakes.game import rules
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.rules import Game, Move, State, move_to_step
+from gridforge.snakes.solver import pairs
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.puzzle import _Budget, _Serial
+from gridforge.snakes.solver.search import Solver
+from gridforge.snakes.solver.selfcheck import FEATURES, TERRAIN_FEATURES, random_level
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -3,9 +3,9 @@ harder what is harder."""
 
 import json
 
-from gridforge.snakes.level import level_sha256
-from gridforge.snakes.synthetic import Profile, export, play, population
-from gridforge.snakes.telemetry import validate_telemetry
+from gridforge.snakes.game.level import level_sha256
+from gridforge.snakes.player.synthetic import Profile, export, play, population
+from gridforge.snakes.player.telemetry import validate_telemetry
 
 from .fixtures import spec_example
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from gridforge.errors import ValidationError, parse_json
-from gridforge.snakes.telemetry import (
+from gridforge.snakes.player.telemetry import (
     ATTEMPT_KEYS,
     FORMAT,
     MAX_ATTEMPTS,

@@ -8,12 +8,12 @@ import json
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.snakes.editing import apply_edit, blank
-from gridforge.snakes.level import level_from_json, level_sha256, spec_example, validate_level
-from gridforge.snakes.rules import Game, step_to_move
-from gridforge.snakes.search import Solver, bfs_optimum
-from gridforge.snakes.snapshot import level_at
-from gridforge.snakes.transform import transform
+from gridforge.snakes.editor.editing import apply_edit, blank
+from gridforge.snakes.editor.snapshot import level_at
+from gridforge.snakes.editor.transform import transform
+from gridforge.snakes.game.level import level_from_json, level_sha256, spec_example, validate_level
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.search import Solver, bfs_optimum
 
 FORMAT = "gridforge.snakes.level/1"
 
@@ -245,7 +245,7 @@ def test_editor_paints_erases_and_bridges():
 
 
 def test_the_path_lesson_predicate_needs_a_path_that_costs_steps():
-    from gridforge.snakes.puzzle import path_costs_steps
+    from gridforge.snakes.solver.puzzle import path_costs_steps
 
     plain = board([{"cells": [[1, 1], [0, 1]], "colors": [1]}], [{"cell": [4, 1], "color": 1}],
                   rows=3)
@@ -258,7 +258,7 @@ def test_the_path_lesson_predicate_needs_a_path_that_costs_steps():
 
 
 def test_the_bridge_lesson_predicate_needs_a_crossing_the_level_cannot_do_without():
-    from gridforge.snakes.puzzle import bridge_needed, crossed_bridges
+    from gridforge.snakes.solver.puzzle import bridge_needed, crossed_bridges
 
     # A plus of corridors; the locked body lies across the crossing, its key comes down
     # through it: only over the bridge.
@@ -285,9 +285,9 @@ def test_the_bridge_lesson_predicate_needs_a_crossing_the_level_cannot_do_withou
 # tests/snakes/terrain_oracle.py is an independent implementation of sections 2-4 and 3b,
 # written from the spec alone: one step rule held against another on random levels.
 
-from gridforge.snakes.pairs import pairwise_bound  # noqa: E402
-from gridforge.snakes.rules import move_to_step  # noqa: E402
-from gridforge.snakes.search import goal_distances  # noqa: E402
+from gridforge.snakes.game.rules import move_to_step  # noqa: E402
+from gridforge.snakes.solver.pairs import pairwise_bound  # noqa: E402
+from gridforge.snakes.solver.search import goal_distances  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402 - the oracle's section
 
 from . import terrain_oracle as oracle  # noqa: E402
@@ -428,9 +428,9 @@ def test_cli_verify_reports_the_oracle_minimum_and_refuses_what_the_oracle_refus
 
 @pytest.mark.search_heavy
 def test_designed_terrain_binds_and_replays_under_the_independent_rules():
-    from gridforge.snakes.certificate import check_certificate
     from gridforge.snakes.design.pipeline import design_levels
-    from gridforge.snakes.puzzle import crossed_bridges
+    from gridforge.snakes.solver.puzzle import crossed_bridges
+    from gridforge.snakes.solver.recheck import check_certificate
 
     batch = design_levels({"target": 45, "count": 1, "seed": 7, "paths": 1, "bridges": 1,
                            "budgets": {"candidates": 200}})
@@ -470,7 +470,11 @@ def test_a_request_asks_for_terrain_by_count_or_auto_and_refuses_anything_else()
 
 
 def test_check_designer_holds_astar_to_bfs_on_levels_with_terrain():
-    from gridforge.snakes.selfcheck import TERRAIN_FEATURES, check_terrain_against_bfs, random_level
+    from gridforge.snakes.solver.selfcheck import (
+        TERRAIN_FEATURES,
+        check_terrain_against_bfs,
+        random_level,
+    )
 
     assert all("paths" in random_level(i, ("path",)) for i in range(5))
     assert any(random_level(i, ("bridge",)).get("bridges") for i in range(5))

@@ -20,7 +20,7 @@ from gridforge.snakes.design.topology import (
     seed_separators,
     two_cell_slices,
 )
-from gridforge.snakes.matching import min_cost_assignment
+from gridforge.snakes.solver.matching import min_cost_assignment
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -9,8 +9,9 @@ import json
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.snakes import diagnose, page, snapshot, transform
-from gridforge.snakes.level import level_sha256, spec_example
+from gridforge.snakes import page
+from gridforge.snakes.editor import diagnose, snapshot, transform
+from gridforge.snakes.game.level import level_sha256, spec_example
 from gridforge.words import issue_words
 
 from .fixtures import run

@@ -1,7 +1,7 @@
 // The editor's arrange tools (issue 23; used by editor.js and editor-tools.js): mirror and
 // rotate the level, or the area selected with the Select tool (drag a rectangle), move the
 // area a cell at a time, copy it and place the copy with a click. Each is one edit that
-// Python makes (the "transform" tool of gridforge.snakes.editing); a refusal says why.
+// Python makes (the "transform" tool of gridforge.snakes.editor.editing); a refusal says why.
 
 import { t } from "../i18n.js";
 import { el } from "./dom.js";

@@ -25,30 +25,25 @@ from gridforge.midend import TOO_LONG, Envelope, Midend, Played, Resumed, Unrepl
 from gridforge.mines.events import Event
 from gridforge.mines.hints import Hint
 from gridforge.mines.intents import Intent, OutcomeJson
-from gridforge.mines.run import (
-    MAX_RUNS,
-    MAX_STEPS,
-    SAVE_FORMAT,
+from gridforge.mines.run import MAX_RUNS, Run, SavedStep
+from gridforge.mines.run_json import (
     Continued,
     Message,
     PageStep,
     Picked,
     Refreshed,
-    Run,
     RunHint,
     RunState,
-    RunTable,
     RunView,
     Said,
-    SavedStep,
     Telemetry,
     Used,
     WordedSettlement,
-    load_run_table,
-    log_lines,
-    parse_saved,
 )
-from gridforge.mines.run import Played as RunPlayed
+from gridforge.mines.run_json import Played as RunPlayed
+from gridforge.mines.run_table import RunTable, load_run_table
+from gridforge.mines.run_words import log_lines
+from gridforge.mines.saved import MAX_STEPS, SAVE_FORMAT, parse_saved
 from gridforge.mines.view import Offer, page_event
 
 # The refusal reasons of an input that changed nothing: "unchanged." and why

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from gridforge.i18n import has, say
-from gridforge.mines.run import load_run_table
+from gridforge.mines.run_table import load_run_table
 
 __all__ = ["Frame", "Picture", "Rules", "Section", "rules"]
 

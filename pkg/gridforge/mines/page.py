@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gridforge.mines import backend, generate, run, solver
+from gridforge.mines import backend, generate, run_table, solver
+from gridforge.mines.run_json import RunState, Telemetry
 
 if TYPE_CHECKING:  # the rules screen's module is imported when first asked for
     from gridforge.mines import guide
@@ -52,7 +53,7 @@ def secondary(run_id: str, cell: list[int]) -> backend.PlayAnswer:
     return backend.secondary(run_id, cell)
 
 
-def telemetry(run_id: str) -> run.Telemetry:
+def telemetry(run_id: str) -> Telemetry:
     """The run's telemetry (format ``gridforge.mines.telemetry/1``: input actions per AP
     spent per round, chain sizes, batches per round, rejections by reason)."""
     return backend.telemetry(run_id)
@@ -107,10 +108,10 @@ def use_item(run_id: str, item: str, cell: list[int] | None = None) -> backend.U
 def daily_seed(date: str) -> int:
     """The seed of the daily run of ``date`` (``YYYY-MM-DD``): the same for every player,
     offline. :raises ValidationError: naming the date when it is no such date."""
-    return run.daily_seed(date)
+    return run_table.daily_seed(date)
 
 
-def run_state(run_id: str) -> run.RunState:
+def run_state(run_id: str) -> RunState:
     """The run as it stands, whole: its view with its offer."""
     return backend.run_state(run_id)
 

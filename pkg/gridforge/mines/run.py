@@ -31,44 +31,58 @@ and A2's own metrics (format ``gridforge.mines.telemetry/1``, see ``docs/mines-r
 
 from __future__ import annotations
 
-import datetime
-import hashlib
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from importlib import resources
-from typing import NotRequired, TypedDict
-
-from gridforge import errors, i18n
+from gridforge import i18n
 from gridforge.errors import (
-    Field,
     GridforgeError,
     Issue,
-    Issues,
-    Schema,
     ValidationError,
-    field_path,
     is_int,
-    parse_json,
 )
 from gridforge.grid import Cell
-from gridforge.i18n import Words
-from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.events import Event
-from gridforge.mines.generate import MAX_SEED, generate, preset
-from gridforge.mines.hints import Hint, Part, next_hint, no_hint, parts_text, ref
-from gridforge.mines.intents import ActionOutcome, Intent, IntentJson, OutcomeJson
+from gridforge.mines.generate import MAX_SEED, generate
+from gridforge.mines.hints import Hint, next_hint, no_hint
+from gridforge.mines.intents import ActionOutcome, Intent, IntentJson
 from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.replay import Session
 from gridforge.mines.rewards import (
     ITEMS,
-    REWARD_KEYS,
-    REWARDS_SCHEMA,
     TARGETED,
-    RewardTable,
     dig_groups,
     draw_offers,
+)
+from gridforge.mines.run_json import (
+    BattleStats,
+    BattleSummary,
+    Continued,
+    EnemyBar,
+    ItemView,
+    OfferView,
+    PageStep,
+    Pending,
+    Picked,
+    Played,
+    PlayerBar,
+    Refreshed,
+    RunHint,
+    RunState,
+    RunView,
+    Settlement,
+    SettlementLine,
+    StopAsk,
+    Telemetry,
+    Totals,
+    Used,
+)
+from gridforge.mines.run_table import Battle, RunTable, board_seed, load_run_table
+from gridforge.mines.run_telemetry import RoundTelemetry, run_telemetry
+from gridforge.mines.run_words import (
+    enemy_name,
+    log_lines,
+    named,
+    played_words,
+    worded,
 )
 from gridforge.mines.view import (
     BoardView,
@@ -80,668 +94,13 @@ from gridforge.mines.view import (
     stand_for,
 )
 
-RUN_FORMAT = "gridforge.mines.run/1"
-SAVE_FORMAT = "gridforge.mines.saved-run/1"
-TELEMETRY_FORMAT = "gridforge.mines.telemetry/1"
-SETTLEMENT_KEYS = ("safe_cell_damage", "flag_hit_weaken", "mine_ambush_damage",
-                   "clear_bonus_damage")
-BATTLE_KEYS = ("preset", "enemy", "hp", "attack")
-PAGE_STEPS = ("reach", "continue", "refresh", "hint", "pick", "use")
 # Runs kept alive at once in the browser's interpreter; the oldest goes first.
 MAX_RUNS = 8
-# A saved run longer than this is refused (a real run takes a few thousand steps; an
-# input that changes nothing is no step). Resuming replays every step: this bounds it.
-MAX_STEPS = 20_000
-# The seed's input-friction guard rail (data-supply item 13): input actions per AP spent.
-FRICTION_GUARD = 2
 
-__all__ = ["Battle", "Run", "RunTable", "load_run_table", "parse_saved"]
-
-# The player's words (the catalogue's, gridforge.i18n, looked up when read: always in the
-# call's language). Every refusal (D1 duty 6, data-supply item 10): the seed's reject_reason
-# and sub_reason mapped to text.
-REFUSALS = Words("mines.refusal", (
-    "resource_face", "board_invalid", "not_adjacent", "target_revealed", "target_concealed",
-    "flag_present", "flag_absent", "no_path", "out_of_catalog"))
-# The same reasons as a stats panel counts them: a few words each (telemetry's
-# ``reason_words``), plus "voided" (an intent that came after the round ended).
-REASON_WORDS = Words("mines.reason", (
-    "board_face", "resource_face", "phase", "board_invalid", "not_adjacent", "target_revealed",
-    "target_concealed", "flag_present", "flag_absent", "no_path", "out_of_catalog", "voided",
-    "rejected"))
-PHASE_TEXT = Words("mines.phase", ("settled", "won", "lost", "playing"))
-SOURCE_TEXT = Words("mines.source", ("safe_dig", "safe_chain", "flag_hit", "mine_ambush",
-                                     "clear_bonus", "enemy_attack", "mine_shielded",
-                                     "chain_overflow", "blast"))
-TARGET_TEXT = Words("mines.target", ("enemy", "player", "enemy_attack", "heal"))
-PATH_TEXT = Words("mines.path", ("cleared", "stopped", "ap_exhausted"))
-# How a round ended, as the end of a sentence ("Round over: you stopped.").
-ROUND_END_TEXT = Words("mines.round-end", ("cleared", "stopped", "ap_exhausted"))
-# What took the player's last HP (the settlement line that did it).
-FALL_TEXT = Words("mines.fall", ("enemy_attack", "mine_ambush"))
-
-
-# ---------------------------------------------------------------- the shapes of the JSON
-class Said(TypedDict):
-    """A line for the player (:func:`say`): plain words, the pieces, the cells it is about."""
-
-    text: str
-    parts: list[Part]
-    cells: list[list[int]]
-
-
-class Message(TypedDict):
-    kind: str  # "info" | "success" | "error"
-    text: str
-
-
-class BattleJson(TypedDict):
-    preset: str
-    enemy: str
-    hp: int
-    attack: int
-
-
-class RunTableJson(TypedDict):
-    """A run table in its file format (``data/run.json``)."""
-
-    format: str
-    player_hp: int
-    hints_per_battle: int
-    settlement: dict[str, int]
-    rewards: dict[str, int]
-    battles: list[BattleJson]
-
-
-class SettlementLine(TypedDict):
-    """One line of a settlement, attributed to one event, with both sides after it."""
-
-    source: str
-    cell: list[int] | None
-    target: str  # "enemy" | "player" | "enemy_attack" | "heal"
-    amount: int
-    enemy_hp_after: int
-    player_hp_after: int
-    attack_after: int
-
-
-class WordedLine(SettlementLine):
-    text: str
-    parts: list[Part]
-
-
-class BattleStats(TypedDict):
-    """A battle's numbers so far."""
-
-    battle: int
-    enemy: str
-    rounds: int
-    boards: int
-    cells_opened: int
-    mines_dug: int
-    flag_hits: int
-    damage_dealt: int
-    damage_taken: int
-    hints_used: int
-    player_hp_start: int
-
-
-class BattleSummary(BattleStats):
-    """A battle's numbers when it ended."""
-
-    won: bool
-    player_hp_end: int
-
-
-class NamedSummary(BattleSummary):
-    enemy_name: str
-
-
-class Settlement(TypedDict):
-    """A round's settlement as the run keeps it (no words: :func:`worded` adds them)."""
-
-    round: int
-    battle: int
-    path_tag: str | None
-    continuation_hint: str | None
-    lines: list[SettlementLine]
-    enemy_damage: int
-    player_damage: int
-    enemy_hp_before: int
-    player_hp_before: int
-    enemy_hp: int
-    player_hp: int
-    result: str  # "continue" | "battle_won" | "run_won" | "run_lost"
-    battle_summary: BattleSummary | None
-    sparks_earned: int
-    player_healed: int
-
-
-class ShowLine(TypedDict):
-    """One line of the settlement's show: one cause and one group of cells (a dig and its
-    chain strike once with their total; every flag that hit weakens the attack at once)."""
-
-    cause: str  # strike overflow ambush shield flags clear blast sparks attack
-    cells: list[list[int]]
-    target: str
-    amount: int
-    enemy_hp_after: int
-    player_hp_after: int
-    attack_after: int
-    text: str
-
-
-class WordedSettlement(TypedDict):
-    """A settlement with its words (:func:`worded`), fields in the page's order."""
-
-    round: int
-    battle: int
-    path_tag: str | None
-    path_text: str
-    title: str
-    continuation_hint: str | None
-    lines: list[WordedLine]
-    enemy_damage: int
-    player_damage: int
-    enemy_hp_before: int
-    player_hp_before: int
-    enemy_hp: int
-    player_hp: int
-    result: str
-    battle_summary: NamedSummary | BattleSummary | None
-    sparks_earned: int
-    player_healed: int
-    show: list[ShowLine]
-
-
-class PageStep(TypedDict):
-    """A step of a saved run that is no intent: a far click, continue, refresh, a paid hint,
-    an offer picked, an item used."""
-
-    do: str  # one of PAGE_STEPS
-    cell: NotRequired[list[int]]  # a reach, or an item used on a cell
-    offer: NotRequired[str]  # a pick only
-    item: NotRequired[str]  # a use only
+__all__ = ["Run"]
 
 
 SavedStep = IntentJson | PageStep
-
-
-class RoundJson(TypedDict):
-    """The telemetry of one round."""
-
-    battle: int
-    board: int
-    round: int
-    input_actions: int
-    ap_spent: int
-    actions_per_ap: float | None
-    batches: int
-    chain_sizes: list[int]
-    rejections: dict[str, int]
-
-
-class TelemetryTotals(TypedDict):
-    rounds: int
-    input_actions: int
-    ap_spent: int
-    actions_per_ap: float | None
-    rounds_over_guard: int
-    batches: int
-    batches_per_round: float | None
-    chain_sizes: dict[str, int]
-    rejections: dict[str, int]
-    reason_words: dict[str, str]
-
-
-class Telemetry(TypedDict):
-    """A run's telemetry (format ``gridforge.mines.telemetry/1``)."""
-
-    format: str
-    seed: int
-    guard_actions_per_ap: int
-    totals: TelemetryTotals
-    rounds: list[RoundJson]
-
-
-class Pending(TypedDict):
-    """What the round's events so far will settle to."""
-
-    ambushes: int
-    player_damage: int
-    enemy_damage: int
-    enemy_attack: int
-
-
-class EnemyBar(TypedDict):
-    pending: int
-
-
-class PlayerBar(TypedDict):
-    pending: int
-    strike: int
-
-
-class EnemyView(TypedDict):
-    id: str  # the table's name in lower case with dashes (the page draws each enemy)
-    name: str
-    hp: int
-    max_hp: int
-    attack: int
-    pending: int
-
-
-class PlayerView(TypedDict):
-    hp: int
-    max_hp: int
-    pending: int
-    strike: int
-
-
-class HintStock(TypedDict):
-    left: int
-    per_battle: int
-    price: int
-    can_ask: bool
-
-
-class StopAsk(TypedDict):
-    ap: int
-    text: str
-    confirm: str
-    cancel: str
-
-
-class Totals(TypedDict):
-    """The run's numbers for the win and loss screens."""
-
-    battles_won: int
-    rounds: int
-    cells_opened: int
-    mines_dug: int
-    flag_hits: int
-    damage_dealt: int
-    damage_taken: int
-    player_hp: int
-
-
-class ItemView(TypedDict):
-    """An item the player holds, as the page draws it."""
-
-    id: str
-    charges: int
-    spark_price: int
-    target: bool  # used on a cell
-    can_use: bool
-    name: str
-    effect: str
-
-
-class OfferView(TypedDict):
-    """An offer open between battles, as the page draws it."""
-
-    id: str
-    name: str
-    effect: str
-
-
-class Picked(TypedDict):
-    accepted: bool
-    picked: str
-    messages: list[Message]
-
-
-class Used(TypedDict):
-    """The answer to an item's use: ``result`` is a probe's answer (-1: a mine)."""
-
-    accepted: bool
-    item: str
-    cell: list[int] | None
-    result: int | None
-    messages: list[Message]
-
-
-class RunView(TypedDict):
-    """The run as the page draws it (:meth:`Run.view`), what a click does apart."""
-
-    seed: int
-    status: str  # "playing" | "settled" | "won" | "lost"
-    battle: int
-    battles: int
-    enemy: EnemyView
-    player: PlayerView
-    board_no: int
-    round: int
-    phase: str
-    ap: int
-    ap_per_round: int
-    rap: int
-    refresh_cost: int
-    can_refresh: bool
-    can_continue: bool
-    hints: HintStock
-    stop_ask: StopAsk | None
-    terms: dict[str, str]
-    board: BoardView | None
-    pending: Pending
-    tip: str | None
-    last_settlement: WordedSettlement | None
-    battle_summaries: list[NamedSummary]
-    totals: Totals
-    sparks: int
-    items: list[ItemView]
-    shields: int
-    blasts: int
-    flag_weaken: int
-    offers: list[OfferView]
-    probed: list[list[int]]
-    marked: list[list[int]]
-
-
-class RunState(RunView):
-    """The run whole (:meth:`Run.to_json`): its view and its offer."""
-
-    offer: Offer
-
-
-class Played(TypedDict):
-    """The answer to an input (an intent, a click): outcomes, events, words, a settlement."""
-
-    outcomes: list[OutcomeJson]
-    outcome: OutcomeJson
-    events: list[Event]
-    log: list[Said]
-    messages: list[Message]
-    settlement: WordedSettlement | None
-
-
-class Refreshed(TypedDict):
-    accepted: bool
-    events: list[Event]
-    log: list[Said]
-    messages: list[Message]
-
-
-class Continued(TypedDict):
-    events: list[Event]
-    log: list[Said]
-    messages: list[Message]
-
-
-class RunHint(Hint):
-    """A hint at its price (:meth:`Run.hint`)."""
-
-    refused: bool
-    price: int
-    hints_left: int
-
-
-def say(*parts: Part, cells: list[list[int]] | None = None) -> Said:
-    """A line for the player that points at cells instead of numbering them: ``parts`` as
-    in a hint (a piece ``{"cell": [x, y], "text": ...}`` names a cell the page highlights on
-    hover or tap), ``text`` the plain words, ``cells`` every cell the line is about."""
-    pointed = [p["cell"] for p in parts if isinstance(p, dict)]
-    return {"text": parts_text(list(parts)), "parts": list(parts),
-            "cells": [list(c) for c in (cells if cells is not None else pointed)]}
-
-
-@dataclass(frozen=True)
-class Battle:
-    """One battle of a run: the board preset and the enemy."""
-
-    preset: str
-    enemy: str
-    hp: int
-    attack: int
-
-
-@dataclass(frozen=True)
-class RunTable:
-    """The numbers of a run: the player's hit points, settlement values, the battles."""
-
-    player_hp: int
-    settlement: dict[str, int]
-    battles: tuple[Battle, ...]
-    # Hints a battle gives (the price of a hint: one from this stock; see docs/mines-run.md).
-    hints_per_battle: int = 3
-    # Sparks, overflow, offers and items (gridforge.mines.rewards); from_json requires them.
-    rewards: RewardTable = field(default_factory=lambda: RewardTable({}))
-
-    @classmethod
-    def from_json(cls, data: object) -> RunTable:
-        """Validate a run table; every problem is reported with its field path.
-
-        :raises ValidationError: naming every faulty field; nothing is built then.
-        """
-        issues = Issues()
-        table = _RUN_TABLE.read_all(_RUN_TABLE.root(data, "run table"), issues)
-        issues.raise_if_any("run table")
-        values = table.nested["settlement"]
-        battles = tuple(Battle(b.text("preset"), b.text("enemy"), b.integer("hp"),
-                               b.integer("attack")) for b in table.items["battles"])
-        rewards = table.nested["rewards"]
-        return cls(table.integer("player_hp"), {k: values.integer(k) for k in SETTLEMENT_KEYS},
-                   battles, table.integer("hints_per_battle"),
-                   RewardTable({k: rewards.integer(k) for k in REWARD_KEYS}))
-
-    def to_json(self) -> RunTableJson:
-        """The table in its file format (``from_json(to_json())`` gives it back)."""
-        return {"format": RUN_FORMAT, "player_hp": self.player_hp,
-                "hints_per_battle": self.hints_per_battle,
-                "settlement": dict(self.settlement),
-                "rewards": self.rewards.to_json(),
-                "battles": [{"preset": b.preset, "enemy": b.enemy, "hp": b.hp,
-                             "attack": b.attack} for b in self.battles]}
-
-    def digest(self) -> str:
-        """A short fingerprint of the numbers: a saved run replays only on the same table."""
-        return _digest(self.to_json())
-
-
-def _at_least(name: str, minimum: int) -> Field:
-    """A run table's integer field of at least ``minimum`` (read as that when it is not)."""
-    return Field(name, "int", "must be an integer >= {lo}, got {value!r}", lo=minimum,
-                 fallback=minimum, cut=120)
-
-
-def _is_preset(name: str) -> bool:
-    try:
-        preset(name)
-    except GridforgeError:
-        return False
-    return True
-
-
-# The run table's file format, declared once (RunTable.from_json reads it).
-_BATTLE = Schema((
-    Field("preset", "str", "preset is the name of a board preset", "type", fallback="",
-          then=lambda name: None if _is_preset(name) else (
-              "unknown", f"no board preset {name[:40]!r}")),
-    Field("enemy", "str", "enemy is a non-empty name", "type", fallback="",
-          test=lambda name: bool(name.strip())),
-    _at_least("hp", 1), _at_least("attack", 0),
-), not_object="a battle is an object", unknown="unknown field {short!r}")
-_RUN_TABLE = Schema((
-    Field("format", message=f"format must be {RUN_FORMAT!r}", code="format",
-          choices=(RUN_FORMAT,)),
-    _at_least("player_hp", 1), _at_least("hints_per_battle", 0),
-    Field("settlement", "object", "settlement is an object", "type", nested=Schema(
-        tuple(_at_least(key, 0) for key in SETTLEMENT_KEYS), unknown="unknown field {short!r}")),
-    Field("rewards", "object", "rewards is an object", "type", nested=REWARDS_SCHEMA),
-    Field("battles", "list", "battles is a non-empty list", "type", lo=1, items=_BATTLE),
-), not_object="a run table is an object", unknown="unknown field {short!r}")
-
-
-def _digest(table: RunTableJson) -> str:
-    text = json.dumps(table, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def load_run_table(overrides: Mapping[str, Json] | None = None) -> RunTable:
-    """The shipped run table, with top-level fields replaced by ``overrides`` (tests)."""
-    text = resources.files("gridforge.mines").joinpath("data/run.json").read_text("utf-8")
-    data = parse_json(text, "run table", expect_format=RUN_FORMAT)
-    if overrides:
-        data.update(overrides)
-    return RunTable.from_json(data)
-
-
-def settlement_title(result: str, path_tag: object, lines: list[WordedLine]) -> str:
-    """The settlement's headline in the player's words: how the round ended when play goes
-    on, and when the player fell, what took the last HP (a run lost after a Stop was the
-    enemy's strike, not the Stop)."""
-    if result == "run_lost":
-        last = next((line["source"] for line in reversed(lines)
-                     if line["target"] == "player" and line["amount"] > 0), "enemy_attack")
-        return i18n.say("mines.fell", why=FALL_TEXT.get(last, FALL_TEXT["enemy_attack"]))
-    if result == "run_won":
-        return i18n.say("mines.run-won")
-    if result == "battle_won":
-        return i18n.say("mines.battle-won")
-    ended = ROUND_END_TEXT.get(str(path_tag), PATH_TEXT.get(str(path_tag), str(path_tag)))
-    return i18n.say("mines.round-over", ended=ended)
-
-
-def worded(settlement: Settlement) -> WordedSettlement:
-    """A settlement with its words added in the call's language (the run keeps none, so a
-    settlement shown again after the page changed language is said in the new one): the
-    headline ``title``, ``path_text`` and each line's ``text`` and ``parts``."""
-    path_tag = settlement["path_tag"]
-    lines: list[WordedLine] = []
-    for entry in settlement["lines"]:
-        words = SOURCE_TEXT.get(entry["source"], entry["source"])
-        tail = i18n.say("mines.line-tail-heal" if entry["target"] == "heal" else
-                        "mines.line-tail", target=TARGET_TEXT[entry["target"]],
-                        amount=entry["amount"])
-        said = say(ref(entry["cell"], words), tail) if entry["cell"] else say(words + tail)
-        lines.append({**entry, "text": said["text"], "parts": said["parts"]})
-    summary = settlement["battle_summary"]
-    # The words stand where they always stood: before continuation_hint.
-    return {"round": settlement["round"], "battle": settlement["battle"],
-            "path_tag": path_tag, "path_text": PATH_TEXT.get(str(path_tag), str(path_tag)),
-            "title": settlement_title(settlement["result"], path_tag, lines),
-            "continuation_hint": settlement["continuation_hint"], "lines": lines,
-            "enemy_damage": settlement["enemy_damage"],
-            "player_damage": settlement["player_damage"],
-            "enemy_hp_before": settlement["enemy_hp_before"],
-            "player_hp_before": settlement["player_hp_before"],
-            "enemy_hp": settlement["enemy_hp"], "player_hp": settlement["player_hp"],
-            "result": settlement["result"],
-            "battle_summary": named(summary) if summary else summary,
-            "sparks_earned": settlement.get("sparks_earned", 0),
-            "player_healed": settlement.get("player_healed", 0),
-            "show": show_lines(settlement)}
-
-
-# The settlement line sources and the cause each shows as (issue 51: one line per cause and
-# cell group). A dig and its chain are one group; every flag that hit is one group.
-_CAUSES = {"safe_dig": "strike", "safe_chain": "strike", "chain_overflow": "overflow",
-           "mine_ambush": "ambush", "mine_shielded": "shield", "flag_hit": "flags",
-           "clear_bonus": "clear", "enemy_attack": "attack", "blast": "blast"}
-
-
-def show_lines(settlement: Settlement) -> list[ShowLine]:
-    """The settlement as the page plays it: the lines grouped by cause and cell group (a
-    dig strikes once with its chain's total; the flags weaken the attack at once; the sparks
-    earned one line), each with both sides after it, in the player's words."""
-    shown: list[ShowLine] = []
-    for line in settlement["lines"]:
-        cause = _CAUSES.get(line["source"], line["source"])
-        cells = [line["cell"]] if line["cell"] else []
-        last = shown[-1] if shown else None
-        joins = last is not None and last["cause"] == cause and (
-            cause in ("flags", "blast") or (cause == "strike" and line["source"] == "safe_chain"))
-        if last is not None and joins:
-            last["cells"] += cells
-            last["amount"] += line["amount"]
-            last.update({"enemy_hp_after": line["enemy_hp_after"],
-                         "player_hp_after": line["player_hp_after"],
-                         "attack_after": line["attack_after"]})
-            continue
-        shown.append({"cause": cause, "cells": cells, "target": line["target"],
-                      "amount": line["amount"], "enemy_hp_after": line["enemy_hp_after"],
-                      "player_hp_after": line["player_hp_after"],
-                      "attack_after": line["attack_after"], "text": ""})
-    sparks = settlement.get("sparks_earned", 0)
-    if sparks and shown:
-        at = len(shown) - (shown[-1]["cause"] == "attack")  # before the enemy strikes
-        before = shown[max(0, at - 1)]
-        shown.insert(at, {**before, "cause": "sparks", "cells": [], "target": "sparks",
-                          "amount": sparks})
-    for entry in shown:
-        entry["text"] = i18n.say(f"mines.show.{entry['cause']}", amount=entry["amount"],
-                                 cells=len(entry["cells"]))
-    return shown
-
-
-def named(summary: BattleSummary) -> NamedSummary:
-    """A battle summary with its enemy's name in the call's language (``enemy_name``; the
-    run keeps the table's name, so a summary shown after the language changed reads right)."""
-    return {**summary, "enemy_name": enemy_name(summary["enemy"])}
-
-
-def enemy_name(name: str) -> str:
-    """An enemy of the run table by its name in the call's language (the table's own name
-    when the catalogue has none: a table from a file)."""
-    key = "mines.enemy." + name.lower().replace(" ", "-")
-    return i18n.say(key) if i18n.has(key) else name
-
-
-def daily_seed(date: object) -> int:
-    """The run seed of the daily run of ``date`` (``YYYY-MM-DD``, a real calendar day):
-    derived from the date alone, so every player gets the same run, offline.
-
-    :raises ValidationError: naming ``date`` when it is not such a day.
-    """
-    try:
-        day = datetime.date.fromisoformat(date) if isinstance(date, str) and len(date) == 10 \
-            else None
-    except ValueError:
-        day = None
-    if day is None:
-        raise ValidationError([Issue("date", "type", "date is a day as YYYY-MM-DD, got "
-                                     f"{str(date)[:20]!r}")], "daily run")
-    digest = hashlib.sha256(f"gridforge.mines.daily:{day.isoformat()}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % 2**31
-
-
-def board_seed(run_seed: int, battle: int, board_no: int) -> int:
-    """The generator seed of a run's board: derived, so a run replays from its seed alone."""
-    digest = hashlib.sha256(f"gridforge.mines.run:{run_seed}:{battle}:{board_no}".encode())
-    return int.from_bytes(digest.digest()[:6], "big")
-
-
-def outcome_text(outcome: ActionOutcome, intent: Intent, status: str) -> str | None:
-    """The player's words for a refused or voided intent (None when it was executed)."""
-    if outcome.outcome == "voided":
-        return i18n.say(f"mines.too-late.{intent.kind}")
-    if outcome.outcome != "rejected":
-        return None
-    if outcome.reject_reason == "phase":
-        return PHASE_TEXT.get(status, PHASE_TEXT["playing"])
-    if intent.kind in ("flag_place", "flag_pull") and outcome.sub_reason == "not_adjacent":
-        return i18n.say("mines.too-far-flag")
-    return REFUSALS.get(outcome.sub_reason or outcome.reject_reason or "",
-                        i18n.say("mines.not-now"))
-
-
-class _Round:
-    """Telemetry of one round (D1 data-supply item 13 and A2's observable metrics)."""
-
-    def __init__(self, battle: int, board: int, number: int) -> None:
-        self.battle, self.board, self.number = battle, board, number
-        self.inputs = 0
-        self.ap_spent = 0
-        self.batches = 0
-        self.chains: list[int] = []
-        self.rejections: dict[str, int] = {}
-
-    def to_json(self) -> RoundJson:
-        ratio = round(self.inputs / self.ap_spent, 3) if self.ap_spent else None
-        return {"battle": self.battle, "board": self.board, "round": self.number,
-                "input_actions": self.inputs, "ap_spent": self.ap_spent,
-                "actions_per_ap": ratio, "batches": self.batches, "chain_sizes": self.chains,
-                "rejections": dict(sorted(self.rejections.items()))}
 
 
 class Run:
@@ -762,7 +121,7 @@ class Run:
         # The step the save records for the last input (None: nothing to record); the
         # midend keeps the steps (gridforge.mines.backend).
         self.last_step: SavedStep | None = None
-        self.rounds: list[_Round] = []
+        self.rounds: list[RoundTelemetry] = []
         self.battle_summaries: list[BattleSummary] = []
         self.final_board: BoardView | None = None
         self._round_events: list[Event] = []
@@ -825,7 +184,7 @@ class Run:
         return self.table.hints_per_battle + self.hint_bonus
 
     def _open_round(self) -> None:
-        self.rounds.append(_Round(self.battle_index + 1, self.board_no + 1,
+        self.rounds.append(RoundTelemetry(self.battle_index + 1, self.board_no + 1,
                                   self.session.ledger.round))
 
     def _drain(self) -> list[Event]:
@@ -949,7 +308,7 @@ class Run:
                 "attack_after": max(0, self.battle.attack - weakened)}
 
     # ------------------------------------------------------------ player-facing
-    def _batch(self, intent: Intent, current: _Round) -> tuple[ActionOutcome, list[Event]]:
+    def _batch(self, intent: Intent, current: RoundTelemetry) -> tuple[ActionOutcome, list[Event]]:
         """One intent as a one-intent batch, with its telemetry; the page's events."""
         outcome = self.session.engine.settle_batch([intent])[0]
         events = self._drain()
@@ -965,41 +324,6 @@ class Run:
                       else outcome.sub_reason or outcome.reject_reason or "rejected")
             current.rejections[reason] = current.rejections.get(reason, 0) + 1
         return outcome, events
-
-    def _answer(self, intents: list[Intent], outcomes: list[ActionOutcome],
-                events: list[Event], settlement: Settlement | None,
-                status_before: str) -> Played:
-        messages: list[Message] = []
-        for intent, outcome in zip(intents, outcomes, strict=True):
-            refusal = outcome_text(outcome, intent, status_before)
-            if refusal is not None:
-                messages.append({"kind": "error", "text": refusal})
-        if not messages and not (settlement is not None and intents[-1].kind == "stop"):
-            done = self._done_text(intents[-1], events)
-            if done:
-                messages.append({"kind": "info", "text": done})
-        said = None if settlement is None else worded(settlement)
-        if said is not None:
-            messages.append({"kind": "success" if said["result"] != "run_lost"
-                             else "error", "text": said["title"]})
-        return {"outcomes": [o.to_json() for o in outcomes],
-                "outcome": outcomes[-1].to_json(),
-                "events": [page_event(e) for e in events],
-                "log": log_lines(events, self.session.engine.board),
-                "messages": messages, "settlement": said}
-
-    def _done_text(self, intent: Intent, events: list[Event]) -> str | None:
-        reveals = [e for e in events if e["type"] == "cell_revealed"]
-        if intent.kind == "dig" and reveals:
-            first = reveals[0]
-            if first["kind"] == "mine":
-                damage = self.table.settlement["mine_ambush_damage"]
-                return i18n.say("mines.done.ambush", damage=damage)
-            more = len(reveals) - 1
-            return i18n.say("mines.done.chain", more=more) if more else i18n.say("mines.done.dug")
-        if intent.kind in ("flag_place", "flag_pull", "stop"):
-            return i18n.say(f"mines.done.{intent.kind}")
-        return None
 
     def act(self, intent: Intent) -> Played:
         """Settle one intent (a one-intent batch); settle the round if it ended."""
@@ -1022,8 +346,9 @@ class Run:
             events += new
             if self.status == "playing" and self.session.ledger.phase == "waiting":
                 settlement = self._settle()
-        answer = self._answer(intents[:len(outcomes)], outcomes, events, settlement,
-                              status_before)
+        answer = played_words(intents[:len(outcomes)], outcomes, events, settlement,
+                              status_before, self.session.engine.board,
+                              self.table.settlement["mine_ambush_damage"])
         if far is not None and len(intents) == 1 and outcomes[0].outcome == "rejected" \
                 and outcomes[0].sub_reason == "not_adjacent":
             answer["messages"] = [{"kind": "error", "text": i18n.say("mines.unreachable")}]
@@ -1460,179 +785,13 @@ class Run:
                 "damage_taken": sum(b["damage_taken"] for b in every),
                 "player_hp": self.player_hp}
 
+
     def telemetry(self) -> Telemetry:
         """D1's telemetry of the run (format ``gridforge.mines.telemetry/1``)."""
-        rounds = [r.to_json() for r in self.rounds]
-        inputs = sum(r.inputs for r in self.rounds)
-        spent = sum(r.ap_spent for r in self.rounds)
-        rejections: dict[str, int] = {}
-        chains: dict[str, int] = {}
-        for r in self.rounds:
-            for reason, count in r.rejections.items():
-                rejections[reason] = rejections.get(reason, 0) + count
-            for size in r.chains:
-                chains[str(size)] = chains.get(str(size), 0) + 1
-        over = sum(1 for r in rounds
-                   if r["actions_per_ap"] is not None and r["actions_per_ap"] > FRICTION_GUARD)
-        return {
-            "format": TELEMETRY_FORMAT,
-            "seed": self.seed,
-            "guard_actions_per_ap": FRICTION_GUARD,
-            "totals": {
-                "rounds": len(rounds),
-                "input_actions": inputs,
-                "ap_spent": spent,
-                "actions_per_ap": round(inputs / spent, 3) if spent else None,
-                "rounds_over_guard": over,
-                "batches": sum(r.batches for r in self.rounds),
-                "batches_per_round": round(sum(r.batches for r in self.rounds) / len(rounds),
-                                           3) if rounds else None,
-                "chain_sizes": dict(sorted(chains.items(), key=lambda i: int(i[0]))),
-                "rejections": dict(sorted(rejections.items())),
-                "reason_words": {reason: REASON_WORDS.get(reason, reason.replace("_", " "))
-                                 for reason in sorted(rejections)},
-            },
-            "rounds": rounds,
-        }
+        return run_telemetry(self.seed, self.rounds)
 
 
 def _no_hint(text: str) -> Hint:
     return no_hint(text, {"safe": 0, "mines": 0})
 
 
-def log_lines(events: list[Event], board: Board | None) -> list[Said]:
-    """The event log in the player's words (lines as :func:`line`: a cell is pointed at,
-    never numbered); an opened fog cell never shows a digit."""
-    lines: list[Said] = []
-    initial = [e for e in events if e["type"] == "cell_revealed" and e["channel"] == "initial"]
-    if initial:
-        lines.append(say(i18n.say("mines.log.wakes", count=len(initial)),
-                          cells=[e["cell"] for e in initial]))
-    reveals = [e for e in events if e["type"] == "cell_revealed" and e["channel"] != "initial"]
-    if reveals:
-        first = reveals[0]
-        here = ref(first["cell"], i18n.say("mines.this-cell"))
-        if first["kind"] == "mine":
-            lines.append(say(*i18n.say_parts("mines.log.dug-mine", cell=here)))
-        elif first["variant_ids"]:
-            lines.append(say(*i18n.say_parts("mines.log.dug-fog", cell=here)))
-        else:
-            lines.append(say(*i18n.say_parts("mines.log.dug-digit", cell=here,
-                                               digit=first["digit"])))
-        if len(reveals) > 1:
-            fog = sum(1 for e in reveals[1:] if e["variant_ids"])
-            key = "mines.log.chain-fog" if fog else "mines.log.chain"
-            lines.append(say(i18n.say(key + ("-one" if len(reveals) == 2 else ""),
-                                      count=len(reveals) - 1, fog=fog),
-                              cells=[e["cell"] for e in reveals[1:]]))
-    for e in events:
-        if e["type"] == "flag_judged":
-            lines.append(say(*i18n.say_parts(
-                "mines.log.flag-hit" if e["hit"] else "mines.log.flag-miss",
-                cell=ref(e["cell"], i18n.say("mines.this-cell")))))
-        elif e["type"] == "round_end":
-            tag = PATH_TEXT.get(e["path_tag"], e["path_tag"])
-            lines.append(say(i18n.say("mines.log.round-end-banked" if e.get("rap_banked")
-                                      else "mines.log.round-end", round=e["round"], tag=tag,
-                                      banked=e.get("rap_banked"))))
-    return lines
-
-
-# ---------------------------------------------------------------- saved runs
-def _saved_run(digest: str) -> Schema:
-    """The fields of a saved run made under the run table of fingerprint ``digest``."""
-    # Earlier tables (before issue 45's boards and enemies) made other boards from the same
-    # seeds: their saves cannot replay and are refused (the page keeps them aside).
-    return Schema((
-        Field("format", message=f"format must be {SAVE_FORMAT!r}", code="format",
-              choices=(SAVE_FORMAT,)),
-        Field("seed", "int", f"seed must be an integer in 0..{MAX_SEED}, got {{value!r}}",
-              "range", lo=0, hi=MAX_SEED, cut=120),
-        Field("table", message="the run was saved under other run rules (the run table "
-              "changed)", code="mismatch", choices=(digest,)),
-        Field("steps", "list", "steps is a list", "type", fallback=[],
-              then=lambda steps: ("too_long", f"at most {MAX_STEPS} steps")
-              if len(steps) > MAX_STEPS else None),
-    ), not_object="a saved run is an object", unknown_cut=80, key_cut=40)
-
-
-def parse_saved(data: object, table: RunTable) -> tuple[int, list[Intent | PageStep]]:
-    """Validate a saved run; every problem is reported with its field path."""
-    schema = _saved_run(table.digest())
-    issues = Issues()
-    saved = schema.read_all(schema.root(data, "saved run"), issues)
-    steps = saved.values["steps"] if not saved.bad("steps") else []
-    assert isinstance(steps, list)
-    parsed = _saved_steps(steps, issues)
-    issues.raise_if_any("saved run")
-    return saved.integer("seed"), parsed
-
-
-def _saved_steps(steps: list[object], issues: Issues) -> list[Intent | PageStep]:
-    """The steps of a saved run (intents and page steps), problems to ``issues`` (the
-    reading stops once more than :data:`errors.MAX_ISSUES` are found)."""
-    parsed: list[Intent | PageStep] = []
-    for k, step in enumerate(steps):
-        if len(issues) > errors.MAX_ISSUES:
-            break
-        path = field_path("steps", k)
-        if isinstance(step, Mapping) and "do" in step:
-            page = _page_step(step, path, issues)
-            if page is not None:
-                parsed.append(page)
-            continue
-        try:
-            parsed.append(Intent.from_json(step, path))
-        except ValidationError as exc:
-            for issue in exc.issues:
-                issues.append(issue)
-    return parsed
-
-
-def _page_step(step: Mapping[str, object], path: str, issues: Issues) -> PageStep | None:
-    """A saved step that is no intent (``{"do": ...}``); None, with an issue, when it is
-    not one of :data:`PAGE_STEPS` in its shape."""
-    do = step.get("do")
-    keys = ("do", "cell") if do == "reach" else ("do",)
-    if not isinstance(do, str) or do not in PAGE_STEPS:
-        issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
-        return None
-    if do in ("pick", "use"):
-        return _reward_step(step, path, issues)
-    cell = step.get("cell")
-    if any(key not in keys for key in step) or (do == "reach" and not _is_cell(cell)):
-        issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': [x, y]}"
-                            if do == "reach" else f"a {do} step is {{'do': {do!r}}}"))
-        return None
-    if do == "reach":
-        assert isinstance(cell, list)
-        return {"do": do, "cell": cell}
-    return {"do": do}
-
-
-def _reward_step(step: Mapping[str, object], path: str, issues: Issues) -> PageStep | None:
-    """A saved pick (``{"do": "pick", "offer": kind}``) or item use (``{"do": "use",
-    "item": id}``, with ``"cell"`` for a targeted item); whether the offer was open and the
-    use possible is checked when the step replays."""
-    if step["do"] == "pick":
-        offer = step.get("offer")
-        if set(step) != {"do", "offer"} or not isinstance(offer, str):
-            issues.append(Issue(path, "type", "a pick step is {'do': 'pick', 'offer': kind}"))
-            return None
-        return {"do": "pick", "offer": offer}
-    item, cell = step.get("item"), step.get("cell")
-    targeted = item in TARGETED or item == "lantern"
-    keys = {"do", "item", "cell"} if targeted else {"do", "item"}
-    if item not in ITEMS or set(step) != keys or (targeted and not _is_cell(cell)):
-        issues.append(Issue(path, "type", "a use step is {'do': 'use', 'item': one of "
-                            f"{list(ITEMS)}}} (with 'cell': [x, y] for a probe or lantern)"))
-        return None
-    used: PageStep = {"do": "use", "item": str(item)}
-    if targeted:
-        assert isinstance(cell, list)
-        used["cell"] = cell
-    return used
-
-
-def _is_cell(value: object) -> bool:
-    return isinstance(value, list) and len(value) == 2 and all(is_int(v) for v in value)

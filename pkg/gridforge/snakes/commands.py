@@ -8,7 +8,7 @@
 - ``gridforge design-levels --target 70 --count 10 --seed 123 --out batch.json`` and
   ``--spec my-spec.json``: the designer's generation mode,
   :func:`gridforge.snakes.design.pipeline.command` (budgets come from the spec file).
-- ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.selfcheck` and the
+- ``gridforge check-designer``: the self-checks of :mod:`gridforge.snakes.solver.selfcheck` and the
   recheck of the shipped certificates (:mod:`gridforge.snakes.design.certify`).
 - ``gridforge generate-levels`` and ``gridforge mainline level N``: the main line
   (:mod:`gridforge.snakes.design.commandline`).
@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any
 from gridforge import errors
 from gridforge.flags import finite_float, int_range
 from gridforge.progress import Progress, terminal_bar
-from gridforge.snakes.certificate import BATCH_FORMAT, certificates_of
-from gridforge.snakes.level import MAX_LEVEL_BYTES
-from gridforge.snakes.search import DEFAULT_SECONDS, DEFAULT_STATES
+from gridforge.snakes.game.certfile import BATCH_FORMAT
+from gridforge.snakes.game.level import MAX_LEVEL_BYTES
+from gridforge.snakes.solver.certificate import certificates_of
+from gridforge.snakes.solver.search import DEFAULT_SECONDS, DEFAULT_STATES
 
 if TYPE_CHECKING:  # the designer loads only when a command uses it
     from gridforge.snakes.design.weights import Weights
@@ -223,7 +224,7 @@ def _verify(args: argparse.Namespace, weights: Weights | None = None) -> int:
 def check_designer_command(args: argparse.Namespace) -> int:
     """``check-designer``: every self-check, one line each; exit 1 when one failed."""
     from gridforge.snakes.design.certify import check_shipped_certificates
-    from gridforge.snakes.selfcheck import run_all
+    from gridforge.snakes.solver.selfcheck import run_all
 
     progress = _progress(args)
     results = [*run_all(progress, levels=args.levels), check_shipped_certificates(progress)]

@@ -29,7 +29,7 @@ from typing import Any
 from gridforge.errors import GridforgeError
 from gridforge.i18n import has, say
 from gridforge.jsontypes import Json, JsonObject
-from gridforge.snakes.answers import (
+from gridforge.snakes.game.answers import (
     DemoMove,
     Demonstration,
     LessonAnswer,
@@ -37,9 +37,9 @@ from gridforge.snakes.answers import (
     RulesAnswer,
     RulesSection,
 )
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.levelfile import Step
-from gridforge.snakes.rules import Game, Move, State, move_to_step, moves_to, step_to_move
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.levelfile import Step
+from gridforge.snakes.game.rules import Game, Move, State, move_to_step, moves_to, step_to_move
 
 __all__ = ["LESSONS", "MECHANICS", "Lesson", "Mechanic", "demonstration", "lesson_at",
            "lesson_for", "rules", "shows"]

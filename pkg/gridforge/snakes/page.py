@@ -8,7 +8,9 @@ progress sink as the keyword argument ``progress``; the page never passes it.
 
 This is the layer that joins the game and its designer: certificates the page sees carry
 the designer's seven-term score (:mod:`gridforge.snakes.design.certify`), and every
-certificate handed back (export) is rechecked claim by claim.
+certificate handed back (export) is rechecked claim by claim. The designer loads only in the
+calls that need it (verify, export, the editor's and the designer's calls): play, lessons and
+progress read the main line through the game (:mod:`gridforge.snakes.game.mainline`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeGuard
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes import play, samples
-from gridforge.snakes.answers import (
+from gridforge.snakes import play
+from gridforge.snakes.editor import samples
+from gridforge.snakes.game.answers import (
     Answer,
     DraftAnswer,
     HintAnswer,
@@ -28,15 +31,14 @@ from gridforge.snakes.answers import (
     RulesAnswer,
     Validation,
 )
-from gridforge.snakes.certificate import Certificate
-from gridforge.snakes.design import certify
-from gridforge.snakes.design.reports import DesignedBatch
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.levelfile import LevelJson
 
 if TYPE_CHECKING:  # these modules load only when a call needs them
+    from gridforge.snakes.design.reports import DesignedBatch
     from gridforge.snakes.design.weights import Prediction
-    from gridforge.snakes.editing import ImportAnswer
-    from gridforge.snakes.telemetry import Attempt
+    from gridforge.snakes.editor.editing import ImportAnswer
+    from gridforge.snakes.player.telemetry import Attempt
 from gridforge.words import issue_words
 
 __all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
@@ -60,13 +62,14 @@ class Facts(TypedDict):
 def facts() -> Facts:
     """What the page must know before it asks anything else: the number of main-line levels
     and the editor's board and file limits (the page copies none of them)."""
-    from gridforge.snakes import editing, level
-    from gridforge.snakes.design.line_plan import LEVELS
     from gridforge.snakes.design.request import (
         DEFAULT_BUDGETS,
         MAX_CANDIDATES,
         SECONDS_BUDGETS,
     )
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.game import level
+    from gridforge.snakes.game.mainline import LEVELS
 
     budgets: dict[str, list[float]] = {
         name: [1, SECONDS_BUDGETS.get(name, MAX_CANDIDATES), value]
@@ -94,7 +97,7 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
         level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
     from gridforge.errors import Issue, ValidationError, describe, is_int
-    from gridforge.snakes.design.line_plan import LEVELS
+    from gridforge.snakes.game.mainline import LEVELS
 
     def count(value: object, lo: int, hi: int) -> bool:
         return is_int(value) and lo <= value <= hi
@@ -204,8 +207,8 @@ def lesson(number: Any, level: Any, certificate: Any = None) -> LessonAnswer | N
     """
     from gridforge.errors import GridforgeError
     from gridforge.snakes import lessons
-    from gridforge.snakes.design.line_plan import LEVELS
-    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.game.level import level_from_json
+    from gridforge.snakes.game.mainline import LEVELS
 
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= LEVELS:
         raise GridforgeError(f"number: a main-line level is 1..{LEVELS}, got {number!r}")
@@ -296,6 +299,8 @@ def verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any = VERIF
     :raises ValidationError: when ``solution`` does not replay to completion (``solution``
         named), or the level is not one (field paths).
     """
+    from gridforge.snakes.design import certify
+
     max_states, max_seconds = play.budgets(
         VERIFY_STATES if max_states is None else max_states,
         VERIFY_SECONDS if max_seconds is None else max_seconds)
@@ -314,6 +319,8 @@ def export(level: Any, certificate: Any) -> str:
     """The certified level as JSON text; every claim of the certificate is rechecked first
     (a forged or stale one is refused naming the claim) and only what the recheck
     established is written."""
+    from gridforge.snakes.design import certify
+
     return certify.export(level, certificate)
 
 
@@ -329,7 +336,7 @@ def topologies() -> list[str]:
     return list(TOPOLOGIES)
 
 
-# --- editor (the level editor screen, issue 14: gridforge.snakes.editing)
+# --- editor (the level editor screen, issue 14: gridforge.snakes.editor.editing)
 # What the editor shows of Python's words is said in a designer's words (gridforge.words):
 # each issue carries its place and message in words beside its path, notes and reasons are
 # worded; the certificates and levels themselves are as the command line writes them.
@@ -344,7 +351,7 @@ def _worded(answer: DraftAnswer) -> DraftAnswer:
 
 def editor_blank(cols: Any = 7, rows: Any = 7) -> DraftAnswer:
     """An empty ``cols`` x ``rows`` board to draw on: ``{level, issues, ok, sha256}``."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return _worded(editing.blank(cols, rows))
 
@@ -352,7 +359,7 @@ def editor_blank(cols: Any = 7, rows: Any = 7) -> DraftAnswer:
 def editor_open(level: Any) -> DraftAnswer:
     """Start editing ``level`` (a level or a stored draft): ``{level, issues, ok, sha256}``;
     refuses (field paths) what is no draft at all."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return _worded(editing.open_draft(level))
 
@@ -360,7 +367,7 @@ def editor_open(level: Any) -> DraftAnswer:
 def editor_edit(level: Any, edit: Any) -> DraftAnswer:
     """Apply one editor edit (stone, erase, hole, body, resize, body_props, hole_props) to
     the draft ``level``; a refused edit raises with field paths and changes nothing."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return _worded(editing.apply_edit(level, edit))
 
@@ -378,7 +385,7 @@ def editor_verify(level: Any, max_states: Any = VERIFY_STATES, max_seconds: Any 
     :func:`verify` answers it and its reason (why it is not verified, or why the minimum is
     not proven; "" when there is nothing to say) in a designer's words."""
     cert = verify(level, max_states, max_seconds, solution, progress=progress)
-    from gridforge.snakes.editor_words import reason_words
+    from gridforge.snakes.editor.words import reason_words
 
     return {"certificate": cert, "reason": reason_words(cert["reason"])}
 
@@ -387,8 +394,9 @@ def editor_import(text: Any) -> ImportAnswer:
     """Read a dropped, picked or pasted file (level, certified level or batch):
     ``{kind, levels, certificates, notes}``; a bad file raises with every problem listed,
     and a certificate that does not hold again is dropped with a note."""
-    from gridforge.snakes import editing
-    from gridforge.snakes.editor_words import note_words
+    from gridforge.snakes.design import certify
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.editor.words import note_words
 
     read = editing.read_import(text, certify.proven)
     return {**read, "notes": [note_words(note) for note in read["notes"]]}
@@ -399,22 +407,23 @@ def editor_export_batch(items: Any, request: Any = None) -> str:
     text, every certificate checked again as :func:`export` checks it; ``request`` is the
     design request they answer (null for drawn or imported levels). Written as
     ``design-levels --out`` writes a batch (the designer's serializer, same layout)."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.design import certify
     from gridforge.snakes.design.files import dumps
+    from gridforge.snakes.editor import editing
 
     return dumps(editing.export_batch_data(items, certify.proven, request), indent=2)
 
 
 def editor_free_area(level: Any) -> list[list[int]]:
     """The cells of the level's largest contiguous free area (to outline on the board)."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return editing.largest_free_area(level)
 
 
 def editor_share_text(level: Any) -> str:
     """The canonical text of a whole level, which a share link compresses."""
-    from gridforge.snakes import editing
+    from gridforge.snakes.editor import editing
 
     return editing.share_text(level)
 
@@ -434,7 +443,7 @@ def telemetry_attempt(record: Any) -> Attempt:
     :raises ValidationError: naming the field (``attempt.undos``) when a count is wrong.
     """
     from gridforge.errors import Issue, ValidationError, is_int
-    from gridforge.snakes.telemetry import repositioning_runs, validate_attempt
+    from gridforge.snakes.player.telemetry import repositioning_runs, validate_attempt
 
     if not isinstance(record, dict):
         raise ValidationError([Issue("attempt", "type", "an attempt is an object")], "attempt")
@@ -458,7 +467,7 @@ def telemetry_check(data: Any) -> dict[str, int]:
 
     :raises ValidationError: naming every problem by its field path.
     """
-    from gridforge.snakes.telemetry import validate_telemetry
+    from gridforge.snakes.player.telemetry import validate_telemetry
 
     return {"attempts": len(validate_telemetry(data)["attempts"])}
 
@@ -492,8 +501,8 @@ _LIVE_STATE = {"verified": "solvable", "out_of_range": "solvable", "unsolvable":
 
 def editor_reasons(level: Any) -> list[Reason]:
     """Why ``level`` cannot be solved, as far as it can be told without a search:
-    ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.diagnose`)."""
-    from gridforge.snakes import diagnose
+    ``[{kind, text, color, cells}]`` (see :mod:`gridforge.snakes.editor.diagnose`)."""
+    from gridforge.snakes.editor import diagnose
 
     return diagnose.reasons(level)
 
@@ -527,8 +536,9 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
     same on every machine; Verify keeps the full budget and shortens the solution.
     """
     from gridforge.errors import ValidationError
-    from gridforge.snakes import diagnose
-    from gridforge.snakes.level import level_from_json
+    from gridforge.snakes.design import certify
+    from gridforge.snakes.editor import diagnose
+    from gridforge.snakes.game.level import level_from_json
 
     states = LIVE_STATES if max_states is None else max_states
     states, _ = play.budgets(states, LIVE_SECONDS)
@@ -541,14 +551,14 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
         return out
     found = diagnose.reasons(parsed)
     if found:
-        from gridforge.snakes.level import level_sha256
+        from gridforge.snakes.game.level import level_sha256
 
         return {**out, "state": "unsolvable", "sha256": level_sha256(parsed), "reasons": found,
                 "reason": found[0]["text"]}
-    from gridforge.snakes.level import balance_issues, level_sha256
-    from gridforge.snakes.matching import INF
-    from gridforge.snakes.rules import Game
-    from gridforge.snakes.search import Solver
+    from gridforge.snakes.game.level import balance_issues, level_sha256
+    from gridforge.snakes.game.rules import Game
+    from gridforge.snakes.solver.matching import INF
+    from gridforge.snakes.solver.search import Solver
 
     sha = level_sha256(parsed)
     if balance_issues(parsed):  # pragma: no cover - diagnose names every such mismatch
@@ -559,7 +569,7 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
     result = Solver(game).solve(max_states=states, max_seconds=LIVE_SECONDS, progress=progress)
     bound = result.lower_bound if result.lower_bound < INF else None
     if result.status == "unsolvable":
-        from gridforge.snakes.editor_words import reason_words
+        from gridforge.snakes.editor.words import reason_words
 
         return {**out, "state": "unsolvable", "sha256": sha,
                 "reason": reason_words(result.reason)}
@@ -573,9 +583,10 @@ def editor_status(level: Any, max_states: Any = LIVE_STATES, *,
 
 def editor_level_at(level: Any, steps: Any) -> DraftAnswer:
     """A new draft whose start is the position after ``steps`` of play on ``level`` (edit
-    from a try-play position; see :mod:`gridforge.snakes.snapshot`): as :func:`editor_open`."""
-    from gridforge.snakes import editing
-    from gridforge.snakes.snapshot import level_at
+    from a try-play position; see :mod:`gridforge.snakes.editor.snapshot`): as
+    :func:`editor_open`."""
+    from gridforge.snakes.editor import editing
+    from gridforge.snakes.editor.snapshot import level_at
 
     return _worded(editing.open_draft(level_at(level, steps)))
 

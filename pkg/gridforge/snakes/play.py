@@ -53,7 +53,7 @@ from gridforge.midend import (
     UnknownSession,
     Unreplayable,
 )
-from gridforge.snakes.answers import (
+from gridforge.snakes.game.answers import (
     AheadAnswer,
     Answer,
     CountedMarker,
@@ -65,9 +65,9 @@ from gridforge.snakes.answers import (
     Validation,
     View,
 )
-from gridforge.snakes.level import level_from_json, level_sha256, validate_level
-from gridforge.snakes.levelfile import Step
-from gridforge.snakes.rules import (
+from gridforge.snakes.game.level import level_from_json, level_sha256, validate_level
+from gridforge.snakes.game.levelfile import Step
+from gridforge.snakes.game.rules import (
     REFUSALS,
     Game,
     IllegalStep,
@@ -76,7 +76,7 @@ from gridforge.snakes.rules import (
     move_to_step,
     step_to_move,
 )
-from gridforge.snakes.search import hint as search_hint
+from gridforge.snakes.solver.search import hint as search_hint
 
 _CACHE: dict[str, Game] = {}
 _CACHE_SIZE = 8

@@ -18,8 +18,9 @@ Backward play has three operations, each the exact reverse of one legal forward 
 
 Unused holes block slides exactly as they block forward steps, so the recorded operations,
 reversed, are a legal forward solution from the position backward play ends in, which is the
-level's start. The designer replays it with the real rules (:class:`~gridforge.snakes.rules.Game`)
-before it trusts it, shortens it, and only then scores it.
+level's start. The designer replays it with the real rules
+(:class:`~gridforge.snakes.game.rules.Game`) before it trusts it, shortens it, and only then scores
+it.
 
 Backward play is steered, not random: a body walks away from the hole it will next use in
 forward play (so forward it walks *toward* it, never padding), other bodies move only to make
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridforge.grid import Cell
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import LevelJson
 
 DELTAS: tuple[Cell, ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))  # rules.DIRS: U, D, L, R
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass, replace
 
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.certificate import Certificate, Witness
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.costs import PIECES, costly
 from gridforge.snakes.design.interlock import (
@@ -44,8 +43,9 @@ from gridforge.snakes.design.interlock import (
     build_idea,
 )
 from gridforge.snakes.design.line_plan import breather
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.certfile import Certificate, Witness
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
 
 __all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan"]
 

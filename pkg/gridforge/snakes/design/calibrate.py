@@ -37,8 +37,8 @@ from gridforge.errors import GridforgeError, parse_json
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.score import WEIGHTS
 from gridforge.snakes.design.weights import FORMAT, TERMS, Predict, Weights, validate_weights
-from gridforge.snakes.level import level_sha256
-from gridforge.snakes.telemetry import Attempt
+from gridforge.snakes.game.level import level_sha256
+from gridforge.snakes.player.telemetry import Attempt
 
 SEED_WEIGHTS: dict[str, float] = {name: float(w) for name, w in WEIGHTS}
 RIDGE = 0.5

@@ -1,7 +1,7 @@
 """Calibration's command-line glue, for ``snakes/commands.py`` to register (issue 24):
 
 - ``gridforge synthetic-play --levels A-B [--every K | --batch FILE] --players N --seed S
-  --out telemetry.json``: the synthetic player (:mod:`gridforge.snakes.synthetic`) plays
+  --out telemetry.json``: the synthetic player (:mod:`gridforge.snakes.player.synthetic`) plays
   main-line levels (or a batch's) and writes ``gridforge.snakes.telemetry/1``;
 - ``gridforge calibrate TELEMETRY.json... [--levels FILE]... --out weights.json``: difficulty
   per level and the seven weights fitted to it (:mod:`~gridforge.snakes.design.calibrate`),
@@ -20,9 +20,9 @@ from typing import Any
 from gridforge.errors import ValidationError, read_json, refusal
 from gridforge.flags import int_range, parsed_by
 from gridforge.progress import Progress, terminal_bar
-from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design.weights import Weights
-from gridforge.snakes.telemetry import Attempt
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.player.telemetry import Attempt
 
 __all__ = ["add_calibration_commands", "add_predictions", "calibrate_command", "load_weights",
            "synthetic_play_command"]
@@ -75,9 +75,9 @@ def _write(path: str, data: Any) -> None:
 
 def synthetic_play_command(args: argparse.Namespace) -> int:
     """``gridforge synthetic-play``: seeded synthetic attempts, one per player and level."""
-    from gridforge.snakes.level import level_from_json
-    from gridforge.snakes.synthetic import export, play, population
-    from gridforge.snakes.telemetry import validate_telemetry
+    from gridforge.snakes.game.level import level_from_json
+    from gridforge.snakes.player.synthetic import export, play, population
+    from gridforge.snakes.player.telemetry import validate_telemetry
 
     progress = Progress() if args.quiet else terminal_bar()
     jobs: list[tuple[Any, int | None, int | None, str]] = []
@@ -91,7 +91,7 @@ def synthetic_play_command(args: argparse.Namespace) -> int:
             best = cert.get("steps") if isinstance(cert, dict) else None
             jobs.append((level, best if isinstance(best, int) else None, None, "draft"))
     else:
-        from gridforge.snakes.design.blocks import mainline_level
+        from gridforge.snakes.game.mainline import mainline_level
 
         lo, hi = args.levels
         for n in range(lo, hi + 1, args.every):
@@ -122,7 +122,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
         levels_from_batch,
         shipped_levels,
     )
-    from gridforge.snakes.telemetry import MAX_EXPORT_BYTES, validate_telemetry
+    from gridforge.snakes.player.telemetry import MAX_EXPORT_BYTES, validate_telemetry
 
     attempts: list[Attempt] = []
     for path in args.telemetry:

@@ -1,13 +1,13 @@
 """Full certificates: the game's certificate plus the designer's seven-term score.
 
-The game (:mod:`gridforge.snakes.certificate`) searches, replays and judges steps, bounds and
+The game (:mod:`gridforge.snakes.solver.certificate`) searches, replays and judges steps, bounds and
 status; the score is the designer's (:mod:`gridforge.snakes.design.score`). This module joins
 the two: every certificate a user sees or hands in goes through it, so the score a certificate
 states is computed here and a claimed one is recomputed and compared, term by term.
 
 - :func:`certify`: a level's full certificate (the same bytes as before the split).
 - :func:`recheck` / :func:`check`: every claim of a certificate judged against its level (see
-  :func:`gridforge.snakes.certificate.recheck`), the score included.
+  :func:`gridforge.snakes.solver.recheck.recheck`), the score included.
 - :func:`check_file_certificates`: the certificates a file carries (a batch's
   ``certificates`` or an exported ``{"level", "certificate"}``), refused with field paths.
 - :func:`export`: the certified level as JSON text, holding only what the recheck established.
@@ -31,21 +31,16 @@ from gridforge.errors import (
 )
 from gridforge.jsontypes import Json
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes import certificate as game_certificate
-from gridforge.snakes.certificate import (
-    BATCH_FORMAT,
-    CHECK_SECONDS,
-    CHECK_STATES,
-    Batch,
-    Certificate,
-    Recheck,
-    Score,
-)
 from gridforge.snakes.design.score import score_level
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.levelfile import Step
-from gridforge.snakes.rules import Game
-from gridforge.snakes.selfcheck import SelfCheck
+from gridforge.snakes.game.certfile import BATCH_FORMAT, Batch, Certificate, Score
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.levelfile import Step
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver import certificate as game_certificate
+from gridforge.snakes.solver.certificate import CHECK_SECONDS, CHECK_STATES
+from gridforge.snakes.solver.recheck import Recheck
+from gridforge.snakes.solver.recheck import recheck as game_recheck
+from gridforge.snakes.solver.selfcheck import SelfCheck
 
 # The largest data file check-designer reads from the package (a block of main-line levels).
 MAX_DATA_BYTES = 8 * 1024 * 1024
@@ -58,7 +53,7 @@ def score(level: Level, solution: list[Step], game: Game) -> Score:
 
 def certify(level: Level | Json, **options: Any) -> Certificate:
     """The full certificate of ``level`` (the options of
-    :func:`gridforge.snakes.certificate.certify`; the score is filled in here)."""
+    :func:`gridforge.snakes.solver.certificate.certify`; the score is filled in here)."""
     return game_certificate.certify(level, scorer=score, **options)
 
 
@@ -66,15 +61,15 @@ def certify_file_data(data: Json, *, progress: Progress = NO_PROGRESS,
                       **budgets: Any) -> Batch | Certificate:
     """Full certificates of a level file's, a certified level's or a batch file's data,
     each starting from the solution the file carries for its level (see
-    :func:`gridforge.snakes.certificate.certify_file_data`)."""
+    :func:`gridforge.snakes.solver.certificate.certify_file_data`)."""
     return game_certificate.certify_file_data(data, progress=progress, scorer=score, **budgets)
 
 
 def recheck(level: Level | Json, cert: Json, *, max_states: int = CHECK_STATES,
             max_seconds: float = CHECK_SECONDS, base: str = "") -> Recheck:
     """Every claim of ``cert`` judged against ``level``, the score recomputed."""
-    return game_certificate.recheck(level, cert, scorer=score, max_states=max_states,
-                                    max_seconds=max_seconds, base=base)
+    return game_recheck(level, cert, scorer=score, max_states=max_states,
+                        max_seconds=max_seconds, base=base)
 
 
 def check(level: Level | Json, cert: Json, **options: Any) -> list[str]:

@@ -83,6 +83,6 @@ def generate_levels_command(args: Any) -> int:
 
 def mainline_level_command(args: Any) -> int:
     """``gridforge mainline level N``: level N of the shipped line and its certificate."""
-    from gridforge.snakes.design.blocks import mainline_level
+    from gridforge.snakes.game.mainline import mainline_level
 
     return print_json(mainline_level(args.n))

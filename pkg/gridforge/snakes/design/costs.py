@@ -22,10 +22,10 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.search import Solver
 
 __all__ = ["LEAST_COST", "PIECES", "Costly", "costly"]
 

@@ -6,12 +6,12 @@ straight bodies on a seed template (spec 6b), placed by a local search over smal
 that the template's narrow points and bays become their conflict, each candidate **measured
 exactly**:
 
-- the proven minimum (the game's exact A*, :class:`~gridforge.snakes.search.Solver`, under a
+- the proven minimum (the game's exact A*, :class:`~gridforge.snakes.solver.search.Solver`, under a
   counted state budget; a candidate it cannot prove is dropped),
-- the **pair split bound** (:func:`~gridforge.snakes.pairs.pairwise_bound`) and so the
+- the **pair split bound** (:func:`~gridforge.snakes.solver.pairs.pairwise_bound`) and so the
   **beyond-pairs steps** (minimum - pair split bound: steps only three or more bodies
   together explain),
-- the **joint steps** (spec 5c, :func:`~gridforge.snakes.legibility.reading`),
+- the **joint steps** (spec 5c, :func:`~gridforge.snakes.solver.legibility.reading`),
 - the longest **must-move chain** (:func:`must_move_chain`, spec 5d).
 
 The search is a hill climb over layouts (move a body, move a hole), scored by how far a
@@ -39,12 +39,12 @@ from dataclasses import dataclass, replace
 
 from gridforge.grid import Cell
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape, recommend_sizes
-from gridforge.snakes.legibility import SoloBudget, reading, solo_cost
-from gridforge.snakes.level import Body, Level, level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.pairs import pairwise_bound
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import Body, Level, level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.legibility import SoloBudget, reading, solo_cost
+from gridforge.snakes.solver.pairs import pairwise_bound
+from gridforge.snakes.solver.search import Solver
 
 __all__ = [
     "LENGTHS",

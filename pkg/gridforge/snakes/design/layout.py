@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from gridforge.snakes.design.recipe import Recipe
 from gridforge.snakes.design.templates import Shape
-from gridforge.snakes.level import FORMAT as LEVEL_FORMAT
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.level import FORMAT as LEVEL_FORMAT
+from gridforge.snakes.game.levelfile import LevelJson
 
 __all__ = ["assign_colors", "coat_layers", "level_dict", "neighbours", "place_bodies",
            "place_holes", "reach_cells"]

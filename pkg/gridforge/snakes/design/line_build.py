@@ -28,7 +28,6 @@ from typing import Any
 
 from gridforge.errors import Cancelled, GridforgeError, is_int
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design.blocks import (
     BlockFile,
     block_of,
@@ -44,7 +43,8 @@ from gridforge.snakes.design.line_levels import design_level
 from gridforge.snakes.design.line_plan import LEVELS
 from gridforge.snakes.design.line_report import Row, band_table
 from gridforge.snakes.design.reports import BuildState
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.levelfile import LevelJson
 
 __all__ = ["BLOCK", "build_mainline", "designed"]
 

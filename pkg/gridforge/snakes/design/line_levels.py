@@ -21,7 +21,6 @@ import hashlib
 
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design.line_plan import (
     LESSONS,
     TEACHING,
@@ -35,7 +34,8 @@ from gridforge.snakes.design.line_plan import (
 from gridforge.snakes.design.line_rules import rule_misses
 from gridforge.snakes.design.motif_line import motif_level
 from gridforge.snakes.design.pipeline import design_levels
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.levelfile import LevelJson
 
 __all__ = ["design_level", "layout_key"]
 

@@ -38,6 +38,7 @@ from gridforge.errors import GridforgeError, is_int
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.motif_line import MotifPlan, joint_target
 from gridforge.snakes.design.templates import TEMPLATES
+from gridforge.snakes.game.mainline import LEVELS
 
 __all__ = [
     "LESSONS",
@@ -56,7 +57,6 @@ __all__ = [
     "recurs",
 ]
 
-LEVELS = 2000
 
 # Levels 1-11: one idea a level, checked on the certified solution by LESSON_CHECKS.
 LESSONS: dict[int, str] = {

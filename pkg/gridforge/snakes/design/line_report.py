@@ -17,8 +17,8 @@ from gridforge.errors import is_int
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.design.line_plan import makes_way
 from gridforge.snakes.design.reports import Band, BandReading
-from gridforge.snakes.legibility import is_folded
-from gridforge.snakes.levelfile import LevelJson, accepted
+from gridforge.snakes.game.levelfile import LevelJson, accepted
+from gridforge.snakes.solver.legibility import is_folded
 
 __all__ = ["MECHANICS", "Row", "Shape", "band_table", "level_row", "uses_mechanics"]
 

@@ -18,7 +18,6 @@ import json
 from collections.abc import Callable
 
 from gridforge.errors import is_int
-from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design.line_plan import (
     LEGIBLE_BODY,
     LESSONS,
@@ -37,10 +36,12 @@ from gridforge.snakes.design.line_plan import (
     motif_plan,
 )
 from gridforge.snakes.design.motif_line import TOP_STEPS, chamber_of
-from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.puzzle import (
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game, Move, step_to_move
+from gridforge.snakes.solver.legibility import reading
+from gridforge.snakes.solver.puzzle import (
     bridge_needed,
     crossed_bridges,
     exit_orders,
@@ -49,8 +50,7 @@ from gridforge.snakes.puzzle import (
     restricted_optimum,
     serial,
 )
-from gridforge.snakes.rules import Game, Move, step_to_move
-from gridforge.snakes.search import Solver
+from gridforge.snakes.solver.search import Solver
 
 __all__ = [
     "LESSON_CHECKS",

@@ -16,11 +16,11 @@ from typing import Literal
 
 from gridforge.snakes.design.layout import coat_colour, reach_cells
 from gridforge.snakes.design.recipe import Recipe
-from gridforge.snakes.level import level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.puzzle import reordered
-from gridforge.snakes.rules import CELL_MASK, Game, IllegalStep, Move, State, move_to_step
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import CELL_MASK, Game, IllegalStep, Move, State, move_to_step
+from gridforge.snakes.solver.puzzle import reordered
+from gridforge.snakes.solver.search import Solver
 
 __all__ = ["add_coats", "add_dependencies", "scramble", "states_along"]
 
@@ -262,7 +262,7 @@ def _with_coats(data: LevelJson, game: Game, moves: list[Move],
 
 class _Binds:
     """Whether a mechanic about to be added would bind (spec section 5b) by the cheapest
-    witness: a reordering of the found solution (:func:`~gridforge.snakes.puzzle.reordered`)
+    witness: a reordering of the found solution (:func:`~gridforge.snakes.solver.puzzle.reordered`)
     that the level without it allows and the level with it refuses."""
 
     def __init__(self, moves: list[Move], wanted: bool) -> None:

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.certificate import Certificate, Witness
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.motifs import (
     NO_CLOCK,
@@ -48,11 +47,12 @@ from gridforge.snakes.design.motifs import (
     painted,
 )
 from gridforge.snakes.design.terrain import refuses
-from gridforge.snakes.legibility import reading
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.puzzle import path_costs_steps, relaxations, witness
-from gridforge.snakes.rules import Game, step_to_move
+from gridforge.snakes.game.certfile import Certificate, Witness
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.legibility import reading
+from gridforge.snakes.solver.puzzle import path_costs_steps, relaxations, witness
 
 __all__ = ["JOINT_TOP", "MAX_STEPS", "ORDERING", "TOP_STEPS", "MotifPlan", "chamber_of",
            "joint_target", "max_steps", "motif_level"]

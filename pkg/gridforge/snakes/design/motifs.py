@@ -17,8 +17,8 @@ holes, drawn from one of a few families of conflict:
   only when its bodies stand in each other's way (joint steps >= 1). Fills small remainders.
 
 Every motif instance is solved alone, exactly, by the game's own A*
-(:class:`~gridforge.snakes.search.Solver`) under a counted state budget, and read with
-:func:`~gridforge.snakes.legibility.reading`: its joint steps are measured, not assumed.
+(:class:`~gridforge.snakes.solver.search.Solver`) under a counted state budget, and read with
+:func:`~gridforge.snakes.solver.legibility.reading`: its joint steps are measured, not assumed.
 A level is a set of chambers packed on one board, separated by stone, so that no body reaches
 another chamber: the level's minimum is then the sum of the chambers' minima (steps in one
 floor region never change what another can do), and its joint steps are the sum of theirs
@@ -41,16 +41,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from gridforge.grid import Cell
-from gridforge.snakes.certificate import Certificate
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.terrain import add_paths
-from gridforge.snakes.legibility import is_folded, reading
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.pairs import pairwise_bound
-from gridforge.snakes.puzzle import bridge_needed, serial
-from gridforge.snakes.rules import Game, step_to_move
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game, step_to_move
+from gridforge.snakes.solver.legibility import is_folded, reading
+from gridforge.snakes.solver.pairs import pairwise_bound
+from gridforge.snakes.solver.puzzle import bridge_needed, serial
+from gridforge.snakes.solver.search import Solver
 
 NO_CLOCK = 1e9  # seconds handed to the solver: never reached, the state budgets decide
 CHAMBER_STATES = 20_000  # states the exact search of one chamber may store
@@ -307,7 +307,7 @@ def _crossing(rng: random.Random) -> Chamber:
 def bridge_binds(ch: Chamber, states: int = CHAMBER_STATES) -> bool:
     """Whether the measured chamber's minimal solution crosses its bridge and the chamber
     without the bridge (plain floor there) needs more steps or is no level at all
-    (:func:`~gridforge.snakes.puzzle.bridge_needed`)."""
+    (:func:`~gridforge.snakes.solver.puzzle.bridge_needed`)."""
     if ch.minimum is None or not ch.bridges:
         return False
     level = level_from_json(ch.level_json())
@@ -338,7 +338,7 @@ def measure(ch: Chamber, states: int = CHAMBER_STATES) -> Chamber | None:
     """The chamber with its proven minimum, joint steps, a minimal solution and whether it
     is solved one body at a time; None when it is not a valid level, not solvable, not
     proven within ``states`` stored states, or when the pairwise bound
-    (:func:`~gridforge.snakes.pairs.pairwise_bound`) falls short of its minimum. A chamber
+    (:func:`~gridforge.snakes.solver.pairs.pairwise_bound`) falls short of its minimum. A chamber
     whose pairwise bound is tight keeps the level's proof cheap: on the whole board the best
     partition pairs each chamber's bodies, so the bound equals the sum of the chambers'
     minima, which the built solution reaches."""
@@ -409,7 +409,7 @@ class Built:
     chamber's minimum is proven by the exact search and no step in one region changes what
     another can do; with doors the pairwise bound of the joined level reaches it.
     ``joint`` is the level's joint steps read on the whole level
-    (:func:`~gridforge.snakes.legibility.reading` with that minimum).
+    (:func:`~gridforge.snakes.solver.legibility.reading` with that minimum).
     ``chamber_states`` is the work of every search made while building (stored states).
     """
 

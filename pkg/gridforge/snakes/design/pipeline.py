@@ -14,22 +14,22 @@
 4. **Bodies and holes** (:mod:`~gridforge.snakes.design.layout`): self-avoiding bodies are laid
    longest first; each hole avoids the cells next to the starting ends of the bodies of its
    colour and lies in their region.
-5. **Spatial solve**: the game's solver (:meth:`~gridforge.snakes.search.Solver.fast`) finds
+5. **Spatial solve**: the game's solver (:meth:`~gridforge.snakes.solver.search.Solver.fast`) finds
    exit orders and the room-making moves in between; candidates it cannot solve within its
    state budget are dropped.
 6. **Mechanics** (:mod:`~gridforge.snakes.design.mechanics`), arranged only where the found
    solution keeps them legal; then terrain (:mod:`~gridforge.snakes.design.terrain`) where
    it binds, when the request asks for coloured paths or bridges.
-7. **Full replay** with the real rules (:class:`~gridforge.snakes.rules.Game`).
+7. **Full replay** with the real rules (:class:`~gridforge.snakes.game.rules.Game`).
 8. **The seven-term score** (:mod:`~gridforge.snakes.design.score`), first on the shortened
    solution.
 9. **Exact search** (the solver's A* under the known upper bound) shortens or proves the
    solution; the score is taken again on the final solution and the request checked again.
 10. **De-duplication and certification**: the certificate is judged by
-    :func:`~gridforge.snakes.certificate.judge` (its claims are this pipeline's own results:
+    :func:`~gridforge.snakes.solver.certificate.judge` (its claims are this pipeline's own results:
     re-proving them here cost a sixth of a main-line level's time; the tests and
     ``--verify`` recheck certificates with
-    :func:`~gridforge.snakes.certificate.check_certificate`).
+    :func:`~gridforge.snakes.solver.recheck.check_certificate`).
 
 After every scored candidate the pressure (about target / 100) moves toward the target by the
 error seen, so a batch calibrates itself. Every choice comes from ``random.Random`` seeded by
@@ -41,7 +41,7 @@ would not have written.
 
 From pressure 0.95 candidates are built *backwards* from the solved board instead
 (:mod:`~gridforge.snakes.design.backward`): steps 4 and 5 become backward play, which yields the
-level and its solution together, and :func:`~gridforge.snakes.improve.tighten` shortens
+level and its solution together, and :func:`~gridforge.snakes.solver.improve.tighten` shortens
 it further.
 
 Fixed parameters of the request are never relaxed: a candidate that cannot honour them is
@@ -61,15 +61,6 @@ from gridforge import __version__
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.certificate import (
-    BATCH_FORMAT,
-    CERT_FORMAT,
-    Certificate,
-    Score,
-    Witness,
-    certificate_reading,
-    judge,
-)
 from gridforge.snakes.design.backward import Plan, unsolve
 from gridforge.snakes.design.console import print_batch
 from gridforge.snakes.design.files import write_json
@@ -88,12 +79,14 @@ from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape
 from gridforge.snakes.design.terrain import add_bridges, add_paths
 from gridforge.snakes.design.topology import FloorGraph, potential_exits
-from gridforge.snakes.improve import RESTARTS, Budget, Improved, improve, tighten
-from gridforge.snakes.level import Level, level_from_json, level_sha256
-from gridforge.snakes.levelfile import LevelJson
-from gridforge.snakes.puzzle import crossed_bridges, relaxations, serial, witness
-from gridforge.snakes.rules import Game, Move, move_to_step
-from gridforge.snakes.search import SearchResult, Solver, shorten
+from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, Certificate, Score, Witness
+from gridforge.snakes.game.level import Level, level_from_json, level_sha256
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game, Move, move_to_step
+from gridforge.snakes.solver.certificate import certificate_reading, judge
+from gridforge.snakes.solver.improve import RESTARTS, Budget, Improved, improve, tighten
+from gridforge.snakes.solver.puzzle import crossed_bridges, relaxations, serial, witness
+from gridforge.snakes.solver.search import SearchResult, Solver, shorten
 
 __all__ = ["Candidate", "SafetyNetError", "command", "design_levels", "parse_request"]
 
@@ -444,8 +437,8 @@ def _take(req: Request, cand: Candidate, tally: _Tally, accept: Accept | None
 
 
 def _certificate(req: Request, cand: Candidate) -> Certificate:
-    """The certificate of an accepted level, in :mod:`~gridforge.snakes.certificate`'s format,
-    judged against the request by its :func:`~gridforge.snakes.certificate.judge`."""
+    """The certificate of an accepted level, in :mod:`~gridforge.snakes.solver.certificate`'s
+    format, judged against the request by its :func:`~gridforge.snakes.solver.certificate.judge`."""
     steps = [move_to_step(m) for m in cand.moves]
     score = score_level(cand.level, steps, diagnostics=True)
     request = req.to_json()

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict
 
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.certificate import Certificate
-from gridforge.snakes.levelfile import LevelJson
+from gridforge.snakes.game.certfile import Certificate
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.mainline import ProgressFile
 
 
 class LevelReport(TypedDict):
@@ -57,13 +58,6 @@ class DesignedBatch(TypedDict):
     report: BatchReport
 
 
-class MainlineLevel(TypedDict):
-    """A shipped main-line level and its certificate (``gridforge mainline level N``)."""
-
-    level: LevelJson
-    certificate: Certificate
-
-
 class BandReading(TypedDict):
     """How a band's levels read (spec 5c): medians (None where no level reports one) and the
     share of folded bodies."""
@@ -97,26 +91,6 @@ class Band(BandReading):
     all_mechanics: float
     mechanics: dict[str, float]
     ceilings: dict[str, float]
-
-
-class BlockRecord(TypedDict):
-    """A block file's record in ``progress.json``."""
-
-    name: str
-    first: int
-    last: int
-    sha256: str
-
-
-class ProgressFile(TypedDict):
-    """``progress.json`` (``gridforge.snakes.mainline-progress/2``)."""
-
-    format: str
-    seed: int
-    block: int
-    done: int
-    files: list[BlockRecord]
-    version: str
 
 
 class BuildState(ProgressFile):

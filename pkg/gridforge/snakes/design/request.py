@@ -5,8 +5,8 @@ Every field of a request is checked at once, with a field path, and so is what t
 allow together (more colours than bodies, a step range no level can meet, a score target the
 fixed parameters cannot reach, computed from the score's own weights, a fixed size the template
 cannot fill). Nothing is generated for a bad request. The format names of the designer's files
-and the default tolerance are defined once: here, or in :mod:`gridforge.snakes.certificate` for
-the two formats the game itself reads (batches and certificates).
+and the default tolerance are defined once: here, or in :mod:`gridforge.snakes.solver.certificate`
+for the two formats the game itself reads (batches and certificates).
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from gridforge.errors import (
     refusal,
 )
 from gridforge.jsontypes import Json, JsonObject
-from gridforge.snakes.certificate import BATCH_FORMAT, DEFAULT_TOLERANCE
 from gridforge.snakes.design.score import (
     WEIGHTS,
     body_scale_term,
@@ -35,7 +34,9 @@ from gridforge.snakes.design.score import (
     steps_term,
 )
 from gridforge.snakes.design.templates import MIN_SIZE, TEMPLATES, TOPOLOGIES, natural_area
-from gridforge.snakes.level import level_from_json
+from gridforge.snakes.game.certfile import BATCH_FORMAT
+from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.solver.certificate import DEFAULT_TOLERANCE
 
 __all__ = [
     "BATCH_FORMAT",

@@ -31,12 +31,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from gridforge.snakes.certificate import Score
 from gridforge.snakes.design.topology import FloorGraph, Space, analyse_space, potential_exits
-from gridforge.snakes.level import Level
-from gridforge.snakes.levelfile import Step
-from gridforge.snakes.puzzle import crossed_bridges, travel_bound
-from gridforge.snakes.rules import Game, State, step_to_move
+from gridforge.snakes.game.certfile import Score
+from gridforge.snakes.game.level import Level
+from gridforge.snakes.game.levelfile import Step
+from gridforge.snakes.game.rules import Game, State, step_to_move
+from gridforge.snakes.solver.puzzle import crossed_bridges, travel_bound
 
 WEIGHTS: tuple[tuple[str, int], ...] = (
     ("occupancy", 18), ("body_scale", 12), ("steps", 18), ("blocking", 14),

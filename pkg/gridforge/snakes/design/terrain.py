@@ -11,7 +11,7 @@ level: none made it longer), so both are placed against solutions:
   solved again, and kept only when that solution is no shorter than the witness.
 - :func:`add_bridges`: a bridge is tried on the cells that two bodies (or one body twice)
   pass through along both axes in the found solution; it is kept only when the solution
-  found with it *crosses* it (:func:`~gridforge.snakes.puzzle.crossed_bridges`: both lanes
+  found with it *crosses* it (:func:`~gridforge.snakes.solver.puzzle.crossed_bridges`: both lanes
   taken at once, which no board without the bridge allows).
 
 Candidates come in a fixed order shuffled by the caller's seeded ``random.Random``; every
@@ -26,10 +26,10 @@ from dataclasses import replace
 
 from gridforge.errors import ValidationError
 from gridforge.grid import Cell
-from gridforge.snakes.level import Level, PaintedCell, bridge_lane, level_from_json
-from gridforge.snakes.puzzle import crossed_bridges
-from gridforge.snakes.rules import Game, Move, State
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.level import Level, PaintedCell, bridge_lane, level_from_json
+from gridforge.snakes.game.rules import Game, Move, State
+from gridforge.snakes.solver.puzzle import crossed_bridges
+from gridforge.snakes.solver.search import Solver
 
 __all__ = ["TRIES", "add_bridges", "add_paths", "bridge_places", "entries", "lanes_lain", "refuses"]
 

@@ -2,7 +2,7 @@
 
 The floor graph has one vertex per floor cell and an edge between 4-adjacent floor cells. It
 answers questions about walls, rooms and corridors; it says nothing about whether a level can
-be solved (that is the state graph's business, in :mod:`gridforge.snakes.search`).
+be solved (that is the state graph's business, in :mod:`gridforge.snakes.solver.search`).
 
 What is computed here, all on plain data (``cols``, ``rows``, floor cells, bodies as cell lists
 with their colours, holes as ``(cell, colour)``), so that templates and the generator can use it
@@ -15,7 +15,7 @@ before any level object exists:
   ``min(1, second share / 0.25)``; the largest load counts once, so a corridor cut in many
   places is never counted twice;
 - wall-aware BFS distances; per-colour minimum-cost matching of bodies to distinct holes (the
-  solver's Hungarian matcher, :mod:`~gridforge.snakes.matching`), with wall-aware and with
+  solver's Hungarian matcher, :mod:`~gridforge.snakes.solver.matching`), with wall-aware and with
   Manhattan distances;
 - 2x2 coverage and the length-weighted share of body cells outside every all-floor 2x2 square;
 - free-space components (bodies and unused holes as obstacles) and the largest free area;
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict
 
 from gridforge.grid import NEIGHBOURS_4, Cell, row_major_key
-from gridforge.snakes.matching import min_cost_assignment
+from gridforge.snakes.solver.matching import min_cost_assignment
 
 # A body for the analysis: its cells [head, ..., tail] and its colours, outermost first.
 BodyData = tuple[Sequence[Cell], Sequence[int]]

@@ -1,7 +1,7 @@
 """The pairwise lower bound: exact costs of bodies taken out two at a time, in a relaxed game.
 
-:meth:`Solver.bound <gridforge.snakes.search.Solver.bound>` (spec section 5) charges every body
-its distance to a hole as if no other body were on the board. When two bodies block each other
+:meth:`Solver.bound <gridforge.snakes.solver.search.Solver.bound>` (spec section 5) charges every
+body its distance to a hole as if no other body were on the board. When two bodies block each other
 (a corridor both must pass through in opposite directions) it misses the steps one spends making
 way. This module finds those steps by exact search on small parts of the game.
 
@@ -50,9 +50,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from heapq import heappop, heappush
 
-from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import BITS, CELL_MASK, LAYER_BITS, Game, State
-from gridforge.snakes.search import Solver
+from gridforge.snakes.game.rules import BITS, CELL_MASK, LAYER_BITS, Game, State
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.search import Solver
 
 DEFAULT_PAIR_STATES = 20_000
 
@@ -66,8 +66,8 @@ _META_USED = 2 * LAYER_BITS
 class PairBound:
     """The pairwise bound of a state and how it was reached.
 
-    ``bound`` is ``max(matching, partition)`` (:data:`~gridforge.snakes.matching.INF` for a dead
-    state; then no part was searched and ``partition`` is 0). ``pairs_exact`` counts the pairs
+    ``bound`` is ``max(matching, partition)`` (:data:`~gridforge.snakes.solver.matching.INF` for a
+    dead state; then no part was searched and ``partition`` is 0). ``pairs_exact`` counts the pairs
     whose relaxed cost was settled exactly, ``pairs_budget`` those that got a lower bound only
     (their search ran out of states, or one of their singles did, so they were not searched);
     ``singles_budget`` the singles whose search ran out; ``work`` the states stored by all

@@ -12,7 +12,7 @@ from typing import Literal, NotRequired, TypedDict
 
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import Envelope
-from gridforge.snakes.levelfile import LevelJson, Step
+from gridforge.snakes.game.levelfile import LevelJson, Step
 
 
 class BodyView(TypedDict):
@@ -25,7 +25,7 @@ class BodyView(TypedDict):
 
 
 class StateView(TypedDict):
-    """A state as the board draws it (:meth:`~gridforge.snakes.rules.Game.state_to_json`)."""
+    """A state as the board draws it (:meth:`~gridforge.snakes.game.rules.Game.state_to_json`)."""
 
     bodies: list[BodyView]
     holes_used: list[bool]
@@ -212,7 +212,7 @@ class RulesAnswer(TypedDict):
 
 class Reason(TypedDict):
     """Why a draft cannot be solved, found without a search
-    (:func:`~gridforge.snakes.diagnose.reasons`): the cells to outline and the words."""
+    (:func:`~gridforge.snakes.editor.diagnose.reasons`): the cells to outline and the words."""
 
     kind: str
     color: int

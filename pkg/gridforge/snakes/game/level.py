@@ -49,7 +49,7 @@ from gridforge.errors import (
 )
 from gridforge.grid import NEIGHBOURS_4, Cell
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson, PathJson
+from gridforge.snakes.game.levelfile import BodyJson, HoleJson, LevelJson, PathJson
 
 FORMAT = "gridforge.snakes.level/1"
 

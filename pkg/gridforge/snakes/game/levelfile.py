@@ -1,11 +1,11 @@
 """The level file's JSON shapes as types (spec section 7): a level, or a draft the editor
-is still building, after :func:`~gridforge.snakes.level.validate_level` has accepted its
+is still building, after :func:`~gridforge.snakes.game.level.validate_level` has accepted its
 shape.
 
-The validated model is :class:`~gridforge.snakes.level.Level` (tuples, computed facts); these
+The validated model is :class:`~gridforge.snakes.game.level.Level` (tuples, computed facts); these
 are the JSON objects themselves, for the code that edits them as JSON (the editor's tools,
-:mod:`gridforge.snakes.transform`, :mod:`gridforge.snakes.snapshot`) so that mypy sees every
-field it touches. Optional fields are absent, never null, as in a file.
+:mod:`gridforge.snakes.editor.transform`, :mod:`gridforge.snakes.editor.snapshot`) so that mypy sees
+every field it touches. Optional fields are absent, never null, as in a file.
 """
 
 from __future__ import annotations

@@ -36,15 +36,9 @@ from gridforge.errors import (
 )
 from gridforge.grid import Cell
 from gridforge.jsontypes import Json, JsonObject
-from gridforge.snakes.answers import DraftAnswer
-from gridforge.snakes.certificate import (
-    BATCH_FORMAT,
-    CERT_FORMAT,
-    Batch,
-    Certificate,
-    check_certificate,
-)
-from gridforge.snakes.level import (
+from gridforge.snakes.game.answers import DraftAnswer
+from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, Batch, Certificate
+from gridforge.snakes.game.level import (
     FORMAT,
     LOCK_KEYS,
     MAX_BODIES,
@@ -62,7 +56,8 @@ from gridforge.snakes.level import (
     regions,
     validate_level,
 )
-from gridforge.snakes.levelfile import HoleJson, LevelJson, LockJson, PathJson, accepted
+from gridforge.snakes.game.levelfile import HoleJson, LevelJson, LockJson, PathJson, accepted
+from gridforge.snakes.solver.recheck import check_certificate
 
 __all__ = [
     "IMPORT_MAX_BYTES",
@@ -443,7 +438,7 @@ def _hole_props(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
 
 def _transform(data: LevelJson, edit: JsonObject, fields: _Fields) -> None:
     """Mirror, rotate, move or copy the level or an area of it (:mod:`.transform`)."""
-    from gridforge.snakes.transform import transform
+    from gridforge.snakes.editor.transform import transform
 
     data.update(transform(data, edit))
 
@@ -463,7 +458,7 @@ def apply_edit(level: Any, edit: Any) -> DraftAnswer:
     path starts on; ``{"tool": "resize", "cols", "rows"}``; ``{"tool": "body_props",
     "index", "colors", "frozen"?, "lock"?, "key"?}``; ``{"tool": "hole_props", "index",
     "color", "frozen"?}``; ``{"tool": "transform", "op", "area"?, "by"?}`` mirrors, rotates,
-    moves or copies (:func:`gridforge.snakes.transform.transform`); ``{"tool": "path",
+    moves or copies (:func:`gridforge.snakes.editor.transform.transform`); ``{"tool": "path",
     "cells", "color", "erase"?}`` paints a coloured path (or erases paint) along a drag;
     ``{"tool": "bridge", "cells", "erase"?}`` places (or removes) bridges (spec section 3b).
 

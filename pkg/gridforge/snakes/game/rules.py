@@ -1,7 +1,7 @@
 """The snakes rules (spec section 4): legal steps, exits, coats, freezes, locks, completion.
 
 Seed 004's "局面图" (the game-state graph): a vertex is a full state, an edge one legal step.
-A :class:`Game` compiles a :class:`~gridforge.snakes.level.Level` into flat tables once;
+A :class:`Game` compiles a :class:`~gridforge.snakes.game.level.Level` into flat tables once;
 states are then small immutable tuples of ints that hash fast, so play, search, generation
 and scoring all run on the same code.
 
@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
 from gridforge.grid import Cell
-from gridforge.snakes.level import MAX_COLOR, VERTICAL, Level, bridge_lane
+from gridforge.snakes.game.level import MAX_COLOR, VERTICAL, Level, bridge_lane
 
 if TYPE_CHECKING:
-    from gridforge.snakes.answers import StateView
+    from gridforge.snakes.game.answers import StateView
 
 State = tuple[int, ...]
 Move = int

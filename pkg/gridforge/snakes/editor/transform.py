@@ -16,7 +16,8 @@ mirroring twice, or rotating four times, gives back the very level, and its SHA-
 
 :func:`transform` refuses, with field paths under ``edit``, a transform whose result leaves
 the board or lands on something that stays; the level's validator then has the last word
-(see :func:`gridforge.snakes.editing.apply_edit`, which calls this for the ``transform`` tool).
+(see :func:`gridforge.snakes.editor.editing.apply_edit`, which calls this for the ``transform``
+tool).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any
 
 from gridforge.errors import Issue, ValidationError, is_int
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.level import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
-from gridforge.snakes.levelfile import BodyJson, HoleJson, LevelJson, PathJson
+from gridforge.snakes.game.level import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
+from gridforge.snakes.game.levelfile import BodyJson, HoleJson, LevelJson, PathJson
 
 __all__ = ["OPS", "transform"]
 

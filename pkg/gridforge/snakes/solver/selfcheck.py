@@ -3,7 +3,7 @@
 Seed 004 section 5: "小局面用独立穷举BFS校对，匹配算法用独立穷举分配校对". This module holds
 
 - :data:`SPEC_EXAMPLE`: the example level of spec section 7 (minimum 20 steps), read from
-  the package's data by :func:`gridforge.snakes.level.spec_example`.
+  the package's data by :func:`gridforge.snakes.game.level.spec_example`.
 - :func:`random_level`: tiny random boards that exhaustive BFS can settle (valid, supply
   equals demand per colour and region, 2-4 short bodies); ``features`` forces mechanics in
   ("coat", "frozen_body", "frozen_hole", "silver", "gold"); every choice comes from
@@ -22,10 +22,10 @@ from typing import Any
 
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.level import Level, spec_example, validate_level
-from gridforge.snakes.matching import brute_force_assignment, min_cost_assignment
-from gridforge.snakes.rules import Game
-from gridforge.snakes.search import Solver, bfs_optimum, goal_distances
+from gridforge.snakes.game.level import Level, spec_example, validate_level
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.matching import brute_force_assignment, min_cost_assignment
+from gridforge.snakes.solver.search import Solver, bfs_optimum, goal_distances
 
 # The spec's example level (section 7, data/spec_example.json): the first self-check's input.
 SPEC_EXAMPLE: JsonObject = spec_example()

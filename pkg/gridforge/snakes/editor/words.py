@@ -1,8 +1,8 @@
 """The engines' reasons as the editor says them, in the language of the call (issue 22).
 
 A certificate's ``reason``, the search's ``reason`` for an unsolvable level and the notes of
-an import are written by the engines (:mod:`gridforge.snakes.certificate`,
-:mod:`gridforge.snakes.search`, :mod:`gridforge.snakes.editing`) in the command line's
+an import are written by the engines (:mod:`gridforge.snakes.solver.certificate`,
+:mod:`gridforge.snakes.solver.search`, :mod:`gridforge.snakes.editor.editing`) in the command line's
 English, and stay so there. The editor's page layer (:mod:`gridforge.snakes.page`) says them
 through :func:`reason_words` and :func:`note_words`: each known sentence of the engines is
 matched here and said with its catalogue message (``editor.why.*``, ``editor.import.*``);
@@ -96,7 +96,7 @@ def reason_words(reason: str) -> str:
 
 
 def note_words(note: str) -> str:
-    """A note of :func:`gridforge.snakes.editing.read_import` in the call's language."""
+    """A note of :func:`gridforge.snakes.editor.editing.read_import` in the call's language."""
     match = _DROPPED.fullmatch(note)
     if not match:
         return plain(note) if language() == DEFAULT else say("editor.why.other")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from importlib import resources
 
 from gridforge.errors import parse_json
-from gridforge.snakes.level import spec_example
-from gridforge.snakes.levelfile import LevelJson, accepted
+from gridforge.snakes.game.level import spec_example
+from gridforge.snakes.game.levelfile import LevelJson, accepted
 
 __all__ = ["sample_levels"]
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from gridforge.i18n import Words
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.answers import Reason
-from gridforge.snakes.level import Level, level_from_json, regions
+from gridforge.snakes.game.answers import Reason
+from gridforge.snakes.game.level import Level, level_from_json, regions
 from gridforge.words import colour_name
 
 __all__ = ["WORDS", "reasons"]

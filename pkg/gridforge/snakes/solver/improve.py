@@ -4,12 +4,12 @@
 :func:`improve` takes any legal solution and returns one no longer, with what it learnt about
 the minimum:
 
-1. :func:`~gridforge.snakes.search.shorten` removes cycles on full states and one-step
+1. :func:`~gridforge.snakes.solver.search.shorten` removes cycles on full states and one-step
    shortcuts;
 2. exact A* under the given length: on small levels it proves the minimum (or finds it)
-   at once, and the rest is skipped; otherwise the pairwise bound (:mod:`~gridforge.snakes.pairs`)
-   may prove it (bodies that stand in each other's way only in pairs, as in levels built from
-   motifs), and the rest is skipped too;
+   at once, and the rest is skipped; otherwise the pairwise bound
+   (:mod:`~gridforge.snakes.solver.pairs`) may prove it (bodies that stand in each other's way only
+   in pairs, as in levels built from motifs), and the rest is skipped too;
 3. weighted A* restarts (:data:`RESTARTS`: ``f = g + w h`` for w = 10 and 5, greedy ones
    that find a far shorter line at once where a solution wanders, then 3/2, 3, 2, 5/4), each
    pruned by the best solution so far (``g + h >= upper`` is never stored), so each finds
@@ -21,7 +21,7 @@ the minimum:
    remain, replaces a suffix by a shortest one;
 6. steps 3-5 repeat until a pass changes nothing (so improving the result again gives it
    back unchanged), then exact A* under the final length proves the minimum or gives a lower
-   bound, and the pairwise bound (:mod:`~gridforge.snakes.pairs`) may raise that bound up to
+   bound, and the pairwise bound (:mod:`~gridforge.snakes.solver.pairs`) may raise that bound up to
    the solution.
 
 Every budget counts stored states, never seconds (the seconds arguments are safety nets that
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 from gridforge.i18n import say
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.pairs import DEFAULT_PAIR_STATES, pairwise_bound
-from gridforge.snakes.rules import Game, Move, State
-from gridforge.snakes.search import SearchResult, Solver, shorten
+from gridforge.snakes.game.rules import Game, Move, State
+from gridforge.snakes.solver.pairs import DEFAULT_PAIR_STATES, pairwise_bound
+from gridforge.snakes.solver.search import SearchResult, Solver, shorten
 
 __all__ = ["RESTARTS", "Budget", "Improved", "improve", "tighten"]
 

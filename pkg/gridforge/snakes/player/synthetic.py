@@ -7,9 +7,9 @@ counted (states evaluated, steps, restarts), and its "milliseconds" come from a 
 model, never from a clock.
 
 How it plays (:func:`play`): at each decision it looks ``depth`` steps ahead over the legal
-steps (:meth:`gridforge.snakes.rules.Game.successors`), values each step by the best
+steps (:meth:`gridforge.snakes.game.rules.Game.successors`), values each step by the best
 depth-limited estimate of the steps still needed (the admissible bound of spec section 5,
-:meth:`gridforge.snakes.search.Solver.bound`, at the leaves), adds a penalty for states it
+:meth:`gridforge.snakes.solver.search.Solver.bound`, at the leaves), adds a penalty for states it
 has already been in, and picks by a softmax with temperature ``noise`` (the player's
 imprecision). A step into a dead state (no step left, or a bound of infinity) is a dead end:
 it undoes. When ``patience`` steps pass without the best estimate improving it restarts;
@@ -30,11 +30,11 @@ import random
 from dataclasses import dataclass
 
 from gridforge.jsontypes import Json
-from gridforge.snakes.level import Level, level_from_json, level_sha256
-from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import Game, Move, State
-from gridforge.snakes.search import Solver
-from gridforge.snakes.telemetry import FORMAT, Attempt, Telemetry, repositioning_runs
+from gridforge.snakes.game.level import Level, level_from_json, level_sha256
+from gridforge.snakes.game.rules import Game, Move, State
+from gridforge.snakes.player.telemetry import FORMAT, Attempt, Telemetry, repositioning_runs
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.search import Solver
 
 HINT_STATES = 3000  # the hint search's state budget (counted; its seconds are never reached)
 HINT_SECONDS = 1e9
@@ -255,7 +255,7 @@ def play(level: Level | Json, *, seed: int, profile: Profile = Profile(),
 def export(attempts: list[Attempt], *, seed: int) -> Telemetry:
     """A telemetry export of synthetic attempts."""
     return {"format": FORMAT, "source": "synthetic", "attempts": attempts,
-            "meta": {"seed": seed, "player": "gridforge.snakes.synthetic"}}
+            "meta": {"seed": seed, "player": "gridforge.snakes.player.synthetic"}}
 
 
 def population(n: int, seed: int) -> list[tuple[str, Profile]]:

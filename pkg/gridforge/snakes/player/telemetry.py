@@ -5,7 +5,7 @@ level's SHA-256): how long until the first step, how long until the level was wo
 restarts, undos, hints, steps against the best known, repositioning runs, thinking time
 (pauses before a drag) against drag time, and dead ends entered where they were cheap to know.
 The page keeps these on the device only; the synthetic player
-(:mod:`gridforge.snakes.synthetic`) writes the same format; ``gridforge calibrate`` reads it.
+(:mod:`gridforge.snakes.player.synthetic`) writes the same format; ``gridforge calibrate`` reads it.
 
 - :func:`validate_telemetry`: a whole export, refused with field paths
   (``attempts[3].undos``), never half-loaded; returns the attempts as plain dicts.

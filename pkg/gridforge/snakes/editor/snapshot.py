@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from gridforge.jsontypes import Json, JsonObject
-from gridforge.snakes.level import FORMAT, LOCK_KEYS, level_from_json
+from gridforge.snakes.game.level import FORMAT, LOCK_KEYS, level_from_json
+from gridforge.snakes.game.rules import Game
 from gridforge.snakes.play import replayed
-from gridforge.snakes.rules import Game
 
 __all__ = ["MAX_STEPS", "level_at"]
 

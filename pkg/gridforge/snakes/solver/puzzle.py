@@ -29,10 +29,10 @@ from heapq import heappop, heappush
 from typing import Any
 
 from gridforge.errors import ValidationError
-from gridforge.snakes.level import Level, level_from_json
-from gridforge.snakes.matching import INF
-from gridforge.snakes.rules import BITS, CELL_MASK, Game, Move, State, move_to_step, moves_to
-from gridforge.snakes.search import Solver, bfs_optimum
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.rules import BITS, CELL_MASK, Game, Move, State, move_to_step, moves_to
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.search import Solver, bfs_optimum
 
 SERIAL = "serial"
 GREEDY_PROBE = 2_000  # states one body's search may store in the greedy pass of serial()

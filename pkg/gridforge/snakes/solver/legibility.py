@@ -2,7 +2,7 @@
 
 Shape of the bodies (length, folded, turns), occupancy, outer colours, each body's solo cost,
 the body bound, joint and steering steps, and the drags of a solution. Computed on the game's
-own rules (:class:`~gridforge.snakes.rules.Game`); this module imports only game modules,
+own rules (:class:`~gridforge.snakes.game.rules.Game`); this module imports only game modules,
 never the designer.
 
 Public names:
@@ -41,10 +41,10 @@ from heapq import heappop, heappush
 
 from gridforge.errors import GridforgeError
 from gridforge.grid import Cell
-from gridforge.snakes.level import Body, Level
-from gridforge.snakes.matching import INF
-from gridforge.snakes.puzzle import travel_bound
-from gridforge.snakes.rules import CELL_MASK, Game, State
+from gridforge.snakes.game.level import Body, Level
+from gridforge.snakes.game.rules import CELL_MASK, Game, State
+from gridforge.snakes.solver.matching import INF
+from gridforge.snakes.solver.puzzle import travel_bound
 
 SOLO_BUDGET = 200_000  # states one body's solo search may store by default
 
