@@ -33,7 +33,7 @@ MAX_BATTLES = 99
 _MAX_KEY_DIGITS = 16
 
 
-class PartIssue(TypedDict):
+class IssueJson(TypedDict):
     """One problem of the progress: where (a field path) and what, in the page's words."""
 
     path: str
@@ -45,7 +45,7 @@ class Part(TypedDict):
     """A part of the progress set aside, with the issues that set it aside."""
 
     part: str
-    issues: list[PartIssue]
+    issues: list[IssueJson]
 
 
 class ProgressCheck(TypedDict):
@@ -55,7 +55,7 @@ class ProgressCheck(TypedDict):
 
     value: dict[str, Any] | None
     parts: list[Part]
-    issues: list[PartIssue]
+    issues: list[IssueJson]
     whole: NotRequired[bool]
 
 
@@ -209,14 +209,14 @@ def _first_open(done: object, levels: int | None) -> int:
     return min(levels if levels is not None else MAX_SAFE, max([1, *(n + 1 for n in won)]))
 
 
-def _said(issue: Issue) -> PartIssue:
+def _said(issue: Issue) -> IssueJson:
     return {"path": issue.path, "code": issue.code, "message": issue.message}
 
 
-def _aside_issues(aside: object) -> list[PartIssue]:
+def _aside_issues(aside: object) -> list[IssueJson]:
     """The issues the page found itself (``[{path, message}]``), each in a part of its own
     path (an issue of no part, the whole value's, is not the page's to give)."""
-    issues: list[PartIssue] = []
+    issues: list[IssueJson] = []
     for entry in aside if isinstance(aside, list) else []:
         path = entry.get("path") if isinstance(entry, Mapping) else None
         if not isinstance(path, str) or part_of(path) is None:
@@ -241,7 +241,7 @@ def check_progress(value: object, levels: object = None, aside: object = None
     issues = [_said(issue) for issue in found]
     if not isinstance(value, dict) or any(part_of(i.path) is None for i in found):
         return {"value": None, "parts": [], "issues": issues, "whole": True}
-    by_part: dict[str, list[PartIssue]] = {}
+    by_part: dict[str, list[IssueJson]] = {}
     for issue in issues + _aside_issues(aside):
         by_part.setdefault(part_of(issue["path"]) or "", []).append(issue)
     fixed = copy.deepcopy(value)

@@ -15,11 +15,10 @@ from importlib import resources
 from gridforge.errors import (
     Field,
     GridforgeError,
-    Issue,
     Issues,
     Schema,
-    ValidationError,
     parse_json,
+    refusal,
 )
 from gridforge.jsontypes import Json
 from gridforge.mines.generate import preset
@@ -157,8 +156,8 @@ def daily_seed(date: object) -> int:
     except ValueError:
         day = None
     if day is None:
-        raise ValidationError([Issue("date", "type", "date is a day as YYYY-MM-DD, got "
-                                     f"{str(date)[:20]!r}")], "daily run")
+        raise refusal("daily run", "date", "type", "date is a day as YYYY-MM-DD, got "
+                      f"{str(date)[:20]!r}")
     digest = hashlib.sha256(f"gridforge.mines.daily:{day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:4], "big") % 2**31
 

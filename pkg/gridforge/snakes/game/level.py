@@ -629,22 +629,17 @@ def _supply_demand(bodies: Sequence[Body], holes: Sequence[Hole]
 
 def balance_issues(level: Level) -> list[Issue]:
     """Supply (layers) against demand (holes) per colour, whole level and per floor region."""
-    issues: list[Issue] = []
+    issues = Issues()
     supply, demand = _supply_demand(level.bodies, level.holes)
     for c in sorted(set(supply) | set(demand)):
         if supply.get(c, 0) != demand.get(c, 0):
-            issues.append(
-                Issue(
-                    "holes",
-                    "supply_demand",
-                    f"color {c}: {supply.get(c, 0)} layer(s) but {demand.get(c, 0)} hole(s)",
-                )
-            )
+            issues.add("holes", "supply_demand",
+                       f"color {c}: {supply.get(c, 0)} layer(s) but {demand.get(c, 0)} hole(s)")
     if issues:
-        return issues
+        return issues.items
     regions = floor_regions(level)
     if len(regions) <= 1:
-        return issues
+        return issues.items
     region_of = {cell: r for r, cells in enumerate(regions) for cell in cells}
     for r in range(len(regions)):
         sup, dem = _supply_demand([b for b in level.bodies if region_of[b.cells[0]] == r],
@@ -652,15 +647,10 @@ def balance_issues(level: Level) -> list[Issue]:
         for c in sorted(set(sup) | set(dem)):
             if sup.get(c, 0) != dem.get(c, 0):
                 x, y = regions[r][0]
-                issues.append(
-                    Issue(
-                        "holes",
-                        "supply_demand",
-                        f"floor region {r} (from [{x}, {y}]), color {c}: "
-                        f"{sup.get(c, 0)} layer(s) but {dem.get(c, 0)} hole(s)",
-                    )
-                )
-    return issues
+                issues.add("holes", "supply_demand",
+                           f"floor region {r} (from [{x}, {y}]), color {c}: "
+                           f"{sup.get(c, 0)} layer(s) but {dem.get(c, 0)} hole(s)")
+    return issues.items
 
 
 # ---------------------------------------------------------------- entry points

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NotRequired, TypedDict, cast
 
-from gridforge.errors import Issue, Issues, ValidationError, describe, field_path, is_int
+from gridforge.errors import Issue, Issues, ValidationError, describe, field_path, is_int, refusal
 from gridforge.jsontypes import JsonObject
 
 FORMAT = "gridforge.snakes.telemetry/1"
@@ -175,28 +175,28 @@ def validate_telemetry(data: object, what: str = "telemetry") -> Telemetry:
 
     :raises ValidationError: listing every issue; nothing is returned half-loaded.
     """
-    issues: list[Issue] = []
+    issues = Issues()
     if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a telemetry export is a JSON object")], what)
+        raise refusal(what, "", "type", "a telemetry export is a JSON object")
     for key in sorted(k for k in data if k not in TOP_KEYS):
-        issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
+        issues.add(str(key), "unknown_field", f"unknown field {key!r}")
     if data.get("format") != FORMAT:
-        issues.append(Issue("format", "format", f"must be {FORMAT!r}, got "
-                            f"{describe(data.get('format'))}"))
+        issues.add("format", "format", f"must be {FORMAT!r}, got "
+                   f"{describe(data.get('format'))}")
     if data.get("source") not in SOURCES:
-        issues.append(Issue("source", "value", f"must be one of {', '.join(SOURCES)}, got "
-                            f"{describe(data.get('source'))}"))
+        issues.add("source", "value", f"must be one of {', '.join(SOURCES)}, got "
+                   f"{describe(data.get('source'))}")
     meta = data.get("meta", {})
     if not isinstance(meta, dict) or len(meta) > 16 or not all(
             isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()):
-        issues.append(Issue("meta", "type", "meta is an object of at most 16 plain values"))
+        issues.add("meta", "type", "meta is an object of at most 16 plain values")
     attempts = data.get("attempts")
     out: list[Attempt] = []
     if not isinstance(attempts, list):
-        issues.append(Issue("attempts", "type", "must be a list of attempts"))
+        issues.add("attempts", "type", "must be a list of attempts")
     elif len(attempts) > MAX_ATTEMPTS:
-        issues.append(Issue("attempts", "too_large", f"at most {MAX_ATTEMPTS} attempts, got "
-                            f"{len(attempts)}"))
+        issues.add("attempts", "too_large", f"at most {MAX_ATTEMPTS} attempts, got "
+                   f"{len(attempts)}")
     else:
         for i, raw in enumerate(attempts):
             attempt, found = validate_attempt(raw, field_path("attempts", i))
