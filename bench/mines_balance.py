@@ -49,7 +49,8 @@ from typing import Any
 
 from gridforge.errors import parse_json
 from gridforge.mines.board import Board
-from gridforge.mines.generate import generate, preset
+from gridforge.mines.gen_table import preset
+from gridforge.mines.generate import generate
 from gridforge.mines.intents import Intent
 from gridforge.mines.run import Run
 from gridforge.mines.run_table import RunTable, load_run_table

@@ -19,8 +19,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from gridforge.mines.generate import GenTable, generate, preset, presets
-from gridforge.mines.solver import Playthrough
+from gridforge.mines.gen_table import GenTable, preset, presets
+from gridforge.mines.generate import generate
+from gridforge.mines.playthrough import Playthrough
 
 GOAL_MEDIAN = 0.15
 GOAL_P95 = 0.5

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from gridforge.mines.generate import preset
+from gridforge.mines.gen_table import preset
 from gridforge.mines.run_table import load_run_table
 from playwright.sync_api import Browser, Page, expect
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from gridforge.cli import main
-from gridforge.mines.generate import preset
+from gridforge.mines.gen_table import preset
 from gridforge.snakes.game.level import spec_example
 
 from tests.mines.fixtures import b_fog

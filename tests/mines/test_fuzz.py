@@ -30,10 +30,12 @@ from gridforge import api, cli
 from gridforge.errors import GridforgeError, parse_json
 from gridforge.mines.board import Board, initial_expansion
 from gridforge.mines.engine import Engine
-from gridforge.mines.generate import GenTable, generate, load_generated
+from gridforge.mines.gen_table import GenTable
+from gridforge.mines.generate import generate, load_generated
 from gridforge.mines.ledger import Ledger
+from gridforge.mines.playthrough import solve_board
+from gridforge.mines.position import deduce, position_from_json
 from gridforge.mines.replay import parse_script, replay
-from gridforge.mines.solver import deduce, position_from_json, solve_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -11,20 +11,18 @@ from gridforge import api
 from gridforge.errors import ValidationError
 from gridforge.mines.board import Board, spawn_cells
 from gridforge.mines.engine import Engine
+from gridforge.mines.gen_table import GenTable, preset, presets
 from gridforge.mines.generate import (
     GENERATED_FORMAT,
     GenerationError,
-    GenTable,
     check_gates,
     fog_thickness_ok,
     generate,
     generate_many,
     load_generated,
-    preset,
-    presets,
 )
 from gridforge.mines.ledger import Ledger
-from gridforge.mines.solver import solve_board
+from gridforge.mines.playthrough import solve_board
 
 IN_PYODIDE = sys.platform == "emscripten"
 PRESETS = sorted(presets())

@@ -20,7 +20,8 @@ from itertools import combinations
 import pytest
 from gridforge.grid import Cell
 from gridforge.mines.board import Board, spawn_cells
-from gridforge.mines.generate import GenTable, generate, preset
+from gridforge.mines.gen_table import GenTable, preset
+from gridforge.mines.generate import generate
 from gridforge.mines.run_table import board_seed, load_run_table
 
 SEEDS = 50

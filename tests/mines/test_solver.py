@@ -11,16 +11,9 @@ import pytest
 from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines.board import Board, initial_expansion, spawn_cells
-from gridforge.mines.solver import (
-    Deducer,
-    deduce,
-    enumerate_component,
-    geometry,
-    hint,
-    solve,
-    solve_board,
-    sumset,
-)
+from gridforge.mines.playthrough import solve, solve_board
+from gridforge.mines.position import deduce, hint
+from gridforge.mines.solver import Deducer, enumerate_component, geometry, sumset
 
 IN_PYODIDE = sys.platform == "emscripten"
 POSITIONS = 400 if IN_PYODIDE else 2500

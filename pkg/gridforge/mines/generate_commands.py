@@ -14,15 +14,10 @@ from gridforge.errors import GridforgeError, load_file
 from gridforge.files import write_text
 from gridforge.flags import int_range
 from gridforge.mines.board import MAX_BOARD_BYTES
-from gridforge.mines.generate import (
-    MAX_SEED,
-    GenTable,
-    generate_many,
-    load_generated,
-    preset,
-    presets,
-)
-from gridforge.mines.solver import StepJson, solve_board
+from gridforge.mines.gen_table import MAX_SEED, GenTable, preset, presets
+from gridforge.mines.generate import generate_many, load_generated
+from gridforge.mines.playthrough import solve_board
+from gridforge.mines.solver import StepJson
 from gridforge.progress import NO_PROGRESS, terminal_bar
 
 # A generation table is a dozen fields: a larger file is not a table.

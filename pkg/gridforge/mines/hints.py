@@ -25,7 +25,8 @@ from typing import TypedDict
 
 from gridforge.grid import Cell
 from gridforge.i18n import say, say_parts
-from gridforge.mines.solver import Step, deduce
+from gridforge.mines.position import deduce
+from gridforge.mines.solver import Step
 
 __all__ = ["CellRef", "Hint", "Part", "Proved", "next_hint", "no_hint", "parts_text", "ref"]
 

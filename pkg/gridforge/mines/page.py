@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from gridforge.mines import backend, generate, run_table, solver
+from gridforge.mines import backend, generate, playthrough, run_table
+from gridforge.mines import position as position_module
 from gridforge.mines.run_json import RunState, Telemetry
 
 if TYPE_CHECKING:  # the rules screen's module is imported when first asked for
@@ -127,14 +128,14 @@ def new_board(table: str | dict[str, Any], seed: int,
     return generate.new_board(table, seed, level)
 
 
-def solve(board: dict[str, Any], use_mine_count: bool = True) -> solver.SolveJson:
+def solve(board: dict[str, Any], use_mine_count: bool = True) -> playthrough.SolveJson:
     """The deduction solver's playthrough of ``board``: no-guess or not, steps, metrics."""
-    return solver.solve(board, use_mine_count)
+    return playthrough.solve(board, use_mine_count)
 
 
-def position_hint(position: dict[str, Any]) -> solver.PositionHint:
+def position_hint(position: dict[str, Any]) -> position_module.PositionHint:
     """What logic proves about a position (opened digits, flags, mine total) and why."""
-    return solver.hint(position)
+    return position_module.hint(position)
 
 
 # --- the rules screen (issue 21)

@@ -36,7 +36,8 @@ from gridforge.errors import GridforgeError, is_int, refusal
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
 from gridforge.mines.events import Event
-from gridforge.mines.generate import MAX_SEED, generate
+from gridforge.mines.gen_table import MAX_SEED
+from gridforge.mines.generate import generate
 from gridforge.mines.hints import Hint, next_hint, no_hint
 from gridforge.mines.intents import ActionOutcome, Intent, IntentJson
 from gridforge.mines.ledger import SPEND_KINDS

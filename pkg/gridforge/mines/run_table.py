@@ -21,7 +21,7 @@ from gridforge.errors import (
     refusal,
 )
 from gridforge.jsontypes import Json
-from gridforge.mines.generate import preset
+from gridforge.mines.gen_table import preset
 from gridforge.mines.rewards import (
     REWARD_KEYS,
     REWARDS_SCHEMA,

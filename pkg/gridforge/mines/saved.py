@@ -16,7 +16,7 @@ from gridforge.errors import (
     field_path,
     is_int,
 )
-from gridforge.mines.generate import MAX_SEED
+from gridforge.mines.gen_table import MAX_SEED
 from gridforge.mines.intents import Intent
 from gridforge.mines.rewards import (
     ITEMS,
