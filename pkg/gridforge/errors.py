@@ -220,7 +220,8 @@ class Field:
     ``test`` is a further condition on a value of the right kind. A value that fails gets one
     issue, ``code`` and ``message`` (``{value!r}``, ``{lo}``, ``{hi}`` filled in; cut to
     ``cut`` characters when given), and reads as ``fallback``; ``nullable`` lets null
-    pass. A ``required`` field that is absent gets a ``missing`` issue instead; any other
+    pass (``{shown}`` in a message is the value as :func:`describe` shows it). A
+    ``required`` field that is absent gets a ``missing`` issue instead; any other
     absent field reads as ``default`` and is checked like a given one. ``then`` checks a
     value that passed: an issue ``(code, message)`` or None.
     """
@@ -263,7 +264,7 @@ class Field:
 
     def words(self, value: object) -> str:
         """The message of a value that does not fit."""
-        text = self.message.format(value=value, lo=self.lo, hi=self.hi)
+        text = self.message.format(value=value, shown=describe(value), lo=self.lo, hi=self.hi)
         return text if self.cut is None else text[:self.cut]
 
 
@@ -289,7 +290,8 @@ class Schema:
     path the key cut to ``key_cut``; ``missing_first`` reports every absent required field
     of a :meth:`Reading.check` call before any other issue of that call; an ``open_ended``
     object may hold keys besides its fields (a part another build writes more into); the
-    fields ``first`` are checked as reading starts, before the unknown keys are reported.
+    fields ``first`` are checked as reading starts, before the unknown keys are reported;
+    ``unknown_sorted`` reports the unknown keys in sorted order, not the object's.
     """
 
     fields: tuple[Field, ...]
@@ -300,6 +302,7 @@ class Schema:
     missing_first: bool = False
     open_ended: bool = False
     first: tuple[str, ...] = ()
+    unknown_sorted: bool = False
     by_name: dict[str, Field] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -333,7 +336,8 @@ class Reading:
         self.nested: dict[str, Reading] = {}
         self.items: dict[str, list[Reading]] = {}
         self.check(*schema.first)
-        for key in () if schema.open_ended else data:
+        keys = () if schema.open_ended else sorted(data, key=str) if schema.unknown_sorted else data
+        for key in keys:
             if key not in schema.by_name:
                 self._add(str(key)[:schema.key_cut], "unknown_field", self._unknown(key))
 
