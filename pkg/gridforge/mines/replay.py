@@ -30,7 +30,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, NotRequired, TypedDict
 
-from gridforge.errors import GridforgeError, Issues, ValidationError, parse_json, refusal
+from gridforge.errors import (
+    Field,
+    GridforgeError,
+    Issues,
+    Schema,
+    ValidationError,
+    parse_json,
+    refusal,
+)
 from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
@@ -134,6 +142,16 @@ class Script:
     steps: list[ScriptStep]
 
 
+# A script's fields, declared once (its economy and steps are read by their own readers).
+_SCRIPT = Schema((
+    Field("format", message=f"format must be {SCRIPT_FORMAT!r}", code="format",
+          choices=(SCRIPT_FORMAT,), default=SCRIPT_FORMAT),
+    Field("economy"),
+    Field("start", "bool", "start is true or false", "type", default=True, fallback=True),
+    Field("steps", "list", "steps is a list", "type", fallback=[]),
+), not_object="a script is an object")
+
+
 def parse_script(script: object) -> Script:
     """Validate a replay script (object or bare list of steps) before anything runs.
 
@@ -143,28 +161,20 @@ def parse_script(script: object) -> Script:
     """
     if isinstance(script, list):
         script = {"format": SCRIPT_FORMAT, "steps": script}
-    if not isinstance(script, Mapping):
-        raise refusal("mines script", "", "type", "a script is an object")
+    script = _SCRIPT.root(script, "mines script")
     issues = Issues()
-    for key in script:
-        if key not in ("format", "economy", "start", "steps"):
-            issues.add(str(key), "unknown_field", f"unknown field {key!r}")
-    if script.get("format", SCRIPT_FORMAT) != SCRIPT_FORMAT:
-        issues.add("format", "format", f"format must be {SCRIPT_FORMAT!r}")
-    start = script.get("start", True)
-    if not isinstance(start, bool):
-        issues.add("start", "type", "start is true or false")
+    fields = _SCRIPT.read(script, issues)
+    fields.check("format", "start")
+    start = fields.flag("start")
     economy: Economy | None = None
     try:
         economy = _economy(script.get("economy"))
     except ValidationError as exc:
         issues += exc.issues
-    steps = script.get("steps")
+    fields.check("steps")
+    steps = fields.listed("steps")
     parsed: list[ScriptStep] = []
-    if not isinstance(steps, list):
-        issues.add("steps", "type", "steps is a list")
-        steps = []
-    elif len(steps) > MAX_SCRIPT_STEPS:
+    if len(steps) > MAX_SCRIPT_STEPS:
         raise refusal("mines script", "steps", "too_many",
                       f"{len(steps)} steps; the limit is {MAX_SCRIPT_STEPS}")
     intents = 0
@@ -181,7 +191,7 @@ def parse_script(script: object) -> Script:
                           f"more than {MAX_SCRIPT_INTENTS} intents in all")
     if issues:
         raise ValidationError(issues, "mines script")
-    assert economy is not None and isinstance(start, bool)  # no issue: both were valid
+    assert economy is not None  # no issue: it was valid
     return Script(economy, start, parsed)
 
 
