@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import NotRequired, TypedDict, TypeGuard, cast
 
-from gridforge.errors import Issues, ValidationError, field_path, refusal
+from gridforge.errors import Field, Issues, Schema, ValidationError, field_path
 from gridforge.snakes.design.score import WEIGHTS
 
 FORMAT = "gridforge.snakes.weights/1"
@@ -105,6 +105,16 @@ def _check_predict(predict: object, issues: Issues) -> None:
                        "must be [intercept, slope], two finite numbers")
 
 
+# A weights file's fields, declared once (the terms and the prediction maps are read below).
+_FILE = Schema((
+    Field("format", message=f"must be {FORMAT!r}", code="format", choices=(FORMAT,)),
+    Field("weights"), Field("predict"),
+    Field("fit", "object", "must be an object (the calibration's report)", "type", default={}),
+    Field("version", "str", "must be a text", "type", default=""),
+), not_object="a weights file is a JSON object", unknown_sorted=True)
+assert {f.name for f in _FILE.fields} == set(TOP_KEYS)
+
+
 def validate_weights(data: object, what: str = "weights file") -> Weights:
     """A weights file's data, checked: seven non-negative weights summing to 100 (within
     :data:`SUM_TOLERANCE`), the prediction maps as ``[intercept, slope]`` pairs of finite
@@ -113,18 +123,11 @@ def validate_weights(data: object, what: str = "weights file") -> Weights:
     :raises ValidationError: naming every problem by its field path (``weights.steps``).
     """
     issues = Issues()
-    if not isinstance(data, dict):
-        raise refusal(what, "", "type", "a weights file is a JSON object")
-    for key in sorted(k for k in data if k not in TOP_KEYS):
-        issues.add(str(key), "unknown_field", f"unknown field {key!r}")
-    if data.get("format") != FORMAT:
-        issues.add("format", "format", f"must be {FORMAT!r}")
-    _check_terms(data.get("weights"), issues)
-    _check_predict(data.get("predict"), issues)
-    if "fit" in data and not isinstance(data["fit"], dict):
-        issues.add("fit", "type", "must be an object (the calibration's report)")
-    if "version" in data and not isinstance(data["version"], str):
-        issues.add("version", "type", "must be a text")
+    fields = _FILE.read(_FILE.root(data, what), issues)
+    fields.check("format")
+    _check_terms(fields.data.get("weights"), issues)
+    _check_predict(fields.data.get("predict"), issues)
+    fields.check("fit", "version")
     if issues:
         raise ValidationError(issues, what)
     return cast(Weights, data)  # every field checked above
