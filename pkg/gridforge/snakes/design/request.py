@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from gridforge.errors import (
+    Field,
     Issues,
+    Schema,
     ValidationError,
     field_path,
     is_int,
@@ -581,6 +583,24 @@ def _check_block_request(request: JsonObject) -> JsonObject:
     return request
 
 
+def _at_most_levels(levels: list[Json]) -> tuple[str, str] | None:
+    if len(levels) > MAX_COUNT:
+        return ("too_many", f"a batch holds at most {MAX_COUNT} levels, got {len(levels)}")
+    return None
+
+
+# A batch file's fields, declared once (its request, levels and certificates are read by
+# their own readers; a field besides these is not read).
+_BATCH = Schema((
+    Field("format", message=f"format must be {BATCH_FORMAT!r}", code="format",
+          choices=(BATCH_FORMAT,)),
+    Field("request"),
+    Field("levels", "list", "levels must be a non-empty list of levels", "type", lo=1,
+          fallback=[], then=_at_most_levels),
+    Field("certificates"),
+), not_object="a batch is a JSON object", open_ended=True)
+
+
 def check_batch(data: Json) -> JsonObject:
     """Validate a whole batch file's data (``gridforge.snakes.batch/1``) before use: its
     format, its request (:func:`check_batch_request`), every level (paths ``levels[i]....``)
@@ -589,32 +609,27 @@ def check_batch(data: Json) -> JsonObject:
 
     :raises ValidationError: listing every problem found, with its field path.
     """
-    if not isinstance(data, dict):
-        raise refusal("batch", "", "type", "a batch is a JSON object")
     issues = Issues()
-    if data.get("format") != BATCH_FORMAT:
-        issues.add("format", "format", f"format must be {BATCH_FORMAT!r}")
+    given = _BATCH.root(data, "batch")
+    assert isinstance(data, dict)  # root refused anything else
+    fields = _BATCH.read(given, issues)
+    fields.check("format")
     request: JsonObject | None = None
     try:
         request = check_batch_request(data.get("request"))
     except ValidationError as exc:
         issues.extend(exc.issues)
-    levels = data.get("levels")
-    if not isinstance(levels, list) or not levels:
-        issues.add("levels", "type", "levels must be a non-empty list of levels")
-        levels = []
-    elif len(levels) > MAX_COUNT:
-        issues.add("levels", "too_many",
-                   f"a batch holds at most {MAX_COUNT} levels, got {len(levels)}")
-        levels = []
+    fields.check("levels")
+    raw_levels = given.get("levels")
+    levels = raw_levels if isinstance(raw_levels, list) and not fields.bad("levels") else []
     for i, raw in enumerate(levels):
         try:
             level_from_json(raw, balanced=False)
         except ValidationError as exc:
             issues.under(field_path("levels", i), exc.issues)
     out: JsonObject = {"format": BATCH_FORMAT, "request": request, "levels": levels}
-    if "certificates" in data:
-        certs = data["certificates"]
+    if "certificates" in given:
+        certs = given["certificates"]
         if not isinstance(certs, list) or len(certs) != len(levels):
             issues.add("certificates", "type",
                        "certificates must be a list of one certificate per level")
