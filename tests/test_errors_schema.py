@@ -174,3 +174,10 @@ def issues_of_root() -> list[Issue]:
     issues = Issues()
     issues.add("", "type", "a point is an object")
     return issues.items
+
+
+def test_an_integer_out_of_bounds_is_said_as_a_range() -> None:
+    side = Schema((Field("cols", "int", "cols must be an integer, got {shown}", "type", lo=2,
+                         hi=18, range_message="cols must be in {lo}..{hi}, got {value}"),))
+    assert issues_of(side, {"cols": 40}) == [("cols", "range", "cols must be in 2..18, got 40")]
+    assert issues_of(side, {"cols": "4"}) == [("cols", "type", 'cols must be an integer, got "4"')]

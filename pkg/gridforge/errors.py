@@ -223,7 +223,9 @@ class Field:
     pass (``{shown}`` in a message is the value as :func:`describe` shows it). A
     ``required`` field that is absent gets a ``missing`` issue instead; any other
     absent field reads as ``default`` and is checked like a given one. ``then`` checks a
-    value that passed: an issue ``(code, message)`` or None.
+    value that passed: an issue ``(code, message)`` or None. An ``"int"`` field with a
+    ``range_message`` says an integer out of bounds with it (code ``range``), as
+    :meth:`Issues.integer` does, and keeps ``message`` for a value of another kind.
     """
 
     name: str
@@ -240,6 +242,7 @@ class Field:
     test: Callable[[Any], bool] | None = None
     then: Callable[[Any], tuple[str, str] | None] | None = None
     cut: int | None = None
+    range_message: str = ""
     nested: Schema | None = None
     items: Schema | None = None
     keys: Callable[[str], bool] | None = None
@@ -261,6 +264,13 @@ class Field:
             assert isinstance(value, list)
             fits = self.lo is None or len(value) >= self.lo
         return fits and (self.test is None or self.test(value))
+
+    def refused(self, value: object) -> tuple[str, str]:
+        """The code and message of a value that does not fit: an integer out of ``lo..hi``
+        is said by ``range_message`` (code ``range``) when the field has one."""
+        if self.range_message and self.kind == "int" and is_int(value):
+            return "range", self.range_message.format(value=value, lo=self.lo, hi=self.hi)
+        return self.code, self.words(value)
 
     def words(self, value: object) -> str:
         """The message of a value that does not fit."""
@@ -366,7 +376,7 @@ class Reading:
 
     def _check(self, f: Field, value: object) -> None:
         if not f.fits(value):
-            self._add(f.name, f.code, f.words(value))
+            self._add(f.name, *f.refused(value))
             self.values[f.name] = f.fallback
             value = {} if f.kind == "object" else []
         else:

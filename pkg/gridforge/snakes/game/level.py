@@ -39,8 +39,10 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from gridforge.errors import (
+    Field,
     Issue,
     Issues,
+    Schema,
     ValidationError,
     describe,
     field_path,
@@ -215,6 +217,21 @@ def _adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
+def _side(name: str, lo: int, hi: int) -> Field:
+    return Field(name, "int", f"{name} must be an integer, got {{shown}}", "type", lo=lo, hi=hi,
+                 range_message=f"{name} must be in {{lo}}..{{hi}}, got {{value}}")
+
+
+# A level file's fields, declared once: the format and the board's size are read here, the
+# terrain, bodies and holes by the readers below (their cells need the size).
+_LEVEL = Schema((
+    Field("format", message=f"format must be {FORMAT!r}, got {{shown}}", code="format",
+          choices=(FORMAT,)),
+    _side("cols", MIN_COLS, MAX_COLS), _side("rows", MIN_ROWS, MAX_ROWS),
+    *(Field(name) for name in LEVEL_KEYS if name not in ("format", "cols", "rows")),
+), unknown_sorted=True)
+
+
 def validate_level(data: Any, *, balanced: bool = True) -> list[Issue]:
     """Every problem of a level dict, in a fixed order; empty when the level is valid."""
     issues, _ = _check(data, balanced=balanced)
@@ -226,16 +243,12 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     if not isinstance(data, dict):
         col.add("", "type", f"a level is a JSON object, got {describe(data)}")
         return col.items, None
-    col.unknown_keys(data, LEVEL_KEYS, "")
-    if data.get("format") != FORMAT:
-        col.add(
-            "format", "format", f"format must be {FORMAT!r}, got {describe(data.get('format'))}"
-        )
+    fields = _LEVEL.read(data, col)
+    fields.check("format", "cols", "rows")
 
     # Board size.
     raw_cols, raw_rows = data.get("cols"), data.get("rows")
-    ok_cols = col.integer(raw_cols, "cols", MIN_COLS, MAX_COLS, "cols") is not None
-    ok_rows = col.integer(raw_rows, "rows", MIN_ROWS, MAX_ROWS, "rows") is not None
+    ok_cols, ok_rows = not fields.bad("cols"), not fields.bad("rows")
     cols = raw_cols if is_int(raw_cols) else 0
     rows = raw_rows if is_int(raw_rows) else 0
     if ok_cols and ok_rows and (cols + 2) * (rows + 2) > MAX_PADDED_AREA:
