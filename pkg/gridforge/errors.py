@@ -427,6 +427,12 @@ class Reading:
         assert is_int(value)
         return value
 
+    def number(self, name: str) -> float:
+        """The number field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert isinstance(value, int | float) and not isinstance(value, bool)
+        return value
+
     def text(self, name: str) -> str:
         """The text field ``name`` (as checked, or its fallback)."""
         value = self.values[name]

@@ -25,7 +25,6 @@ from gridforge.errors import (
     is_int,
     parse_json,
     read_json,
-    refusal,
 )
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.design.score import (
@@ -346,6 +345,26 @@ def _parse_budgets(bad: Issues, data: JsonObject, target: float) -> dict[str, fl
     return budgets
 
 
+def _percent(value: object) -> bool:
+    return _num(value) and 0 <= value <= 100
+
+
+# A request's fields, declared once: the first few are read here, the rest by the readers
+# above (their bounds depend on one another).
+_REQUEST = Schema((
+    Field("format", message=f"format must be {REQUEST_FORMAT!r}", code="format",
+          choices=(REQUEST_FORMAT,), default=REQUEST_FORMAT),
+    Field("topology", message=f"topology must be one of {', '.join(TOPOLOGIES)}, got {{value!r}}",
+          code="choice", choices=tuple(TOPOLOGIES), default="mixed", fallback="mixed"),
+    Field("target", message="target must be a number in 0..100, got {value!r}", test=_percent,
+          fallback=50),
+    Field("tolerance", message="tolerance must be a number in 0..100, got {value!r}",
+          test=_percent, default=DEFAULT_TOLERANCE, fallback=DEFAULT_TOLERANCE),
+    *(Field(name) for name in REQUEST_KEYS
+      if name not in ("format", "topology", "target", "tolerance")),
+), not_object="a request is a JSON object", unknown_sorted=True)
+
+
 def parse_request(data: Json) -> Request:
     """Check a request (the editor's spec JSON, or the CLI's fields) and build it.
 
@@ -356,30 +375,12 @@ def parse_request(data: Json) -> Request:
     if isinstance(data, Request):
         return data
     bad = Issues()
-    if not isinstance(data, dict):
-        raise refusal("request", "", "type", "a request is a JSON object")
-    for extra in sorted(k for k in data if k not in REQUEST_KEYS):
-        bad.add(extra, "unknown_field", f"unknown field {extra!r}")
-    if data.get("format", REQUEST_FORMAT) != REQUEST_FORMAT:
-        bad.add("format", "format", f"format must be {REQUEST_FORMAT!r}")
-    topology = data.get("topology", "mixed")
-    if not isinstance(topology, str) or topology not in TOPOLOGIES:
-        bad.add("topology", "choice", f"topology must be one of {', '.join(TOPOLOGIES)}, "
-                                      f"got {topology!r}")
-        topology = "mixed"
-    raw_target = data.get("target")
-    target: float = 50
-    if not _num(raw_target) or not 0 <= raw_target <= 100:
-        bad.add("target", "range", f"target must be a number in 0..100, got {raw_target!r}")
-    else:
-        target = raw_target
-    raw_tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
-    tolerance: float = DEFAULT_TOLERANCE
-    if not _num(raw_tolerance) or not 0 <= raw_tolerance <= 100:
-        bad.add("tolerance", "range",
-                f"tolerance must be a number in 0..100, got {raw_tolerance!r}")
-    else:
-        tolerance = raw_tolerance
+    _REQUEST.root(data, "request")
+    assert isinstance(data, dict)  # root refused anything else
+    fields = _REQUEST.read(data, bad)
+    fields.check("format", "topology", "target", "tolerance")
+    topology = fields.text("topology")
+    target, tolerance = fields.number("target"), fields.number("tolerance")
     count = _int_field(bad, data, "count", "count", 1, MAX_COUNT, 1)
     seed = _int_field(bad, data, "seed", "seed", 0, 2**63 - 1, 0)
 
