@@ -84,8 +84,8 @@ export class Store extends KeepingStore {
 
   /**
    * Python's check of the progress format (issue 53: the page keeps no copy of its rules):
-   * `check(value, levels, aside)` answers Python's check's `{value, parts,
-   * issues}` (`value` null: no progress at all).
+   * `check(value, levels, aside)` answers `{value, parts, issues}` (`value` null: no
+   * progress at all).
    */
   checkWith(check) {
     this.checker = check;
@@ -132,9 +132,10 @@ export class Store extends KeepingStore {
   /**
    * The stored progress checked by Python (checkWith), part by part (issue 54): each bad
    * part, and the part of each issue of `aside` (`[{path, message}]`: what a screen found it
-   * cannot use), is set aside alone with its field paths (the whole stored text copied aside first, a
-   * notice that stays), the rest kept as stored; a value that is no progress at all is kept
-   * aside whole and a fresh one starts. Answers the parts set aside (`[{part, issues}]`).
+   * cannot use), is set aside alone with its field paths (the whole stored text copied aside
+   * first, a notice that stays), the rest kept as stored; a value that is no progress at all
+   * is kept aside whole and a fresh one starts. Answers the parts set aside (`[{part,
+   * issues}]`).
    */
   async checkProgress(aside = []) {
     for (let tries = 0; tries < 3 && this.checker; tries += 1) {
