@@ -154,3 +154,10 @@ def test_parts_cost_only_themselves(value: dict[str, Any], levels: int | None):
     for level, best in snakes["done"].items() if isinstance(snakes.get("done"), dict) else ():
         if not {f"snakes.done.{level}", "snakes.done", "snakes"} & set(parts):
             assert kept["snakes"]["done"][level] == best
+
+
+def test_the_summary_s_statuses_are_a_mines_run_s():
+    from gridforge.mines.run_words import PHASE_TEXT
+    from gridforge.saves import RUN_STATUSES
+
+    assert set(RUN_STATUSES) == set(PHASE_TEXT)  # a run's status is one of its phases
