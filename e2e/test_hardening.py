@@ -262,3 +262,35 @@ def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
             if not {f"snakes.done.{level}", "snakes.done", "snakes"} & set(parts):
                 assert kept["snakes"]["done"][level] == best
     assert 0 < wholes < len(cases)
+
+
+def test_a_part_of_the_wrong_kind_is_drawn_fresh_then_set_aside_by_python(
+        context: BrowserContext):
+    # Issue 53: the format's rules are Python's. The home screen is drawn before Python is
+    # loaded (the part it cannot read shown fresh, nothing written), then Python's check
+    # sets that part aside alone and says so.
+    saved = progress()
+    saved["snakes"] = 5
+    page = new_page(context, {KEY: json.dumps(saved)})
+    page.goto("/#home")
+    expect(page.get_by_test_id("home-snakes-place")).to_be_visible()
+    page.evaluate("() => window.gridforge.ready")
+    expect(notice(page)).to_contain_text("snakes")
+    now = stored(page)
+    assert now["snakes"] == {"done": {}, "open": 1}
+    assert now["mines"] == saved["mines"]
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_bad_open_level_is_set_aside_and_the_map_drawn_again(context: BrowserContext):
+    saved = progress()
+    saved["snakes"]["open"] = 0
+    page = new_page(context, {KEY: json.dumps(saved)})
+    page.goto("/#snakes")
+    page.evaluate("() => window.gridforge.ready")
+    expect(notice(page)).to_contain_text("snakes.open")
+    # The map shows the open level Python's check gives back: the one after the last won.
+    expect(page.locator('[data-testid="level-tile"][data-level="3"]')).to_have_attribute(
+        "data-state", "open")
+    assert stored(page)["snakes"] == {"done": DONE, "open": 3}
+    assert page.page_errors == []  # type: ignore[attr-defined]
