@@ -17,13 +17,13 @@ import statistics
 import time
 
 from gridforge.mines import page as mines
-from gridforge.snakes import play
+from gridforge.snakes import page
 from gridforge.snakes.game.mainline import mainline_level
 
 
 def mines_sizes(seed: int, inputs: int = 60) -> list[int]:
     """The JSON bytes of each answer of a run played by the page's verbs."""
-    answer = mines.new_run(seed)
+    answer = mines.open(seed)
     run_id = answer["id"]
     sizes = []
     for _ in range(inputs):
@@ -32,28 +32,28 @@ def mines_sizes(seed: int, inputs: int = 60) -> list[int]:
             break
         offer = state["offer"]
         if state["status"] == "settled":
-            answer = mines.continue_run(run_id)
+            answer = mines.act(run_id, {"do": "continue"})
         elif offer["dig"] or offer["reach"]:
             x, y = (offer["dig"] or offer["reach"])[0][:2]
-            answer = mines.primary(run_id, [x, y])
+            answer = mines.act(run_id, {"do": "primary", "cell": [x, y]})
         else:
-            answer = mines.act(run_id, {"kind": "stop"})
+            answer = mines.act(run_id, {"do": "stop"})
         sizes.append(len(json.dumps(answer)))
-    mines.close_run(run_id)
+    mines.close(run_id)
     return sizes
 
 
 def snakes_sizes(n: int) -> dict[str, float]:
     """Mean bytes per answer along level ``n``'s certificate: whole, ahead, changes, save."""
     entry = mainline_level(n)
-    session = play.start(entry["level"])["id"]
+    session = page.open(entry["level"])["id"]
     parts: dict[str, list[int]] = {"answer": [], "ahead": [], "changes": [], "save": []}
     for step in entry["certificate"]["solution"]:
-        answer = play.step(session, step)
+        answer = page.act(session, {"do": "step", "step": step})
         parts["answer"].append(len(json.dumps(answer)))
         for key in ("ahead", "changes", "save"):
             parts[key].append(len(json.dumps(answer[key])))
-    play.close(session)
+    page.close(session)
     return {key: statistics.fmean(values) for key, values in parts.items()}
 
 
@@ -62,12 +62,12 @@ def step_ms(levels: list[int]) -> float:
     times = []
     for n in levels:
         entry = mainline_level(n)
-        session = play.start(entry["level"])["id"]
+        session = page.open(entry["level"])["id"]
         for step in entry["certificate"]["solution"]:
             started = time.perf_counter()
-            play.step(session, step)
+            page.act(session, {"do": "step", "step": step})
             times.append(1000 * (time.perf_counter() - started))
-        play.close(session)
+        page.close(session)
     return statistics.median(times)
 
 

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gridforge.snakes import play
+from gridforge.snakes import page, play
 from gridforge.snakes.design.pipeline import design_levels
 from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import sync_playwright
@@ -161,14 +161,14 @@ def report_throttled(numbers: list[int], solutions: dict[int, list[Any]],
 
 def python_steps(level: dict[str, Any], solution: list[Any]) -> list[float]:
     """Milliseconds of each ``play.step`` along ``solution`` on this CPython."""
-    session = play.start(level)["id"]
+    session = page.open(level)["id"]
     times = []
     for step in solution:
         started = time.perf_counter()
-        play.step(session, step)
+        page.act(session, {"do": "step", "step": step})
         times.append(1000 * (time.perf_counter() - started))
-    assert play.view(session)["view"]["complete"]
-    play.close(session)
+    assert play.answer(play.MIDEND.current(session))["view"]["complete"]
+    page.close(session)
     return times
 
 

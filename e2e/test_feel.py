@@ -284,17 +284,18 @@ def test_a_step_and_a_refusal_add_lines_and_a_level_s_steps_exits_and_win_sound(
 
 
 def test_a_thaw_and_an_unlock_are_said_and_heard(browser: Browser, base_url: str):
-    from gridforge.snakes import play
+    from gridforge.snakes import page as snakes_page
 
     for n, kind, said in ((18, "thaw", "has thawed"), (30, "unlock", "lock of the")):
         block = block_of(n)
         level = block["levels"][(n - 1) % 25]
         steps = block["certificates"][(n - 1) % 25]["solution"]
         # the step that thaws or unlocks, as Python's own play of the solution says
-        session = play.start(level)["id"]
+        session = snakes_page.open(level)["id"]
         at = next(i for i, step in enumerate(steps, start=1)
-                  if any(e["kind"] == kind for e in play.step(session, step)["events"]))
-        play.close(session)
+                  if any(e["type"] == kind for e in
+                         snakes_page.act(session, {"do": "step", "step": step})["events"]))
+        snakes_page.close(session)
         with open_page(browser, base_url, viewport=DESK) as page:
             open_level(page, n)
             focus_board(page)

@@ -84,20 +84,21 @@ def test_a_game_played_through_the_contract_keeps_pythons_view_whole(page: Page)
       }
       answer = await contract.snakes.undo(id);
       views.push(answer.view);
-      const raw = await window.gridforge.call("gridforge.snakes.page.redo", id);
+      const raw = await window.gridforge.call("gridforge.snakes.page.act", id, { do: "redo" });
       await contract.snakes.close(id);
       return { views, rawView: raw.view, rawChanges: raw.changes.length };
     }""", [entry["level"], entry["certificate"]["solution"][:-1]])
+    from gridforge.snakes import page as snakes_page
     from gridforge.snakes import play
 
-    session = play.start(entry["level"])["id"]
-    expected = [play.view(session)["view"]]
+    session = snakes_page.open(entry["level"])["id"]
+    expected = [play.answer(play.MIDEND.current(session))["view"]]
     for step in entry["certificate"]["solution"][:-1]:  # short of the win: undo still undoes
-        play.step(session, step)
-        expected.append(play.view(session)["view"])
-    play.undo(session)
-    expected.append(play.view(session)["view"])
-    play.close(session)
+        snakes_page.act(session, {"do": "step", "step": step})
+        expected.append(play.answer(play.MIDEND.current(session))["view"])
+    snakes_page.act(session, {"do": "undo"})
+    expected.append(play.answer(play.MIDEND.current(session))["view"])
+    snakes_page.close(session)
     assert played["views"] == expected
     # what crossed from the worker was only what changed
     assert played["rawView"] is None and played["rawChanges"] > 0

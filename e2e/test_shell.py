@@ -82,7 +82,7 @@ def test_errors_speak_the_players_language(browser: Browser, base_url: str):
     with device_page(browser, base_url, "desktop") as page:
         goto_ready(page)
         error = page.evaluate("""() => window.gridforge.app
-            .call('gridforge.snakes.page.start', {cols: 'x'})
+            .call('gridforge.snakes.page.open', {cols: 'x'})
             .then(() => null, (e) => ({message: e.message, issues: e.issues || null}))""")
         assert error is not None
         assert "gridforge." not in error["message"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from gridforge.snakes import play
+from gridforge.snakes import page as snakes_page
 from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
@@ -140,13 +140,13 @@ def play_and_watch(page: Page, level: dict[str, Any], solution: list[list[Any]],
     """Play ``solution`` (its first ``upto`` steps) and compare the markers drawn after each
     step with Python's view; returns the page's snapshots, the start's first."""
     shown = PageCopy()
-    answer = shown(play.start(level))
+    answer = shown(snakes_page.open(level))
     page.evaluate(WATCH_FLIGHTS)
     snaps = [read(page)]
     assert drawn(snaps[0]) == sorted(expected(m) for m in answer["view"]["markers"])
     check_drawn(snaps[0], "start")
     for i, step in enumerate(solution[:upto], start=1):
-        answer = shown(play.step(answer["id"], step))
+        answer = shown(snakes_page.act(answer["id"], {"do": "step", "step": step}))
         mouse_step(page, step, i)
         snap = read(page)
         assert drawn(snap) == sorted(expected(m) for m in answer["view"]["markers"]), f"step {i}"
@@ -172,11 +172,11 @@ def drawn_counts(snaps: list[dict[str, Any]], kind: str) -> list[str | None]:
 def python_counts(level: dict[str, Any], solution: list[list[Any]], kind: str) -> list[str | None]:
     """The same counts from Python's view."""
     shown = PageCopy()
-    answer = shown(play.start(level))
+    answer = shown(snakes_page.open(level))
     out = []
     for step in [None, *solution]:
         if step is not None:
-            answer = shown(play.step(answer["id"], step))
+            answer = shown(snakes_page.act(answer["id"], {"do": "step", "step": step}))
         ms = [m for m in answer["view"]["markers"] if m["kind"] == kind]
         out.append(str(ms[0]["count"]) if ms else None)
     return out

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from gridforge.snakes import play
+from gridforge.snakes import page as snakes_page
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import open_page, served_site, wait_idle
@@ -71,7 +71,7 @@ def snapshot(page: Page) -> dict[str, Any]:
 
 def ends_by_rules(steps: list[list[Any]]) -> list[list[Any]]:
     """The ends the rules put where ``steps`` lead (Python on this side, a replay)."""
-    view = play.position(LEVEL_JSON, steps)["view"]
+    view = snakes_page.position(LEVEL_JSON, steps)["view"]
     out = []
     for b, body in enumerate(view["bodies"]):
         cells = body["cells"]

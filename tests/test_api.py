@@ -44,7 +44,7 @@ def test_only_the_page_contract_is_reachable():
 def test_functions_lists_the_contract_with_docs():
     listed = envelope("gridforge.api.functions")["value"]
     names = [entry["name"] for entry in listed]
-    assert "gridforge.snakes.page.start" in names and "gridforge.mines.page.act" in names
+    assert "gridforge.snakes.page.open" in names and "gridforge.mines.page.act" in names
     assert "gridforge.api.set_progress" not in names
     for entry in listed:
         assert entry["doc"], entry["name"]

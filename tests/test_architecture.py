@@ -42,6 +42,7 @@ ROOMS: dict[str, tuple[str, ...]] = {
                                  "gridforge.snakes.play"),
 }
 MAX_SNAKES_TOP_MODULES = 8  # modules at snakes/ top level besides its sub-packages
+MAX_MODULE_LINES = 800  # a module past this is split along its seams (issue 53)
 
 
 def module_files() -> dict[str, Path]:
@@ -197,6 +198,12 @@ def test_snakes_keeps_few_modules_at_its_top_level_and_each_room_says_what_it_ma
         if _is_package(room, modules):
             doc = ast.get_docstring(ast.parse(modules[room].read_text("utf-8"))) or ""
             assert "May import:" in doc, room
+
+
+def test_no_module_of_the_package_is_over_800_lines():
+    sizes = {name: len(path.read_text("utf-8").splitlines())
+             for name, path in module_files().items()}
+    assert {name: n for name, n in sizes.items() if n > MAX_MODULE_LINES} == {}
 
 
 def test_the_module_graph_has_no_cycle():

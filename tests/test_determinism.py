@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from gridforge.mines import backend as mines_run
+from gridforge.mines import page as mines_run
 from gridforge.mines.generate import generate
 from gridforge.snakes.design.line_levels import design_level
 from gridforge.snakes.design.pipeline import design_levels
@@ -48,12 +48,12 @@ def test_mines_boards_of_every_battle_preset_have_pinned_bytes():
 
 
 def test_a_mines_run_transcript_has_pinned_bytes():
-    answer = mines_run.new_run(2026)
+    answer = mines_run.open(2026)
     run_id = answer["id"]
-    transcript = [answer, mines_run.act(run_id, {"kind": "stop"})]
-    transcript.append(mines_run.continue_run(run_id))
-    transcript.append(mines_run.hint(run_id))
-    mines_run.close_run(run_id)
+    transcript = [answer, mines_run.act(run_id, {"do": "stop"})]
+    transcript.append(mines_run.act(run_id, {"do": "continue"}))
+    transcript.append(mines_run.act(run_id, {"do": "hint"}))
+    mines_run.close(run_id)
     for answer in transcript:
         answer.pop("id")  # the id counts runs; everything else must repeat
     assert digest(transcript) == MINES_RUN

@@ -26,6 +26,27 @@ from hypothesis import strategies as st
 from .page_copy import PageCopy
 
 
+def opened(mid: Midend[Any, Any, Any, Any, Any, Any, Any], spec: object) -> tuple[str, Any]:
+    """A game opened: its id and first answer."""
+    turn = mid.open(spec)
+    return turn.id, turn.envelope
+
+
+def resumed(mid: Midend[Any, Any, Any, Any, Any, Any, Any], spec: object,
+            save: object) -> tuple[str, Any]:
+    """A game resumed: its id and first answer."""
+    turn = mid.resume(spec, save)
+    return turn.id, turn.envelope
+
+
+def played(mid: Midend[Any, Any, Any, Any, Any, Any, Any], game_id: object,
+           intent: object) -> tuple[Any, Any]:
+    """One intent played: the answer and the backend's own fields."""
+    turn = mid.play(game_id, intent)
+    return turn.envelope, turn.extra
+
+
+
 @dataclass
 class Counter:
     value: int
@@ -93,10 +114,10 @@ def midend() -> Midend[Counter, int, Any, Any, str, int, str]:
 
 def test_a_game_opens_plays_undoes_redoes_and_restarts_by_id():
     mid, page = midend(), PageCopy()
-    game_id, first = mid.start(5)
+    game_id, first = opened(mid, 5)
     assert first["view"] == {"value": 0, "cells": [0] * 5} and first["changes"] is None
     assert first["save"] == {"goal": 5, "steps": [], "redo": []}
-    envelope, extra = mid.play(game_id, 1)
+    envelope, extra = played(mid, game_id, 1)
     assert extra == "yes" and envelope["events"] == ["up"] and envelope["view"] is None
     assert envelope["changes"] == [[["view", "value"], 1], [["view", "cells", 0], 1],
                                    [["offer", "undo"], True], [["offer", "down"], True]]
@@ -104,88 +125,88 @@ def test_a_game_opens_plays_undoes_redoes_and_restarts_by_id():
     page(first)
     shown = page(envelope)
     assert shown["view"] == mid.backend.view(mid.game(game_id))
-    undone = page(mid.undo(game_id))
+    undone = page(mid.undo(game_id).envelope)
     assert undone["view"]["value"] == 0 and undone["save"] == {"goal": 5, "steps": [],
                                                                 "redo": [1]}
     assert undone["offer"] == {"undo": False, "redo": True, "down": False}
-    redone = page(mid.redo(game_id))
+    redone = page(mid.redo(game_id).envelope)
     assert redone["events"] == ["up"] and redone["save"]["steps"] == [1]
-    mid.play(game_id, 1)
-    restarted = page(mid.restart(game_id))
+    played(mid, game_id, 1)
+    restarted = page(mid.restart(game_id).envelope)
     assert restarted["view"]["value"] == 0 and restarted["save"]["steps"] == []
     assert restarted["offer"] == {"undo": False, "redo": False, "down": False}
 
 
 def test_a_refused_intent_changes_nothing_and_carries_no_save():
     mid = midend()
-    game_id, _ = mid.start(5)
-    envelope, extra = mid.play(game_id, -1)
+    game_id, _ = opened(mid, 5)
+    envelope, extra = played(mid, game_id, -1)
     assert envelope["refused"] == {"reason": "below_zero", "message": "below zero"}
     assert envelope["save"] is None and envelope["changes"] == [] and extra == "no"
-    assert mid.steps(game_id) == 0
+    assert mid.entry(game_id).cursor == 0
 
 
 def test_a_new_step_drops_redo_and_the_step_limit_refuses_past_it():
     mid = midend()
-    game_id, _ = mid.start(9)
+    game_id, _ = opened(mid, 9)
     for _ in range(3):
-        mid.play(game_id, 1)
+        played(mid, game_id, 1)
     mid.undo(game_id)
     mid.undo(game_id)
-    envelope, _ = mid.play(game_id, -1)
+    envelope, _ = played(mid, game_id, -1)
     assert envelope["save"] == {"goal": 9, "steps": [1, -1], "redo": []}
     for _ in range(4):
-        mid.play(game_id, 1)
-    envelope, extra = mid.play(game_id, 1)
+        played(mid, game_id, 1)
+    envelope, extra = played(mid, game_id, 1)
     assert envelope["refused"]["reason"] == TOO_LONG and extra is None
-    assert mid.steps(game_id) == 6
+    assert mid.entry(game_id).cursor == 6
 
 
 def test_nothing_is_taken_back_once_the_game_is_over():
     mid = midend()
-    game_id, _ = mid.start(1)
-    envelope, _ = mid.play(game_id, 1)
+    game_id, _ = opened(mid, 1)
+    envelope, _ = played(mid, game_id, 1)
     assert envelope["changes"] and mid.backend.finished(mid.game(game_id))
-    undone = mid.undo(game_id)
-    assert undone["save"] is None and mid.steps(game_id) == 1
+    undone = mid.undo(game_id).envelope
+    assert undone["save"] is None and mid.entry(game_id).cursor == 1
 
 
 def test_resume_replays_the_save_and_names_the_step_at_fault():
     mid = midend()
-    game_id, _ = mid.start(5)
+    game_id, _ = opened(mid, 5)
     for step in (1, 1, -1, 1):
-        mid.play(game_id, step)
+        played(mid, game_id, step)
     mid.undo(game_id)
     save = mid.save(game_id)
     assert save == {"goal": 5, "steps": [1, 1, -1], "redo": [1]}
-    again_id, again = mid.resume(5, copy.deepcopy(save))
+    again_id, again = resumed(mid, 5, copy.deepcopy(save))
     assert again_id != game_id and again["save"] == save
-    assert again["view"] == mid.current(game_id)["view"]
-    assert mid.redo(again_id)["view"] is None and mid.game(again_id).value == 2
+    assert again["view"] == mid.current(game_id).envelope["view"]
+    assert mid.redo(again_id).envelope["view"] is None and mid.game(again_id).value == 2
     count = len(mid)
     with pytest.raises(ValidationError) as err:
-        mid.resume(5, {"goal": 5, "steps": [1, -1, -1], "redo": []})
+        resumed(mid, 5, {"goal": 5, "steps": [1, -1, -1], "redo": []})
     assert [i.path for i in err.value.issues] == ["save.steps[2]"]
     with pytest.raises(ValidationError) as err:
-        mid.resume(5, {"goal": 5, "steps": [], "redo": [-1]})
+        resumed(mid, 5, {"goal": 5, "steps": [], "redo": [-1]})
     assert [i.path for i in err.value.issues] == ["save.redo[0]"]
     assert len(mid) == count  # nothing half-opened
 
 
 def test_ids_are_never_reused_and_the_oldest_goes_past_the_limit():
     mid = midend()
-    ids = [mid.start(3)[0] for _ in range(4)]
+    ids = [opened(mid, 3)[0] for _ in range(4)]
     assert ids == ["c1", "c2", "c3", "c4"] and len(mid) == 3
     with pytest.raises(UnknownSession, match="unknown counter 'c1'"):
-        mid.play("c1", 1)
+        played(mid, "c1", 1)
     assert mid.close("c2") is True and mid.close("c2") is False
-    assert mid.start(3)[0] == "c5"
+    assert opened(mid, 3)[0] == "c5"
 
 
 @pytest.mark.parametrize("key", [None, 1, 1.5, [], {}, "x" * 1000, True])
 def test_an_id_of_any_other_kind_is_unknown_and_the_message_stays_short(key):
     mid = midend()
-    mid.start(3)
+    opened(mid, 3)
     with pytest.raises(UnknownSession) as err:
         mid.undo(key)
     assert isinstance(err.value, GridforgeError) and len(str(err.value)) < 80
@@ -196,9 +217,9 @@ def test_a_backend_that_cannot_go_back_refuses_undo_redo_and_restart():
         undoable = False
 
     mid: Midend[Counter, int, Any, Any, str, int, str] = Midend(OneWay())
-    game_id, first = mid.start(4)
+    game_id, first = opened(mid, 4)
     assert first["save"] == {"goal": 4, "steps": []}  # no redo in its saves
-    mid.play(game_id, 1)
+    played(mid, game_id, 1)
     for verb in (mid.undo, mid.redo, mid.restart):
         with pytest.raises(GridforgeError, match="cannot take steps back"):
             verb(game_id)

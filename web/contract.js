@@ -93,6 +93,9 @@ export function makeContract(invoke) {
   const copy = pageCopy();
   const play = (name) => { const f = call(name); return (...args) => f(...args).then(copy.whole); };
   const close = (name) => { const f = call(name); return (id) => { copy.forget(id); return f(id); }; };
+  // One action of a game in play: both games' pages take `act(id, {do, ...})`; `input`
+  // builds the action from the method's own arguments.
+  const act = (game, input) => { const f = play(`${game}act`); return (id, ...args) => f(id, input(...args)); };
   // A long call: `(args, onProgress({done, total, label}))`.
   const long = (name) => (args, onProgress = () => {}) =>
     invoke(name, args, onProgress).catch((error) => { throw playerError(error); });
@@ -112,12 +115,12 @@ export function makeContract(invoke) {
         facts ??= factsCall().catch((error) => { facts = null; throw error; });
         return facts;
       },
-      start: play(`${SNAKES}start`),
+      start: play(`${SNAKES}open`),
       resume: play(`${SNAKES}resume`),
-      step: play(`${SNAKES}step`),
-      undo: play(`${SNAKES}undo`),
-      redo: play(`${SNAKES}redo`),
-      restart: play(`${SNAKES}restart`),
+      step: act(SNAKES, (step) => ({ do: "step", step })),
+      undo: act(SNAKES, () => ({ do: "undo" })),
+      redo: act(SNAKES, () => ({ do: "redo" })),
+      restart: act(SNAKES, () => ({ do: "restart" })),
       hint: call(`${SNAKES}hint`),
       close: close(`${SNAKES}close`),
       progressAfterWin: call(`${SNAKES}progress_after_win`),
@@ -159,17 +162,18 @@ export function makeContract(invoke) {
       design: long(`${SNAKES}design_levels`),
     },
     mines: {
-      newRun: play(`${MINES}new_run`),
-      resumeRun: play(`${MINES}resume_run`),
-      closeRun: close(`${MINES}close_run`),
-      primary: play(`${MINES}primary`),
-      secondary: play(`${MINES}secondary`),
-      act: play(`${MINES}act`),
-      continueRun: play(`${MINES}continue_run`),
-      refresh: play(`${MINES}refresh`),
-      hint: play(`${MINES}hint`),
-      pickOffer: play(`${MINES}pick_offer`),
-      useItem: play(`${MINES}use_item`),
+      newRun: play(`${MINES}open`),
+      resumeRun: play(`${MINES}resume`),
+      closeRun: close(`${MINES}close`),
+      primary: act(MINES, (cell) => ({ do: "primary", cell })),
+      secondary: act(MINES, (cell) => ({ do: "secondary", cell })),
+      /** One intent of the engine, `{kind, cell}`. */
+      act: act(MINES, ({ kind, ...rest }) => ({ do: kind, ...rest })),
+      continueRun: act(MINES, () => ({ do: "continue" })),
+      refresh: act(MINES, () => ({ do: "refresh" })),
+      hint: act(MINES, () => ({ do: "hint" })),
+      pickOffer: act(MINES, (offer) => ({ do: "pick", offer })),
+      useItem: act(MINES, (item, cell) => ({ do: "use", item, ...(cell === undefined ? {} : { cell }) })),
       /** The seed of a date's daily run (a number). */
       dailySeed: call(`${MINES}daily_seed`),
       telemetry: call(`${MINES}telemetry`),

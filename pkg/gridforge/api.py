@@ -116,10 +116,10 @@ def resolve(name: str) -> Callable[..., Any]:
     if module_name not in (__name__, *PAGE_MODULES) or func_name not in _names(module_name):
         raise GridforgeError(f"unknown function {name!r}: the page may call only the names "
                              "that gridforge.api.functions() lists")
-    func = getattr(_contract(module_name), func_name)
+    func: object = getattr(_contract(module_name), func_name)
     if not callable(func):  # pragma: no cover - a contract that lists a non-function
         raise GridforgeError(f"unknown function {name!r}")
-    return func  # type: ignore[no-any-return]
+    return func
 
 
 def functions() -> list[dict[str, str]]:

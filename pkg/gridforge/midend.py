@@ -5,7 +5,7 @@ backend (:class:`Backend`) says how to open a game, read a save, play one intent
 the page draws and may offer; this module holds every game in play by the id it answered
 and does, once for both games, what play around the rules needs:
 
-- ids: an opening verb (:meth:`Midend.start`, :meth:`Midend.resume`) answers an id; every
+- ids: an opening verb (:meth:`Midend.open`, :meth:`Midend.resume`) answers an id; every
   other verb takes it first; past :attr:`Backend.limit` the oldest game is forgotten, and an
   id this worker does not hold is refused with :class:`UnknownSession` (the page then
   resumes from its save, after a reload or a worker restart);
@@ -19,6 +19,10 @@ and does, once for both games, what play around the rules needs:
   last answer (:func:`changes`, applied in the page by contract.js and here by
   :func:`apply_changes`); the ``events`` of what was just played; ``refused``; the ``save``
   only when the answer changed it (a settled action), else null.
+
+Every verb answers a :class:`Turn`: the envelope with what the game's page needs to add its
+own fields (the game, its steps, the view just drawn, what its backend's play answered), so
+that a page builds its answer from one call and never asks the midend again by id.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypedDict, TypeVar
 
 from gridforge.errors import GridforgeError, Issue, ValidationError
-from gridforge.jsontypes import Json, JsonObject
+from gridforge.jsontypes import JsonObject
 
 G = TypeVar("G")  # a game in play, as its backend keeps it
 P = TypeVar("P")  # a position of a game, kept for undo
@@ -57,7 +61,8 @@ class Refusal(TypedDict):
     message: str
 
 
-Change = list[Json]  # [path, value]: the value now at ``path`` (keys and indices)
+Change = list[object]  # [path, value]: the value now at ``path`` (keys and indices)
+Save = dict[str, object]  # the backend's header, then ``steps`` (and ``redo``)
 
 
 class Envelope(TypedDict, Generic[V, F, E, S]):
@@ -69,7 +74,7 @@ class Envelope(TypedDict, Generic[V, F, E, S]):
     changes: list[Change] | None
     events: list[E]
     refused: Refusal | None
-    save: JsonObject | None  # when this answer changed the game, else null
+    save: Save | None  # when this answer changed the game, else null
 
 
 @dataclass
@@ -90,6 +95,20 @@ class Resumed(Generic[G, S]):
     game: G
     steps: list[S]
     redo: list[S] = field(default_factory=list)
+
+
+@dataclass
+class Turn(Generic[G, V, F, E, S, X]):
+    """A verb's answer (:class:`Envelope`) and what the page adds its own fields from: the
+    game's id and the game, the steps played, the view just drawn and what the backend's
+    play answered (None when nothing was played)."""
+
+    id: str
+    envelope: Envelope[V, F, E, S]
+    game: G
+    steps: int
+    view: V
+    extra: X | None = None
 
 
 class Backend(Protocol[G, P, V_co, F_co, E, S, X]):
@@ -142,15 +161,14 @@ class Backend(Protocol[G, P, V_co, F_co, E, S, X]):
 
 
 @dataclass
-class Entry(Generic[G, P, V, S]):
+class Entry(Generic[G, P, S]):
     """One game in play: the backend's game and the midend's history of it."""
 
     game: G
     steps: list[S] = field(default_factory=list)  # played, then undone (from ``cursor``)
     positions: list[P] = field(default_factory=list)  # before each played step (undoable)
     cursor: int = 0
-    shown: JsonObject | None = None  # the view and offer the page holds
-    view: V | None = None  # the view last answered
+    shown: dict[str, object] | None = None  # the view and offer the page holds
 
 
 class Midend(Generic[G, P, V, F, E, S, X]):
@@ -160,11 +178,11 @@ class Midend(Generic[G, P, V, F, E, S, X]):
         if backend.limit < 1:
             raise ValueError("a midend holds at least one game")
         self.backend = backend
-        self.entries: dict[str, Entry[G, P, V, S]] = {}
+        self.entries: dict[str, Entry[G, P, S]] = {}
         self.count = 0
 
     # ------------------------------------------------------------------ ids
-    def entry(self, game_id: object) -> Entry[G, P, V, S]:
+    def entry(self, game_id: object) -> Entry[G, P, S]:
         """The game named ``game_id``; :class:`UnknownSession` when there is none."""
         if not isinstance(game_id, str) or game_id not in self.entries:
             shown = repr(game_id) if isinstance(game_id, str | int | None) \
@@ -176,7 +194,7 @@ class Midend(Generic[G, P, V, F, E, S, X]):
         """The backend's game named ``game_id`` (for the game's own verbs)."""
         return self.entry(game_id).game
 
-    def _add(self, entry: Entry[G, P, V, S]) -> str:
+    def _add(self, entry: Entry[G, P, S]) -> str:
         self.count += 1
         game_id = f"{self.backend.prefix}{self.count}"
         self.entries[game_id] = entry
@@ -192,20 +210,19 @@ class Midend(Generic[G, P, V, F, E, S, X]):
         return len(self.entries)
 
     # ------------------------------------------------------------------ opening
-    def start(self, spec: object) -> tuple[str, Envelope[V, F, E, S]]:
-        """Open a new game on ``spec``: its id and first answer (view and save in full)."""
-        entry: Entry[G, P, V, S] = Entry(self.backend.new(spec))
-        game_id = self._add(entry)
-        return game_id, self._answer(game_id, entry, [], None, saved=True)
+    def open(self, spec: object) -> Turn[G, V, F, E, S, X]:
+        """Open a new game on ``spec``: its first answer (view and save in full)."""
+        entry: Entry[G, P, S] = Entry(self.backend.new(spec))
+        return self._answer(self._add(entry), entry, [], None, saved=True)
 
-    def resume(self, spec: object, save: object) -> tuple[str, Envelope[V, F, E, S]]:
+    def resume(self, spec: object, save: object) -> Turn[G, V, F, E, S, X]:
         """Open a game where ``save`` left it: the one replay of play (its steps, then its
         ``redo``, undone again).
 
         :raises ValidationError: naming the field or step at fault; nothing is opened."""
         backend = self.backend
         resumed = backend.read_save(spec, save)
-        entry: Entry[G, P, V, S] = Entry(resumed.game)
+        entry: Entry[G, P, S] = Entry(resumed.game)
         for key, steps in (("steps", resumed.steps), ("redo", resumed.redo)):
             for i, step in enumerate(steps):
                 if backend.undoable:
@@ -219,18 +236,16 @@ class Midend(Generic[G, P, V, F, E, S, X]):
                 entry.cursor += 1
         for _ in resumed.redo:
             self._back(entry)
-        game_id = self._add(entry)
-        return game_id, self._answer(game_id, entry, [], None, saved=True)
+        return self._answer(self._add(entry), entry, [], None, saved=True)
 
     # ------------------------------------------------------------------ play
-    def play(self, game_id: object, intent: object) -> tuple[Envelope[V, F, E, S], X | None]:
+    def play(self, game_id: object, intent: object) -> Turn[G, V, F, E, S, X]:
         """Play one intent: the answer (``refused`` when the rules or the step limit refuse)
-        and the game's own answer fields (None when refused by the limit)."""
+        with the game's own answer fields (``extra``: None when refused by the limit)."""
         entry = self.entry(game_id)
-        assert isinstance(game_id, str)
         backend = self.backend
         if entry.cursor >= backend.max_steps:
-            return self._answer(game_id, entry, [], TOO_LONG), None
+            return self._answer(str(game_id), entry, [], TOO_LONG)
         position = backend.position(entry.game) if backend.undoable else None
         played = backend.play(entry.game, intent)
         if played.record is not None:
@@ -240,10 +255,10 @@ class Midend(Generic[G, P, V, F, E, S, X]):
                 entry.positions.append(position)
             entry.steps.append(played.record)
             entry.cursor += 1
-        return self._answer(game_id, entry, played.events, played.refused,
-                            saved=played.record is not None), played.extra
+        return self._answer(str(game_id), entry, played.events, played.refused,
+                            saved=played.record is not None, extra=played.extra)
 
-    def undo(self, game_id: object) -> Envelope[V, F, E, S]:
+    def undo(self, game_id: object) -> Turn[G, V, F, E, S, X]:
         """Take back the last step (it goes to redo); nothing once the game is over."""
         entry = self._undoable(game_id)
         changed = entry.cursor > 0 and not self.backend.finished(entry.game)
@@ -251,7 +266,7 @@ class Midend(Generic[G, P, V, F, E, S, X]):
             self._back(entry)
         return self._answer(str(game_id), entry, [], None, saved=changed)
 
-    def redo(self, game_id: object) -> Envelope[V, F, E, S]:
+    def redo(self, game_id: object) -> Turn[G, V, F, E, S, X]:
         """Play again the first step undone; nothing once the game is over."""
         entry = self._undoable(game_id)
         backend = self.backend
@@ -263,9 +278,10 @@ class Midend(Generic[G, P, V, F, E, S, X]):
             return self._answer(str(game_id), entry, [], played.refused)
         entry.positions.append(position)
         entry.cursor += 1
-        return self._answer(str(game_id), entry, played.events, None, saved=True)
+        return self._answer(str(game_id), entry, played.events, None, saved=True,
+                            extra=played.extra)
 
-    def restart(self, game_id: object) -> Envelope[V, F, E, S]:
+    def restart(self, game_id: object) -> Turn[G, V, F, E, S, X]:
         """Back to the start, with no steps and nothing to redo."""
         entry = self._undoable(game_id)
         if entry.positions:
@@ -275,56 +291,46 @@ class Midend(Generic[G, P, V, F, E, S, X]):
         entry.cursor = 0
         return self._answer(str(game_id), entry, [], None, saved=True)
 
-    def current(self, game_id: object) -> Envelope[V, F, E, S]:
+    def current(self, game_id: object) -> Turn[G, V, F, E, S, X]:
         """The game's answer as it stands, with the view, offer and save in full (the page
         asks this when it holds no copy of them)."""
         entry = self.entry(game_id)
         entry.shown = None
         return self._answer(str(game_id), entry, [], None, saved=True)
 
-    def view(self, game_id: object) -> V:
-        """The view the game's last answer drew."""
-        view = self.entry(game_id).view
-        assert view is not None  # every game has answered once it is held
-        return view
-
-    def save(self, game_id: object) -> JsonObject:
+    def save(self, game_id: object) -> Save:
         """What the page stores to resume the game."""
         return self._save(self.entry(game_id))
 
-    def steps(self, game_id: object) -> int:
-        """The number of steps played (undone ones not counted)."""
-        return self.entry(game_id).cursor
-
     # ------------------------------------------------------------------ inside
-    def _undoable(self, game_id: object) -> Entry[G, P, V, S]:
+    def _undoable(self, game_id: object) -> Entry[G, P, S]:
         entry = self.entry(game_id)
         if not self.backend.undoable:
             raise GridforgeError(f"a {self.backend.what} cannot take steps back")
         return entry
 
-    def _back(self, entry: Entry[G, P, V, S]) -> None:
+    def _back(self, entry: Entry[G, P, S]) -> None:
         entry.cursor -= 1
         self.backend.restore(entry.game, entry.positions.pop())
 
-    def _save(self, entry: Entry[G, P, V, S]) -> JsonObject:
-        out = dict(self.backend.header(entry.game))
-        out["steps"] = list(entry.steps[:entry.cursor])  # type: ignore[arg-type]
+    def _save(self, entry: Entry[G, P, S]) -> Save:
+        out: Save = {**self.backend.header(entry.game), "steps": entry.steps[:entry.cursor]}
         if self.backend.undoable:
-            out["redo"] = list(entry.steps[entry.cursor:])  # type: ignore[arg-type]
+            out["redo"] = entry.steps[entry.cursor:]
         return out
 
-    def _answer(self, game_id: str, entry: Entry[G, P, V, S], events: list[E],
-                refused: str | None, saved: bool = False) -> Envelope[V, F, E, S]:
+    def _answer(self, game_id: str, entry: Entry[G, P, S], events: list[E],
+                refused: str | None, saved: bool = False,
+                extra: X | None = None) -> Turn[G, V, F, E, S, X]:
         backend = self.backend
         game = entry.game
         over = backend.finished(game)
         can_undo = backend.undoable and not over and entry.cursor > 0
         can_redo = backend.undoable and not over and entry.cursor < len(entry.steps)
         view, offer = backend.view(game), backend.offer(game, can_undo, can_redo)
-        shown: JsonObject = {"view": view, "offer": offer}  # type: ignore[dict-item]
-        before, entry.shown, entry.view = entry.shown, shown, view
-        return {
+        shown: dict[str, object] = {"view": view, "offer": offer}
+        before, entry.shown = entry.shown, shown
+        envelope: Envelope[V, F, E, S] = {
             "id": game_id,
             "view": view if before is None else None,
             "offer": offer if before is None else None,
@@ -334,10 +340,11 @@ class Midend(Generic[G, P, V, F, E, S, X]):
                                                      "message": backend.refusal(refused)},
             "save": self._save(entry) if saved else None,
         }
+        return Turn(game_id, envelope, game, entry.cursor, view, extra)
 
 
 # ---------------------------------------------------------------------- changes
-def changes(before: Json, after: Json) -> list[Change]:
+def changes(before: object, after: object) -> list[Change]:
     """What turns ``before`` into ``after``: ``[path, value]`` pairs, the value now at each
     path (object keys and list indices). Objects with the same keys and lists of the same
     length are compared member by member; anything else that differs is given whole. Values
@@ -347,7 +354,7 @@ def changes(before: Json, after: Json) -> list[Change]:
     return out
 
 
-def _diff(before: Json, after: Json, path: list[Json], out: list[Change]) -> None:
+def _diff(before: object, after: object, path: list[object], out: list[Change]) -> None:
     # Equal parts are skipped whole (compared in C, not member by member). As in Python,
     # 1 == 1.0 == True here: a view keeps each field's kind, so only a change of value counts.
     if type(before) is type(after) and before == after:
@@ -362,7 +369,7 @@ def _diff(before: Json, after: Json, path: list[Json], out: list[Change]) -> Non
         out.append([path, after])
 
 
-def apply_changes(value: Json, changed: Sequence[Change]) -> Json:
+def apply_changes(value: object, changed: Sequence[Change]) -> object:
     """``value`` with ``changed`` applied (:func:`changes`' inverse); ``value`` is copied
     along the changed paths only, never changed itself."""
     for path, new in changed:
@@ -371,7 +378,7 @@ def apply_changes(value: Json, changed: Sequence[Change]) -> Json:
     return value
 
 
-def _set(value: Json, path: list[Json], new: Json) -> Json:
+def _set(value: object, path: list[object], new: object) -> object:
     if not path:
         return new
     key, rest = path[0], path[1:]
@@ -394,6 +401,8 @@ __all__ = [
     "Played",
     "Refusal",
     "Resumed",
+    "Save",
+    "Turn",
     "UnknownSession",
     "Unreplayable",
     "apply_changes",

@@ -321,16 +321,13 @@ class PlayedRun:
     def __init__(self, seed: int | None = None, table: RunTable | None = None,
                  saved: Any = None) -> None:
         self.midend: Midend[Any, Any, Any, Any, Any, Any, Any] = Midend(Mines(table))
-        if saved is None:
-            self.id, _ = self.midend.start(seed)
-        else:
-            self.id, _ = self.midend.resume(None, saved)
-        self.run: Run = self.midend.game(self.id).run
+        turn = self.midend.open(seed) if saved is None else self.midend.resume(None, saved)
+        self.id = turn.id
+        self.run: Run = turn.game.run
 
     def _input(self, verb: str, **given: Any) -> dict[str, Any]:
-        envelope, extra = self.midend.play(self.id, Input(verb, **given))
-        own = {key: value for key, value in (extra or {}).items() if key != "refused"}
-        return {**envelope, **own}  # as the page's verbs answer: a refusal is the envelope's
+        turn = self.midend.play(self.id, Input(verb, **given))
+        return {**turn.envelope, **(turn.extra or {})}  # as the page's act answers
 
     def primary(self, cell: Cell) -> dict[str, Any]:
         return self._input("primary", cell=cell)

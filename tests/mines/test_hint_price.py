@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from gridforge.errors import ValidationError
-from gridforge.mines import backend as runs
+from gridforge.mines import page as runs
 from gridforge.mines.intents import Intent
 from gridforge.mines.run import Run
 from gridforge.mines.run_table import RunTable, load_run_table
@@ -30,22 +30,22 @@ def dig_hinted(run: PlayedRun, answer: dict) -> None:
 
 def test_a_hint_spends_one_from_the_stock_and_the_state_says_so():
     shown = PageCopy()
-    answer = shown(runs.new_run(3))
+    answer = shown(runs.open(3))
     run_id = answer["id"]
     per = load_run_table().hints_per_battle
     assert per >= 2
     assert answer["view"]["hints"] == {"left": per, "per_battle": per, "price": 1,
                                        "can_ask": True}
-    paid = shown(runs.hint(run_id))
+    paid = shown(runs.act(run_id, {"do": "hint"}))
     assert paid["cell"] is not None and paid["price"] == 1
     assert paid["view"]["hints"]["left"] == per - 1 == paid["hints_left"]
     assert paid["save"]["steps"][-1] == {"do": "hint"}
     # Asking again about the same cell shows it again for free; nothing is recorded.
-    again = runs.hint(run_id)
+    again = runs.act(run_id, {"do": "hint"})
     assert again["cell"] == paid["cell"] and again["price"] == 0
     assert again["save"] is None  # nothing changed: nothing to store
     assert shown(again)["view"]["hints"]["left"] == per - 1
-    runs.close_run(run_id)
+    runs.close(run_id)
 
 
 def test_with_the_stock_spent_a_hint_is_refused_and_nothing_changes():
@@ -110,11 +110,11 @@ def test_a_run_saved_under_an_earlier_table_is_refused_naming_the_table():
     run.primary(tuple(run.to_json()["offer"]["reach"][0][:2]))
     for earlier in ("817c6c45d8aeeec1", "86b4b48766a9c609", "0000000000000000"):
         with pytest.raises(ValidationError, match=r"table: .*other run rules"):
-            runs.resume_run({**run.save(), "table": earlier})
-    answer = runs.resume_run(run.save())
+            runs.resume({**run.save(), "table": earlier})
+    answer = runs.resume(run.save())
     assert answer["view"]["board"] == run.to_json()["board"]
     assert answer["messages"] == []
-    runs.close_run(answer["id"])
+    runs.close(answer["id"])
 
 
 def test_the_table_checks_the_hint_stock():

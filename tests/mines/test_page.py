@@ -170,20 +170,21 @@ def state_of(answer: dict) -> dict:
 
 
 def test_resume_through_the_page_rebuilds_board_ap_flags_and_hp():
-    answer = page.new_run(12)
+    answer = page.open(12)
     run_id = answer["id"]
     state = state_of(answer)
     x, y, sx, sy = state["offer"]["reach"][0]
-    state_of(page.primary(run_id, [sx, sy]))  # a move beside a concealed cell
-    state = state_of(page.primary(run_id, [x, y]))  # a dig
+    # a move beside a concealed cell
+    state_of(page.act(run_id, {"do": "primary", "cell": [sx, sy]}))
+    state = state_of(page.act(run_id, {"do": "primary", "cell": [x, y]}))  # a dig
     if not state["offer"]["flag_place"]:
         x, y, sx, sy = state["offer"]["reach"][0]
-        state = state_of(page.primary(run_id, [sx, sy]))
+        state = state_of(page.act(run_id, {"do": "primary", "cell": [sx, sy]}))
     fx, fy = state["offer"]["flag_place"][0]
-    last = page.secondary(run_id, [fx, fy])
+    last = page.act(run_id, {"do": "secondary", "cell": [fx, fy]})
     assert last["save"] is not None  # a flag placed changes the run: the answer saves it
     state = state_of(last)
-    resumed = page.resume_run(last["save"])
+    resumed = page.resume(last["save"])
     assert resumed["id"] != run_id
     again = state_of(resumed)
     for key in ("board", "ap", "rap", "player", "enemy", "round", "offer", "pending"):
@@ -195,7 +196,7 @@ def _played_with_its_log(seed: int) -> tuple[dict, dict, list[str]]:
     """A run played through the page (far-click digs, continues after each settlement): its
     last answer made whole, its state, and the log lines its answers gave since the current
     board began, as the page keeps them."""
-    answer = page.new_run(seed)
+    answer = page.open(seed)
     run_id, shown = answer["id"], list(answer["log"])
     state = state_of(answer)
     boards = 1
@@ -203,12 +204,12 @@ def _played_with_its_log(seed: int) -> tuple[dict, dict, list[str]]:
         if state["status"] in ("won", "lost") or (len(shown) > 40 and boards > 1):
             break
         if state["can_continue"]:
-            answer = page.continue_run(run_id)
+            answer = page.act(run_id, {"do": "continue"})
         elif state["offer"]["reach"]:
             x, y, _sx, _sy = state["offer"]["reach"][0]
-            answer = page.primary(run_id, [x, y])
+            answer = page.act(run_id, {"do": "primary", "cell": [x, y]})
         else:
-            answer = page.act(run_id, {"kind": "stop", "cell": [0, 0]})
+            answer = page.act(run_id, {"do": "stop", "cell": [0, 0]})
         now = state_of(answer)
         if (now["battle"], now["board_no"]) != (state["battle"], state["board_no"]):
             shown, boards = [], boards + 1  # a new board: the page starts its log anew
@@ -222,16 +223,16 @@ def test_resume_gives_back_the_event_log_as_it_was_shown(monkeypatch):
     for seed in range(8):
         answer, state, shown = _played_with_its_log(seed)
         assert shown
-        assert page.resume_run(answer["save"])["log"] == shown[-60:]  # the page keeps 60
+        assert page.resume(answer["save"])["log"] == shown[-60:]  # the page keeps 60
         new_boards += state["board_no"] > 1 or state["battle"] > 1
     assert new_boards  # some runs reached a later board: its log starts with that board
     monkeypatch.setattr(backend, "RESUMED_LOG_LINES", 10)  # the newest lines, when more
-    assert page.resume_run(answer["save"])["log"] == shown[-10:]
+    assert page.resume(answer["save"])["log"] == shown[-10:]
 
 
 def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing():
-    good = page.new_run(5)["save"]
-    count = len(backend.MIDEND)
+    good = page.open(5)["save"]
+    count = len(page.MIDEND)
     cases = {
         "format": {**good, "format": "x"},
         "seed": {**good, "seed": "5"},
@@ -245,11 +246,11 @@ def test_a_bad_save_is_refused_naming_the_field_and_changes_nothing():
     }
     for path, data in cases.items():
         with pytest.raises(ValidationError) as info:
-            page.resume_run(data)
+            page.resume(data)
         assert path in [issue.path for issue in info.value.issues], (path, info.value.issues)
     with pytest.raises(ValidationError):
-        page.resume_run([])
-    assert len(backend.MIDEND) == count
+        page.resume([])
+    assert len(page.MIDEND) == count
 
 
 def test_the_move_tree_gives_exactly_the_engines_move_paths():
@@ -405,8 +406,8 @@ def test_telemetry_counts_inputs_ap_batches_chains_and_rejections():
 
 
 def test_the_page_lists_the_run_calls():
-    for name in ("new_run", "resume_run", "primary", "secondary", "act", "continue_run",
-                 "refresh", "hint", "telemetry", "run_state", "close_run"):
+    for name in ("open", "resume", "act", "close", "telemetry", "run_state", "move_path"):
         assert name in page.__all__ and callable(getattr(page, name))
-    with pytest.raises(ValidationError):
-        page.primary(page.new_run(1)["id"], [1, "2"])
+    with pytest.raises(ValidationError) as info:
+        page.act(page.open(1)["id"], {"do": "primary", "cell": [1, "2"]})
+    assert [issue.path for issue in info.value.issues] == ["input.cell"]

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.mines import backend as runs
+from gridforge.mines import page as runs
 from gridforge.mines.intents import Intent
 from gridforge.mines.rewards import ITEMS, OFFER_KINDS, dig_groups, draw_offers
 from gridforge.mines.run import Run
@@ -121,7 +121,7 @@ def test_the_probe_reads_the_board_and_changes_no_event():
     assert run.session.drain() == []  # the query face: no event emitted
     assert [safe[0], safe[1], board.true_digit(safe)] in run.view()["probed"]
     refused = run.use_item("probe", safe)  # probed already
-    assert refused["accepted"] is False and run.last_step is None
+    assert refused["accepted"] is False and refused["step"] is None
     assert run.items["probe"] == 0
 
 
@@ -159,7 +159,7 @@ def test_the_lantern_marks_a_safe_concealed_cell():
     cell = tuple(answer["cell"])
     assert not board.is_mine(cell) and not run.session.engine.is_open(cell)
     assert list(cell) in run.view()["marked"]
-    assert run.last_step == {"do": "use", "item": "lantern", "cell": list(cell)}
+    assert answer["step"] == {"do": "use", "item": "lantern", "cell": list(cell)}
 
 
 @settings(max_examples=12, deadline=None)
@@ -182,9 +182,9 @@ def test_items_never_change_the_engines_events(seed, items):
 
 
 def resumed(save: dict) -> dict:
-    answer = runs.resume_run(save)
+    answer = runs.resume(save)
     view = runs.run_state(answer["id"])
-    runs.close_run(answer["id"])
+    runs.close(answer["id"])
     return view
 
 
@@ -201,16 +201,16 @@ def easy_backend():
 def dig(run_id: str) -> dict:
     """A click on a concealed safe cell the test player knows of."""
     cell = next_safe_dig(runs.MIDEND.game(run_id).run)[-1].cell
-    return runs.primary(run_id, list(cell))
+    return runs.act(run_id, {"do": "primary", "cell": list(cell)})
 
 
 def test_saves_mid_round_after_an_item_and_with_offers_open_resume_exactly(easy_backend):
-    run_id = runs.new_run(5)["id"]
+    run_id = runs.open(5)["id"]
     dig(run_id)
-    save = runs.use_item(run_id, "shield")["save"]  # an item used, mid-round
+    save = runs.act(run_id, {"do": "use", "item": "shield"})["save"]  # an item used, mid-round
     assert runs.run_state(run_id)["shields"] == 1
     assert resumed(save) == runs.run_state(run_id)
-    save = runs.use_item(run_id, "lantern")["save"]
+    save = runs.act(run_id, {"do": "use", "item": "lantern"})["save"]
     assert runs.run_state(run_id)["marked"] and resumed(save) == runs.run_state(run_id)
     for _ in range(100):  # on to the end of the battle: the offers open
         if runs.run_state(run_id)["offers"]:
@@ -218,27 +218,28 @@ def test_saves_mid_round_after_an_item_and_with_offers_open_resume_exactly(easy_
         save = dig(run_id)["save"]
     state = runs.run_state(run_id)
     assert len(state["offers"]) == 3 and resumed(save) == state
-    assert runs.use_item(run_id, "shield")["accepted"] is False  # no round: no step
-    picked = runs.pick_offer(run_id, state["offers"][1]["id"])
+    # no round: no step
+    assert runs.act(run_id, {"do": "use", "item": "shield"})["accepted"] is False
+    picked = runs.act(run_id, {"do": "pick", "offer": state["offers"][1]["id"]})
     assert resumed(picked["save"]) == runs.run_state(run_id)
-    runs.close_run(run_id)
+    runs.close(run_id)
 
 
 def test_a_tampered_save_is_refused_naming_the_step(easy_backend):
     if True:
-        run_id = runs.new_run(5)["id"]
+        run_id = runs.open(5)["id"]
         for _ in range(100):
             if runs.run_state(run_id)["offers"]:
                 break
             dig(run_id)
         offers = [o["id"] for o in runs.run_state(run_id)["offers"]]
-        good = runs.pick_offer(run_id, offers[0])["save"]
-        runs.close_run(run_id)
+        good = runs.act(run_id, {"do": "pick", "offer": offers[0]})["save"]
+        runs.close(run_id)
         bad = copy.deepcopy(good)
         missing = next(k for k in OFFER_KINDS if k not in offers)
         bad["steps"][-1] = {"do": "pick", "offer": missing}
         with pytest.raises(ValidationError) as info:
-            runs.resume_run(bad)
+            runs.resume(bad)
         assert info.value.issues[0].path == f"steps[{len(bad['steps']) - 1}]"
         assert "not one of the offers" in info.value.issues[0].message
         for step, path in (({"do": "pick"}, "steps[0]"),
@@ -247,12 +248,12 @@ def test_a_tampered_save_is_refused_naming_the_step(easy_backend):
             broken = copy.deepcopy(good)
             broken["steps"][0] = step
             with pytest.raises(ValidationError) as info:
-                runs.resume_run(broken)
+                runs.resume(broken)
             assert info.value.issues[0].path == path
         lantern = copy.deepcopy(good)
         lantern["steps"].insert(0, {"do": "use", "item": "lantern", "cell": [0, 0]})
         with pytest.raises(ValidationError, match=r"cannot make|does not replay"):
-            runs.resume_run(lantern)
+            runs.resume(lantern)
 
 
 def test_a_run_played_twice_from_its_seed_and_steps_is_the_same():
@@ -275,10 +276,10 @@ def test_the_table_needs_its_rewards_named_by_field():
 
 
 def test_intent_on_an_unknown_item_names_it():
-    answer = runs.new_run(1)
+    answer = runs.open(1)
     with pytest.raises(GridforgeError, match="no item"):
-        runs.use_item(answer["id"], "sword")
-    runs.close_run(answer["id"])
+        runs.act(answer["id"], {"do": "use", "item": "sword"})
+    runs.close(answer["id"])
     assert Intent("stop").to_json() == {"kind": "stop"}
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
-from gridforge.mines import backend as runs
+from gridforge.mines import page as runs
 from gridforge.mines.intents import Intent
 from gridforge.mines.run import Run
 from gridforge.mines.run_table import RunTable, load_run_table
@@ -191,15 +191,15 @@ def test_no_strike_is_shown_once_the_round_so_far_fells_either_side():
 
 def test_same_seed_and_intents_replay_the_same_bytes():
     def transcript(seed: int) -> str:
-        answer = runs.new_run(seed)
+        answer = runs.open(seed)
         run_id = answer.pop("id")  # the id counts runs; everything else must repeat
         lines = [answer]
         run = runs.MIDEND.game(run_id).run
         for _ in range(3):
             for intent in next_safe_dig(run):
-                lines.append({k: v for k, v in runs.act(run_id, intent.to_json()).items()
-                              if k != "id"})
-        runs.close_run(run_id)
+                action = {"do": intent.kind, "cell": list(intent.cell)}
+                lines.append({k: v for k, v in runs.act(run_id, action).items() if k != "id"})
+        runs.close(run_id)
         return json.dumps(lines, sort_keys=True)
 
     assert transcript(99) == transcript(99)
@@ -227,22 +227,22 @@ def test_bad_input_names_the_field():
     assert "player_hp" in paths and "settlement.safe_cell_damage" in paths
     assert "battles[0].preset" in paths and "battles[0].enemy" in paths
     assert "battles[0].hp" in paths
-    answer = runs.new_run(1)
-    chord = runs.act(answer["id"], {"kind": "chord", "cell": [0, 0]})["outcome"]
+    answer = runs.open(1)
+    chord = runs.act(answer["id"], {"do": "chord", "cell": [0, 0]})["outcome"]
     assert chord == {"accepted": False, "outcome": "rejected", "reject_reason": "board_face",
                      "sub_reason": "out_of_catalog"}
     with pytest.raises(ValidationError):
         runs.act(answer["id"], ["dig", [0, 0]])
     with pytest.raises(GridforgeError, match="unknown mines run"):
-        runs.act("r-nope", {"kind": "stop"})
+        runs.act("r-nope", {"do": "stop"})
 
 
 def test_hint_proves_only_true_facts_from_what_the_player_sees():
     for seed in range(6):
-        answer = runs.new_run(seed)
+        answer = runs.open(seed)
         run = runs.MIDEND.game(answer["id"]).run
         for _ in range(3):
-            proof = runs.hint(answer["id"])
+            proof = runs.act(answer["id"], {"do": "hint"})
             board = run.session.engine.board
             assert all(not board.is_mine(tuple(cell)) for cell in proof["safe"])
             assert all(board.is_mine(tuple(cell)) for cell in proof["mines"])
@@ -250,7 +250,7 @@ def test_hint_proves_only_true_facts_from_what_the_player_sees():
             assert proof["constraints"] or proof["mine_count"]
             for intent in next_safe_dig(run):
                 run.act(intent)
-        runs.close_run(answer["id"])
+        runs.close(answer["id"])
 
 
 def test_the_table_refuses_a_list_preset_and_every_bad_field_with_a_path():

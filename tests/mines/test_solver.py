@@ -11,7 +11,8 @@ import pytest
 from gridforge import api
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.mines.board import Board, initial_expansion, spawn_cells
-from gridforge.mines.playthrough import solve, solve_board
+from gridforge.mines.page import solve
+from gridforge.mines.playthrough import solve_board
 from gridforge.mines.position import deduce, hint
 from gridforge.mines.solver import Deducer, enumerate_component, geometry, sumset
 

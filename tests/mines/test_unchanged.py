@@ -10,7 +10,7 @@ import random
 import pytest
 from gridforge import api
 from gridforge.errors import ValidationError
-from gridforge.mines import backend, page
+from gridforge.mines import page
 from gridforge.mines.intents import Intent
 from gridforge.mines.saved import MAX_STEPS
 from hypothesis import HealthCheck, given, settings
@@ -65,10 +65,11 @@ def test_a_refused_refresh_is_not_a_step():
 
 
 def test_the_page_says_why_in_both_languages():
-    opened = call("mines.page.new_run", 11)["value"]
+    opened = call("mines.page.open", 11)["value"]
     words = {}
     for language in ("en", "zh-CN"):
-        answer = call("mines.page.primary", opened["id"], [-1, -1], language=language)["value"]
+        answer = call("mines.page.act", opened["id"], {"do": "primary", "cell": [-1, -1]},
+                      language=language)["value"]
         assert answer["save"] is None and answer["refused"]["reason"].startswith("unchanged.")
         words[language] = answer["refused"]["message"]
     assert words["en"] != words["zh-CN"]
@@ -97,28 +98,28 @@ def test_every_answer_either_saves_one_step_more_or_nothing_and_says_why(seed, p
 
 @pytest.mark.parametrize("seed", [-1, 2**63, 2**64 + 5, 1.5, "7", True, None])
 def test_out_of_range_seeds_are_refused_naming_the_field(seed):
-    for name, args in (("mines.page.new_run", [seed]),
+    for name, args in (("mines.page.open", [seed]),
                        ("mines.page.new_board", ["beginner", seed])):
         error = call(name, *args)["error"]
         assert error["type"] == "ValidationError", error
         assert [issue["path"] for issue in error["issues"]] == ["seed"]
         assert "0..9223372036854775807" in error["message"]
-    save = page.new_run(3)["save"]
+    save = page.open(3)["save"]
     with pytest.raises(ValidationError) as caught:
-        backend.resume_run({**save, "seed": seed})
+        page.resume({**save, "seed": seed})
     assert [issue.path for issue in caught.value.issues] == ["seed"]
 
 
 def test_the_seed_range_ends_are_taken():
     for seed in (0, MAX_SEED):
-        opened = page.new_run(seed)
+        opened = page.open(seed)
         assert opened["view"]["seed"] == seed
-        assert backend.resume_run(opened["save"])["view"]["seed"] == seed
+        assert page.resume(opened["save"])["view"]["seed"] == seed
 
 
 def test_a_saved_run_is_bounded():
-    save = page.new_run(3)["save"]
+    save = page.open(3)["save"]
     too_long = {**save, "steps": [{"kind": "stop"}] * (MAX_STEPS + 1)}
     with pytest.raises(ValidationError) as caught:
-        backend.resume_run(too_long)
+        page.resume(too_long)
     assert [issue.path for issue in caught.value.issues] == ["steps"]

@@ -138,8 +138,8 @@ def check_certificate_recheck(cert: Any) -> None:
 def check_page(level: Any, cert: Any, choice: int) -> None:
     with contextlib.suppress(GridforgeError):  # the project's own refusal is an outcome
         if choice == 0:
-            answer = page.start(level)
-            page.step(answer["id"], [0, "tail", "R"])
+            answer = page.open(level)
+            page.act(answer["id"], {"do": "step", "step": [0, "tail", "R"]})
             page.resume(level, SAVE)
             page.close(answer["id"])
         elif choice == 1:
@@ -154,16 +154,20 @@ def check_session(save: Any, args: Any) -> None:
     with contextlib.suppress(GridforgeError):
         answer = page.resume(LEVEL, save)
         sid = answer["id"]
-        page.step(sid, args)
-        page.undo(sid)
-        page.redo(sid)
-        page.restart(sid)
+        page.act(sid, {"do": "step", "step": args})
+        page.act(sid, {"do": "undo"})
+        page.act(sid, {"do": "redo"})
+        page.act(sid, {"do": "restart"})
         page.close(sid)
-    for verb in (page.undo, page.redo, page.restart, page.hint, page.close):
+    for do in ("undo", "redo", "restart"):
         with contextlib.suppress(GridforgeError):  # ``args`` as the id: unknown
+            page.act(args, {"do": do})
+    for verb in (page.hint, page.close):
+        with contextlib.suppress(GridforgeError):
             verb(args)
-    with contextlib.suppress(GridforgeError):
-        page.step(args, args)
+    for action in ({"do": "step", "step": args}, args):
+        with contextlib.suppress(GridforgeError):
+            page.act(args, action)
 
 
 def check_cli(tmp: Path, data: bytes) -> None:
@@ -183,9 +187,10 @@ BATCH = {"format": BATCH_FORMAT, "request": {"target": 30, "tolerance": 7},
          "levels": [spec_example()], "certificates": [CERT]}
 EXPORTED = {"level": spec_example(), "certificate": CERT}
 _COPY = PageCopy()
-_OPENED = _COPY(page.start(spec_example()))
-_OPENED = _COPY(page.step(_OPENED["id"], _OPENED["offer"]["legal"][0]))
-SAVE = page.undo(page.step(_OPENED["id"], _OPENED["offer"]["legal"][0])["id"])["save"]
+_OPENED = _COPY(page.open(spec_example()))
+_OPENED = _COPY(page.act(_OPENED["id"], {"do": "step", "step": _OPENED["offer"]["legal"][0]}))
+_STEPPED = page.act(_OPENED["id"], {"do": "step", "step": _OPENED["offer"]["legal"][0]})
+SAVE = page.act(_STEPPED["id"], {"do": "undo"})["save"]
 
 
 def _properties(conf: settings) -> list[Any]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from gridforge.errors import GridforgeError, ValidationError
 from gridforge.midend import UnknownSession
-from gridforge.snakes import play
+from gridforge.snakes import page, play
 from gridforge.snakes.game.level import level_from_json, level_sha256
 from gridforge.snakes.game.rules import Game, move_to_step, step_to_move
 from hypothesis import given
@@ -22,27 +22,27 @@ PAGE = PageCopy()
 
 
 def do_start(level: Any) -> Any:
-    return PAGE(play.start(level))
+    return PAGE(page.open(level))
 
 
 def do_resume(level: Any, save: Any) -> Any:
-    return PAGE(play.resume(level, save))
+    return PAGE(page.resume(level, save))
 
 
 def do_step(sid: Any, step_json: Any) -> Any:
-    return PAGE(play.step(sid, step_json))
+    return PAGE(page.act(sid, {"do": "step", "step": step_json}))
 
 
 def do_undo(sid: Any) -> Any:
-    return PAGE(play.undo(sid))
+    return PAGE(page.act(sid, {"do": "undo"}))
 
 
 def do_redo(sid: Any) -> Any:
-    return PAGE(play.redo(sid))
+    return PAGE(page.act(sid, {"do": "redo"}))
 
 
 def do_restart(sid: Any) -> Any:
-    return PAGE(play.restart(sid))
+    return PAGE(page.act(sid, {"do": "restart"}))
 
 
 def replayed(level: Any, steps: list[Any]) -> dict[str, Any]:
@@ -78,18 +78,18 @@ def test_a_game_steps_refuses_undoes_and_redoes_by_id():
     again = do_restart(sid)
     assert again["id"] == sid and again["save"]["steps"] == again["save"]["redo"] == []
     assert again["view"] == do_start(spec_example())["view"]
-    assert play.close(sid) is True and play.close(sid) is False
+    assert page.close(sid) is True and page.close(sid) is False
     with pytest.raises(UnknownSession, match="unknown snakes session"):
         do_step(sid, [0, "tail", "R"])
 
 
 def test_play_hint_finds_the_proven_minimum():
     s = do_start(spec_example())
-    h = play.hint(s["id"])
+    h = page.hint(s["id"])
     assert h["remaining"] == 20 and h["optimal"]
     after = do_step(s["id"], h["step"])
     assert after["refused"] is None
-    assert play.validate({"format": 1})["ok"] is False
+    assert page.validate({"format": 1})["ok"] is False
 
 
 @pytest.mark.parametrize("states, seconds, field", [
@@ -101,7 +101,7 @@ def test_play_hint_finds_the_proven_minimum():
 def test_hint_budgets_out_of_range_are_refused_naming_the_field(states, seconds, field):
     s = do_start(spec_example())
     with pytest.raises(GridforgeError, match=field):
-        play.hint(s["id"], states, seconds)
+        page.hint(s["id"], states, seconds)
 
 
 def test_a_bad_step_is_a_refusal_and_a_bad_id_the_packages_error():
@@ -135,7 +135,7 @@ def test_the_oldest_game_is_forgotten_past_the_limit_and_resumes_from_its_save()
     # the same game, where the step left it (a resume plays no step: no events)
     assert {k: v for k, v in back.items() if k not in ("id", "events")} == \
         {k: v for k, v in first.items() if k not in ("id", "events")}
-    assert back["events"] == [] and first["events"][0]["kind"] == "step"
+    assert back["events"] == [] and first["events"][0]["type"] == "step"
 
 
 @pytest.mark.parametrize("save, path", [
@@ -163,9 +163,9 @@ def test_a_save_that_does_not_resume_is_refused_naming_its_field(save, path):
 def test_position_answers_the_view_after_steps_without_a_game():
     level = spec_example()
     steps = [[0, "tail", "R"], [0, "tail", "D"]]
-    assert play.position(level, steps)["view"] == replayed(level, steps)["view"]
+    assert page.position(level, steps)["view"] == replayed(level, steps)["view"]
     with pytest.raises(ValidationError) as err:
-        play.position(level, [[0, "tail", "R"], [0, "tail", "X"]])
+        page.position(level, [[0, "tail", "R"], [0, "tail", "X"]])
     assert [i.path for i in err.value.issues] == ["steps[1]"]
 
 
@@ -208,7 +208,7 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
                 assert before["ahead"]["{}:{}:{}".format(*step_json)] == {
                     k: answer[k] for k in ("view", "offer", "step_count", "events")}
             assert (answer["refused"] is None) == legal, (step_json, answer["refused"])
-            assert [e["kind"] for e in answer["events"][:1]] == (["step"] if legal else [])
+            assert [e["type"] for e in answer["events"][:1]] == (["step"] if legal else [])
             if legal:
                 steps, redo = [*steps, move_to_step(step_to_move(step_json))], []
         elif op == "undo":
@@ -233,7 +233,7 @@ def test_any_sequence_of_verbs_answers_the_replay_of_its_steps(level, ops, data)
     resumed = do_resume(level_json, answer["save"])
     assert {k: v for k, v in resumed.items() if k not in ("id", "refused", "events")} == \
         {k: v for k, v in answer.items() if k not in ("id", "refused", "events")}
-    assert play.close(sid) and play.close(resumed["id"])
+    assert page.close(sid) and page.close(resumed["id"])
 
 
 @pytest.mark.parametrize("n", [1, 500])
@@ -250,7 +250,7 @@ def test_a_certified_solution_plays_to_the_win_and_undo_is_no_longer_offered(n):
     assert answer["offer"] == {"undo": False, "redo": False, "hint": False, "restart": True,
                                "legal": []}
     assert do_undo(sid)["step_count"] == len(entry["certificate"]["solution"])
-    assert play.hint(sid)["status"] == "complete"
+    assert page.hint(sid)["status"] == "complete"
     assert answer["view"] == replayed(entry["level"], entry["certificate"]["solution"])["view"]
 
 
@@ -348,9 +348,9 @@ def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
         answer = do_step(sid, step)
         events = answer["events"]
         body, end, direction = step
-        assert events[0] == {"kind": "step", "body": body, "end": end, "direction": direction,
+        assert events[0] == {"type": "step", "body": body, "end": end, "direction": direction,
                              "color": before["bodies"][body]["color"]}
-        exits = [e for e in events if e["kind"] == "exit"]
+        exits = [e for e in events if e["type"] == "exit"]
         gained = answer["view"]["exited_layers"] - before["exited_layers"]
         assert len(exits) == gained
         for e in exits:
@@ -359,10 +359,10 @@ def test_each_step_says_what_it_did_exits_thaws_unlocks_and_the_win(n, kind):
                                         len(level["bodies"][body]["colors"]) -
                                         answer["view"]["bodies"][body]["shed"])
         seen += events
-    assert seen[-1] == {"kind": "won"} and sum(e["kind"] == "won" for e in seen) == 1
+    assert seen[-1] == {"type": "won"} and sum(e["type"] == "won" for e in seen) == 1
     wanted = {"frozen-body": "thaw", "frozen-hole": "thaw", "lock": "unlock"}[kind]
     markers = [m for m in do_start(level)["view"]["markers"] if m["kind"] == kind]
-    opened = [e for e in seen if e["kind"] == wanted]
+    opened = [e for e in seen if e["type"] == wanted]
     assert len(opened) == len(markers) > 0
     if kind == "frozen-hole":
         assert {e["hole"] for e in opened} == {m["hole"] for m in markers}

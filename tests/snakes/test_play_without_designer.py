@@ -19,12 +19,12 @@ answers = []
 for number in (1, 12, 42, LEVELS):
     shipped = mainline_level(number)
     level, solution = shipped["level"], shipped["certificate"]["solution"]
-    opened = page.start(level)
-    played = [page.step(opened["id"], step) for step in solution]
+    opened = page.open(level)
+    played = [page.act(opened["id"], {"do": "step", "step": step}) for step in solution]
     answers.append({
         "number": number,
         "refused": [a["refused"] for a in played if a["refused"] is not None],
-        "won": any(e["kind"] == "won" for a in played for e in a["events"]),
+        "won": any(e["type"] == "won" for a in played for e in a["events"]),
         "closed": page.close(opened["id"]),
         "lesson": page.lesson(number, level, shipped["certificate"]) is not None,
     })

@@ -44,25 +44,25 @@ export function snakesReport(answer, verb) {
   const cues = [];
   const bodies = answer.view.bodies;
   for (const event of answer.events || []) {
-    if (event.kind === "step") {
+    if (event.type === "step") {
       lines.push(words("snakes.step", { colour: colourOf(event.color), end: words(`end.${event.end}`),
         direction: words(`direction.${event.direction}`), steps }));
       cues.push(["step"]);
-    } else if (event.kind === "exit") {
+    } else if (event.type === "exit") {
       lines.push(event.layers_left === 0
         ? words("snakes.exitLast", { colour: colourOf(event.color) })
         : words("snakes.exit", { colour: colourOf(event.color), count: event.layers_left }));
       cues.push(["exit"]);
-    } else if (event.kind === "thaw") {
+    } else if (event.type === "thaw") {
       lines.push(event.hole !== undefined
         ? words("snakes.thawHole", { colour: colourOf(event.color) })
         : words("snakes.thawBody", { colour: colourOf(bodies[event.body].color) }));
       cues.push(["thaw"]);
-    } else if (event.kind === "unlock") {
+    } else if (event.type === "unlock") {
       lines.push(words("snakes.unlock", { metal: words(`metal.${event.metal}`),
         colour: colourOf(bodies[event.body].color) }));
       cues.push(["unlock"]);
-    } else if (event.kind === "won") {
+    } else if (event.type === "won") {
       lines.push(words("snakes.won", { steps }));
       cues.push(["won"]);
     }

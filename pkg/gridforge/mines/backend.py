@@ -15,7 +15,7 @@ input; the save when the input changed the run; and the run's own fields (``log`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import NotRequired, TypedDict
 
 from gridforge import i18n
 from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, refusal
@@ -23,40 +23,38 @@ from gridforge.grid import Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import TOO_LONG, Envelope, Midend, Played, Resumed, Unreplayable
 from gridforge.mines.events import Event
-from gridforge.mines.hints import Hint
+from gridforge.mines.hints import Part, Proved
 from gridforge.mines.intents import Intent, OutcomeJson
-from gridforge.mines.run import MAX_RUNS, Run, SavedStep
+from gridforge.mines.run import MAX_RUNS, Run
 from gridforge.mines.run_json import (
-    Continued,
     Message,
     PageStep,
-    Picked,
-    Refreshed,
     RunHint,
-    RunState,
     RunView,
     Said,
-    Telemetry,
-    Used,
+    SavedStep,
     WordedSettlement,
 )
 from gridforge.mines.run_json import Played as RunPlayed
 from gridforge.mines.run_table import RunTable, load_run_table
 from gridforge.mines.run_words import log_lines
 from gridforge.mines.saved import MAX_STEPS, SAVE_FORMAT, parse_saved
-from gridforge.mines.view import Offer, page_event
+from gridforge.mines.view import Offer
 
 # The refusal reasons of an input that changed nothing: "unchanged." and why
 # ("unchanged.not_adjacent", "unchanged.phase", "unchanged.refresh_refused", ...).
 UNCHANGED = "unchanged."
 RESUMED_LOG_LINES = 60  # the board's newest log lines given back on resume (the page keeps 60)
+# The page's own inputs (``{"do": ...}``); any other ``do`` is an intent of the engine
+# (``dig``, ``flag_place``, ``flag_pull``, ``move``, ``stop``: one the engine does not know
+# is refused by it, as an answer).
+INPUTS = ("primary", "secondary", "continue", "refresh", "hint", "pick", "use")
 
-Reply = RunPlayed | Refreshed | Continued | RunHint | Picked | Used  # the run's answers
 RunEnvelope = Envelope[RunView, Offer, Event, SavedStep]
 
 
 class Opened(RunEnvelope):
-    """A run started: the envelope and the board's log so far."""
+    """A run opened: the envelope and the board's log so far."""
 
     log: list[Said]
 
@@ -67,46 +65,50 @@ class ResumedRun(Opened):
     messages: list[Message]
 
 
-class PlayAnswer(RunEnvelope):
-    """An intent or a click: the envelope and the run's outcomes, words and settlement."""
+class RunFields(TypedDict):
+    """The run's own fields of an input's answer, beside the envelope: those of the input
+    played (an intent or a click: ``outcomes``, ``outcome``, ``settlement``; a refresh,
+    a pick or an item's use: ``accepted``; a hint: its words, cells and price)."""
 
-    outcomes: list[OutcomeJson]
-    outcome: OutcomeJson
-    log: list[Said]
-    messages: list[Message]
-    settlement: WordedSettlement | None
-
-
-class RefreshAnswer(RunEnvelope):
-    accepted: bool
-    log: list[Said]
-    messages: list[Message]
-
-
-class ContinueAnswer(RunEnvelope):
-    log: list[Said]
-    messages: list[Message]
-
-
-class PickAnswer(RunEnvelope):
-    accepted: bool
-    picked: str
-    messages: list[Message]
-
-
-class UseAnswer(RunEnvelope):
-    accepted: bool
-    item: str
-    cell: list[int] | None
-    result: int | None
-    messages: list[Message]
+    log: NotRequired[list[Said]]
+    messages: NotRequired[list[Message]]
+    outcomes: NotRequired[list[OutcomeJson]]
+    outcome: NotRequired[OutcomeJson]
+    settlement: NotRequired[WordedSettlement | None]
+    accepted: NotRequired[bool]
+    picked: NotRequired[str]
+    item: NotRequired[str]
+    cell: NotRequired[list[int] | None]
+    result: NotRequired[int | None]
+    kind: NotRequired[str | None]
+    action: NotRequired[str | None]
+    rule: NotRequired[str | None]
+    constraints: NotRequired[list[list[int]]]
+    safe: NotRequired[list[list[int]]]
+    mines: NotRequired[list[list[int]]]
+    mine_count: NotRequired[bool]
+    reachable: NotRequired[bool]
+    text: NotRequired[str]
+    parts: NotRequired[list[Part]]
+    proved: NotRequired[Proved]
+    price: NotRequired[int]
+    hints_left: NotRequired[int]
 
 
-class HintAnswer(RunEnvelope, Hint):
-    """A hint at its price (``refused`` is the envelope's: the stock spent, no round)."""
+class RunAnswer(RunEnvelope, RunFields):
+    """An input's answer: the envelope and the run's own fields (a hint's ``refused`` is
+    the envelope's: its stock spent, or no round in play)."""
 
-    price: int
-    hints_left: int
+
+@dataclass(frozen=True)
+class Reply:
+    """What the run answered one input: its fields, the page events, the step the save
+    records (None: nothing to record) and whether a hint was refused."""
+
+    fields: RunFields
+    events: list[Event]
+    record: SavedStep | None
+    hint_refused: bool = False
 
 
 @dataclass
@@ -140,6 +142,31 @@ class Input:
     intent: Intent | None = None
     choice: str | None = None  # the offer picked, or the item used
 
+    @classmethod
+    def from_json(cls, data: object) -> Input:
+        """The page's input ``{"do": ..., ...}``: ``primary`` or ``secondary`` with
+        ``cell``; ``continue``, ``refresh``, ``hint``; ``pick`` with ``offer``; ``use`` with
+        ``item`` (and ``cell`` for an item used on one); any other ``do`` an intent of the
+        engine (``{"do": "dig", "cell": [x, y]}``, ``{"do": "stop"}``).
+
+        :raises ValidationError: naming the field (``input.do``, ``input.cell``).
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("do"), str):
+            raise refusal("input", "input.do", "type", "an input is {'do': ...}, do a "
+                                         f"string: one of {list(INPUTS)} or an intent")
+        do, cell = data["do"], data.get("cell")
+        if do in ("primary", "secondary"):
+            return cls(do, cell=cell_of(cell, "input.cell"))
+        if do == "pick":
+            return cls("pick", choice=str(data.get("offer"))[:40])
+        if do == "use":
+            return cls("use", cell=None if cell is None else cell_of(cell, "input.cell"),
+                       choice=str(data.get("item"))[:40])
+        if do in INPUTS:
+            return cls(do)
+        intent = {("kind" if key == "do" else key): value for key, value in data.items()}
+        return cls("act", intent=Intent.from_json(intent, "input"))
+
 
 class Mines:
     """The mines backend: a run per game, no step taken back."""
@@ -161,7 +188,7 @@ class Mines:
         return self.table
 
     def new(self, spec: object) -> InPlay:
-        run = Run(spec, self.run_table())  # type: ignore[arg-type]  # Run checks the seed
+        run = Run(spec, self.run_table())  # Run checks the seed
         held = InPlay(run, board=(run.battle_index, run.board_no))
         held.logged(log_lines(run.initial_events, run.session.engine.board))
         return held
@@ -174,27 +201,27 @@ class Mines:
     def header(self, game: InPlay) -> JsonObject:
         return {"format": SAVE_FORMAT, "seed": game.run.seed, "table": game.run.table.digest()}
 
-    def play(self, game: InPlay, intent: object) -> Played[Event, SavedStep, Reply]:
-        assert isinstance(intent, Input)
+    def play(self, game: InPlay, intent: object) -> Played[Event, SavedStep, RunFields]:
+        """Play one input: an :class:`Input`, or the page's ``{"do": ...}`` read as one."""
+        given = intent if isinstance(intent, Input) else Input.from_json(intent)
         run = game.run
-        run.last_step = None
         current = run.rounds[-1]
         counted = (current.inputs, current.batches, dict(current.rejections))
-        answer, events, log = _reply(run, intent)
-        game.logged(log)
+        reply = _reply(run, given)
+        game.logged(reply.fields.get("log", []))
         refused = None
-        if answer.get("refused"):  # a hint refused: its stock is spent, or no round in play
+        if reply.hint_refused:  # its stock is spent, or no round in play
             playing = run.status == "playing" and run.session.ledger.phase == "active"
             refused = "hints_spent" if playing else "round_over"
-        unchanged = _unchanged(answer, events)
+        unchanged = _unchanged(reply)
         if unchanged is not None:
             # Nothing changed (a misclick, a Stop after the round ended, a refresh it cannot
             # pay): no step to save, so the page writes nothing; the answer says why.
             # Its telemetry goes too: a resumed run counts what its save replays.
             current.inputs, current.batches, current.rejections = counted
             refused, self.unchanged_words = unchanged
-            return Played(None, events, answer, refused)
-        return Played(run.last_step, events, answer, refused)
+            return Played(None, reply.events, reply.fields, refused)
+        return Played(reply.record, reply.events, reply.fields, refused)
 
     def replay(self, game: InPlay, step: SavedStep) -> None:
         try:
@@ -217,13 +244,12 @@ class Mines:
         except GridforgeError as exc:
             raise Unreplayable(str(exc)) from None
 
-    def _replay_use(self, game: InPlay, step: SavedStep) -> None:
+    def _replay_use(self, game: InPlay, step: PageStep) -> None:
         """An item's use again: it must be possible, and a lantern must mark the cell it
         marked (a save that says otherwise was not made by this run)."""
-        page = cast(PageStep, step)
-        cell = page.get("cell")
-        target = None if cell is None or page.get("item") == "lantern" else (cell[0], cell[1])
-        played = self.play(game, Input("use", cell=target, choice=page.get("item")))
+        cell = step.get("cell")
+        target = None if cell is None or step.get("item") == "lantern" else (cell[0], cell[1])
+        played = self.play(game, Input("use", cell=target, choice=step.get("item")))
         if played.record != step:
             raise GridforgeError("an item use was recorded that this run cannot make")
 
@@ -255,16 +281,16 @@ class Mines:
         return i18n.say("mines.hint.round-over")
 
 
-def _unchanged(answer: Reply, events: list[Event]) -> tuple[str, str] | None:
+def _unchanged(reply: Reply) -> tuple[str, str] | None:
     """``(reason, words)`` when an input changed nothing in the run (every intent refused
     or voided, or a refresh refused, with no event), else None."""
-    if events:
+    if reply.events:
         return None
-    messages = cast(list[Message], answer.get("messages", []))
-    said = next((m["text"] for m in messages if m["kind"] == "error"), "")
-    if answer.get("accepted") is False:
+    fields = reply.fields
+    said = next((m["text"] for m in fields.get("messages", []) if m["kind"] == "error"), "")
+    if fields.get("accepted") is False:
         return f"{UNCHANGED}refresh_refused", said
-    outcomes = cast(list[OutcomeJson], answer.get("outcomes", []))
+    outcomes = fields.get("outcomes", [])
     if not outcomes or any(o["outcome"] == "executed" for o in outcomes):
         return None
     first = outcomes[0]
@@ -273,136 +299,60 @@ def _unchanged(answer: Reply, events: list[Event]) -> tuple[str, str] | None:
     return f"{UNCHANGED}{reason}", said
 
 
-def _reply(run: Run, intent: Input) -> tuple[Reply, list[Event], list[Said]]:
-    """The run's answer to one input, with its events and its log lines."""
-    answer: RunPlayed | Refreshed | Continued
-    if intent.verb in ("primary", "secondary") and intent.cell is not None:
-        answer = (run.primary if intent.verb == "primary" else run.secondary)(intent.cell)
-    elif intent.verb == "act" and intent.intent is not None:
-        answer = run.act(intent.intent)
-    elif intent.verb == "continue":
-        answer = run.continue_run()
-    elif intent.verb == "refresh":
-        answer = run.refresh()
-    elif intent.verb == "hint":
-        return run.hint(), [], []
-    elif intent.verb == "pick":
-        return run.pick_offer(intent.choice), [], []
-    elif intent.verb == "use":
-        return run.use_item(intent.choice, intent.cell), [], []
-    else:
-        raise GridforgeError(f"no such input {intent.verb!r}")  # the verbs build only these
-    return answer, answer["events"], answer["log"]
+def _moved(played: RunPlayed) -> Reply:
+    return Reply({"log": played["log"], "messages": played["messages"],
+                  "outcomes": played["outcomes"], "outcome": played["outcome"],
+                  "settlement": played["settlement"]}, played["events"], played["step"])
 
 
-MIDEND: Midend[InPlay, None, RunView, Offer, Event, SavedStep, Reply] = Midend(Mines())
+def _hinted(hint: RunHint) -> Reply:
+    return Reply({"cell": hint["cell"], "kind": hint["kind"], "action": hint["action"],
+                  "rule": hint["rule"], "constraints": hint["constraints"],
+                  "safe": hint["safe"], "mines": hint["mines"],
+                  "mine_count": hint["mine_count"], "reachable": hint["reachable"],
+                  "text": hint["text"], "parts": hint["parts"], "proved": hint["proved"],
+                  "price": hint["price"],
+                  "hints_left": hint["hints_left"]}, [], hint["step"], hint["refused"])
 
 
-def _cell(value: object, what: str = "cell") -> Cell:
+def _reply(run: Run, given: Input) -> Reply:
+    """The run's answer to one input."""
+    if given.verb in ("primary", "secondary") and given.cell is not None:
+        return _moved((run.primary if given.verb == "primary" else run.secondary)(given.cell))
+    if given.verb == "act" and given.intent is not None:
+        return _moved(run.act(given.intent))
+    if given.verb == "continue":
+        going = run.continue_run()
+        return Reply({"log": going["log"], "messages": going["messages"]}, going["events"],
+                     going["step"])
+    if given.verb == "refresh":
+        fresh = run.refresh()
+        return Reply({"accepted": fresh["accepted"], "log": fresh["log"],
+                      "messages": fresh["messages"]}, fresh["events"], fresh["step"])
+    if given.verb == "hint":
+        return _hinted(run.hint())
+    if given.verb == "pick":
+        picked = run.pick_offer(given.choice)
+        return Reply({"accepted": picked["accepted"], "picked": picked["picked"],
+                      "messages": picked["messages"]}, [], picked["step"])
+    if given.verb == "use":
+        used = run.use_item(given.choice, given.cell)
+        return Reply({"accepted": used["accepted"], "item": used["item"], "cell": used["cell"],
+                      "result": used["result"], "messages": used["messages"]}, [],
+                     used["step"])
+    raise GridforgeError(f"no such input {given.verb!r}")  # Input.from_json makes only these
+
+
+MIDEND: Midend[InPlay, None, RunView, Offer, Event, SavedStep, RunFields] = Midend(Mines())
+
+
+def cell_of(value: object, what: str = "cell") -> Cell:
+    """``value`` as a cell ``[x, y]`` (two integers), or a ValidationError naming ``what``."""
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise refusal(what, what, "type", "a cell is [x, y], two integers")
     return (value[0], value[1])
 
 
-def _played(run_id: object, intent: Input) -> dict[str, object]:
-    """The envelope of an input with the run's own answer fields (a hint's ``refused`` is
-    the envelope's)."""
-    MIDEND.entry(run_id)
-    envelope, reply = MIDEND.play(run_id, intent)
-    own = {key: value for key, value in (reply or {}).items() if key != "refused"}
-    return {**envelope, **own}
-
-
-def _opened(run_id: str, envelope: RunEnvelope) -> Opened:
-    return {**envelope, "log": list(MIDEND.game(run_id).log)}
-
-
-def new_run(seed: int) -> Opened:
-    """Start a run from ``seed``: the envelope with the initial events and log."""
-    run_id, envelope = MIDEND.start(seed)
-    run = MIDEND.game(run_id).run
-    opened = _opened(run_id, envelope)
-    opened["events"] = [page_event(e) for e in run.initial_events]
-    return opened
-
-
-def resume_run(saved: object) -> ResumedRun:
-    """Rebuild a saved run exactly (the page's store after a reload); answers as
-    :func:`new_run`, with the board's last log lines. :raises ValidationError: naming the
-    faulty field or step."""
-    run_id, envelope = MIDEND.resume(None, saved)
-    return {**_opened(run_id, envelope), "messages": []}
-
-
-def act(run_id: object, intent: object) -> PlayAnswer:
-    """Settle one intent ``{"kind", "cell"}``: the outcome, the events, a settlement."""
-    MIDEND.entry(run_id)
-    return cast(PlayAnswer, _played(run_id, Input("act", intent=Intent.from_json(intent,
-                                                                                  "intent"))))
-
-
-def primary(run_id: object, cell: object) -> PlayAnswer:
-    """A click or tap on ``cell`` (move, dig, or move beside a far cell and dig it)."""
-    MIDEND.entry(run_id)
-    return cast(PlayAnswer, _played(run_id, Input("primary", cell=_cell(cell))))
-
-
-def secondary(run_id: object, cell: object) -> PlayAnswer:
-    """A right click or long press on ``cell``: place or pull a flag."""
-    MIDEND.entry(run_id)
-    return cast(PlayAnswer, _played(run_id, Input("secondary", cell=_cell(cell))))
-
-
-def continue_run(run_id: object) -> ContinueAnswer:
-    """Go on after a settlement (next round, next board or next battle)."""
-    return cast(ContinueAnswer, _played(run_id, Input("continue")))
-
-
-def refresh(run_id: object) -> RefreshAnswer:
-    """Pay RAP for a fresh board of the same battle (the paid refresh of A3)."""
-    return cast(RefreshAnswer, _played(run_id, Input("refresh")))
-
-
-def hint(run_id: object) -> HintAnswer:
-    """A hint at its price (:meth:`Run.hint`); a paid hint is a step of the run."""
-    return cast(HintAnswer, _played(run_id, Input("hint")))
-
-
-def pick_offer(run_id: object, offer: object) -> PickAnswer:
-    """Take one of the offers open between battles (:meth:`Run.pick_offer`).
-    :raises GridforgeError: when ``offer`` is not open (nothing changes)."""
-    return cast(PickAnswer, _played(run_id, Input("pick", choice=str(offer)[:40])))
-
-
-def use_item(run_id: object, item: object, cell: object = None) -> UseAnswer:
-    """Use an item (:meth:`Run.use_item`); ``cell`` for an item used on a cell."""
-    target = None if cell is None else _cell(cell)
-    return cast(UseAnswer, _played(run_id, Input("use", cell=target, choice=str(item)[:40])))
-
-
-def move_path(run_id: object, cell: object) -> list[list[int]]:
-    """The path a move to ``cell`` would take, for the preview ([] when it cannot)."""
-    engine = MIDEND.game(run_id).run.session.engine
-    return [list(c) for c in engine.compute_move_path(_cell(cell))]
-
-
-def telemetry(run_id: object) -> Telemetry:
-    """The run's telemetry (format ``gridforge.mines.telemetry/1``)."""
-    return MIDEND.game(run_id).run.telemetry()
-
-
-def run_state(run_id: object) -> RunState:
-    """The run as it stands, whole: its view with its offer (a read: nothing changes)."""
-    return MIDEND.game(run_id).run.to_json()
-
-
-def close_run(run_id: object) -> bool:
-    """Forget a run; False if it was not open."""
-    return MIDEND.close(run_id)
-
-
-__all__ = ["MIDEND", "ContinueAnswer", "HintAnswer", "Input", "Mines", "Opened", "PlayAnswer",
-           "RefreshAnswer", "ResumedRun", "act", "close_run", "continue_run", "hint",
-           "move_path", "new_run", "pick_offer", "primary", "refresh", "resume_run",
-           "run_state", "secondary", "telemetry", "use_item"]
+__all__ = ["INPUTS", "MIDEND", "Input", "Mines", "Opened", "ResumedRun", "RunAnswer",
+           "RunFields", "cell_of"]

@@ -68,7 +68,6 @@ __all__ = [
     "generate",
     "generate_many",
     "load_generated",
-    "new_board",
 ]
 
 GENERATED_FORMAT = "gridforge.mines.generated/1"
@@ -473,12 +472,6 @@ def generate_many(
         out.append(generate(table, seed + k, level))
     progress.step(count, count, say("progress.boards"))
     return out
-
-
-def new_board(table: str | JsonObject, seed: int, level: int | None = None) -> GeneratedJson:
-    """Browser/CLI entry: one generated board (wrapper JSON with metrics) for a preset name
-    or a table's JSON."""
-    return generate(table, seed, level).to_json()
 
 
 def load_generated(source: object) -> tuple[Board, JsonObject | None]:

@@ -9,7 +9,7 @@ from typing import TypedDict
 from gridforge.i18n import has, say
 from gridforge.mines.run_table import load_run_table
 
-__all__ = ["Frame", "Picture", "Rules", "Section", "rules"]
+__all__ = ["Frame", "Picture", "Rules", "Section", "rules_screen"]
 
 
 class Picture(TypedDict):
@@ -121,7 +121,7 @@ DEMOS: dict[str, list[Frame]] = {
 }
 
 
-def rules() -> Rules:
+def rules_screen() -> Rules:
     """``{"sections": [{key, title, text, picture, demo}], "picture": {grid, avatar}}``:
     what a run is, digging, flags, rounds and AP, rewards and offers, items, fog and hints,
     in a sentence or two each,

@@ -1,9 +1,9 @@
-"""Playing a whole mines board by logic alone (A1; the seed's F3): :func:`solve_board` /
-:func:`solve` open R0 (the spawn 3x3 and its flood closure, as the engine opens it on
-install), then dig each cell as soon as :class:`gridforge.mines.solver.Deducer`'s rules prove
-it safe (a dug 0 opens its chain, as in the engine) until every safe cell is open (the board
-is *no-guess*) or the rules are stuck; :class:`SolveResult` says which, with the steps and
-the metrics the generator's gates read.
+"""Playing a whole mines board by logic alone (A1; the seed's F3): :func:`solve_board` opens
+R0 (the spawn 3x3 and its flood closure, as the engine opens it on install), then digs each
+cell as soon as :class:`gridforge.mines.solver.Deducer`'s rules prove it safe (a dug 0 opens
+its chain, as in the engine) until every safe cell is open (the board is *no-guess*) or the
+rules are stuck; :class:`SolveResult` says which, with the steps and the metrics the
+generator's gates read. The page's ``solve`` plays a board's JSON this way.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from gridforge.errors import (
     GridforgeError,
 )
 from gridforge.grid import Cell
-from gridforge.jsontypes import JsonObject
 from gridforge.mines.board import Board
 from gridforge.mines.solver import (
     DEFAULT_MAX_STATES,
@@ -270,8 +269,3 @@ def solve_board(
     """
     play = playthrough_for(board, use_mine_count, max_states)
     return result_of(play, play.play())
-
-
-def solve(board: JsonObject, use_mine_count: bool = True) -> SolveJson:
-    """Browser/CLI entry: play a board (JSON) from R0 and return the trace and metrics."""
-    return solve_board(Board.from_json(board), bool(use_mine_count)).to_json()

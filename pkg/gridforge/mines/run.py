@@ -39,7 +39,7 @@ from gridforge.mines.events import Event
 from gridforge.mines.gen_table import MAX_SEED
 from gridforge.mines.generate import generate
 from gridforge.mines.hints import Hint, next_hint, no_hint
-from gridforge.mines.intents import ActionOutcome, Intent, IntentJson
+from gridforge.mines.intents import ActionOutcome, Intent
 from gridforge.mines.ledger import SPEND_KINDS
 from gridforge.mines.replay import Session
 from gridforge.mines.rewards import (
@@ -64,6 +64,7 @@ from gridforge.mines.run_json import (
     RunHint,
     RunState,
     RunView,
+    SavedStep,
     Settlement,
     SettlementLine,
     StopAsk,
@@ -96,13 +97,12 @@ MAX_RUNS = 8
 __all__ = ["Run"]
 
 
-SavedStep = IntentJson | PageStep
 
 
 class Run:
     """One run: a session (ledger + engine), the battle in progress and the settlements."""
 
-    def __init__(self, seed: int, table: RunTable | None = None) -> None:
+    def __init__(self, seed: object, table: RunTable | None = None) -> None:
         if not is_int(seed) or not 0 <= seed <= MAX_SEED:
             shown = repr(seed) if is_int(seed) else type(seed).__name__
             raise refusal("run", "seed", "range", f"seed must be an integer in "
@@ -114,9 +114,6 @@ class Run:
         self.battle_index = 0
         self.status = "playing"  # playing | settled | won | lost
         self.settlements: list[Settlement] = []
-        # The step the save records for the last input (None: nothing to record); the
-        # midend keeps the steps (gridforge.mines.backend).
-        self.last_step: SavedStep | None = None
         self.rounds: list[RoundTelemetry] = []
         self.battle_summaries: list[BattleSummary] = []
         self.final_board: BoardView | None = None
@@ -330,7 +327,6 @@ class Run:
         status_before = self.status
         current = self.rounds[-1]
         current.inputs += 1  # one raw input action, however many intents it becomes
-        self.last_step = step
         outcomes: list[ActionOutcome] = []
         events: list[Event] = []
         settlement: Settlement | None = None
@@ -344,7 +340,7 @@ class Run:
                 settlement = self._settle()
         answer = played_words(intents[:len(outcomes)], outcomes, events, settlement,
                               status_before, self.session.engine.board,
-                              self.table.settlement["mine_ambush_damage"])
+                              self.table.settlement["mine_ambush_damage"], step)
         if far is not None and len(intents) == 1 and outcomes[0].outcome == "rejected" \
                 and outcomes[0].sub_reason == "not_adjacent":
             answer["messages"] = [{"kind": "error", "text": i18n.say("mines.unreachable")}]
@@ -382,7 +378,6 @@ class Run:
         """Pay the refresh price from RAP for a new board of the same battle."""
         if self.status != "playing":
             raise GridforgeError("a refresh is only possible during a round")
-        self.last_step = {"do": "refresh"}
         self.board_no += 1
         accepted = self._install(self._next_board(), refresh=True)
         if not accepted:
@@ -395,14 +390,14 @@ class Run:
             "mines.refresh-refused", cost=self.session.ledger.economy.rap_refresh_cost))
         return {"accepted": accepted, "events": [page_event(e) for e in events],
                 "log": log_lines(events, self.session.engine.board),
-                "messages": [{"kind": "info" if accepted else "error", "text": text}]}
+                "messages": [{"kind": "info" if accepted else "error", "text": text}],
+                "step": {"do": "refresh"} if accepted else None}
 
     def continue_run(self) -> Continued:
         """After a settlement: the next round, on a new board when the last one was cleared,
         or the next battle when the enemy fell."""
         if self.status != "settled":
             raise GridforgeError(f"nothing to continue: the run is {self.status}")
-        self.last_step = {"do": "continue"}
         self.offers = []  # going on without a pick lets the offers go
         ledger, last = self.session.ledger, self.settlements[-1]
         new_board = last["result"] == "battle_won" or last["continuation_hint"] == "new_board"
@@ -427,7 +422,8 @@ class Run:
         return {"events": [page_event(e) for e in events],
                 "log": log_lines(events, self.session.engine.board),
                 "messages": [{"kind": "info", "text": i18n.say(
-                    "mines.round-start", what=what, round=ledger.round, ap=ledger.ap)}]}
+                    "mines.round-start", what=what, round=ledger.round, ap=ledger.ap)}],
+                "step": {"do": "continue"}}
 
     # ------------------------------------------------------------ offers and items
     def pick_offer(self, kind: object) -> Picked:
@@ -454,10 +450,10 @@ class Run:
             self.sparks += rewards["sparks_bonus"]
         self.offers = []
         self.picked.append(kind)
-        self.last_step = {"do": "pick", "offer": kind}
         return {"accepted": True, "picked": kind, "messages": [
             {"kind": "success", "text": i18n.say("mines.offer.taken",
-                                                 name=i18n.say(f"mines.offer.{kind}.name"))}]}
+                                                 name=i18n.say(f"mines.offer.{kind}.name"))}],
+                "step": {"do": "pick", "offer": kind}}
 
     def item_price(self, item: str) -> tuple[str, int] | None:
         """What a use of ``item`` costs now: ``("charge", 1)``, ``("sparks", price)``, or
@@ -471,14 +467,13 @@ class Run:
         """Use an item during a round: one charge, or its price in sparks with none left.
         A use that cannot be made (no round, no charge nor sparks, a bad target) is refused
         with the reason and changes nothing; a use made is a step of the save."""
-        self.last_step = None
         if not isinstance(item, str) or item not in ITEMS:
             raise GridforgeError(f"no item {str(item)[:40]!r}: items are {', '.join(ITEMS)}")
         price = self.item_price(item)
         refusal = self._item_refusal(item, cell, price)
         if refusal is not None:
             return {"accepted": False, "item": item, "cell": None, "result": None,
-                    "messages": [{"kind": "error", "text": refusal}]}
+                    "messages": [{"kind": "error", "text": refusal}], "step": None}
         assert price is not None
         if price[0] == "charge":
             self.items[item] -= 1
@@ -489,14 +484,13 @@ class Run:
         step: PageStep = {"do": "use", "item": item}
         if found is not None:
             step["cell"] = [found[0], found[1]]
-        self.last_step = step
         result = self.probed.get(found) if item == "probe" and found is not None else None
         text = i18n.say(f"mines.item.{item}.done", digit=result if result is not None else 0)
         if item == "probe" and result == -1:
             text = i18n.say("mines.item.probe.mine")
         return {"accepted": True, "item": item,
                 "cell": None if found is None else [found[0], found[1]], "result": result,
-                "messages": [{"kind": "success", "text": text}]}
+                "messages": [{"kind": "success", "text": text}], "step": step}
 
     def _item_refusal(self, item: str, cell: Cell | None, price: tuple[str, int] | None
                       ) -> str | None:
@@ -677,7 +671,6 @@ class Run:
         ``price`` says what this answer cost, ``hints_left`` what is left.
         """
         price = 0
-        self.last_step = None
         if self.status != "playing" or self.session.ledger.phase != "active":
             answer = (self.proved_next() if self.status in ("won", "lost") else
                       _no_hint(i18n.say("mines.hint.round-over")))
@@ -696,8 +689,8 @@ class Run:
                     self._battle["hints_used"] += 1
                     self.hinted = (cell[0], cell[1])
                     price = 1
-                    self.last_step = {"do": "hint"}
-        return {**answer, "refused": refused, "price": price, "hints_left": self.hints_left}
+        return {**answer, "refused": refused, "price": price, "hints_left": self.hints_left,
+                "step": {"do": "hint"} if price else None}
 
     def to_json(self) -> RunState:
         """The run whole: its view and its offer."""

@@ -11,7 +11,7 @@ from typing import NotRequired, TypedDict
 
 from gridforge.mines.events import Event
 from gridforge.mines.hints import Hint, Part
-from gridforge.mines.intents import OutcomeJson
+from gridforge.mines.intents import IntentJson, OutcomeJson
 from gridforge.mines.view import (
     BoardView,
     Offer,
@@ -161,6 +161,10 @@ class PageStep(TypedDict):
     item: NotRequired[str]  # a use only
 
 
+# A step as a saved run records it: an intent, or one of the page's own.
+SavedStep = IntentJson | PageStep
+
+
 class RoundJson(TypedDict):
     """The telemetry of one round."""
 
@@ -283,6 +287,7 @@ class Picked(TypedDict):
     accepted: bool
     picked: str
     messages: list[Message]
+    step: SavedStep | None
 
 
 class Used(TypedDict):
@@ -293,6 +298,7 @@ class Used(TypedDict):
     cell: list[int] | None
     result: int | None
     messages: list[Message]
+    step: SavedStep | None
 
 
 class RunView(TypedDict):
@@ -347,6 +353,7 @@ class Played(TypedDict):
     log: list[Said]
     messages: list[Message]
     settlement: WordedSettlement | None
+    step: SavedStep | None  # what the save records for this input (None: nothing)
 
 
 class Refreshed(TypedDict):
@@ -354,12 +361,14 @@ class Refreshed(TypedDict):
     events: list[Event]
     log: list[Said]
     messages: list[Message]
+    step: SavedStep | None
 
 
 class Continued(TypedDict):
     events: list[Event]
     log: list[Said]
     messages: list[Message]
+    step: SavedStep | None
 
 
 class RunHint(Hint):
@@ -368,3 +377,4 @@ class RunHint(Hint):
     refused: bool
     price: int
     hints_left: int
+    step: SavedStep | None

@@ -1,11 +1,10 @@
 """The run table (``data/run.json``, ``gridforge.mines.run/1``): the numbers of a run, read
 and validated once (:class:`RunTable`, :func:`load_run_table`), and the seeds a run derives
-from its own (:func:`board_seed`, :func:`daily_seed`): the same seed and table, the same run.
+from its own (:func:`board_seed`): the same seed and table, the same run.
 """
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 from collections.abc import Mapping
@@ -18,7 +17,6 @@ from gridforge.errors import (
     Issues,
     Schema,
     parse_json,
-    refusal,
 )
 from gridforge.jsontypes import Json
 from gridforge.mines.gen_table import preset
@@ -142,24 +140,6 @@ def load_run_table(overrides: Mapping[str, Json] | None = None) -> RunTable:
     if overrides:
         data.update(overrides)
     return RunTable.from_json(data)
-
-
-def daily_seed(date: object) -> int:
-    """The run seed of the daily run of ``date`` (``YYYY-MM-DD``, a real calendar day):
-    derived from the date alone, so every player gets the same run, offline.
-
-    :raises ValidationError: naming ``date`` when it is not such a day.
-    """
-    try:
-        day = datetime.date.fromisoformat(date) if isinstance(date, str) and len(date) == 10 \
-            else None
-    except ValueError:
-        day = None
-    if day is None:
-        raise refusal("daily run", "date", "type", "date is a day as YYYY-MM-DD, got "
-                      f"{str(date)[:20]!r}")
-    digest = hashlib.sha256(f"gridforge.mines.daily:{day.isoformat()}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % 2**31
 
 
 def board_seed(run_seed: int, battle: int, board_no: int) -> int:

@@ -17,6 +17,7 @@ from gridforge.mines.run_json import (
     NamedSummary,
     Played,
     Said,
+    SavedStep,
     Settlement,
     ShowLine,
     WordedLine,
@@ -226,9 +227,10 @@ def log_lines(events: list[Event], board: Board | None) -> list[Said]:
 
 def played_words(intents: list[Intent], outcomes: list[ActionOutcome], events: list[Event],
              settlement: Settlement | None, status_before: str, board: Board | None,
-             ambush_damage: int) -> Played:
+             ambush_damage: int, step: SavedStep | None) -> Played:
     """What playing ``intents`` tells the player: each refusal, else what was done, and the
-    settlement's title; the events and the log in the player's words."""
+    settlement's title; the events and the log in the player's words; ``step`` what the
+    save records for it."""
     messages: list[Message] = []
     for intent, outcome in zip(intents, outcomes, strict=True):
         refusal = outcome_text(outcome, intent, status_before)
@@ -246,7 +248,7 @@ def played_words(intents: list[Intent], outcomes: list[ActionOutcome], events: l
             "outcome": outcomes[-1].to_json(),
             "events": [page_event(e) for e in events],
             "log": log_lines(events, board),
-            "messages": messages, "settlement": said}
+            "messages": messages, "settlement": said, "step": step}
 
 
 def done_text(intent: Intent, events: list[Event], ambush_damage: int) -> str | None:

@@ -35,7 +35,7 @@ Two ways to use it:
 * :func:`~gridforge.mines.position.deduce` / :func:`~gridforge.mines.position.hint`
   (:mod:`gridforge.mines.position`): a position as the player sees it; the result is the set of
   cells that logic proves, with the steps.
-* :func:`~gridforge.mines.playthrough.solve_board` / :func:`~gridforge.mines.playthrough.solve`
+* :func:`~gridforge.mines.playthrough.solve_board`
   (:mod:`gridforge.mines.playthrough`): play a whole board from R0 (the seed's F3: the spawn
   3x3 plus its flood closure, exactly as the engine opens it on install), opening each cell
   as soon as it is proved safe (a dug 0 opens its chain, as in the engine) until every safe

@@ -42,7 +42,7 @@ from gridforge.snakes.game.levelfile import Step
 from gridforge.snakes.game.rules import Game, Move, State, move_to_step, moves_to, step_to_move
 
 __all__ = ["LESSONS", "MECHANICS", "Lesson", "Mechanic", "demonstration", "lesson_at",
-           "lesson_for", "rules", "shows"]
+           "lesson_for", "rules_screen", "shows"]
 
 # A demonstration longer than this is cut after its first steps (a prefix stays legal); one
 # that leads up to an event (a thaw, a lock opening) may take longer to get there.
@@ -444,16 +444,16 @@ PICTURES: dict[str, Picture] = {
 }
 
 
-def rules() -> RulesAnswer:
+def rules_screen() -> RulesAnswer:
     """The rules screen's snakes part: ``{"basics": [...], "mechanics": [...]}``, each a
     ``{key, title, text, picture}`` whose picture is ``{level, view, arrow}`` (a tiny level,
     its view at the start with its markers, and a step to draw as an arrow, or None)."""
-    from gridforge.snakes.play import position  # the view with its markers, as play draws it
+    from gridforge.snakes.play import view_after  # the view with its markers, as play draws it
 
     def section(key: str, title: str, text: tuple[str, ...], picture: Picture
                 ) -> RulesSection:
         level = level_from_json(picture["level"])  # every picture is a real, balanced level
-        view = position(level.to_json(with_meta=False), [])["view"]
+        view = view_after(level.to_json(with_meta=False), [])["view"]
         return {"key": key, "title": title, "text": list(text),
                 "picture": {**picture, "view": view}}
 

@@ -2,9 +2,11 @@
 
 ``gridforge.api.dispatch`` resolves only the names listed in ``__all__`` here (and in
 :mod:`gridforge.mines.page` and :mod:`gridforge.api`); everything else in the package is
-internal. A level in play lives in the worker, named by the id that :func:`start` or
-:func:`resume` answers (see :mod:`gridforge.snakes.play`). Long calls take the dispatcher's
-progress sink as the keyword argument ``progress``; the page never passes it.
+internal. A level in play lives in the worker, named by the id that :func:`open` or
+:func:`resume` answers (see :mod:`gridforge.snakes.play`); :func:`act` plays in it and
+:func:`close` forgets it: the same verbs as :mod:`gridforge.mines.page`. Long calls take
+the dispatcher's progress sink as the keyword argument ``progress``; the page never passes
+it.
 
 This is the layer that joins the game and its designer: certificates the page sees carry
 the designer's seven-term score (:mod:`gridforge.snakes.design.certify`), and every
@@ -41,9 +43,9 @@ if TYPE_CHECKING:  # these modules load only when a call needs them
     from gridforge.snakes.player.telemetry import Attempt
 from gridforge.words import issue_words
 
-__all__ = ["close", "design_levels", "export", "facts", "hint", "lesson", "position",
-           "progress_after_win", "redo", "restart", "resume", "rules", "sample_levels", "stars",
-           "stars_of", "start", "step", "topologies", "undo", "validate", "verify"]
+__all__ = ["act", "close", "design_levels", "export", "facts", "hint", "lesson", "open",
+           "position", "progress_after_win", "resume", "rules", "sample_levels", "stars",
+           "stars_of", "topologies", "validate", "verify"]
 
 
 class Facts(TypedDict):
@@ -223,62 +225,99 @@ def rules() -> RulesAnswer:
     mechanics}``, each a list of ``{key, title, text, picture: {level, view, arrow}}``."""
     from gridforge.snakes import lessons
 
-    return lessons.rules()
+    return lessons.rules_screen()
 
 
 def validate(level: Any) -> Validation:
     """Every problem of a level dict (``issues`` with field paths), without raising."""
-    return play.validate(level)
+    from gridforge.snakes.game.level import validate_level
+
+    issues = validate_level(level)
+    return {"ok": not issues, "issues": [i.to_json() for i in issues]}
 
 
-def start(level: Any) -> Answer:
+# ---------------------------------------------------------------- play (both games' verbs)
+# The verbs of play over the midend, the same in gridforge.mines.page: open, resume, act,
+# close. Each answers the midend's envelope (gridforge.midend) with the snakes fields.
+ACTIONS = ("step", "undo", "redo", "restart")
+
+
+def open(level: Any) -> Answer:
     """Open a game on ``level``: the midend's envelope ``{id, view, offer, changes, events,
     refused, save}`` with ``step_count`` and ``ahead`` (see :mod:`gridforge.snakes.play`);
     the page names the game by ``id`` after. Later answers carry ``changes`` (what changed
-    since the last answer) instead of the view and offer, and the save only when it changed."""
-    return play.start(level)
+    since the last answer) instead of the view and offer, and the save only when it changed.
+    The level is validated once, here (a supply/demand mismatch is let in so that the
+    editor can show it; verify reports it)."""
+    return play.answer(play.MIDEND.open(level))
 
 
 def resume(level: Any, save: Any) -> Answer:
     """Open a game on ``level`` where a stored ``save`` left it (after a reload or a worker
-    restart); answers as :func:`start`, or refuses naming the field of the save at fault."""
-    return play.resume(level, save)
+    restart): the one replay of play. The save must be this very level's (``sha``) and its
+    ``steps`` and then its ``redo`` must replay on it; answers as :func:`open`.
+
+    :raises ValidationError: naming the field at fault (``save.sha``, ``save.steps[3]``,
+        ``save.redo[0]``), or the level's own issues.
+    """
+    return play.answer(play.MIDEND.resume(level, save))
 
 
-def step(session: Any, step_json: Any) -> Answer:
-    """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]`` in the open game
-    ``session``; a refusal leaves the game unchanged and says why."""
-    return play.step(session, step_json)
+def act(session: Any, action: Any) -> Answer:
+    """One action in the open game ``session``: ``{"do": "step", "step": [body, "head" |
+    "tail", "U" | "D" | "L" | "R"]}`` plays a step (a refusal leaves the game unchanged and
+    says why); ``{"do": "undo"}`` takes back the last step (it moves to redo), ``{"do":
+    "redo"}`` plays it again, ``{"do": "restart"}`` goes back to the level's start with
+    nothing to redo. Undo and redo do nothing once the level is complete.
 
+    :raises UnknownSession: when ``session`` is not open (resume it from its save).
+    :raises ValidationError: naming ``action.do`` when it is none of these.
+    """
+    from gridforge.errors import refusal
 
-def undo(session: Any) -> Answer:
-    """Take back the last step (it moves to redo)."""
-    return play.undo(session)
-
-
-def redo(session: Any) -> Answer:
-    """Play again the first step of redo."""
-    return play.redo(session)
-
-
-def restart(session: Any) -> Answer:
-    """Back to the level's start, with no steps and nothing to redo."""
-    return play.restart(session)
-
-
-def hint(session: Any, max_states: int = 50_000, max_seconds: float = 3.0) -> HintAnswer:
-    """The next step of a solution from the current state (``step`` null if none found)."""
-    return play.hint(session, max_states, max_seconds)
+    do = action.get("do") if isinstance(action, dict) else None
+    midend = play.MIDEND
+    if do == "step":
+        return play.answer(midend.play(session, action.get("step")))
+    if do == "undo":
+        return play.answer(midend.undo(session))
+    if do == "redo":
+        return play.answer(midend.redo(session))
+    if do == "restart":
+        return play.answer(midend.restart(session))
+    midend.entry(session)  # an unknown game is said first: the page then resumes it
+    raise refusal("snakes action", "action.do", "unknown", f"do is one of {list(ACTIONS)}")
 
 
 def close(session: Any) -> bool:
     """Forget an open game; ``False`` if it was not open."""
-    return play.close(session)
+    return play.MIDEND.close(session)
+
+
+def hint(session: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> HintAnswer:
+    """The next step of a solution from the current state of the open game ``session``
+    (``step`` null if none is found within the budget, or once the level is complete)."""
+    from gridforge.snakes.game.rules import move_to_step
+    from gridforge.snakes.solver.search import hint as next_move
+
+    max_states, max_seconds = play.budgets(max_states, max_seconds)
+    held = play.MIDEND.game(session)
+    if held.game.is_complete(held.state):
+        return {"step": None, "remaining": 0, "optimal": True, "status": "complete"}
+    move, result = next_move(held.game, held.state, max_states=max_states,
+                             max_seconds=max_seconds)
+    return {"step": None if move is None else move_to_step(move),
+            "remaining": None if result.moves is None else len(result.moves),
+            "optimal": result.optimal, "status": result.status}
 
 
 def position(level: Any, steps: Any) -> PositionAnswer:
-    """The view after ``steps`` from the start of ``level``, without opening a game."""
-    return play.position(level, steps)
+    """The view after ``steps`` from the start of ``level``, without opening a game (the
+    editor shows a solution step by step this way).
+
+    :raises ValidationError: naming ``steps[i]`` when a step does not replay.
+    """
+    return play.view_after(level, steps)
 
 
 VERIFY_STATES = 200_000
@@ -325,7 +364,7 @@ def export(level: Any, certificate: Any) -> str:
 
 def sample_levels() -> list[LevelJson]:
     """The levels shipped with the package (each a level dict with ``meta``)."""
-    return samples.sample_levels()
+    return samples.shipped()
 
 
 def topologies() -> list[str]:

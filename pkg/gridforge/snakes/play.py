@@ -1,12 +1,10 @@
 """The snakes backend of the midend (:mod:`gridforge.midend`): a level in play, by id.
 
-The page opens a game with :func:`start` (a level) or :func:`resume` (a level and a save),
-and names it by the id answered (``"id"``) in every verb after: :func:`step`,
-:func:`undo`, :func:`redo`, :func:`restart`, :func:`hint`, :func:`close`. The game (a
-:class:`Play`: the compiled level and its state) is held by the midend with its history (the
-steps, the states before them, a cursor), so a step costs one rule check and one view: no
-replay, no re-validation of the level. Every play answer is the midend's envelope with the
-steps played and the answers ahead::
+The page's verbs (:mod:`gridforge.snakes.page`: ``open``, ``resume``, ``act``, ``close``)
+run on :data:`MIDEND`, which holds each game (a :class:`Play`: the compiled level and its
+state) with its history (the steps, the states before them, a cursor), so a step costs one
+rule check and one view: no replay, no re-validation of the level. Every play answer
+(:func:`answer`) is the midend's envelope with the steps played and the answers ahead::
 
     {"id": id, "view": {... state, "markers"} | null, "offer": {"undo", "redo", "hint",
      "restart", "legal"} | null, "changes": null | [[path, value], ...],
@@ -14,28 +12,28 @@ steps played and the answers ahead::
      "save": null | {"sha": level SHA-256, "steps": [...], "redo": [...]}, "step_count": n,
      "ahead": {"b:end:dir": {"view", "offer", "step_count", "events"}, ...}}
 
-``view`` and ``offer`` come whole when a game opens (and from :func:`view`), else null with
-``changes``: what changed since the last answer (the page applies them). ``save`` comes
-when the answer changed the game.
+``view`` and ``offer`` come whole when a game opens, else null with ``changes``: what
+changed since the last answer (the page applies them). ``save`` comes when the answer
+changed the game.
 
-``events`` says what the step just played did (:func:`happened`; empty but for
-:func:`step` and :func:`redo`): the page's sounds and spoken announcements follow it and
-work nothing out. ``offer`` is what the page may offer now (the buttons, and ``legal``: the
-steps the rules allow, from which the page marks the cells a grabbed end may enter); the page
-computes no rule. ``ahead`` holds the answers of the legal steps, computed ahead, so a
-drag step is drawn without waiting for the worker (:func:`_ahead`). ``save`` is all the
-page stores: :func:`resume` replays it (the only replay left) after a reload, or when the
-worker was restarted and the id is gone (:class:`UnknownSession`).
-Undo moves the last step to ``redo``; redo moves it back; a new step clears ``redo``. A
-refused step is an answer with ``refused``, not an error; bad input (a level that does not
-validate, a save that does not replay on it) raises ValidationError with field paths.
+``events`` says what the step just played did (:func:`happened`; empty but for a step and
+a redo): the page's sounds and spoken announcements follow it and work nothing out.
+``offer`` is what the page may offer now (the buttons, and ``legal``: the steps the rules
+allow, from which the page marks the cells a grabbed end may enter); the page computes no
+rule. ``ahead`` holds the answers of the legal steps, computed ahead, so a drag step is
+drawn without waiting for the worker (:func:`ahead`). ``save`` is all the page stores:
+``resume`` replays it (the only replay left) after a reload, or when the worker was
+restarted and the id is gone (:class:`UnknownSession`). Undo moves the last step to
+``redo``; redo moves it back; a new step clears ``redo``. A refused step is an answer with
+``refused``, not an error; bad input (a level that does not validate, a save that does not
+replay on it) raises ValidationError with field paths.
 
 Every view carries ``markers``: what the board draws for the mechanics still in play (see
-:func:`markers`). :func:`position` answers the view after given steps without a session
-(the editor's replay of a solution). Verification needs the designer's score and lives in
-:mod:`gridforge.snakes.design.certify` (the page's ``verify``).
+:func:`markers`). :func:`view_after` answers the view after given steps without a game in
+play (the editor's replay of a solution, the rules screen's pictures). Verification needs
+the designer's score and lives in :mod:`gridforge.snakes.design.certify` (the page's
+``verify``).
 """
-
 from __future__ import annotations
 
 import math
@@ -47,10 +45,10 @@ from gridforge.i18n import has, say
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import (
     TOO_LONG,
-    Envelope,
     Midend,
     Played,
     Resumed,
+    Turn,
     UnknownSession,
     Unreplayable,
 )
@@ -59,14 +57,12 @@ from gridforge.snakes.game.answers import (
     Answer,
     CountedMarker,
     Event,
-    HintAnswer,
     Marker,
     Offer,
     PositionAnswer,
-    Validation,
     View,
 )
-from gridforge.snakes.game.level import level_from_json, level_sha256, validate_level
+from gridforge.snakes.game.level import level_from_json, level_sha256
 from gridforge.snakes.game.levelfile import Step
 from gridforge.snakes.game.rules import (
     REFUSALS,
@@ -77,7 +73,6 @@ from gridforge.snakes.game.rules import (
     move_to_step,
     step_to_move,
 )
-from gridforge.snakes.solver.search import hint as search_hint
 
 _CACHE: dict[str, Game] = {}
 _CACHE_SIZE = 8
@@ -133,11 +128,11 @@ class Snakes:
     save_what = "snakes save"
 
     def new(self, spec: object) -> Play:
-        game, sha = _game(spec)
+        game, sha = game_of(spec)
         return Play(game, sha)
 
     def read_save(self, spec: object, save: object) -> Resumed[Play, Step]:
-        game, sha = _game(spec)
+        game, sha = game_of(spec)
         if not isinstance(save, dict):
             raise invalid_input("snakes save", "save", "type", 'a save is {"sha", "steps", "redo"}')
         if save.get("sha") != sha:
@@ -181,7 +176,7 @@ class Snakes:
         return game.game.is_complete(game.state)
 
     def view(self, game: Play) -> View:
-        return _view(game.game, game.state)
+        return view_of(game.game, game.state)
 
     def offer(self, game: Play, can_undo: bool, can_redo: bool) -> Offer:
         return offer(game.game, game.state, self.finished(game), can_undo, can_redo)
@@ -193,7 +188,7 @@ class Snakes:
 MIDEND: Midend[Play, State, View, Offer, Event, Step, None] = Midend(Snakes())
 
 
-def _game(level: Any) -> tuple[Game, str]:
+def game_of(level: Any) -> tuple[Game, str]:
     parsed = level_from_json(level, balanced=False)
     key = level_sha256(parsed)
     game = _CACHE.get(key)
@@ -204,17 +199,18 @@ def _game(level: Any) -> tuple[Game, str]:
     return game, key
 
 
-def _view(game: Game, state: State) -> View:
+def view_of(game: Game, state: State) -> View:
     return {**game.state_to_json(state), "markers": markers(game, state)}
 
 
-def _answer(session_id: str, envelope: Envelope[View, Offer, Event, Step]) -> Answer:
-    return {**envelope, "step_count": MIDEND.steps(session_id),
-            "ahead": _ahead(MIDEND.game(session_id), MIDEND.steps(session_id),
-                            MIDEND.view(session_id)["markers"])}
+def answer(turn: Turn[Play, View, Offer, Event, Step, None]) -> Answer:
+    """A verb's answer as the page receives it: the envelope, the steps played and the
+    answers ahead, all from the midend's one answer (``turn``)."""
+    return {**turn.envelope, "step_count": turn.steps,
+            "ahead": ahead(turn.game, turn.steps, turn.view["markers"])}
 
 
-def _ahead(play: Play, steps: int, state_markers: list[Marker]) -> dict[str, AheadAnswer]:
+def ahead(play: Play, steps: int, state_markers: list[Marker]) -> dict[str, AheadAnswer]:
     """The answers of the legal steps from ``state``, computed ahead, keyed ``"b:end:dir"``:
     each ``{"view", "offer", "step_count", "events"}`` as :func:`step` will answer it. The
     page draws a drag step from here the moment the pointer enters a cell, then sends the
@@ -223,7 +219,7 @@ def _ahead(play: Play, steps: int, state_markers: list[Marker]) -> dict[str, Ahe
     count = steps + 1
     out: dict[str, AheadAnswer] = {}
     for move, child, child_occ in game.successors(state, game.occupancy(state)):
-        view = _view(game, child)
+        view = view_of(game, child)
         legal_then = None if view["complete"] else [
             m for m, _, _ in game.successors(child, child_occ)]
         out["{}:{}:{}".format(*move_to_step(move))] = {
@@ -240,25 +236,25 @@ def happened(game: Game, before: State, after: State, move: Move,
              after_markers: list[Marker] | None = None) -> list[Event]:
     """What playing ``move`` from ``before`` (giving ``after``) did, in order:
 
-    - ``{"kind": "step", "body": b, "end": "head" | "tail", "direction": "U" | "D" | "L" |
+    - ``{"type": "step", "body": b, "end": "head" | "tail", "direction": "U" | "D" | "L" |
       "R", "color": c}``, always (``c``: the body's outer colour before the step);
-    - ``{"kind": "exit", "body": b, "color": c, "layers_left": n}`` when a layer of colour
+    - ``{"type": "exit", "body": b, "color": c, "layers_left": n}`` when a layer of colour
       ``c`` went into a hole (``n`` 0: the body has left the board);
-    - ``{"kind": "thaw", "body": b}`` or ``{"kind": "thaw", "hole": i, "color": c}`` for each
+    - ``{"type": "thaw", "body": b}`` or ``{"type": "thaw", "hole": i, "color": c}`` for each
       frozen body or hole whose count reached 0 with this step;
-    - ``{"kind": "unlock", "body": b, "metal": "silver" | "gold"}`` for each lock whose last
+    - ``{"type": "unlock", "body": b, "metal": "silver" | "gold"}`` for each lock whose last
       key was released with this step;
-    - ``{"kind": "won"}`` when the level is complete.
+    - ``{"type": "won"}`` when the level is complete.
 
     ``before_markers`` and ``after_markers``: the two states' :func:`markers`, when the
     caller has them already.
     """
     body, end, direction = move_to_step(move)
     color = game.outer_color(before, body)
-    out: list[Event] = [{"kind": "step", "body": body, "end": end,
+    out: list[Event] = [{"type": "step", "body": body, "end": end,
                          "direction": direction, "color": color}]
     if game.exited_layers(after) > game.exited_layers(before):
-        out.append({"kind": "exit", "body": body, "color": color,
+        out.append({"type": "exit", "body": body, "color": color,
                     "layers_left": game.layers_left(after, body)})
 
     def counted(state: State, known: list[Marker] | None
@@ -273,13 +269,13 @@ def happened(game: Game, before: State, after: State, move: Move,
         if old is None or old["count"] == 0 or marker["count"] != 0:
             continue
         if marker["kind"] == "frozen-body":
-            out.append({"kind": "thaw", "body": index})
+            out.append({"type": "thaw", "body": index})
         elif marker["kind"] == "frozen-hole":
-            out.append({"kind": "thaw", "hole": index, "color": game.level.holes[index].color})
+            out.append({"type": "thaw", "hole": index, "color": game.level.holes[index].color})
         else:
-            out.append({"kind": "unlock", "body": index, "metal": marker["metal"]})
+            out.append({"type": "unlock", "body": index, "metal": marker["metal"]})
     if game.is_complete(after):
-        out.append({"kind": "won"})
+        out.append({"type": "won"})
     return out
 
 
@@ -321,19 +317,6 @@ def markers(game: Game, state: State) -> list[Marker]:
     return out
 
 
-def validate(level: Any) -> Validation:
-    """Every problem of a level dict (``issues`` with field paths), without raising."""
-    issues = validate_level(level)
-    return {"ok": not issues, "issues": [i.to_json() for i in issues]}
-
-
-def start(level: Any) -> Answer:
-    """Open a game on ``level`` (validated once, here; supply/demand mismatches are allowed
-    to load so the editor can show them, and ``verify`` reports them)."""
-    session_id, envelope = MIDEND.start(level)
-    return _answer(session_id, envelope)
-
-
 def _save_steps(save: dict[Any, Any], key: str) -> list[Any]:
     steps = save.get(key, [])
     if not isinstance(steps, list):
@@ -341,76 +324,15 @@ def _save_steps(save: dict[Any, Any], key: str) -> list[Any]:
     return steps
 
 
-def resume(level: Any, save: Any) -> Answer:
-    """Open a game on ``level`` where ``save`` left it (after a reload or a worker restart):
-    the one replay of play. The save must be this very level's (``sha``) and its ``steps``
-    and then its ``redo`` must replay on it; answers as :func:`start`.
-
-    :raises ValidationError: naming the field at fault (``save.sha``, ``save.steps[3]``,
-        ``save.redo[0]``), or the level's own issues.
-    """
-    session_id, envelope = MIDEND.resume(level, save)
-    return _answer(session_id, envelope)
-
-
-def view(session_id: Any) -> Answer:
-    """The current answer of an open game, with its view, offer and save in full."""
-    return _answer(session_id, MIDEND.current(session_id))
-
-
-def step(session_id: Any, step_json: Any) -> Answer:
-    """Play one step ``[body, "head" | "tail", "U" | "D" | "L" | "R"]``; a refusal leaves
-    the game unchanged and says why."""
-    envelope, _ = MIDEND.play(session_id, step_json)
-    return _answer(session_id, envelope)
-
-
-def undo(session_id: Any) -> Answer:
-    """Take back the last step (it moves to redo); nothing once the level is complete."""
-    return _answer(session_id, MIDEND.undo(session_id))
-
-
-def redo(session_id: Any) -> Answer:
-    """Play again the first step of redo; nothing once the level is complete."""
-    return _answer(session_id, MIDEND.redo(session_id))
-
-
-def restart(session_id: Any) -> Answer:
-    """Back to the level's start, with no steps and nothing to redo."""
-    return _answer(session_id, MIDEND.restart(session_id))
-
-
-def close(session_id: Any) -> bool:
-    """Forget an open game; ``False`` if it was not open."""
-    return MIDEND.close(session_id)
-
-
-def hint(session_id: Any, max_states: Any = 50_000, max_seconds: Any = 3.0) -> HintAnswer:
-    """The next step of a solution from the current state (``step`` null if none found, or
-    once the level is complete)."""
-    max_states, max_seconds = budgets(max_states, max_seconds)
-    play = MIDEND.game(session_id)
-    if play.game.is_complete(play.state):
-        return {"step": None, "remaining": 0, "optimal": True, "status": "complete"}
-    move, result = search_hint(play.game, play.state, max_states=max_states,
-                               max_seconds=max_seconds)
-    return {
-        "step": None if move is None else move_to_step(move),
-        "remaining": None if result.moves is None else len(result.moves),
-        "optimal": result.optimal,
-        "status": result.status,
-    }
-
-
-def position(level: Any, steps: Any) -> PositionAnswer:
+def view_after(level: Any, steps: Any) -> PositionAnswer:
     """The view after ``steps`` from the start of ``level``, without opening a game (the
     editor shows a solution step by step this way).
 
     :raises ValidationError: naming ``steps[i]`` when a step does not replay.
     """
-    game, _ = _game(level)
+    game, _ = game_of(level)
     state = replayed(game, steps, MAX_SESSION_STEPS)
-    return {"view": _view(game, state), "step_count": len(steps)}
+    return {"view": view_of(game, state), "step_count": len(steps)}
 
 
 def replayed(game: Game, steps: Any, limit: int) -> State:
@@ -450,19 +372,13 @@ __all__ = [
     "MIDEND",
     "Play",
     "UnknownSession",
+    "ahead",
+    "answer",
     "budgets",
-    "close",
+    "game_of",
     "happened",
-    "hint",
     "markers",
-    "position",
-    "redo",
     "replayed",
-    "restart",
-    "resume",
-    "start",
-    "step",
-    "undo",
-    "validate",
-    "view",
+    "view_after",
+    "view_of",
 ]

@@ -10,13 +10,13 @@ from gridforge.errors import parse_json
 from gridforge.snakes.game.level import spec_example
 from gridforge.snakes.game.levelfile import LevelJson, accepted
 
-__all__ = ["sample_levels"]
+__all__ = ["shipped"]
 
 # The largest data file read here (a block of main-line levels with their certificates).
 MAX_DATA_BYTES = 8 * 1024 * 1024
 
 
-def sample_levels() -> list[LevelJson]:
+def shipped() -> list[LevelJson]:
     """The levels shipped with the package (each a level dict with meta): the contract's
     example, ``data/samples.json``, then the main line's first block (levels 1-25, the
     lessons) where the package carries it; the whole line is read a block at a time by

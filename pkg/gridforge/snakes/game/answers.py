@@ -75,7 +75,7 @@ class View(StateView):
 
 
 class StepEvent(TypedDict):
-    kind: Literal["step"]
+    type: Literal["step"]
     body: int
     end: str
     direction: str
@@ -83,7 +83,7 @@ class StepEvent(TypedDict):
 
 
 class ExitEvent(TypedDict):
-    kind: Literal["exit"]
+    type: Literal["exit"]
     body: int
     color: int | None
     layers_left: int
@@ -92,20 +92,20 @@ class ExitEvent(TypedDict):
 class ThawEvent(TypedDict):
     """A frozen body (``body``) or hole (``hole`` and its ``color``) thawed."""
 
-    kind: Literal["thaw"]
+    type: Literal["thaw"]
     body: NotRequired[int]
     hole: NotRequired[int]
     color: NotRequired[int]
 
 
 class UnlockEvent(TypedDict):
-    kind: Literal["unlock"]
+    type: Literal["unlock"]
     body: int
     metal: str
 
 
 class WonEvent(TypedDict):
-    kind: Literal["won"]
+    type: Literal["won"]
 
 
 Event = StepEvent | ExitEvent | ThawEvent | UnlockEvent | WonEvent
