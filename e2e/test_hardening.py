@@ -262,8 +262,9 @@ def test_a_win_dropped_by_a_stale_save_of_another_tab_is_written_back(context: B
 
 
 def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
-    # The store's part-by-part check (stored-value.js) over seeded tamperings of each part:
-    # what is left passes the whole check, and every part not set aside is as stored.
+    # The part-by-part check the store asks of Python (gridforge.saves, through the page's
+    # bridge) over seeded tamperings of each part: what is left passes the whole check, and
+    # every part not set aside is as stored.
     rng = random.Random(54)
     weird = [None, True, 0, -1, -4, 2.5, 2001, 2**53, "", "x", [], {}, [[2, 1]], {"a": 1}]
     fields = [("snakes", "done", "1"), ("snakes", "done", "2"), ("snakes", "done", "x"),
@@ -287,13 +288,18 @@ def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
     page.goto("/#home")
     page.evaluate("() => window.gridforge.ready")
     results = page.evaluate("""async (cases) => {
-        const sv = await import('./stored-value.js');
-        return cases.map((value) => {
-          const out = sv.progressParts(value, 2000);
-          if (out.value === null) return { whole: true, issues: out.issues.map((i) => i.path) };
-          return { left: sv.progressIssues(out.value, 2000).length, value: out.value,
-                   parts: out.parts.map((p) => p.part) };
-        });
+        const check = (value) => window.gridforge.call('gridforge.api.check_progress', value, 2000);
+        const results = [];
+        for (const value of cases) {
+          const out = await check(value);
+          if (out.value === null) {
+            results.push({ whole: true, issues: out.issues.map((i) => i.path) });
+            continue;
+          }
+          results.push({ left: (await check(out.value)).issues.length, value: out.value,
+                         parts: out.parts.map((p) => p.part) });
+        }
+        return results;
     }""", cases)
     wholes = 0
     for value, result in zip(cases, results, strict=True):
@@ -311,3 +317,35 @@ def test_progress_parts_cost_only_themselves_over_many_tamperings(page: Page):
             if not {f"snakes.done.{level}", "snakes.done", "snakes"} & set(parts):
                 assert kept["snakes"]["done"][level] == best
     assert 0 < wholes < len(cases)
+
+
+def test_a_part_of_the_wrong_kind_is_drawn_fresh_then_set_aside_by_python(
+        context: BrowserContext):
+    # Issue 53: the format's rules are Python's. The home screen is drawn before Python is
+    # loaded (the part it cannot read shown fresh, nothing written), then Python's check
+    # sets that part aside alone and says so.
+    saved = progress()
+    saved["snakes"] = 5
+    page = new_page(context, {KEY: json.dumps(saved)})
+    page.goto("/#home")
+    expect(page.get_by_test_id("home-snakes-place")).to_be_visible()
+    page.evaluate("() => window.gridforge.ready")
+    expect(notice(page)).to_contain_text("snakes")
+    now = stored(page)
+    assert now["snakes"] == {"done": {}, "open": 1}
+    assert now["mines"] == saved["mines"]
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_bad_open_level_is_set_aside_and_the_map_drawn_again(context: BrowserContext):
+    saved = progress()
+    saved["snakes"]["open"] = 0
+    page = new_page(context, {KEY: json.dumps(saved)})
+    page.goto("/#snakes")
+    page.evaluate("() => window.gridforge.ready")
+    expect(notice(page)).to_contain_text("snakes.open")
+    # The map shows the open level Python's check gives back: the one after the last won.
+    expect(page.locator('[data-testid="level-tile"][data-level="3"]')).to_have_attribute(
+        "data-state", "open")
+    assert stored(page)["snakes"] == {"done": DONE, "open": 3}
+    assert page.page_errors == []  # type: ignore[attr-defined]

@@ -194,8 +194,10 @@ def test_the_scan_finds_words() -> None:
 PY_SOURCES = ["words.py", "api.py", "snakes/page.py", "snakes/play.py", "snakes/lessons.py",
               "snakes/editor/diagnose.py", "mines/page.py", "mines/run.py", "mines/run_words.py",
               "mines/hints.py", "mines/guide.py"]
+# (refusal, invalid_input: errors.refusal, an input refused for one issue; add: the Issues
+# collector's issue.)
 _ERRORS = {"GridforgeError", "ValidationError", "Issue", "Cancelled", "UnknownSession",
-           "Unreplayable", "Field", "Schema",
+           "Unreplayable", "Field", "Schema", "refusal", "invalid_input", "add",
            "KeyError", "ValueError", "TypeError"}
 
 

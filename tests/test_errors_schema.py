@@ -4,7 +4,7 @@ reader reports, each with its field path, in the order the fields are declared."
 from __future__ import annotations
 
 import pytest
-from gridforge.errors import Field, Issues, Schema, ValidationError
+from gridforge.errors import Field, Issue, Issues, Schema, ValidationError
 
 POINT = Schema((
     Field("format", message="format must be 'p/1', got {value!r}", code="format",
@@ -119,3 +119,65 @@ def test_root_refuses_what_is_no_object_naming_what_was_read() -> None:
         POINT.root([1, 2], "point file", "points[0]")
     assert str(info.value) == "invalid point file: points[0]: a point is an object"
     assert POINT.root({"x": 1}, "point file") == {"x": 1}
+
+
+def _short_key(key: str) -> bool:
+    return len(key) <= 2
+
+
+SHELF = Schema((
+    Field("kind", message="kind must be 'shelf', got {shown}", code="format",
+          choices=("shelf",)),
+    Field("books", "map", "books map a short name to a page count", "type",
+          keys=_short_key, key_message="a book's name is at most 2 letters",
+          each=Field("", "int", "a page count is 1..{hi}, got {value!r}", lo=1, hi=999)),
+    Field("label", "object", "a label is an object or null", "type", nullable=True),
+), unknown="unknown field {key!r}", first=("kind",), unknown_sorted=True)
+LABEL = Schema((Field("text", "str", "a label's text is a string", "type"),), open_ended=True)
+
+
+def test_a_map_checks_each_key_then_each_value_at_the_key_s_path() -> None:
+    data = {"books": {"ab": 3, "long": 5, "cd": 0, "ef": "x"}}
+    assert issues_of(SHELF, data, "books") == [
+        ("kind", "format", "kind must be 'shelf', got null"),  # ``first``: as reading starts
+        ("books.long", "range", "a book's name is at most 2 letters"),
+        ("books.cd", "range", "a page count is 1..999, got 0"),
+        ("books.ef", "range", "a page count is 1..999, got 'x'"),
+    ]
+    assert issues_of(SHELF, {"kind": "shelf", "books": []}, "books") == [
+        ("books", "type", "books map a short name to a page count")]
+
+
+def test_unknown_keys_sorted_after_the_first_fields_and_open_objects_take_any_key() -> None:
+    data = {"zz": 1, "kind": "box", "aa": 2, "books": {}}
+    assert issues_of(SHELF, data, "books") == [
+        ("kind", "format", 'kind must be \'shelf\', got "box"'),
+        ("aa", "unknown_field", "unknown field 'aa'"),
+        ("zz", "unknown_field", "unknown field 'zz'"),
+    ]
+    issues = Issues()
+    LABEL.read_all({"text": 1, "colour": "red"}, issues, "label")
+    assert [(i.path, i.message) for i in issues] == [("label.text", "a label's text is a string")]
+
+
+def test_a_part_s_refusal_moves_under_the_whole() -> None:
+    issues = Issues()
+    POINT.read_all({"format": "p/1", "x": 1}, issues)
+    error = ValidationError(issues, "point").under("points[2]", "shelf")
+    assert (error.what, [i.path for i in error.issues]) == ("shelf", ["points[2].y"])
+    moved = Issues()
+    moved.under("points[0]", [*ValidationError(issues, "point").issues, *issues_of_root()])
+    assert [i.path for i in moved] == ["points[0].y", "points[0]"]
+
+
+def issues_of_root() -> list[Issue]:
+    issues = Issues()
+    issues.add("", "type", "a point is an object")
+    return issues.items
+
+
+def test_an_integer_out_of_bounds_is_said_as_a_range() -> None:
+    side = Schema((Field("cols", "int", "cols must be an integer, got {shown}", "type", lo=2,
+                         hi=18, range_message="cols must be in {lo}..{hi}, got {value}"),))
+    assert issues_of(side, {"cols": 40}) == [("cols", "range", "cols must be in 2..18, got 40")]
+    assert issues_of(side, {"cols": "4"}) == [("cols", "type", 'cols must be an integer, got "4"')]

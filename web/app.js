@@ -58,6 +58,7 @@ const python = makeContract((name, args, onProgress, quiet) => tracked(name, arg
 let mounting = false;
 let routed = false;  // the first screen has been mounted
 let pendingReports = [];
+let redrawing = false;  // the stored progress is being checked before a screen is drawn again
 const store = new Store(safeStorage(), (text, kind) => reportSoon(text, kind));
 window.addEventListener("storage", (event) => store.heardOtherTab(event));
 
@@ -72,8 +73,15 @@ function safeStorage() {
 /** Reports raised before the first screen or while one is being mounted are shown once it
  * is on the page. */
 function reportSoon(text, kind) {
-  if (mounting || !routed) pendingReports.push([text, kind]);
+  if (mounting || !routed || redrawing) pendingReports.push([text, kind]);
   else message(text, kind);
+}
+
+/** The reports held back (reportSoon), shown now. */
+function showPending() {
+  const reports = pendingReports;
+  pendingReports = [];
+  for (const [text, kind] of reports) message(text, kind);
 }
 
 
@@ -137,7 +145,7 @@ Object.defineProperty(app, "generation", { get: () => bridge.generation });
 
 // Tests and tools: window.gridforge.ready / call / cancel (raw dotted names, raw errors).
 /** @type {any} */ (window).gridforge = {
-  get ready() { return bridge.ready; },
+  get ready() { return checkedReady(); },
   get versions() { return bridge.versions; },
   call(name, ...args) {
     return tracked(name, args).catch((error) => {
@@ -238,9 +246,7 @@ async function route() {
   routed = true;
   if (parsed.problem) message(parsed.problem, "error");
   if (loadFailure) message(t("shell.load-error", { detail: loadFailure.message }), "error");
-  const reports = pendingReports;
-  pendingReports = [];
-  for (const [text, kind] of reports) message(text, kind);
+  showPending();
 }
 
 /** The route `parsed` in the address (one spelling per route), app.route, the navigation's
@@ -284,11 +290,46 @@ function mountScreen(screen, parsed) {
   }
 }
 
-/** The stored progress's deep check (progress-check.js) once Python is loaded, unless
- * the first screen resumes those parts itself (the Mines screen, a level's screen). */
+// ---------------------------------------------------------------------------- saved progress
+// The progress format's rules are Python's alone (issue 53, gridforge.saves): the first
+// screen is drawn from the stored progress as it may be read (store.progress), and once
+// Python is loaded it checks the stored value part by part; a bad part is set aside with a
+// notice, and a screen that shows the progress is drawn again without it. The screens that
+// use the progress with Python (a mines run, a level in progress) wait for it (app.ready).
+store.checkWith((value, levels, aside) => python.api.checkProgress(value, levels, aside));
+const progressChecked = bridge.ready.then(() => lineSize).then(async () => {
+  const { screen, params } = app.route ?? { screen: null, params: {} };
+  redrawing = routed && (screen === "home" || (screen === "snakes" && params.level === undefined));
+  const parts = await store.checkProgress();
+  const redraw = redrawing && parts.length > 0;
+  redrawing = false;
+  if (redraw) await route();
+  else if (routed) showPending();
+}).catch((error) => {
+  redrawing = false;
+  console.error(error);
+});
+
+/** Python's readiness (its versions) once the stored progress has been checked: one
+ * promise for each worker (a cancel that interrupts keeps it; a new worker makes another). */
+let readyOf = null;
+let checkedReadyNow = null;
+function checkedReady() {
+  if (readyOf !== bridge.ready) {
+    readyOf = bridge.ready;
+    checkedReadyNow = Promise.all([readyOf, progressChecked]).then(([versions]) => versions);
+  }
+  return checkedReadyNow;
+}
+// app.ready: Python loaded and the stored progress checked by it (a getter: the worker,
+// and so bridge.ready, may be replaced).
+Object.defineProperty(app, "ready", { get: checkedReady });
+
+/** The stored progress's deep check (progress-check.js) once Python has checked its format,
+ * unless the first screen resumes those parts itself (the Mines screen, a level's screen). */
 function deepCheck(parsed) {
   if (parsed.screen === "mines" || parsed.params.level !== undefined) return;
-  bridge.ready.then(() => import("./progress-check.js"))
+  progressChecked.then(() => import("./progress-check.js"))
     .then(({ checkStoredProgress }) => checkStoredProgress(app))
     .catch((error) => console.error(error));
 }

@@ -151,7 +151,9 @@ export function makeContract(/** @type {Invoke} */ invoke) {
   let facts = null;
   const factsCall = call(`${SNAKES}facts`);
   return Object.freeze({
-    api: { version: call(`${API}version`), functions: call(`${API}functions`) },
+    api: { version: call(`${API}version`), functions: call(`${API}functions`),
+      /** (progress, levels, aside) -> {value, parts, issues}: the saved progress's check. */
+      checkProgress: call(`${API}check_progress`) },
     snakes: {
       /** {levels, cols: [min, max], rows: [min, max], import_max_bytes}; asked once. */
       facts() {

@@ -7,7 +7,6 @@
 
 import { t } from "./i18n.js";
 import { minesRunOpen } from "./store.js";
-import { partOf } from "./stored-value.js";
 import { mainlineLevel } from "./screens/levels.js";
 
 /** `error`'s issues (Python's field paths) under `base` of the file, or one issue at `base`. */
@@ -23,8 +22,9 @@ function issuesUnder(base, error, words) {
 }
 
 /**
- * The issues of `progress` (already of the right shape: progressIssues) that only playing
- * it would find, as [{path, message}]: empty when the page can use every part of it.
+ * The issues of `progress` (already of the right format: Python's check of it, see
+ * Store.checkProgress) that only playing it would find, as [{path, message}]: empty when
+ * the page can use every part of it.
  * @param {{python: object}} app the shell (its Python calls)
  */
 export async function progressFileIssues(app, progress) {
@@ -64,20 +64,15 @@ export async function progressFileIssues(app, progress) {
 }
 
 /**
- * The stored progress checked as deeply as a file (issue 54), once Python is loaded, for a
- * first screen that does not use those parts itself (the Mines screen resumes the run, a
- * level's screen its level in progress, each keeping aside what Python refuses): the mines
- * run, or the level in progress, that Python refuses is set aside alone with its field
- * paths, and a notice says so, whatever screen the player is on.
+ * The stored progress checked as deeply as a file (issue 54), once Python has checked its
+ * format (app.js), for a first screen that does not use those parts itself (the Mines
+ * screen resumes the run, a level's screen its level in progress, each keeping aside what
+ * Python refuses): the mines run, or the level in progress, that Python refuses is set
+ * aside alone with its field paths (Python's check says which part each lies in), and a
+ * notice says so, whatever screen the player is on.
  */
 export async function checkStoredProgress(app) {
   const issues = (await progressFileIssues(app, app.store.progress()))
     .filter((issue) => /^(mines\.run|snakes\.current)\b/.test(issue.path));
-  if (!issues.length) return;
-  const byPart = new Map();
-  for (const issue of issues) {
-    const part = partOf(issue.path);
-    byPart.set(part, [...(byPart.get(part) ?? []), issue]);
-  }
-  app.store.setAsideProgressParts([...byPart].map(([part, found]) => ({ part, issues: found })));
+  if (issues.length) await app.store.setAsideProgressIssues(issues);
 }

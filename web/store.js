@@ -34,37 +34,19 @@ const PREFIX = "gridforge.";  // every key of this site's saved data
 
 import { t } from "./i18n.js";
 import { KeepingStore, quotaWords } from "./store-keep.js";
+import { OwnWins } from "./store-wins.js";
 import { SETTING_DEFAULTS, settingProblem } from "./settings-model.js";
 import { isObject, later, MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored,
-  PROGRESS_FORMAT, progressIssues, progressParts, said, tooDeep, withoutPart } from "./stored-value.js";
+  invalid, PROGRESS_FORMAT, readable, said, StaleSave, tooDeep } from "./stored-value.js";
 
 export { MAX_DEPTH, MAX_STORED_CHARS, minesRev, minesRunOpen, parseStored, PROGRESS_FORMAT,
-  progressIssues, said, tooDeep };
+  said, StaleSave, tooDeep };
 
 
 /** A fresh progress object: level 1 open, nothing done, no mines run. */
 export function freshProgress() {
   return { format: PROGRESS_FORMAT, snakes: { done: {}, open: 1 }, mines: { run: null } };
 }
-
-/** Another tab saved a newer revision of the mines run: this tab's save was not written. */
-export class StaleSave extends Error {
-  constructor(stored, base) {
-    super(t("store.stale-run"));
-    this.name = "StaleSave";
-    this.stored = stored;
-    this.base = base;
-  }
-}
-
-
-/** An Error carrying field-path issues, as app.call's errors do. */
-function invalid(/** @type {string} */ message, /** @type {unknown} */ issues) {
-  const error = /** @type {Error & {issues?: unknown}} */ (new Error(message));
-  error.issues = issues;
-  return error;
-}
-
 
 
 export class Store extends KeepingStore {
@@ -77,39 +59,36 @@ export class Store extends KeepingStore {
     /** The main line's last level number (setLevels), checked in saved progress.
      * @type {number | null} */
     this.levels = null;
-    /** The levels this tab won (level -> best steps) and the highest level it opened: kept
-     * when another tab's save, made before that tab heard this one's, drops them. */
-    this.ownWins = {};
-    this.ownOpen = 1;
-  }
-
-  /** This tab's wins are no longer kept over another tab's save (progress cleared or read
-   * from a file). */
-  forgetOwnWins() {
-    this.ownWins = {};
-    this.ownOpen = 1;
+    /** The wins this tab made (store-wins.js), kept over another tab's save. */
+    this.wins = new OwnWins();
+    /** Python's check of a progress value (checkWith); null: none (nothing is checked). */
+    this.checker = null;
+    /** The progress read last had a part of the wrong kind, replaced in memory (readable). */
+    this.patched = false;
   }
 
   /**
-   * Another tab saved the progress (the window's "storage" event). A tab reads storage as
-   * its browser last heard it, so a save made there a moment after this tab's win can drop
-   * the win. Wins only grow (a level done, a best lowered, a level opened), so this tab
-   * writes its own back over such a save; a progress cleared or removed there forgets them.
+   * Another tab saved the progress (the window's "storage" event): this tab's wins it
+   * dropped are written back (store-wins.js); a progress removed there forgets them.
    * @param {StorageEvent} event
    */
   heardOtherTab(event) {
     if (event.key !== null && event.key !== PROGRESS_KEY) return;
     if (event.key === null || event.newValue === null) {
-      this.forgetOwnWins();
+      this.wins.forget();
       return;
     }
-    const snakes = this.progress().snakes;
-    const lost = Object.entries(this.ownWins).filter(([n, best]) => !(snakes.done[n] <= best));
-    if (!lost.length && snakes.open >= this.ownOpen) return;
-    this.updateProgress((progress) => {
-      for (const [n, best] of lost) progress.snakes.done[n] = best;
-      progress.snakes.open = Math.max(progress.snakes.open, this.ownOpen);
-    });
+    const lost = this.wins.lostFrom(this.progress().snakes);
+    if (lost) this.updateProgress((progress) => { this.wins.restore(progress.snakes, lost); });
+  }
+
+  /**
+   * Python's check of the progress format (issue 53: the page keeps no copy of its rules):
+   * `check(value, levels, aside)` answers `{value, parts, issues}` (`value` null: no
+   * progress at all).
+   */
+  checkWith(check) {
+    this.checker = check;
   }
 
   /** The main line's last level number, as the build published it from Python (null: not
@@ -134,62 +113,79 @@ export class Store extends KeepingStore {
       this.held.delete(PROGRESS_KEY);
       this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));
     }
-    const value = text === null ? freshProgress() : this.progressOf(text);
+    let value = freshProgress();
+    this.patched = false;
+    if (text !== null) {
+      const { value: parsed, why } = parseStored(text);
+      if (why !== undefined) this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
+      else {
+        // Checked by Python once it is loaded (checkProgress); until then as it may be read.
+        const view = readable(parsed);
+        value = view.value ?? value;
+        this.patched = view.patched || view.value === null;
+      }
+    }
     this.cache.set(PROGRESS_KEY, value);
     return structuredClone(value);
   }
 
-  /** The progress stored as `text`: a bad part set aside alone (issue 54), the rest
-   * loaded; a value that cannot be used at all is copied aside and play starts fresh. */
-  progressOf(/** @type {string} */ text) {
-    const { value: parsed, why: unreadable } = parseStored(text);
-    /** @type {import("./stored-value.js").Words | null} */
-    let why = unreadable ?? null;
-    if (why === null) {
-      const checked = progressParts(parsed, this.levels);
-      if (checked.value !== null) {
-        if (checked.parts?.length) {
-          this.setAsideParts(PROGRESS_KEY, text, checked.value, checked.parts, later("store.what.progress"));
-        }
-        return checked.value;
+  /**
+   * The stored progress checked by Python (checkWith), part by part (issue 54): each bad
+   * part, and the part of each issue of `aside` (`[{path, message}]`: what a screen found it
+   * cannot use), is set aside alone with its field paths (the whole stored text copied aside
+   * first, a notice that stays), the rest kept as stored; a value that is no progress at all
+   * is kept aside whole and a fresh one starts. Answers the parts set aside (`[{part,
+   * issues}]`).
+   */
+  async checkProgress(aside = []) {
+    for (let tries = 0; tries < 3 && this.checker; tries += 1) {
+      const text = this.readRaw(PROGRESS_KEY);
+      if (text === null || this.held.has(PROGRESS_KEY)) return [];
+      const { value: parsed, why } = parseStored(text);
+      if (why !== undefined) return [];  // progress() keeps it aside
+      const checked = await this.checker(parsed, this.levels, aside);
+      if (this.readRaw(PROGRESS_KEY) !== text) continue;  // written meanwhile: check it again
+      this.cache.delete(PROGRESS_KEY);
+      if (checked.value === null) {
+        const why = checked.issues.slice(0, 3)
+          .map((i) => `${i.path || t("store.path.value")}: ${i.message}`).join("; ");
+        this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
+        return [{ part: "", issues: checked.issues }];
       }
-      why = (checked.issues ?? []).map((i) => `${i.path || t("store.path.value")}: ${i.message}`).slice(0, 3).join("; ");
+      if (checked.parts.length) {
+        this.setAsideParts(PROGRESS_KEY, text, checked.value, checked.parts, later("store.what.progress"));
+      }
+      return checked.parts;
     }
-    this.quarantine(PROGRESS_KEY, text, why, later("store.what.progress"));
-    return freshProgress();
+    return [];
   }
 
   /** Read-modify-write: `fn(progress)` edits (or returns) the new progress, written at once. */
   updateProgress(fn) {
     const current = this.progress();
-    const { done: doneBefore, open: openBefore } = structuredClone(current.snakes);
+    const before = structuredClone(current.snakes);
     const next = fn(current) ?? current;
-    const issues = progressIssues(next, this.levels);
-    if (issues.length) {
-      // A bug in a screen, never the player's fault: keep the stored value as it was.
-      throw invalid(t("store.invalid-progress"), issues);
+    // A part read as fresh (readable) before Python's check: the stored whole goes aside
+    // first, so that nothing of it is lost by this write.
+    if (this.patched && this.keepAside(PROGRESS_KEY, t("store.not-object"), later("store.what.progress")).held) {
+      return structuredClone(current);
     }
-    for (const [n, best] of Object.entries(next.snakes.done)) {
-      if (!(doneBefore[n] <= best)) this.ownWins[n] = best;  // won here, now
-    }
-    if (next.snakes.open > openBefore) this.ownOpen = next.snakes.open;
+    this.wins.wrote(before, next.snakes);
+    this.patched = false;
     this.cache.set(PROGRESS_KEY, structuredClone(next));
     this.writeRaw(PROGRESS_KEY, JSON.stringify(next));
     return structuredClone(next);
   }
 
   /**
-   * Parts of the stored progress a screen found it cannot use (a level's best below its
-   * proven minimum): each set aside alone, as progress() does with a part that fails the
-   * store's check. `parts`: [{part, issues}]. Answers the progress without them.
+   * What a screen found it cannot use in the stored progress (a level's best below its
+   * proven minimum, a mines run Python cannot resume), as issues `[{path, message}]`: the
+   * part each lies in is set aside alone, with whatever else Python's check finds
+   * (checkProgress). Answers the progress without them.
    */
-  setAsideProgressParts(parts) {
-    const text = this.readRaw(PROGRESS_KEY);
-    const value = this.progress();
-    for (const { part } of parts) withoutPart(value, part, this.levels);
-    if (text !== null) this.setAsideParts(PROGRESS_KEY, text, value, parts, later("store.what.progress"));
-    this.cache.set(PROGRESS_KEY, structuredClone(value));
-    return value;
+  async setAsideProgressIssues(issues) {
+    await this.checkProgress(issues);
+    return this.progress();
   }
 
   /** The stored mines run's revision now (read afresh: another tab may have saved). */
@@ -254,7 +250,8 @@ export class Store extends KeepingStore {
       const issues = [{ path: "", message: t("store.too-deep", { limit: MAX_DEPTH }) }];
       throw refuse("store.import.not-progress", issues, { problems: problems(issues) });
     }
-    let issues = progressIssues(parsed, this.levels);
+    // The format is Python's to check (checkWith), then `check` goes as deep as the page would.
+    let issues = this.checker ? (await this.checker(structuredClone(parsed), this.levels, [])).issues : [];
     if (!issues.length && check) issues = (await check(structuredClone(parsed))) || [];
     if (issues.length) throw refuse("store.import.not-progress", issues, { problems: problems(issues) });
     if (this.held.has(PROGRESS_KEY)) {  // held while Python was checking
@@ -262,7 +259,7 @@ export class Store extends KeepingStore {
     }
     const next = structuredClone(parsed);
     next.mines = { ...next.mines, rev: Math.max(minesRev(parsed.mines), this.minesRev() + 1) };
-    this.forgetOwnWins();  // the file read is what stands now
+    this.wins.forget();  // the file read is what stands now
     this.cache.set(PROGRESS_KEY, next);
     if (!this.writeRaw(PROGRESS_KEY, JSON.stringify(next))) {
       throw refuse("store.import.not-saved", [{ path: "", message: t("store.issue.not-saved") }]);
@@ -413,7 +410,7 @@ export class Store extends KeepingStore {
       this.report(later("store.clear-failed", { why: quotaWords(error) }), "error");
     }
     this.cache.clear();
-    this.forgetOwnWins();
+    this.wins.forget();
     if (this.held.size) {
       this.held.clear();
       this.dispatchEvent(new CustomEvent("held", { detail: this.heldList() }));

@@ -27,11 +27,13 @@ from gridforge import __version__
 from gridforge.errors import Cancelled, GridforgeError, ValidationError, parse_json
 from gridforge.i18n import DEFAULT, language, say, speaking
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.saves import check_progress as check_progress  # a page function (below)
 from gridforge.words import issue_words, plain
 
 # The modules whose ``__all__`` the page may call, besides this module's own functions.
 PAGE_MODULES = ("gridforge.mines.page", "gridforge.snakes.page")
-API_FUNCTIONS = ("echo", "functions", "spin", "version")
+# check_progress: the saved progress's check (gridforge.saves), for either game's screens.
+API_FUNCTIONS = ("check_progress", "echo", "functions", "spin", "version")
 
 # The sink the worker installs so that long calls can report progress to the page.
 _progress: Progress = NO_PROGRESS

@@ -81,6 +81,15 @@ class ValidationError(GridforgeError):
         return {"what": self.what, "issues": [issue.to_json() for issue in self.issues],
                 "more": self.more}
 
+    def under(self, prefix: str, what: str | None = None) -> ValidationError:
+        """The same issues moved under ``prefix`` (see :meth:`Issues.under`), said of
+        ``what`` (this error's own, when None): a part's refusal as the whole's."""
+        moved = Issues()
+        moved.under(prefix, self.issues)
+        error = ValidationError(moved, self.what if what is None else what)
+        error.more = self.more
+        return error
+
     def about(self, what: str) -> ValidationError:
         """The same issues (and count of the rest) said of ``what``, e.g. the file read."""
         renamed = ValidationError(self.issues, what)
@@ -113,6 +122,21 @@ class Issues:
     def append(self, issue: Issue) -> None:
         """An issue made elsewhere (a checker that answers one), kept as it is."""
         self.items.append(issue)
+
+    def extend(self, found: Iterable[Issue]) -> None:
+        """Issues made elsewhere (another validator's), kept as they are, in order."""
+        self.items.extend(found)
+
+    def __iadd__(self, found: Iterable[Issue]) -> Issues:
+        self.extend(found)
+        return self
+
+    def under(self, prefix: str, found: Iterable[Issue]) -> None:
+        """The issues ``found`` in a part of the input read on its own (a level inside a
+        batch), each moved under ``prefix`` (its root path becomes ``prefix`` itself)."""
+        for issue in found:
+            self.add(field_path(prefix, issue.path) if issue.path else prefix, issue.code,
+                     issue.message)
 
     def at(self, *parts: str | int) -> str:
         """The full field path of ``parts`` under this collector's base."""
@@ -190,13 +214,18 @@ class Field:
 
     ``kind`` is what the value must be: ``"int"`` (in ``lo..hi`` when given), ``"bool"``,
     ``"str"``, ``"object"`` (read by ``nested``), ``"list"`` (of at least ``lo`` items; each
-    an object read by ``items``) or ``"any"``; ``choices`` lists the only values allowed,
+    an object read by ``items``), ``"map"`` (an object whose keys pass ``keys``, each other
+    key a ``key_code`` issue worded ``key_message``, and whose values ``each`` checks, at
+    the key's path) or ``"any"``; ``choices`` lists the only values allowed,
     ``test`` is a further condition on a value of the right kind. A value that fails gets one
     issue, ``code`` and ``message`` (``{value!r}``, ``{lo}``, ``{hi}`` filled in; cut to
     ``cut`` characters when given), and reads as ``fallback``; ``nullable`` lets null
-    pass. A ``required`` field that is absent gets a ``missing`` issue instead; any other
+    pass (``{shown}`` in a message is the value as :func:`describe` shows it). A
+    ``required`` field that is absent gets a ``missing`` issue instead; any other
     absent field reads as ``default`` and is checked like a given one. ``then`` checks a
-    value that passed: an issue ``(code, message)`` or None.
+    value that passed: an issue ``(code, message)`` or None. An ``"int"`` field with a
+    ``range_message`` says an integer out of bounds with it (code ``range``), as
+    :meth:`Issues.integer` does, and keeps ``message`` for a value of another kind.
     """
 
     name: str
@@ -213,8 +242,13 @@ class Field:
     test: Callable[[Any], bool] | None = None
     then: Callable[[Any], tuple[str, str] | None] | None = None
     cut: int | None = None
+    range_message: str = ""
     nested: Schema | None = None
     items: Schema | None = None
+    keys: Callable[[str], bool] | None = None
+    key_message: str = ""
+    key_code: str = "range"
+    each: Field | None = None
 
     def fits(self, value: object) -> bool:
         """Whether ``value`` is what this field holds."""
@@ -231,9 +265,16 @@ class Field:
             fits = self.lo is None or len(value) >= self.lo
         return fits and (self.test is None or self.test(value))
 
+    def refused(self, value: object) -> tuple[str, str]:
+        """The code and message of a value that does not fit: an integer out of ``lo..hi``
+        is said by ``range_message`` (code ``range``) when the field has one."""
+        if self.range_message and self.kind == "int" and is_int(value):
+            return "range", self.range_message.format(value=value, lo=self.lo, hi=self.hi)
+        return self.code, self.words(value)
+
     def words(self, value: object) -> str:
         """The message of a value that does not fit."""
-        text = self.message.format(value=value, lo=self.lo, hi=self.hi)
+        text = self.message.format(value=value, shown=describe(value), lo=self.lo, hi=self.hi)
         return text if self.cut is None else text[:self.cut]
 
 
@@ -243,6 +284,7 @@ _KINDS: dict[str, Callable[[object], bool]] = {
     "str": lambda value: isinstance(value, str),
     "object": lambda value: isinstance(value, Mapping),
     "list": lambda value: isinstance(value, list),
+    "map": lambda value: isinstance(value, Mapping),
     "any": lambda value: True,
 }
 
@@ -256,7 +298,10 @@ class Schema:
     object"``); ``unknown`` the message of a key outside the fields (``{key!r}`` the key,
     ``{short!r}`` its first 40 characters), cut to ``unknown_cut`` characters, and its
     path the key cut to ``key_cut``; ``missing_first`` reports every absent required field
-    of a :meth:`Reading.check` call before any other issue of that call.
+    of a :meth:`Reading.check` call before any other issue of that call; an ``open_ended``
+    object may hold keys besides its fields (a part another build writes more into); the
+    fields ``first`` are checked as reading starts, before the unknown keys are reported;
+    ``unknown_sorted`` reports the unknown keys in sorted order, not the object's.
     """
 
     fields: tuple[Field, ...]
@@ -265,6 +310,9 @@ class Schema:
     unknown_cut: int | None = None
     key_cut: int | None = None
     missing_first: bool = False
+    open_ended: bool = False
+    first: tuple[str, ...] = ()
+    unknown_sorted: bool = False
     by_name: dict[str, Field] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -273,7 +321,7 @@ class Schema:
     def root(self, data: object, what: str, path: str = "") -> Mapping[str, object]:
         """``data`` when it is an object. :raises ValidationError: (``what``) otherwise."""
         if not isinstance(data, Mapping):
-            raise ValidationError([Issue(path, "type", self.not_object)], what)
+            raise refusal(what, path, "type", self.not_object)
         return data
 
     def read(self, data: Mapping[str, object], issues: Issues, base: str = "") -> Reading:
@@ -284,7 +332,7 @@ class Schema:
     def read_all(self, data: Mapping[str, object], issues: Issues, base: str = "") -> Reading:
         """Read ``data`` and check every field, in declared order."""
         reading = self.read(data, issues, base)
-        reading.check(*self.by_name)
+        reading.check(*(name for name in self.by_name if name not in self.first))
         return reading
 
 
@@ -297,7 +345,9 @@ class Reading:
         self.values: dict[str, object] = {}
         self.nested: dict[str, Reading] = {}
         self.items: dict[str, list[Reading]] = {}
-        for key in data:
+        self.check(*schema.first)
+        keys = () if schema.open_ended else sorted(data, key=str) if schema.unknown_sorted else data
+        for key in keys:
             if key not in schema.by_name:
                 self._add(str(key)[:schema.key_cut], "unknown_field", self._unknown(key))
 
@@ -326,7 +376,7 @@ class Reading:
 
     def _check(self, f: Field, value: object) -> None:
         if not f.fits(value):
-            self._add(f.name, f.code, f.words(value))
+            self._add(f.name, *f.refused(value))
             self.values[f.name] = f.fallback
             value = {} if f.kind == "object" else []
         else:
@@ -335,6 +385,8 @@ class Reading:
             if found is not None:
                 self._add(f.name, *found)
         path = field_path(self.base, f.name)
+        if f.kind == "map" and isinstance(value, Mapping):
+            self._check_map(f, value, path)
         if f.nested is not None:
             assert isinstance(value, Mapping)
             self.nested[f.name] = f.nested.read_all(value, self.issues, path)
@@ -343,6 +395,15 @@ class Reading:
             self.items[f.name] = [f.items.read_all(item, self.issues, field_path(path, k))
                                   for k, item in enumerate(value)
                                   if self._is_object(f.items, item, field_path(path, k))]
+
+    def _check_map(self, f: Field, table: Mapping[str, object], path: str) -> None:
+        """Each entry of the map field ``f``: its key, then its value (``f.each``)."""
+        for key, value in table.items():
+            where = field_path(path, key)
+            if f.keys is not None and not f.keys(key):
+                self.issues.add(where, f.key_code, f.key_message)
+            elif f.each is not None and not f.each.fits(value):
+                self.issues.add(where, f.each.code, f.each.words(value))
 
     def _is_object(self, schema: Schema, item: object, path: str) -> bool:
         if isinstance(item, Mapping):
@@ -366,6 +427,12 @@ class Reading:
         assert is_int(value)
         return value
 
+    def number(self, name: str) -> float:
+        """The number field ``name`` (as checked, or its fallback)."""
+        value = self.values[name]
+        assert isinstance(value, int | float) and not isinstance(value, bool)
+        return value
+
     def text(self, name: str) -> str:
         """The text field ``name`` (as checked, or its fallback)."""
         value = self.values[name]
@@ -385,8 +452,14 @@ def describe(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:
+def refusal(what: str, path: str, code: str, message: str) -> ValidationError:
+    """The error of an input refused for one issue (``path``, ``code``, ``message``) found
+    before any other could be looked for (not an object, a list over its limit)."""
     return ValidationError([Issue(path, code, message)], what)
+
+
+def _refuse(what: str, code: str, message: str, path: str = "") -> ValidationError:
+    return refusal(what, path, code, message)
 
 
 def _nesting_depth(text: str, limit: int) -> int:

@@ -217,13 +217,19 @@ async function markChapter(mp, c, nodes) {
     }
     node.dataset.loaded = "1";
   }
-  if (impossible.length) {
-    const kept = mp.app.store.setAsideProgressParts(impossible.map(([part]) => part));
-    for (const [, tile] of impossible) tile.replaceWith(levelTile(kept, Number(tile.dataset.level)));
-  }
+  if (impossible.length && !await setAsideImpossible(mp, c, impossible)) return;
   const stars = Object.keys(done).length ? await mp.app.python.snakes.starsOf(done, pars) : {};
   if (!mp.live || mp.selected !== c) return;
   showStars(mp, stars);
+}
+
+/** Set aside the bests below a proven minimum and draw their tiles again; answers whether
+ * the chapter is still the one shown. */
+async function setAsideImpossible(mp, c, impossible) {
+  const kept = await mp.app.store.setAsideProgressIssues(impossible.flatMap(([found]) => found.issues));
+  if (!mp.live || mp.selected !== c) return false;
+  for (const [, tile] of impossible) tile.replaceWith(levelTile(kept, Number(tile.dataset.level)));
+  return true;
 }
 
 /** A level's tile with its par (the certificate's steps) and its best's words; answers

@@ -258,6 +258,7 @@ async function startFresh(p, why) {
  * Returns the board drawn from it. */
 export async function open(p) {
   const { app, levelNumber } = p;
+  await app.ready.catch(() => {});  // the stored progress checked by Python (app.js) first
   const current = p.saveProgress && levelNumber !== null ? app.store.progress().snakes.current : null;
   based(p, JSON.stringify(current ?? null));  // what this tab's first save may write over
   // Steps played or undone: a level with only steps to redo resumes with them (issue 54).

@@ -332,6 +332,13 @@ export interface IntentJson {
   cell?: Json;
 }
 
+/** gridforge.saves.IssueJson: One problem of the progress: where (a field path) and what, in the page's words. */
+export interface IssueJson {
+  path: string;
+  code: string;
+  message: string;
+}
+
 /** gridforge.mines.run_json.ItemView: An item the player holds, as the page draws it. */
 export interface ItemView {
   id: string;
@@ -468,6 +475,12 @@ export interface PageStep {
   item?: string;
 }
 
+/** gridforge.saves.Part: A part of the progress set aside, with the issues that set it aside. */
+export interface Part {
+  part: string;
+  issues: IssueJson[];
+}
+
 /** gridforge.snakes.game.levelfile.PathJson */
 export interface PathJson {
   cell: number[];
@@ -511,6 +524,14 @@ export interface Prediction {
   solve_rate: number;
   median_seconds: number;
   weights_sha256: string;
+}
+
+/** gridforge.saves.ProgressCheck: What :func:`check_progress` found: ``value`` the progress with every bad part at its fresh state (None when the value itself cannot be used), ``parts`` the parts set aside and ``issues`` every problem found, in order. */
+export interface ProgressCheck {
+  value: { [key: string]: unknown } | null;
+  parts: Part[];
+  issues: IssueJson[];
+  whole?: boolean;
 }
 
 /** gridforge.mines.hints.Proved */
@@ -915,6 +936,8 @@ export interface WordedSettlement {
 
 /** Every function the page may call: its JSON arguments and its answer. */
 export interface PageVerbs {
+  /** The progress ``value`` checked part by part: the issues found (field paths, the page's words) and those of ``aside`` (``[{path, message}]``: what the page found it cannot use, a best below the proven minimum, a mines run that does not resume) grouped by the part they lie in, and the value with each of those parts at its fresh state (``value`` None in the answer: the value itself cannot be used, not an object or of another format). ``levels``: the main line's last level number (anything else: any). */
+  "gridforge.api.check_progress": { args: [value: unknown, levels?: unknown, aside?: unknown]; answer: ProgressCheck };
   /** Return ``value`` unchanged: a round trip through the bridge. */
   "gridforge.api.echo": { args: [value: unknown]; answer: unknown };
   /** Every name the page may call, with the first line of its docstring. */

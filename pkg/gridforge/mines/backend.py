@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import NotRequired, TypedDict
 
 from gridforge import i18n
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path
+from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, refusal
 from gridforge.grid import Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import TOO_LONG, Envelope, Midend, Played, Resumed, Unreplayable
@@ -152,9 +152,8 @@ class Input:
         :raises ValidationError: naming the field (``input.do``, ``input.cell``).
         """
         if not isinstance(data, dict) or not isinstance(data.get("do"), str):
-            raise ValidationError([Issue("input.do", "type", "an input is {'do': ...}, do a "
-                                         f"string: one of {list(INPUTS)} or an intent")],
-                                  "input")
+            raise refusal("input", "input.do", "type", "an input is {'do': ...}, do a "
+                                         f"string: one of {list(INPUTS)} or an intent")
         do, cell = data["do"], data.get("cell")
         if do in ("primary", "secondary"):
             return cls(do, cell=cell_of(cell, "input.cell"))
@@ -351,7 +350,7 @@ def cell_of(value: object, what: str = "cell") -> Cell:
     """``value`` as a cell ``[x, y]`` (two integers), or a ValidationError naming ``what``."""
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise ValidationError([Issue(what, "type", "a cell is [x, y], two integers")], what)
+        raise refusal(what, what, "type", "a cell is [x, y], two integers")
     return (value[0], value[1])
 
 

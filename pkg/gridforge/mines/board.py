@@ -28,13 +28,13 @@ from typing import Any, NamedTuple, NotRequired, TypedDict, TypeGuard
 from gridforge.errors import (
     Field,
     GridforgeError,
-    Issue,
     Issues,
     Schema,
     ValidationError,
     field_path,
     is_int,
     parse_json,
+    refusal,
 )
 from gridforge.grid import NEIGHBOURS_8, Cell, in_bounds
 
@@ -99,39 +99,40 @@ def _cell_entries(table: object, name: str, not_a_map: str, cols: int | None, ro
     if table is None:
         return
     if not isinstance(table, Mapping):
-        issues.append(Issue(name, "type", not_a_map))
+        issues.add(name, "type", not_a_map)
         return
     for cell, value in table.items():
         path = f"{name}[{list(cell) if isinstance(cell, tuple) else cell!r}]"
-        if (issue := _cell_issue(cell, path, cols, rows)) is not None:
-            issues.append(issue)
+        if not _is_cell(cell, path, cols, rows, issues):
             continue
         yield (cell[0], cell[1]), value, path
 
 
-def _cell_issue(value: object, path: str, cols: int | None, rows: int | None) -> Issue | None:
-    """An issue if ``value`` is not a cell ``[x, y]`` inside the board, else None."""
+def _is_cell(value: object, path: str, cols: int | None, rows: int | None,
+             issues: Issues) -> bool:
+    """Whether ``value`` is a cell ``[x, y]`` inside the board (an issue at ``path`` if not)."""
     if not isinstance(value, list | tuple) or len(value) != 2:
-        return Issue(path, "type", f"a cell is [x, y], got {value!r}")
-    if not (is_int(value[0]) and is_int(value[1])):
-        return Issue(path, "type", f"cell coordinates must be integers, got {value!r}")
-    if cols is not None and rows is not None and not in_bounds((value[0], value[1]), cols, rows):
-        return Issue(path, "off_board", f"cell {list(value)} is outside the {cols}x{rows} board")
-    return None
+        issues.add(path, "type", f"a cell is [x, y], got {value!r}")
+    elif not (is_int(value[0]) and is_int(value[1])):
+        issues.add(path, "type", f"cell coordinates must be integers, got {value!r}")
+    elif cols is not None and rows is not None and not in_bounds((value[0], value[1]), cols,
+                                                                 rows):
+        issues.add(path, "off_board", f"cell {list(value)} is outside the {cols}x{rows} board")
+    else:
+        return True
+    return False
 
 
-def _too_many_mines(count: int, cols: int, rows: int) -> Issue:
-    return Issue("mines", "too_many",
-                 f"{count} entries, but a {cols}x{rows} board has only {cols * rows} cells")
+def _too_many_mines(count: int, cols: int, rows: int) -> ValidationError:
+    return refusal("mines board", "mines", "too_many",
+                   f"{count} entries, but a {cols}x{rows} board has only {cols * rows} cells")
 
 
-def _side_issue(value: object, path: str) -> Issue | None:
+def _check_side(value: object, path: str, issues: Issues) -> None:
     if not is_int(value):
-        return Issue(path, "type", f"must be an integer, got {value!r}")
-    assert isinstance(value, int)
-    if not MIN_SIDE <= value <= MAX_SIDE:
-        return Issue(path, "range", f"must be in {MIN_SIDE}..{MAX_SIDE}, got {value}")
-    return None
+        issues.add(path, "type", f"must be an integer, got {value!r}")
+    elif not MIN_SIDE <= value <= MAX_SIDE:
+        issues.add(path, "range", f"must be in {MIN_SIDE}..{MAX_SIDE}, got {value}")
 
 
 
@@ -143,20 +144,17 @@ def _mine_cells(mines: Iterable[Cell], cols: int, rows: int, issues: Issues) -> 
     try:
         mine_seq = list(mines)
     except TypeError:
-        raise ValidationError(
-            [Issue("mines", "type", "mines must be a list of cells")], "mines board"
-        ) from None
+        raise refusal("mines board", "mines", "type", "mines must be a list of cells") from None
     if len(mine_seq) > cols * rows:
-        raise ValidationError([_too_many_mines(len(mine_seq), cols, rows)], "mines board")
+        raise _too_many_mines(len(mine_seq), cols, rows)
     mine_cells: list[Cell] = []
     seen: set[Cell] = set()
     for i, cell in enumerate(mine_seq):
-        if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
-            issues.append(issue)
+        if not _is_cell(cell, field_path("mines", i), cols, rows, issues):
             continue
         c = (cell[0], cell[1])
         if c in seen:
-            issues.append(Issue(field_path("mines", i), "duplicate", f"mine {list(c)} twice"))
+            issues.add(field_path("mines", i), "duplicate", f"mine {list(c)} twice")
         seen.add(c)
         mine_cells.append(c)
     return mine_cells
@@ -172,13 +170,13 @@ def _variant_marks(variants: object, mine_set: frozenset[Cell], cols: int, rows:
         if not isinstance(id_list, Iterable) or not all(
             isinstance(v, str) and v for v in id_list
         ):
-            issues.append(Issue(path, "type", "variant ids must be non-empty strings"))
+            issues.add(path, "type", "variant ids must be non-empty strings")
             continue
         clean = tuple(sorted(set(id_list)))
         if not clean:
             continue
         if c in mine_set:
-            issues.append(Issue(path, "variant_on_mine", f"variant on mine cell {list(c)}"))
+            issues.add(path, "variant_on_mine", f"variant on mine cell {list(c)}")
             continue
         variant_map[c] = clean
     return variant_map
@@ -192,16 +190,16 @@ def _carried_digits(digits: object, mine_set: frozenset[Cell], cols: int, rows: 
     for c, value, path in _cell_entries(digits, "digits", "digits must map cells to "
                                         "integers", cols, rows, issues):
         if c in mine_set:
-            issues.append(Issue(path, "digit_on_mine", "a mine cell has no digit"))
+            issues.add(path, "digit_on_mine", "a mine cell has no digit")
         elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
-            issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
+            issues.add(path, "range", f"digit must be 0..8, got {value!r}")
         else:
             digit_map[c] = value
     if isinstance(digits, Mapping) and not issues:
         for y in range(rows):
             for x in range(cols):
                 if (x, y) not in mine_set and (x, y) not in digit_map:
-                    issues.append(Issue(f"digits[{[x, y]}]", "missing", "safe cell lacks a digit"))
+                    issues.add(f"digits[{[x, y]}]", "missing", "safe cell lacks a digit")
     return digit_map
 
 
@@ -212,15 +210,14 @@ def _json_mines(mines: object, cols: int, rows: int, issues: Issues) -> list[Any
     :raises ValidationError: at once when the list is longer than the board has cells.
     """
     if not isinstance(mines, list):
-        issues.append(Issue("mines", "type", "mines must be a list of cells"))
+        issues.add("mines", "type", "mines must be a list of cells")
         return []
     if len(mines) > cols * rows:
         # Refused before any cell is looked at: a list longer than the board has cells
         # holds a duplicate at least, and could be millions of entries long.
-        raise ValidationError([_too_many_mines(len(mines), cols, rows)], "mines board")
+        raise _too_many_mines(len(mines), cols, rows)
     for i, cell in enumerate(mines):
-        if (issue := _cell_issue(cell, field_path("mines", i), cols, rows)) is not None:
-            issues.append(issue)
+        _is_cell(cell, field_path("mines", i), cols, rows, issues)
     return mines
 
 
@@ -247,25 +244,24 @@ def _json_variants(raw_variants: object, cols: int, rows: int, issues: Issues
     """A board file's ``variants`` (id -> cells) turned cell -> ids, problems to ``issues``."""
     variants: dict[Cell, list[str]] = {}
     if not isinstance(raw_variants, Mapping):
-        issues.append(Issue("variants", "type", "variants map an id to a list of cells"))
+        issues.add("variants", "type", "variants map an id to a list of cells")
         return variants
     for vid in sorted(raw_variants, key=str):
         cells = raw_variants[vid]
         base = field_path("variants", str(vid))
         if not isinstance(vid, str) or not vid:
-            issues.append(Issue(base, "type", "a variant id is a non-empty string"))
+            issues.add(base, "type", "a variant id is a non-empty string")
             continue
         if not isinstance(cells, list):
-            issues.append(Issue(base, "type", "a variant lists its cells"))
+            issues.add(base, "type", "a variant lists its cells")
             continue
         for i, cell in enumerate(cells):
             path = field_path(base, i)
-            if (issue := _cell_issue(cell, path, cols, rows)) is not None:
-                issues.append(issue)
+            if not _is_cell(cell, path, cols, rows, issues):
                 continue
             ids = variants.setdefault((cell[0], cell[1]), [])
             if vid in ids:
-                issues.append(Issue(path, "duplicate", f"cell {cell} twice in {vid!r}"))
+                issues.add(path, "duplicate", f"cell {cell} twice in {vid!r}")
             ids.append(vid)
     return variants
 
@@ -276,22 +272,22 @@ def _json_digits(raw_digits: object, mines: list[Any], cols: int, rows: int,
     to ``issues``; None when the file carries none."""
     if raw_digits is None:
         return None
-    mine_cells = {(c[0], c[1]) for c in mines if _cell_issue(c, "", cols, rows) is None}
+    mine_cells = {(c[0], c[1]) for c in mines if _is_cell(c, "", cols, rows, Issues())}
     digits: dict[Cell, int] = {}
     if not isinstance(raw_digits, list) or len(raw_digits) != rows:
-        issues.append(Issue("digits", "type", f"digits are {rows} rows of {cols} values"))
+        issues.add("digits", "type", f"digits are {rows} rows of {cols} values")
         return digits
     for y, row in enumerate(raw_digits):
         if not isinstance(row, list) or len(row) != cols:
-            issues.append(Issue(field_path("digits", y), "type", f"a row has {cols} values"))
+            issues.add(field_path("digits", y), "type", f"a row has {cols} values")
             continue
         for x, value in enumerate(row):
             path = field_path("digits", y, x)
             if (x, y) in mine_cells:
                 if value is not None:
-                    issues.append(Issue(path, "digit_on_mine", "a mine's digit is null"))
+                    issues.add(path, "digit_on_mine", "a mine's digit is null")
             elif not is_int(value) or not 0 <= value <= MAX_DIGIT:
-                issues.append(Issue(path, "range", f"digit must be 0..8, got {value!r}"))
+                issues.add(path, "range", f"digit must be 0..8, got {value!r}")
             else:
                 digits[(x, y)] = value
     return digits
@@ -357,19 +353,14 @@ class Board:
     ) -> None:
         issues = Issues()
         for name, side in (("cols", cols), ("rows", rows)):
-            if (issue := _side_issue(side, name)) is not None:
-                issues.append(issue)
+            _check_side(side, name, issues)
         if issues:
             raise ValidationError(issues, "mines board")
         mine_set = frozenset(_mine_cells(mines, cols, rows, issues))
-        if (issue := _cell_issue(spawn, "spawn", cols, rows)) is None:
+        if _is_cell(spawn, "spawn", cols, rows, issues):
             sx, sy = spawn
             if not (1 <= sx <= cols - 2 and 1 <= sy <= rows - 2):
-                issues.append(
-                    Issue("spawn", "bounds", "the spawn 3x3 around it must lie inside the board")
-                )
-        else:
-            issues.append(issue)
+                issues.add("spawn", "bounds", "the spawn 3x3 around it must lie inside the board")
         variant_map = _variant_marks(variants, mine_set, cols, rows, issues)
         digit_map = _carried_digits(digits, mine_set, cols, rows, issues)
         if issues:
@@ -593,8 +584,8 @@ class Board:
             raise ValidationError(issues, "mines board")
         cols, rows = data.integer("cols"), data.integer("rows")
         spawn = given.get("spawn")
-        if "spawn" in given and (issue := _cell_issue(spawn, "spawn", cols, rows)) is not None:
-            issues.append(issue)
+        if "spawn" in given:
+            _is_cell(spawn, "spawn", cols, rows, issues)
         mines = _json_mines(given.get("mines", []), cols, rows, issues)
         variants = _json_variants(given.get("variants", {}), cols, rows, issues)
         digits = _json_digits(given.get("digits"), mines, cols, rows, issues)

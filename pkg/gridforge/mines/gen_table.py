@@ -14,12 +14,12 @@ from typing import NotRequired, TypedDict
 from gridforge.errors import (
     Field,
     GridforgeError,
-    Issue,
     Issues,
     Schema,
     ValidationError,
     is_int,
     read_package_json,
+    refusal,
 )
 from gridforge.grid import Cell
 
@@ -329,15 +329,13 @@ def _load_presets() -> dict[str, GenTable]:
                                  expect_format=PRESETS_FORMAT)
         entries = data.get("presets")
         if not isinstance(entries, dict):
-            raise ValidationError([Issue("presets", "type", "presets map names to tables")],
-                                  "gridforge/mines/data/presets.json")
+            raise refusal("gridforge/mines/data/presets.json", "presets", "type",
+                          "presets map names to tables")
         out = {}
         for name, entry in entries.items():
             if not isinstance(entry, dict):
-                raise ValidationError(
-                    [Issue(f"presets.{name}", "type", "a preset is a table object")],
-                    "gridforge/mines/data/presets.json",
-                )
+                raise refusal("gridforge/mines/data/presets.json", f"presets.{name}", "type",
+                              "a preset is a table object")
             out[name] = GenTable.from_json({"name": name, **entry}, f"presets.{name}")
         _PRESETS = out
     return _PRESETS

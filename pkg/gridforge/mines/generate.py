@@ -39,11 +39,11 @@ from typing import TypedDict
 
 from gridforge.errors import (
     GridforgeError,
-    Issue,
-    ValidationError,
+    Issues,
     field_path,
     is_int,
     parse_json,
+    refusal,
 )
 from gridforge.i18n import say
 from gridforge.jsontypes import JsonObject
@@ -137,32 +137,30 @@ def _square_would_fill(fog: bytearray, i: int, cols: int, rows: int, thickness: 
     return False
 
 
-def check_gates(board: Board, fog_thickness: int = MAX_FOG_THICKNESS) -> list[Issue]:
+def check_gates(board: Board, fog_thickness: int = MAX_FOG_THICKNESS) -> Issues:
     """Every legality gate of A1/A4 that ``board`` fails (no-guess excepted), as issues."""
-    issues: list[Issue] = []
+    issues = Issues()
     b3 = set(spawn_cells(board.spawn))
     for i, (x, y) in enumerate(sorted(board.mines, key=lambda c: (c[1], c[0]))):
         if (x, y) in b3:
-            issues.append(Issue(field_path("mines", i), "mine_in_spawn", f"mine [{x}, {y}] in B3"))
+            issues.add(field_path("mines", i), "mine_in_spawn", f"mine [{x}, {y}] in B3")
     r0 = set(board.initial_expansion_indices())
     if len(r0) == board.safe_count:
-        issues.append(Issue("mines", "r0_equals_s", "the initial expansion opens every safe cell"))
+        issues.add("mines", "r0_equals_s", "the initial expansion opens every safe cell")
     fog = bytearray(board.size)
     for cell, ids in board.variants.items():
         where = f"variants[{list(cell)}]"
         i = board.index(cell)
         if cell in b3:
-            issues.append(Issue(where, "variant_in_spawn", f"variant on spawn cell {list(cell)}"))
+            issues.add(where, "variant_in_spawn", f"variant on spawn cell {list(cell)}")
         elif i in r0:
-            issues.append(Issue(where, "variant_in_r0", f"variant on R0 cell {list(cell)}"))
+            issues.add(where, "variant_in_r0", f"variant on R0 cell {list(cell)}")
         if FOG in ids:
             fog[i] = 1
             if board.true_digit(cell) == 0:
-                issues.append(Issue(where, "fog_digit_zero", f"fog cell {list(cell)} shows 0"))
+                issues.add(where, "fog_digit_zero", f"fog cell {list(cell)} shows 0")
     if board.variants and not fog_thickness_ok(fog, board.cols, board.rows, fog_thickness):
-        issues.append(
-            Issue("variants.fog", "fog_too_thick", f"a fog patch is over {fog_thickness} thick")
-        )
+        issues.add("variants.fog", "fog_too_thick", f"a fog patch is over {fog_thickness} thick")
     return issues
 
 
@@ -426,8 +424,8 @@ def generate(
     table = _resolve(table)
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
         shown = repr(seed) if is_int(seed) else type(seed).__name__
-        raise ValidationError([Issue("seed", "range", f"seed must be an integer in "
-                                     f"0..{MAX_SEED}, got {shown[:40]}")], "board request")
+        raise refusal("board request", "seed", "range", f"seed must be an integer in "
+                      f"0..{MAX_SEED}, got {shown[:40]}")
     if level is not None and not is_int(level):
         raise GridforgeError(f"level must be an integer or null, got {level!r}")
     rng = random.Random(seed)
@@ -481,12 +479,10 @@ def load_generated(source: object) -> tuple[Board, JsonObject | None]:
     data = parse_json(source, "board") if isinstance(source, str | bytes) else source
     if isinstance(data, Mapping) and data.get("format") == GENERATED_FORMAT:
         if "board" not in data:
-            raise ValidationError([Issue("board", "missing", "missing field 'board'")], "board")
+            raise refusal("board", "board", "missing", "missing field 'board'")
         metrics = data.get("metrics")
         return Board.from_json(data["board"]), dict(metrics) if isinstance(metrics, dict) else None
     if isinstance(data, Mapping) and data.get("format") not in (BOARD_FORMAT, None):
-        raise ValidationError(
-            [Issue("format", "format", f"expected {BOARD_FORMAT!r} or {GENERATED_FORMAT!r}")],
-            "board",
-        )
+        raise refusal("board", "format", "format",
+                      f"expected {BOARD_FORMAT!r} or {GENERATED_FORMAT!r}")
     return Board.from_json(data), None

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
-from gridforge.errors import Issue, ValidationError
+from gridforge.errors import Issues, ValidationError, refusal
 from gridforge.jsontypes import Json
 
 INTENT_KINDS = ("dig", "flag_place", "flag_pull", "move", "stop")
@@ -84,14 +84,14 @@ class Intent:
         :raises ValidationError: when ``data`` is not an object with a string ``kind``.
         """
         if not isinstance(data, Mapping):
-            raise ValidationError([Issue(path, "type", "an intent is an object")], "intent")
-        issues = []
+            raise refusal("intent", path, "type", "an intent is an object")
+        issues = Issues()
         kind = data.get("kind")
         if not isinstance(kind, str):
-            issues.append(Issue(f"{path}.kind", "type", f"kind must be a string, got {kind!r}"))
+            issues.add(f"{path}.kind", "type", f"kind must be a string, got {kind!r}")
         for key in data:
             if key not in ("kind", "cell"):
-                issues.append(Issue(f"{path}.{key}", "unknown_field", f"unknown field {key!r}"))
+                issues.add(f"{path}.{key}", "unknown_field", f"unknown field {key!r}")
         if issues:
             raise ValidationError(issues, "intent")
         cell = data.get("cell")

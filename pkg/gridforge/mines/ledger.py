@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypedDict
 
-from gridforge.errors import Issue, ValidationError, is_int, read_package_json
+from gridforge.errors import Issues, ValidationError, is_int, read_package_json, refusal
 from gridforge.mines.events import RoundEnd, RoundEndRecord, round_end
 
 ECONOMY_FORMAT = "gridforge.mines.economy/1"
@@ -67,19 +67,17 @@ __all__ = [
 
 
 
-def _economy_issues(values: Mapping[str, object], base: str) -> list[Issue]:
-    issues = []
+def _economy_issues(values: Mapping[str, object], base: str) -> Issues:
+    issues = Issues()
     for key in values:
         if key not in ECONOMY_FIELDS:
-            issues.append(Issue(f"{base}.{key}", "unknown_field", f"unknown price {key!r}"))
+            issues.add(f"{base}.{key}", "unknown_field", f"unknown price {key!r}")
     for key in ECONOMY_FIELDS:
         if key not in values:
             continue
         value = values[key]
         if not is_int(value) or value < 1:
-            issues.append(
-                Issue(f"{base}.{key}", "range", f"must be an integer >= 1, got {value!r}")
-            )
+            issues.add(f"{base}.{key}", "range", f"must be an integer >= 1, got {value!r}")
     return issues
 
 
@@ -89,12 +87,11 @@ def _file_defaults() -> dict[str, int]:
                              expect_format=ECONOMY_FORMAT)
     values = data.get("action_economy")
     if not isinstance(values, dict):
-        raise ValidationError(
-            [Issue("action_economy", "type", "action_economy must be an object")], what
-        )
+        raise refusal(what, "action_economy", "type", "action_economy must be an object")
     issues = _economy_issues(values, "action_economy")
     missing = [k for k in ECONOMY_FIELDS if k not in values]
-    issues += [Issue(f"action_economy.{k}", "missing", "missing price") for k in missing]
+    for key in missing:
+        issues.add(f"action_economy.{key}", "missing", "missing price")
     if issues:
         raise ValidationError(issues, what)
     return {k: values[k] for k in ECONOMY_FIELDS}
@@ -184,7 +181,7 @@ def load_economy(overrides: Mapping[str, object] | None = None) -> Economy:
     if overrides is None:
         return Economy()
     if not isinstance(overrides, Mapping):
-        raise ValidationError([Issue("economy", "type", "overrides must be an object")], "economy")
+        raise refusal("economy", "economy", "type", "overrides must be an object")
     flat: dict[str, object] = {}
     for key, value in overrides.items():
         name = str(key).removeprefix("action_economy.")

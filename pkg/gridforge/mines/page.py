@@ -13,7 +13,7 @@ import datetime
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from gridforge.errors import Issue, ValidationError
+from gridforge.errors import refusal
 from gridforge.mines import generate, playthrough
 from gridforge.mines import position as position_module
 from gridforge.mines.backend import MIDEND, Opened, ResumedRun, RunAnswer, RunFields, cell_of
@@ -121,8 +121,8 @@ def daily_seed(date: object) -> int:
     except ValueError:
         day = None
     if day is None:
-        raise ValidationError([Issue("date", "type", "date is a day as YYYY-MM-DD, got "
-                                     f"{str(date)[:20]!r}")], "daily run")
+        raise refusal("daily run", "date", "type", "date is a day as YYYY-MM-DD, got "
+                                     f"{str(date)[:20]!r}")
     digest = hashlib.sha256(f"gridforge.mines.daily:{day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:4], "big") % 2**31
 

@@ -12,12 +12,12 @@ from typing import Any, TypedDict, TypeGuard
 
 from gridforge.errors import (
     Field,
-    Issue,
     Issues,
     Schema,
     ValidationError,
     field_path,
     is_int,
+    refusal,
 )
 from gridforge.grid import Cell
 from gridforge.jsontypes import JsonObject
@@ -119,10 +119,10 @@ def _position_cell_ok(value: object, path: str, length: int, cols: int, rows: in
     if not isinstance(value, list) or len(value) != length or not all(
         is_int(v) for v in value[:2]
     ):
-        issues.append(Issue(path, "type", f"expected {length} values [x, y, ...]"))
+        issues.add(path, "type", f"expected {length} values [x, y, ...]")
         return False
     if not (0 <= value[0] < cols and 0 <= value[1] < rows):
-        issues.append(Issue(path, "off_board", f"cell {value[:2]} is outside the board"))
+        issues.add(path, "off_board", f"cell {value[:2]} is outside the board")
         return False
     return True
 
@@ -140,11 +140,11 @@ def _opened_cells(raw: list[object], cell_ok: _CellOk, issues: Issues) -> dict[C
             continue
         digit = entry[2]
         if digit is not None and (not is_int(digit) or not 0 <= digit <= 8):
-            issues.append(Issue(path, "range", f"a digit is 0..8 or null, got {digit!r}"))
+            issues.add(path, "range", f"a digit is 0..8 or null, got {digit!r}")
             continue
         c = (entry[0], entry[1])
         if c in opened:
-            issues.append(Issue(path, "duplicate", f"cell {list(c)} opened twice"))
+            issues.add(path, "duplicate", f"cell {list(c)} opened twice")
         opened[c] = digit
     return opened
 
@@ -178,9 +178,8 @@ def position_from_json(data: object) -> Position:
         listed = position.data.get(name)
         if isinstance(listed, list) and len(listed) > cols * rows:
             # Refused before any entry is read: more entries than cells repeat some.
-            raise ValidationError([Issue(name, "too_many", f"{len(listed)} entries, but a "
-                                         f"{cols}x{rows} board has only {cols * rows} cells")],
-                                  "position")
+            raise refusal("position", name, "too_many", f"{len(listed)} entries, but a "
+                          f"{cols}x{rows} board has only {cols * rows} cells")
 
     def cell_ok(value: object, path: str, length: int) -> TypeGuard[list[Any]]:
         return _position_cell_ok(value, path, length, cols, rows, issues)
@@ -194,7 +193,7 @@ def position_from_json(data: object) -> Position:
         if cell_ok(entry, path, 2):
             c = (entry[0], entry[1])
             if c in opened or c in mines:
-                issues.append(Issue(path, "duplicate", f"cell {list(c)} given twice"))
+                issues.add(path, "duplicate", f"cell {list(c)} given twice")
             mines.append(c)
     position.check_fields([replace(_POSITION.by_name["mine_total"], hi=cols * rows)])
     issues.raise_if_any("position")

@@ -30,7 +30,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, NotRequired, TypedDict
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, parse_json
+from gridforge.errors import (
+    Field,
+    GridforgeError,
+    Issues,
+    Schema,
+    ValidationError,
+    parse_json,
+    refusal,
+)
 from gridforge.jsontypes import Json
 from gridforge.mines.board import Board
 from gridforge.mines.engine import Engine
@@ -111,7 +119,7 @@ def _outcomes(outcomes: list[ActionOutcome]) -> list[OutcomeJson]:
 
 def _economy(overrides: object) -> Economy:
     if overrides is not None and not isinstance(overrides, Mapping):
-        raise ValidationError([Issue("economy", "type", "economy is an object")], "economy")
+        raise refusal("economy", "economy", "type", "economy is an object")
     return load_economy(overrides)
 
 
@@ -134,6 +142,16 @@ class Script:
     steps: list[ScriptStep]
 
 
+# A script's fields, declared once (its economy and steps are read by their own readers).
+_SCRIPT = Schema((
+    Field("format", message=f"format must be {SCRIPT_FORMAT!r}", code="format",
+          choices=(SCRIPT_FORMAT,), default=SCRIPT_FORMAT),
+    Field("economy"),
+    Field("start", "bool", "start is true or false", "type", default=True, fallback=True),
+    Field("steps", "list", "steps is a list", "type", fallback=[]),
+), not_object="a script is an object")
+
+
 def parse_script(script: object) -> Script:
     """Validate a replay script (object or bare list of steps) before anything runs.
 
@@ -143,30 +161,22 @@ def parse_script(script: object) -> Script:
     """
     if isinstance(script, list):
         script = {"format": SCRIPT_FORMAT, "steps": script}
-    if not isinstance(script, Mapping):
-        raise ValidationError([Issue("", "type", "a script is an object")], "mines script")
-    issues: list[Issue] = []
-    for key in script:
-        if key not in ("format", "economy", "start", "steps"):
-            issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-    if script.get("format", SCRIPT_FORMAT) != SCRIPT_FORMAT:
-        issues.append(Issue("format", "format", f"format must be {SCRIPT_FORMAT!r}"))
-    start = script.get("start", True)
-    if not isinstance(start, bool):
-        issues.append(Issue("start", "type", "start is true or false"))
+    script = _SCRIPT.root(script, "mines script")
+    issues = Issues()
+    fields = _SCRIPT.read(script, issues)
+    fields.check("format", "start")
+    start = fields.flag("start")
     economy: Economy | None = None
     try:
         economy = _economy(script.get("economy"))
     except ValidationError as exc:
         issues += exc.issues
-    steps = script.get("steps")
+    fields.check("steps")
+    steps = fields.listed("steps")
     parsed: list[ScriptStep] = []
-    if not isinstance(steps, list):
-        issues.append(Issue("steps", "type", "steps is a list"))
-        steps = []
-    elif len(steps) > MAX_SCRIPT_STEPS:
-        raise ValidationError([Issue("steps", "too_many", f"{len(steps)} steps; the limit is "
-                                     f"{MAX_SCRIPT_STEPS}")], "mines script")
+    if len(steps) > MAX_SCRIPT_STEPS:
+        raise refusal("mines script", "steps", "too_many",
+                      f"{len(steps)} steps; the limit is {MAX_SCRIPT_STEPS}")
     intents = 0
     for k, step in enumerate(steps):
         path = f"steps[{k}]"
@@ -177,25 +187,23 @@ def parse_script(script: object) -> Script:
             continue
         intents += len(parsed[-1].batch or ())
         if intents > MAX_SCRIPT_INTENTS:
-            raise ValidationError([Issue(path, "too_many", f"more than {MAX_SCRIPT_INTENTS} "
-                                         "intents in all")], "mines script")
+            raise refusal("mines script", path, "too_many",
+                          f"more than {MAX_SCRIPT_INTENTS} intents in all")
     if issues:
         raise ValidationError(issues, "mines script")
-    assert economy is not None and isinstance(start, bool)  # no issue: both were valid
+    assert economy is not None  # no issue: it was valid
     return Script(economy, start, parsed)
 
 
 def _parse_step(step: object, path: str) -> ScriptStep:
     if not isinstance(step, Mapping):
-        raise ValidationError([Issue(path, "type", "a step is an object")], "mines script")
+        raise refusal("mines script", path, "type", "a step is an object")
     if "batch" in step:
         batch = step["batch"]
         if not isinstance(batch, list) or len(step) != 1:
-            raise ValidationError(
-                [Issue(f"{path}.batch", "type", "a batch step is {'batch': [intents]}")],
-                "mines script",
-            )
-        issues: list[Issue] = []
+            raise refusal("mines script", f"{path}.batch", "type",
+                          "a batch step is {'batch': [intents]}")
+        issues = Issues()
         intents = []
         for k, item in enumerate(batch):
             try:
@@ -207,24 +215,21 @@ def _parse_step(step: object, path: str) -> ScriptStep:
         return ScriptStep(batch=intents)
     if "call" in step:
         name = step["call"]
-        issues = []
+        issues = Issues()
         if name not in CALLS:
-            issues.append(Issue(f"{path}.call", "unknown_call", f"call is one of {list(CALLS)}"))
+            issues.add(f"{path}.call", "unknown_call", f"call is one of {list(CALLS)}")
         for key in step:
             if key not in ("call", "board", "hint"):
-                issues.append(Issue(f"{path}.{key}", "unknown_field", f"unknown field {key!r}"))
+                issues.add(f"{path}.{key}", "unknown_field", f"unknown field {key!r}")
         board = None
         if name in ("install", "refresh") and "board" in step:  # omitted: the replay's board
             try:
                 board = Board.from_json(step["board"])
             except ValidationError as exc:
-                issues += [
-                    Issue(f"{path}.board" + (f".{i.path}" if i.path else ""), i.code, i.message)
-                    for i in exc.issues
-                ]
+                issues.under(f"{path}.board", exc.issues)
         hint = step.get("hint", "same_board")
         if not isinstance(hint, str):
-            issues.append(Issue(f"{path}.hint", "type", "hint is a string"))
+            issues.add(f"{path}.hint", "type", "hint is a string")
         if issues:
             raise ValidationError(issues, "mines script")
         return ScriptStep(call=name, board=board, hint=hint)
@@ -254,11 +259,11 @@ def replay(
     if plan.start:
         install = session.engine.install_board(parsed_board)
         if not install.accepted:
-            raise ValidationError(
-                [Issue("", d["category"], f"refused at install ({d['category']}): {d['message']}")
-                 for d in session.engine.diagnostics],
-                "mines board",
-            )
+            refused = Issues()
+            for d in session.engine.diagnostics:
+                refused.add("", d["category"], f"refused at install ({d['category']}): "
+                            f"{d['message']}")
+            raise ValidationError(refused, "mines board")
         session.ledger.notify_round_start()
         out += session.drain()
         if outcomes:

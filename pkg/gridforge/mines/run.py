@@ -32,12 +32,7 @@ and A2's own metrics (format ``gridforge.mines.telemetry/1``, see ``docs/mines-r
 from __future__ import annotations
 
 from gridforge import i18n
-from gridforge.errors import (
-    GridforgeError,
-    Issue,
-    ValidationError,
-    is_int,
-)
+from gridforge.errors import GridforgeError, is_int, refusal
 from gridforge.grid import Cell
 from gridforge.mines.board import Board
 from gridforge.mines.events import Event
@@ -110,8 +105,8 @@ class Run:
     def __init__(self, seed: object, table: RunTable | None = None) -> None:
         if not is_int(seed) or not 0 <= seed <= MAX_SEED:
             shown = repr(seed) if is_int(seed) else type(seed).__name__
-            raise ValidationError([Issue("seed", "range", f"seed must be an integer in "
-                                         f"0..{MAX_SEED}, got {shown[:40]}")], "run")
+            raise refusal("run", "seed", "range", f"seed must be an integer in "
+                          f"0..{MAX_SEED}, got {shown[:40]}")
         self.seed = seed
         self.table = table if table is not None else load_run_table()
         self.session = Session()

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from gridforge import errors
 from gridforge.errors import (
     Field,
-    Issue,
     Issues,
     Schema,
     ValidationError,
@@ -96,14 +95,14 @@ def _page_step(step: Mapping[str, object], path: str, issues: Issues) -> PageSte
     do = step.get("do")
     keys = ("do", "cell") if do == "reach" else ("do",)
     if not isinstance(do, str) or do not in PAGE_STEPS:
-        issues.append(Issue(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}"))
+        issues.add(f"{path}.do", "unknown", f"do is one of {list(PAGE_STEPS)}")
         return None
     if do in ("pick", "use"):
         return _reward_step(step, path, issues)
     cell = step.get("cell")
     if any(key not in keys for key in step) or (do == "reach" and not _is_cell(cell)):
-        issues.append(Issue(path, "type", "a reach step is {'do': 'reach', 'cell': [x, y]}"
-                            if do == "reach" else f"a {do} step is {{'do': {do!r}}}"))
+        issues.add(path, "type", "a reach step is {'do': 'reach', 'cell': [x, y]}"
+                   if do == "reach" else f"a {do} step is {{'do': {do!r}}}")
         return None
     if do == "reach":
         assert isinstance(cell, list)
@@ -118,15 +117,15 @@ def _reward_step(step: Mapping[str, object], path: str, issues: Issues) -> PageS
     if step["do"] == "pick":
         offer = step.get("offer")
         if set(step) != {"do", "offer"} or not isinstance(offer, str):
-            issues.append(Issue(path, "type", "a pick step is {'do': 'pick', 'offer': kind}"))
+            issues.add(path, "type", "a pick step is {'do': 'pick', 'offer': kind}")
             return None
         return {"do": "pick", "offer": offer}
     item, cell = step.get("item"), step.get("cell")
     targeted = item in TARGETED or item == "lantern"
     keys = {"do", "item", "cell"} if targeted else {"do", "item"}
     if item not in ITEMS or set(step) != keys or (targeted and not _is_cell(cell)):
-        issues.append(Issue(path, "type", "a use step is {'do': 'use', 'item': one of "
-                            f"{list(ITEMS)}}} (with 'cell': [x, y] for a probe or lantern)"))
+        issues.add(path, "type", "a use step is {'do': 'use', 'item': one of "
+                   f"{list(ITEMS)}}} (with 'cell': [x, y] for a probe or lantern)")
         return None
     used: PageStep = {"do": "use", "item": str(item)}
     if targeted:

@@ -98,41 +98,40 @@ def progress_after_win(snakes: Any, number: Any, steps: Any) -> JsonObject:
         to bests of 1..1000000 steps; ``open`` a level number), ``number`` is not a main-line
         level or ``steps`` not a count of 1..1000000 (a level is never won in 0 steps).
     """
-    from gridforge.errors import Issue, ValidationError, describe, is_int
+    from gridforge.errors import Issues, ValidationError, describe, is_int
     from gridforge.snakes.game.mainline import LEVELS
 
     def count(value: object, lo: int, hi: int) -> bool:
         return is_int(value) and lo <= value <= hi
 
-    issues: list[Issue] = []
+    issues = Issues()
     if not isinstance(snakes, dict):
-        issues.append(Issue("snakes", "type", "the main line's progress must be an object, "
-                            f"got {describe(snakes)}"))
+        issues.add("snakes", "type", "the main line's progress must be an object, "
+                   f"got {describe(snakes)}")
         snakes = {}
     done = snakes.get("done")
     if done is None:
         done = {}
     elif not isinstance(done, dict):
-        issues.append(Issue("snakes.done", "type", "the levels done must be an object of "
-                            f"level number: best steps, got {describe(done)}"))
+        issues.add("snakes.done", "type", "the levels done must be an object of "
+                   f"level number: best steps, got {describe(done)}")
         done = {}
     for key, best in done.items():
         if not (key.isascii() and key.isdigit() and key[0] != "0" and int(key) <= LEVELS):
-            issues.append(Issue(f"snakes.done.{key}", "range",
-                                f"not a main-line level number (1..{LEVELS})"))
+            issues.add(f"snakes.done.{key}", "range", f"not a main-line level number (1..{LEVELS})")
         elif not count(best, 1, MAX_BEST_STEPS):
-            issues.append(Issue(f"snakes.done.{key}", "range", "a level's best steps must be "
-                                f"a whole number in 1..{MAX_BEST_STEPS}, got {describe(best)}"))
+            issues.add(f"snakes.done.{key}", "range", "a level's best steps must be "
+                       f"a whole number in 1..{MAX_BEST_STEPS}, got {describe(best)}")
     opened = snakes.get("open")
     if opened is not None and not count(opened, 1, LEVELS):
-        issues.append(Issue("snakes.open", "range", f"the open level must be in 1..{LEVELS}, "
-                            f"got {describe(opened)}"))
+        issues.add("snakes.open", "range", f"the open level must be in 1..{LEVELS}, "
+                   f"got {describe(opened)}")
     if not count(number, 1, LEVELS):
-        issues.append(Issue("level", "range", f"a main-line level is 1..{LEVELS}, "
-                            f"got {describe(number)}"))
+        issues.add("level", "range", f"a main-line level is 1..{LEVELS}, "
+                   f"got {describe(number)}")
     if not count(steps, 1, MAX_BEST_STEPS):
-        issues.append(Issue("steps", "range", f"the steps of a win must be in "
-                            f"1..{MAX_BEST_STEPS}, got {describe(steps)}"))
+        issues.add("steps", "range", f"the steps of a win must be in "
+                   f"1..{MAX_BEST_STEPS}, got {describe(steps)}")
     if issues:
         raise ValidationError(issues, "progress after a win")
     assert is_int(number) and is_int(steps)  # checked above
@@ -274,7 +273,7 @@ def act(session: Any, action: Any) -> Answer:
     :raises UnknownSession: when ``session`` is not open (resume it from its save).
     :raises ValidationError: naming ``action.do`` when it is none of these.
     """
-    from gridforge.errors import Issue, ValidationError
+    from gridforge.errors import refusal
 
     do = action.get("do") if isinstance(action, dict) else None
     midend = play.MIDEND
@@ -287,8 +286,7 @@ def act(session: Any, action: Any) -> Answer:
     if do == "restart":
         return play.answer(midend.restart(session))
     midend.entry(session)  # an unknown game is said first: the page then resumes it
-    raise ValidationError([Issue("action.do", "unknown", f"do is one of {list(ACTIONS)}")],
-                          "snakes action")
+    raise refusal("snakes action", "action.do", "unknown", f"do is one of {list(ACTIONS)}")
 
 
 def close(session: Any) -> bool:
@@ -482,17 +480,17 @@ def telemetry_attempt(record: Any) -> Attempt:
 
     :raises ValidationError: naming the field (``attempt.undos``) when a count is wrong.
     """
-    from gridforge.errors import Issue, ValidationError, is_int
+    from gridforge.errors import ValidationError, is_int, refusal
     from gridforge.snakes.player.telemetry import repositioning_runs, validate_attempt
 
     if not isinstance(record, dict):
-        raise ValidationError([Issue("attempt", "type", "an attempt is an object")], "attempt")
+        raise refusal("attempt", "attempt", "type", "an attempt is an object")
     moves = record.get("moves")
     if not (isinstance(moves, list) and len(moves) <= MAX_TELEMETRY_MOVES and all(
             isinstance(m, list) and len(m) == 2 and is_int(m[0]) and isinstance(m[1], bool)
             for m in moves)):
-        raise ValidationError([Issue("attempt.moves", "type", "moves are [body, exited] "
-                                     "pairs")], "attempt")
+        raise refusal("attempt", "attempt.moves", "type", "moves are [body, exited] "
+                      "pairs")
     raw = {k: v for k, v in record.items() if k != "moves"}
     raw["repositioning_runs"] = repositioning_runs([m[0] for m in moves], [m[1] for m in moves])
     raw["dead_ends"] = None  # the page does not search for them

@@ -39,7 +39,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import GridforgeError, Issue, field_path, is_int
+from gridforge.errors import refusal as invalid_input
 from gridforge.i18n import has, say
 from gridforge.jsontypes import JsonObject
 from gridforge.midend import (
@@ -133,16 +134,15 @@ class Snakes:
     def read_save(self, spec: object, save: object) -> Resumed[Play, Step]:
         game, sha = game_of(spec)
         if not isinstance(save, dict):
-            raise ValidationError([Issue("save", "type", 'a save is {"sha", "steps", "redo"}')],
-                                  "snakes save")
+            raise invalid_input("snakes save", "save", "type", 'a save is {"sha", "steps", "redo"}')
         if save.get("sha") != sha:
-            raise ValidationError([Issue("save.sha", "mismatch", "the save is for another "
-                                         "version of this level")], "snakes save")
+            raise invalid_input("snakes save", "save.sha", "mismatch", "the save is for another "
+                                "version of this level")
         steps, redo = _save_steps(save, "steps"), _save_steps(save, "redo")
         if len(steps) + len(redo) > MAX_SESSION_STEPS:
-            raise ValidationError([Issue("save.steps", "too_many", f"with save.redo at most "
+            raise invalid_input("snakes save", "save.steps", "too_many", f"with save.redo at most "
                                          f"{MAX_SESSION_STEPS} steps, got "
-                                         f"{len(steps) + len(redo)}")], "snakes save")
+                                f"{len(steps) + len(redo)}")
         return Resumed(Play(game, sha), steps, redo)
 
     def header(self, game: Play) -> JsonObject:
@@ -320,8 +320,7 @@ def markers(game: Game, state: State) -> list[Marker]:
 def _save_steps(save: dict[Any, Any], key: str) -> list[Any]:
     steps = save.get(key, [])
     if not isinstance(steps, list):
-        raise ValidationError([Issue(field_path("save", key), "type", "a list of steps")],
-                              "snakes save")
+        raise invalid_input("snakes save", field_path("save", key), "type", "a list of steps")
     return steps
 
 
@@ -343,16 +342,14 @@ def replayed(game: Game, steps: Any, limit: int) -> State:
         step does not replay.
     """
     if not isinstance(steps, list) or len(steps) > limit:
-        raise ValidationError([Issue("steps", "type", f"a list of at most {limit} steps")],
-                              "snakes steps")
+        raise invalid_input("snakes steps", "steps", "type", f"a list of at most {limit} steps")
     state = game.initial
     for i, step_json in enumerate(steps):
         try:
             state = game.apply(state, step_to_move(step_json))
         except IllegalStep as exc:
-            raise ValidationError([Issue(field_path("steps", i), "illegal",
-                                         f"does not replay: {REFUSALS.get(exc.reason)}")],
-                                  "snakes steps") from None
+            raise invalid_input("snakes steps", field_path("steps", i), "illegal",
+                                f"does not replay: {REFUSALS.get(exc.reason)}") from None
     return state
 
 

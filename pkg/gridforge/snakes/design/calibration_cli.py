@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from gridforge.errors import ValidationError, read_json
+from gridforge.errors import ValidationError, read_json, refusal
 from gridforge.flags import int_range, parsed_by
 from gridforge.progress import Progress, terminal_bar
 from gridforge.snakes.design.weights import Weights
@@ -84,8 +84,8 @@ def synthetic_play_command(args: argparse.Namespace) -> int:
     if args.batch:
         data = read_json(args.batch, f"--batch {args.batch}", max_bytes=MAX_LEVELS_BYTES)
         if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
-            raise ValidationError([_issue("levels", "a batch file has a list of levels")],
-                                  f"--batch {args.batch}")
+            raise refusal(f"--batch {args.batch}", "levels", "type",
+                          "a batch file has a list of levels")
         certs = data.get("certificates") or [None] * len(data["levels"])
         for level, cert in zip(data["levels"], certs, strict=False):
             best = cert.get("steps") if isinstance(cert, dict) else None
@@ -113,12 +113,6 @@ def synthetic_play_command(args: argparse.Namespace) -> int:
     print(f"{len(attempts)} attempts at {len(jobs)} levels by {len(players)} synthetic "
           f"players, {won} won; written to {args.out}")
     return 0
-
-
-def _issue(path: str, message: str) -> Any:
-    from gridforge.errors import Issue
-
-    return Issue(path, "type", message)
 
 
 def calibrate_command(args: argparse.Namespace) -> int:

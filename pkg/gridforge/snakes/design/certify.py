@@ -21,7 +21,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, parse_json
+from gridforge.errors import (
+    GridforgeError,
+    Issues,
+    ValidationError,
+    field_path,
+    parse_json,
+    refusal,
+)
 from gridforge.jsontypes import Json
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.design.score import score_level
@@ -88,18 +95,17 @@ def check_file_certificates(data: Any, *, progress: Progress = NO_PROGRESS) -> i
     elif isinstance(data, dict) and data.get("format") == BATCH_FORMAT and "certificates" in data:
         levels, certs = data.get("levels"), data["certificates"]
         if not isinstance(certs, list) or not isinstance(levels, list) or len(certs) != len(levels):
-            raise ValidationError([Issue("certificates", "type", "a batch's certificates are "
-                                         "a list, one per level")], "batch")
+            raise refusal("batch", "certificates", "type",
+                          "a batch's certificates are a list, one per level")
         pairs += [(lv, ct, field_path("levels", i), field_path("certificates", i))
                   for i, (lv, ct) in enumerate(zip(levels, certs, strict=True))]
-    issues: list[Issue] = []
+    issues = Issues()
     for k, (raw, cert, level_path, cert_path) in enumerate(pairs):
         progress.step(k, len(pairs), "checking certificates")
         try:
             level = level_from_json(raw, balanced=False)
         except ValidationError as exc:
-            issues += [Issue(field_path(level_path, i.path) if i.path else level_path, i.code,
-                             i.message) for i in exc.issues]
+            issues.under(level_path, exc.issues)
             continue
         issues += recheck(level, cert, base=cert_path).issues
     if issues:

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from gridforge.errors import (
-    Issue,
+    Field,
     Issues,
+    Schema,
     ValidationError,
     field_path,
     is_int,
@@ -344,6 +345,26 @@ def _parse_budgets(bad: Issues, data: JsonObject, target: float) -> dict[str, fl
     return budgets
 
 
+def _percent(value: object) -> bool:
+    return _num(value) and 0 <= value <= 100
+
+
+# A request's fields, declared once: the first few are read here, the rest by the readers
+# above (their bounds depend on one another).
+_REQUEST = Schema((
+    Field("format", message=f"format must be {REQUEST_FORMAT!r}", code="format",
+          choices=(REQUEST_FORMAT,), default=REQUEST_FORMAT),
+    Field("topology", message=f"topology must be one of {', '.join(TOPOLOGIES)}, got {{value!r}}",
+          code="choice", choices=tuple(TOPOLOGIES), default="mixed", fallback="mixed"),
+    Field("target", message="target must be a number in 0..100, got {value!r}", test=_percent,
+          fallback=50),
+    Field("tolerance", message="tolerance must be a number in 0..100, got {value!r}",
+          test=_percent, default=DEFAULT_TOLERANCE, fallback=DEFAULT_TOLERANCE),
+    *(Field(name) for name in REQUEST_KEYS
+      if name not in ("format", "topology", "target", "tolerance")),
+), not_object="a request is a JSON object", unknown_sorted=True)
+
+
 def parse_request(data: Json) -> Request:
     """Check a request (the editor's spec JSON, or the CLI's fields) and build it.
 
@@ -354,30 +375,12 @@ def parse_request(data: Json) -> Request:
     if isinstance(data, Request):
         return data
     bad = Issues()
-    if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a request is a JSON object")], "request")
-    for extra in sorted(k for k in data if k not in REQUEST_KEYS):
-        bad.add(extra, "unknown_field", f"unknown field {extra!r}")
-    if data.get("format", REQUEST_FORMAT) != REQUEST_FORMAT:
-        bad.add("format", "format", f"format must be {REQUEST_FORMAT!r}")
-    topology = data.get("topology", "mixed")
-    if not isinstance(topology, str) or topology not in TOPOLOGIES:
-        bad.add("topology", "choice", f"topology must be one of {', '.join(TOPOLOGIES)}, "
-                                      f"got {topology!r}")
-        topology = "mixed"
-    raw_target = data.get("target")
-    target: float = 50
-    if not _num(raw_target) or not 0 <= raw_target <= 100:
-        bad.add("target", "range", f"target must be a number in 0..100, got {raw_target!r}")
-    else:
-        target = raw_target
-    raw_tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
-    tolerance: float = DEFAULT_TOLERANCE
-    if not _num(raw_tolerance) or not 0 <= raw_tolerance <= 100:
-        bad.add("tolerance", "range",
-                f"tolerance must be a number in 0..100, got {raw_tolerance!r}")
-    else:
-        tolerance = raw_tolerance
+    _REQUEST.root(data, "request")
+    assert isinstance(data, dict)  # root refused anything else
+    fields = _REQUEST.read(data, bad)
+    fields.check("format", "topology", "target", "tolerance")
+    topology = fields.text("topology")
+    target, tolerance = fields.number("target"), fields.number("tolerance")
     count = _int_field(bad, data, "count", "count", 1, MAX_COUNT, 1)
     seed = _int_field(bad, data, "seed", "seed", 0, 2**63 - 1, 0)
 
@@ -541,11 +544,6 @@ def read_spec(path: str | os.PathLike[str]) -> Request:
     return parse_request(read_json(path, "design spec", max_bytes=MAX_SPEC_BYTES))
 
 
-def _prefixed(error: ValidationError, prefix: str) -> list[Issue]:
-    return [Issue(field_path(prefix, issue.path) if issue.path else prefix, issue.code,
-                  issue.message) for issue in error.issues]
-
-
 def check_batch_request(request: Json) -> JsonObject | None:
     """Validate a batch file's ``request`` whole, before any level is searched.
 
@@ -564,7 +562,7 @@ def check_batch_request(request: Json) -> JsonObject | None:
     try:
         return parse_request(request).to_json()
     except ValidationError as exc:
-        raise ValidationError(_prefixed(exc, "request"), "batch") from None
+        raise exc.under("request", "batch") from None
 
 
 def _check_block_request(request: JsonObject) -> JsonObject:
@@ -586,6 +584,24 @@ def _check_block_request(request: JsonObject) -> JsonObject:
     return request
 
 
+def _at_most_levels(levels: list[Json]) -> tuple[str, str] | None:
+    if len(levels) > MAX_COUNT:
+        return ("too_many", f"a batch holds at most {MAX_COUNT} levels, got {len(levels)}")
+    return None
+
+
+# A batch file's fields, declared once (its request, levels and certificates are read by
+# their own readers; a field besides these is not read).
+_BATCH = Schema((
+    Field("format", message=f"format must be {BATCH_FORMAT!r}", code="format",
+          choices=(BATCH_FORMAT,)),
+    Field("request"),
+    Field("levels", "list", "levels must be a non-empty list of levels", "type", lo=1,
+          fallback=[], then=_at_most_levels),
+    Field("certificates"),
+), not_object="a batch is a JSON object", open_ended=True)
+
+
 def check_batch(data: Json) -> JsonObject:
     """Validate a whole batch file's data (``gridforge.snakes.batch/1``) before use: its
     format, its request (:func:`check_batch_request`), every level (paths ``levels[i]....``)
@@ -594,37 +610,32 @@ def check_batch(data: Json) -> JsonObject:
 
     :raises ValidationError: listing every problem found, with its field path.
     """
-    if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a batch is a JSON object")], "batch")
-    issues: list[Issue] = []
-    if data.get("format") != BATCH_FORMAT:
-        issues.append(Issue("format", "format", f"format must be {BATCH_FORMAT!r}"))
+    issues = Issues()
+    given = _BATCH.root(data, "batch")
+    assert isinstance(data, dict)  # root refused anything else
+    fields = _BATCH.read(given, issues)
+    fields.check("format")
     request: JsonObject | None = None
     try:
         request = check_batch_request(data.get("request"))
     except ValidationError as exc:
         issues.extend(exc.issues)
-    levels = data.get("levels")
-    if not isinstance(levels, list) or not levels:
-        issues.append(Issue("levels", "type", "levels must be a non-empty list of levels"))
-        levels = []
-    elif len(levels) > MAX_COUNT:
-        issues.append(Issue("levels", "too_many", f"a batch holds at most {MAX_COUNT} levels, "
-                                                  f"got {len(levels)}"))
-        levels = []
+    fields.check("levels")
+    raw_levels = given.get("levels")
+    levels = raw_levels if isinstance(raw_levels, list) and not fields.bad("levels") else []
     for i, raw in enumerate(levels):
         try:
             level_from_json(raw, balanced=False)
         except ValidationError as exc:
-            issues.extend(_prefixed(exc, field_path("levels", i)))
+            issues.under(field_path("levels", i), exc.issues)
     out: JsonObject = {"format": BATCH_FORMAT, "request": request, "levels": levels}
-    if "certificates" in data:
-        certs = data["certificates"]
+    if "certificates" in given:
+        certs = given["certificates"]
         if not isinstance(certs, list) or len(certs) != len(levels):
-            issues.append(Issue("certificates", "type",
-                                "certificates must be a list of one certificate per level"))
+            issues.add("certificates", "type",
+                       "certificates must be a list of one certificate per level")
         elif not all(isinstance(c, dict) for c in certs):
-            issues.append(Issue("certificates", "type", "every certificate is an object"))
+            issues.add("certificates", "type", "every certificate is an object")
         else:
             out["certificates"] = certs
     if issues:

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import NotRequired, TypedDict, TypeGuard, cast
 
-from gridforge.errors import Issue, ValidationError, field_path
+from gridforge.errors import Field, Issues, Schema, ValidationError, field_path
 from gridforge.snakes.design.score import WEIGHTS
 
 FORMAT = "gridforge.snakes.weights/1"
@@ -66,46 +66,53 @@ def _number(value: object) -> TypeGuard[int | float]:
             and math.isfinite(value))
 
 
-def _check_terms(weights: object, issues: list[Issue]) -> None:
+def _check_terms(weights: object, issues: Issues) -> None:
     """Add to ``issues`` what is wrong with a weights file's ``weights``: the seven terms,
     each in 0..100, summing to 100 (the sum checked only when nothing else is wrong)."""
     if not isinstance(weights, dict):
-        issues.append(Issue("weights", "type", "must be an object of the seven terms"))
+        issues.add("weights", "type", "must be an object of the seven terms")
         return
     for key in sorted(k for k in weights if k not in TERMS):
-        issues.append(Issue(field_path("weights", str(key)), "unknown_field",
-                            f"unknown term {key!r}"))
+        issues.add(field_path("weights", str(key)), "unknown_field", f"unknown term {key!r}")
     for term in TERMS:
         value = weights.get(term)
         if term not in weights:
-            issues.append(Issue(field_path("weights", term), "missing", "missing"))
+            issues.add(field_path("weights", term), "missing", "missing")
         elif not _number(value) or not 0 <= value <= 100:
-            issues.append(Issue(field_path("weights", term), "range",
-                                f"must be a number in 0..100, got {value!r}"))
+            issues.add(field_path("weights", term), "range",
+                       f"must be a number in 0..100, got {value!r}")
     total = sum(v for t in TERMS if _number(v := weights.get(t)))
     if not issues and abs(total - 100) > SUM_TOLERANCE:
-        issues.append(Issue("weights", "sum", "the seven weights must sum to 100, got "
-                            f"{total:g}"))
+        issues.add("weights", "sum", "the seven weights must sum to 100, got "
+                            f"{total:g}")
 
 
-def _check_predict(predict: object, issues: list[Issue]) -> None:
+def _check_predict(predict: object, issues: Issues) -> None:
     """Add to ``issues`` what is wrong with a weights file's ``predict`` maps."""
     if not isinstance(predict, dict):
-        issues.append(Issue("predict", "type", "must be an object"))
+        issues.add("predict", "type", "must be an object")
         return
     for key in sorted(k for k in predict if k not in PREDICT_KEYS):
-        issues.append(Issue(field_path("predict", str(key)), "unknown_field",
-                            f"unknown field {key!r}"))
+        issues.add(field_path("predict", str(key)), "unknown_field", f"unknown field {key!r}")
     for key in PREDICT_KEYS:
         value = predict.get(key)
         if key == "mean_skill":
             if not _number(value):
-                issues.append(Issue(field_path("predict", key), "type",
-                                    "must be a finite number"))
+                issues.add(field_path("predict", key), "type", "must be a finite number")
         elif not (isinstance(value, list) and len(value) == 2
                   and all(_number(v) for v in value)):
-            issues.append(Issue(field_path("predict", key), "type",
-                                "must be [intercept, slope], two finite numbers"))
+            issues.add(field_path("predict", key), "type",
+                       "must be [intercept, slope], two finite numbers")
+
+
+# A weights file's fields, declared once (the terms and the prediction maps are read below).
+_FILE = Schema((
+    Field("format", message=f"must be {FORMAT!r}", code="format", choices=(FORMAT,)),
+    Field("weights"), Field("predict"),
+    Field("fit", "object", "must be an object (the calibration's report)", "type", default={}),
+    Field("version", "str", "must be a text", "type", default=""),
+), not_object="a weights file is a JSON object", unknown_sorted=True)
+assert {f.name for f in _FILE.fields} == set(TOP_KEYS)
 
 
 def validate_weights(data: object, what: str = "weights file") -> Weights:
@@ -115,19 +122,12 @@ def validate_weights(data: object, what: str = "weights file") -> Weights:
 
     :raises ValidationError: naming every problem by its field path (``weights.steps``).
     """
-    issues: list[Issue] = []
-    if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a weights file is a JSON object")], what)
-    for key in sorted(k for k in data if k not in TOP_KEYS):
-        issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-    if data.get("format") != FORMAT:
-        issues.append(Issue("format", "format", f"must be {FORMAT!r}"))
-    _check_terms(data.get("weights"), issues)
-    _check_predict(data.get("predict"), issues)
-    if "fit" in data and not isinstance(data["fit"], dict):
-        issues.append(Issue("fit", "type", "must be an object (the calibration's report)"))
-    if "version" in data and not isinstance(data["version"], str):
-        issues.append(Issue("version", "type", "must be a text"))
+    issues = Issues()
+    fields = _FILE.read(_FILE.root(data, what), issues)
+    fields.check("format")
+    _check_terms(fields.data.get("weights"), issues)
+    _check_predict(fields.data.get("predict"), issues)
+    fields.check("fit", "version")
     if issues:
         raise ValidationError(issues, what)
     return cast(Weights, data)  # every field checked above

@@ -33,6 +33,7 @@ from gridforge.errors import (
     field_path,
     is_int,
     parse_json,
+    refusal,
 )
 from gridforge.grid import Cell
 from gridforge.jsontypes import Json, JsonObject
@@ -469,12 +470,11 @@ def apply_edit(level: Any, edit: Any) -> DraftAnswer:
     if problems:
         raise ValidationError(problems, "snakes level")
     if not isinstance(edit, dict):
-        raise ValidationError([Issue("edit", "type", "an edit is a JSON object")], "edit")
+        raise refusal("edit", "edit", "type", "an edit is a JSON object")
     tool = edit.get("tool")
     if tool not in _APPLY:
-        raise ValidationError([Issue("edit.tool", "choice",
-                                     f"tool must be one of {', '.join(TOOLS)}, got {tool!r}")],
-                              "edit")
+        raise refusal("edit", "edit.tool", "choice",
+                      f"tool must be one of {', '.join(TOOLS)}, got {tool!r}")
     data = accepted(copy.deepcopy(level))
     _APPLY[tool](data, edit, _Fields())
     # The edit's own checks passed; the level's validator has the last word (two bodies'
@@ -499,9 +499,11 @@ def largest_free_area(level: Any) -> list[list[int]]:
     return [list(c) for c in best]
 
 
-def _level_issues(raw: Any, base: str) -> list[Issue]:
-    return [Issue(field_path(base, *_split(i.path)) if i.path else base, i.code, i.message)
-            for i in validate_level(raw, balanced=False)]
+def _level_issues(raw: Any, base: str) -> Issues:
+    issues = Issues()
+    for i in validate_level(raw, balanced=False):
+        issues.add(field_path(base, *_split(i.path)) if i.path else base, i.code, i.message)
+    return issues
 
 
 def _split(path: str) -> list[str | int]:
@@ -555,18 +557,18 @@ def read_import(text: Any, prove: Prover = prove_by_replay) -> ImportAnswer:
         kinds, or any level in it has a problem (all listed, with paths); nothing is loaded.
     """
     if not isinstance(text, str):
-        raise ValidationError([Issue("", "type", "the file's text is needed")], "file")
+        raise refusal("file", "", "type", "the file's text is needed")
     data = parse_json(text, "file", max_bytes=IMPORT_MAX_BYTES)
     if isinstance(data, dict) and data.get("format") == BATCH_FORMAT:
         kind = "batch"
         levels, certs = data.get("levels"), data.get("certificates")
-        issues: list[Issue] = []
+        issues = Issues()
         if not isinstance(levels, list) or not levels:
-            issues.append(Issue("levels", "type", "a batch lists at least one level"))
+            issues.add("levels", "type", "a batch lists at least one level")
             levels = []
         if certs is not None and (not isinstance(certs, list) or len(certs) != len(levels)):
-            issues.append(Issue("certificates", "length",
-                                "certificates, when present, has one entry per level"))
+            issues.add("certificates", "length",
+                       "certificates, when present, has one entry per level")
             certs = None
         for i, raw in enumerate(levels):
             issues.extend(_level_issues(raw, f"levels[{i}]"))
@@ -581,9 +583,9 @@ def read_import(text: Any, prove: Prover = prove_by_replay) -> ImportAnswer:
         levels, cert_list = [data["level"]], [data["certificate"]]
     else:
         kind = "level"
-        issues = validate_level(data, balanced=False)
-        if issues:
-            raise ValidationError(issues, "snakes level file")
+        found = validate_level(data, balanced=False)
+        if found:
+            raise ValidationError(found, "snakes level file")
         levels, cert_list = [data], [None]
     notes: list[str] = []
     checked: list[Certificate | None] = []
@@ -611,18 +613,16 @@ def export_batch_data(items: Any, prove: Prover = prove_by_replay,
         holds for it (paths ``items[i]``); nothing is written.
     """
     if not isinstance(items, list) or not items:
-        raise ValidationError([Issue("items", "type", "nothing to export: verify a level")],
-                              "export")
+        raise refusal("export", "items", "type", "nothing to export: verify a level")
     if request is not None and not isinstance(request, dict):
-        raise ValidationError([Issue("request", "type", "a design request is an object")],
-                              "export")
-    issues: list[Issue] = []
+        raise refusal("export", "request", "type", "a design request is an object")
+    issues = Issues()
     levels: list[LevelJson] = []
     certs: list[Certificate] = []
     for i, item in enumerate(items):
         base = f"items[{i}]"
         if not isinstance(item, dict) or "level" not in item:
-            issues.append(Issue(base, "type", 'an item is {"level", "certificate"}'))
+            issues.add(base, "type", 'an item is {"level", "certificate"}')
             continue
         level_problems = _level_issues(item["level"], field_path(base, "level"))
         if level_problems:
@@ -631,7 +631,7 @@ def export_batch_data(items: Any, prove: Prover = prove_by_replay,
         try:
             cert = prove(item["level"], item.get("certificate"))
         except GridforgeError as exc:
-            issues.append(Issue(field_path(base, "certificate"), "refused", str(exc)))
+            issues.add(field_path(base, "certificate"), "refused", str(exc))
             continue
         levels.append(level_from_json(item["level"], balanced=False).to_json())
         certs.append(cert)

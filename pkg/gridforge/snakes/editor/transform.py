@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gridforge.errors import Issue, ValidationError, is_int
+from gridforge.errors import ValidationError, is_int, refusal
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.game.level import MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS
 from gridforge.snakes.game.levelfile import BodyJson, HoleJson, LevelJson, PathJson
@@ -37,7 +37,7 @@ Cell = tuple[int, int]
 
 
 def _refuse(name: str, code: str, message: str) -> ValidationError:
-    return ValidationError([Issue(f"edit.{name}", code, message)], "edit")
+    return refusal("edit", f"edit.{name}", code, message)
 
 
 def _area(raw: Any, cols: int, rows: int) -> tuple[int, int, int, int] | None:

@@ -39,8 +39,10 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from gridforge.errors import (
+    Field,
     Issue,
     Issues,
+    Schema,
     ValidationError,
     describe,
     field_path,
@@ -215,6 +217,21 @@ def _adjacent(a: Cell, b: Cell) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
+def _side(name: str, lo: int, hi: int) -> Field:
+    return Field(name, "int", f"{name} must be an integer, got {{shown}}", "type", lo=lo, hi=hi,
+                 range_message=f"{name} must be in {{lo}}..{{hi}}, got {{value}}")
+
+
+# A level file's fields, declared once: the format and the board's size are read here, the
+# terrain, bodies and holes by the readers below (their cells need the size).
+_LEVEL = Schema((
+    Field("format", message=f"format must be {FORMAT!r}, got {{shown}}", code="format",
+          choices=(FORMAT,)),
+    _side("cols", MIN_COLS, MAX_COLS), _side("rows", MIN_ROWS, MAX_ROWS),
+    *(Field(name) for name in LEVEL_KEYS if name not in ("format", "cols", "rows")),
+), unknown_sorted=True)
+
+
 def validate_level(data: Any, *, balanced: bool = True) -> list[Issue]:
     """Every problem of a level dict, in a fixed order; empty when the level is valid."""
     issues, _ = _check(data, balanced=balanced)
@@ -226,16 +243,12 @@ def _check(data: Any, *, balanced: bool) -> tuple[list[Issue], Level | None]:
     if not isinstance(data, dict):
         col.add("", "type", f"a level is a JSON object, got {describe(data)}")
         return col.items, None
-    col.unknown_keys(data, LEVEL_KEYS, "")
-    if data.get("format") != FORMAT:
-        col.add(
-            "format", "format", f"format must be {FORMAT!r}, got {describe(data.get('format'))}"
-        )
+    fields = _LEVEL.read(data, col)
+    fields.check("format", "cols", "rows")
 
     # Board size.
     raw_cols, raw_rows = data.get("cols"), data.get("rows")
-    ok_cols = col.integer(raw_cols, "cols", MIN_COLS, MAX_COLS, "cols") is not None
-    ok_rows = col.integer(raw_rows, "rows", MIN_ROWS, MAX_ROWS, "rows") is not None
+    ok_cols, ok_rows = not fields.bad("cols"), not fields.bad("rows")
     cols = raw_cols if is_int(raw_cols) else 0
     rows = raw_rows if is_int(raw_rows) else 0
     if ok_cols and ok_rows and (cols + 2) * (rows + 2) > MAX_PADDED_AREA:
@@ -629,22 +642,17 @@ def _supply_demand(bodies: Sequence[Body], holes: Sequence[Hole]
 
 def balance_issues(level: Level) -> list[Issue]:
     """Supply (layers) against demand (holes) per colour, whole level and per floor region."""
-    issues: list[Issue] = []
+    issues = Issues()
     supply, demand = _supply_demand(level.bodies, level.holes)
     for c in sorted(set(supply) | set(demand)):
         if supply.get(c, 0) != demand.get(c, 0):
-            issues.append(
-                Issue(
-                    "holes",
-                    "supply_demand",
-                    f"color {c}: {supply.get(c, 0)} layer(s) but {demand.get(c, 0)} hole(s)",
-                )
-            )
+            issues.add("holes", "supply_demand",
+                       f"color {c}: {supply.get(c, 0)} layer(s) but {demand.get(c, 0)} hole(s)")
     if issues:
-        return issues
+        return issues.items
     regions = floor_regions(level)
     if len(regions) <= 1:
-        return issues
+        return issues.items
     region_of = {cell: r for r, cells in enumerate(regions) for cell in cells}
     for r in range(len(regions)):
         sup, dem = _supply_demand([b for b in level.bodies if region_of[b.cells[0]] == r],
@@ -652,15 +660,10 @@ def balance_issues(level: Level) -> list[Issue]:
         for c in sorted(set(sup) | set(dem)):
             if sup.get(c, 0) != dem.get(c, 0):
                 x, y = regions[r][0]
-                issues.append(
-                    Issue(
-                        "holes",
-                        "supply_demand",
-                        f"floor region {r} (from [{x}, {y}]), color {c}: "
-                        f"{sup.get(c, 0)} layer(s) but {dem.get(c, 0)} hole(s)",
-                    )
-                )
-    return issues
+                issues.add("holes", "supply_demand",
+                           f"floor region {r} (from [{x}, {y}]), color {c}: "
+                           f"{sup.get(c, 0)} layer(s) but {dem.get(c, 0)} hole(s)")
+    return issues.items
 
 
 # ---------------------------------------------------------------- entry points

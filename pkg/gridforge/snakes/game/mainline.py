@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict, cast
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, is_int, parse_json
+from gridforge.errors import (
+    GridforgeError,
+    Issues,
+    ValidationError,
+    is_int,
+    parse_json,
+    refusal,
+)
 from gridforge.files import FileRefused, read_regular
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.game.certfile import BATCH_FORMAT, Batch, Certificate
@@ -131,11 +138,11 @@ def _check_progress(data: Json, block: int | None) -> tuple[int, int, list[Block
     :raises ValidationError: naming every bad field (``files[2].name``, ``done``, ...).
     """
     if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "progress is a JSON object")], "progress.json")
-    issues: list[Issue] = []
+        raise refusal("progress.json", "", "type", "progress is a JSON object")
+    issues = Issues()
 
     def bad(path: str, message: str) -> None:
-        issues.append(Issue(path, "invalid", message))
+        issues.add(path, "invalid", message)
 
     if data.get("format") != PROGRESS_FORMAT:
         bad("format", f"format must be {PROGRESS_FORMAT!r}")

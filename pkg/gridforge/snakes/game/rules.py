@@ -35,7 +35,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import (
+    GridforgeError,
+    Issues,
+    ValidationError,
+    field_path,
+    is_int,
+    refusal,
+)
 from gridforge.grid import Cell
 from gridforge.snakes.game.level import MAX_COLOR, VERTICAL, Level, bridge_lane
 
@@ -630,13 +637,13 @@ class Game:
 
         :raises ValidationError: naming the field at fault (``bodies[1].cells[0]``).
         """
-        issues: list[Issue] = []
+        issues = Issues()
 
         def bad(path: str, message: str) -> None:
-            issues.append(Issue(path, "state", message))
+            issues.add(path, "state", message)
 
         if not isinstance(data, dict):
-            raise ValidationError([Issue("", "type", "a state is a JSON object")], "snakes state")
+            raise refusal("snakes state", "", "type", "a state is a JSON object")
         bodies, holes = data.get("bodies"), data.get("holes_used")
         if not isinstance(bodies, list) or len(bodies) != self.n:
             bad("bodies", f"a list of {self.n} bodies")

@@ -21,10 +21,19 @@ from its think-time model (never from a clock), so the same seed gives the same 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NotRequired, TypedDict, cast
 
-from gridforge.errors import Issue, Issues, ValidationError, describe, field_path, is_int
+from gridforge.errors import (
+    Field,
+    Issue,
+    Issues,
+    Schema,
+    ValidationError,
+    describe,
+    field_path,
+    is_int,
+)
 from gridforge.jsontypes import JsonObject
 
 FORMAT = "gridforge.snakes.telemetry/1"
@@ -170,35 +179,42 @@ def validate_attempt(raw: object, path: str = "") -> tuple[Attempt | None, list[
     return attempt, []
 
 
+def _plain_meta(meta: Mapping[str, object]) -> bool:
+    return len(meta) <= 16 and all(isinstance(v, str | int | float | bool) or v is None
+                                   for v in meta.values())
+
+
+def _at_most_attempts(attempts: list[object]) -> tuple[str, str] | None:
+    if len(attempts) > MAX_ATTEMPTS:
+        return ("too_large", f"at most {MAX_ATTEMPTS} attempts, got {len(attempts)}")
+    return None
+
+
+# A telemetry export's fields, declared once (the attempts are read by validate_attempt).
+_EXPORT = Schema((
+    Field("format", message=f"must be {FORMAT!r}, got {{shown}}", code="format",
+          choices=(FORMAT,)),
+    Field("source", message=f"must be one of {', '.join(SOURCES)}, got {{shown}}",
+          code="value", choices=SOURCES),
+    Field("meta", "object", "meta is an object of at most 16 plain values", "type",
+          default={}, test=_plain_meta),
+    Field("attempts", "list", "must be a list of attempts", "type", then=_at_most_attempts),
+), not_object="a telemetry export is a JSON object", unknown_sorted=True)
+assert {f.name for f in _EXPORT.fields} == set(TOP_KEYS)
+
+
 def validate_telemetry(data: object, what: str = "telemetry") -> Telemetry:
     """A whole telemetry export, every problem named by its field path.
 
     :raises ValidationError: listing every issue; nothing is returned half-loaded.
     """
-    issues: list[Issue] = []
-    if not isinstance(data, dict):
-        raise ValidationError([Issue("", "type", "a telemetry export is a JSON object")], what)
-    for key in sorted(k for k in data if k not in TOP_KEYS):
-        issues.append(Issue(str(key), "unknown_field", f"unknown field {key!r}"))
-    if data.get("format") != FORMAT:
-        issues.append(Issue("format", "format", f"must be {FORMAT!r}, got "
-                            f"{describe(data.get('format'))}"))
-    if data.get("source") not in SOURCES:
-        issues.append(Issue("source", "value", f"must be one of {', '.join(SOURCES)}, got "
-                            f"{describe(data.get('source'))}"))
+    issues = Issues()
+    data = _EXPORT.root(data, what)
+    reading = _EXPORT.read_all(data, issues)
     meta = data.get("meta", {})
-    if not isinstance(meta, dict) or len(meta) > 16 or not all(
-            isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()):
-        issues.append(Issue("meta", "type", "meta is an object of at most 16 plain values"))
-    attempts = data.get("attempts")
     out: list[Attempt] = []
-    if not isinstance(attempts, list):
-        issues.append(Issue("attempts", "type", "must be a list of attempts"))
-    elif len(attempts) > MAX_ATTEMPTS:
-        issues.append(Issue("attempts", "too_large", f"at most {MAX_ATTEMPTS} attempts, got "
-                            f"{len(attempts)}"))
-    else:
-        for i, raw in enumerate(attempts):
+    if not reading.bad("attempts"):
+        for i, raw in enumerate(reading.listed("attempts")):
             attempt, found = validate_attempt(raw, field_path("attempts", i))
             issues += found
             if attempt is not None:

@@ -58,7 +58,15 @@ from collections.abc import Callable
 from typing import Any, TypeGuard, cast
 
 from gridforge import __version__
-from gridforge.errors import GridforgeError, Issue, ValidationError, field_path, is_int
+from gridforge.errors import (
+    GridforgeError,
+    Issue,
+    Issues,
+    ValidationError,
+    field_path,
+    is_int,
+    refusal,
+)
 from gridforge.i18n import say
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
@@ -139,32 +147,31 @@ def _number(value: object) -> TypeGuard[int | float]:
 def request_issues(request: Json, path: str = "request") -> list[Issue]:
     """Problems of the fields of ``request`` that :func:`judge` reads (empty when they hold);
     ``None`` is no request. Other fields belong to the designer and are not read here."""
+    issues = Issues()
     if request is None:
-        return []
+        return issues.items
     if not isinstance(request, dict):
-        return [Issue(path, "type", "a request is an object or null")]
-    issues: list[Issue] = []
+        issues.add(path, "type", "a request is an object or null")
+        return issues.items
     target = request.get("target")
     if target is not None and not _number(target):
-        issues.append(Issue(field_path(path, "target"), "type",
-                            "target must be a finite number"))
+        issues.add(field_path(path, "target"), "type", "target must be a finite number")
     tolerance = request.get("tolerance", DEFAULT_TOLERANCE)
     if not _number(tolerance) or tolerance < 0:
-        issues.append(Issue(field_path(path, "tolerance"), "type",
-                            "tolerance must be a finite number >= 0"))
+        issues.add(field_path(path, "tolerance"), "type", "tolerance must be a finite number >= 0")
     names: list[tuple[str, Json]] = [(field_path(path, k), request.get(k))
                                     for k in ("min_steps", "max_steps")]
     steps = request.get("steps")
     if steps is not None:
         if not isinstance(steps, list) or len(steps) != 2:
-            issues.append(Issue(field_path(path, "steps"), "type",
-                                "steps is [min, max] (either may be null)"))
+            issues.add(field_path(path, "steps"), "type",
+                       "steps is [min, max] (either may be null)")
         else:
             names += [(field_path(path, "steps", j), v) for j, v in enumerate(steps)]
     for where, value in names:
         if value is not None and (not is_int(value) or value < 0):
-            issues.append(Issue(where, "type", "a step count is an integer >= 0 or null"))
-    return issues
+            issues.add(where, "type", "a step count is an integer >= 0 or null")
+    return issues.items
 
 
 def judge(request: JsonObject | None, score_total: float | None, steps: int) -> list[str]:
@@ -346,15 +353,15 @@ def _given_moves(game: Game, solution: Json) -> list[int]:
     :raises ValidationError: naming the solution (or its first refused step).
     """
     if not isinstance(solution, list) or len(solution) > MAX_SOLUTION:
-        raise ValidationError([Issue("solution", "type", f"a solution is a list of at most "
-                                     f"{MAX_SOLUTION} steps")], "solution")
+        raise refusal("solution", "solution", "type", f"a solution is a list of at most "
+                      f"{MAX_SOLUTION} steps")
     try:
         final = game.replay(solution)[-1]
     except IllegalStep as exc:
-        raise ValidationError([Issue("solution", exc.reason, str(exc))], "solution") from None
+        raise refusal("solution", "solution", exc.reason, str(exc)) from None
     if not game.is_complete(final):
-        raise ValidationError([Issue("solution", "incomplete", "the solution does not "
-                                     "complete the level")], "solution")
+        raise refusal("solution", "solution", "incomplete", "the solution does not "
+                      "complete the level")
     return [step_to_move(s) for s in solution]
 
 
@@ -382,11 +389,10 @@ def certify_batch(
     """
     levels = data.get("levels")
     if not isinstance(levels, list):
-        raise ValidationError([Issue("levels", "type", "a batch needs a list of levels")],
-                              "batch")
+        raise refusal("batch", "levels", "type", "a batch needs a list of levels")
     if len(levels) > MAX_BATCH_LEVELS:
-        raise ValidationError([Issue("levels", "too_large", f"{len(levels)} levels; the limit "
-                                     f"is {MAX_BATCH_LEVELS}")], "batch")
+        raise refusal("batch", "levels", "too_large", f"{len(levels)} levels; the limit "
+                      f"is {MAX_BATCH_LEVELS}")
     request = data.get("request")
     issues = request_issues(request)
     if issues:
@@ -432,21 +438,18 @@ def _certify_carried(level: Level, cert: Json, cert_path: str, **options: Any
     except ValidationError as exc:
         if solution is None or not all(i.path.startswith("solution") for i in exc.issues):
             raise
-        raise ValidationError([Issue(field_path(cert_path, i.path), i.code, i.message)
-                               for i in exc.issues], "carried solution") from None
+        raise exc.under(cert_path, "carried solution") from None
 
 
 def _levels(levels: list[Json]) -> list[Level]:
     """Every level of a batch, validated before any is searched (all issues at once)."""
     parsed: list[Level] = []
-    issues: list[Issue] = []
+    issues = Issues()
     for i, raw in enumerate(levels):
         try:
             parsed.append(level_from_json(raw, balanced=False))
         except ValidationError as exc:
-            issues += [Issue(field_path(field_path("levels", i), issue.path) if issue.path
-                             else field_path("levels", i), issue.code, issue.message)
-                       for issue in exc.issues]
+            issues.under(field_path("levels", i), exc.issues)
     if issues:
         raise ValidationError(issues, "batch")
     return parsed
@@ -465,15 +468,12 @@ def certify_file_data(
         try:
             level = level_from_json(data["level"], balanced=False)
         except ValidationError as exc:
-            raise ValidationError([Issue(field_path("level", i.path) if i.path else "level",
-                                         i.code, i.message) for i in exc.issues],
-                                  "certified level") from None
+            raise exc.under("level", "certified level") from None
         return _certify_carried(level, data["certificate"], "certificate", progress=progress,
                                 **budgets)
     if isinstance(data, dict) and data.get("format") not in (None, LEVEL_FORMAT):
-        raise ValidationError([Issue("format", "format", f"expected {LEVEL_FORMAT!r} or "
-                                     f"{BATCH_FORMAT!r}, got {_show(data.get('format'))}")],
-                              "level or batch")
+        raise refusal("level or batch", "format", "format", f"expected {LEVEL_FORMAT!r} or "
+                      f"{BATCH_FORMAT!r}, got {_show(data.get('format'))}")
     return certify(data, progress=progress, **budgets)
 
 

@@ -220,8 +220,10 @@ def recheck(
     if not isinstance(level, Level):
         level = level_from_json(level, balanced=False)
     if not isinstance(cert, dict) or cert.get("format") != CERT_FORMAT:
-        return Recheck([Issue(field_path(base, "format"), "format",
-                              f"not a certificate (format must be {CERT_FORMAT!r})")], None)
+        refused = Issues()
+        refused.add(field_path(base, "format"), "format",
+                    f"not a certificate (format must be {CERT_FORMAT!r})")
+        return Recheck(refused.items, None)
     claims = _Claims(cert, base)
     if not claims.structure():
         return Recheck(claims.items, None)
