@@ -519,8 +519,8 @@ class Unsolver:
             return None
         path: list[tuple[int, Cell]] = []
         pos = found
-        while parents[pos] is not None:
-            prev, end, t = parents[pos]  # type: ignore[misc]
+        while (link := parents[pos]) is not None:
+            prev, end, t = link
             path.append((end, t))
             pos = prev
         for end, t in reversed(path):

@@ -10,11 +10,10 @@ to make way) and the engine's reading of a body.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
 
 from gridforge.errors import is_int
-from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.design.line_plan import makes_way
 from gridforge.snakes.design.reports import Band, BandReading
 from gridforge.snakes.game.levelfile import LevelJson, accepted
@@ -57,14 +56,12 @@ class Shape:
     steering: int | None
 
 
-def _shape(level: JsonObject, cert: JsonObject, steps: int) -> Shape:
-    """The :class:`Shape` of a level read from its JSON (checked by the caller)."""
-    cols, rows = cast(int, level["cols"]), cast(int, level["rows"])
-    stones = cast(list[Json], level.get("stones", []))
-    bodies = cast(list[JsonObject], level["bodies"])
-    cells = [[tuple(c) for c in cast(list[list[int]], b["cells"])] for b in bodies]
-    holes = len(cast(list[Json], level.get("holes", [])))
-    floor = cols * rows - len(stones)
+def _shape(level: LevelJson, cert: Mapping[str, object], steps: int) -> Shape:
+    """The :class:`Shape` of a level read from its JSON (checked by the caller; a field of
+    the wrong kind raises KeyError, TypeError or ValueError)."""
+    cells = [[(int(c[0]), int(c[1])) for c in b["cells"]] for b in level["bodies"]]
+    holes = len(level.get("holes", []))
+    floor = int(level["cols"]) * int(level["rows"]) - len(level.get("stones", []))
     read = cert.get("reading")
     figures = read if isinstance(read, dict) else {}
 
@@ -73,7 +70,7 @@ def _shape(level: JsonObject, cert: JsonObject, steps: int) -> Shape:
         return value if is_int(value) else None
 
     return Shape(floor, tuple(len(c) for c in cells),
-                  sum(is_folded(c) for c in cells),  # type: ignore[arg-type]
+                  sum(is_folded(c) for c in cells),
                   (sum(len(c) for c in cells) + holes) / floor if floor else 0.0, steps,
                   figure("drags"), figure("joint_steps"), figure("steering_steps"))
 
@@ -130,7 +127,7 @@ def level_row(n: int, level: object, cert: object) -> Row:
         raise ValueError(f"level {n}: bodies and holes must be objects with colours") from None
     ceilings = frozenset(k for k, v in normalised.items() if v == 1)
     try:
-        shape = _shape(cast(JsonObject, level), cast(JsonObject, cert), steps)
+        shape = _shape(accepted(level), cert, steps)
     except (KeyError, TypeError, ValueError):
         raise ValueError(f"level {n}: cols, rows, stones and body cells must be "
                          "numbers and lists of cells") from None

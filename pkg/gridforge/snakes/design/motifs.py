@@ -39,13 +39,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from gridforge.grid import Cell
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.terrain import add_paths
 from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.level import Level, level_from_json
-from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import BodyJson, HoleJson, LevelJson, PathJson
 from gridforge.snakes.game.rules import Game, step_to_move
 from gridforge.snakes.solver.legibility import is_folded, reading
 from gridforge.snakes.solver.pairs import pairwise_bound
@@ -108,11 +109,11 @@ class Chamber:
             data["bridges"] = [list(c) for c in self.bridges]
         return data
 
-    def with_(self, **changes: object) -> Chamber:
+    def with_(self, **changes: Any) -> Chamber:
         """The chamber with ``changes`` (its measurements dropped unless given)."""
-        fields: dict[str, object] = {"minimum": None, "joint": None, "solution": (),
-                                     "states": 0, "serial": None, **changes}
-        return replace(self, **fields)  # type: ignore[arg-type]
+        fields: dict[str, Any] = {"minimum": None, "joint": None, "solution": (),
+                                  "states": 0, "serial": None, **changes}
+        return replace(self, **fields)
 
 
 # ---------------------------------------------------------------- symmetry
@@ -501,9 +502,9 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
         return None
     cols, rows, offsets, chambers = packed
     floor: set[Cell] = set()
-    bodies: list[dict[str, object]] = []
-    holes: list[dict[str, object]] = []
-    paths: list[dict[str, object]] = []
+    bodies: list[BodyJson] = []
+    holes: list[HoleJson] = []
+    paths: list[PathJson] = []
     bridges: list[list[int]] = []
     solution: list[tuple[int, str, str]] = []
     spans: tuple[list[range], list[range], list[range], list[range]] = ([], [], [], [])
@@ -536,12 +537,12 @@ def _assemble(chambers: Sequence[Chamber], rng: random.Random, seed: int, target
     stones = [[x, y] for y in range(rows) for x in range(cols) if (x, y) not in floor]
     level: LevelJson = {
         "format": "gridforge.snakes.level/1", "cols": cols, "rows": rows,
-        "stones": stones, "bodies": bodies, "holes": holes,  # type: ignore[typeddict-item]
+        "stones": stones, "bodies": bodies, "holes": holes,
         "meta": {"id": f"motif-{target}-{seed}", "template": "motifs", "target": target,
                  "seed": seed},
     }
     if paths:
-        level["paths"] = paths  # type: ignore[typeddict-item]
+        level["paths"] = paths
     if bridges:
         level["bridges"] = bridges
     bodies_at, holes_at, steps_at, paths_at = (tuple(span) for span in spans)

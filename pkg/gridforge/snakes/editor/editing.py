@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from gridforge.errors import (
     GridforgeError,
@@ -38,7 +38,13 @@ from gridforge.errors import (
 from gridforge.grid import Cell
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.snakes.game.answers import DraftAnswer
-from gridforge.snakes.game.certfile import BATCH_FORMAT, CERT_FORMAT, Batch, Certificate
+from gridforge.snakes.game.certfile import (
+    BATCH_FORMAT,
+    CERT_FORMAT,
+    Batch,
+    Certificate,
+    certificate_of,
+)
 from gridforge.snakes.game.level import (
     FORMAT,
     LOCK_KEYS,
@@ -530,7 +536,7 @@ def prove_by_replay(level: Json, certificate: Json) -> Certificate:
     problems = check_certificate(level, certificate)
     if problems:
         raise GridforgeError("; ".join(problems))
-    return cast(Certificate, certificate)  # every claim rechecked
+    return certificate_of(certificate)  # every claim rechecked
 
 
 class ImportAnswer(TypedDict):

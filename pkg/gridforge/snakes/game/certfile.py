@@ -4,19 +4,20 @@ says of a level, as written, and a batch of levels with one certificate each.
 The solver writes and rechecks certificates (:mod:`gridforge.snakes.solver.certificate`);
 the game reads them beside the levels they certify (the shipped main line,
 :mod:`gridforge.snakes.game.mainline`), so their types live here, with the level's.
-Types and format names only: nothing here computes or checks a certificate.
+Types and format names only: nothing here computes or checks a certificate;
+:func:`certificate_of` types one that a check has accepted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, cast, final
 
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.game.levelfile import LevelJson, Step
 
 __all__ = ["BATCH_FORMAT", "CERT_FORMAT", "STATUSES", "Batch", "CertReading", "Certificate",
-           "Score", "Witness"]
+           "Score", "Witness", "certificate_of"]
 
 CERT_FORMAT = "gridforge.snakes.certificate/1"
 BATCH_FORMAT = "gridforge.snakes.batch/1"
@@ -51,6 +52,7 @@ class CertReading(TypedDict):
     drags: int  # of the certificate's solution
 
 
+@final  # no key of a Batch: `"certificates" in` tells the two apart
 class Certificate(TypedDict):
     """A certificate as written (the file's field order: the same bytes)."""
 
@@ -74,6 +76,7 @@ class Certificate(TypedDict):
     prediction: NotRequired[Mapping[str, object]]  # the designer's, informational
 
 
+@final
 class Batch(TypedDict):
     """A batch file: the request, its levels and one certificate per level."""
 
@@ -82,3 +85,10 @@ class Batch(TypedDict):
     levels: list[LevelJson]
     certificates: list[Certificate]
     report: NotRequired[JsonObject]
+
+
+def certificate_of(data: object) -> Certificate:
+    """``data`` as a :class:`Certificate`, once a check has accepted it (the recheck, or a
+    block's SHA-256 and record): the one place where JSON read from outside becomes a typed
+    certificate, as :func:`~gridforge.snakes.game.levelfile.accepted` is for levels."""
+    return cast(Certificate, data)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import TypedDict
 
 from gridforge.errors import (
     GridforgeError,
@@ -29,8 +29,8 @@ from gridforge.errors import (
 )
 from gridforge.files import FileRefused, read_regular
 from gridforge.jsontypes import Json, JsonObject
-from gridforge.snakes.game.certfile import BATCH_FORMAT, Batch, Certificate
-from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.certfile import BATCH_FORMAT, Batch, Certificate, certificate_of
+from gridforge.snakes.game.levelfile import LevelJson, accepted
 
 __all__ = [
     "BLOCK_NAME",
@@ -219,7 +219,13 @@ def read_block(where: Path, f: BlockFile, seed: int,
         _check_block(data, f, seed)
         check(data)
         # Its levels and certificates are those checked: a block as written.
-        return cast(Batch, data)
+        levels, certs, request = data["levels"], data["certificates"], data.get("request")
+        assert isinstance(levels, list) and isinstance(certs, list)  # _check_block's
+        batch: Batch = {"format": BATCH_FORMAT,
+                        "request": request if isinstance(request, dict) else None,
+                        "levels": [accepted(level) for level in levels],
+                        "certificates": [certificate_of(cert) for cert in certs]}
+        return batch
     except (ValidationError, ValueError) as exc:
         why = exc.issues[0] if isinstance(exc, ValidationError) and exc.issues else exc
         raise FileRefused(path, f"is not the block it is listed as ({str(why)[:200]})"

@@ -55,7 +55,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any, TypeGuard, cast
+from typing import Any, TypeGuard
 
 from gridforge import __version__
 from gridforge.errors import (
@@ -414,9 +414,9 @@ def certify_batch(
 
 def certificates_of(out: Batch | Certificate) -> list[Certificate]:
     """The certificates of what :func:`certify_file_data` answered: a batch's, or the one."""
-    if out["format"] == BATCH_FORMAT:
-        return cast(Batch, out)["certificates"]
-    return [cast(Certificate, out)]
+    if "certificates" in out:
+        return out["certificates"]
+    return [out]
 
 
 def _carried_solution(level: Level, cert: Json) -> list[Json] | None:

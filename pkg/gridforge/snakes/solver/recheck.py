@@ -12,7 +12,6 @@ judged by their shape only. The certificates themselves are written by
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from gridforge.errors import GridforgeError, Issue, Issues, field_path, is_int
 from gridforge.jsontypes import Json, JsonObject
@@ -22,6 +21,7 @@ from gridforge.snakes.game.certfile import (
     Certificate,
     Score,
     Witness,
+    certificate_of,
 )
 from gridforge.snakes.game.level import (
     MAX_BODIES,
@@ -78,7 +78,7 @@ class _Claims(Issues):
     @property
     def checked(self) -> Certificate:
         """The certificate, once :meth:`structure` has found its fields well formed."""
-        return cast(Certificate, self.cert)
+        return certificate_of(self.cert)
 
     def bad(self, name: str, message: str, code: str = "claim") -> None:
         self.add(name, code, message)
@@ -429,7 +429,8 @@ def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Json, steps: in
             claims.bad(field_path(where, "solution"), f"the real rules accept it: "
                        f"{mechanic} does not bind")
             return None
-        checked.append(cast(Witness, dict(item)))  # its steps replayed: a Witness
+        steps_of = [step for step in solution if isinstance(step, list)]  # replayed: all
+        checked.append({"mechanic": mechanic, "solution": steps_of})
     return checked
 
 
