@@ -9,6 +9,10 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.cpython_only  # a fresh interpreter: a process of its own
+
 # Run in a fresh interpreter: the test process has long imported the designer.
 PLAY_A_MAINLINE_LEVEL = r"""
 import json, sys
