@@ -19,8 +19,6 @@ from gridforge.snakes.game.level import spec_example
 
 PLAY_VERBS = {"open", "resume", "act", "close"}
 PAGES = (snakes_page, mines_page)
-# The designer's own export (gridforge.snakes.design, issue 50's owner) keeps its name.
-DESIGNER_FORWARDS = {("gridforge.snakes.page", "export")}
 
 
 def forwards(name: str, source: str, namespace: dict[str, object]) -> list[str]:
@@ -46,7 +44,7 @@ def forwards(name: str, source: str, namespace: dict[str, object]) -> list[str]:
             target = called.attr
         else:
             target = called.id if isinstance(called, ast.Name) else None
-        if target == node.name and (name, node.name) not in DESIGNER_FORWARDS:
+        if target == node.name:
             found.append(f"{name}.{node.name}")
     return found
 

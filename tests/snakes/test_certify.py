@@ -9,6 +9,7 @@ import json
 import pytest
 from gridforge.cli import main
 from gridforge.errors import GridforgeError, ValidationError
+from gridforge.snakes import page as snakes_page
 from gridforge.snakes.design import certify
 from gridforge.snakes.game.certfile import BATCH_FORMAT
 from gridforge.snakes.game.level import level_sha256
@@ -106,18 +107,18 @@ def test_an_undetermined_bound_above_the_optimum_and_a_false_unsolvable_are_refu
 def test_export_writes_the_rechecked_certificate_and_refuses_forgeries():
     cert = certify.certify(spec_example())
     under = {**cert}
-    exported = json.loads(certify.export(spec_example(), under))
+    exported = json.loads(snakes_page.export(spec_example(), under))
     assert exported["certificate"]["level_sha256"] == level_sha256(spec_example())
     assert exported["certificate"]["optimal"] and exported["certificate"]["minimum"] == 20
     with pytest.raises(ValidationError) as err:
-        certify.export(CORRIDOR, forged_corridor())
+        snakes_page.export(CORRIDOR, forged_corridor())
     assert {"certificate.optimal", "certificate.score.total"} <= paths(err.value.issues)
     edited = copy.deepcopy(spec_example())
     edited["stones"].append([3, 2])
     with pytest.raises(ValidationError, match="level_sha256"):
-        certify.export(edited, cert)
+        snakes_page.export(edited, cert)
     with pytest.raises(GridforgeError, match="verify it first"):
-        certify.export(spec_example(), {**cert, "status": "undetermined"})
+        snakes_page.export(spec_example(), {**cert, "status": "undetermined"})
 
 
 def test_export_states_only_what_was_proven():
@@ -128,7 +129,7 @@ def test_export_states_only_what_was_proven():
     # Its reading (spec 5c) reads the joint steps at that bound, as a claim of it must.
     weak["reading"] = {**cert["reading"], "joint_steps": 1 - cert["reading"]["body_bound"]}
     assert certify.check(spec_example(), weak) == []
-    out = json.loads(certify.export(spec_example(), weak))["certificate"]
+    out = json.loads(snakes_page.export(spec_example(), weak))["certificate"]
     assert out["lower_bound"] >= 1 and out["steps"] == 20
 
 
@@ -217,7 +218,7 @@ def test_a_certificate_written_before_the_interaction_figures_still_holds():
     for key in ("travel_bound", "interaction_steps"):
         del older["score"]["diagnostics"][key]
     assert certify.check(spec_example(), older) == []
-    exported = json.loads(certify.export(spec_example(), older))["certificate"]
+    exported = json.loads(snakes_page.export(spec_example(), older))["certificate"]
     assert exported["score"] == cert["score"]  # the recheck states the figures again
     wrong = copy.deepcopy(cert)
     wrong["score"]["diagnostics"]["interaction_steps"] += 1

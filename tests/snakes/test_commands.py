@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from gridforge.snakes import page as snakes_page
 from gridforge.snakes.commands import MAX_VERIFY_BYTES
 from gridforge.snakes.design import certify
 from gridforge.snakes.game.certfile import BATCH_FORMAT
@@ -148,7 +149,7 @@ def test_cli_verify_keeps_the_solutions_of_a_designed_batch(tmp_path, capsys):
 def test_cli_verify_a_certified_level_keeps_its_solution_and_refuses_an_illegal_one(
         tmp_path, capsys):
     level = spec_example()
-    exported = json.loads(certify.export(level, certify.certify(level)))
+    exported = json.loads(snakes_page.export(level, certify.certify(level)))
     src, out = tmp_path / "certified.json", tmp_path / "c.json"
     src.write_text(json.dumps(exported), encoding="utf-8")
     code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out),
@@ -187,7 +188,7 @@ def test_budgets_search_and_version_are_informational_never_believed(tmp_path, c
     from gridforge import __version__
 
     level = spec_example()
-    exported = json.loads(certify.export(level, certify.certify(level)))
+    exported = json.loads(snakes_page.export(level, certify.certify(level)))
     forged = exported["certificate"]
     forged["budgets"] = {"exact_states": 200_000, "candidates": 10**9, "exact_seconds": 1e9}
     forged["search"] = {"expanded": 10**12, "status": "proved by hand", "stopped_by": None}
@@ -198,7 +199,7 @@ def test_budgets_search_and_version_are_informational_never_believed(tmp_path, c
     assert own["version"] == __version__
     assert own["budgets"]["exact_states"] <= 200_000 and "candidates" not in own["budgets"]
     assert own["search"] != forged["search"]
-    assert "proved by hand" not in certify.export(level, forged)
+    assert "proved by hand" not in snakes_page.export(level, forged)
     src, out = tmp_path / "certified.json", tmp_path / "c.json"
     src.write_text(json.dumps(exported), encoding="utf-8")
     code, stdout, _ = run(["design-levels", "--verify", str(src), "--out", str(out),
@@ -222,7 +223,7 @@ def test_budgets_search_and_version_are_informational_never_believed(tmp_path, c
 def test_informational_fields_of_another_shape_are_refused_naming_them(tmp_path, capsys, field,
                                                                        value, path):
     level = spec_example()
-    exported = json.loads(certify.export(level, certify.certify(level)))
+    exported = json.loads(snakes_page.export(level, certify.certify(level)))
     exported["certificate"][field] = value
     src, out = tmp_path / "certified.json", tmp_path / "c.json"
     src.write_text(json.dumps(exported), encoding="utf-8")

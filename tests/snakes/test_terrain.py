@@ -8,6 +8,7 @@ import json
 
 import pytest
 from gridforge.errors import ValidationError
+from gridforge.snakes import page as snakes_page
 from gridforge.snakes.editor.editing import apply_edit, blank
 from gridforge.snakes.editor.snapshot import level_at
 from gridforge.snakes.editor.transform import transform
@@ -414,7 +415,7 @@ def test_cli_verify_reports_the_oracle_minimum_and_refuses_what_the_oracle_refus
 
     refused = [s for s in oracle.all_steps(spec) if oracle.oracle_refuses(spec, state, s)]
     bad = next((s for s in refused if on_board(s)), refused[0])
-    exported = json.loads(certify.export(data, certify.certify(data)))
+    exported = json.loads(snakes_page.export(data, certify.certify(data)))
     exported["certificate"]["solution"] = [list(s) for s in [*steps[:half], bad, *steps[half:]]]
     src.write_text(json.dumps(exported), encoding="utf-8")
     out.unlink()

@@ -354,12 +354,17 @@ def design_levels(request: Any, *, progress: Progress = NO_PROGRESS) -> Designed
 
 
 def export(level: Any, certificate: Any) -> str:
-    """The certified level as JSON text; every claim of the certificate is rechecked first
-    (a forged or stale one is refused naming the claim) and only what the recheck
-    established is written."""
-    from gridforge.snakes.design import certify
+    """The certified level as JSON text (``{"certificate", "level"}``); every claim of the
+    certificate is rechecked first (a forged or stale one is refused naming the claim) and
+    only what the recheck established is written."""
+    import json
 
-    return certify.export(level, certificate)
+    from gridforge.snakes.design.certify import proven
+    from gridforge.snakes.game.level import level_from_json
+
+    parsed = level_from_json(level)
+    out = {"level": parsed.to_json(), "certificate": proven(parsed, certificate)}
+    return json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
 def sample_levels() -> list[LevelJson]:

@@ -10,13 +10,12 @@ states is computed here and a claimed one is recomputed and compared, term by te
   :func:`gridforge.snakes.solver.recheck.recheck`), the score included.
 - :func:`check_file_certificates`: the certificates a file carries (a batch's
   ``certificates`` or an exported ``{"level", "certificate"}``), refused with field paths.
-- :func:`export`: the certified level as JSON text, holding only what the recheck established.
+- (the export of a certified level is the page's `export`, over :func:`proven`).
 - :func:`check_shipped_certificates`: the ``check-designer`` check of the package's data.
 """
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -130,14 +129,6 @@ def proven(level: Level | Json, certificate: Json) -> Certificate:
     return found.certificate
 
 
-def export(level: Json, certificate: Json) -> str:
-    """The certified level as JSON text: ``{"certificate", "level"}``, the certificate
-    :func:`proven` establishes (the same errors)."""
-    parsed = level_from_json(level)
-    out = {"level": parsed.to_json(), "certificate": proven(parsed, certificate)}
-    return json.dumps(out, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
-
-
 def _data_files(root: Traversable) -> list[Traversable]:
     if not root.is_dir():
         return []
@@ -171,5 +162,5 @@ def check_shipped_certificates(progress: Progress = NO_PROGRESS, *,
 
 
 __all__ = ["certify", "certify_file_data", "check", "check_file_certificates",
-           "check_shipped_certificates", "export", "is_certified_level", "recheck", "score",
+           "check_shipped_certificates", "is_certified_level", "recheck", "score",
            "shipped_data"]
