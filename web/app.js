@@ -310,6 +310,9 @@ const progressChecked = bridge.ready.then(() => lineSize).then(async () => {
   console.error(error);
 });
 
+/** The first screen's deep check of the stored progress (deepCheck), once started. */
+let deepChecked = Promise.resolve();
+
 /** Python's readiness (its versions) once the stored progress has been checked: one
  * promise for each worker (a cancel that interrupts keeps it; a new worker makes another). */
 let readyOf = null;
@@ -317,7 +320,9 @@ let checkedReadyNow = null;
 function checkedReady() {
   if (readyOf !== bridge.ready) {
     readyOf = bridge.ready;
-    checkedReadyNow = Promise.all([readyOf, progressChecked]).then(([versions]) => versions);
+    // The deep check too, once started: until it is done it still reads the stored value.
+    checkedReadyNow = Promise.all([readyOf, progressChecked])
+      .then(([versions]) => deepChecked.then(() => versions));
   }
   return checkedReadyNow;
 }
@@ -329,7 +334,7 @@ Object.defineProperty(app, "ready", { get: checkedReady });
  * unless the first screen resumes those parts itself (the Mines screen, a level's screen). */
 function deepCheck(parsed) {
   if (parsed.screen === "mines" || parsed.params.level !== undefined) return;
-  progressChecked.then(() => import("./progress-check.js"))
+  deepChecked = progressChecked.then(() => import("./progress-check.js"))
     .then(({ checkStoredProgress }) => checkStoredProgress(app))
     .catch((error) => console.error(error));
 }
