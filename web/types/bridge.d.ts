@@ -1000,7 +1000,7 @@ export interface PageVerbs {
   "gridforge.snakes.page.editor_status": { args: [level: unknown, max_states?: unknown]; answer: StatusAnswer };
   /** :func:`verify` for the editor: ``{certificate, reason}``, the certificate as :func:`verify` answers it and its reason (why it is not verified, or why the minimum is not proven; "" when there is nothing to say) in a designer's words. */
   "gridforge.snakes.page.editor_verify": { args: [level: unknown, max_states?: unknown, max_seconds?: unknown, solution?: unknown]; answer: VerifyAnswer };
-  /** The certified level as JSON text; every claim of the certificate is rechecked first (a forged or stale one is refused naming the claim) and only what the recheck established is written. */
+  /** The certified level as JSON text (``{"certificate", "level"}``); every claim of the certificate is rechecked first (a forged or stale one is refused naming the claim) and only what the recheck established is written. */
   "gridforge.snakes.page.export": { args: [level: unknown, certificate: unknown]; answer: string };
   /** What the page must know before it asks anything else: the number of main-line levels and the editor's board and file limits (the page copies none of them). */
   "gridforge.snakes.page.facts": { args: []; answer: Facts };
