@@ -56,6 +56,12 @@ def settle_mines(page: Page) -> None:
         1, timeout=READY_TIMEOUT_MS)
 
 
+def heard(page: Page, holds: str) -> None:
+    """Wait until ``page`` reads a stored progress for which the JS predicate ``holds``
+    (another tab's save has reached this tab)."""
+    page.wait_for_function(f"(k) => ({holds})(JSON.parse(localStorage.getItem(k)))", arg=KEY)
+
+
 def notice(page: Page):
     return page.get_by_test_id("store-notice")
 
@@ -224,6 +230,10 @@ def test_a_stale_save_heard_late_is_said_by_the_tab_it_overwrote(context: Browse
     play_by_keys(b, block[4]["solution"][:2])
     expect(b.get_by_test_id("snakes-steps")).to_have_text("Steps: 2")
     assert stored(b)["snakes"]["current"]["level"] == 5
+    # A's write comes after B's last save in the browser's order (A has heard it): else B's
+    # save, still on its way, would be the later one and stand (nothing of B's lost).
+    heard(a, "(p) => p.snakes.current && p.snakes.current.level === 5"
+              " && p.snakes.current.steps.length === 2")
     a.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(saved)])
     expect(notice(b)).to_contain_text("Another tab saved level 4")
     expect(notice(b)).to_contain_text("level 5")
@@ -252,6 +262,7 @@ def test_a_win_dropped_by_a_stale_save_of_another_tab_is_written_back(context: B
     assert won["done"]["4"] == len(block[3]["solution"]) and won["open"] == 5
     stale = json.loads(json.dumps(saved))
     stale["mines"]["rev"] = 7
+    heard(a, "(p) => p.snakes.done['4'] !== undefined")  # A's write after B's win
     a.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(stale)])
     a.wait_for_function(
         "(k) => (JSON.parse(localStorage.getItem(k)).snakes.done['4'] !== undefined)", arg=KEY)
