@@ -208,7 +208,8 @@ def test_every_screen_is_drawn_in_the_theme(browser: Browser, base_url: str, sch
                     '.snakes-board .floor')].map((f) => getComputedStyle(f).fill)""")
                 assert fills and set(fills) == {floor}
             if fragment == "#mines":
-                # The opening patch fades in (an animation): its colours once it has ended.
+                # The board's own stylesheet loaded, and the opening patch's fade ended.
+                expect(page.locator("link[data-mines-css][data-loaded]")).to_be_attached()
                 page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
                 grounds = page.evaluate("""() => [...document.querySelectorAll(
                     '[data-testid="mines-cell"][data-state^="open"]:not([data-state="open-fog"])')]

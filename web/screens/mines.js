@@ -47,6 +47,7 @@ function ensureStyles() {
   link.rel = "stylesheet";
   link.href = new URL("./mines.css", import.meta.url).href;
   link.dataset.minesCss = "1";
+  link.addEventListener("load", () => { link.dataset.loaded = "1"; });  // tests wait on it
   document.head.append(link);
 }
 
