@@ -56,6 +56,15 @@ def settle_mines(page: Page) -> None:
         1, timeout=READY_TIMEOUT_MS)
 
 
+def open_tab(context: BrowserContext, fragment: str,
+             stored: dict[str, str] | None = None) -> Page:
+    """A tab of ``context`` (see new_page) at ``fragment``, Python ready."""
+    page = new_page(context, stored)
+    page.goto(f"/{fragment}")
+    page.evaluate("() => window.gridforge.ready")
+    return page
+
+
 def heard(page: Page, holds: str) -> None:
     """Wait until ``page`` reads a stored progress for which the JS predicate ``holds``
     (another tab's save has reached this tab)."""
@@ -184,13 +193,11 @@ def test_two_tabs_on_snakes_levels_lose_nothing_silently(context: BrowserContext
     block = mainline()["certificates"]
     saved = progress()
     saved["snakes"]["open"] = 6
-    a = new_page(context, {KEY: json.dumps(saved)})
+    a = open_tab(context, "#snakes/level/4", {KEY: json.dumps(saved)})
     b = new_page(context)
-    a.goto("/#snakes/level/4")
-    a.evaluate("() => window.gridforge.ready")
     wait_level(a, 4)
     play_by_keys(a, block[3]["solution"][:1])
-    b.goto("/#snakes/level/5")
+    b.goto("/#snakes/level/5")  # B opens once A has saved its step
     b.evaluate("() => window.gridforge.ready")
     wait_level(b, 5)
     play_by_keys(b, block[4]["solution"][:1])
@@ -220,12 +227,8 @@ def test_a_stale_save_heard_late_is_said_by_the_tab_it_overwrote(context: Browse
     saved["snakes"]["open"] = 6
     saved["snakes"]["current"] = {"level": 4, "sha": block[3]["level_sha256"],
                                   "steps": block[3]["solution"][:2], "redo": []}
-    a = new_page(context, {KEY: json.dumps(saved)})
-    a.goto("/#home")
-    a.evaluate("() => window.gridforge.ready")
-    b = new_page(context)
-    b.goto("/#snakes/level/5")
-    b.evaluate("() => window.gridforge.ready")
+    a = open_tab(context, "#home", {KEY: json.dumps(saved)})
+    b = open_tab(context, "#snakes/level/5")
     wait_level(b, 5)
     play_by_keys(b, block[4]["solution"][:2])
     expect(b.get_by_test_id("snakes-steps")).to_have_text("Steps: 2")
@@ -249,12 +252,8 @@ def test_a_win_dropped_by_a_stale_save_of_another_tab_is_written_back(context: B
     block = mainline()["certificates"]
     saved = progress()
     saved["snakes"]["open"] = 4
-    a = new_page(context, {KEY: json.dumps(saved)})
-    a.goto("/#home")
-    a.evaluate("() => window.gridforge.ready")
-    b = new_page(context)
-    b.goto("/#snakes/level/4")
-    b.evaluate("() => window.gridforge.ready")
+    a = open_tab(context, "#home", {KEY: json.dumps(saved)})
+    b = open_tab(context, "#snakes/level/4")
     wait_level(b, 4)
     play_by_keys(b, block[3]["solution"])
     expect(b.get_by_test_id("snakes-win")).to_be_visible()
@@ -264,8 +263,7 @@ def test_a_win_dropped_by_a_stale_save_of_another_tab_is_written_back(context: B
     stale["mines"]["rev"] = 7
     heard(a, "(p) => p.snakes.done['4'] !== undefined")  # A's write after B's win
     a.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(stale)])
-    a.wait_for_function(
-        "(k) => (JSON.parse(localStorage.getItem(k)).snakes.done['4'] !== undefined)", arg=KEY)
+    heard(a, "(p) => p.snakes.done['4'] !== undefined")  # B wrote its win back
     after = stored(a)
     assert after["snakes"]["done"] == won["done"] and after["snakes"]["open"] == 5
     assert after["mines"]["rev"] == 7

@@ -132,11 +132,11 @@ const app = Object.assign(new EventTarget(), {
   settings,
   /** Sounds and vibrations for what the games' answers say happened (feel.js). */
   feel: makeFeel(settings),
-  get ready() { return bridge.ready; },
-  get versions() { return bridge.versions; },
 });
 
-/** The shell as the screens see it. @typedef {typeof app & {readonly generation: number}} App */
+/** The shell as the screens see it (its getters defined below: Object.assign would copy
+ * their first values).
+ * @typedef {typeof app & {readonly generation: number, readonly ready: ReturnType<typeof checkedReady>}} App */
 
 // Which worker answers now: it changes when a cancel had to replace the worker, and
 // everything that worker held (open games) is gone then. (A getter defined here, not in
