@@ -263,12 +263,14 @@ def test_a_snakes_level_python_refuses_is_kept_aside_before_play_saves(page: Pag
     first = snakes_certificate(SNAKES_LEVEL)["solution"][:1]
     play_solution_by_dragging(page, "desktop", first)
     # The board draws the step from the answer ahead; the save follows Python's step call.
+    # (The older build's save has these very steps: wait on the level's sha too.)
+    sha = snakes_certificate(SNAKES_LEVEL)["level_sha256"]
     page.wait_for_function(
-        "([key, steps]) => JSON.stringify((JSON.parse(localStorage.getItem(key)).snakes"
-        ".current || {}).steps) === steps", arg=[KEY, json.dumps(first, separators=(",", ":"))])
+        "([key, sha, steps]) => { const current = JSON.parse(localStorage.getItem(key)).snakes"
+        ".current || {}; return current.sha === sha && JSON.stringify(current.steps) === steps; }",
+        arg=[KEY, sha, json.dumps(first, separators=(",", ":"))])
     before, now = json.loads(original), stored(page)
-    assert now["snakes"]["current"] == {"level": SNAKES_LEVEL,
-                                        "sha": snakes_certificate(SNAKES_LEVEL)["level_sha256"],
+    assert now["snakes"]["current"] == {"level": SNAKES_LEVEL, "sha": sha,
                                         "steps": first, "redo": []}
     assert now["snakes"]["done"] == before["snakes"]["done"]
     assert now["snakes"]["open"] == before["snakes"]["open"]
