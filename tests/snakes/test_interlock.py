@@ -10,9 +10,11 @@ import random
 import pytest
 from gridforge.snakes.design.interlock import (
     LENGTHS,
+    MAX_STONE_SHARE,
     Request,
     _draw,
     blocking,
+    board_shape,
     build_idea,
     level_of,
     measure_layout,
@@ -174,3 +176,19 @@ def test_an_idea_meets_its_request_and_is_the_same_for_the_same_seed(template: s
         assert nxt is not None
         state = nxt
     assert game.is_complete(state)
+
+
+@pytest.mark.parametrize("template", ["courtyard", "notched", "stepped", "cross", "island",
+                                      "twin", "winding", "comb", "pillars"])
+def test_every_template_gives_a_phone_board_of_little_stone_at_every_planned_area(template: str):
+    # A cross cut to the exact area keeps about 0.44 of its board as stone: the board may
+    # take a few more floor cells instead, never a quarter more than asked.
+    for area in range(24, 61, 4):
+        for seed in range(3):
+            shape = board_shape(template, area, random.Random(seed))
+            assert shape is not None, (template, area, seed)
+            stones = shape.cols * shape.rows - len(shape.floor)
+            assert stones <= MAX_STONE_SHARE * shape.cols * shape.rows
+            assert area <= len(shape.floor) <= 1.25 * area
+            assert shape.cols <= 10 and shape.rows <= 16
+            assert max(shape.cols, shape.rows) <= 2 * min(shape.cols, shape.rows)

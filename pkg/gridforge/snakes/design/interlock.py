@@ -33,6 +33,7 @@ Public names: :class:`Request`, :class:`Idea`, :func:`build_idea`, :func:`measur
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -69,6 +70,7 @@ STEPS_PER_JOINT = 3.5  # most certificate steps per joint step a request accepts
 MAX_COLS, MAX_ROWS = 10, 16  # a phone held upright, cells of 36 px (issue 50)
 HOLES_IN_THE_OPEN = 0.5  # the share of holes placed anywhere, not against a wall
 MAX_STONE_SHARE = 0.40  # stones / (cols x rows): mostly floor, the Gecko Out look
+AREA_GROWTH = 0.25  # how much larger than asked a board may be to keep its stone share
 DIRS: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 # Body lengths a template's ideas draw from. Corridors and bays (comb, cross, winding, twin)
@@ -274,20 +276,25 @@ def shortfall(request: Request, m: Measure) -> tuple[int, int]:
 
 
 def board_shape(template: str, area: int, rng: random.Random) -> Shape | None:
-    """A shape of ``template`` with exactly ``area`` floor cells on at most
-    :data:`MAX_COLS` x :data:`MAX_ROWS` with a stone share of at most :data:`MAX_STONE_SHARE`,
-    and an aspect of at most 2:1, at the first recommended size that gives one; None when
-    none does."""
+    """A shape of ``template`` with ``area`` floor cells (or up to :data:`AREA_GROWTH` more
+    where that many would leave too many stones) on at most :data:`MAX_COLS` x
+    :data:`MAX_ROWS` with a stone share of at most :data:`MAX_STONE_SHARE`, and an aspect of
+    at most 2:1, at the first recommended size that gives one; None when none does."""
     try:
         sizes = recommend_sizes(template, area, rng)
     except TemplateError:
         return None
     for cols, rows in sizes:
-        if (cols > MAX_COLS or rows > MAX_ROWS or max(cols, rows) > 2 * min(cols, rows)
-                or area < (1 - MAX_STONE_SHARE) * cols * rows):
+        if cols > MAX_COLS or rows > MAX_ROWS or max(cols, rows) > 2 * min(cols, rows):
+            continue
+        # A cross cut to the area asked keeps about 0.44 of its board as stone: it takes
+        # the floor cells the share needs instead (the plan's area is a size, not a count).
+        least = math.ceil(round((1 - MAX_STONE_SHARE) * cols * rows, 6))
+        fits = max(area, least)
+        if fits > area * (1 + AREA_GROWTH):
             continue
         try:
-            return make_shape(template, area, rng, cols=cols, rows=rows)
+            return make_shape(template, fits, rng, cols=cols, rows=rows)
         except TemplateError:
             continue
     return None
