@@ -239,7 +239,8 @@ def board_columns(boards: list[Board], seen: set[StretchType]) -> BandBoard:
     share, the main region's bodies, beyond-pairs steps, must-move chain and joint steps,
     and of the pieces' costs (None where no level reports one); the share of levels at most
     :data:`LOW_STONE_SHARE` stony, and of levels whose main region's stretch type no level
-    before had (``seen``: the types of the levels before the band; updated)."""
+    before had (``seen``: the types of the levels before the band that the table reads, so a
+    block left out of a report counts as never built; updated)."""
     new = 0
     for board in boards:
         new += board.layout not in seen
