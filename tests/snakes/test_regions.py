@@ -118,6 +118,15 @@ def test_region_level_lifts_mechanics_or_keeps_only_whole_locks() -> None:
     assert kept["holes"] == [{"cell": [6, 1], "color": 0, "frozen": 1}]
     left = region_level(accepted(data), 0, lift=False)
     assert left["bodies"][0]["frozen"] == 1 and "key" not in left["bodies"][0]
+    # A lock with all its keys inside stays, and the region is a valid level with it.
+    hall = json.loads(json.dumps(ONE_HALL))
+    hall["bodies"][2]["lock"] = {"id": "L1", "kind": "silver"}
+    hall["bodies"][0]["key"] = "L1"
+    main = floor_map(accepted(hall)).main
+    kept = region_level(accepted(hall), main, lift=False)
+    assert kept["bodies"][2]["lock"] == {"id": "L1", "kind": "silver"}
+    assert kept["bodies"][0]["key"] == "L1"
+    assert level_from_json(kept).bodies[2].lock is not None
 
 
 def test_the_shipped_line_regions_match_the_balance_check() -> None:
