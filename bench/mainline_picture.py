@@ -183,6 +183,24 @@ def table(bands: Sequence[Band], rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+def board_table(bands: Sequence[Band]) -> str:
+    """The per-band Markdown table of spec 5d's board (medians, but the shares; "-" where no
+    certificate of the band carries the figure)."""
+    out = ["| band | floor regions | stone share | at most 0.40 | bodies in main region | "
+           "largest template share | new layouts | beyond-pairs steps | must-move chain | "
+           "main-region joint steps | piece cost |",
+           "| --- " * 11 + "|"]
+    for band in bands:
+        lo, hi = band["levels"]
+        searched = " | ".join(_median(v) for v in (
+            band["beyond_pairs"], band["chain"], band["main_joint"], band["piece_cost"]))
+        out.append(f"| {lo}-{hi} | {_median(band['floor_regions'])} | "
+                   f"{_median(band['stone_share'])} | {band['low_stone']:.0%} | "
+                   f"{_median(band['main_bodies'])} | {band['top_template_share']:.0%} | "
+                   f"{band['new_layouts']:.0%} | {searched} |")
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None,
          write: Callable[[Path, str], object] = Path.write_text) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -194,6 +212,8 @@ def main(argv: Sequence[str] | None = None,
     bands = band_report(args.folder)
     write(args.svg, draw(rows, bands))
     print(table(bands, rows))
+    print()
+    print(board_table(bands))
     print(f"\nwrote {args.svg}")
 
 

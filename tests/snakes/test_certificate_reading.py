@@ -233,3 +233,64 @@ def test_files_carrying_a_reading_are_read_everywhere():
     assert answer["certificates"] == [cert] and answer["notes"] == []
     again = certificates_of(certify_file_data(copy.deepcopy(batch)))
     assert [c.get("reading") for c in again] == [HAND_READING]
+
+
+# ---------------------------------------------------------------- spec 5d's optional figures
+
+# The hand level is one floor region holding both bodies: A must move before B can leave.
+BOARD = {"main_region": {"beyond_pairs": 0, "chain": 1, "joint": 3, "bodies": 2}}
+
+
+def test_the_optional_main_region_and_piece_costs_are_kept_by_the_recheck():
+    cert = certify(HAND)
+    assert "main_region" not in cert["reading"] and "piece_cost" not in cert["reading"]
+    cert["reading"] = {**cert["reading"], **BOARD}
+    found = recheck(level_from_json(HAND), cert)
+    assert found.issues == [] and found.certificate is not None
+    assert found.certificate["reading"] == {**HAND_READING, **BOARD}
+    # A piece cost names a piece the level has; a bridge's may be negative.
+    data = spec_example()  # a frozen body, a frozen hole, a silver lock
+    cert = certify(data)
+    costs = {"bodies[1].frozen": 0, "holes[3].frozen": 2, "bodies[3].lock": 1}
+    cert["reading"]["piece_cost"] = costs
+    found = recheck(level_from_json(data), cert)
+    assert found.issues == [] and found.certificate is not None
+    assert found.certificate["reading"]["piece_cost"] == costs
+    assert list(found.certificate["reading"]) == [*READING_KEYS, "piece_cost"]
+
+
+@pytest.mark.parametrize(("extra", "paths"), [
+    ({"main_region": 3}, ["reading.main_region"]),
+    ({"main_region": {**BOARD["main_region"], "bodies": 0}}, ["reading.main_region.bodies"]),
+    ({"main_region": {**BOARD["main_region"], "chain": -1}}, ["reading.main_region.chain"]),
+    ({"main_region": {**BOARD["main_region"], "joint": "3"}}, ["reading.main_region.joint"]),
+    ({"main_region": {k: 1 for k in ("beyond_pairs", "chain", "joint")}},
+     ["reading.main_region.bodies"]),
+    ({"main_region": {**BOARD["main_region"], "depth": 1}}, ["reading.main_region.depth"]),
+    ({"piece_cost": [1]}, ["reading.piece_cost"]),
+    ({"piece_cost": {"stones[0]": 1}}, ["reading.piece_cost.stones[0]"]),
+    ({"piece_cost": {"paths[0]": 1.5}}, ["reading.piece_cost.paths[0]"]),
+])
+def test_a_malformed_5d_figure_names_its_field(extra, paths):
+    cert = certify(HAND)
+    cert["reading"] = {**cert["reading"], **extra}
+    found = recheck(level_from_json(HAND), cert, base="certificates[1]")
+    assert [i.path for i in found.issues] == [f"certificates[1].{p}" for p in paths]
+    assert found.certificate is None
+
+
+@pytest.mark.parametrize(("extra", "path"), [
+    # The hand level's one region holds 2 bodies; a chain of 2 would need 3.
+    ({"main_region": {**BOARD["main_region"], "bodies": 3}}, "reading.main_region.bodies"),
+    ({"main_region": {**BOARD["main_region"], "chain": 2}}, "reading.main_region.chain"),
+    # Pieces the hand level does not have: no freeze, no lock, no path, no bridge.
+    ({"piece_cost": {"bodies[0].frozen": 2}}, "reading.piece_cost.bodies[0].frozen"),
+    ({"piece_cost": {"bodies[5].lock": 2}}, "reading.piece_cost.bodies[5].lock"),
+    ({"piece_cost": {"holes[1].frozen": 2}}, "reading.piece_cost.holes[1].frozen"),
+    ({"piece_cost": {"paths[0]": 2}}, "reading.piece_cost.paths[0]"),
+    ({"piece_cost": {"bridges[0]": -2}}, "reading.piece_cost.bridges[0]"),
+])
+def test_a_5d_figure_that_does_not_fit_the_level_is_refused(extra, path):
+    cert = certify(HAND)
+    cert["reading"] = {**cert["reading"], **extra}
+    assert issue_paths(HAND, cert) == [path]

@@ -136,7 +136,7 @@ export interface CellRevealed {
   reward_eligible: boolean;
 }
 
-/** gridforge.snakes.game.certfile.CertReading: The figures of spec section 5c a solved certificate carries (its ``reading``). */
+/** gridforge.snakes.game.certfile.CertReading: The figures of spec section 5c a solved certificate carries (its ``reading``), and, optionally, spec 5d's: the main region's and each mechanic's or terrain piece's cost. */
 export interface CertReading {
   solo_costs: number[];
   travel_bound: number;
@@ -144,6 +144,8 @@ export interface CertReading {
   joint_steps: number;
   steering_steps: number;
   drags: number;
+  main_region?: MainRegionReading;
+  piece_cost?: { [key: string]: number };
 }
 
 /** gridforge.snakes.game.certfile.Certificate: A certificate as written (the file's field order: the same bytes). */
@@ -406,6 +408,14 @@ export interface LockMarker {
   metal: string;
   needed: number;
   count: number;
+}
+
+/** gridforge.snakes.game.certfile.MainRegionReading: Spec 5d's figures of a level's main region (the floor region holding the most bodies), its mechanics lifted, as the designer measured them. */
+export interface MainRegionReading {
+  beyond_pairs: number;
+  chain: number;
+  joint: number;
+  bodies: number;
 }
 
 /** gridforge.mines.run_json.Message */

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from gridforge.snakes.design.reports import BuildState, DesignedBatch
+from gridforge.snakes.design.reports import Band, BuildState, DesignedBatch
 
 __all__ = [
     "print_batch",
@@ -45,6 +45,22 @@ def print_batch(batch: DesignedBatch, out: str, seconds: float, *,
     return 1
 
 
+def _figure(value: float | None) -> str:
+    """A band's median, or "-" where no level of the band reports one."""
+    return "-" if value is None else f"{value:g}"
+
+
+def _board(band: Band) -> str:
+    """The band's board (spec 5d) in words."""
+    return (f"{_figure(band['floor_regions'])} floor regions, stone share "
+            f"{_figure(band['stone_share'])} ({band['low_stone'] * 100:.0f}% at most 0.40), "
+            f"{_figure(band['main_bodies'])} bodies in the main region, "
+            f"{band['new_layouts'] * 100:.0f}% new layouts, beyond-pairs steps "
+            f"{_figure(band['beyond_pairs'])}, chain {_figure(band['chain'])}, main-region "
+            f"joint steps {_figure(band['main_joint'])}, piece cost "
+            f"{_figure(band['piece_cost'])}")
+
+
 def print_mainline(state: BuildState, out: str, seconds: float, *,
                    stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """What resume found, the folder's entries it ignored (warnings, on stderr), then one
@@ -60,7 +76,7 @@ def print_mainline(state: BuildState, out: str, seconds: float, *,
         print(f"levels {lo}-{hi}: {band['built']} built, {band['proven'] * 100:.0f}% proven, "
               f"mean gap {band['mean_gap']:.1f} steps, median score {band['median_score']:.1f}, "
               f"largest template share {band['top_template_share'] * 100:.0f}%, "
-              f"{band['fallbacks']} fallbacks", file=stdout)
+              f"{band['fallbacks']} fallbacks; {_board(band)}", file=stdout)
     cpu = state["cpu_seconds"]
     per = f", {cpu / state['built']:.1f} s a level" if state["built"] else ""
     print(f"main line: {state['built']} levels built in {seconds:.1f} s ({cpu / 3600:.2f} CPU "

@@ -50,6 +50,7 @@ from gridforge.snakes.design.terrain import refuses
 from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.regions import floor_map, region_level
 from gridforge.snakes.game.rules import Game, step_to_move
 from gridforge.snakes.solver.legibility import reading
 from gridforge.snakes.solver.puzzle import path_costs_steps, relaxations, witness
@@ -318,34 +319,13 @@ def _chamber_first(level: Level, relaxed: Level, placed: Placed, mechanic: str
 def chamber_of(data: LevelJson, cell: Sequence[int]) -> LevelJson:
     """The floor region of ``data`` holding ``cell`` as a level of its own (every other cell
     stone; its bodies, holes and terrain kept, freezes and locks lifted): a chamber's lesson
-    is judged on it, where an exact search is cheap."""
-    board = {(x, y) for x in range(data["cols"]) for y in range(data["rows"])}
-    floor = board - {(x, y) for x, y in data["stones"]}
-    region: set[tuple[int, int]] = set()
-    todo = [(cell[0], cell[1])]
-    while todo:
-        at = todo.pop()
-        if at in region or at not in floor:
-            continue
-        region.add(at)
-        todo += [(at[0] + dx, at[1] + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
-
-    def inside(c: Sequence[int]) -> bool:
-        return (c[0], c[1]) in region
-
-    out: LevelJson = {
-        "format": data["format"], "cols": data["cols"], "rows": data["rows"],
-        "stones": [[x, y] for x, y in sorted(board - region)],
-        "bodies": [{"cells": b["cells"], "colors": b["colors"]} for b in data["bodies"]
-                   if inside(b["cells"][0])],
-        "holes": [{"cell": h["cell"], "color": h["color"]} for h in data["holes"]
-                  if inside(h["cell"])],
-    }
-    if any(inside(p["cell"]) for p in data.get("paths", [])):
-        out["paths"] = [p for p in data.get("paths", []) if inside(p["cell"])]
-    if any(inside(b) for b in data.get("bridges", [])):
-        out["bridges"] = [b for b in data.get("bridges", []) if inside(b)]
-    return out
+    is judged on it, where an exact search is cheap
+    (:func:`gridforge.snakes.game.regions.region_level`)."""
+    where = floor_map(data)
+    region = where.region_of((int(cell[0]), int(cell[1])))
+    if region is None:
+        raise ValueError(f"cell {list(cell)} is no floor cell of the level")
+    return region_level(data, region, where=where)
 
 
 # ---------------------------------------------------------------- the certificate

@@ -73,7 +73,23 @@ class BandReading(TypedDict):
     steering: float | None
 
 
-class Band(BandReading):
+class BandBoard(TypedDict):
+    """How a band's boards read (spec 5d): medians (None where no level reports one; the
+    beyond-pairs steps, chain, main region's joint steps and piece costs come from the
+    certificates that carry them) and two shares."""
+
+    floor_regions: float | None
+    stone_share: float | None
+    low_stone: float  # levels whose stone share is at most 0.40
+    main_bodies: float | None
+    new_layouts: float  # levels whose main region's stretch type no earlier level had
+    beyond_pairs: float | None
+    chain: float | None
+    main_joint: float | None
+    piece_cost: float | None  # over every piece of the band's levels
+
+
+class Band(BandReading, BandBoard):
     """One row of the band report (:func:`band_report`)."""
 
     levels: list[int]  # [first, last]

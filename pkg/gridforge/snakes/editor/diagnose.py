@@ -25,7 +25,8 @@ from typing import Any
 from gridforge.i18n import Words
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.game.answers import Reason
-from gridforge.snakes.game.level import Level, level_from_json, regions
+from gridforge.snakes.game.level import Level, level_from_json
+from gridforge.snakes.game.regions import regions
 from gridforge.words import colour_name
 
 __all__ = ["WORDS", "reasons"]

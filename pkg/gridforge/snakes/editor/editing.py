@@ -60,10 +60,10 @@ from gridforge.snakes.game.level import (
     canonical_json,
     level_from_json,
     level_sha256,
-    regions,
     validate_level,
 )
 from gridforge.snakes.game.levelfile import HoleJson, LevelJson, LockJson, PathJson, accepted
+from gridforge.snakes.game.regions import regions
 from gridforge.snakes.solver.recheck import check_certificate
 
 __all__ = [

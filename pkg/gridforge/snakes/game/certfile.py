@@ -17,7 +17,7 @@ from gridforge.jsontypes import JsonObject
 from gridforge.snakes.game.levelfile import LevelJson, Step
 
 __all__ = ["BATCH_FORMAT", "CERT_FORMAT", "STATUSES", "Batch", "CertReading", "Certificate",
-           "Score", "Witness", "certificate_of"]
+           "MainRegionReading", "Score", "Witness", "certificate_of"]
 
 CERT_FORMAT = "gridforge.snakes.certificate/1"
 BATCH_FORMAT = "gridforge.snakes.batch/1"
@@ -41,8 +41,19 @@ class Witness(TypedDict):
     solution: list[Step]
 
 
+class MainRegionReading(TypedDict):
+    """Spec 5d's figures of a level's main region (the floor region holding the most bodies),
+    its mechanics lifted, as the designer measured them."""
+
+    beyond_pairs: int  # the region's minimum - its pair split bound
+    chain: int  # the longest must-move chain (k bodies: k - 1)
+    joint: int  # the region's joint steps (minimum, or unproven lower bound, - body bound)
+    bodies: int  # how many bodies the region holds
+
+
 class CertReading(TypedDict):
-    """The figures of spec section 5c a solved certificate carries (its ``reading``)."""
+    """The figures of spec section 5c a solved certificate carries (its ``reading``), and,
+    optionally, spec 5d's: the main region's and each mechanic's or terrain piece's cost."""
 
     solo_costs: list[int]  # one per body, in the level's order
     travel_bound: int
@@ -50,6 +61,11 @@ class CertReading(TypedDict):
     joint_steps: int  # minimum (or, unproven, lower_bound) - body_bound; may be < 0 unproven
     steering_steps: int  # body_bound - travel_bound
     drags: int  # of the certificate's solution
+    main_region: NotRequired[MainRegionReading]
+    # A piece's cost (minimum with it - minimum with it lifted or removed), by the field that
+    # holds it: "bodies[i].frozen", "holes[j].frozen", "bodies[i].lock", "paths[k]",
+    # "bridges[k]" (a bridge's may be negative: it lets bodies cross).
+    piece_cost: NotRequired[dict[str, int]]
 
 
 @final  # no key of a Batch: `"certificates" in` tells the two apart

@@ -49,9 +49,10 @@ from gridforge.errors import (
     is_int,
     parse_json,
 )
-from gridforge.grid import NEIGHBOURS_4, Cell
+from gridforge.grid import Cell
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.game.levelfile import BodyJson, HoleJson, LevelJson, PathJson
+from gridforge.snakes.game.regions import regions
 
 FORMAT = "gridforge.snakes.level/1"
 
@@ -592,38 +593,10 @@ def _check_hole(scope: _Scope, raw: Any, i: int) -> Hole | None:
 # ---------------------------------------------------------------- regions and balance
 
 
-def regions(cols: int, rows: int, blocked: set[Cell]) -> list[list[Cell]]:
-    """Connected regions (4-adjacency) of the ``cols`` x ``rows`` cells not in ``blocked``,
-    each row-major, in the row-major order of their first cells."""
-    seen: set[Cell] = set()
-    found: list[list[Cell]] = []
-    for y in range(rows):
-        for x in range(cols):
-            start = (x, y)
-            if start in blocked or start in seen:
-                continue
-            seen.add(start)
-            region = [start]
-            k = 0
-            while k < len(region):
-                cx, cy = region[k]
-                k += 1
-                for dx, dy in NEIGHBOURS_4:
-                    nxt = (cx + dx, cy + dy)
-                    if (
-                        0 <= nxt[0] < cols
-                        and 0 <= nxt[1] < rows
-                        and nxt not in blocked
-                        and nxt not in seen
-                    ):
-                        seen.add(nxt)
-                        region.append(nxt)
-            found.append(sorted(region, key=lambda c: (c[1], c[0])))
-    return found
-
-
 def floor_regions(level: Level) -> list[list[Cell]]:
-    """Connected floor regions (4-adjacency; bodies and holes count as floor), row-major."""
+    """Connected floor regions (4-adjacency; bodies and holes count as floor), row-major
+    (:func:`gridforge.snakes.game.regions.regions`; :mod:`~gridforge.snakes.game.regions`
+    has the rest of spec 5d's region terms)."""
     return regions(level.cols, level.rows, set(level.stones))
 
 

@@ -108,6 +108,12 @@ CERT_KEYS = ("format", "level_sha256", "status", "reason", "solution", "steps", 
 OPTIONAL_KEYS = ("reading", "witnesses", "prediction")
 READING_KEYS = ("solo_costs", "travel_bound", "body_bound", "joint_steps", "steering_steps",
                 "drags")
+# Optional in a ``reading`` (spec 5d, the fourth build's): ``main_region`` {beyond_pairs, chain,
+# joint, bodies} and ``piece_cost`` {piece: steps}. The designer measures them by exact searches
+# a recheck cannot afford; a recheck judges their shape and that they fit the level (the main
+# region's body count, a chain no longer than its bodies allow, pieces the level has).
+READING_OPTIONAL = ("main_region", "piece_cost")
+MAIN_REGION_KEYS = ("beyond_pairs", "chain", "joint", "bodies")
 # The states each body's solo search may store, for a certificate's ``reading`` and its
 # recheck alike (so an honest reading is recomputed by the very searches that made it).
 READING_STATES = SOLO_BUDGET

@@ -11,6 +11,7 @@ judged by their shape only. The certificates themselves are written by
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from gridforge.errors import GridforgeError, Issue, Issues, field_path, is_int
@@ -19,27 +20,33 @@ from gridforge.snakes.game.certfile import (
     CERT_FORMAT,
     STATUSES,
     Certificate,
+    CertReading,
     Score,
     Witness,
     certificate_of,
 )
 from gridforge.snakes.game.level import (
     MAX_BODIES,
+    MAX_FLOOR,
+    MAX_HOLES,
     Level,
     balance_issues,
     level_from_json,
 )
+from gridforge.snakes.game.regions import floor_map
 from gridforge.snakes.game.rules import Game, IllegalStep
 from gridforge.snakes.solver.certificate import (
     CERT_KEYS,
     CHECK_SECONDS,
     CHECK_STATES,
     LATER_DIAGNOSTICS,
+    MAIN_REGION_KEYS,
     MAX_INFO_ITEMS,
     MAX_INFO_TEXT,
     MAX_SOLUTION,
     OPTIONAL_KEYS,
     READING_KEYS,
+    READING_OPTIONAL,
     READING_STATES,
     Scorer,
     _blank,
@@ -82,6 +89,11 @@ class _Claims(Issues):
 
     def bad(self, name: str, message: str, code: str = "claim") -> None:
         self.add(name, code, message)
+
+    def expect_value(self, name: str, claimed: object, value: object) -> None:
+        """The claim at path ``name`` (``claimed``) must equal ``value``."""
+        if not _same(claimed, value):
+            self.bad(name, f"claims {_show(claimed)}, but the recheck gives {_show(value)}")
 
     def expect(self, name: str, value: object) -> None:
         """The claim ``name`` must equal ``value`` (what the recheck established)."""
@@ -129,8 +141,12 @@ class _Claims(Issues):
             self.bad("reading", "must be an object {" + ", ".join(READING_KEYS) + "}, got "
                      f"{_show(read)}", "type")
             return
-        for key in sorted(str(k) for k in read if k not in READING_KEYS):
+        for key in sorted(str(k) for k in read if k not in READING_KEYS + READING_OPTIONAL):
             self.bad(field_path("reading", key), f"unknown field {key!r}", "unknown_field")
+        if "main_region" in read:
+            self.main_region_shape(read["main_region"])
+        if "piece_cost" in read:
+            self.piece_cost_shape(read["piece_cost"])
         for key in READING_KEYS:
             where = field_path("reading", key)
             if key not in read:
@@ -150,6 +166,44 @@ class _Claims(Issues):
             elif not is_int(value) or (key != "joint_steps" and value < 0):
                 wanted = "an integer" if key == "joint_steps" else "an integer >= 0"
                 self.bad(where, f"must be {wanted}, got {_show(value)}", "type")
+
+    def main_region_shape(self, value: Json) -> None:
+        """``reading.main_region``: an object of :data:`MAIN_REGION_KEYS`, each an integer
+        >= 0 (``joint`` any integer: negative while unproven), ``bodies`` 1..MAX_BODIES."""
+        where = field_path("reading", "main_region")
+        if not isinstance(value, dict):
+            self.bad(where, "must be an object {" + ", ".join(MAIN_REGION_KEYS) + "}, got "
+                     f"{_show(value)}", "type")
+            return
+        for key in sorted(str(k) for k in value if k not in MAIN_REGION_KEYS):
+            self.bad(field_path(where, key), f"unknown field {key!r}", "unknown_field")
+        for key in MAIN_REGION_KEYS:
+            item = value.get(key)
+            low, high = (1, MAX_BODIES) if key == "bodies" else (0, MAX_SOLUTION)
+            if key not in value:
+                self.bad(field_path(where, key), "missing", "missing")
+            elif not is_int(item) or not (key == "joint" or low <= item <= high):
+                wanted = ("an integer" if key == "joint" else
+                          f"an integer {low}..{high}" if key == "bodies" else "an integer >= 0")
+                self.bad(field_path(where, key), f"must be {wanted}, got {_show(item)}",
+                         "type")
+
+    def piece_cost_shape(self, value: Json) -> None:
+        """``reading.piece_cost``: an object naming pieces as the witnesses do (or
+        ``bridges[k]``), each an integer step count (negative: the piece saves steps)."""
+        where = field_path("reading", "piece_cost")
+        if not isinstance(value, dict) or len(value) > MAX_PIECES:
+            self.bad(where, "must be an object {piece: steps}, got " + _show(value), "type")
+            return
+        for name in sorted(value):
+            if PIECE_NAME.fullmatch(name) is None:
+                self.bad(field_path(where, name), "names no piece (bodies[i].frozen, "
+                         "holes[j].frozen, bodies[i].lock, paths[k] or bridges[k])", "type")
+            else:
+                cost = value[name]
+                if not is_int(cost) or not -MAX_SOLUTION <= cost <= MAX_SOLUTION:
+                    self.bad(field_path(where, name), "must be an integer step count, got "
+                             + _show(cost), "type")
 
     def informational(self) -> None:
         """The shape of the informational fields (:data:`INFORMATIONAL_KEYS`): a few named
@@ -367,7 +421,7 @@ def _recheck_solved(claims: _Claims, out: Certificate, solver: Solver,
         if read is None:
             del out["reading"]  # refused already: the certificate is not returned
         else:
-            out["reading"] = read
+            out["reading"] = _with_board(read, claims.checked["reading"])
 
 
 def _recheck_reading(claims: _Claims, level: Level) -> None:
@@ -386,7 +440,62 @@ def _recheck_reading(claims: _Claims, level: Level) -> None:
         claims.bad("reading", f"a solo search needs more than {READING_STATES} states, so "
                    "the reading was not recomputed: refused, not believed")
         return
-    _compare(claims, "reading", cert["reading"], read)
+    claimed = cert["reading"]
+    _compare(claims, "reading", {k: v for k, v in claimed.items() if k not in READING_OPTIONAL},
+             read)
+    _recheck_board(claims, level, claimed)
+
+
+# The most pieces a level can have: a freeze and a lock per body, a freeze per hole, and a
+# path or a bridge per floor cell.
+MAX_PIECES = 2 * MAX_BODIES + MAX_HOLES + MAX_FLOOR
+# A piece's name in ``reading.piece_cost``: the field that holds it (the witnesses' names, and
+# bridges).
+PIECE_NAME = re.compile(r"(bodies)\[(\d+)\]\.(frozen|lock)|(holes)\[(\d+)\]\.frozen"
+                        r"|(paths|bridges)\[(\d+)\]")
+
+
+def _has_piece(level: Level, name: str) -> bool:
+    """Whether ``level`` has the piece ``name`` (a well-formed name of :data:`PIECE_NAME`)."""
+    found = PIECE_NAME.fullmatch(name)
+    assert found is not None  # the shape check let only such names through
+    if found[1]:
+        i = int(found[2])
+        body = level.bodies[i] if i < len(level.bodies) else None
+        return body is not None and bool(body.frozen if found[3] == "frozen" else body.lock)
+    if found[4]:
+        j = int(found[5])
+        return j < len(level.holes) and level.holes[j].frozen > 0
+    k = int(found[7])
+    return k < len(level.paths if found[6] == "paths" else level.bridges)
+
+
+def _with_board(read: CertReading, claimed: CertReading) -> CertReading:
+    """The recomputed 5c ``read`` with 5d's figures as ``claimed`` (judged by
+    :func:`_recheck_board`), in the claim's order: the 5c figures first."""
+    if "main_region" in claimed:
+        read["main_region"] = claimed["main_region"]
+    if "piece_cost" in claimed:
+        read["piece_cost"] = claimed["piece_cost"]
+    return read
+
+
+def _recheck_board(claims: _Claims, level: Level, read: CertReading) -> None:
+    """Spec 5d's optional figures against the level: the main region's body count (counted
+    again), a chain no longer than those bodies allow, and pieces the level has. Their step
+    figures come from exact searches a recheck cannot afford: judged by shape only."""
+    if "main_region" in read:
+        main = read["main_region"]
+        bodies = floor_map(level.to_json()).main_bodies
+        where = field_path("reading", "main_region")
+        claims.expect_value(field_path(where, "bodies"), main["bodies"], bodies)
+        if main["chain"] > bodies - 1:
+            claims.bad(field_path(where, "chain"), f"a must-move chain of {main['chain']} "
+                       f"needs more than the main region's {bodies} bodies")
+    for name in sorted(read.get("piece_cost", {})):
+        if not _has_piece(level, name):
+            claims.bad(field_path(field_path("reading", "piece_cost"), name),
+                       "the level has no such piece")
 
 
 def _recheck_witnesses(claims: _Claims, level: Level, witnesses: Json, steps: int
