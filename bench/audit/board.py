@@ -534,6 +534,7 @@ class BoardAudit:
         if got is not None:
             return cast(tuple[int, int], got)
         low = 0
+        parts: list[tuple[list[int], list[list[Any]]]] = []
         for comp, members in dp.regions_with_bodies(lv):
             if not members:
                 continue
@@ -542,9 +543,16 @@ class BoardAudit:
             except LevelError:
                 low = INF
                 break
-            got = dp.minimum(region, self.args.budget, dp.project(lv, members, sol)).low
-            low = min(INF, low + got)  # INF: a region that can never be cleared
+            known = dp.project(lv, members, sol)
+            got = dp.minimum(region, self.args.budget, known)
+            low = min(INF, low + got.low)  # INF: a region that can never be cleared
+            if got.solution is not None and got.solution != known:
+                parts.append((members, got.solution))
         high = len(sol) if replay(lv, sol)[0] else INF
+        if parts and low < high:
+            # the regions' own best solutions in place of the certificate's steps there
+            spliced = dp.splice(lv, sol, parts)
+            high = min(high, len(spliced) if spliced is not None else INF)
         if low < high:
             m = dp.minimum(lv, self.args.budget, sol if high < INF else None)
             low = max(low, m.low)

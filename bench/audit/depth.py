@@ -139,6 +139,7 @@ class Minimum:
     low: int
     high: int | None
     stored: int = 0
+    solution: list[list[Any]] | None = None  # one of ``high`` steps, when known
 
     @property
     def exact(self) -> bool:
@@ -149,16 +150,60 @@ def minimum(lv: Level, budget: int, known: Any = None) -> Minimum:
     """The level's minimum by exact A* (``budget`` stored states); ``known``: a solution
     that, when it replays, is the upper bound the search must beat."""
     high: int | None = None
+    best: list[list[Any]] | None = None
     if known is not None and replay(lv, known)[0]:
-        high = len(known)
+        high, best = len(known), list(known)
     r = astar(lv, 1, budget, INF if high is None else high)
     if r["best"] is not None:
-        high = len(r["best"])
+        high, best = len(r["best"]), r["best"]
     if r["exhausted"]:
         if high is None:
             return Minimum(INF, None, r["stored"])  # no solution at all
-        return Minimum(high, high, r["stored"])
-    return Minimum(min(r["lower"], high if high is not None else INF), high, r["stored"])
+        return Minimum(high, high, r["stored"], best)
+    return Minimum(min(r["lower"], high if high is not None else INF), high, r["stored"],
+                   best)
+
+
+def splice(lv: Level, solution: Sequence[Any],
+           parts: Sequence[tuple[Sequence[int], Sequence[Any]]]) -> list[list[Any]] | None:
+    """The shortest solution of ``lv`` found by putting each part's own steps (``members``,
+    steps numbered as the region's level numbers them) in place of its members' steps in
+    ``solution``: into the same slots in order (the rest after the last one), or, for a
+    single part, as one block at every position among the other steps.  None when no such
+    try replays (the mechanics want another order)."""
+    def mapped(members: Sequence[int], steps: Sequence[Any]) -> list[list[Any]]:
+        return [[members[st[0]], st[1], st[2]] for st in steps]
+
+    tries: list[list[list[Any]]] = []
+    current = [list(st) for st in solution]
+    for members, steps in parts:
+        current = _slotted(current, set(members), mapped(members, steps))
+    tries.append(current)
+    if len(parts) == 1:
+        members, steps = parts[0]
+        others = [list(st) for st in solution if st[0] not in set(members)]
+        block = mapped(members, steps)
+        tries += [others[:p] + block + others[p:] for p in range(len(others) + 1)]
+    good = [t for t in tries if replay(lv, t)[0]]
+    return min(good, key=len) if good else None
+
+
+def _slotted(steps: list[list[Any]], members: set[int],
+             new: list[list[Any]]) -> list[list[Any]]:
+    slots = [i for i, st in enumerate(steps) if st[0] in members]
+    if not slots:
+        return steps + new
+    out: list[list[Any]] = []
+    queue = list(reversed(new))
+    for i, st in enumerate(steps):
+        if st[0] not in members:
+            out.append(st)
+            continue
+        if queue:
+            out.append(queue.pop())
+        if i == slots[-1]:
+            out.extend(reversed(queue))
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -392,3 +392,19 @@ def test_unknown_checks_are_refused(capsys: Any) -> None:
     with pytest.raises(SystemExit):
         ba.main(["--checks", "board,nonsense"])
     assert "unknown checks" in capsys.readouterr().err
+
+
+def test_splicing_puts_a_regions_own_steps_in_place_of_the_certificates() -> None:
+    data = two_chambers()
+    lv = la.Level(data)
+    sol = [list(s) for s in oracle.oracle_solution(data, 200_000) or []]
+    comp, members = dp.main_region(lv)
+    region = la.Level(dp.region_raw(lv, comp, mechanics=False))
+    own = dp.minimum(region, 100_000)
+    assert own.exact and own.solution is not None
+    spliced = dp.splice(lv, sol, [(members, own.solution)])
+    assert spliced is not None and la.replay(lv, spliced)[0]
+    assert len(spliced) == len(sol) - len(dp.project(lv, members, sol)) + own.low
+    # a step no order can make legal (into the stone row): no splice
+    into_stone = [[1, "head", "U"]]  # the region's body 1 is the level's body 2
+    assert dp.splice(lv, sol, [(members, into_stone)]) is None
