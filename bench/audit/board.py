@@ -272,7 +272,7 @@ class BoardAudit:
                          median([it.fig["regions"] for it in its]),
                          max(it.fig["regions"] for it in its),
                          sum(1 for it in its if it.fig["regions"] > 1 and not it.breather),
-                         median([round(it.fig["stone"], 3) for it in its]),
+                         _two(median([it.fig["stone"] for it in its])),
                          pct(sum(1 for it in its if it.fig["stone"] <= 0.40), len(its))))
         split = [it.number for it in late if it.fig["regions"] > 1 and not it.breather]
         table("1 board: floor regions holding bodies, stone share",
@@ -310,7 +310,7 @@ class BoardAudit:
             st = [x for it in its for x in it.fig["straight"]]
             ms = median([it.steps for it in its])
             rows.append((band_name(b), len(its), max(max(it.fig["lens"]) for it in its),
-                         pct(sum(st), len(st)), max(round(it.fig["occ"], 3) for it in its),
+                         pct(sum(st), len(st)), _two(max(it.fig["occ"] for it in its)),
                          max(it.fig["outer"] for it in its), ms,
                          max(it.steps for it in its),
                          sum(1 for it in its if it.raw["cols"] > 10 or it.raw["rows"] > 16)))
@@ -701,7 +701,7 @@ class BoardAudit:
             js = [it.fig["joint"] for it in its if "joint" in it.fig]
             rows.append((band_name(b), len(its),
                          median([it.fig["regions"] for it in its if "regions" in it.fig]),
-                         median([round(it.fig["stone"], 3) for it in its if "stone" in it.fig]),
+                         _two(median([it.fig["stone"] for it in its if "stone" in it.fig])),
                          median([d.beyond for d in ds if d.beyond is not None]),
                          median([d.chain for d in ds if d.chain is not None]),
                          median(js), median([it.fig["score"] for it in its if "score" in it.fig]),
@@ -736,6 +736,10 @@ def _score(it: Item) -> float | None:
     except LevelError:
         return None  # a body lying twice on a bridge: not a level to the score's rules
     return float(score_level(plain, it.cert["solution"], exits)["total"])
+
+
+def _two(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
 
 
 def _span(b: tuple[int, int]) -> str:

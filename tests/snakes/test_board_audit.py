@@ -408,3 +408,26 @@ def test_splicing_puts_a_regions_own_steps_in_place_of_the_certificates() -> Non
     # a step no order can make legal (into the stone row): no splice
     into_stone = [[1, "head", "U"]]  # the region's body 1 is the level's body 2
     assert dp.splice(lv, sol, [(members, into_stone)]) is None
+
+
+def test_main_region_joint_steps_keep_the_mechanics_and_depth_lifts_them() -> None:
+    # the room: no mechanics, joint = 28 - body bound (solo sum 20 or the travel bound)
+    sol = [list(s) for s in oracle.oracle_solution(ROOM, 2_000_000) or []]
+    it = la.Item(301, ROOM, {"solution": sol, "steps": len(sol)})
+    lv = la.Level(ROOM)
+    row = audit([it])._joint(it)
+    assert row is not None and it.fig["joint"] == 28 - max(lv.h(lv.start), 20)
+    # the frozen corridor: the freeze's 2 steps are joint steps; depth's minimum lifts them
+    data = ascii_level([". . A a",
+                        ". . 1 B",
+                        ". . 0 b"], [("A", [0]), ("B", [1])])
+    data["bodies"][1]["frozen"] = 1
+    sol = [list(s) for s in oracle.oracle_solution(data, 100_000) or []]
+    it = la.Item(302, data, {"solution": sol, "steps": len(sol)})
+    a = audit([it])
+    a._joint(it)
+    lv = la.Level(data)
+    solos = [la.solo_cost(lv, b, 10_000)[0] or 0 for b in range(lv.k)]
+    assert it.fig["joint"] == 5 - max(lv.h(lv.start), sum(solos))
+    d = a._depth(it)
+    assert d is not None and d.minimum.low == 3
