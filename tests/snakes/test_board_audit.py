@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gridforge.snakes.design.interlock import blocks, must_move_chain
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver.pairs import relaxed_cost
@@ -431,3 +432,18 @@ def test_main_region_joint_steps_keep_the_mechanics_and_depth_lifts_them() -> No
     assert it.fig["joint"] == 5 - max(lv.h(lv.start), sum(solos))
     d = a._depth(it)
     assert d is not None and d.minimum.low == 3
+
+
+@CHECK
+@given(oracle.small_terrain_levels())
+def test_blocks_and_chains_agree_with_the_designers(data: dict[str, Any]) -> None:
+    lv = la.Level(data)
+    level = level_from_json(data)
+    movable = [b for b in range(lv.k) if la.solo_cost(lv, b, 100_000)[0] not in (None, -1)]
+    for x in range(lv.k):
+        for y in movable:
+            if x != y:
+                assert dp.blocks(lv, x, y, 100_000) == blocks(level, x, y, budget=100_000)
+    d = dp.measure_depth(lv, 100_000)
+    if len(movable) == lv.k:
+        assert d.chain == must_move_chain(level)
