@@ -772,7 +772,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"unknown checks {unknown}")
     if args.sample < 0 or args.budget < 1:
         ap.error("--sample must be >= 0 and --budget >= 1")
-    history, problems = load(args.data)
+    if not os.path.isdir(args.data):
+        ap.error(f"--data: {args.data} is not a folder")
+    try:
+        history, problems = load(args.data)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        ap.error(f"--data: {os.path.join(args.data, 'progress.json')} unreadable: {err!r}")
     items = history
     if args.levels:
         m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.levels.strip())

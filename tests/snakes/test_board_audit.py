@@ -447,3 +447,13 @@ def test_blocks_and_chains_agree_with_the_designers(data: dict[str, Any]) -> Non
     d = dp.measure_depth(lv, 100_000)
     if len(movable) == lv.k:
         assert d.chain == must_move_chain(level)
+
+
+def test_a_missing_or_broken_data_folder_is_named(tmp_path: Path, capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        ba.main(["--data", str(tmp_path / "nowhere")])
+    assert "nowhere is not a folder" in capsys.readouterr().err
+    (tmp_path / "progress.json").write_text("{not json")
+    with pytest.raises(SystemExit):
+        ba.main(["--data", str(tmp_path)])
+    assert "progress.json unreadable" in capsys.readouterr().err
