@@ -60,6 +60,10 @@ Checks (``--checks``, default all; numbers are issue 50's must-holds in the orde
 9 ``proven``   >= 90% of the line optimal (certificate's ``optimal``), levels 1-500 all,
                every band of 100 >= 70%.
 
+Issue 50's other must-holds about built levels are ``bench.audit.line``'s: every certificate
+replays under independent rules (its ``replay``), greedy searches find nothing shorter on
+unproven levels (its ``greedy``), optimality claims confirmed by exact search (its ``proven``).
+
 A share must-hold over levels whose searches ran out of budget says PASS only when it holds
 with every undecided level counted against it, FAIL only when it fails with every undecided
 level counted for it, SKIP otherwise.  Every check prints a table; then a band table and one
