@@ -112,8 +112,10 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     if breather(n):
         return BoardPlan(n, template, 3, 22, joint, 0, 0, True)
     piece = PIECES[(n // PIECE_EVERY) % len(PIECES)] if n % PIECE_EVERY == 0 else None
-    bodies = 3 if joint < 7 else 4 if joint < 12 else 5
-    area = 24 + 2 * joint
+    # Depth comes from crowding, not room: at joint 14 five bodies on 52 cells reached 6-10
+    # on comb boards, six bodies on 40 cells 19 (docs/snakes-interlock.md).
+    bodies = 3 if joint < 7 else 4 if joint < 10 else 5 if joint < 13 else 6
+    area = min(24 + 2 * joint, 40)
     beyond = 2 if n >= BEYOND_FROM else 0
     narrow = template in NARROW
     chain = (3 if n >= CHAIN3_FROM and n % 3 == 0 else 2) if narrow else 1
