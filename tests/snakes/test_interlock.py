@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 from gridforge.snakes.design.interlock import (
@@ -16,10 +17,12 @@ from gridforge.snakes.design.interlock import (
     blocking,
     board_shape,
     build_idea,
+    continue_idea,
     level_of,
     measure_layout,
     must_move_chain,
 )
+from gridforge.snakes.design.stretch import main_stretch
 from gridforge.snakes.design.templates import make_shape
 from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
@@ -176,6 +179,33 @@ def test_an_idea_meets_its_request_and_is_the_same_for_the_same_seed(template: s
         assert nxt is not None
         state = nxt
     assert game.is_complete(state)
+
+
+@pytest.mark.search_heavy
+def test_a_chain_s_next_idea_meets_its_request_on_the_same_board_as_a_new_layout() -> None:
+    request = _request("winding")
+    first = build_idea(request, random.Random(7))
+    assert first is not None
+    seen = {main_stretch(first.level_json())}
+
+    def fresh(data: LevelJson) -> bool:
+        return main_stretch(data) not in seen
+
+    nxt = continue_idea(request, first, random.Random(8), fresh)
+    assert nxt is not None
+    again = continue_idea(request, first, random.Random(8), fresh)
+    assert again is not None and again.level_json() == nxt.level_json()
+    assert nxt.shape == first.shape and nxt.layout != first.layout
+    assert main_stretch(nxt.level_json()) not in seen
+    data = nxt.level_json()
+    m = measure_layout(data, request.states)
+    assert m == nxt.measure
+    assert m.minimum == bfs_optimum(Game(level_from_json(data)), max_states=400_000)
+    assert m.beyond >= request.beyond and m.joint >= request.joint
+    assert must_move_chain(level_from_json(data)) >= request.chain
+    # A chain that may take nothing new ends empty-handed: it never hands back an old layout.
+    assert continue_idea(replace(request, rounds=40), first, random.Random(8),
+                         lambda data: False) is None
 
 
 @pytest.mark.parametrize("template", ["courtyard", "notched", "stepped", "cross", "island",
