@@ -12,8 +12,13 @@ other, its depth climbing with the level.
   :data:`PIECE_EVERY`-th level carries a mechanic or terrain piece, in turn, placed where it
   costs the most steps (at least two: :mod:`~gridforge.snakes.design.costs`), with its
   witness (the idea's minimal solution, which the piece refuses).
-- **The level** (:func:`board_level`): the first seeded climb that meets the plan (on its
-  template, then on the next ones of the rotation); its colours drawn from the palette;
+- **Chains** (:func:`chain_idea`): the levels of one template in one chapter are a chain;
+  a chain's first idea is climbed afresh, every next one from the idea before it (a kick,
+  then the climb, a layout the chain has not had), a few layouts where a fresh climb takes
+  hundreds.
+- **The level** (:func:`board_level`): its chain's idea, else the first seeded climb that
+  meets the plan (on its template, then on the next ones of the rotation); its colours drawn
+  from the palette;
   certified by the designer's :func:`~gridforge.snakes.design.certify.certify` from the
   climb's proven solution (the exact search re-proves it within :data:`PROOF_STATES`);
   ``meta.template`` names the template it was built on.
@@ -24,9 +29,10 @@ states, never seconds.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from gridforge.errors import GridforgeError
@@ -41,13 +47,15 @@ from gridforge.snakes.design.interlock import (
     Idea,
     Request,
     build_idea,
+    continue_idea,
 )
 from gridforge.snakes.design.line_plan import breather
+from gridforge.snakes.design.stretch import StretchType, main_stretch
 from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
 
-__all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan"]
+__all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan", "chain_idea"]
 
 LEVELS = 2000
 BOARD_FROM = 101  # the first level built on one board
@@ -65,6 +73,7 @@ ATTEMPTS = 4  # seeded climbs of the planned template for one level
 FALLBACKS = 2  # templates tried next (twice each) before a level gives up
 PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
+MAX_OCCUPANCY = 0.55  # (body cells + holes) / floor cells of any level (legibility)
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
 
 
@@ -128,10 +137,53 @@ def most_joint(joint: int) -> int:
     return joint + 3 + joint // 2
 
 
+def chain_before(n: int, seed: int) -> int | None:
+    """The level before ``n`` in its chain: the last earlier level of the same chapter on the
+    same planned template (breathers and lessons are in no chain); None for a chain's first."""
+    template = template_of(n, seed)
+    first = max(BOARD_FROM, (n - 1) // CHAPTER * CHAPTER + 1)
+    for m in range(n - 1, first - 1, -1):
+        if not breather(m) and template_of(m, seed) == template:
+            return m
+    return None
+
+
+@functools.cache
+def chain_idea(n: int, seed: int) -> tuple[Idea, frozenset[StretchType]] | None:
+    """Level ``n``'s idea in its chain, and the main-region stretch types its chain has had up
+    to it; None for a breather, or when no idea meets the plan.
+
+    A chain is the levels of one template in one chapter: a chain's first idea is climbed
+    afresh, every next one from the idea before it (:func:`~gridforge.snakes.design.interlock.
+    continue_idea`: a kick, then the climb, a layout no level of the chain had). An idea near
+    one that meets a request mostly meets the next level's, so a chain's later levels cost a
+    few layouts where a fresh climb costs hundreds. A pure function of ``n`` and ``seed``; a
+    process builds each chain's ideas once (cached)."""
+    plan = board_plan(n, seed)
+    if plan.breather:
+        return None
+    rng = random.Random(seed * 1_000_003 + n * 7_919 + 7)
+    request = _request(plan, rng)
+    before = chain_before(n, seed)
+    held = chain_idea(before, seed) if before is not None else None
+    if held is not None and len(held[0].layout[0]) == plan.bodies:
+        last, types = held
+        idea = continue_idea(replace(request, lengths=tuple(map(len, last.layout[0]))), last,
+                             rng, lambda data: main_stretch(data) not in types)
+        if idea is not None:
+            return idea, types | {main_stretch(idea.level_json())}
+    idea = build_idea(request, rng)
+    if idea is None:
+        return None
+    return idea, frozenset((main_stretch(idea.level_json()),))
+
+
 def _request(plan: BoardPlan, rng: random.Random) -> Request:
     lengths = tuple(rng.choice(LENGTHS[plan.template]) for _ in range(plan.bodies))
     dense = plan.number >= DENSE_FROM and not plan.breather
-    return Request(plan.template, plan.area, lengths, plan.beyond, plan.joint, plan.chain,
+    # Legibility: body cells and holes on at most MAX_OCCUPANCY of the floor.
+    area = max(plan.area, math.ceil((sum(lengths) + len(lengths)) / MAX_OCCUPANCY))
+    return Request(plan.template, area, lengths, plan.beyond, plan.joint, plan.chain,
                    max_steps=MAX_STEPS, steps_per_joint=STEPS_PER_JOINT if dense else None,
                    most_joint=plan.joint + 1 if plan.breather else most_joint(plan.joint))
 
@@ -148,19 +200,15 @@ def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
 
 
 def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
-    """The level of ``plan`` and its certificate: the first seeded climb (:func:`_templates`)
-    that meets the plan and whose minimum the certificate proves, with the plan's piece
-    placed where it costs steps; when no idea takes the piece, the first idea without it
+    """The level of ``plan`` and its certificate: the first idea (its chain's, then seeded
+    climbs: :func:`_ideas`) whose minimum the certificate proves, with the plan's piece placed
+    where it costs steps; when no idea takes the piece, the first idea without it
     (``meta.piece`` names a piece only where one was placed).
 
     :raises GridforgeError: when no climb meets the plan.
     """
     plain: tuple[LevelJson, Certificate] | None = None
-    for attempt, template in enumerate(_templates(plan)):
-        rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
-        idea = build_idea(_request(replace(plan, template=template), rng), rng)
-        if idea is None:
-            continue
+    for template, idea, rng in _ideas(plan, seed):
         data = _coloured(idea, rng)
         if plain is None:
             plain = _certified(plan, template, seed, data, idea.measure.solution, [])
@@ -212,3 +260,16 @@ def _templates(plan: BoardPlan) -> list[str]:
     i = BOARD_TEMPLATES.index(plan.template)
     others = [BOARD_TEMPLATES[(i + k) % len(BOARD_TEMPLATES)] for k in range(1, FALLBACKS + 1)]
     return [plan.template] * ATTEMPTS + [t for t in others for _ in range(2)]
+
+
+def _ideas(plan: BoardPlan, seed: int) -> Iterator[tuple[str, Idea, random.Random]]:
+    """The ideas a level tries in turn, each with the random source that colours it: its
+    chain's (:func:`chain_idea`), then a fresh climb on each of :func:`_templates`."""
+    chained = chain_idea(plan.number, seed)
+    if chained is not None:
+        yield plan.template, chained[0], random.Random(seed * 1_000_003 + plan.number * 7_919 + 11)
+    for attempt, template in enumerate(_templates(plan)):
+        rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
+        idea = build_idea(_request(replace(plan, template=template), rng), rng)
+        if idea is not None:
+            yield template, idea, rng
