@@ -1440,7 +1440,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [c for c in checks if c not in ALL_CHECKS]
     if unknown:
         ap.error(f"unknown checks {unknown}")
-    items, problems = load(args.data)
+    if not os.path.isdir(args.data):
+        ap.error(f"--data: {args.data} is not a folder")
+    try:
+        items, problems = load(args.data)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        ap.error(f"--data: {os.path.join(args.data, 'progress.json')} unreadable: {err!r}")
     if args.levels:
         m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.levels.strip())
         if not m:

@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.rules import Game, move_to_step, step_to_move
 from gridforge.snakes.solver.legibility import solo_cost
@@ -205,3 +206,13 @@ def test_a_single_region_is_judged_on_the_whole_level() -> None:
         for budget in (3, 10, 30):
             cut = shared.astar(lv, 1, budget, 10**6)
             assert lv.h(lv.start) <= cut["lower"] <= minimum
+
+
+def test_a_missing_or_broken_data_folder_is_named(tmp_path: Path, capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        la.main(["--data", str(tmp_path / "nowhere")])
+    assert "nowhere is not a folder" in capsys.readouterr().err
+    (tmp_path / "progress.json").write_text("{not json")
+    with pytest.raises(SystemExit):
+        la.main(["--data", str(tmp_path)])
+    assert "progress.json unreadable" in capsys.readouterr().err
