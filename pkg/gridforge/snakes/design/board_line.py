@@ -13,9 +13,9 @@ other, its depth climbing with the level.
   costs the most steps (at least two: :mod:`~gridforge.snakes.design.costs`), with its
   witness (the idea's minimal solution, which the piece refuses).
 - **Chains** (:func:`chain_idea`): the levels of one template in one chapter are a chain;
-  a chain's first idea is climbed afresh, every next one from the idea before it (a kick,
-  then the climb, a layout the chain has not had), a few layouts where a fresh climb takes
-  hundreds.
+  a chain's first idea is climbed afresh, every next one from the idea before it (one
+  random move, then a sideways climb to a layout the chain has not had): on deep templates
+  a few layouts where a fresh climb takes hundreds.
 - **The level** (:func:`board_level`): its chain's idea, else the first seeded climb that
   meets the plan (on its template, then on the next ones of the rotation); its colours drawn
   from the palette;
@@ -155,7 +155,8 @@ def chain_idea(n: int, seed: int) -> tuple[Idea, frozenset[StretchType]] | None:
 
     A chain is the levels of one template in one chapter: a chain's first idea is climbed
     afresh, every next one from the idea before it (:func:`~gridforge.snakes.design.interlock.
-    continue_idea`: a kick, then the climb, a layout no level of the chain had). An idea near
+    continue_idea`: one random move, then a sideways climb to a layout no level of the chain
+    had). An idea near
     one that meets a request mostly meets the next level's, so a chain's later levels cost a
     few layouts where a fresh climb costs hundreds. A pure function of ``n`` and ``seed``; a
     process builds each chain's ideas once (cached)."""
