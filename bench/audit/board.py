@@ -77,10 +77,8 @@ import copy
 import itertools
 import os
 import random
-import re
 import statistics
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -91,16 +89,19 @@ from bench.audit.line import (
     Item,
     Level,
     band_name,
+    common_arguments,
     fmt,
-    load,
     median,
     pct,
+    read_line,
     replay,
+    run_checks,
+    say_verdicts,
     solo_cost,
     table,
 )
 from bench.audit.score import score_level
-from bench.audit.shared import DEFAULT_DATA, INF, LevelError
+from bench.audit.shared import INF, LevelError
 from bench.audit.stretch import short, stretch_type
 
 ALL_CHECKS = ("board", "legible", "depth", "joint", "cost", "stretch", "template", "score",
@@ -714,17 +715,8 @@ class BoardAudit:
                         "score", "steps"], rows)
 
     def summary(self) -> None:
-        print("\n## must-holds (issue 50)")
-        for i, name in enumerate(ALL_CHECKS, 1):
-            vs = self.verdicts[i]
-            if not vs:
-                print(f"{i} {name}: SKIP (not run)")
-                continue
-            words = {v[0] for _w, v in vs}
-            word = "FAIL" if "FAIL" in words else ("PASS" if words == {"PASS"} else "SKIP")
-            print(f"{i} {name}: {word}")
-            for what, (w, figs) in vs:
-                print(f"   {w:4}  {what}: {figs}")
+        say_verdicts("must-holds (issue 50)",
+                     [f"{i} {name}" for i, name in enumerate(ALL_CHECKS, 1)], self.verdicts)
 
 
 def _score(it: Item) -> float | None:
@@ -761,34 +753,15 @@ def _few(xs: Sequence[Any], k: int = 12) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--data", default=DEFAULT_DATA, help="folder of main-NNNN-NNNN.json blocks")
-    ap.add_argument("--levels", help="A-B: only these levels are judged")
+    common_arguments(ap, ALL_CHECKS, 50, "A-B: only these levels are judged")
     ap.add_argument("--sample", type=int, default=10,
                     help="levels per band of 250 for depth, joint and cost (0: all)")
-    ap.add_argument("--seed", type=int, default=50)
-    ap.add_argument("--checks", default=",".join(ALL_CHECKS), help=",".join(ALL_CHECKS))
     ap.add_argument("--budget", type=int, default=300_000,
                     help="stored states per search (minimum, part, blocks)")
     args = ap.parse_args(argv)
-    checks = [c.strip() for c in args.checks.split(",") if c.strip()]
-    unknown = [c for c in checks if c not in ALL_CHECKS]
-    if unknown:
-        ap.error(f"unknown checks {unknown}")
     if args.sample < 0 or args.budget < 1:
         ap.error("--sample must be >= 0 and --budget >= 1")
-    if not os.path.isdir(args.data):
-        ap.error(f"--data: {args.data} is not a folder")
-    try:
-        history, problems = load(args.data)
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        ap.error(f"--data: {os.path.join(args.data, 'progress.json')} unreadable: {err!r}")
-    items = history
-    if args.levels:
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.levels.strip())
-        if not m:
-            ap.error("--levels: expected A-B")
-        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
-        items = [it for it in history if a <= it.number <= b]
+    checks, history, items, problems = read_line(ap, args, ALL_CHECKS)
     for p in problems:
         print(f"problem: {p}")
     for it in items:
@@ -796,19 +769,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"level {it.number}: {it.error}")
     print(f"{len(items)} levels from {os.path.normpath(args.data)}; checks {','.join(checks)}; "
           f"sample {args.sample} a band of {WIDE}, seed {args.seed}, budget {args.budget}")
-    audit = BoardAudit(items, history, args)
-    clock = time.process_time  # reported only, never a budget
-    spent: list[tuple[str, float]] = []
-    for c in ALL_CHECKS:
-        if c in checks:
-            t0 = clock()
-            getattr(audit, c)()
-            spent.append((c, clock() - t0))
-    audit.band_table()
-    audit.summary()
-    print("\nCPU seconds: " + ", ".join(f"{c} {t:.0f}" for c, t in spent))
+    run_checks(BoardAudit(items, history, args), [c for c in ALL_CHECKS if c in checks])
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1334,17 +1334,7 @@ class Audit:
                         "path", "brdg"], rows)
 
     def summary(self) -> None:
-        print("\n## must-holds")
-        for i in range(1, 9):
-            vs = self.verdicts[i]
-            if not vs:
-                print(f"{i}: SKIP (not run)")
-                continue
-            words = {v[0] for _w, v in vs}
-            word = "FAIL" if "FAIL" in words else ("PASS" if words == {"PASS"} else "SKIP")
-            print(f"{i}: {word}")
-            for what, (w, figs) in vs:
-                print(f"   {w:4}  {what}: {figs}")
+        say_verdicts("must-holds", [str(i) for i in range(1, 9)], self.verdicts)
 
 
 def mechanic_names(raw: dict[str, Any]) -> list[str]:
@@ -1418,13 +1408,75 @@ def _few(xs: Sequence[Any], k: int = 12) -> str:
     return "[" + ", ".join(map(str, xs[:k])) + (", ..." if len(xs) > k else "") + "]"
 
 
+def say_verdicts(heading: str, labels: Sequence[str],
+                 verdicts: dict[int, list[tuple[str, Verdict]]]) -> None:
+    """One line a must-hold (numbered from 1, ``labels[i - 1]``): FAIL when any of its
+    verdicts fails, PASS when all pass, else SKIP; then each verdict with its figures."""
+    print(f"\n## {heading}")
+    for i, label in enumerate(labels, 1):
+        vs = verdicts[i]
+        if not vs:
+            print(f"{label}: SKIP (not run)")
+            continue
+        words = {v[0] for _w, v in vs}
+        word = "FAIL" if "FAIL" in words else ("PASS" if words == {"PASS"} else "SKIP")
+        print(f"{label}: {word}")
+        for what, (w, figs) in vs:
+            print(f"   {w:4}  {what}: {figs}")
+
+
+def common_arguments(ap: argparse.ArgumentParser, checks: Sequence[str], seed: int,
+                     levels_help: str) -> None:
+    """The arguments every auditor of the line takes: --data, --levels, --seed, --checks."""
+    ap.add_argument("--data", default=DEFAULT_DATA, help="folder of main-NNNN-NNNN.json blocks")
+    ap.add_argument("--levels", help=levels_help)
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--checks", default=",".join(checks), help=",".join(checks))
+
+
+def read_line(ap: argparse.ArgumentParser, args: argparse.Namespace, checks: Sequence[str]
+              ) -> tuple[list[str], list[Item], list[Item], list[str]]:
+    """The checks asked for, every level of ``--data`` (its history), the levels ``--levels``
+    selects and the block problems; a bad argument or an unreadable folder ends the run
+    with a message naming it (argparse's exit 2), never a traceback."""
+    asked = [c.strip() for c in args.checks.split(",") if c.strip()]
+    unknown = [c for c in asked if c not in checks]
+    if unknown:
+        ap.error(f"unknown checks {unknown}")
+    if not os.path.isdir(args.data):
+        ap.error(f"--data: {args.data} is not a folder")
+    try:
+        history, problems = load(args.data)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        ap.error(f"--data: {os.path.join(args.data, 'progress.json')} unreadable: {err!r}")
+    items = history
+    if args.levels:
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.levels.strip())
+        if not m:
+            ap.error("--levels: expected A-B")
+        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+        items = [it for it in history if a <= it.number <= b]
+    return asked, history, items, problems
+
+
+def run_checks(audit: Any, order: Sequence[str]) -> None:
+    """Every check of ``order`` (a method of ``audit`` each), then the band table, the
+    summary and the CPU seconds each check took (reported only, never a budget)."""
+    clock = time.process_time
+    spent: list[tuple[str, float]] = []
+    for c in order:
+        t0 = clock()
+        getattr(audit, c)()
+        spent.append((c, clock() - t0))
+    audit.band_table()
+    audit.summary()
+    print("\nCPU seconds: " + ", ".join(f"{c} {t:.0f}" for c, t in spent))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--data", default=DEFAULT_DATA, help="folder of main-NNNN-NNNN.json blocks")
-    ap.add_argument("--levels", help="A-B: only these levels")
+    common_arguments(ap, ALL_CHECKS, 41, "A-B: only these levels")
     ap.add_argument("--sample", type=int, default=0, help="only K levels drawn with --seed")
-    ap.add_argument("--seed", type=int, default=41)
-    ap.add_argument("--checks", default=",".join(ALL_CHECKS), help=",".join(ALL_CHECKS))
     ap.add_argument("--solo-budget", type=int, default=400_000,
                     help="states per body's solo search")
     ap.add_argument("--joint-sample", type=int, default=0, help="levels for joint (0: all)")
@@ -1436,43 +1488,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--serial-budget", type=int, default=1_000_000,
                     help="body configurations per level")
     args = ap.parse_args(argv)
-    checks = [c.strip() for c in args.checks.split(",") if c.strip()]
-    unknown = [c for c in checks if c not in ALL_CHECKS]
-    if unknown:
-        ap.error(f"unknown checks {unknown}")
-    if not os.path.isdir(args.data):
-        ap.error(f"--data: {args.data} is not a folder")
-    try:
-        items, problems = load(args.data)
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        ap.error(f"--data: {os.path.join(args.data, 'progress.json')} unreadable: {err!r}")
-    if args.levels:
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.levels.strip())
-        if not m:
-            ap.error("--levels: expected A-B")
-        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
-        items = [it for it in items if a <= it.number <= b]
+    checks, _, items, problems = read_line(ap, args, ALL_CHECKS)
     if args.sample and args.sample < len(items):
         items = sorted(random.Random(args.seed).sample(items, args.sample),
                        key=lambda it: it.number)
     for p in problems:
         print(f"problem: {p}")
     print(f"{len(items)} levels from {os.path.normpath(args.data)}; checks {','.join(checks)}")
-    audit = Audit(items, args)
-    clock = time.process_time  # reported only, never a budget
     # replay and shape always run (cheap): the other checks and the band table use them
     order0 = ("replay", "shape")
-    order = [*order0, *(c for c in ALL_CHECKS if c in checks and c not in order0)]
-    spent: list[tuple[str, float]] = []
-    for c in order:
-        t0 = clock()
-        getattr(audit, c)()
-        spent.append((c, clock() - t0))
-    audit.band_table()
-    audit.summary()
-    print("\nCPU seconds: " + ", ".join(f"{c} {t:.0f}" for c, t in spent))
+    run_checks(Audit(items, args),
+               [*order0, *(c for c in ALL_CHECKS if c in checks and c not in order0)])
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
