@@ -93,6 +93,7 @@ from bench.audit.line import (
     fmt,
     median,
     pct,
+    proven_bands,
     read_line,
     replay,
     run_checks,
@@ -370,17 +371,24 @@ class BoardAudit:
                          share_verdict(met, open_, len(its), need),
                          f"{pct(met, len(its))} ({met} of {len(its)}, {open_} undecided)")
 
-    def _depth(self, it: Item) -> dp.Depth | None:
+    def _main_region(self, it: Item, mechanics: bool) -> tuple[Level, list[list[Any]]] | None:
+        """The level's main region as a level (its mechanics kept or lifted) and the
+        certificate's solution projected onto it; None (said) when the region is no level."""
         lv = it.level
         assert lv is not None
         comp, members = self.main(it)
         try:
-            region = dp.region_level(lv, comp, mechanics=False)
+            region = dp.region_level(lv, comp, mechanics=mechanics)
         except LevelError as err:
-            it.fig["depth_error"] = str(err)
             print(f"level {it.number}: {err}")
             return None
-        known = dp.project(lv, members, it.cert.get("solution"))
+        return region, dp.project(lv, members, it.cert.get("solution"))
+
+    def _depth(self, it: Item) -> dp.Depth | None:
+        got = self._main_region(it, mechanics=False)
+        if got is None:
+            return None
+        region, known = got
         d = dp.measure_depth(region, self.args.budget, known)
         it.fig["depth"] = d
         return d
@@ -440,17 +448,12 @@ class BoardAudit:
                      mr <= 3.5 if mr is not None else None, f"{fmt(mr, 2)}")
 
     def _joint(self, it: Item) -> tuple[Any, ...] | None:
-        lv = it.level
-        assert lv is not None
-        comp, members = self.main(it)
-        try:
-            region = dp.region_level(lv, comp, mechanics=True)
-        except LevelError as err:
-            print(f"level {it.number}: {err}")
+        got = self._main_region(it, mechanics=True)
+        if got is None:
             return None
+        region, known = got
         solos = self.solos(it, region)
         travel = region.h(region.start)
-        known = dp.project(lv, members, it.cert.get("solution"))
         mini = dp.minimum(region, self.args.budget, known)
         if any(s is None for s in solos) or travel >= INF or mini.low >= INF:
             return (it.number, it.breather, region.k, "-", travel, "-", "-", "-", "-",
@@ -676,16 +679,8 @@ class BoardAudit:
     # ---- 9 proven -----------------------------------------------------------------------------
 
     def proven(self) -> None:
-        rows = []
-        weak = []
-        for b in self.bands:
-            its = [it for it in self.items if it.band == b]
-            n = sum(1 for it in its if it.optimal)
-            rows.append((band_name(b), len(its), n, pct(n, len(its))))
-            if n < 0.7 * len(its):
-                weak.append(f"{band_name(b)} {pct(n, len(its))}")
-        table("9 proven share (certificate's optimal)", ["band", "levels", "optimal", "share"],
-              rows)
+        weak = [f"{name} {share}" for name, share in proven_bands(
+            "9 proven share (certificate's optimal)", self.items, self.bands, 0.7)]
         early = [it for it in self.items if it.number <= 500]
         bad = [it.number for it in early if not it.optimal]
         allp = sum(1 for it in self.items if it.optimal)

@@ -1169,15 +1169,8 @@ class Audit:
     # ---- 5 proven ----------------------------------------------------------------------------
 
     def proven(self) -> None:
-        rows = []
-        weak = []
-        for b in self.bands:
-            its = [it for it in self.items if it.band == b]
-            n = sum(1 for it in its if it.optimal)
-            rows.append((band_name(b), len(its), n, pct(n, len(its))))
-            if n < 0.4 * len(its):
-                weak.append(band_name(b))
-        table("5 proven share", ["band", "levels", "optimal", "share"], rows)
+        weak = [name for name, _share in proven_bands("5 proven share", self.items,
+                                                      self.bands, 0.4)]
         early = [it for it in self.items if it.number <= 300]
         early_bad = [it.number for it in early if not it.optimal]
         allp = sum(1 for it in self.items if it.optimal)
@@ -1406,6 +1399,22 @@ def _few(xs: Sequence[Any], k: int = 12) -> str:
     if not xs:
         return ""
     return "[" + ", ".join(map(str, xs[:k])) + (", ..." if len(xs) > k else "") + "]"
+
+
+def proven_bands(title: str, items: Sequence[Item], bands: Iterable[int], least: float
+                 ) -> list[tuple[str, str]]:
+    """The table of each band's optimal certificates; the bands (name, share) where fewer
+    than ``least`` of the levels are optimal."""
+    rows = []
+    weak = []
+    for b in bands:
+        its = [it for it in items if it.band == b]
+        n = sum(1 for it in its if it.optimal)
+        rows.append((band_name(b), len(its), n, pct(n, len(its))))
+        if n < least * len(its):
+            weak.append((band_name(b), pct(n, len(its))))
+    table(title, ["band", "levels", "optimal", "share"], rows)
+    return weak
 
 
 def say_verdicts(heading: str, labels: Sequence[str],
