@@ -518,12 +518,25 @@ def design_levels(request: Json, progress: Progress = NO_PROGRESS,
     Returns the batch ``{"format": "gridforge.snakes.batch/1", "request", "levels",
     "certificates", "report"}``; ``report`` says how many candidates each level took and why
     the others were dropped. Fewer levels than asked means the candidate budget ran out; the
-    report's ``shortfall`` says so with the reasons.
+    report's ``shortfall`` says so with the reasons. A request with an ``interlock`` field
+    is built by :func:`~gridforge.snakes.design.interlock_batch.design_interlocked` instead
+    (levels on one board whose bodies need each other), in the same batch format.
 
     :raises ValidationError: for a bad or impossible request (nothing is generated).
     :raises Cancelled: when the progress sink asks to stop.
     """
     req = parse_request(request)
+    if req.interlock is not None:
+        # Levels on one board: their own construction (loaded only when asked for).
+        from gridforge.snakes.design.interlock_batch import design_interlocked
+
+        return design_interlocked(req, progress, accept)
+    return _design_candidates(req, progress, accept)
+
+
+def _design_candidates(req: Request, progress: Progress, accept: Accept | None
+                       ) -> DesignedBatch:
+    """:func:`design_levels` by the candidate pipeline (every request but an interlock's)."""
     budget = int(req.budgets["candidates"])
     total_work = req.count * budget
     levels: list[LevelJson] = []

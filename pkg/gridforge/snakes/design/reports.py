@@ -14,8 +14,20 @@ from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.mainline import ProgressFile
 
 
+class IdeaFigures(TypedDict):
+    """An interlock level's idea as the designer measured it (spec 5c, 5d): its proven
+    minimum, pair split bound, beyond-pairs steps, joint steps and longest must-move chain."""
+
+    minimum: int
+    pair_split: int
+    beyond_pairs: int
+    joint: int
+    chain: int
+
+
 class LevelReport(TypedDict):
-    """What one designed level took (a batch report's ``levels``)."""
+    """What one designed level took (a batch report's ``levels``); an interlock level's
+    ``candidates`` are the layouts its climbs drew."""
 
     candidates: int
     score: float
@@ -23,6 +35,7 @@ class LevelReport(TypedDict):
     optimal: bool
     lower_bound: int
     template: str
+    interlock: NotRequired[IdeaFigures]
 
 
 class Shortfall(TypedDict):

@@ -27,6 +27,14 @@ from gridforge.errors import (
     read_json,
 )
 from gridforge.jsontypes import Json, JsonObject
+from gridforge.snakes.design.interlock_spec import (
+    ANY_SCORE,
+    INTERLOCK_BUDGETS,
+    Asked,
+    Interlock,
+    check_interlock,
+    parse_interlock,
+)
 from gridforge.snakes.design.score import (
     WEIGHTS,
     body_scale_term,
@@ -115,6 +123,9 @@ class Request:
     proven: bool = False  # the minimum is proven
     portrait: bool = False  # a level wider than tall is stored transposed (taller than wide)
     interaction_min: int | None = None  # fewest interaction steps (beyond the travel bound)
+    # Levels on one board whose bodies need each other (interlock_spec.py); None: the
+    # candidate pipeline's levels.
+    interlock: Interlock | None = None
 
     def terrain(self) -> tuple[int, int]:
         """How many painted cells and bridges a level gets. ``"auto"`` follows the target:
@@ -157,6 +168,8 @@ class Request:
                 out[name] = True
         if self.interaction_min is not None:
             out["interaction"] = {"min": self.interaction_min}
+        if self.interlock is not None:
+            out["interlock"] = self.interlock.to_json()
         out["budgets"] = dict(self.budgets)
         return out
 
@@ -197,7 +210,7 @@ def _object_field(bad: Issues, data: JsonObject, key: str, allowed: tuple[str, .
 REQUEST_KEYS = ("format", "topology", "target", "tolerance", "count", "seed", "size", "bodies",
                 "colors", "coats", "frozen", "frozen_holes", "locks", "gold", "paths", "bridges",
                 "steps", "palette", "budgets", "make_way", "binding", "proven", "portrait",
-                "interaction")
+                "interaction", "interlock")
 MAX_TERRAIN = 8  # painted cells or bridges a request may ask for
 
 
@@ -377,6 +390,9 @@ def parse_request(data: Json) -> Request:
     bad = Issues()
     _REQUEST.root(data, "request")
     assert isinstance(data, dict)  # root refused anything else
+    interlock = parse_interlock(bad, data)
+    if interlock is not None:
+        data = _any_score(bad, data)
     fields = _REQUEST.read(data, bad)
     fields.check("format", "topology", "target", "tolerance")
     topology = fields.text("topology")
@@ -387,6 +403,9 @@ def parse_request(data: Json) -> Request:
     cols, rows, cells = _parse_size(bad, data)
 
     n, lo, hi, total = _parse_bodies(bad, data)
+    asked_bodies = n
+    if interlock is not None:
+        n = interlock.bodies
     palette, colors = _parse_colours(bad, data, n)
     coats, frozen, frozen_holes, locks, gold = _parse_mechanics(bad, data, n)
     paths, bridges = _terrain_field(bad, data, "paths"), _terrain_field(bad, data, "bridges")
@@ -408,6 +427,16 @@ def parse_request(data: Json) -> Request:
                                                   f"{interaction_min}")
 
     budgets = _parse_budgets(bad, data, target)
+    if interlock is not None:
+        raw_budgets = data.get("budgets")
+        given = {k: v for k, v in raw_budgets.items() if k in DEFAULT_BUDGETS} if isinstance(
+            raw_budgets, dict) else {}
+        check_interlock(bad, interlock, Asked(
+            topology, cols, rows, cells, asked_bodies, total, lo, hi, colors, len(palette),
+            {"coats": coats, "frozen": frozen, "frozen_holes": frozen_holes, "locks": locks,
+             "gold": gold, "paths": paths, "bridges": bridges}), given)
+        budgets = {k: budgets[k] if k in given else default
+                   for k, default in INTERLOCK_BUDGETS.items()}
     if bad.items:
         raise ValidationError(bad.items, "request")
 
@@ -417,10 +446,22 @@ def parse_request(data: Json) -> Request:
         colors=colors, coats=coats, frozen=frozen, frozen_holes=frozen_holes, locks=locks,
         gold=gold, paths=paths, bridges=bridges, steps_min=steps_min, steps_max=steps_max,
         palette=palette, budgets=budgets,
-        interaction_min=interaction_min, **puzzle,
+        interaction_min=interaction_min, interlock=interlock, **puzzle,
     )
     _check_feasible(request)
     return request
+
+
+def _any_score(bad: Issues, data: JsonObject) -> JsonObject:
+    """An interlock request's ``data`` with the whole score scale as its range
+    (:data:`~gridforge.snakes.design.interlock_spec.ANY_SCORE`) when it names no target: its
+    levels are asked for their depth, not a score. A tolerance without a target is an issue."""
+    if "target" in data:
+        return data
+    if "tolerance" in data:
+        bad.add("tolerance", "no_target", "a tolerance needs a target")
+    target, tolerance = ANY_SCORE
+    return {**data, "target": target, "tolerance": tolerance}
 
 
 def _check_feasible(req: Request) -> None:

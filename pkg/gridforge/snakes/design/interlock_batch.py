@@ -1,0 +1,265 @@
+"""The designer's interlock levels (issue 50): a batch of levels on one board whose bodies
+need each other, for a request with an ``interlock`` field
+(:mod:`~gridforge.snakes.design.interlock_spec`).
+
+Each level is one idea of :func:`~gridforge.snakes.design.interlock.build_idea`: climbs of at
+most :data:`ROUNDS` layouts on a seed template (the request's, or for ``mixed`` one drawn
+per climb), each layout measured exactly, until one meets the request's joint steps,
+beyond-pairs steps and must-move chain. The idea is coloured from the request's palette,
+judged against the rest of the request (portrait, make_way, interaction, a level met
+before) and certified from the climb's proven solution by the designer's
+:func:`~gridforge.snakes.design.certify.certify` under the request (score range and step
+range judged there); its certificate's reading carries the idea's measured figures
+(``main_region``, spec 5d). A level whose idea is refused goes on with the next climb.
+
+The budget is counted, never timed: ``budgets.candidates`` layouts a level may draw (a climb
+that fails counts every round), ``budgets.exact_states`` states each exact search may store
+(the certificate's re-proof half as many again). ``budgets.level_seconds`` is a safety net
+only (:class:`~gridforge.snakes.design.pipeline.SafetyNetError`). Every random choice comes
+from ``random.Random`` seeded by the request's seed, the level and the climb, so the same
+request gives the same bytes.
+
+Public names: :func:`design_interlocked`, :data:`ROUNDS`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from gridforge.jsontypes import JsonObject
+from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.design.board_line import MAX_OCCUPANCY
+from gridforge.snakes.design.certify import certify
+from gridforge.snakes.design.interlock import NO_CLOCK, Idea, build_idea
+from gridforge.snakes.design.interlock import Request as IdeaRequest
+from gridforge.snakes.design.interlock_spec import Interlock, lengths_for, templates_for
+from gridforge.snakes.design.pipeline import SERIAL_STATES, SafetyNetError
+from gridforge.snakes.design.reports import (
+    BatchReport,
+    DesignedBatch,
+    IdeaFigures,
+    LevelReport,
+    Shortfall,
+)
+from gridforge.snakes.design.request import Request
+from gridforge.snakes.game.certfile import BATCH_FORMAT, Certificate
+from gridforge.snakes.game.level import level_from_json, level_sha256
+from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.puzzle import serial
+from gridforge.snakes.solver.search import Solver
+
+__all__ = ["ROUNDS", "design_interlocked"]
+
+ROUNDS = 600  # layouts of one climb: a fresh shape, its kicks, and some of a second shape
+PROOF_SHARE = 1.5  # the certificate's re-proof may store this many times a climb's states
+MAX_STEPS = 100  # certificate steps of any interlock level (legibility, as the main line's)
+# Room grows with the depth asked (a board of 24 floor cells and 2 more a joint step, at most
+# 40: depth comes from crowding, not room, docs/snakes-interlock.md), and is at least what
+# keeps body cells and holes on MAX_OCCUPANCY of the floor.
+BASE_AREA, AREA_PER_JOINT, MOST_AREA = 24, 2, 40
+
+# A caller's own rules on a level about to be taken, as pipeline.Accept.
+Accept = Callable[[LevelJson, Certificate], list[str]]
+
+
+@dataclass
+class _Tally:
+    """Why ideas were refused, and the scores of those certified."""
+
+    reasons: dict[str, int] = field(default_factory=dict)
+    scores: list[float] = field(default_factory=list)
+
+    def reject(self, reason: str) -> None:
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+
+@dataclass(frozen=True)
+class _Made:
+    """A level taken: its JSON (meta added by the batch), certificate and report."""
+
+    level: LevelJson
+    certificate: Certificate
+    template: str
+    figures: IdeaFigures
+
+
+def _area(ask: Interlock, lengths: Sequence[int]) -> int:
+    """The floor cells an idea of ``lengths`` asking ``ask.joint`` joint steps gets."""
+    room = min(BASE_AREA + AREA_PER_JOINT * ask.joint, MOST_AREA)
+    crowd = sum(lengths) + len(lengths)  # body cells and one hole a body
+    return max(room, -(-crowd * 100 // round(MAX_OCCUPANCY * 100)))
+
+
+def _idea_request(req: Request, template: str, rounds: int, rng: random.Random) -> IdeaRequest:
+    """What one climb on ``template`` asks, its body lengths drawn from ``rng``."""
+    ask = req.interlock
+    assert ask is not None
+    choices = lengths_for(template, req.min_length, req.max_length)
+    lengths = tuple(rng.choice(choices) for _ in range(ask.bodies))
+    most = MAX_STEPS if req.steps_max is None else min(MAX_STEPS, req.steps_max)
+    return IdeaRequest(template, _area(ask, lengths), lengths, ask.beyond, ask.joint, ask.chain,
+                       rounds=rounds - 1, states=int(req.budgets["exact_states"]),
+                       max_steps=most, steps_per_joint=None)
+
+
+def _coloured(idea: Idea, palette: Sequence[int], rng: random.Random) -> LevelJson:
+    """The idea's level, its local colours (body i: colour i) mapped to distinct colours of
+    the request's ``palette``."""
+    data = idea.level_json()
+    colours = rng.sample(list(palette), len(data["bodies"]))
+    for body in data["bodies"]:
+        body["colors"] = [colours[c] for c in body["colors"]]
+    for hole in data["holes"]:
+        hole["color"] = colours[hole["color"]]
+    return data
+
+
+def _judged(req: Request, idea: Idea, data: LevelJson) -> str | None:
+    """Why the level of ``idea`` misses a part of the request the climb does not aim at
+    (None: it meets them)."""
+    if req.portrait and data["cols"] > data["rows"]:
+        return "portrait"
+    game = Game(level_from_json(data))
+    minimum = idea.measure.minimum
+    if req.steps_min is not None and minimum < req.steps_min:
+        return "steps"
+    if req.interaction_min is not None and minimum - Solver(game).bound(
+            game.initial) < req.interaction_min:
+        return "interaction"
+    if req.make_way and serial(game, max_states=SERIAL_STATES).status != "not_serial":
+        return "serial"
+    return None
+
+
+def _certified(req: Request, idea: Idea, data: LevelJson, tally: _Tally
+               ) -> Certificate | str:
+    """The certificate of ``data`` from the idea's proven solution, judged under the
+    request; or why it is refused (``unproven``, ``score_low``, ``score_high``, ``steps``)."""
+    steps = [list(s) for s in idea.measure.solution]
+    proof = int(PROOF_SHARE * int(req.budgets["exact_states"]))
+    cert = certify(level_from_json(data), solution=steps, max_states=proof,
+                   max_seconds=NO_CLOCK, request=req.to_json())
+    if not cert["optimal"] or cert["steps"] != len(steps):
+        return "unproven"
+    total = cert["score"]["total"] if cert["score"] is not None else None
+    if total is not None:
+        tally.scores.append(total)
+    if cert["status"] != "verified":
+        if total is None or abs(total - req.target) <= req.tolerance:
+            return "steps"
+        return "score_low" if total < req.target else "score_high"
+    m = idea.measure
+    if "reading" in cert:
+        assert req.interlock is not None
+        cert["reading"]["main_region"] = {"beyond_pairs": m.beyond, "chain": m.chain,
+                                          "joint": m.joint, "bodies": req.interlock.bodies}
+    return cert
+
+
+def _taken(req: Request, idea: Idea, template: str, rng: random.Random, seen: set[str],
+           tally: _Tally, accept: Accept | None) -> _Made | None:
+    """The level of ``idea`` when it meets the whole request (None, counted, when not)."""
+    data = _coloured(idea, req.palette, rng)
+    sha = level_sha256(level_from_json(data))
+    if sha in seen:
+        tally.reject("duplicate")
+        return None
+    seen.add(sha)
+    why = _judged(req, idea, data)
+    cert = _certified(req, idea, data, tally) if why is None else why
+    if isinstance(cert, str):
+        tally.reject(cert)
+        return None
+    if accept is not None and accept(data, cert):
+        tally.reject("rules")
+        return None
+    m = idea.measure
+    figures: IdeaFigures = {"minimum": m.minimum, "pair_split": m.pair_split,
+                            "beyond_pairs": m.beyond, "joint": m.joint, "chain": m.chain}
+    return _Made(data, cert, template, figures)
+
+
+def _level(req: Request, k: int, seen: set[str], tally: _Tally, progress: Progress,
+           accept: Accept | None) -> tuple[_Made | None, int]:
+    """Level ``k`` of the batch (None when the budget runs out) and the layouts it drew."""
+    budget = int(req.budgets["candidates"])
+    total = req.count * budget
+    templates = [t for t in templates_for(req.topology)
+                 if lengths_for(t, req.min_length, req.max_length)]
+    deadline = time.monotonic() + float(req.budgets["level_seconds"])
+    tried = climb = 0
+    while tried < budget:
+        progress.step(k * budget + tried, total, f"level {k + 1}/{req.count}",
+                      level=k + 1, levels=req.count)
+        if time.monotonic() > deadline:
+            raise SafetyNetError(
+                f"level {k + 1} ran past budgets.level_seconds "
+                f"({req.budgets['level_seconds']:g} s) after {tried} layouts: nothing is "
+                "written, as what a level gets must not depend on the machine's speed "
+                "(lower budgets.candidates, or raise budgets.level_seconds)")
+        rng = random.Random(f"gridforge.snakes.interlock/{req.seed}/{k}/{climb}")
+        climb += 1
+        template = rng.choice(templates)
+        rounds = min(ROUNDS, budget - tried)
+        idea = build_idea(_idea_request(req, template, rounds, rng), rng)
+        if idea is None:
+            tried += rounds
+            tally.reject("no_idea")
+            continue
+        tried += idea.tried
+        made = _taken(req, idea, template, rng, seen, tally, accept)
+        if made is not None:
+            return made, tried
+    return None, tried
+
+
+def design_interlocked(req: Request, progress: Progress = NO_PROGRESS,
+                       accept: Accept | None = None) -> DesignedBatch:
+    """The batch of an interlock request (``req.interlock`` set), in the designer's batch
+    format (:func:`~gridforge.snakes.design.pipeline.design_levels`): ``count`` levels, or
+    fewer with the report's ``shortfall`` saying which level the budget ran out on and why
+    its ideas were refused.
+
+    :raises Cancelled: when the progress sink asks to stop.
+    :raises SafetyNetError: when a level runs past ``budgets.level_seconds``.
+    """
+    if req.interlock is None:
+        raise ValueError("design_interlocked needs a request with an interlock field")
+    levels: list[LevelJson] = []
+    certificates: list[Certificate] = []
+    per_level: list[LevelReport] = []
+    seen: set[str] = set()
+    tally = _Tally()
+    shortfall: Shortfall | None = None
+    total = req.count * int(req.budgets["candidates"])
+    for k in range(req.count):
+        made, tried = _level(req, k, seen, tally, progress, accept)
+        if made is None:
+            shortfall = {"level": k, "candidates": tried, "stopped_by": "candidates",
+                         "reasons": dict(sorted(tally.reasons.items())),
+                         "lowest_score": min(tally.scores, default=None),
+                         "highest_score": max(tally.scores, default=None)}
+            break
+        meta: JsonObject = {"id": f"design-{req.seed}-{k + 1:04d}", "template": made.template,
+                            "target": req.target, "seed": req.seed, "candidate": tried}
+        levels.append({**made.level, "meta": meta})
+        certificates.append(made.certificate)
+        cert = made.certificate
+        assert cert["score"] is not None and cert["steps"] is not None
+        per_level.append({"candidates": tried, "score": cert["score"]["total"],
+                          "steps": cert["steps"], "optimal": cert["optimal"],
+                          "lower_bound": cert["steps"], "template": made.template,
+                          "interlock": made.figures})
+    progress.step(total, total, "done", finished=True)
+    report: BatchReport = {"made": len(levels), "asked": req.count, "levels": per_level,
+                           "rejected": dict(sorted(tally.reasons.items())),
+                           "scored": len(tally.scores)}
+    if shortfall is not None:
+        report["shortfall"] = shortfall
+    return {"format": BATCH_FORMAT, "request": req.to_json(), "levels": levels,
+            "certificates": certificates, "report": report}
+
