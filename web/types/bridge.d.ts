@@ -320,6 +320,15 @@ export interface HoleJson {
   frozen?: number;
 }
 
+/** gridforge.snakes.design.reports.IdeaFigures: An interlock level's idea as the designer measured it (spec 5c, 5d): its proven minimum, pair split bound, beyond-pairs steps, joint steps and longest must-move chain. */
+export interface IdeaFigures {
+  minimum: number;
+  pair_split: number;
+  beyond_pairs: number;
+  joint: number;
+  chain: number;
+}
+
 /** gridforge.snakes.editor.editing.ImportAnswer: What :func:`read_import` read: its kind, the levels, the certificates that hold again (null where one was dropped) and why each was dropped. */
 export interface ImportAnswer {
   kind: string;
@@ -384,7 +393,7 @@ export interface LevelJson {
   meta?: JsonObject;
 }
 
-/** gridforge.snakes.design.reports.LevelReport: What one designed level took (a batch report's ``levels``). */
+/** gridforge.snakes.design.reports.LevelReport: What one designed level took (a batch report's ``levels``); an interlock level's ``candidates`` are the layouts its climbs drew. */
 export interface LevelReport {
   candidates: number;
   score: number;
@@ -392,6 +401,7 @@ export interface LevelReport {
   optimal: boolean;
   lower_bound: number;
   template: string;
+  interlock?: IdeaFigures;
 }
 
 /** gridforge.snakes.game.levelfile.LockJson */

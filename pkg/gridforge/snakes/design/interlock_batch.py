@@ -4,8 +4,10 @@ need each other, for a request with an ``interlock`` field
 
 Each level is one idea of :func:`~gridforge.snakes.design.interlock.build_idea`: climbs of at
 most :data:`ROUNDS` layouts on a seed template (the request's, or for ``mixed`` one drawn
-per climb), each layout measured exactly, until one meets the request's joint steps,
-beyond-pairs steps and must-move chain. The idea is coloured from the request's palette,
+per climb), each layout measured exactly, until one meets the request's joint steps (and
+stays near them: at most the main line's ceiling,
+:func:`~gridforge.snakes.design.board_line.most_joint`), beyond-pairs steps and must-move
+chain. The idea is coloured from the request's palette,
 judged against the rest of the request (portrait, make_way, interaction, a level met
 before) and certified from the climb's proven solution by the designer's
 :func:`~gridforge.snakes.design.certify.certify` under the request (score range and step
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
-from gridforge.snakes.design.board_line import MAX_OCCUPANCY
+from gridforge.snakes.design.board_line import MAX_OCCUPANCY, most_joint
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.interlock import NO_CLOCK, Idea, build_idea
 from gridforge.snakes.design.interlock import Request as IdeaRequest
@@ -103,7 +105,7 @@ def _idea_request(req: Request, template: str, rounds: int, rng: random.Random) 
     most = MAX_STEPS if req.steps_max is None else min(MAX_STEPS, req.steps_max)
     return IdeaRequest(template, _area(ask, lengths), lengths, ask.beyond, ask.joint, ask.chain,
                        rounds=rounds - 1, states=int(req.budgets["exact_states"]),
-                       max_steps=most, steps_per_joint=None)
+                       max_steps=most, steps_per_joint=None, most_joint=most_joint(ask.joint))
 
 
 def _coloured(idea: Idea, palette: Sequence[int], rng: random.Random) -> LevelJson:

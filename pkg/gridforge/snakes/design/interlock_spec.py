@@ -6,7 +6,10 @@ designer's candidate pipeline.
 ``bodies`` short straight bodies on one seed template (spec 6b; ``mixed``: a connected
 template chosen per level from the seed) with at least ``joint`` joint steps (spec 5c),
 ``beyond`` beyond-pairs steps and a must-move chain of ``chain`` (spec 5d), its minimum
-proven.
+proven; its joint steps stay near the depth asked (at most the main line's ceiling,
+:func:`~gridforge.snakes.design.board_line.most_joint`: joint + 3 + joint / 2). A request
+with an interlock field may leave out its ``target``: it then asks no score (the whole
+scale, :data:`ANY_SCORE`).
 
 This module reads the field and checks, at once and with field paths, the rest of the
 request against what the construction can honour: the template (``split`` is two regions,
