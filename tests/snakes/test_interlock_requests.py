@@ -22,7 +22,7 @@ from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.regions import floor_map
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver.puzzle import serial
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from .fixtures import run
@@ -236,3 +236,59 @@ def test_the_command_line_designs_an_interlock_spec_end_to_end(tmp_path, capsys)
     code, _, err = run(["design-levels", "--spec", str(spec), "--out", str(out), "--quiet"],
                        capsys)
     assert code == 2 and "interlock.joint" in err and "Traceback" not in err
+
+
+HONOURED_FIELDS = st.fixed_dictionaries({}, optional={
+    "topology": st.sampled_from(["mixed", "comb", "winding"]),
+    "target": st.sampled_from([30, 40]), "tolerance": st.sampled_from([12, 20]),
+    "bodies": st.fixed_dictionaries({}, optional={
+        "min_length": st.integers(2, 3), "max_length": st.integers(3, 6)}),
+    "coats": st.just(0), "frozen": st.just(0), "locks": st.just(0), "paths": st.just(0),
+    "bridges": st.just(0),
+    "steps": st.tuples(st.none() | st.integers(5, 15), st.none() | st.integers(30, 60)).map(list),
+    "palette": st.lists(st.integers(0, 14), min_size=4, max_size=8, unique=True),
+    "make_way": st.booleans(), "portrait": st.booleans(), "proven": st.booleans(),
+})
+# Fields an interlock request cannot honour, each with the path its refusal names.
+REFUSED_FIELDS = st.sampled_from([
+    ({"topology": "split"}, "topology"), ({"coats": 1}, "coats"), ({"frozen": 1}, "frozen"),
+    ({"locks": 1}, "locks"), ({"paths": "auto"}, "paths"), ({"bridges": 2}, "bridges"),
+    ({"bodies": {"total": 9}}, "bodies.total"), ({"size": {"cells": 30}}, "size.cells"),
+    ({"colors": 2}, "colors"), ({"budgets": {"fast_branches": 9}}, "budgets.fast_branches"),
+    ({"interlock": {"joint": 99}}, "interlock.joint")])
+
+
+@given(fields=HONOURED_FIELDS, refused=st.none() | REFUSED_FIELDS, bodies=st.integers(3, 4),
+       seed=st.integers(0, 50))
+@settings(max_examples=25, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_every_other_field_of_an_interlock_request_is_honoured_or_refused(fields, refused,
+                                                                          bodies, seed):
+    ask = {"bodies": bodies, "joint": 3, "beyond": 0, "chain": 1}
+    request = {**fields, "seed": seed, "count": 1, "budgets": {"candidates": 200},
+               "interlock": ask}
+    if refused is not None:
+        assert refused[1] in issue_paths({**request, **refused[0]})
+        return
+    batch = design_levels(request)
+    event("designed" if batch["levels"] else "shortfall")
+    assert batch["report"]["made"] == 1 or batch["report"]["shortfall"]["reasons"]
+    for level, cert in zip(batch["levels"], batch["certificates"], strict=True):
+        assert_meets(level, cert, ask)
+        colours = [b["colors"][0] for b in level["bodies"]]
+        assert len(set(colours)) == bodies and set(colours) <= set(fields.get("palette", colours))
+        assert not any(key in b for b in level["bodies"] for key in ("frozen", "lock", "key"))
+        assert not level.get("paths") and not level.get("bridges")
+        if "target" in fields:
+            assert abs(cert["score"]["total"] - fields["target"]) <= fields.get("tolerance", 7)
+        low, high = fields.get("steps", [None, None])
+        assert (low is None or cert["steps"] >= low) and (high is None or cert["steps"] <= high)
+        lengths = fields.get("bodies", {})
+        assert all(lengths.get("min_length", 2) <= len(b["cells"]) <= lengths.get("max_length", 5)
+                   for b in level["bodies"])
+        if fields.get("portrait"):
+            assert level["rows"] >= level["cols"]
+        if fields.get("make_way"):
+            assert serial(Game(level_from_json(plain(level)))).status == "not_serial"
+        if fields.get("topology", "mixed") != "mixed":
+            assert level["meta"]["template"] == fields["topology"]
