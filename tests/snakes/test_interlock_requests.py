@@ -22,6 +22,7 @@ from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.regions import floor_map
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver.puzzle import serial
+from gridforge.snakes.solver.search import bfs_optimum
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -53,19 +54,30 @@ def assert_legible_one_board(level: dict[str, Any]) -> None:
     assert level["cols"] <= 10 and level["rows"] <= 16
 
 
+def lifted(level: dict[str, Any]) -> dict[str, Any]:
+    """The level with its freezes and locks lifted (spec 5d's main-region figures)."""
+    out = plain(level)
+    out["bodies"] = [{k: v for k, v in b.items() if k not in ("frozen", "lock", "key")}
+                     for b in out["bodies"]]
+    out["holes"] = [{k: v for k, v in h.items() if k != "frozen"} for h in out["holes"]]
+    return out
+
+
 def assert_meets(level: dict[str, Any], cert: dict[str, Any], ask: dict[str, int]) -> None:
-    """The certificate is proven and holds (replayed, re-proved, rescored by the recheck);
-    the level's figures, measured again from its JSON alone, meet what was asked."""
+    """The certificate is proven and holds (replayed, re-proved, rescored, its witnesses
+    refused, by the recheck); the level's figures of spec 5d (freezes and locks lifted),
+    measured again from its JSON alone, meet what was asked."""
     assert cert["status"] == "verified" and cert["optimal"]
     assert check(plain(level), cert) == []
     game = Game(level_from_json(plain(level)))
     assert game.is_complete(game.replay(cert["solution"])[-1])
-    measured = measure_layout(plain(level), MEASURE_STATES)
+    measured = measure_layout(lifted(level), MEASURE_STATES)
     assert measured is not None
-    assert measured.minimum == cert["steps"]
+    if lifted(level) == plain(level):
+        assert measured.minimum == cert["steps"]
     assert measured.beyond >= ask["beyond"]
     assert measured.joint >= ask["joint"]
-    assert must_move_chain(level_from_json(plain(level))) >= ask["chain"]
+    assert must_move_chain(level_from_json(lifted(level))) >= ask["chain"]
     assert len(level["bodies"]) == ask["bodies"]
     assert_legible_one_board(level)
 
@@ -132,6 +144,31 @@ def test_the_rest_of_an_interlock_request_is_honoured():
         assert cert["score"]["diagnostics"]["interaction_steps"] >= 2
 
 
+@pytest.mark.parametrize(("piece", "field"), [("frozen", "bodies[{}].frozen"),
+                                              ("locks", "bodies[{}].lock"),
+                                              ("paths", "paths[0]")])
+def test_a_piece_asked_is_placed_where_it_costs_at_least_two_steps(piece, field):
+    ask = {"bodies": 3, "joint": 4, "beyond": 1, "chain": 1}
+    batch = design_levels({"topology": "comb", "count": 1, "seed": 1, piece: 1,
+                           "interlock": ask})
+    (level,), (cert,) = batch["levels"], batch["certificates"]
+    assert_meets(level, cert, ask)  # the recheck refuses the witness on the real rules too
+    placed = [i for i, b in enumerate(level["bodies"]) if "frozen" in b or "lock" in b]
+    name = field.format(*placed)
+    assert level["meta"]["piece"] == piece
+    assert [w["mechanic"] for w in cert["witnesses"]] == [name]
+    without = lifted(level)
+    if piece == "paths":
+        assert len(level["paths"]) == 1
+        del without["paths"]
+    else:
+        assert len(placed) == 1 and not level.get("paths")
+    # Its cost, measured here: the minimum with it less the minimum without it.
+    relaxed = bfs_optimum(Game(level_from_json(without)), max_states=2_000_000)
+    assert relaxed is not None and cert["steps"] - relaxed >= 2
+    assert cert["reading"]["piece_cost"] == {name: cert["steps"] - relaxed}
+
+
 def test_a_budget_that_runs_out_says_so_with_its_reasons():
     batch = design_levels({"topology": "comb", "count": 2, "seed": 5,
                            "budgets": {"candidates": 5},
@@ -179,10 +216,14 @@ def issue_paths(request: Any) -> list[str]:
     ({"interlock": {}, "topology": "comb", "bodies": {"min_length": 4}}, "bodies.min_length"),
     ({"interlock": {}, "colors": 2}, "colors"),
     ({"interlock": {"bodies": 4}, "palette": [0, 1, 2]}, "palette"),
-    ({"interlock": {}, "paths": 1}, "paths"),
+    ({"interlock": {}, "paths": 2}, "paths"),
+    ({"interlock": {}, "paths": "auto"}, "paths"),
     ({"interlock": {}, "bridges": "auto"}, "bridges"),
-    ({"interlock": {}, "frozen": 1}, "frozen"),
-    ({"interlock": {}, "locks": 1}, "locks"),
+    ({"interlock": {}, "bridges": 1}, "bridges"),
+    ({"interlock": {}, "frozen": 2}, "frozen"),
+    ({"interlock": {}, "frozen": 1, "locks": 1}, "locks"),
+    ({"interlock": {}, "locks": 1, "paths": 1}, "paths"),
+    ({"interlock": {}, "locks": 1, "gold": 1}, "gold"),
     ({"interlock": {}, "coats": 2}, "coats"),
     ({"interlock": {}, "budgets": {"path_search": 10}}, "budgets.path_search"),
     ({"interlock": {}, "tolerance": 5}, "tolerance"),
@@ -251,8 +292,8 @@ HONOURED_FIELDS = st.fixed_dictionaries({}, optional={
 })
 # Fields an interlock request cannot honour, each with the path its refusal names.
 REFUSED_FIELDS = st.sampled_from([
-    ({"topology": "split"}, "topology"), ({"coats": 1}, "coats"), ({"frozen": 1}, "frozen"),
-    ({"locks": 1}, "locks"), ({"paths": "auto"}, "paths"), ({"bridges": 2}, "bridges"),
+    ({"topology": "split"}, "topology"), ({"coats": 1}, "coats"), ({"frozen": 2}, "frozen"),
+    ({"locks": 1, "paths": 1}, "paths"), ({"paths": "auto"}, "paths"), ({"bridges": 1}, "bridges"),
     ({"bodies": {"total": 9}}, "bodies.total"), ({"size": {"cells": 30}}, "size.cells"),
     ({"colors": 2}, "colors"), ({"budgets": {"fast_branches": 9}}, "budgets.fast_branches"),
     ({"interlock": {"joint": 99}}, "interlock.joint")])

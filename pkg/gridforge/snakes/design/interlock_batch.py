@@ -7,12 +7,14 @@ most :data:`ROUNDS` layouts on a seed template (the request's, or for ``mixed`` 
 per climb), each layout measured exactly, until one meets the request's joint steps (and
 stays near them: at most the main line's ceiling,
 :func:`~gridforge.snakes.design.board_line.most_joint`), beyond-pairs steps and must-move
-chain. The idea is coloured from the request's palette,
-judged against the rest of the request (portrait, make_way, interaction, a level met
-before) and certified from the climb's proven solution by the designer's
-:func:`~gridforge.snakes.design.certify.certify` under the request (score range and step
-range judged there); its certificate's reading carries the idea's measured figures
-(``main_region``, spec 5d). A level whose idea is refused goes on with the next climb.
+chain. The idea is coloured from the request's palette, gets the request's piece (if any)
+where it costs the most steps, at least two, with its witness
+(:mod:`~gridforge.snakes.design.costs`), is judged against the rest of the request
+(portrait, make_way, interaction, a level met before) and is certified from its proven
+solution by the designer's :func:`~gridforge.snakes.design.certify.certify` under the
+request (score range and step range judged there); its certificate's reading carries the
+measured figures (``main_region`` and ``piece_cost``, spec 5d). A level whose idea is
+refused goes on with the next climb.
 
 The budget is counted, never timed: ``budgets.candidates`` layouts a level may draw (a climb
 that fails counts every round), ``budgets.exact_states`` states each exact search may store
@@ -35,9 +37,16 @@ from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.design.board_line import MAX_OCCUPANCY, most_joint
 from gridforge.snakes.design.certify import certify
-from gridforge.snakes.design.interlock import NO_CLOCK, Idea, build_idea
+from gridforge.snakes.design.costs import costly
+from gridforge.snakes.design.interlock import NO_CLOCK, Idea, Measure, build_idea, measure_layout
 from gridforge.snakes.design.interlock import Request as IdeaRequest
-from gridforge.snakes.design.interlock_spec import Interlock, lengths_for, templates_for
+from gridforge.snakes.design.interlock_spec import (
+    PIECES,
+    Interlock,
+    lengths_for,
+    piece_of,
+    templates_for,
+)
 from gridforge.snakes.design.pipeline import SERIAL_STATES, SafetyNetError
 from gridforge.snakes.design.reports import (
     BatchReport,
@@ -47,7 +56,7 @@ from gridforge.snakes.design.reports import (
     Shortfall,
 )
 from gridforge.snakes.design.request import Request
-from gridforge.snakes.game.certfile import BATCH_FORMAT, Certificate
+from gridforge.snakes.game.certfile import BATCH_FORMAT, Certificate, Witness
 from gridforge.snakes.game.level import level_from_json, level_sha256
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.rules import Game
@@ -87,6 +96,7 @@ class _Made:
     certificate: Certificate
     template: str
     figures: IdeaFigures
+    piece: str | None  # the kind of piece placed (meta.piece, as the main line's)
 
 
 def _area(ask: Interlock, lengths: Sequence[int]) -> int:
@@ -120,13 +130,58 @@ def _coloured(idea: Idea, palette: Sequence[int], rng: random.Random) -> LevelJs
     return data
 
 
-def _judged(req: Request, idea: Idea, data: LevelJson) -> str | None:
-    """Why the level of ``idea`` misses a part of the request the climb does not aim at
-    (None: it meets them)."""
+@dataclass(frozen=True)
+class _Board:
+    """An idea's level with the request's piece on it (when it asks one): its solution
+    (proven minimal), the main region's figures (spec 5d: freezes and locks lifted, terrain
+    kept), the piece's witness and cost."""
+
+    data: LevelJson
+    solution: tuple[tuple[int, str, str], ...]
+    measure: Measure
+    witnesses: list[Witness]
+    piece_cost: dict[str, int]
+    piece: str | None = None  # the kind of piece placed (a request field: frozen, locks...)
+
+
+def _placed(req: Request, idea: Idea, data: LevelJson) -> _Board | str:
+    """The level of ``idea`` (coloured: ``data``) with the request's piece placed where it
+    costs the most steps, at least two (:func:`~gridforge.snakes.design.costs.costly`); or
+    why not (``piece``: no placement costs that much, or paint that leaves the level
+    shallower than asked)."""
+    piece = piece_of({name: getattr(req, name) for name in PIECES})
+    if piece is None:
+        return _Board(data, idea.measure.solution, idea.measure, [], {})
+    states = int(req.budgets["exact_states"])
+    placed = costly(data, piece, idea.measure.minimum, states=states)
+    if placed is None:
+        return "piece"
+    measure = idea.measure
+    if piece == "paths":
+        # Terrain stays in spec 5d's figures (mechanics are lifted): measured again.
+        again = measure_layout(placed.level, states)
+        ask = req.interlock
+        assert ask is not None
+        if again is None or again.minimum != placed.minimum or again.beyond < ask.beyond or \
+                again.joint < ask.joint or again.chain < ask.chain:
+            return "piece"
+        measure = again
+    # The idea's own minimal solution is a witness: shorter than the level's minimum with a
+    # freeze, lock or paint, so the real rules refuse it.
+    witnesses: list[Witness] = [{"mechanic": placed.mechanic,
+                                 "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
+    return _Board(placed.level, placed.solution, measure, witnesses,
+                  {placed.mechanic: placed.cost}, piece)
+
+
+def _judged(req: Request, board: _Board) -> str | None:
+    """Why ``board`` misses a part of the request the climb does not aim at (None: it
+    meets them)."""
+    data = board.data
     if req.portrait and data["cols"] > data["rows"]:
         return "portrait"
     game = Game(level_from_json(data))
-    minimum = idea.measure.minimum
+    minimum = len(board.solution)
     if req.steps_min is not None and minimum < req.steps_min:
         return "steps"
     if req.interaction_min is not None and minimum - Solver(game).bound(
@@ -137,13 +192,12 @@ def _judged(req: Request, idea: Idea, data: LevelJson) -> str | None:
     return None
 
 
-def _certified(req: Request, idea: Idea, data: LevelJson, tally: _Tally
-               ) -> Certificate | str:
-    """The certificate of ``data`` from the idea's proven solution, judged under the
-    request; or why it is refused (``unproven``, ``score_low``, ``score_high``, ``steps``)."""
-    steps = [list(s) for s in idea.measure.solution]
+def _certified(req: Request, board: _Board, tally: _Tally) -> Certificate | str:
+    """The certificate of ``board`` from its proven solution, judged under the request; or
+    why it is refused (``unproven``, ``score_low``, ``score_high``, ``steps``)."""
+    steps = [list(s) for s in board.solution]
     proof = int(PROOF_SHARE * int(req.budgets["exact_states"]))
-    cert = certify(level_from_json(data), solution=steps, max_states=proof,
+    cert = certify(level_from_json(board.data), solution=steps, max_states=proof,
                    max_seconds=NO_CLOCK, request=req.to_json())
     if not cert["optimal"] or cert["steps"] != len(steps):
         return "unproven"
@@ -154,11 +208,15 @@ def _certified(req: Request, idea: Idea, data: LevelJson, tally: _Tally
         if total is None or abs(total - req.target) <= req.tolerance:
             return "steps"
         return "score_low" if total < req.target else "score_high"
-    m = idea.measure
+    m = board.measure
     if "reading" in cert:
         assert req.interlock is not None
         cert["reading"]["main_region"] = {"beyond_pairs": m.beyond, "chain": m.chain,
                                           "joint": m.joint, "bodies": req.interlock.bodies}
+        if board.piece_cost:
+            cert["reading"]["piece_cost"] = board.piece_cost
+    if board.witnesses:
+        cert["witnesses"] = board.witnesses
     return cert
 
 
@@ -171,18 +229,22 @@ def _taken(req: Request, idea: Idea, template: str, rng: random.Random, seen: se
         tally.reject("duplicate")
         return None
     seen.add(sha)
-    why = _judged(req, idea, data)
-    cert = _certified(req, idea, data, tally) if why is None else why
+    board = _placed(req, idea, data)
+    if isinstance(board, str):
+        tally.reject(board)
+        return None
+    why = _judged(req, board)
+    cert = _certified(req, board, tally) if why is None else why
     if isinstance(cert, str):
         tally.reject(cert)
         return None
-    if accept is not None and accept(data, cert):
+    if accept is not None and accept(board.data, cert):
         tally.reject("rules")
         return None
-    m = idea.measure
+    m = board.measure
     figures: IdeaFigures = {"minimum": m.minimum, "pair_split": m.pair_split,
                             "beyond_pairs": m.beyond, "joint": m.joint, "chain": m.chain}
-    return _Made(data, cert, template, figures)
+    return _Made(board.data, cert, template, figures, board.piece)
 
 
 def _level(req: Request, k: int, seen: set[str], tally: _Tally, progress: Progress,
@@ -248,6 +310,8 @@ def design_interlocked(req: Request, progress: Progress = NO_PROGRESS,
             break
         meta: JsonObject = {"id": f"design-{req.seed}-{k + 1:04d}", "template": made.template,
                             "target": req.target, "seed": req.seed, "candidate": tried}
+        if made.piece is not None:
+            meta["piece"] = made.piece
         levels.append({**made.level, "meta": meta})
         certificates.append(made.certificate)
         cert = made.certificate

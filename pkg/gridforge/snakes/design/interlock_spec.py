@@ -14,16 +14,18 @@ scale, :data:`ANY_SCORE`).
 This module reads the field and checks, at once and with field paths, the rest of the
 request against what the construction can honour: the template (``split`` is two regions,
 never one board), fixed sizes and total body cells (the template's recommended sizes and the
-template's body lengths decide them), mechanics and terrain (none: an idea is built without
-them), colours (one outer colour a body), and the budgets the construction counts
-(``candidates``: layouts a level may measure; ``exact_states``: the states of each exact
-search; ``level_seconds``: the safety net). Everything else of the request is honoured by
-the builder (:mod:`~gridforge.snakes.design.interlock_batch`): the score's target and
-tolerance, the step range, the palette, the body lengths, ``make_way``, ``binding``,
-``proven``, ``portrait`` and ``interaction.min``.
+template's body lengths decide them), mechanics and terrain (at most one piece a level: one
+frozen body, frozen hole, silver lock or painted cell, placed where it costs steps; no
+coats, gold locks or bridges), colours (one outer colour a body), and the budgets the
+construction counts (``candidates``: layouts a level may measure; ``exact_states``: the
+states of each exact search; ``level_seconds``: the safety net). Everything else of the
+request is honoured by the builder (:mod:`~gridforge.snakes.design.interlock_batch`): the
+score's target and tolerance, the step range, the palette, the body lengths, ``make_way``,
+``binding``, ``proven``, ``portrait`` and ``interaction.min``.
 
 Public names: :class:`Interlock`, :func:`parse_interlock`, :func:`check_interlock`,
-:func:`templates_for`, :func:`lengths_for`, :data:`INTERLOCK_BUDGETS`, :data:`ANY_SCORE`.
+:func:`templates_for`, :func:`lengths_for`, :func:`piece_of`, :data:`INTERLOCK_BUDGETS`,
+:data:`ANY_SCORE`, :data:`PIECES`.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.interlock import LENGTHS
 from gridforge.snakes.design.templates import TEMPLATES
 
-__all__ = ["ANY_SCORE", "INTERLOCK_BUDGETS", "INTERLOCK_KEYS", "Interlock", "check_interlock",
-           "lengths_for", "parse_interlock", "templates_for"]
+__all__ = ["ANY_SCORE", "INTERLOCK_BUDGETS", "INTERLOCK_KEYS", "PIECES", "Interlock",
+           "check_interlock", "lengths_for", "parse_interlock", "piece_of", "templates_for"]
 
 INTERLOCK_KEYS = ("bodies", "joint", "beyond", "chain")
 # Bounds of what one request may ask. Bodies: three make an interlock, six is the most the
@@ -56,9 +58,18 @@ INTERLOCK_BUDGETS: dict[str, float] = {"candidates": 1800, "exact_states": 40_00
                                        "level_seconds": 300.0}
 # A request without a target asks no score: the whole 0..100 scale (target 50, tolerance 50).
 ANY_SCORE = (50.0, 50.0)
-# Fields of a request that put mechanics or terrain on a level: none fit an idea, which is
-# built and measured without them.
-PIECE_FIELDS = ("coats", "frozen", "frozen_holes", "locks", "gold", "paths", "bridges")
+# Fields of a request that put mechanics or terrain on a level. An idea is built without
+# them; then one piece of these may be placed where it costs steps (costs.PIECES, in order)...
+PIECES = ("frozen", "frozen_holes", "locks", "paths")
+# ... and none of these, each for its reason.
+NO_PIECES = {
+    "coats": "a coat would change the colours the idea was measured with",
+    "gold": "a gold lock needs two key bodies besides the locked one",
+    # Measured (docs/snakes-designer.md): on 24 ideas of 3 bodies on comb, winding, island,
+    # cross, twin and courtyard boards no bridge placement saved two steps.
+    "bridges": "no bridge saves two steps where short straight bodies interlock (none on "
+               "24 ideas measured), so it would bind nothing",
+}
 
 
 @dataclass(frozen=True)
@@ -168,12 +179,34 @@ def check_interlock(bad: Issues, ask: Interlock, asked: Asked, budgets: JsonObje
     if asked.palette < ask.bodies:
         bad.add("palette", "too_few", f"{ask.bodies} bodies need {ask.bodies} colours, the "
                                       f"palette holds {asked.palette}")
-    for name in PIECE_FIELDS:
-        piece = asked.pieces.get(name)
-        if piece not in (None, 0):
-            bad.add(name, "interlock", f"an interlock level is built without mechanics or "
-                                       f"terrain: {name} must be 0 or absent, got {piece!r}")
+    _check_pieces(bad, asked.pieces)
     for key in sorted(budgets):
         if key not in INTERLOCK_BUDGETS:
             bad.add(f"budgets.{key}", "interlock",
                     f"interlock counts only {', '.join(INTERLOCK_BUDGETS)}: give no {key}")
+
+
+def _check_pieces(bad: Issues, pieces: dict[str, int | str | None]) -> None:
+    """At most one of :data:`PIECES`, and that one once; none of :data:`NO_PIECES`."""
+    for name, why in NO_PIECES.items():
+        if pieces.get(name) not in (None, 0):
+            bad.add(name, "interlock", f"an interlock level takes no {name} ({why}): {name} "
+                                       f"must be 0 or absent, got {pieces.get(name)!r}")
+    first: str | None = None
+    for name in PIECES:
+        count = pieces.get(name)
+        if count in (None, 0):
+            continue
+        if count != 1:
+            bad.add(name, "interlock", f"an interlock level carries at most one piece, placed "
+                                       f"where it costs steps: {name} must be 0 or 1, got "
+                                       f"{count!r}")
+        elif first is not None:
+            bad.add(name, "interlock", f"an interlock level carries at most one piece: "
+                                       f"{first} is 1 already")
+        first = first or name
+
+
+def piece_of(pieces: dict[str, int | str | None]) -> str | None:
+    """The one piece a checked interlock request asks on every level (None: none)."""
+    return next((name for name in PIECES if pieces.get(name) == 1), None)
