@@ -265,9 +265,10 @@ def test_the_command_line_designs_an_interlock_spec_end_to_end(tmp_path, capsys)
     request = {"topology": "comb", "count": 1, "seed": 4,
                "interlock": {"bodies": 3, "joint": 3, "beyond": 1, "chain": 1}}
     spec.write_text(json.dumps(request), encoding="utf-8")
-    code, _, err = run(["design-levels", "--spec", str(spec), "--out", str(out), "--quiet"],
-                       capsys)
+    code, said, err = run(["design-levels", "--spec", str(spec), "--out", str(out), "--quiet"],
+                          capsys)
     assert code == 0, err
+    assert "minimum proven; joint " in said and "beyond-pairs" in said
     batch = json.loads(out.read_text(encoding="utf-8"))
     assert batch["request"]["interlock"] == request["interlock"]
     assert_meets(batch["levels"][0], batch["certificates"][0], request["interlock"])

@@ -26,13 +26,18 @@ def print_batch(batch: DesignedBatch, out: str, seconds: float, *,
     """
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
-    for level, cert in zip(batch["levels"], batch["certificates"], strict=True):
+    rows = batch["report"]["levels"]
+    for k, (level, cert) in enumerate(zip(batch["levels"], batch["certificates"], strict=True)):
         bound = ("minimum proven" if cert["optimal"]
                  else f"lower bound {cert['lower_bound']}, minimum unproven")
         meta = level.get("meta", {})
         score = cert["score"]["total"] if cert["score"] is not None else None
+        idea = rows[k].get("interlock") if k < len(rows) else None
+        depth = "" if idea is None else (
+            f"; joint {idea['joint']}, beyond-pairs {idea['beyond_pairs']}, chain "
+            f"{idea['chain']}" + (f", {meta['piece']}" if "piece" in meta else ""))
         print(f"{meta.get('id')}: score {score}, "
-              f"{meta.get('template')}, {cert['steps']} steps ({bound})", file=stdout)
+              f"{meta.get('template')}, {cert['steps']} steps ({bound}{depth})", file=stdout)
     report = batch["report"]
     print(f"{report['made']}/{report['asked']} levels in {seconds:.1f} s -> {out}", file=stdout)
     if "shortfall" not in report:
