@@ -14,7 +14,8 @@ where it costs the most steps, at least two, with its witness
 solution by the designer's :func:`~gridforge.snakes.design.certify.certify` under the
 request (score range and step range judged there); its certificate's reading carries the
 measured figures (``main_region`` and ``piece_cost``, spec 5d). A level whose idea is
-refused goes on with the next climb.
+refused goes on with a climb beside it (a layout or a few away: mostly one that meets
+the whole request), and after a climb that meets nothing with a fresh one.
 
 The budget is counted, never timed: ``budgets.candidates`` layouts a level may draw (a climb
 that fails counts every round), ``budgets.exact_states`` states each exact search may store
@@ -28,17 +29,25 @@ Public names: :func:`design_interlocked`, :data:`ROUNDS`.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.design.board_line import MAX_OCCUPANCY, most_joint
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.costs import costly
-from gridforge.snakes.design.interlock import NO_CLOCK, Idea, Measure, build_idea, measure_layout
+from gridforge.snakes.design.interlock import (
+    NO_CLOCK,
+    Idea,
+    Measure,
+    build_idea,
+    continue_idea,
+    measure_layout,
+)
 from gridforge.snakes.design.interlock import Request as IdeaRequest
 from gridforge.snakes.design.interlock_spec import (
     PIECES,
@@ -66,6 +75,7 @@ from gridforge.snakes.solver.search import Solver
 __all__ = ["ROUNDS", "design_interlocked"]
 
 ROUNDS = 600  # layouts of one climb: a fresh shape, its kicks, and some of a second shape
+NEIGHBOUR_ROUNDS = 200  # layouts of a climb beside a refused idea
 PROOF_SHARE = 1.5  # the certificate's re-proof may store this many times a climb's states
 MAX_STEPS = 100  # certificate steps of any interlock level (legibility, as the main line's)
 # Room grows with the depth asked (a board of 24 floor cells and 2 more a joint step, at most
@@ -256,6 +266,8 @@ def _level(req: Request, k: int, seen: set[str], tally: _Tally, progress: Progre
                  if lengths_for(t, req.min_length, req.max_length)]
     deadline = time.monotonic() + float(req.budgets["level_seconds"])
     tried = climb = 0
+    held: _Climbed | None = None  # the last idea refused: the next climb starts beside it
+    ideas: set[str] = set()  # the layouts met so far, as the climb made them
     while tried < budget:
         progress.step(k * budget + tried, total, f"level {k + 1}/{req.count}",
                       level=k + 1, levels=req.count)
@@ -267,18 +279,53 @@ def _level(req: Request, k: int, seen: set[str], tally: _Tally, progress: Progre
                 "(lower budgets.candidates, or raise budgets.level_seconds)")
         rng = random.Random(f"gridforge.snakes.interlock/{req.seed}/{k}/{climb}")
         climb += 1
-        template = rng.choice(templates)
-        rounds = min(ROUNDS, budget - tried)
-        idea = build_idea(_idea_request(req, template, rounds, rng), rng)
-        if idea is None:
-            tried += rounds
+        got = _climb(req, held, templates, budget - tried, rng, ideas)
+        tried += got.spent
+        if got.idea is None:
+            held = None
             tally.reject("no_idea")
             continue
-        tried += idea.tried
-        made = _taken(req, idea, template, rng, seen, tally, accept)
+        ideas.add(_digest(got.idea.level_json()))
+        made = _taken(req, got.idea, got.template, rng, seen, tally, accept)
         if made is not None:
             return made, tried
+        held = got
     return None, tried
+
+
+@dataclass(frozen=True)
+class _Climbed:
+    """One climb: the idea it met (None: none), on which template, what it asked, and the
+    layouts it drew."""
+
+    idea: Idea | None
+    template: str
+    ask: IdeaRequest
+    spent: int
+
+
+def _digest(data: LevelJson) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def _climb(req: Request, held: _Climbed | None, templates: Sequence[str], left: int,
+           rng: random.Random, ideas: set[str]) -> _Climbed:
+    """A climb of at most ``left`` layouts: beside ``held`` (the last idea refused, its
+    neighbours a layout no climb met before: :func:`~gridforge.snakes.design.interlock.
+    continue_idea`, at most :data:`NEIGHBOUR_ROUNDS`) when there is one, else a fresh climb on
+    a template drawn from ``templates``. An idea refused for its piece, score or steps
+    mostly has a neighbour that meets the whole request a few layouts away, where a fresh
+    climb draws hundreds."""
+    if held is not None and held.idea is not None:
+        rounds = min(NEIGHBOUR_ROUNDS, left)
+        ask = replace(held.ask, rounds=rounds - 1)
+        idea = continue_idea(ask, held.idea, rng, lambda data: _digest(data) not in ideas)
+        return _Climbed(idea, held.template, ask, rounds if idea is None else idea.tried)
+    template = rng.choice(list(templates))
+    rounds = min(ROUNDS, left)
+    ask = _idea_request(req, template, rounds, rng)
+    idea = build_idea(ask, rng)
+    return _Climbed(idea, template, ask, rounds if idea is None else idea.tried)
 
 
 def design_interlocked(req: Request, progress: Progress = NO_PROGRESS,
