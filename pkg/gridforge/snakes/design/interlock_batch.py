@@ -30,9 +30,10 @@ Public names: :func:`design_interlocked`, :data:`ROUNDS`.
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from gridforge.jsontypes import JsonObject
@@ -56,7 +57,7 @@ from gridforge.snakes.design.interlock_spec import (
     piece_of,
     templates_for,
 )
-from gridforge.snakes.design.pipeline import SERIAL_STATES, SafetyNetError
+from gridforge.snakes.design.pipeline import SERIAL_STATES, Accept, SafetyNetError
 from gridforge.snakes.design.reports import (
     BatchReport,
     DesignedBatch,
@@ -82,9 +83,6 @@ MAX_STEPS = 100  # certificate steps of any interlock level (legibility, as the 
 # 40: depth comes from crowding, not room, docs/snakes-interlock.md), and is at least what
 # keeps body cells and holes on MAX_OCCUPANCY of the floor.
 BASE_AREA, AREA_PER_JOINT, MOST_AREA = 24, 2, 40
-
-# A caller's own rules on a level about to be taken, as pipeline.Accept.
-Accept = Callable[[LevelJson, Certificate], list[str]]
 
 
 @dataclass
@@ -113,7 +111,7 @@ def _area(ask: Interlock, lengths: Sequence[int]) -> int:
     """The floor cells an idea of ``lengths`` asking ``ask.joint`` joint steps gets."""
     room = min(BASE_AREA + AREA_PER_JOINT * ask.joint, MOST_AREA)
     crowd = sum(lengths) + len(lengths)  # body cells and one hole a body
-    return max(room, -(-crowd * 100 // round(MAX_OCCUPANCY * 100)))
+    return max(room, math.ceil(round(crowd / MAX_OCCUPANCY, 6)))
 
 
 def _idea_request(req: Request, template: str, rounds: int, rng: random.Random) -> IdeaRequest:
