@@ -5,14 +5,25 @@ default budgets (or ``--candidates``).
 
     .venv/bin/python bench/interlock_requests.py --topologies comb winding mixed \
         --bodies 3 --joint 4 --beyond 1 --chain 1 --seeds 1 2 3 --count 2 [--piece locks]
+
+``--bridges`` instead measures why an interlock request refuses ``bridges``: per template and
+seed (0..5), a climb of 300 layouts for 3 bodies (joint 4, beyond-pairs 1, chain 1, 32
+cells), and whether any bridge placement on its idea saves at least two steps
+(``costs.costly``).
+
+    .venv/bin/python bench/interlock_requests.py --bridges --topologies comb winding island \
+        cross twin courtyard pillars
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from typing import Any
 
+from gridforge.snakes.design.costs import costly
+from gridforge.snakes.design.interlock import LENGTHS, Request, build_idea
 from gridforge.snakes.design.pipeline import design_levels
 
 
@@ -43,6 +54,24 @@ def one(topology: str, seed: int, a: argparse.Namespace) -> tuple[int, float]:
     return report["made"], cpu
 
 
+def bridges(templates: list[str]) -> None:
+    """Print, per template, the ideas met and those where a bridge saves two steps."""
+    say("| template | ideas | a bridge saves >= 2 steps | CPU s |")
+    say("| --- | --- | --- | --- |")
+    for template in templates:
+        ideas = saved = 0
+        started = time.process_time()
+        for seed in range(6):
+            rng = random.Random(seed)
+            lengths = tuple(rng.choice(LENGTHS[template]) for _ in range(3))
+            idea = build_idea(Request(template, 32, lengths, 1, 4, 1, rounds=300), rng)
+            if idea is None:
+                continue
+            ideas += 1
+            saved += costly(idea.level_json(), "bridges", idea.measure.minimum) is not None
+        say(f"| {template} | {ideas} | {saved} | {time.process_time() - started:.1f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--topologies", nargs="+", default=["comb", "winding", "mixed"])
@@ -54,7 +83,11 @@ def main() -> None:
     ap.add_argument("--chain", type=int, default=1)
     ap.add_argument("--piece", choices=["frozen", "frozen_holes", "locks", "paths"])
     ap.add_argument("--candidates", type=int, default=None)
+    ap.add_argument("--bridges", action="store_true", help="the bridge probe (see above)")
     a = ap.parse_args()
+    if a.bridges:
+        bridges(a.topologies)
+        return
     say(f"bodies {a.bodies}, joint {a.joint}, beyond-pairs {a.beyond}, chain {a.chain}, "
         f"piece {a.piece or '-'}, count {a.count}")
     say("| topology | seed | made | CPU s | levels (template:steps/joint/beyond/chain/layouts) "

@@ -65,10 +65,11 @@ PIECES = ("frozen", "frozen_holes", "locks", "paths")
 NO_PIECES = {
     "coats": "a coat would change the colours the idea was measured with",
     "gold": "a gold lock needs two key bodies besides the locked one",
-    # Measured (docs/snakes-designer.md): on 24 ideas of 3 bodies on comb, winding, island,
-    # cross, twin and courtyard boards no bridge placement saved two steps.
+    # Measured (bench/interlock_requests.py --bridges, docs/snakes-designer.md): on 17 ideas
+    # of 3 bodies on comb, winding, island, cross, twin and courtyard boards (and 8 more comb
+    # ideas at joint 6) no bridge placement saved two steps.
     "bridges": "no bridge saves two steps where short straight bodies interlock (none on "
-               "24 ideas measured), so it would bind nothing",
+               "25 ideas measured), so it would bind nothing",
 }
 
 
