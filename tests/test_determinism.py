@@ -35,6 +35,14 @@ def test_a_backward_built_target_100_level_has_pinned_bytes():
     assert digest(batch) == SNAKES_TARGET_100
 
 
+def test_an_interlock_batch_has_pinned_bytes():
+    # Levels on one board (issue 50): the climb, its exact measures, colours and certificate.
+    batch = design_levels({"topology": "comb", "count": 1, "seed": 3,
+                           "interlock": {"bodies": 3, "joint": 4, "beyond": 1, "chain": 1}})
+    assert batch["report"]["made"] == 1
+    assert digest(batch) == SNAKES_INTERLOCK
+
+
 def test_main_line_levels_have_pinned_bytes():
     # A lesson (3), levels built from motifs with a mechanic's return (22), the coloured-path
     # and bridge lessons (42, 48) and one near the top (1995).
@@ -61,6 +69,7 @@ def test_a_mines_run_transcript_has_pinned_bytes():
 
 SNAKES_BATCH = "f770270c94bce0a9909a635c856a8704909e7d83c19c36836f13637c3d16053c"
 SNAKES_TARGET_100 = "368b7247adff6b9391fa71884bfa5130e554b9a6e3aabb66f52f7c9127bc18b1"
+SNAKES_INTERLOCK = "140a9348c74208d1076083c63f106222a67791a68c79cf56e2db0cbec76a8fd8"
 SNAKES_MAINLINE = "0549817259424d832ce9ce054b267571e4a9ad4af5b561863c0fd45b4bab06df"
 MINES_BOARDS = "74141cffc1e46ce4680888224398d71794b4427ceed4cff8fa969138efe201f3"
 MINES_RUN = "c56872503fbbce5bca7014e4471e4e326b74fa1fbe6d500496f8cbb4ab856afc"

@@ -2,7 +2,8 @@
 field): levels on one board whose bodies need each other, each certified proven-minimal, its
 figures of spec 5d measured again here (not read from the builder's report), the same bytes
 for the same request, the rest of the request honoured or refused at once with a field path,
-and the CLI and the editor's design call end to end."""
+and the CLI and the editor's design call end to end. The searches are CPython's (search_heavy);
+inside Pyodide tests/test_determinism.py pins an interlock batch's bytes."""
 
 from __future__ import annotations
 
@@ -82,6 +83,7 @@ def assert_meets(level: dict[str, Any], cert: dict[str, Any], ask: dict[str, int
     assert_legible_one_board(level)
 
 
+@pytest.mark.search_heavy
 def test_an_interlock_request_builds_every_level_proven_and_as_deep_as_asked(comb_batch):
     batch = comb_batch
     assert batch["report"]["made"] == 2 and "shortfall" not in batch["report"]
@@ -102,6 +104,7 @@ def test_an_interlock_request_builds_every_level_proven_and_as_deep_as_asked(com
         assert cert["reading"]["joint_steps"] == measured.joint
 
 
+@pytest.mark.search_heavy
 def test_the_same_interlock_request_gives_the_same_bytes(comb_batch):
     again = design_levels(json.loads(json.dumps(COMB)))
     assert json.dumps(again, sort_keys=True) == json.dumps(comb_batch, sort_keys=True)
@@ -109,12 +112,14 @@ def test_the_same_interlock_request_gives_the_same_bytes(comb_batch):
     assert other["levels"][0] != comb_batch["levels"][0]
 
 
+@pytest.mark.search_heavy
 def test_a_batch_of_interlock_levels_reads_back_and_its_certificates_recheck(comb_batch):
     assert check_batch(comb_batch)["request"] == comb_batch["request"]
     assert parse_request(comb_batch["request"]).to_json() == comb_batch["request"]
     assert check_file_certificates(comb_batch) == 2
 
 
+@pytest.mark.search_heavy
 def test_mixed_chooses_a_connected_template_per_level():
     ask = {"bodies": 3, "joint": 3, "beyond": 0, "chain": 1}
     batch = design_levels({"topology": "mixed", "count": 3, "seed": 3, "interlock": ask})
@@ -125,6 +130,7 @@ def test_mixed_chooses_a_connected_template_per_level():
     assert "split" not in templates_for("mixed")
 
 
+@pytest.mark.search_heavy
 def test_the_rest_of_an_interlock_request_is_honoured():
     request = {"topology": "winding", "count": 2, "seed": 2, "target": 42, "tolerance": 6,
                "palette": [1, 3, 5, 7], "steps": {"min": 15, "max": 40}, "portrait": True,
@@ -144,6 +150,7 @@ def test_the_rest_of_an_interlock_request_is_honoured():
         assert cert["score"]["diagnostics"]["interaction_steps"] >= 2
 
 
+@pytest.mark.search_heavy
 @pytest.mark.parametrize(("piece", "field"), [("frozen", "bodies[{}].frozen"),
                                               ("locks", "bodies[{}].lock"),
                                               ("paths", "paths[0]")])
@@ -180,6 +187,7 @@ def test_a_budget_that_runs_out_says_so_with_its_reasons():
     assert report["shortfall"]["reasons"] == {"no_idea": 1}
 
 
+@pytest.mark.search_heavy
 def test_an_interlock_request_stops_when_the_progress_sink_asks():
     seen: list[tuple[int, int]] = []
 
@@ -260,6 +268,7 @@ def test_any_bad_interlock_value_is_refused_naming_its_path(bad):
     assert f"interlock.{key}" in issue_paths({"interlock": ask})
 
 
+@pytest.mark.search_heavy
 def test_the_command_line_designs_an_interlock_spec_end_to_end(tmp_path, capsys):
     spec, out = tmp_path / "spec.json", tmp_path / "batch.json"
     request = {"topology": "comb", "count": 1, "seed": 4,
@@ -300,6 +309,7 @@ REFUSED_FIELDS = st.sampled_from([
     ({"interlock": {"joint": 99}}, "interlock.joint")])
 
 
+@pytest.mark.search_heavy
 @given(fields=HONOURED_FIELDS, refused=st.none() | REFUSED_FIELDS, bodies=st.integers(3, 4),
        seed=st.integers(0, 50))
 @settings(max_examples=25, deadline=None, database=None,
