@@ -4,9 +4,13 @@ step 1 "条件检查"; spec sections 7 and 8).
 Every field of a request is checked at once, with a field path, and so is what the fields
 allow together (more colours than bodies, a step range no level can meet, a score target the
 fixed parameters cannot reach, computed from the score's own weights, a fixed size the template
-cannot fill). Nothing is generated for a bad request. The format names of the designer's files
-and the default tolerance are defined once: here, or in :mod:`gridforge.snakes.solver.certificate`
-for the two formats the game itself reads (batches and certificates).
+cannot fill). Nothing is generated for a bad request. An ``interlock`` field asks for levels
+on one board whose bodies need each other instead; what the rest of such a request may ask
+is checked by :mod:`~gridforge.snakes.design.interlock_spec`.
+
+The format names of the designer's files and the default tolerance are defined once: here, or
+in :mod:`gridforge.snakes.solver.certificate` for the two formats the game itself reads
+(batches and certificates).
 """
 
 from __future__ import annotations
