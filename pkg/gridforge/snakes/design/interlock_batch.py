@@ -20,7 +20,7 @@ the whole request), and after a climb that meets nothing with a fresh one.
 The budget is counted, never timed: ``budgets.candidates`` layouts a level may draw (a climb
 that fails counts every round), ``budgets.exact_states`` states each exact search may store
 (the certificate's re-proof half as many again). ``budgets.level_seconds`` is a safety net
-only (:class:`~gridforge.snakes.design.pipeline.SafetyNetError`). Every random choice comes
+only (:class:`~gridforge.snakes.design.batch_rules.SafetyNetError`). Every random choice comes
 from ``random.Random`` seeded by the request's seed, the level and the climb, so the same
 request gives the same bytes.
 
@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 
 from gridforge.jsontypes import JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
+from gridforge.snakes.design.batch_rules import SERIAL_STATES, Accept, SafetyNetError
 from gridforge.snakes.design.board_line import MAX_OCCUPANCY, most_joint
 from gridforge.snakes.design.certify import certify
 from gridforge.snakes.design.costs import costly
@@ -57,7 +58,6 @@ from gridforge.snakes.design.interlock_spec import (
     piece_of,
     templates_for,
 )
-from gridforge.snakes.design.pipeline import SERIAL_STATES, Accept, SafetyNetError
 from gridforge.snakes.design.reports import (
     BatchReport,
     DesignedBatch,

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,6 +61,7 @@ from gridforge.errors import GridforgeError, ValidationError
 from gridforge.jsontypes import Json, JsonObject
 from gridforge.progress import NO_PROGRESS, Progress
 from gridforge.snakes.design.backward import Plan, unsolve
+from gridforge.snakes.design.batch_rules import SERIAL_STATES, Accept, SafetyNetError
 from gridforge.snakes.design.console import print_batch
 from gridforge.snakes.design.files import write_json
 from gridforge.snakes.design.layout import (
@@ -91,7 +91,6 @@ from gridforge.snakes.solver.search import SearchResult, Solver, shorten
 __all__ = ["Candidate", "SafetyNetError", "command", "design_levels", "parse_request"]
 
 PROVEN_EXTRA = 12  # candidates tried after an unproven success, for a proven one
-SERIAL_STATES = 200_000  # states the exact "one body at a time" decision may store
 WITNESS_STATES = 20_000  # states each mechanic's witness search may store
 PAIR_STATES = 5_000  # states of each pair of the pairwise bound
 BLOCKED_PLACEMENTS = 12  # body placements a make-way candidate may try
@@ -99,16 +98,6 @@ BLOCKED_PLACEMENTS = 12  # body placements a make-way candidate may try
 # Both scale with budgets.shorten_states (RESTART_STATES is its default: the largest restart).
 QUICK_RESTARTS = ((3, 1, 15_000),)
 RESTART_STATES = max(states for _, _, states in RESTARTS)
-
-
-# A caller's own rules on a level about to be taken (its JSON without meta, its certificate):
-# the faults found, none when it may be taken.
-Accept = Callable[[LevelJson, Certificate], list[str]]
-
-
-class SafetyNetError(GridforgeError):
-    """A wall-clock safety net fired. What a level gets is decided by work budgets (candidates,
-    states) alone; a run that hits a seconds cap stops instead of writing other bytes."""
 
 
 def _safety_net(result: SearchResult, what: str) -> None:
