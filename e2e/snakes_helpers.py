@@ -19,12 +19,23 @@ DEVICES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
 }
+SITE_LEVELS = ROOT / "build" / "site" / "levels"  # the main line as the page serves it
 DIRS = {"U": (0, -1), "D": (0, 1), "L": (-1, 0), "R": (1, 0)}
 
 
 def mainline() -> dict[str, Any]:
     """The shipped first block: ``levels`` and ``certificates`` of levels 1-25."""
     return json.loads(BLOCK.read_text())
+
+
+def site_levels() -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
+    """Every main-line level the built site serves: its number, level and certificate."""
+    index = json.loads((SITE_LEVELS / "index.json").read_text())
+    for entry in index["blocks"]:
+        block = json.loads((SITE_LEVELS / entry["file"]).read_text())
+        for k, (level, certificate) in enumerate(
+                zip(block["levels"], block["certificates"], strict=True)):
+            yield entry["first"] + k, level, certificate
 
 
 @contextmanager

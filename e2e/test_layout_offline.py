@@ -17,16 +17,20 @@ from gridforge.snakes.game.mainline import mainline_level
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import READY_TIMEOUT_MS, open_page, wait_idle
-from .snakes_helpers import DEVICES, board, device_page, goto_ready, play_by_keys, wait_level
-
-LEVELS_DIR = Path(__file__).resolve().parent.parent / "build" / "site" / "levels"
+from .snakes_helpers import (
+    DEVICES,
+    SITE_LEVELS,
+    board,
+    device_page,
+    goto_ready,
+    play_by_keys,
+    site_levels,
+    wait_level,
+)
 
 
 def level_data(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    index = json.loads((LEVELS_DIR / "index.json").read_text())
-    entry = next(b for b in index["blocks"] if b["first"] <= n <= b["last"])
-    block = json.loads((LEVELS_DIR / entry["file"]).read_text())
-    return block["levels"][n - entry["first"]], block["certificates"][n - entry["first"]]
+    return next((level, cert) for m, level, cert in site_levels() if m == n)
 
 
 def all_open() -> str:
@@ -212,7 +216,7 @@ def test_after_one_visit_levels_1999_1000_and_2000_open_and_play_offline(
         expect(page.locator("html")).to_have_attribute("data-offline", "ready",
                                                        timeout=READY_TIMEOUT_MS)
         total = int(page.locator("html").get_attribute("data-offline-total") or 0)
-        assert total == len(json.loads((LEVELS_DIR / "index.json").read_text())["blocks"])
+        assert total == len(json.loads((SITE_LEVELS / "index.json").read_text())["blocks"])
         expect(page.get_by_test_id("offline-status")).to_contain_text("Every level plays offline")
         page.evaluate("(t) => localStorage.setItem('gridforge.progress', t)", all_open())
 
