@@ -28,6 +28,15 @@ def mainline() -> dict[str, Any]:
     return json.loads(BLOCK.read_text())
 
 
+def site_level(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Main-line level ``n`` as the built site serves it: its level and certificate (only
+    its own block is read)."""
+    index = json.loads((SITE_LEVELS / "index.json").read_text())
+    entry = next(b for b in index["blocks"] if b["first"] <= n <= b["last"])
+    block = json.loads((SITE_LEVELS / entry["file"]).read_text())
+    return block["levels"][n - entry["first"]], block["certificates"][n - entry["first"]]
+
+
 def site_levels() -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
     """Every main-line level the built site serves: its number, level and certificate."""
     index = json.loads((SITE_LEVELS / "index.json").read_text())

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from gridforge.snakes.design.line_plan import MAX_COLUMNS
@@ -24,13 +23,9 @@ from .snakes_helpers import (
     device_page,
     goto_ready,
     play_by_keys,
-    site_levels,
+    site_level,
     wait_level,
 )
-
-
-def level_data(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    return next((level, cert) for m, level, cert in site_levels() if m == n)
 
 
 def all_open() -> str:
@@ -87,7 +82,7 @@ def test_at_390x844_cells_are_30px_or_zoom_to_it_and_nothing_scrolls_sideways(
         goto_ready(page)
         page.evaluate("(t) => localStorage.setItem('gridforge.progress', t)", all_open())
         for n in PHONE_LEVELS:
-            level, _ = level_data(n)
+            level, _ = site_level(n)
             open_level(page, n)
             fit = cell_px(page)
             if level["cols"] <= MAX_COLUMNS:  # the designer's levels: a phone held upright
@@ -226,7 +221,7 @@ def test_after_one_visit_levels_1999_1000_and_2000_open_and_play_offline(
         page.reload()
         page.evaluate("() => window.gridforge.ready")
         for n, moves in ((1999, 12), (1000, 12), (2000, None)):
-            _, certificate = level_data(n)
+            _, certificate = site_level(n)
             open_level(page, n)
             steps = certificate["solution"] if moves is None else certificate["solution"][:moves]
             play_by_keys(page, steps)
@@ -295,7 +290,7 @@ def test_the_console_tab_and_versions_only_with_the_developer_setting(
 def test_no_visible_text_on_the_snakes_screens_says_certificate(browser: Browser, base_url: str):
     with device_page(browser, base_url, "desktop") as page:
         goto_ready(page)
-        done = {"1": level_data(1)[1]["steps"] + 3}
+        done = {"1": site_level(1)[1]["steps"] + 3}
         page.evaluate("(t) => localStorage.setItem('gridforge.progress', t)", json.dumps(
             {"format": "gridforge.progress/1", "mines": {"run": None},
              "snakes": {"done": done, "open": 3}}))
@@ -309,7 +304,7 @@ def test_no_visible_text_on_the_snakes_screens_says_certificate(browser: Browser
 
         assert "certificate" not in visible_text().lower()
         for n in (1, 2):
-            _, certificate = level_data(n)
+            _, certificate = site_level(n)
             open_level(page, n)
             assert "certificate" not in visible_text().lower()
             play_by_keys(page, certificate["solution"])
