@@ -8,15 +8,31 @@ import statistics
 from collections import Counter
 
 import pytest
+from gridforge.errors import GridforgeError
+from gridforge.snakes.design import costs
 from gridforge.snakes.design.board_line import (
+    _LANES,
     BOARD_FROM,
     BOARD_TEMPLATES,
+    FINALE_FROM,
+    LATE_FROM,
     LEVELS,
+    OPEN,
+    OPEN_SHARE,
+    arc_of,
+    base_target,
     board_level,
     board_plan,
+    lane_levels,
+    line_level,
+    piece_aim,
 )
 from gridforge.snakes.design.certify import check
+from gridforge.snakes.design.costs import PIECES
 from gridforge.snakes.design.interlock import MAX_COLS, MAX_ROWS, MAX_STONE_SHARE, measure_layout
+from gridforge.snakes.design.line_build import tasks
+from gridforge.snakes.design.line_levels import design_level
+from gridforge.snakes.design.stretch import layout_key
 from gridforge.snakes.design.topology import FloorGraph, components
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.rules import Game
@@ -79,3 +95,112 @@ def test_a_planned_piece_costs_at_least_two_steps_and_carries_its_witness() -> N
     (witness,) = cert["witnesses"]
     assert witness["mechanic"] == f"bodies[{locked[0]}].lock"
     assert len(witness["solution"]) == relaxed
+
+
+def test_lanes_split_every_board_non_breather_by_arc_and_template() -> None:
+    seen: list[int] = []
+    for n in range(BOARD_FROM, LEVELS + 1):
+        lane = lane_levels(n, SEED)
+        if board_plan(n, SEED).breather:
+            continue
+        assert n in lane and list(lane) == sorted(lane)
+        assert len({board_plan(m, SEED).template for m in lane}) == 1
+        assert len({arc_of(m) for m in lane}) == 1
+        assert not any(board_plan(m, SEED).breather for m in lane)
+        if lane[0] == n:
+            seen.extend(lane)
+    non_breathers = [n for n in range(BOARD_FROM, LEVELS + 1) if not board_plan(n, SEED).breather]
+    assert sorted(seen) == non_breathers  # every level in exactly one lane
+
+
+def test_breathers_climb_with_the_line_at_half_its_base() -> None:
+    targets = [board_plan(n, SEED).joint for n in range(BOARD_FROM, LEVELS + 1)
+               if board_plan(n, SEED).breather]
+    assert targets == sorted(targets) and targets[0] == 2 and targets[-1] == 8
+    for n in range(BOARD_FROM, LEVELS + 1):
+        plan = board_plan(n, SEED)
+        if plan.breather:
+            assert plan.joint == int(base_target(n) / 2) and plan.piece is None
+
+
+def test_pieces_every_third_level_on_open_templates_late_and_everywhere_in_the_finale() -> None:
+    for n in range(BOARD_FROM, LEVELS + 1):
+        plan = board_plan(n, SEED)
+        if plan.breather:
+            continue
+        carries = (n % 3 == 0 or n >= FINALE_FROM
+                   or (n >= LATE_FROM and plan.template in OPEN))
+        assert (plan.piece is not None) == carries, n
+        assert plan.piece is None or plan.piece in PIECES
+
+
+def test_a_piece_aims_at_what_the_idea_falls_short_of_and_late_open_ones_at_a_share() -> None:
+    early = board_plan(301, SEED)
+    assert piece_aim(early, early.joint - 5) == 5
+    assert piece_aim(early, early.joint + 4) == 2  # at least the least cost
+    late = next(board_plan(n, SEED) for n in range(LATE_FROM, LEVELS)
+                if board_plan(n, SEED).template in OPEN and not board_plan(n, SEED).breather)
+    assert piece_aim(late, 99) == round(OPEN_SHARE * base_target(late.number))
+
+
+def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    # Replace the exact searches by a table: placement i costs COSTS[i] steps.
+    costs_by_placement = [1, 7, 3, 4, 9, 3]
+    data = {"cols": 1, "rows": 1, "stones": [], "bodies": [], "holes": []}
+
+    def variants(level: object) -> object:
+        for i in range(len(costs_by_placement)):
+            yield {"i": i}, f"p{i}"
+
+    monkeypatch.setitem(costs._VARIANTS, "frozen", variants)
+    monkeypatch.setattr(costs, "_minimum",
+                        lambda v, states: (10 + costs_by_placement[v["i"]], ((0, "head", "up"),)))
+    assert costs.costly(data, "frozen", 10).cost == 9  # type: ignore[arg-type, union-attr]
+    assert costs.costly(data, "frozen", 10, aim=4).cost == 4  # type: ignore[arg-type, union-attr]
+    assert costs.costly(data, "frozen", 10, aim=2).level == {"i": 2}  # type: ignore[arg-type, union-attr]
+    assert costs.costly(data, "frozen", 10, aim=8).cost == 7  # type: ignore[arg-type, union-attr]
+    assert costs.costly(data, "frozen", 10, least=10, aim=2) is None  # type: ignore[arg-type]
+
+
+def test_board_tasks_hold_each_lane_whole_and_every_wanted_level_once() -> None:
+    wanted = list(range(95, 260))
+    got = tasks(wanted, SEED, "board")
+    assert sorted(n for task in got for n in task) == wanted
+    assert [task[0] for task in got] == sorted(task[0] for task in got)
+    for task in got:
+        if len(task) > 1:
+            assert set(task) <= set(lane_levels(task[0], SEED))
+    assert tasks(wanted, SEED, "chambers") == [(n,) for n in wanted]
+
+
+@pytest.mark.parametrize("n", [40, 58, 89, 99])
+def test_the_board_edition_fits_every_early_level_to_a_phone(n: int) -> None:
+    # The chambers edition's level is wider or taller than a phone's 10 x 16 cells.
+    level, cert = design_level(n, SEED, "board")
+    assert level["cols"] <= 10 and level["rows"] <= 16
+    assert cert["optimal"] and check(level_from_json(level), cert) == []
+    assert level["meta"]["level"] == n
+
+
+def test_an_unknown_edition_is_named() -> None:
+    with pytest.raises(GridforgeError, match="edition: one of chambers, board, got 'open'"):
+        design_level(101, SEED, "open")
+
+
+@pytest.mark.search_heavy
+def test_a_lane_continues_its_board_and_never_repeats_a_layout() -> None:
+    first = lane_levels(101, SEED)
+    made = [line_level(n, SEED) for n in first[:4]]
+    keys = [layout_key({k: v for k, v in level.items() if k != "meta"})  # type: ignore[arg-type]
+            for level, _cert in made]
+    assert len(set(keys)) == len(keys)
+    for (level, cert), n in zip(made, first, strict=False):
+        assert level["meta"]["level"] == n and cert["optimal"]
+        assert check(level_from_json(level), cert) == []
+    # The lane's later levels keep its board where they continue its idea.
+    boards = [(level["cols"], level["rows"], sorted(map(tuple, level["stones"])))
+              for level, _cert in made]
+    assert len(set(boards)) < len(boards)
+    _LANES.clear()  # built afresh, the lane gives the same bytes
+    assert line_level(first[2], SEED) == made[2]

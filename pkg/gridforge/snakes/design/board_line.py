@@ -29,16 +29,17 @@ states, never seconds.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.certify import certify
-from gridforge.snakes.design.costs import PIECES, costly
+from gridforge.snakes.design.costs import LEAST_COST, PIECES, costly
 from gridforge.snakes.design.interlock import (
     LENGTHS,
     NARROW,
@@ -50,16 +51,18 @@ from gridforge.snakes.design.interlock import (
     continue_idea,
 )
 from gridforge.snakes.design.line_plan import breather
-from gridforge.snakes.design.stretch import StretchType, main_stretch
+from gridforge.snakes.design.stretch import StretchType, layout_key, main_stretch
 from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
 
-__all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan", "chain_idea"]
+__all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan", "lane_levels",
+           "line_level", "piece_of"]
 
 LEVELS = 2000
 BOARD_FROM = 101  # the first level built on one board
 CHAPTER = 100  # levels over which the template rotation is shuffled
+ARC = 400  # levels of one arc from BOARD_FROM: a template's levels in an arc are one lane
 # The connected seed templates (spec 6b; ``split`` is two regions, ``mixed`` a choice).
 BOARD_TEMPLATES = ("courtyard", "notched", "stepped", "cross", "island", "twin", "winding",
                    "comb", "pillars")
@@ -67,7 +70,7 @@ JOINT_FROM_101 = 4.0  # the joint-step target at level 101
 JOINT_TOP = 16.0  # the base target at level 2000 (a wave's last levels reach 18)
 WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
 BEYOND_FROM = 201  # the first level that asks beyond-pairs steps
-DENSE_FROM = 301  # the first level that asks at most STEPS_PER_JOINT steps per joint step
+DENSE_FROM = 201  # the first level that asks at most STEPS_PER_JOINT steps per joint step
 CHAIN3_FROM = 1001  # the first level whose narrow boards may ask a chain of three
 ATTEMPTS = 4  # seeded climbs of the planned template for one level
 FALLBACKS = 2  # templates tried next (twice each) before a level gives up
@@ -75,6 +78,12 @@ PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
 MAX_OCCUPANCY = 0.55  # (body cells + holes) / floor cells of any level (legibility)
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
+LATE_FROM = 1001  # from here an open template's every level carries a piece (OPEN_SHARE)
+FINALE_FROM = 1701  # from here every level but a breather carries a piece
+# The templates whose climbs stop short of the line's high end (joint 5-9 at best where
+# winding, comb and island reach 13-26): from LATE_FROM their pieces carry a share of the depth.
+OPEN = ("courtyard", "notched", "stepped", "cross", "twin", "pillars")
+OPEN_SHARE = 0.6  # the share of the base joint target an open template's late piece aims at
 
 
 @dataclass(frozen=True)
@@ -92,24 +101,45 @@ class BoardPlan:
     piece: str | None = None  # a mechanic or terrain piece the level carries (costs.PIECES)
 
 
-def joint_target(n: int) -> int:
-    """The joint steps level ``n`` aims at: a square-root climb from :data:`JOINT_FROM_101`
-    to :data:`JOINT_TOP` plus :data:`WAVE_RISE` per position in its wave; a breather asks
-    a quarter of the base."""
+def base_target(n: int) -> float:
+    """The line's base joint-step target at level ``n``: a square-root climb from
+    :data:`JOINT_FROM_101` to :data:`JOINT_TOP`."""
     x = max(0, n - BOARD_FROM) / (LEVELS - BOARD_FROM)
-    base = JOINT_FROM_101 + (JOINT_TOP - JOINT_FROM_101) * math.sqrt(x)
+    return JOINT_FROM_101 + (JOINT_TOP - JOINT_FROM_101) * math.sqrt(x)
+
+
+def joint_target(n: int) -> int:
+    """The joint steps level ``n`` aims at: :func:`base_target` plus :data:`WAVE_RISE` per
+    position in its wave; a breather asks half the base (kind, but climbing with the line: a
+    breather that stays at two joint steps would hold the line's climb down)."""
+    base = base_target(n)
     if breather(n):
-        return int(base / 4)
+        return int(base / 2)
     return max(2, round(base + WAVE_RISE * ((n - 1) % 10 - 3)))
+
+
+def piece_of(n: int, template: str) -> str | None:
+    """The piece non-breather level ``n`` on ``template`` carries, or None: every
+    :data:`PIECE_EVERY`-th level, every open template's level from :data:`LATE_FROM` and
+    every level from :data:`FINALE_FROM` (the line's pieces rotate through
+    :data:`~gridforge.snakes.design.costs.PIECES`)."""
+    if (n % PIECE_EVERY == 0 or n >= FINALE_FROM
+            or (n >= LATE_FROM and template in OPEN)):
+        return PIECES[(n // PIECE_EVERY) % len(PIECES)]
+    return None
 
 
 def template_of(n: int, seed: int) -> str:
     """Level ``n``'s template: the rotation of :data:`BOARD_TEMPLATES`, its order shuffled
     afresh for every chapter by the line's seed."""
-    chapter = (n - 1) // CHAPTER
+    return _chapter_order((n - 1) // CHAPTER, seed)[(n - 1) % len(BOARD_TEMPLATES)]
+
+
+@functools.cache
+def _chapter_order(chapter: int, seed: int) -> tuple[str, ...]:
     order = list(BOARD_TEMPLATES)
     random.Random(seed * 7_919 + chapter).shuffle(order)
-    return order[(n - 1) % len(order)]
+    return tuple(order)
 
 
 def board_plan(n: int, seed: int) -> BoardPlan:
@@ -120,7 +150,7 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     joint = joint_target(n)
     if breather(n):
         return BoardPlan(n, template, 3, 22, joint, 0, 0, True)
-    piece = PIECES[(n // PIECE_EVERY) % len(PIECES)] if n % PIECE_EVERY == 0 else None
+    piece = piece_of(n, template)
     # Depth comes from crowding, not room: at joint 14 five bodies on 52 cells reached 6-10
     # on comb boards, six bodies on 40 cells 19 (docs/snakes-interlock.md).
     bodies = 3 if joint < 7 else 4 if joint < 10 else 5 if joint < 13 else 6
@@ -137,46 +167,78 @@ def most_joint(joint: int) -> int:
     return joint + 3 + joint // 2
 
 
-def chain_before(n: int, seed: int) -> int | None:
-    """The level before ``n`` in its chain: the last earlier level of the same chapter on the
-    same planned template (breathers and lessons are in no chain); None for a chain's first."""
+def arc_of(n: int) -> int:
+    """The arc of level ``n`` (>= :data:`BOARD_FROM`): its :data:`ARC` levels from 101 on."""
+    return (n - BOARD_FROM) // ARC
+
+
+def lane_levels(n: int, seed: int) -> tuple[int, ...]:
+    """The levels of ``n``'s lane, in order: the non-breathers of its arc planned on its
+    template (a breather is in no lane)."""
     template = template_of(n, seed)
-    first = max(BOARD_FROM, (n - 1) // CHAPTER * CHAPTER + 1)
-    for m in range(n - 1, first - 1, -1):
-        if not breather(m) and template_of(m, seed) == template:
-            return m
-    return None
+    first = BOARD_FROM + arc_of(n) * ARC
+    return tuple(m for m in range(first, min(first + ARC, LEVELS + 1))
+                 if not breather(m) and template_of(m, seed) == template)
 
 
-@functools.cache
-def chain_idea(n: int, seed: int) -> tuple[Idea, frozenset[StretchType]] | None:
-    """Level ``n``'s idea in its chain, and the main-region stretch types its chain has had up
-    to it; None for a breather, or when no idea meets the plan.
+@dataclass
+class _Lane:
+    """A lane as far as it is built: its levels made so far, the idea the next one continues
+    from, and the layouts and main-region stretch types it has had."""
 
-    A chain is the levels of one template in one chapter: a chain's first idea is climbed
-    afresh, every next one from the idea before it (:func:`~gridforge.snakes.design.interlock.
-    continue_idea`: one random move, then a sideways climb to a layout no level of the chain
-    had). An idea near
-    one that meets a request mostly meets the next level's, so a chain's later levels cost a
-    few layouts where a fresh climb costs hundreds. A pure function of ``n`` and ``seed``; a
-    process builds each chain's ideas once (cached)."""
+    made: dict[int, tuple[LevelJson, Certificate]] = field(default_factory=dict)
+    last: Idea | None = None
+    keys: set[str] = field(default_factory=set)
+    types: set[StretchType] = field(default_factory=set)
+
+
+# The lanes this process has built, by (seed, arc, template): a lane is built in order once.
+_LANES: dict[tuple[int, int, str], _Lane] = {}
+
+
+def line_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
+    """Main-line level ``n`` (>= :data:`BOARD_FROM`) of the line of ``seed`` and its
+    certificate: a breather alone (:func:`board_level`), any other level in its lane, the
+    lane built in order up to it (kept for the process: a build asks a lane's levels in turn).
+
+    A **lane** is the levels of one template in one arc. Its first idea is climbed afresh,
+    every next one from the idea before it (:func:`~gridforge.snakes.design.interlock.
+    continue_idea`: one random move, then a sideways climb on the same board to a layout
+    that meets the level's request) and must be new to the lane: a layout
+    (:func:`~gridforge.snakes.design.stretch.layout_key`) and a main-region stretch type the
+    lane has not had. So the board a player learnt stays while its depth climbs with the
+    line, a lane's later levels cost a few layouts where a fresh climb costs hundreds, and
+    no lane repeats a puzzle, not even with a body read end for end. A pure function of
+    ``n`` and ``seed``."""
     plan = board_plan(n, seed)
     if plan.breather:
-        return None
-    rng = random.Random(seed * 1_000_003 + n * 7_919 + 7)
-    request = _request(plan, rng)
-    before = chain_before(n, seed)
-    held = chain_idea(before, seed) if before is not None else None
-    if held is not None and len(held[0].layout[0]) == plan.bodies:
-        last, types = held
-        idea = continue_idea(replace(request, lengths=tuple(map(len, last.layout[0]))), last,
-                             rng, lambda data: main_stretch(data) not in types)
-        if idea is not None:
-            return idea, types | {main_stretch(idea.level_json())}
-    idea = build_idea(request, rng)
-    if idea is None:
-        return None
-    return idea, frozenset((main_stretch(idea.level_json()),))
+        return board_level(plan, seed)
+    lane = _LANES.setdefault((seed, arc_of(n), plan.template), _Lane())
+    for m in lane_levels(n, seed):
+        if m > n:
+            break
+        if m not in lane.made:
+            lane.made[m] = _lane_level(lane, board_plan(m, seed), seed)
+    return copy.deepcopy(lane.made[n])
+
+
+def _lane_level(lane: _Lane, plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
+    """The next level of ``lane``: its continued idea, else the seeded climbs of
+    :func:`_ideas`; the first idea new to the lane that makes a level (:func:`_made`)."""
+    for template, idea, rng in _ideas(plan, seed, lane):
+        plain = idea.level_json()
+        key = layout_key(plain)
+        if key in lane.keys:
+            continue
+        made = _made(plan, template, seed, idea, rng)
+        if made is None:
+            continue
+        lane.keys.add(key)
+        lane.types.add(main_stretch(plain))
+        if template == plan.template:
+            lane.last = idea
+        return made
+    raise _no_level(plan)
 
 
 def _request(plan: BoardPlan, rng: random.Random) -> Request:
@@ -201,37 +263,61 @@ def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
 
 
 def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
-    """The level of ``plan`` and its certificate: the first idea (its chain's, then seeded
-    climbs: :func:`_ideas`) whose minimum the certificate proves, with the plan's piece placed
-    where it costs steps; when no idea takes the piece, the first idea without it
-    (``meta.piece`` names a piece only where one was placed).
+    """The level of ``plan`` alone (a breather's way; other levels are made in their lane by
+    :func:`line_level`) and its certificate: the first of :func:`_ideas` that makes a level.
 
     :raises GridforgeError: when no climb meets the plan.
     """
-    plain: tuple[LevelJson, Certificate] | None = None
-    for template, idea, rng in _ideas(plan, seed):
-        data = _coloured(idea, rng)
-        if plain is None:
-            plain = _certified(plan, template, seed, data, idea.measure.solution, [])
-            if plan.piece is None and plain is not None:
-                return plain
-        placed = costly(data, plan.piece, idea.measure.minimum) if plan.piece else None
-        if placed is None:
-            continue  # no place where the piece costs steps: another idea
-        # The idea's own minimal solution is a witness: shorter than the real minimum, so
-        # the real rules refuse it, and the level without the piece takes it.
-        witnesses: list[Witness] = [] if plan.piece == "bridges" else [{
-            "mechanic": placed.mechanic,
-            "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
-        made = _certified(plan, template, seed, placed.level, placed.solution, witnesses)
+    for template, idea, rng in _ideas(plan, seed, None):
+        made = _made(plan, template, seed, idea, rng)
         if made is not None:
-            made[0]["meta"]["piece"] = plan.piece
             return made
-    if plain is not None:
-        return plain
-    raise GridforgeError(f"main-line level {plan.number}: no board level in "
-                         f"{len(_templates(plan))} attempts ({plan.template} and "
-                         f"{FALLBACKS} others, joint {plan.joint})")
+    raise _no_level(plan)
+
+
+def _no_level(plan: BoardPlan) -> GridforgeError:
+    return GridforgeError(f"main-line level {plan.number}: no board level in "
+                          f"{len(_templates(plan))} attempts ({plan.template} and "
+                          f"{FALLBACKS} others, joint {plan.joint})")
+
+
+def piece_aim(plan: BoardPlan, joint: int) -> int:
+    """The steps level ``plan``'s piece should cost on an idea of ``joint`` joint steps: what
+    the idea falls short of the level's target (at least :data:`~gridforge.snakes.design.costs.
+    LEAST_COST`), and from :data:`LATE_FROM` on an open template :data:`OPEN_SHARE` of the
+    base target (its climbs stop short of the line's high end; the piece carries the rest).
+    The most costly placement instead had lifted a tenth of levels 101-1000 by 4-33 joint
+    steps past their targets, putting hard levels anywhere."""
+    if plan.number >= LATE_FROM and plan.template in OPEN:
+        return max(LEAST_COST, round(OPEN_SHARE * base_target(plan.number)))
+    return max(LEAST_COST, plan.joint - joint)
+
+
+def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Random
+          ) -> tuple[LevelJson, Certificate] | None:
+    """The level of ``idea`` coloured by ``rng``, certified, with the plan's piece placed
+    where it costs about :func:`piece_aim` (the plan's piece, else the next of
+    :data:`~gridforge.snakes.design.costs.PIECES`), with its witness; None when the
+    certificate cannot prove it. With no piece that costs steps on it, the idea's level
+    without one (``meta.piece`` names a piece only where one was placed)."""
+    data = _coloured(idea, rng)
+    if plan.piece is not None:
+        first = PIECES.index(plan.piece)
+        aim = piece_aim(plan, idea.measure.joint)
+        for piece in (plan.piece, PIECES[(first + 1) % len(PIECES)]):
+            placed = costly(data, piece, idea.measure.minimum, aim=aim)
+            if placed is None:
+                continue  # no place where the piece costs steps
+            # The idea's own minimal solution is a witness: shorter than the real minimum,
+            # so the real rules refuse it, and the level without the piece takes it.
+            witnesses: list[Witness] = [] if piece == "bridges" else [{
+                "mechanic": placed.mechanic,
+                "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
+            made = _certified(plan, template, seed, placed.level, placed.solution, witnesses)
+            if made is not None:
+                made[0]["meta"]["piece"] = piece
+                return made
+    return _certified(plan, template, seed, data, idea.measure.solution, [])
 
 
 def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
@@ -263,12 +349,19 @@ def _templates(plan: BoardPlan) -> list[str]:
     return [plan.template] * ATTEMPTS + [t for t in others for _ in range(2)]
 
 
-def _ideas(plan: BoardPlan, seed: int) -> Iterator[tuple[str, Idea, random.Random]]:
+def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
+           ) -> Iterator[tuple[str, Idea, random.Random]]:
     """The ideas a level tries in turn, each with the random source that colours it: its
-    chain's (:func:`chain_idea`), then a fresh climb on each of :func:`_templates`."""
-    chained = chain_idea(plan.number, seed)
-    if chained is not None:
-        yield plan.template, chained[0], random.Random(seed * 1_000_003 + plan.number * 7_919 + 11)
+    lane's next idea, continued from the lane's last (when the body count is the same), then
+    a fresh climb on each of :func:`_templates`."""
+    if lane is not None and lane.last is not None and len(lane.last.layout[0]) == plan.bodies:
+        rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + 7)
+        last = lane.last
+        request = replace(_request(plan, rng), lengths=tuple(map(len, last.layout[0])))
+        idea = continue_idea(request, last, rng, lambda data: (
+            main_stretch(data) not in lane.types and layout_key(data) not in lane.keys))
+        if idea is not None:
+            yield plan.template, idea, random.Random(seed * 1_000_003 + plan.number * 7_919 + 11)
     for attempt, template in enumerate(_templates(plan)):
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
         idea = build_idea(_request(replace(plan, template=template), rng), rng)

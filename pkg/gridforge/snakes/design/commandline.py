@@ -1,5 +1,6 @@
 """The main line's command-line glue, for ``snakes/commands.py`` to register:
-``gridforge generate-levels [--levels A-B] [--workers N] [--scheduler ADDRESS] [--resume]``
+``gridforge generate-levels [--levels A-B] [--workers N] [--scheduler ADDRESS] [--resume]
+[--edition E]``
 and ``gridforge mainline level N``. Flags are checked by argparse types (a bad value is a
 usage error naming the flag, exit code 2); the work is :mod:`~gridforge.snakes.design.line_build`'s
 and the printing :mod:`~gridforge.snakes.design.console`'s.
@@ -40,6 +41,10 @@ def add_mainline_commands(subparsers: Any) -> None:
                        help="a Dask distributed scheduler (pip install 'gridforge[cluster]')")
     build.add_argument("--resume", action="store_true",
                        help="go on from the folder's progress.json")
+    build.add_argument("--edition", choices=["chambers", "board"], default="chambers",
+                       help="chambers: the shipped line's levels (default); board: every "
+                       "level from 101 on one board whose bodies need each other (issue 50); "
+                       "resume a folder in the edition it was begun in")
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(handler=generate_levels_command)
     mainline = subparsers.add_parser("mainline", help="read the shipped main line",
@@ -73,7 +78,7 @@ def generate_levels_command(args: Any) -> int:
         state = build_mainline(
             args.out, seed=args.seed, levels=args.levels or (1, LEVELS), resume=args.resume,
             workers=args.workers or os.cpu_count() or 1, scheduler=args.scheduler,
-            progress=Progress() if args.quiet else terminal_bar())
+            progress=Progress() if args.quiet else terminal_bar(), edition=args.edition)
     except (GridforgeError, KeyboardInterrupt):
         if not args.quiet:
             print(file=sys.stderr)  # the message starts below the bar, not after it

@@ -119,11 +119,14 @@ _VARIANTS: dict[str, Callable[[LevelJson], Iterator[tuple[LevelJson, str]]]] = {
 
 
 def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
-           least: int = LEAST_COST) -> Costly | None:
+           least: int = LEAST_COST, aim: int | None = None) -> Costly | None:
     """The placement of ``piece`` on ``data`` (proven minimum ``minimum`` without it) that
     costs the most steps, at least ``least`` (a bridge: that saves the most, at least
-    ``least``: the route changes by that much); None when no placement does (or none is
-    proven within ``states`` stored states)."""
+    ``least``: the route changes by that much); with ``aim``, the placement whose cost is
+    nearest ``aim`` among those costing at least ``least`` (ties: the first in the fixed
+    order), so a piece deepens a level by about what the line asks, not by whatever it can.
+    None when no placement costs ``least`` (or none is proven within ``states`` stored
+    states)."""
     best: Costly | None = None
     if piece not in _VARIANTS:
         raise ValueError(f"unknown piece {piece!r}: one of {', '.join(PIECES)}")
@@ -133,6 +136,10 @@ def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
             continue
         # A bridge lets bodies cross: it changes the minimum by shortening it.
         cost = minimum - got[0] if piece == "bridges" else got[0] - minimum
-        if cost >= least and (best is None or cost > best.cost):
+        if cost < least:
+            continue
+        better = (best is None or (cost > best.cost if aim is None
+                                   else abs(cost - aim) < abs(best.cost - aim)))
+        if better:
             best = Costly(variant, got[0], cost, mechanic, got[1])
     return best

@@ -38,15 +38,16 @@ from gridforge.snakes.design.blocks import (
     write_block,
     write_progress,
 )
+from gridforge.snakes.design.board_line import BOARD_FROM, lane_levels
 from gridforge.snakes.design.files import FileRefused, WriteError
-from gridforge.snakes.design.line_levels import design_level
-from gridforge.snakes.design.line_plan import LEVELS
+from gridforge.snakes.design.line_levels import EDITIONS, design_level
+from gridforge.snakes.design.line_plan import LEVELS, breather
 from gridforge.snakes.design.line_report import Row, band_table
 from gridforge.snakes.design.reports import BuildState
 from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.levelfile import LevelJson
 
-__all__ = ["BLOCK", "build_mainline", "designed"]
+__all__ = ["BLOCK", "build_mainline", "designed", "designed_task", "tasks"]
 
 BLOCK = 25
 PACE_WINDOW = 40  # completions the time-left estimate looks back over
@@ -172,7 +173,7 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
                    levels: tuple[int, int] = (1, LEVELS), *, resume: bool = False,
                    workers: int = 1, scheduler: str | None = None,
                    progress: Progress = NO_PROGRESS, block: int = BLOCK,
-                   count: int | None = None) -> BuildState:
+                   count: int | None = None, edition: str = "chambers") -> BuildState:
     """Build main-line levels ``levels[0]..levels[1]`` into ``out_dir``: block files
     ``main-NNNN-NNNN.json`` and ``progress.json``; returns the progress data with ``notes``
     (what resume found and rebuilt), ``warnings`` (entries of ``out_dir`` that are not
@@ -180,7 +181,11 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
 
     ``workers`` local processes share the levels (one: this process); ``scheduler`` sends them
     to a Dask cluster instead. Either way a block's bytes are the same. ``count`` (the older
-    keyword) means ``levels=(1, count)``.
+    keyword) means ``levels=(1, count)``. ``edition`` is the line's edition
+    (:data:`~gridforge.snakes.design.line_levels.EDITIONS`); a resumed folder must be
+    continued in the edition it was begun in. In "board" a task is a lane (its levels
+    depend on each other, :func:`~gridforge.snakes.design.board_line.line_level`), so a
+    block is written once every lane through it is in.
 
     :raises GridforgeError: for bad arguments; when ``out_dir`` holds a main line and
         ``resume`` is false; when ``resume`` meets one of another seed or block size.
@@ -191,6 +196,8 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     """
     first, last = (1, count) if count is not None else levels
     _check_build_arguments(seed, levels, first, last, workers, block)
+    if edition not in EDITIONS:
+        raise GridforgeError(f"--edition: one of {', '.join(EDITIONS)}, got {edition!r}")
     out = Path(out_dir)
     state_path = out / "progress.json"
     files = _resumed_files(out, seed, block, resume)
@@ -242,8 +249,8 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
     try:
         for note in plan.notes:
             report(note)
-        _design_wanted(executor, client, wanted, seed, workers, results, cpu, running, report,
-                       finish_blocks)
+        _design_wanted(executor, client, tasks(wanted, seed, edition), seed, edition, workers,
+                       results, cpu, running, report, finish_blocks)
     except KeyboardInterrupt:
         raise Cancelled(f"stopped by Ctrl-C with {_kept(records)}: run the same command with "
                         "--resume to go on") from None
@@ -264,26 +271,44 @@ def build_mainline(out_dir: str | os.PathLike[str], seed: int = 2026,
             "bands": band_table({records[b].first: rows[b] for b in records}, 100)}
 
 
-def _design_wanted(executor: cf.Executor | None, client: Any, wanted: list[int], seed: int,
-                   workers: int, results: dict[int, tuple[LevelJson, Certificate]],
+def tasks(wanted: list[int], seed: int, edition: str) -> list[tuple[int, ...]]:
+    """The ``wanted`` levels as tasks, in the order of their first levels: one level a task,
+    but in "board" the wanted levels of one lane are one task (a lane is built in order in
+    one process; two processes would each build its levels before theirs)."""
+    if edition != "board":
+        return [(n,) for n in wanted]
+    lanes: dict[int, list[int]] = {}
+    for n in wanted:
+        if n < BOARD_FROM or breather(n):
+            lanes[n] = [n]
+        else:
+            lanes.setdefault(lane_levels(n, seed)[0], []).append(n)
+    return [tuple(lanes[first]) for first in sorted(lanes, key=lambda f: lanes[f][0])]
+
+
+def _design_wanted(executor: cf.Executor | None, client: Any, wanted: list[tuple[int, ...]],
+                   seed: int, edition: str, workers: int,
+                   results: dict[int, tuple[LevelJson, Certificate]],
                    cpu: dict[int, float], running: dict[int, float],
                    report: Callable[[], None], finish_blocks: Callable[[], None]) -> None:
-    """Design the ``wanted`` levels into ``results`` (their CPU seconds into ``cpu``), in this
-    process when ``executor`` is None, else on it; ``running`` holds the levels in progress
-    with their start times, ``finish_blocks`` writes every block whose levels are all in."""
+    """Design the ``wanted`` tasks' levels into ``results`` (their CPU seconds into ``cpu``),
+    in this process when ``executor`` is None, else on it; ``running`` holds the tasks in
+    progress by first level with their start times, ``finish_blocks`` writes every block
+    whose levels are all in."""
     if executor is None:
-        for n in wanted:
+        for task in wanted:
             running.clear()
-            running[n] = time.monotonic()
+            running[task[0]] = time.monotonic()
             report()
-            level, cert, cpu[n] = designed(n, seed)
-            results[n] = level, cert
+            for n, level, cert, seconds in designed_task(task, seed, edition):
+                results[n], cpu[n] = (level, cert), seconds
             running.clear()
             finish_blocks()
         return
     if client is not None:  # one task in flight per thread of the cluster
         workers = max(workers, sum(client.nthreads().values()))
-    _run_pool(executor, wanted, seed, workers, results, cpu, running, report, finish_blocks)
+    _run_pool(executor, wanted, seed, edition, workers, results, cpu, running, report,
+              finish_blocks)
 
 
 def _start(out: Path, files: list[BlockFile], levels: tuple[int, int], block: int, seed: int,
@@ -319,33 +344,42 @@ def _kept(records: dict[int, BlockFile]) -> str:
     return f"{done} levels kept in {len(records)} block files"
 
 
-def designed(n: int, seed: int) -> tuple[LevelJson, Certificate, float]:
+def designed(n: int, seed: int, edition: str = "chambers"
+             ) -> tuple[LevelJson, Certificate, float]:
     """:func:`design_level` and the CPU seconds it took in the process that ran it (what a
     build costs, whichever machines share it; the seconds go to the summary, not the files)."""
     started = time.process_time()
-    level, cert = design_level(n, seed)
+    level, cert = design_level(n, seed, edition)
     return level, cert, time.process_time() - started
 
 
-def _run_pool(executor: cf.Executor, wanted: list[int], seed: int, workers: int,
-              results: dict[int, tuple[LevelJson, Certificate]], cpu: dict[int, float],
-              running: dict[int, float], report: Callable[[], None],
+def designed_task(task: tuple[int, ...], seed: int, edition: str
+                  ) -> list[tuple[int, LevelJson, Certificate, float]]:
+    """The levels of one task (:func:`tasks`), each with the CPU seconds it took."""
+    return [(n, *designed(n, seed, edition)) for n in task]
+
+
+Done = list[tuple[int, LevelJson, Certificate, float]]
+
+
+def _run_pool(executor: cf.Executor, wanted: list[tuple[int, ...]], seed: int, edition: str,
+              workers: int, results: dict[int, tuple[LevelJson, Certificate]],
+              cpu: dict[int, float], running: dict[int, float], report: Callable[[], None],
               finish_blocks: Callable[[], None]) -> None:
-    """Keep ``workers`` level tasks in flight (so that 'running' means running), in level
+    """Keep ``workers`` tasks in flight (so that 'running' means running), in level
     order, and write each block as soon as its levels are in."""
     queue = list(reversed(wanted))
-    flight: dict[cf.Future[tuple[LevelJson, Certificate, float]], int] = {}
+    flight: dict[cf.Future[Done], int] = {}
     while queue or flight:
         while queue and len(flight) < workers:
-            n = queue.pop()
-            flight[executor.submit(designed, n, seed)] = n
-            running[n] = time.monotonic()
+            task = queue.pop()
+            flight[executor.submit(designed_task, task, seed, edition)] = task[0]
+            running[task[0]] = time.monotonic()
         done, _ = cf.wait(list(flight), timeout=1.0, return_when=cf.FIRST_COMPLETED)
         for future in sorted(done, key=lambda f: flight[f]):
-            n = flight.pop(future)
-            del running[n]
-            level, cert, cpu[n] = future.result()
-            results[n] = level, cert
+            del running[flight.pop(future)]
+            for n, level, cert, seconds in future.result():
+                results[n], cpu[n] = (level, cert), seconds
         report()
         if done:
             finish_blocks()

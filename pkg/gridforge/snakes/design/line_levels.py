@@ -17,10 +17,10 @@ writes block files.
 from __future__ import annotations
 
 import functools
-import hashlib
 
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
+from gridforge.snakes.design.board_line import BOARD_FROM, line_level
 from gridforge.snakes.design.line_plan import (
     LESSONS,
     TEACHING,
@@ -34,56 +34,36 @@ from gridforge.snakes.design.line_plan import (
 from gridforge.snakes.design.line_rules import rule_misses
 from gridforge.snakes.design.motif_line import motif_level
 from gridforge.snakes.design.pipeline import design_levels
+from gridforge.snakes.design.stretch import layout_key
 from gridforge.snakes.game.certfile import Certificate
 from gridforge.snakes.game.levelfile import LevelJson
 
-__all__ = ["design_level", "layout_key"]
+__all__ = ["EDITIONS", "design_level", "layout_key"]
+
+# The main line's editions: "chambers" is the shipped third build (levels of stone-walled
+# chambers); "board" builds every level from 101 on one board whose bodies need each other
+# (issue 50: :mod:`~gridforge.snakes.design.board_line`), and fits every level from 1 to a
+# phone's board (at most PHONE_COLS x PHONE_ROWS).
+EDITIONS = ("chambers", "board")
+PHONE_COLS, PHONE_ROWS = 10, 16
 
 TOO_PLAIN = ("rules", "serial", "interaction")  # rejections that make a plan aim higher
 
 
-def layout_key(level: LevelJson) -> str:
-    """A key equal for two levels exactly when they are the same layout under one of the
-    grid's 8 symmetries and a relabelling of colours (a body read from either end is the same
-    body; lock ids are ignored, lock kinds and key carriers are not)."""
-    cols, rows = level["cols"], level["rows"]
-    keys = []
-    for t in range(8):
-        width, height = (rows, cols) if t & 4 else (cols, rows)
-
-        def move(cell: list[int], t: int = t, width: int = width, height: int = height
-                 ) -> tuple[int, int]:
-            x, y = (cell[1], cell[0]) if t & 4 else (cell[0], cell[1])
-            return (width - 1 - x if t & 1 else x, height - 1 - y if t & 2 else y)
-
-        bodies = []
-        for b in level["bodies"]:
-            cells = [move(c) for c in b["cells"]]
-            cells = min(cells, cells[::-1])
-            lock = b["lock"]["kind"] if "lock" in b else ""
-            bodies.append((cells, list(b["colors"]), b.get("frozen", 0), lock, "key" in b))
-        bodies.sort(key=lambda body: body[0])
-        holes = sorted((move(h["cell"]), h["color"], h.get("frozen", 0))
-                       for h in level["holes"])
-        relabel: dict[int, int] = {}
-        for colours in [body[1] for body in bodies] + [[h[1]] for h in holes]:
-            for c in colours:
-                relabel.setdefault(c, len(relabel))
-        shape = (width, height, sorted(move(s) for s in level["stones"]),
-                 [(c, [relabel[x] for x in cs], f, lk, k) for c, cs, f, lk, k in bodies],
-                 [(cell, relabel[c], f) for cell, c, f in holes])
-        keys.append(repr(shape))
-    return hashlib.sha256(min(keys).encode("utf-8")).hexdigest()
-
-
-def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
-    """Main-line level ``n`` of the line of ``seed`` and its certificate: a lesson or a
-    teaching level from the first attempt of :func:`level_plan` whose level keeps the
-    curriculum's rules (the last resort is taken as it comes), any other level from motifs
-    (:func:`motif_plan`). A pure function of ``n`` and ``seed``: any process builds the same
-    bytes."""
+def design_level(n: int, seed: int, edition: str = "chambers"
+                 ) -> tuple[LevelJson, Certificate]:
+    """Main-line level ``n`` of the line of ``seed`` in ``edition`` (:data:`EDITIONS`) and its
+    certificate: a lesson or a teaching level from the first attempt of :func:`level_plan`
+    whose level keeps the curriculum's rules (the last resort is taken as it comes), any
+    other level to 100 (every level in "chambers") from motifs (:func:`motif_plan`), and in
+    "board" every level from 101 from :func:`~gridforge.snakes.design.board_line.line_level`.
+    A pure function of ``n``, ``seed`` and ``edition``: any process builds the same bytes."""
+    if edition not in EDITIONS:
+        raise GridforgeError(f"edition: one of {', '.join(EDITIONS)}, got {edition!r}")
+    if edition == "board" and n >= BOARD_FROM:
+        return line_level(n, seed)
     if n not in LESSONS and n not in TEACHING:
-        return _motif_level(n, seed)
+        return _motif_level(n, seed, edition)
     plan = level_plan(n, seed)
     attempt = next(plan)
     reasons: list[str] = []
@@ -112,22 +92,29 @@ def design_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
             raise GridforgeError(f"main-line level {n}: no level at all: {reasons}") from None
 
 
-def _breather_layouts(n: int, seed: int) -> frozenset[str]:
+def _breather_layouts(n: int, seed: int, edition: str) -> frozenset[str]:
     """The layouts (:func:`layout_key`) of the breathers before level ``n``: a breather is
     small, and without this one would repeat an earlier one (1 of 199 in a build)."""
-    return frozenset(_breather_layout(m, seed) for m in range(20, n, 10) if breather(m))
+    return frozenset(_breather_layout(m, seed, edition) for m in range(20, n, 10)
+                     if breather(m))
 
 
 @functools.cache
-def _breather_layout(n: int, seed: int) -> str:
+def _breather_layout(n: int, seed: int, edition: str) -> str:
     """The layout of breather ``n`` (built once a process, earlier breathers first)."""
-    return layout_key(_motif_level(n, seed)[0])
+    return layout_key(_motif_level(n, seed, edition)[0])
 
 
-def _motif_level(n: int, seed: int) -> tuple[LevelJson, Certificate]:
+def _fits(level: LevelJson, edition: str) -> bool:
+    """Whether ``level`` fits ``edition``'s boards ("board": a phone's, 36 px cells on 390 px)."""
+    return edition != "board" or (level["cols"] <= PHONE_COLS and level["rows"] <= PHONE_ROWS)
+
+
+def _motif_level(n: int, seed: int, edition: str) -> tuple[LevelJson, Certificate]:
     plan = motif_plan(n)
-    taken = _breather_layouts(n, seed) if plan.breather else frozenset()
-    level, cert = motif_level(plan, seed, lambda made: layout_key(made) not in taken)
+    taken = _breather_layouts(n, seed, edition) if plan.breather else frozenset()
+    level, cert = motif_level(plan, seed, lambda made: (
+        layout_key(made) not in taken and _fits(made, edition)))
     meta: JsonObject = {"id": f"main-{n:04d}", "template": "motifs", "target": plan.target,
                         "seed": seed, "level": n}
     if n in TERRAIN_LESSONS:

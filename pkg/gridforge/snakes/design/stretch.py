@@ -23,7 +23,11 @@ appearance in row-major reading order (inside a cell: the terrain's colour, then
 horizontal first). The smallest of the 8 resulting keys is the type. A :class:`StretchType`
 is hashable and ordered; :attr:`StretchType.digest` is a short hex name for reports.
 
-Public names: :class:`StretchType`, :func:`stretch_type`, :func:`main_stretch`.
+A level's **layout** (:func:`layout_key`) is stricter than its main region's stretch type: the
+whole level up to the 8 symmetries and a renaming of colours, a body read from either end the
+same body (a player sees the same puzzle), no corridor collapsed.
+
+Public names: :class:`StretchType`, :func:`stretch_type`, :func:`main_stretch`, :func:`layout_key`.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from gridforge.grid import Cell
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.regions import FloorMap, floor_map
 
-__all__ = ["StretchType", "main_stretch", "stretch_type"]
+__all__ = ["StretchType", "layout_key", "main_stretch", "stretch_type"]
 
 # Terrain kinds of a picture cell.
 WALL, FLOOR, HOLE, PATH, BRIDGE = range(5)
@@ -206,3 +210,37 @@ def main_stretch(level: LevelJson, *, where: FloorMap | None = None) -> StretchT
     """The stretch type of the level's main region (the one holding the most bodies)."""
     fm = where if where is not None else floor_map(level)
     return stretch_type(level, fm.main, where=fm)
+
+
+def layout_key(level: LevelJson) -> str:
+    """A key equal for two levels exactly when they are the same layout under one of the
+    grid's 8 symmetries and a relabelling of colours (a body read from either end is the same
+    body; lock ids are ignored, lock kinds and key carriers are not)."""
+    cols, rows = level["cols"], level["rows"]
+    keys = []
+    for t in range(8):
+        width, height = (rows, cols) if t & 4 else (cols, rows)
+
+        def move(cell: list[int], t: int = t, width: int = width, height: int = height
+                 ) -> tuple[int, int]:
+            x, y = (cell[1], cell[0]) if t & 4 else (cell[0], cell[1])
+            return (width - 1 - x if t & 1 else x, height - 1 - y if t & 2 else y)
+
+        bodies = []
+        for b in level["bodies"]:
+            cells = [move(c) for c in b["cells"]]
+            cells = min(cells, cells[::-1])
+            lock = b["lock"]["kind"] if "lock" in b else ""
+            bodies.append((cells, list(b["colors"]), b.get("frozen", 0), lock, "key" in b))
+        bodies.sort(key=lambda body: body[0])
+        holes = sorted((move(h["cell"]), h["color"], h.get("frozen", 0))
+                       for h in level["holes"])
+        relabel: dict[int, int] = {}
+        for colours in [body[1] for body in bodies] + [[h[1]] for h in holes]:
+            for c in colours:
+                relabel.setdefault(c, len(relabel))
+        shape = (width, height, sorted(move(s) for s in level["stones"]),
+                 [(c, [relabel[x] for x in cs], f, lk, k) for c, cs, f, lk, k in bodies],
+                 [(cell, relabel[c], f) for cell, c, f in holes])
+        keys.append(repr(shape))
+    return hashlib.sha256(min(keys).encode("utf-8")).hexdigest()
