@@ -14,11 +14,11 @@ from gridforge.snakes.design.board_line import (
     _LANES,
     BOARD_FROM,
     BOARD_TEMPLATES,
+    DEEP,
     FINALE_FROM,
-    LATE_FROM,
     LEVELS,
     OPEN,
-    OPEN_SHARE,
+    OPEN_PIECES_FROM,
     arc_of,
     base_target,
     board_level,
@@ -123,24 +123,30 @@ def test_breathers_climb_with_the_line_at_half_its_base() -> None:
             assert plan.joint == int(base_target(n) / 2) and plan.piece is None
 
 
-def test_pieces_every_third_level_on_open_templates_late_and_everywhere_in_the_finale() -> None:
+def test_pieces_every_third_level_on_open_templates_and_everywhere_in_the_finale() -> None:
     for n in range(BOARD_FROM, LEVELS + 1):
         plan = board_plan(n, SEED)
         if plan.breather:
             continue
         carries = (n % 3 == 0 or n >= FINALE_FROM
-                   or (n >= LATE_FROM and plan.template in OPEN))
+                   or (n >= OPEN_PIECES_FROM and plan.template in OPEN))
         assert (plan.piece is not None) == carries, n
         assert plan.piece is None or plan.piece in PIECES
 
 
-def test_a_piece_aims_at_what_the_idea_falls_short_of_and_late_open_ones_at_a_share() -> None:
-    early = board_plan(301, SEED)
-    assert piece_aim(early, early.joint - 5) == 5
-    assert piece_aim(early, early.joint + 4) == 2  # at least the least cost
-    late = next(board_plan(n, SEED) for n in range(LATE_FROM, LEVELS)
-                if board_plan(n, SEED).template in OPEN and not board_plan(n, SEED).breather)
-    assert piece_aim(late, 99) == round(OPEN_SHARE * base_target(late.number))
+def test_a_piece_aims_at_what_the_idea_falls_short_of() -> None:
+    plan = board_plan(301, SEED)
+    assert piece_aim(plan, plan.joint - 5) == 5
+    assert piece_aim(plan, plan.joint + 4) == 2  # at least the least cost
+
+
+def test_deep_templates_take_a_growing_share_and_none_more_than_a_quarter() -> None:
+    shares = []
+    for lo in range(BOARD_FROM, LEVELS + 1, 100):
+        counts = Counter(board_plan(n, SEED).template for n in range(lo, lo + 100))
+        shares.append(sum(counts[t] for t in DEEP))
+        assert max(counts.values()) <= 24, (lo, counts)
+    assert shares == sorted(shares) and shares[0] <= 34 and shares[-1] >= 66
 
 
 def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.MonkeyPatch

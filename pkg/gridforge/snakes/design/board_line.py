@@ -72,18 +72,24 @@ WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
 BEYOND_FROM = 201  # the first level that asks beyond-pairs steps
 DENSE_FROM = 201  # the first level that asks at most STEPS_PER_JOINT steps per joint step
 CHAIN3_FROM = 1001  # the first level whose narrow boards may ask a chain of three
-ATTEMPTS = 4  # seeded climbs of the planned template for one level
-FALLBACKS = 2  # templates tried next (twice each) before a level gives up
+ATTEMPTS = 3  # seeded climbs of the planned template for one level
+# The templates whose climbs reach the line's high end (docs/snakes-interlock.md): a level
+# whose own template gives no idea of its depth is tried on them next.
+DEEP = ("winding", "comb", "island")
+DEEP_TOP = 0.69  # the deep templates' share of the last chapter (each under a quarter)
+EASED = 3  # climbs at one joint step fewer each, the last resort of a level
 PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
 MAX_OCCUPANCY = 0.55  # (body cells + holes) / floor cells of any level (legibility)
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
-LATE_FROM = 1001  # from here an open template's every level carries a piece (OPEN_SHARE)
+OPEN_PIECES_FROM = 201  # from here every level on an open template carries a piece
 FINALE_FROM = 1701  # from here every level but a breather carries a piece
 # The templates whose climbs stop short of the line's high end (joint 5-9 at best where
-# winding, comb and island reach 13-26): from LATE_FROM their pieces carry a share of the depth.
+# winding, comb and island reach 13-26; a fresh four-body climb met joint 5 on about a third
+# of its seeds): their ideas are asked at most OPEN_CEILING joint steps, and their pieces
+# carry the rest of the level's target.
 OPEN = ("courtyard", "notched", "stepped", "cross", "twin", "pillars")
-OPEN_SHARE = 0.6  # the share of the base joint target an open template's late piece aims at
+OPEN_CEILING = 5
 
 
 @dataclass(frozen=True)
@@ -120,26 +126,49 @@ def joint_target(n: int) -> int:
 
 def piece_of(n: int, template: str) -> str | None:
     """The piece non-breather level ``n`` on ``template`` carries, or None: every
-    :data:`PIECE_EVERY`-th level, every open template's level from :data:`LATE_FROM` and
-    every level from :data:`FINALE_FROM` (the line's pieces rotate through
+    :data:`PIECE_EVERY`-th level, every open template's level from :data:`OPEN_PIECES_FROM`
+    and every level from :data:`FINALE_FROM` (the line's pieces rotate through
     :data:`~gridforge.snakes.design.costs.PIECES`)."""
     if (n % PIECE_EVERY == 0 or n >= FINALE_FROM
-            or (n >= LATE_FROM and template in OPEN)):
+            or (n >= OPEN_PIECES_FROM and template in OPEN)):
         return PIECES[(n // PIECE_EVERY) % len(PIECES)]
     return None
 
 
 def template_of(n: int, seed: int) -> str:
-    """Level ``n``'s template: the rotation of :data:`BOARD_TEMPLATES`, its order shuffled
-    afresh for every chapter by the line's seed."""
-    return _chapter_order((n - 1) // CHAPTER, seed)[(n - 1) % len(BOARD_TEMPLATES)]
+    """Level ``n``'s template: its chapter's order (:func:`chapter_order`)."""
+    return chapter_order((n - 1) // CHAPTER, seed)[(n - 1) % CHAPTER]
+
+
+def deep_share(chapter: int) -> float:
+    """The share of chapter ``chapter``'s levels (0: levels 1-100) planned on :data:`DEEP`
+    templates: a third (their share of nine) at level 101, rising to :data:`DEEP_TOP` in the
+    last chapter. Only they reach the line's high end; the open templates stay at their
+    ceilings (:data:`OPEN_CEILING`) and carry pieces."""
+    x = max(0, chapter - 1) / (LEVELS // CHAPTER - 2)
+    return len(DEEP) / len(BOARD_TEMPLATES) + (DEEP_TOP - len(DEEP) / len(BOARD_TEMPLATES)) * x
 
 
 @functools.cache
-def _chapter_order(chapter: int, seed: int) -> tuple[str, ...]:
+def chapter_order(chapter: int, seed: int) -> tuple[str, ...]:
+    """The templates of a chapter's :data:`CHAPTER` levels in turn: each deep template
+    weighted :func:`deep_share` / 3, each open one the rest / 6, interleaved by a smooth
+    weighted round robin (a template's levels spread evenly through the chapter, never
+    bunched), ties in an order shuffled per chapter by the line's seed."""
     order = list(BOARD_TEMPLATES)
     random.Random(seed * 7_919 + chapter).shuffle(order)
-    return tuple(order)
+    deep = deep_share(chapter)
+    weight = {t: deep / len(DEEP) if t in DEEP else (1 - deep) / (len(order) - len(DEEP))
+              for t in order}
+    credit = dict.fromkeys(order, 0.0)
+    out = []
+    for _ in range(CHAPTER):
+        for t in order:
+            credit[t] += weight[t]
+        pick = max(order, key=lambda t: credit[t])
+        credit[pick] -= 1.0
+        out.append(pick)
+    return tuple(out)
 
 
 def board_plan(n: int, seed: int) -> BoardPlan:
@@ -149,11 +178,17 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     template = template_of(n, seed)
     joint = joint_target(n)
     if breather(n):
-        return BoardPlan(n, template, 3, 22, joint, 0, 0, True)
+        # Small and kind, but growing with its target (half the base: 2 to 8 joint steps).
+        return BoardPlan(n, template, 3 if joint < 6 else 4, 22 + 2 * max(0, joint - 3), joint,
+                         0, 0, True)
     piece = piece_of(n, template)
     # Depth comes from crowding, not room: at joint 14 five bodies on 52 cells reached 6-10
     # on comb boards, six bodies on 40 cells 19 (docs/snakes-interlock.md).
-    bodies = 3 if joint < 7 else 4 if joint < 10 else 5 if joint < 13 else 6
+    # The body count follows the top of the wave, not the level's place in it: a lane
+    # continues its idea only while its body count holds (a count that flipped within each
+    # wave restarted every lane), and three bodies did not reach joint 7 on any template.
+    top = base_target(n) + WAVE_RISE * 6
+    bodies = 4 if top < 10 else 5 if top < 13 else 6
     area = min(24 + 2 * joint, 40)
     beyond = 2 if n >= BEYOND_FROM else 0
     narrow = template in NARROW
@@ -243,12 +278,14 @@ def _lane_level(lane: _Lane, plan: BoardPlan, seed: int) -> tuple[LevelJson, Cer
 
 def _request(plan: BoardPlan, rng: random.Random) -> Request:
     lengths = tuple(rng.choice(LENGTHS[plan.template]) for _ in range(plan.bodies))
-    dense = plan.number >= DENSE_FROM and not plan.breather
+    open_board = plan.template in OPEN and not plan.breather
+    dense = plan.number >= DENSE_FROM and not plan.breather and not open_board
+    joint = min(plan.joint, OPEN_CEILING) if open_board else plan.joint
     # Legibility: body cells and holes on at most MAX_OCCUPANCY of the floor.
     area = max(plan.area, math.ceil((sum(lengths) + len(lengths)) / MAX_OCCUPANCY))
-    return Request(plan.template, area, lengths, plan.beyond, plan.joint, plan.chain,
+    return Request(plan.template, area, lengths, plan.beyond, joint, plan.chain,
                    max_steps=MAX_STEPS, steps_per_joint=STEPS_PER_JOINT if dense else None,
-                   most_joint=plan.joint + 1 if plan.breather else most_joint(plan.joint))
+                   most_joint=joint + 1 if plan.breather else most_joint(joint))
 
 
 def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
@@ -277,19 +314,17 @@ def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
 
 def _no_level(plan: BoardPlan) -> GridforgeError:
     return GridforgeError(f"main-line level {plan.number}: no board level in "
-                          f"{len(_templates(plan))} attempts ({plan.template} and "
-                          f"{FALLBACKS} others, joint {plan.joint})")
+                          f"{len(_attempts(plan))} attempts ({plan.template}, "
+                          f"{'/'.join(DEEP)}, joint {plan.joint} eased to "
+                          f"{_attempts(plan)[-1][1]})")
 
 
 def piece_aim(plan: BoardPlan, joint: int) -> int:
     """The steps level ``plan``'s piece should cost on an idea of ``joint`` joint steps: what
-    the idea falls short of the level's target (at least :data:`~gridforge.snakes.design.costs.
-    LEAST_COST`), and from :data:`LATE_FROM` on an open template :data:`OPEN_SHARE` of the
-    base target (its climbs stop short of the line's high end; the piece carries the rest).
-    The most costly placement instead had lifted a tenth of levels 101-1000 by 4-33 joint
-    steps past their targets, putting hard levels anywhere."""
-    if plan.number >= LATE_FROM and plan.template in OPEN:
-        return max(LEAST_COST, round(OPEN_SHARE * base_target(plan.number)))
+    the idea falls short of the level's target, at least :data:`~gridforge.snakes.design.
+    costs.LEAST_COST` (an open template's idea stops at :data:`OPEN_CEILING`: its piece
+    carries the rest). The most costly placement instead had lifted a tenth of levels
+    101-1000 by 4-33 joint steps past their targets, putting hard levels anywhere."""
     return max(LEAST_COST, plan.joint - joint)
 
 
@@ -340,20 +375,23 @@ def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
     return out, cert
 
 
-def _templates(plan: BoardPlan) -> list[str]:
-    """The templates a level's attempts try: its own :data:`ATTEMPTS` times, then each of
-    the next :data:`FALLBACKS` of the rotation twice (an open template that gives no idea
-    of the plan's depth leaves the level to a narrower one; ``meta.template`` says which)."""
-    i = BOARD_TEMPLATES.index(plan.template)
-    others = [BOARD_TEMPLATES[(i + k) % len(BOARD_TEMPLATES)] for k in range(1, FALLBACKS + 1)]
-    return [plan.template] * ATTEMPTS + [t for t in others for _ in range(2)]
+def _attempts(plan: BoardPlan) -> list[tuple[str, int]]:
+    """The (template, joint target) of a level's fresh climbs, in turn: its own template
+    :data:`ATTEMPTS` times, then each of :data:`DEEP` once (an open template that gives no
+    idea of the plan's depth leaves the level to a deeper one; ``meta.template`` says which),
+    then its own template at one joint step fewer each time, :data:`EASED` times (a level a
+    little short of its target, rather than no line)."""
+    deep = [(t, plan.joint) for t in DEEP if t != plan.template]
+    top = min(plan.joint, OPEN_CEILING) if plan.template in OPEN else plan.joint
+    eased = [(plan.template, max(2, top - k)) for k in range(1, EASED + 1)]
+    return [(plan.template, plan.joint)] * ATTEMPTS + deep + eased
 
 
 def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
            ) -> Iterator[tuple[str, Idea, random.Random]]:
     """The ideas a level tries in turn, each with the random source that colours it: its
     lane's next idea, continued from the lane's last (when the body count is the same), then
-    a fresh climb on each of :func:`_templates`."""
+    a fresh climb for each of :func:`_attempts`."""
     if lane is not None and lane.last is not None and len(lane.last.layout[0]) == plan.bodies:
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + 7)
         last = lane.last
@@ -362,8 +400,8 @@ def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
             main_stretch(data) not in lane.types and layout_key(data) not in lane.keys))
         if idea is not None:
             yield plan.template, idea, random.Random(seed * 1_000_003 + plan.number * 7_919 + 11)
-    for attempt, template in enumerate(_templates(plan)):
+    for attempt, (template, joint) in enumerate(_attempts(plan)):
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
-        idea = build_idea(_request(replace(plan, template=template), rng), rng)
+        idea = build_idea(_request(replace(plan, template=template, joint=joint), rng), rng)
         if idea is not None:
             yield template, idea, rng
