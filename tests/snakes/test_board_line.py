@@ -12,10 +12,10 @@ from gridforge.errors import GridforgeError
 from gridforge.snakes.design import costs
 from gridforge.snakes.design.board_line import (
     _LANES,
+    ALL_PIECES_FROM,
     BOARD_FROM,
     BOARD_TEMPLATES,
     DEEP,
-    FINALE_FROM,
     LEVELS,
     OPEN,
     OPEN_PIECES_FROM,
@@ -128,7 +128,7 @@ def test_pieces_every_third_level_on_open_templates_and_everywhere_in_the_finale
         plan = board_plan(n, SEED)
         if plan.breather:
             continue
-        carries = (n % 3 == 0 or n >= FINALE_FROM
+        carries = (n % 3 == 0 or n >= ALL_PIECES_FROM
                    or (n >= OPEN_PIECES_FROM and plan.template in OPEN))
         assert (plan.piece is not None) == carries, n
         assert plan.piece is None or plan.piece in PIECES
@@ -210,3 +210,21 @@ def test_a_lane_continues_its_board_and_never_repeats_a_layout() -> None:
     assert len(set(boards)) < len(boards)
     _LANES.clear()  # built afresh, the lane gives the same bytes
     assert line_level(first[2], SEED) == made[2]
+
+
+def test_costly_with_a_limit_measures_that_many_placements_spread_over_all(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    measured: list[int] = []
+
+    def variants(level: object) -> object:
+        for i in range(10):
+            yield {"i": i}, f"p{i}"
+
+    def minimum(v: dict[str, int], states: int) -> tuple[int, tuple[tuple[int, str, str], ...]]:
+        measured.append(v["i"])
+        return 12, ((0, "head", "up"),)
+
+    monkeypatch.setitem(costs._VARIANTS, "frozen", variants)
+    monkeypatch.setattr(costs, "_minimum", minimum)
+    costs.costly({}, "frozen", 10, limit=4)  # type: ignore[arg-type]
+    assert measured == [0, 2, 5, 7]

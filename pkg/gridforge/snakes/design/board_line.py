@@ -1,27 +1,34 @@
-"""Main-line levels on one board (issue 50, the fourth build): from level 101 a level is one
-idea (:mod:`~gridforge.snakes.design.interlock`) on a seed template, its bodies needing each
-other, its depth climbing with the level.
+"""Main-line levels on one board (issue 50; the "board" edition of the line): from level 101
+a level is one idea (:mod:`~gridforge.snakes.design.interlock`) on a seed template, its
+bodies needing each other, its depth climbing with the level.
 
-- **The plan** (:func:`board_plan`): the template comes from a rotation of the nine
-  connected seed templates, shuffled per chapter of :data:`CHAPTER` levels by the line's seed,
-  so no template holds more than its share of a band; the joint-step target climbs as a
-  square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP` with waves of ten, the board and
-  the body count growing with it; beyond-pairs steps are asked from :data:`BEYOND_FROM`, a
-  must-move chain of two on narrow templates (corridors and bays) and of three on some from
-  :data:`CHAIN3_FROM`. The tenth level of a wave is a breather: small and kind. Every
-  :data:`PIECE_EVERY`-th level carries a mechanic or terrain piece, in turn, placed where it
-  costs the most steps (at least two: :mod:`~gridforge.snakes.design.costs`), with its
-  witness (the idea's minimal solution, which the piece refuses).
-- **Chains** (:func:`chain_idea`): the levels of one template in one chapter are a chain;
-  a chain's first idea is climbed afresh, every next one from the idea before it (one
-  random move, then a sideways climb to a layout the chain has not had): on deep templates
-  a few layouts where a fresh climb takes hundreds.
-- **The level** (:func:`board_level`): its chain's idea, else the first seeded climb that
-  meets the plan (on its template, then on the next ones of the rotation); its colours drawn
-  from the palette;
-  certified by the designer's :func:`~gridforge.snakes.design.certify.certify` from the
-  climb's proven solution (the exact search re-proves it within :data:`PROOF_STATES`);
-  ``meta.template`` names the template it was built on.
+- **The plan** (:func:`board_plan`): each chapter of :data:`CHAPTER` levels interleaves the
+  nine connected seed templates (:func:`chapter_order`), the deep ones (:data:`DEEP`:
+  winding, comb, island, the only ones whose climbs reach the line's high end) taking a third
+  at level 101 and :data:`DEEP_TOP` of the last chapter, none more than a quarter. The
+  joint-step target climbs as a square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP`
+  with waves of ten; the body count follows the wave's top, the board grows with the target;
+  beyond-pairs steps are asked from :data:`BEYOND_FROM`, at most :data:`LINE_STEPS_PER_JOINT`
+  steps per joint step from :data:`DENSE_FROM` (pieces bring a level under 3.5), a
+  must-move chain of two on narrow templates and of three on some from :data:`CHAIN3_FROM`.
+  The tenth level of a wave is a breather: small and kind, at half the base target. Open
+  templates are asked at most :data:`OPEN_CEILING` joint steps and carry a piece from
+  :data:`OPEN_PIECES_FROM`; every
+  :data:`PIECE_EVERY`-th level and every level from :data:`ALL_PIECES_FROM` carries one too.
+- **Pieces** (:func:`piece_aim`): a mechanic or terrain piece is placed where it costs about
+  what the idea falls short of the level's target (at least two steps:
+  :mod:`~gridforge.snakes.design.costs`), with its witness (the idea's minimal solution,
+  which the piece refuses).
+- **Lanes** (:func:`line_level`): a template's levels in an arc of :data:`ARC` levels are a
+  lane; its first idea is climbed afresh, every next one continued on the same board from
+  the idea before it, and never a layout or main-region stretch type the lane had. Arcs are
+  independent, so a build's tasks are lanes.
+- **The level** (:func:`board_level` for a breather, else its lane): the first idea that
+  makes a level: the lane's continuation, then seeded climbs on its template, on the deep
+  ones, then on its own at fewer joint steps (:func:`_attempts`); coloured from the palette,
+  certified by :func:`~gridforge.snakes.design.certify.certify` from the climb's proven
+  solution (the exact search re-proves it within :data:`PROOF_STATES`); ``meta.template``
+  names the template it was built on.
 
 Everything is a function of the line's seed and the level's number; every search counts
 states, never seconds.
@@ -44,7 +51,6 @@ from gridforge.snakes.design.interlock import (
     LENGTHS,
     NARROW,
     NO_CLOCK,
-    STEPS_PER_JOINT,
     Idea,
     Request,
     build_idea,
@@ -70,20 +76,24 @@ JOINT_FROM_101 = 4.0  # the joint-step target at level 101
 JOINT_TOP = 16.0  # the base target at level 2000 (a wave's last levels reach 18)
 WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
 BEYOND_FROM = 201  # the first level that asks beyond-pairs steps
-DENSE_FROM = 201  # the first level that asks at most STEPS_PER_JOINT steps per joint step
+DENSE_FROM = 201  # the first level that asks at most LINE_STEPS_PER_JOINT steps per joint step
+# Six bodies at joint 10 met 3.5 steps per joint step on no deep template's climb (4.8-5.7
+# without the bound); a piece that costs c steps takes a level from m/j to (m + c)/(j + c).
+LINE_STEPS_PER_JOINT = 5.0
 CHAIN3_FROM = 1001  # the first level whose narrow boards may ask a chain of three
 ATTEMPTS = 3  # seeded climbs of the planned template for one level
 # The templates whose climbs reach the line's high end (docs/snakes-interlock.md): a level
 # whose own template gives no idea of its depth is tried on them next.
 DEEP = ("winding", "comb", "island")
 DEEP_TOP = 0.69  # the deep templates' share of the last chapter (each under a quarter)
-EASED = 3  # climbs at one joint step fewer each, the last resort of a level
+EASED = 3  # loose climbs at two joint steps fewer each, the last resort of a level
 PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
 MAX_OCCUPANCY = 0.55  # (body cells + holes) / floor cells of any level (legibility)
+PLACEMENTS = 24  # placements of a piece measured on one level (spread over all of them)
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
 OPEN_PIECES_FROM = 201  # from here every level on an open template carries a piece
-FINALE_FROM = 1701  # from here every level but a breather carries a piece
+ALL_PIECES_FROM = 301  # from here every level but a breather carries a piece
 # The templates whose climbs stop short of the line's high end (joint 5-9 at best where
 # winding, comb and island reach 13-26; a fresh four-body climb met joint 5 on about a third
 # of its seeds): their ideas are asked at most OPEN_CEILING joint steps, and their pieces
@@ -127,9 +137,9 @@ def joint_target(n: int) -> int:
 def piece_of(n: int, template: str) -> str | None:
     """The piece non-breather level ``n`` on ``template`` carries, or None: every
     :data:`PIECE_EVERY`-th level, every open template's level from :data:`OPEN_PIECES_FROM`
-    and every level from :data:`FINALE_FROM` (the line's pieces rotate through
+    and every level from :data:`ALL_PIECES_FROM` (the line's pieces rotate through
     :data:`~gridforge.snakes.design.costs.PIECES`)."""
-    if (n % PIECE_EVERY == 0 or n >= FINALE_FROM
+    if (n % PIECE_EVERY == 0 or n >= ALL_PIECES_FROM
             or (n >= OPEN_PIECES_FROM and template in OPEN)):
         return PIECES[(n // PIECE_EVERY) % len(PIECES)]
     return None
@@ -284,7 +294,7 @@ def _request(plan: BoardPlan, rng: random.Random) -> Request:
     # Legibility: body cells and holes on at most MAX_OCCUPANCY of the floor.
     area = max(plan.area, math.ceil((sum(lengths) + len(lengths)) / MAX_OCCUPANCY))
     return Request(plan.template, area, lengths, plan.beyond, joint, plan.chain,
-                   max_steps=MAX_STEPS, steps_per_joint=STEPS_PER_JOINT if dense else None,
+                   max_steps=MAX_STEPS, steps_per_joint=LINE_STEPS_PER_JOINT if dense else None,
                    most_joint=joint + 1 if plan.breather else most_joint(joint))
 
 
@@ -315,7 +325,7 @@ def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
 def _no_level(plan: BoardPlan) -> GridforgeError:
     return GridforgeError(f"main-line level {plan.number}: no board level in "
                           f"{len(_attempts(plan))} attempts ({plan.template}, "
-                          f"{'/'.join(DEEP)}, joint {plan.joint} eased to "
+                          f"{'/'.join(DEEP)}, joint {plan.joint} loosened and eased to "
                           f"{_attempts(plan)[-1][1]})")
 
 
@@ -340,7 +350,7 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
         first = PIECES.index(plan.piece)
         aim = piece_aim(plan, idea.measure.joint)
         for piece in (plan.piece, PIECES[(first + 1) % len(PIECES)]):
-            placed = costly(data, piece, idea.measure.minimum, aim=aim)
+            placed = costly(data, piece, idea.measure.minimum, aim=aim, limit=PLACEMENTS)
             if placed is None:
                 continue  # no place where the piece costs steps
             # The idea's own minimal solution is a witness: shorter than the real minimum,
@@ -375,16 +385,18 @@ def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
     return out, cert
 
 
-def _attempts(plan: BoardPlan) -> list[tuple[str, int]]:
-    """The (template, joint target) of a level's fresh climbs, in turn: its own template
-    :data:`ATTEMPTS` times, then each of :data:`DEEP` once (an open template that gives no
-    idea of the plan's depth leaves the level to a deeper one; ``meta.template`` says which),
-    then its own template at one joint step fewer each time, :data:`EASED` times (a level a
-    little short of its target, rather than no line)."""
-    deep = [(t, plan.joint) for t in DEEP if t != plan.template]
+def _attempts(plan: BoardPlan) -> list[tuple[str, int, bool]]:
+    """The (template, joint target, strict) of a level's fresh climbs, in turn: its own
+    template :data:`ATTEMPTS` times, then each of :data:`DEEP` once (an open template that
+    gives no idea of the plan's depth leaves the level to a deeper one; ``meta.template``
+    says which); then, not strict (any steps per joint step, beyond-pairs steps and chain
+    as they come), its own template at the plan's target and :data:`EASED` times at two
+    joint steps fewer each time, down to two: a level a little short of its target (its
+    piece aims at the rest), never a line that stops."""
+    deep = [(t, plan.joint, True) for t in DEEP if t != plan.template]
     top = min(plan.joint, OPEN_CEILING) if plan.template in OPEN else plan.joint
-    eased = [(plan.template, max(2, top - k)) for k in range(1, EASED + 1)]
-    return [(plan.template, plan.joint)] * ATTEMPTS + deep + eased
+    eased = [(plan.template, max(2, top - 2 * k), False) for k in range(EASED + 1)]
+    return [(plan.template, plan.joint, True)] * ATTEMPTS + deep + eased
 
 
 def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
@@ -400,8 +412,11 @@ def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
             main_stretch(data) not in lane.types and layout_key(data) not in lane.keys))
         if idea is not None:
             yield plan.template, idea, random.Random(seed * 1_000_003 + plan.number * 7_919 + 11)
-    for attempt, (template, joint) in enumerate(_attempts(plan)):
+    for attempt, (template, joint, strict) in enumerate(_attempts(plan)):
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + attempt * 104_729)
-        idea = build_idea(_request(replace(plan, template=template, joint=joint), rng), rng)
+        request = _request(replace(plan, template=template, joint=joint), rng)
+        if not strict:
+            request = replace(request, steps_per_joint=None, beyond=0, chain=1)
+        idea = build_idea(request, rng)
         if idea is not None:
             yield template, idea, rng

@@ -119,18 +119,24 @@ _VARIANTS: dict[str, Callable[[LevelJson], Iterator[tuple[LevelJson, str]]]] = {
 
 
 def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
-           least: int = LEAST_COST, aim: int | None = None) -> Costly | None:
+           least: int = LEAST_COST, aim: int | None = None, limit: int | None = None
+           ) -> Costly | None:
     """The placement of ``piece`` on ``data`` (proven minimum ``minimum`` without it) that
     costs the most steps, at least ``least`` (a bridge: that saves the most, at least
     ``least``: the route changes by that much); with ``aim``, the placement whose cost is
     nearest ``aim`` among those costing at least ``least`` (ties: the first in the fixed
     order), so a piece deepens a level by about what the line asks, not by whatever it can.
+    ``limit``: at most that many placements are measured, spread evenly over the fixed order
+    (a painted cell has one placement per open cell and colour: each an exact search).
     None when no placement costs ``least`` (or none is proven within ``states`` stored
     states)."""
     best: Costly | None = None
     if piece not in _VARIANTS:
         raise ValueError(f"unknown piece {piece!r}: one of {', '.join(PIECES)}")
-    for variant, mechanic in _VARIANTS[piece](data):
+    variants = list(_VARIANTS[piece](data))
+    if limit is not None and len(variants) > limit:
+        variants = [variants[i * len(variants) // limit] for i in range(limit)]
+    for variant, mechanic in variants:
         got = _minimum(variant, states)
         if got is None:
             continue
