@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from gridforge.errors import GridforgeError
@@ -30,13 +31,13 @@ from gridforge.snakes.design.board_line import (
 from gridforge.snakes.design.certify import check
 from gridforge.snakes.design.costs import PIECES
 from gridforge.snakes.design.interlock import MAX_COLS, MAX_ROWS, MAX_STONE_SHARE, measure_layout
-from gridforge.snakes.design.line_build import tasks
+from gridforge.snakes.design.line_build import build_mainline, tasks
 from gridforge.snakes.design.line_levels import design_level
 from gridforge.snakes.design.stretch import layout_key
 from gridforge.snakes.design.topology import FloorGraph, components
 from gridforge.snakes.game.level import level_from_json
 from gridforge.snakes.game.rules import Game
-from gridforge.snakes.solver.search import bfs_optimum
+from gridforge.snakes.solver.search import Solver
 
 SEED = 2026
 
@@ -90,8 +91,11 @@ def test_a_planned_piece_costs_at_least_two_steps_and_carries_its_witness() -> N
     lifted = {k: v for k, v in data.items() if k != "meta"}
     lifted["bodies"] = [{k: v for k, v in b.items() if k not in ("lock", "key")}
                         for b in data["bodies"]]
-    relaxed = bfs_optimum(Game(level_from_json(lifted)), max_states=2_000_000)
-    assert relaxed is not None and cert["steps"] - relaxed >= 2
+    # The exact A* (the BFS oracle passes two million states on four bodies).
+    result = Solver(Game(level_from_json(lifted))).solve(max_states=400_000, max_seconds=1e9)
+    assert result.status == "solved" and result.optimal and result.steps is not None
+    relaxed = len(result.steps)
+    assert cert["steps"] - relaxed >= 2
     (witness,) = cert["witnesses"]
     assert witness["mechanic"] == f"bodies[{locked[0]}].lock"
     assert len(witness["solution"]) == relaxed
@@ -205,7 +209,7 @@ def test_a_lane_continues_its_board_and_never_repeats_a_layout() -> None:
         assert level["meta"]["level"] == n and cert["optimal"]
         assert check(level_from_json(level), cert) == []
     # The lane's later levels keep its board where they continue its idea.
-    boards = [(level["cols"], level["rows"], sorted(map(tuple, level["stones"])))
+    boards = [(level["cols"], level["rows"], tuple(sorted(map(tuple, level["stones"]))))
               for level, _cert in made]
     assert len(set(boards)) < len(boards)
     _LANES.clear()  # built afresh, the lane gives the same bytes
@@ -228,3 +232,20 @@ def test_costly_with_a_limit_measures_that_many_placements_spread_over_all(
     monkeypatch.setattr(costs, "_minimum", minimum)
     costs.costly({}, "frozen", 10, limit=4)  # type: ignore[arg-type]
     assert measured == [0, 2, 5, 7]
+
+
+@pytest.mark.cpython_only  # worker processes: not in Pyodide
+@pytest.mark.search_heavy
+def test_a_board_build_has_the_same_bytes_with_one_and_two_workers(tmp_path: Path) -> None:
+    # Levels 101-112: two lanes with two levels each (101 and 111 on twin, 107 and 112 on
+    # courtyard) and a breather (110); with two workers a lane is one task, built in order.
+    assert tasks(list(range(101, 113)), SEED, "board")[0] == (101, 111)
+    build_mainline(tmp_path / "one", seed=SEED, levels=(101, 112), block=4, edition="board")
+    build_mainline(tmp_path / "two", seed=SEED, levels=(101, 112), block=4, workers=2,
+                   edition="board")
+    one = {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
+    assert one == {p.name: p.read_bytes() for p in (tmp_path / "two").iterdir()}
+    assert sorted(one) == ["main-0101-0104.json", "main-0105-0108.json", "main-0109-0112.json",
+                           "progress.json"]
+    with pytest.raises(GridforgeError, match="--edition: one of chambers, board"):
+        build_mainline(tmp_path / "three", seed=SEED, levels=(101, 101), edition="open")

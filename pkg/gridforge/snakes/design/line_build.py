@@ -295,13 +295,13 @@ def _design_wanted(executor: cf.Executor | None, client: Any, wanted: list[tuple
     in this process when ``executor`` is None, else on it; ``running`` holds the tasks in
     progress by first level with their start times, ``finish_blocks`` writes every block
     whose levels are all in."""
-    if executor is None:
-        for task in wanted:
+    if executor is None:  # a lane's levels one by one (this process keeps the lane)
+        for n in (n for task in wanted for n in task):
             running.clear()
-            running[task[0]] = time.monotonic()
+            running[n] = time.monotonic()
             report()
-            for n, level, cert, seconds in designed_task(task, seed, edition):
-                results[n], cpu[n] = (level, cert), seconds
+            level, cert, cpu[n] = designed(n, seed, edition)
+            results[n] = level, cert
             running.clear()
             finish_blocks()
         return
