@@ -90,7 +90,7 @@ EASED = 3  # loose climbs at two joint steps fewer each, the last resort of a le
 PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
 MAX_OCCUPANCY = 0.55  # (body cells + holes) / floor cells of any level (legibility)
-PLACEMENTS = 24  # placements of a piece measured on one level (spread over all of them)
+PLACEMENTS = 12  # placements of a piece measured on one level (spread over all of them)
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
 OPEN_PIECES_FROM = 201  # from here every level on an open template carries a piece
 ALL_PIECES_FROM = 301  # from here every level but a breather carries a piece
@@ -100,6 +100,11 @@ ALL_PIECES_FROM = 301  # from here every level but a breather carries a piece
 # carry the rest of the level's target.
 OPEN = ("courtyard", "notched", "stepped", "cross", "twin", "pillars")
 OPEN_CEILING = 5
+# A deep template's idea is asked the line's base target (not the wave's), at most this
+# (the line's medians must reach 14 from 1751): a lane's next idea then walks sideways at
+# about the same depth (4-60 CPU s a level at 1702-1739, where climbs toward the wave's
+# 14-18 took 100-250 s or failed), and the level's piece carries the wave.
+DEEP_CEILING = 14
 
 
 @dataclass(frozen=True)
@@ -290,12 +295,11 @@ def _request(plan: BoardPlan, rng: random.Random) -> Request:
     lengths = tuple(rng.choice(LENGTHS[plan.template]) for _ in range(plan.bodies))
     open_board = plan.template in OPEN and not plan.breather
     dense = plan.number >= DENSE_FROM and not plan.breather and not open_board
-    joint = min(plan.joint, OPEN_CEILING) if open_board else plan.joint
     # Legibility: body cells and holes on at most MAX_OCCUPANCY of the floor.
     area = max(plan.area, math.ceil((sum(lengths) + len(lengths)) / MAX_OCCUPANCY))
-    return Request(plan.template, area, lengths, plan.beyond, joint, plan.chain,
+    return Request(plan.template, area, lengths, plan.beyond, plan.joint, plan.chain,
                    max_steps=MAX_STEPS, steps_per_joint=LINE_STEPS_PER_JOINT if dense else None,
-                   most_joint=joint + 1 if plan.breather else most_joint(joint))
+                   most_joint=plan.joint + 1 if plan.breather else most_joint(plan.joint))
 
 
 def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
@@ -342,14 +346,14 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
           ) -> tuple[LevelJson, Certificate] | None:
     """The level of ``idea`` coloured by ``rng``, certified, with the plan's piece placed
     where it costs about :func:`piece_aim` (the plan's piece, else the next of
-    :data:`~gridforge.snakes.design.costs.PIECES`), with its witness; None when the
-    certificate cannot prove it. With no piece that costs steps on it, the idea's level
-    without one (``meta.piece`` names a piece only where one was placed)."""
+    :data:`~gridforge.snakes.design.costs.PIECES` that costs steps on it), with its
+    witness; None when the certificate cannot prove it. With no piece that costs steps on
+    it, the idea's level without one (``meta.piece`` names a piece only where one was placed)."""
     data = _coloured(idea, rng)
     if plan.piece is not None:
         first = PIECES.index(plan.piece)
         aim = piece_aim(plan, idea.measure.joint)
-        for piece in (plan.piece, PIECES[(first + 1) % len(PIECES)]):
+        for piece in (PIECES[(first + k) % len(PIECES)] for k in range(len(PIECES))):
             placed = costly(data, piece, idea.measure.minimum, aim=aim, limit=PLACEMENTS)
             if placed is None:
                 continue  # no place where the piece costs steps
@@ -393,10 +397,20 @@ def _attempts(plan: BoardPlan) -> list[tuple[str, int, bool]]:
     as they come), its own template at the plan's target and :data:`EASED` times at two
     joint steps fewer each time, down to two: a level a little short of its target (its
     piece aims at the rest), never a line that stops."""
-    deep = [(t, plan.joint, True) for t in DEEP if t != plan.template]
-    top = min(plan.joint, OPEN_CEILING) if plan.template in OPEN else plan.joint
+    deep = [(t, idea_target(plan, t), True) for t in DEEP if t != plan.template]
+    top = idea_target(plan, plan.template)
     eased = [(plan.template, max(2, top - 2 * k), False) for k in range(EASED + 1)]
-    return [(plan.template, plan.joint, True)] * ATTEMPTS + deep + eased
+    return [(plan.template, top, True)] * ATTEMPTS + deep + eased
+
+
+def idea_target(plan: BoardPlan, template: str) -> int:
+    """The joint steps a level's idea on ``template`` is asked: a breather's own target;
+    else the line's base target (its piece carries the wave), at most :data:`OPEN_CEILING`
+    on an open template and :data:`DEEP_CEILING` on a deep one."""
+    if plan.breather:
+        return plan.joint
+    ceiling = OPEN_CEILING if template in OPEN else DEEP_CEILING
+    return max(2, min(round(base_target(plan.number)), ceiling))
 
 
 def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
@@ -407,7 +421,8 @@ def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
     if lane is not None and lane.last is not None and len(lane.last.layout[0]) == plan.bodies:
         rng = random.Random(seed * 1_000_003 + plan.number * 7_919 + 7)
         last = lane.last
-        request = replace(_request(plan, rng), lengths=tuple(map(len, last.layout[0])))
+        request = replace(_request(replace(plan, joint=idea_target(plan, plan.template)), rng),
+                          lengths=tuple(map(len, last.layout[0])))
         idea = continue_idea(request, last, rng, lambda data: (
             main_stretch(data) not in lane.types and layout_key(data) not in lane.keys))
         if idea is not None:
