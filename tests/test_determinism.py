@@ -50,6 +50,13 @@ def test_main_line_levels_have_pinned_bytes():
     assert digest(levels) == SNAKES_MAINLINE
 
 
+def test_board_edition_levels_have_pinned_bytes():
+    # The board edition (issue 50, not shipped yet): a motif level refitted to a phone (58),
+    # two lanes' first levels (101 plain, 102 with a piece) and a breather (110).
+    levels = [design_level(n, 2026, "board") for n in (58, 101, 102, 110)]
+    assert digest(levels) == SNAKES_BOARD_EDITION
+
+
 def test_mines_boards_of_every_battle_preset_have_pinned_bytes():
     boards = [generate(f"battle-{k}", 1000 + k, level=k).dumps() for k in range(1, 6)]
     assert digest(boards) == MINES_BOARDS
@@ -70,6 +77,7 @@ def test_a_mines_run_transcript_has_pinned_bytes():
 SNAKES_BATCH = "f770270c94bce0a9909a635c856a8704909e7d83c19c36836f13637c3d16053c"
 SNAKES_TARGET_100 = "368b7247adff6b9391fa71884bfa5130e554b9a6e3aabb66f52f7c9127bc18b1"
 SNAKES_INTERLOCK = "140a9348c74208d1076083c63f106222a67791a68c79cf56e2db0cbec76a8fd8"
+SNAKES_BOARD_EDITION = "190de7da9ff769fe66ed800abfe47c69bcc31490543653eb79dc94f4ef4b7d5f"
 SNAKES_MAINLINE = "0549817259424d832ce9ce054b267571e4a9ad4af5b561863c0fd45b4bab06df"
 MINES_BOARDS = "74141cffc1e46ce4680888224398d71794b4427ceed4cff8fa969138efe201f3"
 MINES_RUN = "c56872503fbbce5bca7014e4471e4e326b74fa1fbe6d500496f8cbb4ab856afc"

@@ -222,6 +222,7 @@ def arc_of(n: int) -> int:
     return (n - BOARD_FROM) // ARC
 
 
+@functools.cache
 def lane_levels(n: int, seed: int) -> tuple[int, ...]:
     """The levels of ``n``'s lane, in order: the non-breathers of its arc planned on its
     template (a breather is in no lane)."""

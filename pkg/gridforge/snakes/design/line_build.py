@@ -344,6 +344,9 @@ def _kept(records: dict[int, BlockFile]) -> str:
     return f"{done} levels kept in {len(records)} block files"
 
 
+TaskLevels = list[tuple[int, LevelJson, Certificate, float]]  # designed_task's answer
+
+
 def designed(n: int, seed: int, edition: str = "chambers"
              ) -> tuple[LevelJson, Certificate, float]:
     """:func:`design_level` and the CPU seconds it took in the process that ran it (what a
@@ -353,13 +356,10 @@ def designed(n: int, seed: int, edition: str = "chambers"
     return level, cert, time.process_time() - started
 
 
-def designed_task(task: tuple[int, ...], seed: int, edition: str
-                  ) -> list[tuple[int, LevelJson, Certificate, float]]:
+def designed_task(task: tuple[int, ...], seed: int, edition: str) -> TaskLevels:
     """The levels of one task (:func:`tasks`), each with the CPU seconds it took."""
     return [(n, *designed(n, seed, edition)) for n in task]
 
-
-Done = list[tuple[int, LevelJson, Certificate, float]]
 
 
 def _run_pool(executor: cf.Executor, wanted: list[tuple[int, ...]], seed: int, edition: str,
@@ -369,7 +369,7 @@ def _run_pool(executor: cf.Executor, wanted: list[tuple[int, ...]], seed: int, e
     """Keep ``workers`` tasks in flight (so that 'running' means running), in level
     order, and write each block as soon as its levels are in."""
     queue = list(reversed(wanted))
-    flight: dict[cf.Future[Done], int] = {}
+    flight: dict[cf.Future[TaskLevels], int] = {}
     while queue or flight:
         while queue and len(flight) < workers:
             task = queue.pop()
