@@ -7,32 +7,48 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
-from gridforge.snakes.design import costs
+from gridforge.snakes.design import board_line, costs
 from gridforge.snakes.design.board_line import (
     _LANES,
     ALL_PIECES_FROM,
     BOARD_FROM,
     BOARD_TEMPLATES,
     DEEP,
+    DENSE_FROM,
+    DENSE_RAMP,
+    IDEA_STEPS_PER_JOINT,
     LEVELS,
+    LINE_STEPS_PER_JOINT,
     OPEN,
     OPEN_PIECES_FROM,
+    RATIO_AIM,
     arc_of,
     base_target,
     board_level,
     board_plan,
+    idea_steps_per_joint,
     lane_levels,
     line_level,
     piece_aim,
 )
 from gridforge.snakes.design.certify import check
 from gridforge.snakes.design.costs import PIECES
-from gridforge.snakes.design.interlock import MAX_COLS, MAX_ROWS, MAX_STONE_SHARE, measure_layout
+from gridforge.snakes.design.interlock import (
+    MAX_COLS,
+    MAX_ROWS,
+    MAX_STONE_SHARE,
+    Measure,
+    Request,
+    measure_layout,
+    shortfall,
+)
 from gridforge.snakes.design.line_build import build_mainline, tasks
 from gridforge.snakes.design.line_levels import design_level
 from gridforge.snakes.design.stretch import layout_key
@@ -152,8 +168,59 @@ def test_pieces_every_third_level_on_open_templates_and_everywhere_in_the_finale
 
 def test_a_piece_aims_at_what_the_idea_falls_short_of() -> None:
     plan = board_plan(301, SEED)
-    assert piece_aim(plan, plan.joint - 5) == 5
-    assert piece_aim(plan, plan.joint + 4) == 2  # at least the least cost
+    j = plan.joint
+    assert piece_aim(plan, j - 5, 3 * (j - 5)) == 5  # the target's rest
+    assert piece_aim(plan, j + 4, 3 * (j + 4)) == 2  # at least the least cost
+    # A sparse idea (m / j far over RATIO_AIM): the piece that brings it under RATIO_AIM.
+    c = piece_aim(plan, j + 4, 6 * (j + 4))
+    assert (6 * (j + 4) + c) / (j + 4 + c) <= RATIO_AIM < (6 * (j + 4) + c - 1) / (j + 4 + c - 1)
+
+
+def test_open_ideas_are_asked_ever_fewer_steps_per_joint_step_graded() -> None:
+    ramp = [idea_steps_per_joint(n) for n in range(DENSE_FROM, DENSE_FROM + DENSE_RAMP + 50)]
+    assert ramp[0] == LINE_STEPS_PER_JOINT and ramp[-1] == IDEA_STEPS_PER_JOINT
+    assert ramp == sorted(ramp, reverse=True)
+    ask = Request("twin", 40, (2, 2, 3), 0, 5, 1, steps_per_joint=4.0)
+    sparse = Measure(36, 0, 5, 1, 2, (), 0)  # 36 steps on 5 joint steps: 9 joint short of 4.0
+    assert shortfall(ask, sparse)[0] == 1
+    assert shortfall(replace(ask, graded=True), sparse)[0] == 9 - 5
+    assert shortfall(replace(ask, graded=True), replace(sparse, minimum=20))[0] == 0
+
+
+@pytest.mark.parametrize(("table", "want"), [
+    # (piece -> its placement's cost or None), the piece the level gets. The idea below is
+    # 38 steps on 10 joint steps: the aim is 3 (to 3.3 steps per joint step).
+    ({"locks": 1, "paths": 3, "frozen": 5}, "paths"),  # the first from the plan's to cost 3
+    ({"locks": None, "paths": 2, "bridges": 2, "frozen": 2, "frozen_holes": 2}, "paths"),
+    ({"locks": None, "paths": 2, "frozen_holes": 2, "frozen": 3}, "frozen"),  # wraps round
+    ({"bridges": 2}, "bridges"),  # 36 / 8 > 3.3, but the only piece that places
+    ({}, None),  # nothing costs steps: the idea's level alone
+])
+def test_a_level_takes_the_first_piece_that_costs_its_aim_else_the_densest(
+        monkeypatch: pytest.MonkeyPatch, table: dict[str, int | None], want: str | None) -> None:
+    plan = replace(board_plan(1207, SEED), piece="locks", joint=8)
+    assert piece_aim(plan, 10, 38) == 3
+    idea = SimpleNamespace(measure=Measure(38, 0, 10, 1, 2, ((0, "head", "up"),), 0))
+    asked: list[str] = []
+
+    def costly(data: LevelJson, piece: str, minimum: int, **kw: object) -> object:
+        asked.append(piece)
+        cost = table.get(piece)
+        if cost is None:
+            return None
+        change = -cost if piece == "bridges" else cost
+        return costs.Costly({**data, "piece": piece}, minimum + change, cost, piece, ())
+
+    monkeypatch.setattr(board_line, "costly", costly)
+    monkeypatch.setattr(board_line, "_coloured", lambda idea, rng: {"meta": {}})
+    monkeypatch.setattr(board_line, "_certified",
+                        lambda plan, template, seed, data, solution, witnesses: (
+                            {"meta": {}, "placed": data.get("piece")}, {}))
+    made = board_line._made(plan, plan.template, SEED, idea, None)  # type: ignore[arg-type]
+    assert made is not None
+    assert made[0]["placed"] == want
+    if want is not None and table[want] == 3:
+        assert asked[-1] == want  # the pieces after the one that met the aim are not measured
 
 
 def test_deep_templates_take_a_growing_share_and_none_more_than_a_quarter() -> None:
@@ -183,6 +250,12 @@ def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.M
     assert costs.costly(data, "frozen", 10, aim=2).level == {"i": 2}  # type: ignore[arg-type, union-attr]
     assert costs.costly(data, "frozen", 10, aim=8).cost == 7  # type: ignore[arg-type, union-attr]
     assert costs.costly(data, "frozen", 10, least=10, aim=2) is None  # type: ignore[arg-type]
+    # A placement that costs the aim ends the search: no later one is nearer.
+    measured: list[int] = []
+    monkeypatch.setattr(costs, "_minimum", lambda v, states: (
+        measured.append(v["i"]) or (10 + costs_by_placement[v["i"]], ((0, "head", "up"),))))
+    assert costs.costly(data, "frozen", 10, aim=3).level == {"i": 2}  # type: ignore[arg-type, union-attr]
+    assert measured == [0, 1, 2]
 
 
 def test_board_tasks_hold_each_lane_whole_and_every_wanted_level_once() -> None:

@@ -8,17 +8,20 @@ bodies needing each other, its depth climbing with the level.
   at level 101 and :data:`DEEP_TOP` of the last chapter, none more than a quarter. The
   joint-step target climbs as a square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP`
   with waves of ten; the body count follows the wave's top, the board grows with the target;
-  beyond-pairs steps are asked from :data:`BEYOND_FROM`, at most :data:`LINE_STEPS_PER_JOINT`
-  steps per joint step from :data:`DENSE_FROM` (pieces bring a level under 3.5), a
-  must-move chain of two on narrow templates and of three on some from :data:`CHAIN3_FROM`.
+  beyond-pairs steps are asked from :data:`BEYOND_FROM`, at most
+  :func:`idea_steps_per_joint` steps per joint step from :data:`DENSE_FROM` (pieces bring
+  a level under :data:`RATIO_AIM`), an idea at most :data:`LINE_OVERSHOOT` joint steps past
+  its target, a must-move chain of two on narrow templates and of three on some from
+  :data:`CHAIN3_FROM`.
   The tenth level of a wave is a breather: small and kind, at half the base target. Open
   templates are asked at most :data:`OPEN_CEILING` joint steps and carry a piece from
   :data:`OPEN_PIECES_FROM`; every
   :data:`PIECE_EVERY`-th level and every level from :data:`ALL_PIECES_FROM` carries one too.
 - **Pieces** (:func:`piece_aim`): a mechanic or terrain piece is placed where it costs about
-  what the idea falls short of the level's target (at least two steps:
-  :mod:`~gridforge.snakes.design.costs`), with its witness (the idea's minimal solution,
-  which the piece refuses).
+  what the idea falls short of the level's target and what brings it under
+  :data:`RATIO_AIM` steps per joint step (at least two steps:
+  :mod:`~gridforge.snakes.design.costs`), the plan's piece or the next that does, with its
+  witness (the idea's minimal solution, which the piece refuses).
 - **Lanes** (:func:`line_level`): a template's levels in an arc of :data:`ARC` levels are a
   lane; its first idea is climbed afresh, every next one continued on the same board from
   the idea before it, and never a layout or main-region stretch type the lane had. Arcs are
@@ -46,7 +49,7 @@ from dataclasses import dataclass, field, replace
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.certify import certify
-from gridforge.snakes.design.costs import LEAST_COST, PIECES, costly
+from gridforge.snakes.design.costs import LEAST_COST, PIECES, Costly, costly
 from gridforge.snakes.design.interlock import (
     LENGTHS,
     NARROW,
@@ -77,9 +80,20 @@ JOINT_TOP = 16.0  # the base target at level 2000 (a wave's last levels reach 18
 WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
 BEYOND_FROM = 201  # the first level that asks beyond-pairs steps
 DENSE_FROM = 201  # the first level that asks at most LINE_STEPS_PER_JOINT steps per joint step
-# Six bodies at joint 10 met 3.5 steps per joint step on no deep template's climb (4.8-5.7
-# without the bound); a piece that costs c steps takes a level from m/j to (m + c)/(j + c).
+# An idea's steps per joint step from DENSE_FROM: LINE_STEPS_PER_JOINT (a layout past it
+# misses by one); on open templates falling to IDEA_STEPS_PER_JOINT over DENSE_RAMP levels,
+# graded (the climb counts the joint steps a layout lacks, so it walks toward layouts with
+# less walking). A piece that costs c steps then takes a level from m/j to
+# (m + c)/(j + c), under RATIO_AIM. Open climbs asked 4.0 met it at levels 504-546 at no
+# more CPU than without (with their pieces 3.35 on notched and 2.7 on twin, where 6.0 and
+# 4-5 before); a winding climb asked 4.0 had not met it after 8 CPU min (at 5.0 and its
+# piece: 3.2-3.8). The fall is gradual: shorter solutions score lower (the steps term), and
+# the score's band medians may not fall by 3.
 LINE_STEPS_PER_JOINT = 5.0
+IDEA_STEPS_PER_JOINT = 4.0
+DENSE_RAMP = 200
+AREA_BASE = 24  # a level's floor: AREA_BASE + 2 per joint step, at most AREA_TOP
+AREA_TOP = 40
 CHAIN3_FROM = 1001  # the first level whose narrow boards may ask a chain of three
 ATTEMPTS = 3  # seeded climbs of the planned template for one level
 # The templates whose climbs reach the line's high end (docs/snakes-interlock.md): a level
@@ -105,6 +119,13 @@ OPEN_CEILING = 5
 # about the same depth (4-60 CPU s a level at 1702-1739, where climbs toward the wave's
 # 14-18 took 100-250 s or failed), and the level's piece carries the wave.
 DEEP_CEILING = 14
+# An idea of the line may pass its target by at most this many joint steps (the designer's
+# most_joint allows half the target more): the piece carries the wave, and ideas far past
+# their targets (winding 101-237 reached 13-20 for 5-9) scattered the line's hardest levels.
+LINE_OVERSHOOT = 2
+# The certificate steps per joint step a piece aims to bring a level under (the issue asks a
+# median of at most 3.5 from 301; an idea alone gave 4.8, a piece of 2 steps 3.6).
+RATIO_AIM = 3.3
 
 
 @dataclass(frozen=True)
@@ -204,16 +225,26 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     # wave restarted every lane), and three bodies did not reach joint 7 on any template.
     top = base_target(n) + WAVE_RISE * 6
     bodies = 4 if top < 10 else 5 if top < 13 else 6
-    area = min(24 + 2 * joint, 40)
+    area = min(AREA_BASE + 2 * joint, AREA_TOP)
     beyond = 2 if n >= BEYOND_FROM else 0
     narrow = template in NARROW
     chain = (3 if n >= CHAIN3_FROM and n % 3 == 0 else 2) if narrow else 1
     return BoardPlan(n, template, bodies, area, joint, beyond, chain, False, piece)
 
 
+def idea_steps_per_joint(n: int) -> float:
+    """The most certificate steps per joint step an idea of level ``n`` (>= :data:`DENSE_FROM`)
+    is asked: :data:`LINE_STEPS_PER_JOINT` falling to :data:`IDEA_STEPS_PER_JOINT` over
+    :data:`DENSE_RAMP` levels."""
+    x = min(1.0, max(0, n - DENSE_FROM) / DENSE_RAMP)
+    return LINE_STEPS_PER_JOINT + (IDEA_STEPS_PER_JOINT - LINE_STEPS_PER_JOINT) * x
+
+
 def most_joint(joint: int) -> int:
-    """The most joint steps a level aiming at ``joint`` may take: an idea far past its
-    target (a winding corridor gave 61 for 8) would put the line's hardest levels anywhere."""
+    """The most joint steps a designer's level (``design-levels --spec`` with interlock)
+    aiming at ``joint`` may take (the line's ideas: :data:`LINE_OVERSHOOT`): an idea far
+    past its target (a winding corridor gave 61 for 8) would put the hardest levels
+    anywhere."""
     return joint + 3 + joint // 2
 
 
@@ -294,13 +325,14 @@ def _lane_level(lane: _Lane, plan: BoardPlan, seed: int) -> tuple[LevelJson, Cer
 
 def _request(plan: BoardPlan, rng: random.Random) -> Request:
     lengths = tuple(rng.choice(LENGTHS[plan.template]) for _ in range(plan.bodies))
-    open_board = plan.template in OPEN and not plan.breather
-    dense = plan.number >= DENSE_FROM and not plan.breather and not open_board
+    dense = plan.number >= DENSE_FROM and not plan.breather
+    graded = dense and plan.template in OPEN
     # Legibility: body cells and holes on at most MAX_OCCUPANCY of the floor.
     area = max(plan.area, math.ceil((sum(lengths) + len(lengths)) / MAX_OCCUPANCY))
+    per = idea_steps_per_joint(plan.number) if graded else LINE_STEPS_PER_JOINT
     return Request(plan.template, area, lengths, plan.beyond, plan.joint, plan.chain,
-                   max_steps=MAX_STEPS, steps_per_joint=LINE_STEPS_PER_JOINT if dense else None,
-                   most_joint=plan.joint + 1 if plan.breather else most_joint(plan.joint))
+                   max_steps=MAX_STEPS, steps_per_joint=per if dense else None, graded=graded,
+                   most_joint=plan.joint + (1 if plan.breather else LINE_OVERSHOOT))
 
 
 def _coloured(idea: Idea, rng: random.Random) -> LevelJson:
@@ -334,36 +366,55 @@ def _no_level(plan: BoardPlan) -> GridforgeError:
                           f"{_attempts(plan)[-1][1]})")
 
 
-def piece_aim(plan: BoardPlan, joint: int) -> int:
-    """The steps level ``plan``'s piece should cost on an idea of ``joint`` joint steps: what
-    the idea falls short of the level's target, at least :data:`~gridforge.snakes.design.
-    costs.LEAST_COST` (an open template's idea stops at :data:`OPEN_CEILING`: its piece
-    carries the rest). The most costly placement instead had lifted a tenth of levels
-    101-1000 by 4-33 joint steps past their targets, putting hard levels anywhere."""
-    return max(LEAST_COST, plan.joint - joint)
+def piece_aim(plan: BoardPlan, joint: int, minimum: int) -> int:
+    """The steps level ``plan``'s piece should cost on an idea of ``joint`` joint steps and
+    minimum ``minimum``: what the idea falls short of the level's target (an open
+    template's idea stops at :data:`OPEN_CEILING`: its piece carries the rest), and at least
+    what takes the level to :data:`RATIO_AIM` steps per joint step (a piece of cost c takes
+    m / j to (m + c) / (j + c)), and at least :data:`~gridforge.snakes.design.costs.
+    LEAST_COST`. The most costly placement instead had lifted a tenth of levels 101-1000 by
+    4-33 joint steps past their targets, putting hard levels anywhere."""
+    dense = math.ceil((minimum - RATIO_AIM * joint) / (RATIO_AIM - 1))
+    return max(LEAST_COST, plan.joint - joint, dense)
 
 
 def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Random
           ) -> tuple[LevelJson, Certificate] | None:
-    """The level of ``idea`` coloured by ``rng``, certified, with the plan's piece placed
-    where it costs about :func:`piece_aim` (the plan's piece, else the next of
-    :data:`~gridforge.snakes.design.costs.PIECES` that costs steps on it), with its
-    witness; None when the certificate cannot prove it. With no piece that costs steps on
-    it, the idea's level without one (``meta.piece`` names a piece only where one was placed)."""
+    """The level of ``idea`` coloured by ``rng``, certified, with a piece placed where it
+    costs about :func:`piece_aim`, with its witness; None when the certificate cannot prove
+    it. The pieces are measured from the plan's on through
+    :data:`~gridforge.snakes.design.costs.PIECES` until one costs the aim; short of that,
+    the placement that leaves the fewest steps per joint step (a bridge shortens the route
+    and raises them: it takes a level that stays under :data:`RATIO_AIM`). With no piece
+    that costs steps on it, the idea's level without one (``meta.piece`` names a piece only
+    where one was placed)."""
     data = _coloured(idea, rng)
     if plan.piece is not None:
+        m, j = idea.measure.minimum, idea.measure.joint
+        aim = piece_aim(plan, j, m)
         first = PIECES.index(plan.piece)
-        aim = piece_aim(plan, idea.measure.joint)
-        for piece in (PIECES[(first + k) % len(PIECES)] for k in range(len(PIECES))):
-            placed = costly(data, piece, idea.measure.minimum, aim=aim, limit=PLACEMENTS)
-            if placed is None:
+        # (short of the aim, steps per joint step after it, turn, piece, placement)
+        placed: list[tuple[bool, float, int, str, Costly]] = []
+        for k in range(len(PIECES)):
+            piece = PIECES[(first + k) % len(PIECES)]
+            got = costly(data, piece, m, aim=aim, limit=PLACEMENTS)
+            if got is None:
                 continue  # no place where the piece costs steps
+            change = -got.cost if piece == "bridges" else got.cost
+            ratio = (m + change) / max(1, j + change)
+            # A bridge shortens the route: it is the level's piece while the level stays
+            # under RATIO_AIM steps per joint step.
+            short = ratio > RATIO_AIM if piece == "bridges" else got.cost < aim
+            placed.append((short, ratio, k, piece, got))
+            if not short:
+                break
+        for *_, piece, got in sorted(placed, key=lambda p: p[:3]):
             # The idea's own minimal solution is a witness: shorter than the real minimum,
             # so the real rules refuse it, and the level without the piece takes it.
             witnesses: list[Witness] = [] if piece == "bridges" else [{
-                "mechanic": placed.mechanic,
+                "mechanic": got.mechanic,
                 "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
-            made = _certified(plan, template, seed, placed.level, placed.solution, witnesses)
+            made = _certified(plan, template, seed, got.level, got.solution, witnesses)
             if made is not None:
                 made[0]["meta"]["piece"] = piece
                 return made

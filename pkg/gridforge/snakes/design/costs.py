@@ -148,4 +148,6 @@ def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
                                    else abs(cost - aim) < abs(best.cost - aim)))
         if better:
             best = Costly(variant, got[0], cost, mechanic, got[1])
+            if cost == aim:
+                break  # no later placement is nearer (ties go to the first)
     return best

@@ -108,6 +108,9 @@ class Request:
     max_steps: int = 100
     steps_per_joint: float | None = STEPS_PER_JOINT  # None: any
     most_joint: int | None = None  # a breather's ceiling
+    # A miss past steps_per_joint counts the joint steps it lacks (the climb walks toward
+    # denser layouts), not one.
+    graded: bool = False
 
 
 @dataclass(frozen=True)
@@ -268,7 +271,8 @@ def shortfall(request: Request, m: Measure) -> tuple[int, int]:
     miss += 2 * max(0, request.chain - m.chain)
     if request.steps_per_joint is not None and m.minimum > request.steps_per_joint * max(
             1, m.joint):
-        miss += 1
+        miss += (math.ceil(m.minimum / request.steps_per_joint) - max(1, m.joint)
+                 if request.graded else 1)
     if request.most_joint is not None:
         miss += max(0, m.joint - request.most_joint)
     if m.minimum > request.max_steps:
