@@ -4,6 +4,7 @@ limits, a proven certificate and the same bytes for the same seed."""
 
 from __future__ import annotations
 
+import copy
 import re
 import statistics
 from collections import Counter
@@ -243,8 +244,8 @@ def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.M
             yield {"i": i}, f"p{i}"
 
     monkeypatch.setitem(costs._VARIANTS, "frozen", variants)
-    monkeypatch.setattr(costs, "_minimum",
-                        lambda v, states: (10 + costs_by_placement[v["i"]], ((0, "head", "up"),)))
+    monkeypatch.setattr(costs, "_minimum", lambda v, states, at_least: (
+        10 + costs_by_placement[v["i"]], ((0, "head", "up"),)))
     assert costs.costly(data, "frozen", 10).cost == 9  # type: ignore[arg-type, union-attr]
     assert costs.costly(data, "frozen", 10, aim=4).cost == 4  # type: ignore[arg-type, union-attr]
     assert costs.costly(data, "frozen", 10, aim=2).level == {"i": 2}  # type: ignore[arg-type, union-attr]
@@ -252,10 +253,31 @@ def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.M
     assert costs.costly(data, "frozen", 10, least=10, aim=2) is None  # type: ignore[arg-type]
     # A placement that costs the aim ends the search: no later one is nearer.
     measured: list[int] = []
-    monkeypatch.setattr(costs, "_minimum", lambda v, states: (
+    monkeypatch.setattr(costs, "_minimum", lambda v, states, at_least: (
         measured.append(v["i"]) or (10 + costs_by_placement[v["i"]], ((0, "head", "up"),))))
     assert costs.costly(data, "frozen", 10, aim=3).level == {"i": 2}  # type: ignore[arg-type, union-attr]
     assert measured == [0, 1, 2]
+
+
+@pytest.mark.parametrize(("n", "piece", "limit"), [(111, "frozen", 12), (111, "locks", 12),
+                                                (101, "paths", 10)])
+def test_costly_answers_the_same_without_exact_searches_of_too_cheap_placements(
+        monkeypatch: pytest.MonkeyPatch, n: int, piece: str, limit: int) -> None:
+    data = copy.deepcopy(design_level(n, SEED, "board")[0])
+    for body in data["bodies"]:
+        for mechanic in ("frozen", "lock", "key"):
+            body.pop(mechanic, None)  # type: ignore[misc]
+    for hole in data["holes"]:
+        hole.pop("frozen", None)
+    data.pop("paths", None)
+    data.pop("meta", None)
+    cert = Solver(Game(level_from_json(data))).solve(max_states=200_000, max_seconds=1e9)
+    assert cert.optimal and cert.steps is not None
+    quick = costs.costly(data, piece, len(cert.steps), aim=4, limit=limit)
+    assert quick is not None  # some placement costs steps: the answers compared are real
+    real = costs._minimum
+    monkeypatch.setattr(costs, "_minimum", lambda v, states, at_least: real(v, states))
+    assert costs.costly(data, piece, len(cert.steps), aim=4, limit=limit) == quick
 
 
 def test_board_tasks_hold_each_lane_whole_and_every_wanted_level_once() -> None:
@@ -309,7 +331,8 @@ def test_costly_with_a_limit_measures_that_many_placements_spread_over_all(
         for i in range(10):
             yield {"i": i}, f"p{i}"
 
-    def minimum(v: dict[str, int], states: int) -> tuple[int, tuple[tuple[int, str, str], ...]]:
+    def minimum(v: dict[str, int], states: int, at_least: int | None
+                ) -> tuple[int, tuple[tuple[int, str, str], ...]]:
         measured.append(v["i"])
         return 12, ((0, "head", "up"),)
 

@@ -26,6 +26,25 @@ def test_spec_example_minimum_is_proven_20():
     assert g.is_complete(g.replay(result.steps)[-1])
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_solve_shorter_than_answers_a_short_solution_unproven_else_the_same(seed):
+    level = random_level(seed, feature_mix(seed))
+    full = Solver(game(level)).solve(max_states=50_000, max_seconds=1e9)
+    n = len(full.moves) if full.moves is not None else 0
+    for asked in (n + 1, n, 0):
+        got = Solver(game(level)).solve(max_states=50_000, max_seconds=1e9, shorter_than=asked)
+        if got.moves is not None and len(got.moves) < asked:
+            assert not got.optimal or len(got.moves) == n  # a solution, proven or not
+            assert g_replays(level, got)
+        else:
+            assert (got.status, got.moves, got.optimal) == (full.status, full.moves, full.optimal)
+
+
+def g_replays(data, result) -> bool:
+    g = game(data)
+    return g.is_complete(g.replay(result.steps)[-1])
+
+
 def test_spec_example_plain_astar_agrees():
     result = Solver(game(spec_example())).astar(max_states=200_000, max_seconds=120)
     assert result.status == "solved" and len(result.moves) == 20 and result.optimal

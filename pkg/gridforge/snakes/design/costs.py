@@ -47,14 +47,16 @@ class Costly:
     solution: tuple[tuple[int, str, str], ...]
 
 
-def _minimum(data: LevelJson, states: int) -> tuple[int, tuple[tuple[int, str, str], ...]] | None:
+def _minimum(data: LevelJson, states: int, at_least: int | None = None
+             ) -> tuple[int, tuple[tuple[int, str, str], ...]] | None:
     """The proven minimum of ``data`` and a minimal solution, or None (invalid, unsolvable,
-    or unproven within ``states``)."""
+    unproven within ``states``, or a solution shorter than ``at_least`` found)."""
     try:
         level = level_from_json(data)
     except ValueError:
         return None
-    result = Solver(Game(level)).solve(max_states=states, max_seconds=NO_CLOCK)
+    result = Solver(Game(level)).solve(max_states=states, max_seconds=NO_CLOCK,
+                                       shorter_than=at_least)
     if result.status != "solved" or not result.optimal or result.steps is None:
         return None
     return len(result.steps), tuple((int(s[0]), str(s[1]), str(s[2])) for s in result.steps)
@@ -137,7 +139,9 @@ def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
     if limit is not None and len(variants) > limit:
         variants = [variants[i * len(variants) // limit] for i in range(limit)]
     for variant, mechanic in variants:
-        got = _minimum(variant, states)
+        # A piece only restricts: a solution shorter than minimum + least proves the
+        # placement costs too little, and it needs no exact search.
+        got = _minimum(variant, states, None if piece == "bridges" else minimum + least)
         if got is None:
             continue
         # A bridge lets bodies cross: it changes the minimum by shortening it.

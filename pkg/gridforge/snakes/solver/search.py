@@ -283,11 +283,14 @@ class Solver(StateTables):
         fast_states: int | None = None,
         start: State | None = None,
         progress: Progress = NO_PROGRESS,
+        shorter_than: int | None = None,
     ) -> SearchResult:
         """Dead checks, fast search, then exact A* under the fast upper bound.
 
         ``max_states`` bounds the exact search's table (and the fast one's unless
-        ``fast_states`` is given); ``max_seconds`` bounds the two together.
+        ``fast_states`` is given); ``max_seconds`` bounds the two together. With
+        ``shorter_than``, a fast solution shorter than that is answered unproven at once (a
+        caller that only asks whether the minimum reaches it needs no exact search).
         """
         t0 = time.monotonic()
         if start is None:
@@ -307,6 +310,10 @@ class Solver(StateTables):
             fast.seconds = time.monotonic() - t0
             return fast
         upper = fast.upper_bound if fast.moves is not None else None
+        if upper is not None and shorter_than is not None and upper < shorter_than:
+            fast.lower_bound = h0
+            fast.seconds = time.monotonic() - t0
+            return fast
         if upper is not None and upper <= h0:
             fast.optimal = True
             fast.lower_bound = upper
