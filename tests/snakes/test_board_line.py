@@ -22,6 +22,7 @@ from gridforge.snakes.design.board_line import (
     BOARD_FROM,
     BOARD_TEMPLATES,
     DEEP,
+    DENSE_AIM_MOST,
     DENSE_FROM,
     DENSE_RAMP,
     IDEA_STEPS_PER_JOINT,
@@ -172,9 +173,10 @@ def test_a_piece_aims_at_what_the_idea_falls_short_of() -> None:
     j = plan.joint
     assert piece_aim(plan, j - 5, 3 * (j - 5)) == 5  # the target's rest
     assert piece_aim(plan, j + 4, 3 * (j + 4)) == 2  # at least the least cost
-    # A sparse idea (m / j far over RATIO_AIM): the piece that brings it under RATIO_AIM.
-    c = piece_aim(plan, j + 4, 6 * (j + 4))
-    assert (6 * (j + 4) + c) / (j + 4 + c) <= RATIO_AIM < (6 * (j + 4) + c - 1) / (j + 4 + c - 1)
+    # A sparse idea (m / j over RATIO_AIM): the piece that brings it under RATIO_AIM.
+    c = piece_aim(plan, j + 4, 4 * (j + 4))
+    assert (4 * (j + 4) + c) / (j + 4 + c) <= RATIO_AIM < (4 * (j + 4) + c - 1) / (j + 4 + c - 1)
+    assert piece_aim(plan, j + 4, 9 * (j + 4)) == DENSE_AIM_MOST  # at most that for density
 
 
 def test_open_ideas_are_asked_ever_fewer_steps_per_joint_step_graded() -> None:
@@ -193,7 +195,10 @@ def test_open_ideas_are_asked_ever_fewer_steps_per_joint_step_graded() -> None:
     # 38 steps on 10 joint steps: the aim is 3 (to 3.3 steps per joint step).
     ({"locks": 1, "paths": 3, "frozen": 5}, "paths"),  # the first from the plan's to cost 3
     ({"locks": None, "paths": 2, "bridges": 2, "frozen": 2, "frozen_holes": 2}, "paths"),
-    ({"locks": None, "paths": 2, "frozen_holes": 2, "frozen": 3}, "frozen"),  # wraps round
+    ({"locks": None, "paths": None, "frozen": 3}, "frozen"),  # wraps round
+    # Three pieces measured: the best so far (frozen_holes' 3 is not measured).
+    ({"locks": None, "paths": 2, "frozen_holes": 3}, "paths"),
+    ({"paths": 2, "bridges": 2, "frozen": 2, "frozen_holes": 3}, "paths"),
     ({"bridges": 2}, "bridges"),  # 36 / 8 > 3.3, but the only piece that places
     ({}, None),  # nothing costs steps: the idea's level alone
 ])

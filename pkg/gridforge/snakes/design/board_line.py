@@ -105,6 +105,12 @@ PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
 MAX_OCCUPANCY = 0.55  # (body cells + holes) / floor cells of any level (legibility)
 PLACEMENTS = 24  # placements of a piece measured on one level (spread over all of them)
+# Pieces measured on a level before it takes the best placed so far (more only while none
+# costs steps): measured through all five, pieces took most of arc 1's CPU.
+PIECE_TRIES = 3
+# The most the steps-per-joint-step part of a piece's aim asks: a sparse idea asked 6-10
+# steps of a piece that costs 2-4 on most placements.
+DENSE_AIM_MOST = 4
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
 OPEN_PIECES_FROM = 201  # from here every level on an open template carries a piece
 ALL_PIECES_FROM = 301  # from here every level but a breather carries a piece
@@ -371,11 +377,12 @@ def piece_aim(plan: BoardPlan, joint: int, minimum: int) -> int:
     minimum ``minimum``: what the idea falls short of the level's target (an open
     template's idea stops at :data:`OPEN_CEILING`: its piece carries the rest), and at least
     what takes the level to :data:`RATIO_AIM` steps per joint step (a piece of cost c takes
-    m / j to (m + c) / (j + c)), and at least :data:`~gridforge.snakes.design.costs.
-    LEAST_COST`. The most costly placement instead had lifted a tenth of levels 101-1000 by
-    4-33 joint steps past their targets, putting hard levels anywhere."""
+    m / j to (m + c) / (j + c); that part at most :data:`DENSE_AIM_MOST`), and at least
+    :data:`~gridforge.snakes.design.costs.LEAST_COST`. The most costly placement instead
+    had lifted a tenth of levels 101-1000 by 4-33 joint steps past their targets, putting
+    hard levels anywhere."""
     dense = math.ceil((minimum - RATIO_AIM * joint) / (RATIO_AIM - 1))
-    return max(LEAST_COST, plan.joint - joint, dense)
+    return max(LEAST_COST, plan.joint - joint, min(dense, DENSE_AIM_MOST))
 
 
 def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Random
@@ -383,7 +390,8 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
     """The level of ``idea`` coloured by ``rng``, certified, with a piece placed where it
     costs about :func:`piece_aim`, with its witness; None when the certificate cannot prove
     it. The pieces are measured from the plan's on through
-    :data:`~gridforge.snakes.design.costs.PIECES` until one costs the aim; short of that,
+    :data:`~gridforge.snakes.design.costs.PIECES` until one costs the aim (at most
+    :data:`PIECE_TRIES` of them once one is placed); short of that,
     the placement that leaves the fewest steps per joint step (a bridge shortens the route
     and raises them: it takes a level that stays under :data:`RATIO_AIM`). With no piece
     that costs steps on it, the idea's level without one (``meta.piece`` names a piece only
@@ -396,6 +404,8 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
         # (short of the aim, steps per joint step after it, turn, piece, placement)
         placed: list[tuple[bool, float, int, str, Costly]] = []
         for k in range(len(PIECES)):
+            if k >= PIECE_TRIES and placed:
+                break  # each piece is up to PLACEMENTS exact searches
             piece = PIECES[(first + k) % len(PIECES)]
             got = costly(data, piece, m, aim=aim, limit=PLACEMENTS)
             if got is None:
