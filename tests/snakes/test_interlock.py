@@ -9,6 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from gridforge.snakes.design import interlock
 from gridforge.snakes.design.interlock import (
     LENGTHS,
     MAX_STONE_SHARE,
@@ -179,6 +180,26 @@ def test_an_idea_meets_its_request_and_is_the_same_for_the_same_seed(template: s
         assert nxt is not None
         state = nxt
     assert game.is_complete(state)
+
+
+def test_measured_layouts_kept_change_no_idea(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The climbs with every layout measured afresh (a one-entry cache) and with the cache
+    # kept across both: the same ideas, the second climb meeting layouts the first measured.
+    request = replace(_request("comb"), rounds=300, joint=3, beyond=1)
+
+    def climbs() -> list[object]:
+        first = build_idea(request, random.Random(3))
+        assert first is not None
+        nxt = continue_idea(request, first, random.Random(4), lambda data: True)
+        again = build_idea(request, random.Random(3))
+        return [first, nxt, again]
+
+    interlock._STAGES.clear()
+    kept = climbs()
+    assert len(interlock._STAGES) > 1
+    monkeypatch.setattr(interlock, "STAGES_LIMIT", 0)
+    interlock._STAGES.clear()
+    assert climbs() == kept
 
 
 @pytest.mark.search_heavy

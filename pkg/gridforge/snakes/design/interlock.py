@@ -33,10 +33,12 @@ Public names: :class:`Request`, :class:`Idea`, :func:`build_idea`, :func:`contin
 from __future__ import annotations
 
 import functools
+import json
 import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from types import EllipsisType
 
 from gridforge.grid import Cell
 from gridforge.snakes.design.templates import Shape, TemplateError, make_shape, recommend_sizes
@@ -209,6 +211,28 @@ def must_move_chain(level: Level, bodies: Sequence[int] | None = None) -> int:
 # ---------------------------------------------------------------- measuring a layout
 
 
+@dataclass
+class _Stages:
+    """What measuring one layout has found so far (each stage a pure function of the layout
+    and the state budget): its blocking relation, its figures at the weighted search's
+    solution (``best``; None: not a solvable level in budget) and its exact figures
+    (``exact``; None: not proven). ``...``: that stage not reached yet."""
+
+    chain: int
+    blocked: int
+    level: Level
+    best: Measure | EllipsisType | None = ...
+    exact: Measure | EllipsisType | None = ...
+
+
+# Measured layouts by (level JSON, state budget): a climb comes back to layouts it has met
+# (a lane's sideways walks start next to the idea before; kicks start from the best), and a
+# screen that refused a layout once may take it later. A cache of pure answers: it changes
+# no figure, only the work. Cleared when full.
+_STAGES: dict[tuple[str, int], _Stages | None] = {}
+STAGES_LIMIT = 40_000
+
+
 def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None,
                    worth: Callable[[Measure], bool] | None = None,
                    structure: Callable[[int, int], bool] | None = None) -> Measure | None:
@@ -222,14 +246,41 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     layout it refuses is not proven (None). ``structure`` screens earlier still, on the
     blocking relation alone (its longest chain and its blocking pairs, a few solo searches):
     a layout it refuses is not searched at all (None)."""
+    key = (json.dumps(data, sort_keys=True, separators=(",", ":")), states)
+    if key in _STAGES:
+        stages = _STAGES[key]
+    else:
+        if len(_STAGES) >= STAGES_LIMIT:
+            _STAGES.clear()
+        stages = _STAGES[key] = _blocking_stage(data)
+    if stages is None:
+        return None
+    if structure is not None and not structure(stages.chain, stages.blocked):
+        return None
+    if stages.best is ...:
+        stages.best = _fast_stage(stages, states)
+    best = stages.best
+    if best is None or (upper_cap is not None and best.minimum > upper_cap):
+        return None
+    if worth is not None and not worth(best):
+        return None
+    if stages.exact is ...:
+        stages.exact = _exact_stage(stages.level, best, states)
+    return stages.exact
+
+
+def _blocking_stage(data: LevelJson) -> _Stages | None:
     try:
         level = level_from_json(data)
     except ValueError:
         return None
     edges = blocking(level)
-    chain, blocked = longest_chain(edges), sum(map(len, edges.values()))
-    if structure is not None and not structure(chain, blocked):
-        return None
+    return _Stages(longest_chain(edges), sum(map(len, edges.values())), level)
+
+
+def _fast_stage(stages: _Stages, states: int) -> Measure | None:
+    """The figures at the weighted search's solution (its length as the minimum)."""
+    level = stages.level
     game = Game(level)
     solver = Solver(game)
     if solver.dead_reason():
@@ -238,25 +289,26 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     if fast.moves is None or fast.upper_bound is None or fast.steps is None:
         return None
     upper = fast.upper_bound
-    if upper_cap is not None and upper > upper_cap:
-        return None
     try:
         joint_at_upper = reading(level, upper).joint_steps
     except (SoloBudget, ValueError):
         return None
     split = pairwise_bound(game, pair_states=states).partition
-    best = Measure(upper, split, joint_at_upper, chain, blocked, _steps(fast.steps),
-                   fast.stored)
-    if worth is not None and not worth(best):
-        return None
-    exact = solver.astar(max_states=states, max_seconds=NO_CLOCK, upper=upper)
+    return Measure(upper, split, joint_at_upper, stages.chain, stages.blocked,
+                   _steps(fast.steps), fast.stored)
+
+
+def _exact_stage(level: Level, best: Measure, states: int) -> Measure | None:
+    """The proven figures under the weighted search's solution ``best``, or None."""
+    upper = best.minimum
+    exact = Solver(Game(level)).astar(max_states=states, max_seconds=NO_CLOCK, upper=upper)
     if exact.status == "exhausted_below_upper":
-        return replace(best, stored=exact.stored + fast.stored)
+        return replace(best, stored=exact.stored + best.stored)
     if exact.status != "solved" or not exact.optimal or exact.steps is None:
         return None
     minimum = len(exact.steps)
-    return replace(best, minimum=minimum, joint=joint_at_upper - (upper - minimum),
-                   solution=_steps(exact.steps), stored=exact.stored + fast.stored)
+    return replace(best, minimum=minimum, joint=best.joint - (upper - minimum),
+                   solution=_steps(exact.steps), stored=exact.stored + best.stored)
 
 
 def _steps(steps: Sequence[Sequence[object]]) -> tuple[tuple[int, str, str], ...]:
