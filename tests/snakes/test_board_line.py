@@ -229,6 +229,29 @@ def test_a_level_takes_the_first_piece_that_costs_its_aim_else_the_densest(
         assert asked[-1] == want  # the pieces after the one that met the aim are not measured
 
 
+def test_a_lane_continues_again_then_loosened_before_any_fresh_climb(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = board_plan(1207, SEED)
+    last = SimpleNamespace(layout=(((0, 0),) * plan.bodies, ()), shape=None)
+    lane = board_line._Lane(last=last)  # type: ignore[arg-type]
+    asked: list[Request] = []
+
+    def continued(request: Request, idea: object, rng: object, fresh: object) -> object:
+        asked.append(request)
+        return "idea" if len(asked) == board_line.CONTINUATIONS else None
+
+    def fresh_climb(request: Request, rng: object) -> object:
+        raise AssertionError("a fresh climb before the lane's continuations ran out")
+
+    monkeypatch.setattr(board_line, "continue_idea", continued)
+    monkeypatch.setattr(board_line, "build_idea", fresh_climb)
+    template, idea, _ = next(board_line._ideas(plan, SEED, lane))
+    assert (template, idea) == (plan.template, "idea")
+    *tight, loose = asked
+    assert all(r.most_joint == r.joint + board_line.LINE_OVERSHOOT for r in tight)
+    assert loose.most_joint == loose.joint + board_line.LOOSE_OVERSHOOT and not loose.graded
+
+
 def test_deep_templates_take_a_growing_share_and_none_more_than_a_quarter() -> None:
     shares = []
     for lo in range(BOARD_FROM, LEVELS + 1, 100):
