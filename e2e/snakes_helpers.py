@@ -88,7 +88,8 @@ def focus_end(page: Page, body: object, end: object) -> None:
 def play_by_keys(page: Page, steps: list[list[Any]]) -> None:
     """Play ``steps`` with the keyboard on the focused board (N picks the end, an arrow
     moves it), each step drawn before the next."""
-    page.evaluate("() => document.querySelector('[data-testid=snakes-board]').focus()")
+    # The locator waits for the board: a level reopened (another tab's save) redraws it.
+    page.get_by_test_id("snakes-board").focus()
     start = int(board(page).get_attribute("data-steps") or 0)
     for count, (body, end, direction) in enumerate(steps, start=start + 1):
         focus_end(page, body, end)
