@@ -18,24 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from gridforge.snakes.design.board_line import BOARD_FROM, board_plan
+from gridforge.snakes.design.calibrate import ranks
 
 
 def spearman(xs: list[float], ys: list[float]) -> float:
     """Spearman's rank correlation (ties take their mean rank)."""
-
-    def ranks(v: list[float]) -> list[float]:
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        out = [0.0] * len(v)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[order[k]] = (i + j) / 2
-            i = j + 1
-        return out
-
     return statistics.correlation(ranks(xs), ranks(ys)) if len(xs) > 2 else float("nan")
 
 
