@@ -152,6 +152,21 @@ def test_measured_figures_equal_exhaustive_search(seed: int) -> None:
     assert len(m.solution) == m.minimum
 
 
+def test_a_layout_the_weighted_search_does_not_solve_within_its_states_is_refused() -> None:
+    rng = random.Random(5)
+    shape = make_shape("comb", 16, rng)
+    layout = None
+    while layout is None:
+        layout = _draw(rng, set(shape.floor), (2, 2, 3))
+    data = level_of(shape, layout)
+    whole = measure_layout(data, 50_000)
+    assert whole is not None
+    # The climb's budget counts the weighted search's states: enough of them give the same
+    # figures, too few refuse the layout (never a figure from a search cut short).
+    assert measure_layout(data, 50_000, fast_states=whole.stored) == whole
+    assert measure_layout(data, 50_000, fast_states=2) is None
+
+
 def _request(template: str) -> Request:
     lengths = LENGTHS[template][:3]
     return Request(template, 24, lengths, beyond=2, joint=4, chain=1, rounds=1500)

@@ -73,6 +73,11 @@ KICKS = 3  # kicks from a shape's best layout before a fresh shape
 # idea of six bodies (0 of 5 continuations met), one kept it (4 of 5, 0.4-9 CPU s each).
 CHAIN_KICK = 1
 STEPS_PER_JOINT = 3.5  # most certificate steps per joint step a request accepts
+# States a climb's weighted search may store before the layout is refused. On a winding lane
+# at level 1714 the searches that ran out of 40,000 states took 60% of a continuation's CPU
+# and no search solved those layouts within 400,000; the solvable layouts that needed more
+# than 15,000 walked 78-105 steps for 11-14 joint steps, far past any request's density.
+FAST_STATES = 15_000
 MAX_COLS, MAX_ROWS = 10, 16  # a phone held upright, cells of 36 px (issue 50)
 HOLES_IN_THE_OPEN = 0.5  # the share of holes placed anywhere, not against a wall
 MAX_STONE_SHARE = 0.40  # stones / (cols x rows): mostly floor, the Gecko Out look
@@ -107,6 +112,7 @@ class Request:
     chain: int
     rounds: int = 600
     states: int = 40_000
+    fast_states: int = FAST_STATES
     max_steps: int = 100
     steps_per_joint: float | None = STEPS_PER_JOINT  # None: any
     most_joint: int | None = None  # a breather's ceiling
@@ -229,13 +235,14 @@ class _Stages:
 # (a lane's sideways walks start next to the idea before; kicks start from the best), and a
 # screen that refused a layout once may take it later. A cache of pure answers: it changes
 # no figure, only the work. Cleared when full.
-_STAGES: dict[tuple[str, int], _Stages | None] = {}
+_STAGES: dict[tuple[str, int, int], _Stages | None] = {}
 STAGES_LIMIT = 40_000
 
 
 def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None,
                    worth: Callable[[Measure], bool] | None = None,
-                   structure: Callable[[int, int], bool] | None = None) -> Measure | None:
+                   structure: Callable[[int, int], bool] | None = None,
+                   fast_states: int | None = None) -> Measure | None:
     """The exact figures of a layout, or None when it is not a valid level, not solvable
     or not proven within ``states`` stored states (or its fast solution is longer than
     ``upper_cap``).
@@ -245,8 +252,10 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     joint steps it can have: both fall one for one as the minimum falls below it) and a
     layout it refuses is not proven (None). ``structure`` screens earlier still, on the
     blocking relation alone (its longest chain and its blocking pairs, a few solo searches):
-    a layout it refuses is not searched at all (None)."""
-    key = (json.dumps(data, sort_keys=True, separators=(",", ":")), states)
+    a layout it refuses is not searched at all (None). ``fast_states`` bounds the weighted
+    search (default ``states``): a layout it does not solve within them is refused."""
+    fast = states if fast_states is None else fast_states
+    key = (json.dumps(data, sort_keys=True, separators=(",", ":")), states, fast)
     if key in _STAGES:
         stages = _STAGES[key]
     else:
@@ -258,7 +267,7 @@ def measure_layout(data: LevelJson, states: int, *, upper_cap: int | None = None
     if structure is not None and not structure(stages.chain, stages.blocked):
         return None
     if stages.best is ...:
-        stages.best = _fast_stage(stages, states)
+        stages.best = _fast_stage(stages, fast, states)
     best = stages.best
     if best is None or (upper_cap is not None and best.minimum > upper_cap):
         return None
@@ -278,14 +287,15 @@ def _blocking_stage(data: LevelJson) -> _Stages | None:
     return _Stages(longest_chain(edges), sum(map(len, edges.values())), level)
 
 
-def _fast_stage(stages: _Stages, states: int) -> Measure | None:
-    """The figures at the weighted search's solution (its length as the minimum)."""
+def _fast_stage(stages: _Stages, fast_states: int, states: int) -> Measure | None:
+    """The figures at the weighted search's solution (its length as the minimum), the
+    weighted search within ``fast_states``, the pair split bound within ``states``."""
     level = stages.level
     game = Game(level)
     solver = Solver(game)
     if solver.dead_reason():
         return None
-    fast = solver.fast(max_states=states, max_seconds=NO_CLOCK)
+    fast = solver.fast(max_states=fast_states, max_seconds=NO_CLOCK)
     if fast.moves is None or fast.upper_bound is None or fast.steps is None:
         return None
     upper = fast.upper_bound
@@ -460,7 +470,8 @@ def _step(request: Request, shape: Shape, layout: Layout,
     structure = None if held is None or kick else functools.partial(
         _as_tangled, request, held[1])
     return measure_layout(level_of(shape, layout), request.states,
-                          upper_cap=request.max_steps + 20, worth=worth, structure=structure)
+                          upper_cap=request.max_steps + 20, worth=worth, structure=structure,
+                          fast_states=request.fast_states)
 
 
 def build_idea(request: Request, rng: random.Random) -> Idea | None:
