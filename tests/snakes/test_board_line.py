@@ -78,6 +78,16 @@ def test_the_planned_joint_steps_climb_band_by_band() -> None:
     assert medians[0] >= 6 and medians[-1] >= 14
 
 
+def test_the_body_count_rises_once_to_five_on_boards_of_at_most_32_cells() -> None:
+    # Five bodies crowded on 32 cells scored 53-65 on the deep templates at the line's end
+    # where six on 40 scored 37-41 on island; a count that changes restarts every lane.
+    counts = [board_plan(n, SEED).bodies for n in range(BOARD_FROM, LEVELS + 1)
+              if not board_plan(n, SEED).breather]
+    assert counts == sorted(counts) and set(counts) == {4, 5}
+    assert all(board_plan(n, SEED).area <= 32 for n in range(BOARD_FROM, LEVELS + 1)
+               if not board_plan(n, SEED).breather)
+
+
 @pytest.mark.search_heavy
 @pytest.mark.parametrize("n", [101, 102])
 def test_a_board_level_keeps_its_plan_and_is_proven(n: int) -> None:

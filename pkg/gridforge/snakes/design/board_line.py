@@ -93,7 +93,11 @@ LINE_STEPS_PER_JOINT = 5.0
 IDEA_STEPS_PER_JOINT = 4.0
 DENSE_RAMP = 200
 AREA_BASE = 24  # a level's floor: AREA_BASE + 2 per joint step, at most AREA_TOP
-AREA_TOP = 40
+# Crowded, not roomy: five bodies on 32 cells met joint 14-18 on winding, comb and island at
+# 1701-1718 and scored 53-65, where six on 40 scored 37-41 on island (a two-wide ring has no
+# narrow point: the score's space term) at 2-4 times the CPU.
+AREA_TOP = 32
+BODIES_TOP = 5  # the most bodies of a level (legibility, CPU: see AREA_TOP)
 CHAIN3_FROM = 1001  # the first level whose narrow boards may ask a chain of three
 ATTEMPTS = 3  # seeded climbs of the planned template for one level
 # The templates whose climbs reach the line's high end (docs/snakes-interlock.md): a level
@@ -231,12 +235,12 @@ def board_plan(n: int, seed: int) -> BoardPlan:
                          0, 0, True)
     piece = piece_of(n, template)
     # Depth comes from crowding, not room: at joint 14 five bodies on 52 cells reached 6-10
-    # on comb boards, six bodies on 40 cells 19 (docs/snakes-interlock.md).
+    # on comb boards, five on 32 cells 18 (docs/snakes-interlock.md).
     # The body count follows the top of the wave, not the level's place in it: a lane
     # continues its idea only while its body count holds (a count that flipped within each
     # wave restarted every lane), and three bodies did not reach joint 7 on any template.
     top = base_target(n) + WAVE_RISE * 6
-    bodies = 4 if top < 10 else 5 if top < 13 else 6
+    bodies = 4 if top < 10 else BODIES_TOP
     area = min(AREA_BASE + 2 * joint, AREA_TOP)
     beyond = 2 if n >= BEYOND_FROM else 0
     narrow = template in NARROW
