@@ -68,7 +68,10 @@ def main() -> None:
         assert steps is not None  # a built level's certificate is solved
         score = cert.get("score")
         stone = len(level.stones) / (level.cols * level.rows)
-        print(f"{n} {plan.template:9} {level.cols}x{level.rows} bodies {len(level.bodies)} "
+        # A level its own template could not make is built on a deep one (meta.template).
+        built = data["meta"].get("template")
+        on = plan.template if built == plan.template else f"{plan.template}->{built}"
+        print(f"{n} {on:9} {level.cols}x{level.rows} bodies {len(level.bodies)} "
               f"steps {steps} optimal {cert['optimal']} joint {m.joint if m else '?'} "
               f"(plan {plan.joint}) beyond {m.beyond if m else '?'} chain {m.chain if m else '?'} "
               f"stone {stone:.2f} occ {occupancy(level):.2f} "
