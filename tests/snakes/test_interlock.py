@@ -135,15 +135,19 @@ def _pair_split(data: LevelJson) -> int:
     return best(frozenset(range(n)))
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_measured_figures_equal_exhaustive_search(seed: int) -> None:
+def _drawn(template: str, seed: int) -> LevelJson:
+    """A random layout of three short bodies on a 16-cell board of ``template``."""
     rng = random.Random(seed)
-    template = ("comb", "cross", "courtyard")[seed % 3]
     shape = make_shape(template, 16, rng)
     layout = None
     while layout is None:
         layout = _draw(rng, set(shape.floor), (2, 2, 3))
-    data = level_of(shape, layout)
+    return level_of(shape, layout)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_measured_figures_equal_exhaustive_search(seed: int) -> None:
+    data = _drawn(("comb", "cross", "courtyard")[seed % 3], seed)
     m = measure_layout(data, 50_000)
     assert m is not None
     assert m.minimum == bfs_optimum(Game(level_from_json(data)), max_states=400_000)
@@ -153,12 +157,7 @@ def test_measured_figures_equal_exhaustive_search(seed: int) -> None:
 
 
 def test_a_layout_the_weighted_search_does_not_solve_within_its_states_is_refused() -> None:
-    rng = random.Random(5)
-    shape = make_shape("comb", 16, rng)
-    layout = None
-    while layout is None:
-        layout = _draw(rng, set(shape.floor), (2, 2, 3))
-    data = level_of(shape, layout)
+    data = _drawn("comb", 5)
     whole = measure_layout(data, 50_000)
     assert whole is not None
     # The climb's budget counts the weighted search's states: enough of them give the same
