@@ -71,12 +71,13 @@ def main() -> None:
         # A level its own template could not make is built on a deep one (meta.template).
         built = data["meta"].get("template")
         on = plan.template if built == plan.template else f"{plan.template}->{built}"
+        pieces = "+".join(data["meta"].get("pieces") or [data["meta"].get("piece") or "-"])
         print(f"{n} {on:9} {level.cols}x{level.rows} bodies {len(level.bodies)} "
               f"steps {steps} optimal {cert['optimal']} joint {m.joint if m else '?'} "
               f"(plan {plan.joint}) beyond {m.beyond if m else '?'} chain {m.chain if m else '?'} "
               f"stone {stone:.2f} occ {occupancy(level):.2f} "
               f"steps/joint {steps / max(1, m.joint if m else 1):.1f} "
-              f"score {score['total'] if score else '?'} piece {data['meta'].get('piece')} "
+              f"score {score['total'] if score else '?'} piece {pieces} "
               f"cpu {dt:.1f}s ({', '.join(f'{k} {clock[k] - before[k]:.1f}' for k in clock)})",
               flush=True)
     per = statistics.mean(cpu) if cpu else 0.0
@@ -104,6 +105,7 @@ def _clocked() -> dict[str, float]:
     setattr(board_line, "build_idea", timed("climb", interlock.build_idea))  # noqa: B010
     setattr(board_line, "continue_idea", timed("continued", interlock.continue_idea))  # noqa: B010
     setattr(board_line, "costly", timed("pieces", costs.costly))  # noqa: B010
+    setattr(board_line, "lifted", timed("pieces", costs.lifted))  # noqa: B010
     return clock
 
 

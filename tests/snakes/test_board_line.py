@@ -157,14 +157,15 @@ def test_lanes_split_every_board_non_breather_by_arc_and_template() -> None:
     assert sorted(seen) == non_breathers  # every level in exactly one lane
 
 
-def test_breathers_climb_with_the_line_at_half_its_base() -> None:
+def test_breathers_climb_with_the_line_at_two_thirds_of_its_base() -> None:
     targets = [board_plan(n, SEED).joint for n in range(BOARD_FROM, LEVELS + 1)
                if board_plan(n, SEED).breather]
-    assert targets == sorted(targets) and targets[0] == 2 and targets[-1] == 8
+    assert targets == sorted(targets) and targets[0] == 2 and targets[-1] == 10
     for n in range(BOARD_FROM, LEVELS + 1):
         plan = board_plan(n, SEED)
         if plan.breather:
-            assert plan.joint == int(base_target(n) / 2) and plan.piece is None
+            assert plan.joint == int(base_target(n) * 2 / 3) and plan.piece is None
+            assert plan.area <= 32 and plan.bodies <= 4
 
 
 def test_pieces_every_third_level_on_open_templates_and_everywhere_in_the_finale() -> None:
@@ -239,6 +240,65 @@ def test_a_level_takes_the_first_piece_that_costs_its_aim_else_the_densest(
         assert asked[-1] == want  # the pieces after the one that met the aim are not measured
 
 
+@pytest.mark.parametrize(("table", "want"), [
+    # (piece -> the cost it places at), the pieces of the level. The first piece (frozen, 3)
+    # leaves the level at joint 8 of its 16: more pieces aim at the rest.
+    ({"frozen_holes": 3, "locks": 4, "paths": 2}, ("frozen", "locks", "frozen_holes")),
+    ({"frozen_holes": None, "locks": 8, "paths": 9}, ("frozen", "locks")),  # 8 meets the aim
+    ({"frozen_holes": 2, "locks": 5, "paths": 3}, ("frozen", "locks", "paths")),  # costliest
+    # A piece that leaves an earlier one costing under two steps is not kept.
+    ({"frozen_holes": -1, "locks": -1, "paths": -1}, ("frozen",)),
+    ({"frozen_holes": -1, "locks": 6, "paths": None}, ("frozen", "locks")),
+])
+def test_a_level_short_of_its_target_takes_more_pieces_each_with_its_witness(
+        monkeypatch: pytest.MonkeyPatch, table: dict[str, int | None], want: tuple[str, ...]
+) -> None:
+    plan = replace(board_plan(1704, SEED), joint=16)
+
+    def cost(piece: str) -> int:
+        return 3 if piece == "frozen" else abs(table[piece] or 0)
+
+    def costly(data: JsonObject, piece: str, minimum: int, *, aim: int, limit: int) -> object:
+        placed: list[str] = data["placed"][1:]  # type: ignore[index, assignment]
+        assert aim == plan.joint - 5 - sum(map(cost, placed))  # what is still short
+        assert piece != "bridges" and piece not in placed
+        if table.get(piece) is None:
+            return None
+        steps = ((len(placed), "head", "up"),) * (minimum + cost(piece))
+        return costs.Costly({"placed": ["idea", *placed, piece]}, minimum + cost(piece),
+                            cost(piece), f"{piece}[0]", steps)
+
+    def lifted(data: JsonObject, mechanic: str) -> tuple[int, object]:
+        # Lifting a piece saves its own cost, or one step once a piece of negative cost in
+        # the table was placed after the first.
+        placed: list[str] = data["placed"][1:]  # type: ignore[index, assignment]
+        minimum = 20 + sum(map(cost, placed[1:]))
+        spoilt = any((table[p] or 0) < 0 for p in placed[1:])
+        saves = 1 if spoilt else cost(mechanic.split("[")[0])
+        return minimum - saves, ((9, "tail", "down"),) * (minimum - saves)
+
+    monkeypatch.setattr(board_line, "costly", costly)
+    monkeypatch.setattr(board_line, "lifted", lifted)
+    first = board_line._Pieced({"placed": ["idea", "frozen"]}, ((1, "head", "up"),) * 20,  # type: ignore[arg-type]
+                               [{"mechanic": "frozen[0]", "solution": [[0, "head", "up"]] * 17}],
+                               ("frozen",), 5 + 3)
+    got = list(board_line._more_pieces(plan, first))
+    if len(want) == 1:
+        assert got == []
+        return
+    deepest = got[0]  # deepest first, each with one piece fewer after it
+    assert [g.pieces for g in got] == [want[:k] for k in range(len(want), 1, -1)]
+    assert deepest.level["placed"] == ["idea", *want]  # type: ignore[index]
+    assert len(deepest.pieces) <= board_line.MOST_PIECES
+    # A witness per piece, named as placed, each shorter than the level by its cost; the
+    # last piece's witness is the minimal solution of the level before it.
+    assert [w["mechanic"] for w in deepest.witnesses] == [f"{p}[0]" for p in want]
+    minimum = len(deepest.solution)
+    assert all(minimum - len(w["solution"]) >= 2 for w in deepest.witnesses)
+    before = got[1] if len(got) > 1 else first
+    assert deepest.witnesses[-1]["solution"] == [list(s) for s in before.solution]
+
+
 def test_a_lane_continues_again_then_loosened_before_any_fresh_climb(
         monkeypatch: pytest.MonkeyPatch) -> None:
     plan = board_plan(1207, SEED)
@@ -268,7 +328,21 @@ def test_deep_templates_take_a_growing_share_and_none_more_than_a_quarter() -> N
         counts = Counter(board_plan(n, SEED).template for n in range(lo, lo + 100))
         shares.append(sum(counts[t] for t in DEEP))
         assert max(counts.values()) <= 24, (lo, counts)
-    assert shares == sorted(shares) and shares[0] <= 34 and shares[-1] >= 66
+    # A tenth at 101, LATE_SHARES from chapter 10 on: the line's hardest levels are theirs.
+    late = sum(board_line.LATE_SHARES[t] for t in DEEP)
+    assert shares == sorted(shares) and shares[0] <= 11 and shares[9:] == [late] * 10
+    assert late >= 60
+
+
+def test_the_open_share_leans_to_the_templates_that_reach_furthest_and_keeps_every_one(
+        ) -> None:
+    for lo in range(BOARD_FROM, LEVELS + 1, 100):
+        counts = Counter(board_plan(n, SEED).template for n in range(lo, lo + 100))
+        assert set(counts) == set(BOARD_TEMPLATES), lo  # every template in every chapter
+        if lo == BOARD_FROM:
+            assert len({counts[t] for t in OPEN}) == 1  # equal shares at first
+        if lo >= 1001:
+            assert counts["twin"] > counts["notched"] > counts["courtyard"] >= 2
 
 
 def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.MonkeyPatch
@@ -297,8 +371,8 @@ def test_costly_with_an_aim_takes_the_placement_nearest_it(monkeypatch: pytest.M
     assert measured == [0, 1, 2]
 
 
-@pytest.mark.parametrize(("n", "piece", "limit"), [(111, "frozen", 12), (111, "locks", 12),
-                                                (101, "paths", 10)])
+@pytest.mark.parametrize(("n", "piece", "limit"), [(102, "frozen", 12), (105, "locks", 12),
+                                                (106, "paths", 12)])
 def test_costly_answers_the_same_without_exact_searches_of_too_cheap_placements(
         monkeypatch: pytest.MonkeyPatch, n: int, piece: str, limit: int) -> None:
     data = copy.deepcopy(design_level(n, SEED, "board")[0])
@@ -383,9 +457,11 @@ def test_costly_with_a_limit_measures_that_many_placements_spread_over_all(
 @pytest.mark.cpython_only  # worker processes: not in Pyodide
 @pytest.mark.search_heavy
 def test_a_board_build_has_the_same_bytes_with_one_and_two_workers(tmp_path: Path) -> None:
-    # Levels 101-112: two lanes with two levels each (101 and 111 on twin, 107 and 112 on
-    # courtyard) and a breather (110); with two workers a lane is one task, built in order.
-    assert tasks(list(range(101, 113)), SEED, "board")[0] == (101, 111)
+    # Levels 101-112: three lanes with two levels each (101 and 109 on twin, 103 and 111 on
+    # pillars, 104 and 112 on notched) and a breather (110); with two workers a lane is one
+    # task, built in order.
+    assert tasks(list(range(101, 113)), SEED, "board")[:4] == [(101, 109), (102,), (103, 111),
+                                                                (104, 112)]
     build_mainline(tmp_path / "one", seed=SEED, levels=(101, 112), block=4, edition="board")
     build_mainline(tmp_path / "two", seed=SEED, levels=(101, 112), block=4, workers=2,
                    edition="board")

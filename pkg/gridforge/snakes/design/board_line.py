@@ -4,8 +4,10 @@ bodies needing each other, its depth climbing with the level.
 
 - **The plan** (:func:`board_plan`): each chapter of :data:`CHAPTER` levels interleaves the
   nine connected seed templates (:func:`chapter_order`), the deep ones (:data:`DEEP`:
-  winding, comb, island, the only ones whose climbs reach the line's high end) taking a third
-  at level 101 and :data:`DEEP_TOP` of the last chapter, none more than a quarter. The
+  winding, comb, island, the only ones whose climbs reach the line's high end) taking
+  :data:`DEEP_FROM` at level 101, the open ones the rest equally, the shares moving evenly
+  to :data:`LATE_SHARES` (by reach and CPU) at chapter :data:`SHARES_FULL`, none more than
+  a quarter. The
   joint-step target climbs as a square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP`
   with waves of ten; the body count follows the wave's top, the board grows with the target;
   beyond-pairs steps are asked from :data:`BEYOND_FROM`, at most
@@ -13,7 +15,8 @@ bodies needing each other, its depth climbing with the level.
   a level under :data:`RATIO_AIM`), an idea at most :data:`LINE_OVERSHOOT` joint steps past
   its target, a must-move chain of two on narrow templates and of three on some from
   :data:`CHAIN3_FROM`.
-  The tenth level of a wave is a breather: small and kind, at half the base target. Open
+  The tenth level of a wave is a breather: small and kind, at :data:`BREATHER_SHARE` of
+  the base target. Open
   templates are asked at most :data:`OPEN_CEILING` joint steps and carry a piece from
   :data:`OPEN_PIECES_FROM`; every
   :data:`PIECE_EVERY`-th level and every level from :data:`ALL_PIECES_FROM` carries one too.
@@ -49,7 +52,7 @@ from dataclasses import dataclass, field, replace
 from gridforge.errors import GridforgeError
 from gridforge.jsontypes import JsonObject
 from gridforge.snakes.design.certify import certify
-from gridforge.snakes.design.costs import LEAST_COST, PIECES, Costly, costly
+from gridforge.snakes.design.costs import LEAST_COST, PIECES, Costly, costly, lifted
 from gridforge.snakes.design.interlock import (
     LENGTHS,
     NARROW,
@@ -77,7 +80,16 @@ BOARD_TEMPLATES = ("courtyard", "notched", "stepped", "cross", "island", "twin",
                    "comb", "pillars")
 JOINT_FROM_101 = 4.0  # the joint-step target at level 101
 JOINT_TOP = 16.0  # the base target at level 2000 (a wave's last levels reach 18)
+# The climb's shape: a square root (0.5) rose to 9.5 joint steps by level 500, where the open
+# templates' levels stay (9-13 late, the deep ones 14-18): the line's middle and end looked
+# alike (rank correlation modelled 0.63 against 0.70 at 0.75; 1.0 would put the median of
+# levels 251-500 under 6).
+JOINT_POWER = 0.75
 WAVE_RISE = 0.5  # joint steps a wave adds from one level to the next
+# A breather's share of the base target: at half, the line's rank correlation of joint steps
+# with the level number modelled 0.59-0.62 with two pieces on open levels, at two thirds
+# 0.61-0.63 (docs/snakes-interlock.md): a breather stays kind, a few steps under its wave.
+BREATHER_SHARE = 2 / 3
 BEYOND_FROM = 201  # the first level that asks beyond-pairs steps
 DENSE_FROM = 201  # the first level that asks at most LINE_STEPS_PER_JOINT steps per joint step
 # An idea's steps per joint step from DENSE_FROM: LINE_STEPS_PER_JOINT (a layout past it
@@ -103,7 +115,25 @@ ATTEMPTS = 3  # seeded climbs of the planned template for one level
 # The templates whose climbs reach the line's high end (docs/snakes-interlock.md): a level
 # whose own template gives no idea of its depth is tried on them next.
 DEEP = ("winding", "comb", "island")
-DEEP_TOP = 0.69  # the deep templates' share of the last chapter (each under a quarter)
+# The deep templates' share of chapter 2 (101-200), the open ones sharing the rest equally;
+# the shares move evenly to LATE_SHARES (levels of a chapter) at chapter SHARES_FULL and
+# stay. The line's hardest levels are the deep templates', so their share climbs with it.
+# The line's rank correlation of joint steps with the level number, modelled from the
+# lanes probed at 901-1762 (docs/snakes-interlock.md): a third deep throughout 0.42-0.45;
+# a tenth rising to 0.72 at the end 0.54; full by chapter 10 0.60; with the open share
+# leaning to twin and notched 0.63; with JOINT_POWER 0.75 as well 0.70.
+DEEP_FROM = 0.1
+SHARES_FULL = 10
+# From chapter SHARES_FULL, by how far a template's levels reach late with their pieces
+# (joint steps probed at 901-1762: winding 16-18, comb 12-18, island 10-18, twin 6-14,
+# notched 9-13, cross 5-9, stepped 5-15, pillars 5-10, courtyard 2-11; asked 11, pillars
+# and courtyard found no level on their own board) and what they cost (CPU s a level:
+# island 18-51 where comb 9, winding 13-24, twin 8-18, notched 7) and how far they walk
+# (certificate steps per joint step: winding 4.1-6.2, island 2.7-4.8, comb 3.0-4.0, the
+# open ones 2.1-3.2; the issue asks a median of at most 3.5). Every template stays in every
+# chapter.
+LATE_SHARES = {"winding": 20, "comb": 24, "island": 16, "twin": 16, "notched": 14, "cross": 3,
+               "stepped": 3, "pillars": 2, "courtyard": 2}
 EASED = 3  # loose climbs at two joint steps fewer each, the last resort of a level
 PROOF_STATES = 60_000  # states the certificate's exact search may store
 MAX_STEPS = 100  # certificate steps of any level (legibility)
@@ -115,6 +145,13 @@ PIECE_TRIES = 3
 # The most the steps-per-joint-step part of a piece's aim asks: a sparse idea asked 6-10
 # steps of a piece that costs 2-4 on most placements.
 DENSE_AIM_MOST = 4
+# The most pieces a level carries: a level whose first piece leaves it short of its target
+# takes more (the open templates' ideas stop at OPEN_CEILING; one piece costs at most 3-4
+# on them, a second 0-4: docs/snakes-interlock.md).
+MOST_PIECES = 3
+# Placements of each further piece measured on a level: 24 took a twin level's pieces 15
+# CPU s where 12 took 6.5 for the same pieces (1304).
+MORE_PLACEMENTS = 12
 PIECE_EVERY = 3  # every third level that is not a breather carries a piece
 OPEN_PIECES_FROM = 201  # from here every level on an open template carries a piece
 ALL_PIECES_FROM = 301  # from here every level but a breather carries a piece
@@ -160,19 +197,21 @@ class BoardPlan:
 
 
 def base_target(n: int) -> float:
-    """The line's base joint-step target at level ``n``: a square-root climb from
-    :data:`JOINT_FROM_101` to :data:`JOINT_TOP`."""
+    """The line's base joint-step target at level ``n``: a climb from
+    :data:`JOINT_FROM_101` to :data:`JOINT_TOP` as the level's place in the line to the
+    power :data:`JOINT_POWER`."""
     x = max(0, n - BOARD_FROM) / (LEVELS - BOARD_FROM)
-    return JOINT_FROM_101 + (JOINT_TOP - JOINT_FROM_101) * math.sqrt(x)
+    return JOINT_FROM_101 + (JOINT_TOP - JOINT_FROM_101) * float(x ** JOINT_POWER)
 
 
 def joint_target(n: int) -> int:
     """The joint steps level ``n`` aims at: :func:`base_target` plus :data:`WAVE_RISE` per
-    position in its wave; a breather asks half the base (kind, but climbing with the line: a
-    breather that stays at two joint steps would hold the line's climb down)."""
+    position in its wave; a breather asks :data:`BREATHER_SHARE` of the base (kind, but
+    climbing with the line: a breather that stays at two joint steps would hold the line's
+    climb down)."""
     base = base_target(n)
     if breather(n):
-        return int(base / 2)
+        return int(base * BREATHER_SHARE)
     return max(2, round(base + WAVE_RISE * ((n - 1) % 10 - 3)))
 
 
@@ -192,26 +231,27 @@ def template_of(n: int, seed: int) -> str:
     return chapter_order((n - 1) // CHAPTER, seed)[(n - 1) % CHAPTER]
 
 
-def deep_share(chapter: int) -> float:
-    """The share of chapter ``chapter``'s levels (0: levels 1-100) planned on :data:`DEEP`
-    templates: a third (their share of nine) at level 101, rising to :data:`DEEP_TOP` in the
-    last chapter. Only they reach the line's high end; the open templates stay at their
+def template_share(template: str, chapter: int) -> float:
+    """The share of chapter ``chapter``'s levels (0: levels 1-100) planned on ``template``:
+    in chapter 1 :data:`DEEP_FROM` over :data:`DEEP`, the rest over the open templates
+    equally, moving evenly to :data:`LATE_SHARES` in chapter :data:`SHARES_FULL`, then
+    flat. Only the deep templates reach the line's high end; the open ones stay at their
     ceilings (:data:`OPEN_CEILING`) and carry pieces."""
-    x = max(0, chapter - 1) / (LEVELS // CHAPTER - 2)
-    return len(DEEP) / len(BOARD_TEMPLATES) + (DEEP_TOP - len(DEEP) / len(BOARD_TEMPLATES)) * x
+    first = DEEP_FROM / len(DEEP) if template in DEEP else (1 - DEEP_FROM) / len(OPEN)
+    grown = min(1.0, max(0, chapter - 1) / (SHARES_FULL - 1))
+    late = LATE_SHARES[template] / sum(LATE_SHARES.values())
+    return first + (late - first) * grown
 
 
 @functools.cache
 def chapter_order(chapter: int, seed: int) -> tuple[str, ...]:
-    """The templates of a chapter's :data:`CHAPTER` levels in turn: each deep template
-    weighted :func:`deep_share` / 3, each open one the rest / 6, interleaved by a smooth
-    weighted round robin (a template's levels spread evenly through the chapter, never
-    bunched), ties in an order shuffled per chapter by the line's seed."""
+    """The templates of a chapter's :data:`CHAPTER` levels in turn, each weighted
+    :func:`template_share`, interleaved by a smooth weighted round robin (a template's
+    levels spread evenly through the chapter, never bunched), ties in an order shuffled per
+    chapter by the line's seed."""
     order = list(BOARD_TEMPLATES)
     random.Random(seed * 7_919 + chapter).shuffle(order)
-    deep = deep_share(chapter)
-    weight = {t: deep / len(DEEP) if t in DEEP else (1 - deep) / (len(order) - len(DEEP))
-              for t in order}
+    weight = {t: template_share(t, chapter) for t in order}
     credit = dict.fromkeys(order, 0.0)
     out = []
     for _ in range(CHAPTER):
@@ -231,7 +271,8 @@ def board_plan(n: int, seed: int) -> BoardPlan:
     joint = joint_target(n)
     if breather(n):
         # Small and kind, but growing with its target (half the base: 2 to 8 joint steps).
-        return BoardPlan(n, template, 3 if joint < 6 else 4, 22 + 2 * max(0, joint - 3), joint,
+        return BoardPlan(n, template, 3 if joint < 6 else 4,
+                         min(22 + 2 * max(0, joint - 3), AREA_TOP), joint,
                          0, 0, True)
     piece = piece_of(n, template)
     # Depth comes from crowding, not room: at joint 14 five bodies on 52 cells reached 6-10
@@ -378,8 +419,8 @@ def board_level(plan: BoardPlan, seed: int) -> tuple[LevelJson, Certificate]:
 def _no_level(plan: BoardPlan) -> GridforgeError:
     return GridforgeError(f"main-line level {plan.number}: no board level in "
                           f"{len(_attempts(plan))} attempts ({plan.template}, "
-                          f"{'/'.join(DEEP)}, joint {plan.joint} loosened and eased to "
-                          f"{_attempts(plan)[-1][1]})")
+                          f"joint {plan.joint} loosened and eased, then "
+                          f"{'/'.join(DEEP)})")
 
 
 def piece_aim(plan: BoardPlan, joint: int, minimum: int) -> int:
@@ -403,9 +444,10 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
     :data:`~gridforge.snakes.design.costs.PIECES` until one costs the aim (at most
     :data:`PIECE_TRIES` of them once one is placed); short of that,
     the placement that leaves the fewest steps per joint step (a bridge shortens the route
-    and raises them: it takes a level that stays under :data:`RATIO_AIM`). With no piece
-    that costs steps on it, the idea's level without one (``meta.piece`` names a piece only
-    where one was placed)."""
+    and raises them: it takes a level that stays under :data:`RATIO_AIM`). A level still
+    short of its target takes more pieces (:func:`_more_pieces`). With no piece that costs
+    steps on it, the idea's level without one (``meta.piece`` names the first piece placed,
+    ``meta.pieces`` all of them where there are several)."""
     data = _coloured(idea, rng)
     if plan.piece is not None:
         m, j = idea.measure.minimum, idea.measure.joint
@@ -434,11 +476,82 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
             witnesses: list[Witness] = [] if piece == "bridges" else [{
                 "mechanic": got.mechanic,
                 "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
-            made = _certified(plan, template, seed, got.level, got.solution, witnesses)
-            if made is not None:
-                made[0]["meta"]["piece"] = piece
-                return made
+            one = _Pieced(got.level, got.solution, witnesses, (piece,),
+                          j - got.cost if piece == "bridges" else j + got.cost)
+            for pieced in (*_more_pieces(plan, one), one):
+                made = _certified(plan, template, seed, pieced.level, pieced.solution,
+                                  pieced.witnesses)
+                if made is not None:
+                    made[0]["meta"]["piece"] = piece
+                    if len(pieced.pieces) > 1:
+                        made[0]["meta"]["pieces"] = list(pieced.pieces)
+                    return made
     return _certified(plan, template, seed, data, idea.measure.solution, [])
+
+
+@dataclass(frozen=True)
+class _Pieced:
+    """A level with its pieces placed: a minimal solution, a witness per piece (each the
+    minimal solution of the level with that one piece lifted), the pieces' kinds in the
+    order placed, and the joint steps it is taken to have (the idea's plus the pieces'
+    costs: a freeze or lock that costs c steps owes them to the bodies' order)."""
+
+    level: LevelJson
+    solution: tuple[tuple[int, str, str], ...]
+    witnesses: list[Witness]
+    pieces: tuple[str, ...]
+    joint: int
+
+
+def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
+    """``pieced`` with more pieces, deepest first, while it falls short of ``plan``'s joint
+    steps by :data:`~gridforge.snakes.design.costs.LEAST_COST` or more (an open template's
+    idea stops at :data:`OPEN_CEILING`: its pieces carry the rest of the line's climb): at
+    most :data:`MOST_PIECES` of them, each of a kind not placed yet and no bridge (it would
+    shorten the route), measured on the level with the pieces before it and placed where it
+    costs about :func:`piece_aim` (the first of :data:`PIECE_TRIES` kinds that costs that,
+    else the costliest); kept only when every piece before it still costs
+    :data:`~gridforge.snakes.design.costs.LEAST_COST` on the new level, each piece with its
+    witness on it. (A level over :data:`RATIO_AIM` steps per joint step but at its target
+    takes no more: on the late winding levels such rounds found no piece and took 5-10 CPU
+    s a level.)"""
+    found: list[_Pieced] = []
+    while len(pieced.pieces) < MOST_PIECES and plan.joint - pieced.joint >= LEAST_COST:
+        minimum = len(pieced.solution)
+        aim = piece_aim(plan, pieced.joint, minimum)
+        kinds = [p for p in PIECES if p not in pieced.pieces and p != "bridges"]
+        best: _Pieced | None = None
+        for piece in kinds[:PIECE_TRIES]:
+            got = costly(pieced.level, piece, minimum, aim=aim, limit=MORE_PLACEMENTS)
+            if got is None or (best is not None and got.cost <= best.joint - pieced.joint):
+                continue
+            witnesses = _rewitnessed(got.level, got.minimum, pieced.witnesses)
+            if witnesses is None:
+                continue  # a piece before it no longer costs its steps
+            best = _Pieced(got.level, got.solution, [*witnesses, {
+                "mechanic": got.mechanic, "solution": [[b, e, d] for b, e, d in pieced.solution]}],
+                (*pieced.pieces, piece), pieced.joint + got.cost)
+            if got.cost >= aim:
+                break
+        if best is None:
+            break
+        found.append(best)
+        pieced = best
+    return reversed(found)
+
+
+def _rewitnessed(data: LevelJson, minimum: int, witnesses: list[Witness]
+                 ) -> list[Witness] | None:
+    """The witnesses of ``data``'s earlier pieces on it (proven minimum ``minimum``): for
+    each, a minimal solution of ``data`` with that one piece lifted, which must be at least
+    :data:`~gridforge.snakes.design.costs.LEAST_COST` shorter; None when one is not."""
+    out: list[Witness] = []
+    for w in witnesses:
+        got = lifted(data, w["mechanic"])
+        if got is None or minimum - got[0] < LEAST_COST:
+            return None
+        out.append({"mechanic": w["mechanic"], "solution": [[b, e, d] for b, e, d in got[1]]})
+    return out
 
 
 def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
@@ -463,16 +576,18 @@ def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
 
 def _attempts(plan: BoardPlan) -> list[tuple[str, int, bool]]:
     """The (template, joint target, strict) of a level's fresh climbs, in turn: its own
-    template :data:`ATTEMPTS` times, then each of :data:`DEEP` once (an open template that
-    gives no idea of the plan's depth leaves the level to a deeper one; ``meta.template``
-    says which); then, not strict (any steps per joint step, beyond-pairs steps and chain
-    as they come), its own template at the plan's target and :data:`EASED` times at two
-    joint steps fewer each time, down to two: a level a little short of its target (its
-    piece aims at the rest), never a line that stops."""
+    template :data:`ATTEMPTS` times; then, not strict (any steps per joint step,
+    beyond-pairs steps and chain as they come), its own template at the plan's target and
+    :data:`EASED` times at two joint steps fewer each time, down to two: a level a little
+    short of its target (its pieces aim at the rest); last, each of :data:`DEEP` (a
+    template that gives no idea at all leaves the level to a deeper one; ``meta.template``
+    says which), never a line that stops. Its own eased climbs come before another
+    template: a fallback onto a deep template took a winding lane past a quarter of its
+    band."""
     deep = [(t, idea_target(plan, t), True) for t in DEEP if t != plan.template]
     top = idea_target(plan, plan.template)
     eased = [(plan.template, max(2, top - 2 * k), False) for k in range(EASED + 1)]
-    return [(plan.template, top, True)] * ATTEMPTS + deep + eased
+    return [(plan.template, top, True)] * ATTEMPTS + eased + deep
 
 
 def idea_target(plan: BoardPlan, template: str) -> int:

@@ -22,12 +22,13 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from gridforge.snakes.game.level import level_from_json
+from gridforge.snakes.game.level import Level, level_from_json
 from gridforge.snakes.game.levelfile import LevelJson
 from gridforge.snakes.game.rules import Game
+from gridforge.snakes.solver.puzzle import relaxations
 from gridforge.snakes.solver.search import Solver
 
-__all__ = ["LEAST_COST", "PIECES", "Costly", "costly"]
+__all__ = ["LEAST_COST", "PIECES", "Costly", "costly", "lifted"]
 
 LEAST_COST = 2  # steps a piece must cost past its lesson
 PIECES = ("frozen", "frozen_holes", "locks", "paths", "bridges")
@@ -47,14 +48,21 @@ class Costly:
     solution: tuple[tuple[int, str, str], ...]
 
 
+Steps = tuple[tuple[int, str, str], ...]
+
+
 def _minimum(data: LevelJson, states: int, at_least: int | None = None
-             ) -> tuple[int, tuple[tuple[int, str, str], ...]] | None:
+             ) -> tuple[int, Steps] | None:
     """The proven minimum of ``data`` and a minimal solution, or None (invalid, unsolvable,
     unproven within ``states``, or a solution shorter than ``at_least`` found)."""
     try:
         level = level_from_json(data)
     except ValueError:
         return None
+    return _solved(level, states, at_least)
+
+
+def _solved(level: Level, states: int, at_least: int | None = None) -> tuple[int, Steps] | None:
     result = Solver(Game(level)).solve(max_states=states, max_seconds=NO_CLOCK,
                                        shorter_than=at_least)
     if result.status != "solved" or not result.optimal or result.steps is None:
@@ -155,3 +163,13 @@ def costly(data: LevelJson, piece: str, minimum: int, *, states: int = 40_000,
             if cost == aim:
                 break  # no later placement is nearer (ties go to the first)
     return best
+
+
+def lifted(data: LevelJson, mechanic: str, *, states: int = 40_000) -> tuple[int, Steps] | None:
+    """The proven minimum of ``data`` with the one mechanic ``mechanic`` lifted (its name as
+    a witness gives it: spec 5b's relaxation, :func:`~gridforge.snakes.solver.puzzle.
+    relaxations`) and a minimal solution of that level; None when the level has no such
+    mechanic or the search proves nothing within ``states`` stored states. On a level with
+    several pieces, a piece's cost is the level's minimum less this."""
+    relaxed = dict(relaxations(level_from_json(data))).get(mechanic)
+    return None if relaxed is None else _solved(relaxed, states)
