@@ -139,6 +139,12 @@ def test_a_planned_piece_costs_at_least_two_steps_and_carries_its_witness() -> N
              "locks": r"bodies\[\d\]\.lock", "paths": r"paths\[0\]"}[piece]
     assert re.fullmatch(field, witness["mechanic"])
     assert len(witness["solution"]) == relaxed
+    # The reading carries the piece's cost and the main region's figures (pieces lifted).
+    reading = cert["reading"]
+    assert reading["piece_cost"] == {witness["mechanic"]: cert["steps"] - relaxed}
+    main = reading["main_region"]
+    assert main["bodies"] == len(data["bodies"]) and main["joint"] == relaxed - reading[
+        "body_bound"] and main["beyond_pairs"] >= 0 and main["chain"] >= 1
 
 
 def test_lanes_split_every_board_non_breather_by_arc_and_template() -> None:
@@ -231,7 +237,7 @@ def test_a_level_takes_the_first_piece_that_costs_its_aim_else_the_densest(
     monkeypatch.setattr(board_line, "costly", costly)
     monkeypatch.setattr(board_line, "_coloured", lambda idea, rng: {"meta": {}})
     monkeypatch.setattr(board_line, "_certified",
-                        lambda plan, template, seed, data, solution, witnesses: (
+                        lambda plan, template, seed, data, *rest: (
                             {"meta": {}, "placed": data.get("piece")}, {}))
     made = board_line._made(plan, plan.template, SEED, idea, None)  # type: ignore[arg-type]
     assert made is not None
@@ -281,7 +287,7 @@ def test_a_level_short_of_its_target_takes_more_pieces_each_with_its_witness(
     monkeypatch.setattr(board_line, "lifted", lifted)
     first = board_line._Pieced({"placed": ["idea", "frozen"]}, ((1, "head", "up"),) * 20,  # type: ignore[arg-type]
                                [{"mechanic": "frozen[0]", "solution": [[0, "head", "up"]] * 17}],
-                               ("frozen",), 5 + 3)
+                               ("frozen",), 5 + 3, {"frozen[0]": 3})
     got = list(board_line._more_pieces(plan, first))
     if len(want) == 1:
         assert got == []
@@ -297,6 +303,9 @@ def test_a_level_short_of_its_target_takes_more_pieces_each_with_its_witness(
     assert all(minimum - len(w["solution"]) >= 2 for w in deepest.witnesses)
     before = got[1] if len(got) > 1 else first
     assert deepest.witnesses[-1]["solution"] == [list(s) for s in before.solution]
+    # Each piece's cost on the deepest level, by its field, as lifting it measured.
+    assert deepest.costs == {f"{p}[0]": minimum - len(w["solution"])
+                             for p, w in zip(want, deepest.witnesses, strict=True)}
 
 
 def test_a_lane_continues_again_then_loosened_before_any_fresh_climb(

@@ -7,9 +7,9 @@ bodies needing each other, its depth climbing with the level.
   winding, comb, island, the only ones whose climbs reach the line's high end) taking
   :data:`DEEP_FROM` at level 101, the open ones the rest equally, the shares moving evenly
   to :data:`LATE_SHARES` (by reach and CPU) at chapter :data:`SHARES_FULL`, none more than
-  a quarter. The
-  joint-step target climbs as a square root from :data:`JOINT_FROM_101` to :data:`JOINT_TOP`
-  with waves of ten; the body count follows the wave's top, the board grows with the target;
+  a quarter. The joint-step target climbs from :data:`JOINT_FROM_101` to :data:`JOINT_TOP`
+  (the level's place to the power :data:`JOINT_POWER`) with waves of ten; the body count
+  follows the wave's top, the board grows with the target;
   beyond-pairs steps are asked from :data:`BEYOND_FROM`, at most
   :func:`idea_steps_per_joint` steps per joint step from :data:`DENSE_FROM` (pieces bring
   a level under :data:`RATIO_AIM`), an idea at most :data:`LINE_OVERSHOOT` joint steps past
@@ -24,14 +24,18 @@ bodies needing each other, its depth climbing with the level.
   what the idea falls short of the level's target and what brings it under
   :data:`RATIO_AIM` steps per joint step (at least two steps:
   :mod:`~gridforge.snakes.design.costs`), the plan's piece or the next that does, with its
-  witness (the idea's minimal solution, which the piece refuses).
+  witness (the idea's minimal solution, which the piece refuses); a level still short of its
+  target takes more pieces of other kinds, each measured on the level with the ones before
+  it (:func:`_more_pieces`, at most :data:`MOST_PIECES`), every piece still costing two
+  steps on the final level, with its witness there
+  (:func:`~gridforge.snakes.design.costs.lifted`).
 - **Lanes** (:func:`line_level`): a template's levels in an arc of :data:`ARC` levels are a
   lane; its first idea is climbed afresh, every next one continued on the same board from
   the idea before it, and never a layout or main-region stretch type the lane had. Arcs are
   independent, so a build's tasks are lanes.
 - **The level** (:func:`board_level` for a breather, else its lane): the first idea that
-  makes a level: the lane's continuation, then seeded climbs on its template, on the deep
-  ones, then on its own at fewer joint steps (:func:`_attempts`); coloured from the palette,
+  makes a level: the lane's continuation, then seeded climbs on its template, then on its
+  own at fewer joint steps, then on the deep ones (:func:`_attempts`); coloured from the palette,
   certified by :func:`~gridforge.snakes.design.certify.certify` from the climb's proven
   solution (the exact search re-proves it within :data:`PROOF_STATES`); ``meta.template``
   names the template it was built on.
@@ -476,31 +480,34 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
             witnesses: list[Witness] = [] if piece == "bridges" else [{
                 "mechanic": got.mechanic,
                 "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
-            one = _Pieced(got.level, got.solution, witnesses, (piece,),
-                          j - got.cost if piece == "bridges" else j + got.cost)
+            change = -got.cost if piece == "bridges" else got.cost
+            one = _Pieced(got.level, got.solution, witnesses, (piece,), j + change,
+                          {got.mechanic: change})
             for pieced in (*_more_pieces(plan, one), one):
                 made = _certified(plan, template, seed, pieced.level, pieced.solution,
-                                  pieced.witnesses)
+                                  pieced.witnesses, idea, pieced.costs)
                 if made is not None:
                     made[0]["meta"]["piece"] = piece
                     if len(pieced.pieces) > 1:
                         made[0]["meta"]["pieces"] = list(pieced.pieces)
                     return made
-    return _certified(plan, template, seed, data, idea.measure.solution, [])
+    return _certified(plan, template, seed, data, idea.measure.solution, [], idea, {})
 
 
 @dataclass(frozen=True)
 class _Pieced:
-    """A level with its pieces placed: a minimal solution, a witness per piece (each the
-    minimal solution of the level with that one piece lifted), the pieces' kinds in the
-    order placed, and the joint steps it is taken to have (the idea's plus the pieces'
-    costs: a freeze or lock that costs c steps owes them to the bodies' order)."""
+    """A level with its pieces placed: a minimal solution, a witness per piece but a bridge
+    (each the minimal solution of the level with that one piece lifted), the pieces' kinds in
+    the order placed, the joint steps it is taken to have (the idea's plus the pieces'
+    costs: a freeze or lock that costs c steps owes them to the bodies' order) and each
+    piece's cost on it by the field that holds it (spec 5d; a bridge's negative)."""
 
     level: LevelJson
     solution: tuple[tuple[int, str, str], ...]
     witnesses: list[Witness]
     pieces: tuple[str, ...]
     joint: int
+    costs: dict[str, int]
 
 
 def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
@@ -512,11 +519,13 @@ def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
     costs about :func:`piece_aim` (the first of :data:`PIECE_TRIES` kinds that costs that,
     else the costliest); kept only when every piece before it still costs
     :data:`~gridforge.snakes.design.costs.LEAST_COST` on the new level, each piece with its
-    witness on it. (A level over :data:`RATIO_AIM` steps per joint step but at its target
-    takes no more: on the late winding levels such rounds found no piece and took 5-10 CPU
-    s a level.)"""
+    witness on it. A bridge's level takes no more (a bridge is no relaxation: its cost on a
+    level with others is not measured), nor does a level over :data:`RATIO_AIM` steps per
+    joint step but at its target (on the late winding levels such rounds found no piece and
+    took 5-10 CPU s a level)."""
     found: list[_Pieced] = []
-    while len(pieced.pieces) < MOST_PIECES and plan.joint - pieced.joint >= LEAST_COST:
+    while (len(pieced.pieces) < MOST_PIECES and plan.joint - pieced.joint >= LEAST_COST
+           and "bridges" not in pieced.pieces):
         minimum = len(pieced.solution)
         aim = piece_aim(plan, pieced.joint, minimum)
         kinds = [p for p in PIECES if p not in pieced.pieces and p != "bridges"]
@@ -525,12 +534,14 @@ def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
             got = costly(pieced.level, piece, minimum, aim=aim, limit=MORE_PLACEMENTS)
             if got is None or (best is not None and got.cost <= best.joint - pieced.joint):
                 continue
-            witnesses = _rewitnessed(got.level, got.minimum, pieced.witnesses)
-            if witnesses is None:
+            earlier = _rewitnessed(got.level, got.minimum, pieced.witnesses)
+            if earlier is None:
                 continue  # a piece before it no longer costs its steps
+            witnesses, costs = earlier
             best = _Pieced(got.level, got.solution, [*witnesses, {
                 "mechanic": got.mechanic, "solution": [[b, e, d] for b, e, d in pieced.solution]}],
-                (*pieced.pieces, piece), pieced.joint + got.cost)
+                (*pieced.pieces, piece), pieced.joint + got.cost,
+                {**costs, got.mechanic: got.cost})
             if got.cost >= aim:
                 break
         if best is None:
@@ -541,29 +552,42 @@ def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
 
 
 def _rewitnessed(data: LevelJson, minimum: int, witnesses: list[Witness]
-                 ) -> list[Witness] | None:
-    """The witnesses of ``data``'s earlier pieces on it (proven minimum ``minimum``): for
-    each, a minimal solution of ``data`` with that one piece lifted, which must be at least
-    :data:`~gridforge.snakes.design.costs.LEAST_COST` shorter; None when one is not."""
+                 ) -> tuple[list[Witness], dict[str, int]] | None:
+    """The witnesses of ``data``'s earlier pieces on it (proven minimum ``minimum``) and
+    their costs: for each, a minimal solution of ``data`` with that one piece lifted, which
+    must be at least :data:`~gridforge.snakes.design.costs.LEAST_COST` shorter; None when
+    one is not."""
     out: list[Witness] = []
+    costs: dict[str, int] = {}
     for w in witnesses:
         got = lifted(data, w["mechanic"])
         if got is None or minimum - got[0] < LEAST_COST:
             return None
         out.append({"mechanic": w["mechanic"], "solution": [[b, e, d] for b, e, d in got[1]]})
-    return out
+        costs[w["mechanic"]] = minimum - got[0]
+    return out, costs
 
 
 def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
-               solution: Sequence[Sequence[object]], witnesses: list[Witness]
-               ) -> tuple[LevelJson, Certificate] | None:
+               solution: Sequence[Sequence[object]], witnesses: list[Witness], idea: Idea,
+               piece_cost: dict[str, int]) -> tuple[LevelJson, Certificate] | None:
     """``data`` with its meta and its certificate from ``solution`` (which must prove
-    minimal), or None when the certificate's search does not prove it."""
+    minimal), or None when the certificate's search does not prove it. Its reading carries
+    spec 5d's figures: the main region's, its mechanics lifted (every body: one floor
+    region; beyond-pairs steps, chain and joint steps of ``idea``, whose exact searches
+    measured them on the level without its pieces) and each piece's cost."""
     level = level_from_json(data)
     steps = [list(s) for s in solution]
     cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
     if not cert["optimal"] or cert["steps"] != len(steps):
         return None
+    if "reading" in cert:
+        read = cert["reading"]
+        m = idea.measure
+        read["main_region"] = {"beyond_pairs": m.beyond, "chain": m.chain, "joint": m.joint,
+                               "bodies": len(data["bodies"])}
+        if piece_cost:
+            read["piece_cost"] = dict(sorted(piece_cost.items()))
     if witnesses:
         cert["witnesses"] = witnesses
     meta: JsonObject = {"id": f"main-{plan.number:04d}", "template": template,
