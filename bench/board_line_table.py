@@ -1,7 +1,8 @@
 """The board edition's figures from its built blocks, at a glance (issue 50): per band of
 100 from 101, the certificates' joint steps against the plan, certificate steps per joint
-step, pieces placed and the design score; per template, steps per joint step from 301; the
-rank correlation of joint steps with the level number. The certificates' reading is the
+step, levels with a piece and with several, and the design score; per template, joint
+steps and steps per joint step from 301; the rank correlation of joint steps with the level
+number. The certificates' reading is the
 whole level's (one floor region: the main region); ``bench.audit.board`` is the
 independent audit, this is the designer's quick look while a build runs.
 
@@ -50,7 +51,7 @@ def main() -> None:
     for r in rows:
         bands[(r["n"] - 1) // 100].append(r)
     print("band       levels  joint med (plan)  joint-plan med  steps/joint med (non-breathers)"
-          "  pieces  score med")
+          "  pieces  several  score med")
     for b, rs in sorted(bands.items()):
         nb = [r for r in rs if not r["plan"].breather]
         planned = statistics.median(r["plan"].joint for r in rs)
@@ -59,6 +60,7 @@ def main() -> None:
               f"  {statistics.median(r['joint'] - r['plan'].joint for r in rs):14}"
               f"  {statistics.median(r['ratio'] for r in nb) if nb else float('nan'):31.2f}"
               f"  {sum(1 for r in rs if r['level']['meta'].get('piece')):6d}"
+              f"  {sum(1 for r in rs if r['level']['meta'].get('pieces')):7d}"
               f"  {statistics.median(r['cert']['score']['total'] for r in rs):9.2f}")
     late = [r for r in rows if r["n"] >= 301 and not r["plan"].breather]
     if late:
@@ -66,11 +68,13 @@ def main() -> None:
         print(f"\nsteps per joint step from 301 (non-breathers): median "
               f"{statistics.median(r['ratio'] for r in late):.2f} over {len(late)}; with a piece "
               f"{statistics.median(carried):.2f} over {len(carried)}")
-        by: dict[str, list[float]] = defaultdict(list)
+        by: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in late:
-            by[r["level"]["meta"]["template"]].append(r["ratio"])
-        print("  by template: " + ", ".join(f"{t} {statistics.median(v):.2f} ({len(v)})"
-                                            for t, v in sorted(by.items())))
+            by[r["level"]["meta"]["template"]].append(r)
+        print("  by template (joint, steps per joint step, levels): " + ", ".join(
+            f"{t} {statistics.median(x['joint'] for x in v)} "
+            f"{statistics.median(x['ratio'] for x in v):.2f} ({len(v)})"
+            for t, v in sorted(by.items())))
     print(f"\nrank correlation of joint steps with the level number over {len(rows)} levels: "
           f"{spearman([r['n'] for r in rows], [r['joint'] for r in rows]):.3f}")
 
