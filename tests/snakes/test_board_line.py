@@ -5,6 +5,7 @@ limits, a proven certificate and the same bytes for the same seed."""
 from __future__ import annotations
 
 import copy
+import json
 import re
 import statistics
 from collections import Counter
@@ -480,3 +481,42 @@ def test_a_board_build_has_the_same_bytes_with_one_and_two_workers(tmp_path: Pat
                            "progress.json"]
     with pytest.raises(GridforgeError, match="--edition: one of chambers, board"):
         build_mainline(tmp_path / "three", seed=SEED, levels=(101, 101), edition="open")
+
+
+@pytest.mark.search_heavy
+def test_a_level_with_two_pieces_is_rebuilt_from_its_first_and_each_piece_costs_its_reading(
+) -> None:
+    # Level 388 of the board edition (courtyard, built from f6a70e6): its first piece (a
+    # freeze) left it short of its plan, so it took a frozen hole measured on top of it.
+    saved = json.loads((Path(__file__).parent / "data" / "board_0388_two_pieces.json").read_text())
+    data, cert = saved["level"], saved["certificate"]
+    assert data["meta"]["pieces"] == ["frozen", "frozen_holes"]
+    assert check(level_from_json(data), cert) == []  # both witnesses replay and are refused
+    steps = cert["steps"]
+    for mechanic, cost in cert["reading"]["piece_cost"].items():
+        got = costs.lifted(data, mechanic)
+        assert got is not None and steps - got[0] == cost >= 2
+
+    def minimal(level: LevelJson) -> tuple[tuple[int, str, str], ...]:
+        result = Solver(Game(level_from_json(level))).solve(max_states=400_000, max_seconds=1e9)
+        assert result.optimal and result.steps is not None
+        return tuple((int(s[0]), str(s[1]), str(s[2])) for s in result.steps)
+
+    plain = {k: v for k, v in data.items() if k != "meta"}
+    first = copy.deepcopy(plain)
+    first["holes"][1].pop("frozen")
+    idea = copy.deepcopy(first)
+    idea["bodies"][2].pop("frozen")
+    idea_steps, first_steps = minimal(idea), minimal(first)
+    cost = len(first_steps) - len(idea_steps)
+    joint = cert["reading"]["main_region"]["joint"]
+    pieced = board_line._Pieced(first, first_steps, [{  # type: ignore[arg-type]
+        "mechanic": "bodies[2].frozen", "solution": [list(s) for s in idea_steps]}],
+        ("frozen",), joint + cost, {"bodies[2].frozen": cost})
+    deepest = next(iter(board_line._more_pieces(board_plan(388, SEED), pieced)))
+    # The same level and piece costs as the build's; each witness a minimal solution of the
+    # level with its one piece lifted.
+    assert deepest.level == plain and deepest.pieces == ("frozen", "frozen_holes")
+    assert deepest.costs == cert["reading"]["piece_cost"]
+    assert [len(w["solution"]) for w in deepest.witnesses] == [
+        len(w["solution"]) for w in cert["witnesses"]]
