@@ -71,7 +71,9 @@ def main() -> None:
         # A level its own template could not make is built on a deep one (meta.template).
         built = data["meta"].get("template")
         on = plan.template if built == plan.template else f"{plan.template}->{built}"
-        pieces = "+".join(data["meta"].get("pieces") or [data["meta"].get("piece") or "-"])
+        listed = data["meta"].get("pieces")
+        pieces = ("+".join(map(str, listed)) if isinstance(listed, list)
+                  else str(data["meta"].get("piece") or "-"))
         print(f"{n} {on:9} {level.cols}x{level.rows} bodies {len(level.bodies)} "
               f"steps {steps} optimal {cert['optimal']} joint {m.joint if m else '?'} "
               f"(plan {plan.joint}) beyond {m.beyond if m else '?'} chain {m.chain if m else '?'} "
