@@ -477,9 +477,8 @@ def _made(plan: BoardPlan, template: str, seed: int, idea: Idea, rng: random.Ran
         for *_, piece, got in sorted(placed, key=lambda p: p[:3]):
             # The idea's own minimal solution is a witness: shorter than the real minimum,
             # so the real rules refuse it, and the level without the piece takes it.
-            witnesses: list[Witness] = [] if piece == "bridges" else [{
-                "mechanic": got.mechanic,
-                "solution": [[b, end, d] for b, end, d in idea.measure.solution]}]
+            witnesses = [] if piece == "bridges" else [
+                _witness(got.mechanic, idea.measure.solution)]
             change = -got.cost if piece == "bridges" else got.cost
             one = _Pieced(got.level, got.solution, witnesses, (piece,), j + change,
                           {got.mechanic: change})
@@ -538,9 +537,9 @@ def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
             if earlier is None:
                 continue  # a piece before it no longer costs its steps
             witnesses, costs = earlier
-            best = _Pieced(got.level, got.solution, [*witnesses, {
-                "mechanic": got.mechanic, "solution": [[b, e, d] for b, e, d in pieced.solution]}],
-                (*pieced.pieces, piece), pieced.joint + got.cost,
+            best = _Pieced(got.level, got.solution,
+                           [*witnesses, _witness(got.mechanic, pieced.solution)],
+                           (*pieced.pieces, piece), pieced.joint + got.cost,
                 {**costs, got.mechanic: got.cost})
             if got.cost >= aim:
                 break
@@ -549,6 +548,12 @@ def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
         found.append(best)
         pieced = best
     return reversed(found)
+
+
+def _witness(mechanic: str, solution: Sequence[Sequence[object]]) -> Witness:
+    """A certificate's witness: ``solution`` (steps), which the level takes with
+    ``mechanic`` lifted and the real rules refuse."""
+    return {"mechanic": mechanic, "solution": [list(step) for step in solution]}
 
 
 def _rewitnessed(data: LevelJson, minimum: int, witnesses: list[Witness]
@@ -563,7 +568,7 @@ def _rewitnessed(data: LevelJson, minimum: int, witnesses: list[Witness]
         got = lifted(data, w["mechanic"])
         if got is None or minimum - got[0] < LEAST_COST:
             return None
-        out.append({"mechanic": w["mechanic"], "solution": [[b, e, d] for b, e, d in got[1]]})
+        out.append(_witness(w["mechanic"], got[1]))
         costs[w["mechanic"]] = minimum - got[0]
     return out, costs
 

@@ -35,6 +35,9 @@ PIECES = ("frozen", "frozen_holes", "locks", "paths", "bridges")
 NO_CLOCK = 1e9
 
 
+Steps = tuple[tuple[int, str, str], ...]  # a solution's steps: (body, end, direction)
+
+
 @dataclass(frozen=True)
 class Costly:
     """A level with one piece placed: its proven ``minimum``, the piece's ``cost`` (steps
@@ -45,10 +48,7 @@ class Costly:
     minimum: int
     cost: int
     mechanic: str
-    solution: tuple[tuple[int, str, str], ...]
-
-
-Steps = tuple[tuple[int, str, str], ...]
+    solution: Steps
 
 
 def _minimum(data: LevelJson, states: int, at_least: int | None = None
