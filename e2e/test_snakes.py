@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, expect
 
+from .conftest import wait_idle
 from .snakes_helpers import (
     ARROWS,
     DIRS,
@@ -115,6 +116,10 @@ def test_a_corrupt_save_is_kept_aside_reported_and_play_starts_fresh(
         # An unknown format is corrupt too, and play goes on from level 1.
         set_progress(page, {"format": "gridforge.progress/9", "snakes": {}})
         page.reload()
+        # Only Python's check knows the format: wait for it to load and answer (on a loaded
+        # machine that took longer than the notice's default wait).
+        page.evaluate("() => window.gridforge.ready")
+        wait_idle(page)
         expect(notice.filter(has_text="format")).to_be_visible()
         page.get_by_test_id("snakes-continue").click()
         wait_level(page, 1)
