@@ -54,6 +54,7 @@ from gridforge.snakes.design.interlock import (
 )
 from gridforge.snakes.design.line_build import build_mainline, tasks
 from gridforge.snakes.design.line_levels import design_level
+from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.stretch import layout_key
 from gridforge.snakes.design.topology import FloorGraph, components
 from gridforge.snakes.game.level import level_from_json
@@ -520,3 +521,48 @@ def test_a_level_with_two_pieces_is_rebuilt_from_its_first_and_each_piece_costs_
     assert deepest.costs == cert["reading"]["piece_cost"]
     assert [len(w["solution"]) for w in deepest.witnesses] == [
         len(w["solution"]) for w in cert["witnesses"]]
+
+
+def test_the_fourth_arc_starts_fresh_lanes_at_the_score_floor() -> None:
+    # Levels up to 1200 keep their lanes of the third arc (built before the floor).
+    assert board_line.ARCS[3] == board_line.SCORE_FROM
+    assert all(arc_of(n) == 2 for n in (901, 1200)) and arc_of(1201) == 3
+    for n in range(board_line.SCORE_FROM, board_line.SCORE_FROM + 20):
+        if not board_plan(n, SEED).breather:
+            assert lane_levels(n, SEED)[0] >= board_line.SCORE_FROM
+    twin = next(n for n in range(1201, 1300) if board_plan(n, SEED).template == "twin"
+                and not board_plan(n, SEED).breather)
+    rise = board_line.SCORE_FLOOR_TOP - board_line.SCORE_FLOOR
+    for n in (twin, LEVELS - 1):  # linear to SCORE_FLOOR_TOP at level 2000 (a breather)
+        assert board_line.score_floor(board_plan(n, SEED), "twin") == pytest.approx(
+            board_line.SCORE_FLOOR + rise * (n - 1201) / (LEVELS - 1201))
+    assert board_line.score_floor(board_plan(twin, SEED), "comb") is None
+    assert board_line.score_floor(board_plan(1200, SEED), "twin") is None
+    breather = next(n for n in range(1201, 1300) if board_plan(n, SEED).breather)
+    assert board_line.score_floor(board_plan(breather, SEED), "twin") is None
+
+
+def test_an_idea_under_its_score_floor_is_refused_by_the_level_s_own_strict_climbs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    data, cert = design_level(58, SEED)  # any level with its proven solution
+    solution = cert["solution"]
+    score = score_level(level_from_json(data), solution, diagnostics=False)["total"]
+    steps = tuple((int(b), str(end), str(d)) for b, end, d in solution)
+    measure = Measure(len(steps), 0, 0, 1, 0, steps, 0)
+    assert board_line._scores(score, data, measure)
+    assert not board_line._scores(score + 0.1, data, measure)
+    assert board_line._scores(None, data, measure)
+    plan = next(board_plan(n, SEED) for n in range(1201, 1300)
+                if board_plan(n, SEED).template == "twin" and not board_plan(n, SEED).breather)
+    asked: list[tuple[str, bool, object]] = []
+
+    def fresh_climb(request: Request, rng: object, accept: object = None) -> None:
+        asked.append((request.template, request.steps_per_joint is not None, accept))
+
+    monkeypatch.setattr(board_line, "build_idea", fresh_climb)
+    assert list(board_line._ideas(plan, SEED, None)) == []
+    floored = [accept is not None for *_, accept in asked]
+    assert floored == [True] * board_line.ATTEMPTS + [False] * (len(asked) - board_line.ATTEMPTS)
+    asked.clear()
+    list(board_line._ideas(board_plan(plan.number - 100, SEED), SEED, None))
+    assert all(accept is None for *_, accept in asked)

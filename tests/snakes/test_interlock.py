@@ -13,6 +13,7 @@ from gridforge.snakes.design import interlock
 from gridforge.snakes.design.interlock import (
     LENGTHS,
     MAX_STONE_SHARE,
+    Measure,
     Request,
     _draw,
     blocking,
@@ -22,6 +23,7 @@ from gridforge.snakes.design.interlock import (
     level_of,
     measure_layout,
     must_move_chain,
+    shortfall,
 )
 from gridforge.snakes.design.stretch import main_stretch
 from gridforge.snakes.design.templates import make_shape
@@ -204,7 +206,7 @@ def test_measured_layouts_kept_change_no_idea(monkeypatch: pytest.MonkeyPatch) -
     def climbs() -> list[object]:
         first = build_idea(request, random.Random(3))
         assert first is not None
-        nxt = continue_idea(request, first, random.Random(4), lambda data: True)
+        nxt = continue_idea(request, first, random.Random(4), lambda data, _: True)
         again = build_idea(request, random.Random(3))
         return [first, nxt, again]
 
@@ -223,7 +225,7 @@ def test_a_chain_s_next_idea_meets_its_request_on_the_same_board_as_a_new_layout
     assert first is not None
     seen = {main_stretch(first.level_json())}
 
-    def fresh(data: LevelJson) -> bool:
+    def fresh(data: LevelJson, _: Measure) -> bool:
         return main_stretch(data) not in seen
 
     nxt = continue_idea(request, first, random.Random(8), fresh)
@@ -240,7 +242,28 @@ def test_a_chain_s_next_idea_meets_its_request_on_the_same_board_as_a_new_layout
     assert must_move_chain(level_from_json(data)) >= request.chain
     # A chain that may take nothing new ends empty-handed: it never hands back an old layout.
     assert continue_idea(replace(request, rounds=40), first, random.Random(8),
-                         lambda data: False) is None
+                         lambda data, _: False) is None
+
+
+def test_a_climb_walks_on_past_the_layouts_its_accept_refuses() -> None:
+    request = replace(_request("comb"), rounds=300, joint=3, beyond=1)
+    first = build_idea(request, random.Random(3))
+    assert first is not None
+    refused: list[LevelJson] = []
+
+    def accept(data: LevelJson, measure: Measure) -> bool:
+        assert measure == measure_layout(data, request.states)  # the layout's own figures
+        if data == first.level_json():
+            refused.append(data)
+            return False
+        return True
+
+    other = build_idea(request, random.Random(3), accept)
+    assert refused == [first.level_json()]  # the same climb up to the layout refused
+    assert other is not None and other.shape == first.shape and other.layout != first.layout
+    assert shortfall(request, other.measure)[0] == 0
+    assert build_idea(replace(request, rounds=60), random.Random(3),
+                      lambda data, _: False) is None
 
 
 @pytest.mark.parametrize("template", ["courtyard", "notched", "stepped", "cross", "island",

@@ -29,7 +29,7 @@ bodies needing each other, its depth climbing with the level.
   it (:func:`_more_pieces`, at most :data:`MOST_PIECES`), every piece still costing two
   steps on the final level, with its witness there
   (:func:`~gridforge.snakes.design.costs.lifted`).
-- **Lanes** (:func:`line_level`): a template's levels in an arc of :data:`ARC` levels are a
+- **Lanes** (:func:`line_level`): a template's levels in an arc (:data:`ARCS`) are a
   lane; its first idea is climbed afresh, every next one continued on the same board from
   the idea before it, and never a layout or main-region stretch type the lane had. Arcs are
   independent, so a build's tasks are lanes.
@@ -62,11 +62,13 @@ from gridforge.snakes.design.interlock import (
     NARROW,
     NO_CLOCK,
     Idea,
+    Measure,
     Request,
     build_idea,
     continue_idea,
 )
 from gridforge.snakes.design.line_plan import breather
+from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.stretch import StretchType, layout_key, main_stretch
 from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import level_from_json
@@ -78,7 +80,10 @@ __all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_p
 LEVELS = 2000
 BOARD_FROM = 101  # the first level built on one board
 CHAPTER = 100  # levels over which the template rotation is shuffled
-ARC = 400  # levels of one arc from BOARD_FROM: a template's levels in an arc are one lane
+# The first level of each arc: a template's levels in an arc are one lane. Four hundred
+# levels each but the third: the fourth starts at 1201 with fresh boards and the score floor
+# (SCORE_FROM), so that levels 1-1200, built before the floor, keep their bytes.
+ARCS = (101, 501, 901, 1201, 1601)
 # The connected seed templates (spec 6b; ``split`` is two regions, ``mixed`` a choice).
 BOARD_TEMPLATES = ("courtyard", "notched", "stepped", "cross", "island", "twin", "winding",
                    "comb", "pillars")
@@ -180,6 +185,16 @@ LINE_OVERSHOOT = 2
 # from 316 kept their board: scores 32-43 where a deep template's fallback board gave 27-33).
 CONTINUATIONS = 3
 LOOSE_OVERSHOOT = 4
+# From the fourth arc an idea on a swinging template must score (the seed's seven terms, on
+# the idea alone) at least its floor, rising from SCORE_FLOOR at SCORE_FROM to SCORE_FLOOR_TOP
+# at level 2000. The line's score median sits where the deep templates (54-59) meet the open
+# ones and breathers (29-47), so it followed the island and twin lanes, whose boards swing
+# by arc (island 32-46 over 901-1100, 53 over 701-900): the median fell 3.15 from 1101-1200
+# to 1201-1300. Their pieces add 2-3 points (levels 701-1300).
+SCORE_FROM = ARCS[3]
+FLOORED = ("island", "twin")
+SCORE_FLOOR = 46.0
+SCORE_FLOOR_TOP = 49.0
 # The certificate steps per joint step a piece aims to bring a level under (the issue asks a
 # median of at most 3.5 from 301; an idea alone gave 4.8, a piece of 2 steps 3.6).
 RATIO_AIM = 3.3
@@ -310,8 +325,8 @@ def most_joint(joint: int) -> int:
 
 
 def arc_of(n: int) -> int:
-    """The arc of level ``n`` (>= :data:`BOARD_FROM`): its :data:`ARC` levels from 101 on."""
-    return (n - BOARD_FROM) // ARC
+    """The arc of level ``n`` (>= :data:`BOARD_FROM`): the last of :data:`ARCS` it reaches."""
+    return sum(1 for first in ARCS[1:] if n >= first)
 
 
 @functools.cache
@@ -319,8 +334,9 @@ def lane_levels(n: int, seed: int) -> tuple[int, ...]:
     """The levels of ``n``'s lane, in order: the non-breathers of its arc planned on its
     template (a breather is in no lane)."""
     template = template_of(n, seed)
-    first = BOARD_FROM + arc_of(n) * ARC
-    return tuple(m for m in range(first, min(first + ARC, LEVELS + 1))
+    arc = arc_of(n)
+    end = ARCS[arc + 1] if arc + 1 < len(ARCS) else LEVELS + 1
+    return tuple(m for m in range(ARCS[arc], end)
                  if not breather(m) and template_of(m, seed) == template)
 
 
@@ -629,6 +645,25 @@ def idea_target(plan: BoardPlan, template: str) -> int:
     return max(2, min(round(base_target(plan.number)), ceiling))
 
 
+def score_floor(plan: BoardPlan, template: str) -> float | None:
+    """The least seven-term score an idea of ``plan`` on ``template`` may have (None: any):
+    from :data:`SCORE_FROM` on :data:`FLOORED` templates but for a breather, rising
+    linearly from :data:`SCORE_FLOOR` to :data:`SCORE_FLOOR_TOP` at the line's last level."""
+    if plan.breather or plan.number < SCORE_FROM or template not in FLOORED:
+        return None
+    x = (plan.number - SCORE_FROM) / (LEVELS - SCORE_FROM)
+    return SCORE_FLOOR + (SCORE_FLOOR_TOP - SCORE_FLOOR) * x
+
+
+def _scores(floor: float | None, data: LevelJson, measure: Measure) -> bool:
+    """Whether the idea ``data`` with its figures scores at least ``floor`` (None: yes),
+    judged on its proven minimal solution."""
+    if floor is None:
+        return True
+    steps = [list(s) for s in measure.solution]
+    return score_level(level_from_json(data), steps, diagnostics=False)["total"] >= floor
+
+
 def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
            ) -> Iterator[tuple[str, Idea, random.Random]]:
     """The ideas a level tries in turn, each with the random source that colours it: its
@@ -636,6 +671,7 @@ def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
     continuation that finds nothing is tried again from another seed, then loosened: at most
     :data:`LOOSE_OVERSHOOT` joint steps past the target, its density bound flat), then a
     fresh climb for each of :func:`_attempts`."""
+    floor = score_floor(plan, plan.template)
     if lane is not None and lane.last is not None and len(lane.last.layout[0]) == plan.bodies:
         last = lane.last
         for k in range(CONTINUATIONS):
@@ -645,8 +681,9 @@ def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
             if k == CONTINUATIONS - 1:
                 request = replace(request, most_joint=request.joint + LOOSE_OVERSHOOT,
                                   graded=False)
-            idea = continue_idea(request, last, rng, lambda data: (
-                main_stretch(data) not in lane.types and layout_key(data) not in lane.keys))
+            idea = continue_idea(request, last, rng, lambda data, measure: (
+                main_stretch(data) not in lane.types and layout_key(data) not in lane.keys
+                and _scores(floor, data, measure)))
             if idea is not None:
                 yield plan.template, idea, random.Random(
                     seed * 1_000_003 + plan.number * 7_919 + 11 + k)
@@ -656,6 +693,9 @@ def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
         request = _request(replace(plan, template=template, joint=joint), rng)
         if not strict:
             request = replace(request, steps_per_joint=None, beyond=0, chain=1)
-        idea = build_idea(request, rng)
+        # The floor holds on the level's own strict climbs (an eased one is a last resort).
+        floored = floor is not None and strict and template == plan.template
+        idea = build_idea(request, rng,
+                          functools.partial(_scores, floor) if floored else None)
         if idea is not None:
             yield template, idea, rng

@@ -474,12 +474,14 @@ def _step(request: Request, shape: Shape, layout: Layout,
                           fast_states=request.fast_states)
 
 
-def build_idea(request: Request, rng: random.Random) -> Idea | None:
+def build_idea(request: Request, rng: random.Random,
+               accept: Callable[[LevelJson, Measure], bool] | None = None) -> Idea | None:
     """Climb from a random layout on a template shape toward ``request``; the first layout
-    that meets it, or None when the rounds run out first (or the template cannot give the
-    area). A climb that has not improved for :data:`PATIENCE` layouts goes on from its best
-    layout so far after a kick of :data:`KICK` random moves, :data:`KICKS` times; then it
-    starts again from a fresh shape and layout."""
+    that meets it (and that ``accept`` takes, when given: a layout it refuses is held and
+    the climb walks on among layouts that meet the request), or None when the rounds run
+    out first (or the template cannot give the area). A climb that has not improved for
+    :data:`PATIENCE` layouts goes on from its best layout so far after a kick of :data:`KICK`
+    random moves, :data:`KICKS` times; then it starts again from a fresh shape and layout."""
     work = tried = 0
     shape: Shape | None = None
     floor: set[Cell] = set()
@@ -503,24 +505,29 @@ def build_idea(request: Request, rng: random.Random) -> Idea | None:
         if layout is None:
             continue
         tried += 1
-        m = _step(request, shape, layout, held, kick)
+        # Refused by ``accept`` at the request: walk sideways, as a lane's continuation does.
+        sideways = held is not None and shortfall(request, held[1])[0] == 0
+        m = _step(request, shape, layout, held, kick, sideways=sideways)
         if m is None:
             continue
         work += m.stored
-        if kick or held is None or shortfall(request, m) <= shortfall(request, held[1]):
+        if kick or held is None or (shortfall(request, m)[0] == 0 if sideways else
+                                    shortfall(request, m) <= shortfall(request, held[1])):
             if best is None or shortfall(request, m) < shortfall(request, best[1]):
                 best, stale = (layout, m), 0
             held = (layout, m)
-            if shortfall(request, m)[0] == 0:
+            if shortfall(request, m)[0] == 0 and (
+                    accept is None or accept(level_of(shape, layout), m)):
                 return Idea(shape, layout, m, work, tried)
     return None
 
 
 def continue_idea(request: Request, idea: Idea, rng: random.Random,
-                  fresh: Callable[[LevelJson], bool]) -> Idea | None:
+                  fresh: Callable[[LevelJson, Measure], bool]) -> Idea | None:
     """The next idea of a chain: a climb toward ``request`` on ``idea``'s board from
     ``idea``'s layout moved by :data:`CHAIN_KICK` random moves; the first layout that meets
-    the request and that ``fresh`` takes (a layout no earlier level had); None when the
+    the request and that ``fresh`` takes with its figures (a layout no earlier level had);
+    None when the
     rounds run out first. The climb walks sideways: a layout that meets the request as well
     as the held one is taken even when it ties worse (a chain looks for a new layout of the
     same depth, not a deeper one).
@@ -544,6 +551,6 @@ def continue_idea(request: Request, idea: Idea, rng: random.Random,
         work += m.stored
         if held is None or shortfall(request, m)[0] <= shortfall(request, held[1])[0]:
             held = (layout, m)
-            if shortfall(request, m)[0] == 0 and fresh(level_of(shape, layout)):
+            if shortfall(request, m)[0] == 0 and fresh(level_of(shape, layout), m):
                 return Idea(shape, layout, m, work, tried)
     return None

@@ -317,7 +317,7 @@ def _climb(req: Request, held: _Climbed | None, templates: Sequence[str], left: 
     if held is not None and held.idea is not None:
         rounds = min(NEIGHBOUR_ROUNDS, left)
         ask = replace(held.ask, rounds=rounds - 1)
-        idea = continue_idea(ask, held.idea, rng, lambda data: _digest(data) not in ideas)
+        idea = continue_idea(ask, held.idea, rng, lambda data, _: _digest(data) not in ideas)
         return _Climbed(idea, held.template, ask, rounds if idea is None else idea.tried)
     template = rng.choice(list(templates))
     rounds = min(ROUNDS, left)
