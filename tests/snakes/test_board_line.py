@@ -172,7 +172,7 @@ def test_breathers_climb_with_the_line_at_two_thirds_of_its_base() -> None:
     for n in range(BOARD_FROM, LEVELS + 1):
         plan = board_plan(n, SEED)
         if plan.breather:
-            assert plan.joint == int(base_target(n) * 2 / 3) and plan.piece is None
+            assert plan.joint == int(board_line.climb(n) * 2 / 3) and plan.piece is None
             assert plan.area <= 32 and plan.bodies <= 4
 
 
@@ -525,11 +525,11 @@ def test_a_level_with_two_pieces_is_rebuilt_from_its_first_and_each_piece_costs_
 
 def test_the_fourth_arc_starts_fresh_lanes_at_the_score_floor() -> None:
     # Levels up to 1200 keep their lanes of the third arc (built before the floor).
-    assert board_line.ARCS[3] == board_line.SCORE_FROM
+    assert board_line.ARCS[3] == board_line.LATE_FROM
     assert all(arc_of(n) == 2 for n in (901, 1200)) and arc_of(1201) == 3
-    for n in range(board_line.SCORE_FROM, board_line.SCORE_FROM + 20):
+    for n in range(board_line.LATE_FROM, board_line.LATE_FROM + 20):
         if not board_plan(n, SEED).breather:
-            assert lane_levels(n, SEED)[0] >= board_line.SCORE_FROM
+            assert lane_levels(n, SEED)[0] >= board_line.LATE_FROM
     twin = next(n for n in range(1201, 1300) if board_plan(n, SEED).template == "twin"
                 and not board_plan(n, SEED).breather)
     rise = board_line.SCORE_FLOOR_TOP - board_line.SCORE_FLOOR
