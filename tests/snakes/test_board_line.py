@@ -33,7 +33,6 @@ from gridforge.snakes.design.board_line import (
     OPEN_PIECES_FROM,
     RATIO_AIM,
     arc_of,
-    base_target,
     board_level,
     board_plan,
     idea_steps_per_joint,
