@@ -5,6 +5,7 @@ the board, and heads have eyes there."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -12,9 +13,25 @@ from playwright.sync_api import Browser, expect
 from .conftest import open_page, wait_idle
 from .snakes_helpers import DEVICES
 
+DATA = Path(__file__).resolve().parent.parent / "pkg" / "gridforge" / "snakes" / "data"
+
+
+def tallest_and_widest() -> list[int]:
+    """The shipped main line's tallest level (the most rows, then columns) and its widest
+    (the most columns, then rows), the first of each (one level when it is both), read from
+    the blocks: whichever line ships, its largest boards."""
+    sizes = []  # (cols, rows, -number)
+    for path in sorted(DATA.glob("main-*.json")):
+        first = int(path.stem.split("-")[1])
+        for k, level in enumerate(json.loads(path.read_text())["levels"]):
+            sizes.append((level["cols"], level["rows"], -(first + k)))
+    tallest = max(sizes, key=lambda s: (s[1], s[0], s[2]))
+    widest = max(sizes)
+    return sorted({-tallest[2], -widest[2]})
+
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-@pytest.mark.parametrize("level", [257, 1069])  # 10x20 and 12x17: the tallest and the widest
+@pytest.mark.parametrize("level", tallest_and_widest())
 def test_the_whole_editor_board_is_in_the_window(
     browser: Browser, base_url: str, device: str, level: int
 ):
