@@ -139,29 +139,14 @@ class Game:
         self.bridge_mask = sum(1 << p for p in self.bridge_at)
         floor = [False] * self.nodes
         for y in range(rows):
+            row = (y + 1) * w + 1  # self.index((0, y)), the row's first inner cell
             for x in range(cols):
                 if (x, y) not in stones:
-                    floor[self.index((x, y))] = True
+                    floor[row + x] = True
         for k in range(len(level.bridges)):
             floor[self.size + k] = True
         self.floor = tuple(floor)
-        # Neighbour table: for each floor node, (direction, target node) for floor targets
-        # only; a bridge's node has only the two directions of its lane.
-        self.nb: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple((d, self._enter(self.real[p] + self.deltas[d], d)) for d in self._ways(p)
-                  if floor[self.real[p] + self.deltas[d]])
-            if floor[p]
-            else ()
-            for p in range(self.nodes)
-        )
-        # target[node << 2 | d]: the node a step in direction d reaches (-1: none).
-        target = [-1] * (4 * self.nodes)
-        for p, ts in enumerate(self.nb):
-            for d, t in ts:
-                target[p << 2 | d] = t
-        self.target = tuple(target)
-        self.bit = tuple(1 << p for p in range(self.nodes))
-        self.nbb = tuple(tuple((d, t, self.bit[t]) for d, t in ts) for ts in self.nb)
+        self._neighbours(floor)
         # Coloured paths: paint[node] is the colour a body needs to enter it (-1: any), and
         # nbb_color[c] the neighbour table of a body of outer colour c (``nbb`` itself when
         # nothing is painted, so a level without paint runs the same loops as before).
@@ -170,11 +155,7 @@ class Game:
             paint[self.index(painted.cell)] = painted.color
         self.paint = tuple(paint)
         self.has_paint = bool(level.paths)
-        self.nbb_color = tuple(
-            tuple(tuple(x for x in ts if paint[x[1]] in (-1, c)) for ts in self.nbb)
-            if self.has_paint else self.nbb
-            for c in range(MAX_COLOR + 1)
-        )
+        self.nbb_color = self._painted() if self.has_paint else (self.nbb,) * (MAX_COLOR + 1)
         self._unused: dict[int, int] = {}
         self._cells_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.n = len(level.bodies)
@@ -204,6 +185,57 @@ class Game:
         self.carriers = tuple(carriers)
         codes = [self.pack(self.nodes_of(b.cells)) for b in level.bodies]
         self.initial: State = (*codes, 0, 0)
+
+    def _neighbours(self, floor: list[bool]) -> None:
+        """The neighbour tables ``nb``, ``nbb`` and ``target`` of the floor.
+
+        ``nb[node]``: (direction, target node) for floor targets only (a bridge's node has
+        only the two directions of its lane); ``nbb`` the same with the target's bit;
+        ``target[node << 2 | d]`` the node a step in direction d reaches (-1: none). One loop
+        over local names builds the three: a Game is built for every layout the designer
+        measures (and every body's solo reading), so this runs thousands of times.
+        """
+        real = self.real
+        deltas = self.deltas
+        bridges = bool(self.bridge_at)
+        everywhere = (0, 1, 2, 3)
+        nb: list[tuple[tuple[int, int], ...]] = []
+        nbb: list[tuple[tuple[int, int, int], ...]] = []
+        target = [-1] * (4 * self.nodes)
+        for p in range(self.nodes):
+            if not floor[p]:
+                nb.append(())
+                nbb.append(())
+                continue
+            here = real[p]
+            ts: list[tuple[int, int]] = []
+            for d in self._ways(p) if bridges else everywhere:
+                q = here + deltas[d]
+                if floor[q]:
+                    t = self._enter(q, d) if bridges else q
+                    ts.append((d, t))
+                    target[p << 2 | d] = t
+            nb.append(tuple(ts))
+            nbb.append(tuple([(d, t, 1 << t) for d, t in ts]))
+        self.nb: tuple[tuple[tuple[int, int], ...], ...] = tuple(nb)
+        self.target = tuple(target)
+        self.bit = tuple(1 << p for p in range(self.nodes))
+        self.nbb = tuple(nbb)
+
+    def _painted(self) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]:
+        """``nbb_color`` of a level with paint: per colour c, ``nbb`` without the steps into
+        cells painted another colour."""
+        nbb = self.nbb
+        paint = self.paint
+        # Only the nodes next to paint differ between colours: filter those alone.
+        touched = [p for p, ts in enumerate(nbb) if any(paint[x[1]] >= 0 for x in ts)]
+        tables = []
+        for c in range(MAX_COLOR + 1):
+            table = list(nbb)
+            for p in touched:
+                table[p] = tuple([x for x in nbb[p] if paint[x[1]] in (-1, c)])
+            tables.append(tuple(table))
+        return tuple(tables)
 
     def _ways(self, node: int) -> tuple[int, ...]:
         """The directions a step may take from ``node``: along its lane on a bridge."""
