@@ -121,6 +121,32 @@ def step_to_move(step: Any) -> Move:
     return step[0] << 3 | ENDS.index(step[1]) << 2 | DIRS.index(step[2])
 
 
+Neighbours = tuple[tuple[tuple[int, int], ...], ...]  # Game.nb
+NeighbourBits = tuple[tuple[tuple[int, int, int], ...], ...]  # Game.nbb
+# A board's tables, shared by the Games of one board: (floor, nb, nbb, target, bit, paint,
+# nbb_color) as the Game attributes of those names.
+BoardTables = tuple[
+    tuple[bool, ...], Neighbours, NeighbourBits, tuple[int, ...], tuple[int, ...],
+    tuple[int, ...], tuple[NeighbourBits, ...],
+]
+BOARDS_CACHE_SIZE = 256  # boards whose tables are kept (cleared when full)
+_BOARDS: dict[Hashable, BoardTables] = {}
+
+
+def _painted(nbb: NeighbourBits, paint: list[int]) -> tuple[NeighbourBits, ...]:
+    """``nbb_color`` of a level with paint: per colour c, ``nbb`` without the steps into
+    cells painted another colour."""
+    # Only the nodes next to paint differ between colours: filter those alone.
+    touched = [p for p, ts in enumerate(nbb) if any(paint[x[1]] >= 0 for x in ts)]
+    tables = []
+    for c in range(MAX_COLOR + 1):
+        table = list(nbb)
+        for p in touched:
+            table[p] = tuple([x for x in nbb[p] if paint[x[1]] in (-1, c)])
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
 class Game:
     """A level compiled into flat tables; every rule of the game lives in this class."""
 
@@ -131,31 +157,26 @@ class Game:
         self.width = w
         self.size = w * (rows + 2)
         self.deltas = (-w, w, -1, 1)  # U, D, L, R
-        stones = set(level.stones)
         # Nodes: every padded cell, then the vertical lane of each bridge (module docstring).
         self.bridge_at = {self.index(c): k for k, c in enumerate(level.bridges)}
         self.nodes = self.size + len(level.bridges)
         self.real = (*range(self.size), *(self.index(c) for c in level.bridges))
         self.bridge_mask = sum(1 << p for p in self.bridge_at)
-        floor = [False] * self.nodes
-        for y in range(rows):
-            row = (y + 1) * w + 1  # self.index((0, y)), the row's first inner cell
-            for x in range(cols):
-                if (x, y) not in stones:
-                    floor[row + x] = True
-        for k in range(len(level.bridges)):
-            floor[self.size + k] = True
-        self.floor = tuple(floor)
-        self._neighbours(floor)
-        # Coloured paths: paint[node] is the colour a body needs to enter it (-1: any), and
-        # nbb_color[c] the neighbour table of a body of outer colour c (``nbb`` itself when
-        # nothing is painted, so a level without paint runs the same loops as before).
-        paint = [-1] * self.nodes
-        for painted in level.paths:
-            paint[self.index(painted.cell)] = painted.color
-        self.paint = tuple(paint)
         self.has_paint = bool(level.paths)
-        self.nbb_color = self._painted() if self.has_paint else (self.nbb,) * (MAX_COLOR + 1)
+        # The board's tables depend on the board alone (cols, rows, stones, bridges, paint),
+        # and the designer builds a Game for every layout it measures on one board (and for
+        # every body's solo reading): built once per board, shared (all immutable tuples).
+        board = (cols, rows, level.stones, level.bridges, level.paths)
+        try:
+            tables = _BOARDS.get(board)
+        except TypeError:  # a Level built by hand with lists for cells: not cached
+            tables = self._board_tables()
+        if tables is None:
+            tables = self._board_tables()
+            if len(_BOARDS) >= BOARDS_CACHE_SIZE:
+                _BOARDS.clear()
+            _BOARDS[board] = tables
+        self.floor, self.nb, self.nbb, self.target, self.bit, self.paint, self.nbb_color = tables
         self._unused: dict[int, int] = {}
         self._cells_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.n = len(level.bodies)
@@ -186,14 +207,37 @@ class Game:
         codes = [self.pack(self.nodes_of(b.cells)) for b in level.bodies]
         self.initial: State = (*codes, 0, 0)
 
-    def _neighbours(self, floor: list[bool]) -> None:
+    def _board_tables(self) -> BoardTables:
+        """The board's tables (see :data:`BoardTables`), built from ``self.level``."""
+        level = self.level
+        stones = set(level.stones)
+        w = self.width
+        floor = [False] * self.nodes
+        for y in range(level.rows):
+            row = (y + 1) * w + 1  # self.index((0, y)), the row's first inner cell
+            for x in range(level.cols):
+                if (x, y) not in stones:
+                    floor[row + x] = True
+        for k in range(len(level.bridges)):
+            floor[self.size + k] = True
+        nb, nbb, target = self._neighbours(floor)
+        # Coloured paths: paint[node] is the colour a body needs to enter it (-1: any), and
+        # nbb_color[c] the neighbour table of a body of outer colour c (``nbb`` itself when
+        # nothing is painted, so a level without paint runs the same loops as before).
+        paint = [-1] * self.nodes
+        for painted in level.paths:
+            paint[self.index(painted.cell)] = painted.color
+        nbb_color = _painted(nbb, paint) if level.paths else (nbb,) * (MAX_COLOR + 1)
+        bit = tuple(1 << p for p in range(self.nodes))
+        return tuple(floor), nb, nbb, target, bit, tuple(paint), nbb_color
+
+    def _neighbours(self, floor: list[bool]) -> tuple[Neighbours, NeighbourBits, tuple[int, ...]]:
         """The neighbour tables ``nb``, ``nbb`` and ``target`` of the floor.
 
         ``nb[node]``: (direction, target node) for floor targets only (a bridge's node has
         only the two directions of its lane); ``nbb`` the same with the target's bit;
         ``target[node << 2 | d]`` the node a step in direction d reaches (-1: none). One loop
-        over local names builds the three: a Game is built for every layout the designer
-        measures (and every body's solo reading), so this runs thousands of times.
+        over local names builds the three.
         """
         real = self.real
         deltas = self.deltas
@@ -217,25 +261,7 @@ class Game:
                     target[p << 2 | d] = t
             nb.append(tuple(ts))
             nbb.append(tuple([(d, t, 1 << t) for d, t in ts]))
-        self.nb: tuple[tuple[tuple[int, int], ...], ...] = tuple(nb)
-        self.target = tuple(target)
-        self.bit = tuple(1 << p for p in range(self.nodes))
-        self.nbb = tuple(nbb)
-
-    def _painted(self) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]:
-        """``nbb_color`` of a level with paint: per colour c, ``nbb`` without the steps into
-        cells painted another colour."""
-        nbb = self.nbb
-        paint = self.paint
-        # Only the nodes next to paint differ between colours: filter those alone.
-        touched = [p for p, ts in enumerate(nbb) if any(paint[x[1]] >= 0 for x in ts)]
-        tables = []
-        for c in range(MAX_COLOR + 1):
-            table = list(nbb)
-            for p in touched:
-                table[p] = tuple([x for x in nbb[p] if paint[x[1]] in (-1, c)])
-            tables.append(tuple(table))
-        return tuple(tables)
+        return tuple(nb), tuple(nbb), tuple(target)
 
     def _ways(self, node: int) -> tuple[int, ...]:
         """The directions a step may take from ``node``: along its lane on a bridge."""
