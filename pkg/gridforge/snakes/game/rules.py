@@ -123,13 +123,16 @@ def step_to_move(step: Any) -> Move:
 
 Neighbours = tuple[tuple[tuple[int, int], ...], ...]  # Game.nb
 NeighbourBits = tuple[tuple[tuple[int, int, int], ...], ...]  # Game.nbb
+Distances = dict[tuple[int, int | None, int], tuple[int, ...]]  # Game.distances_to's answers
 # A board's tables, shared by the Games of one board: (floor, nb, nbb, target, bit, paint,
-# nbb_color) as the Game attributes of those names.
+# nbb_color, distances) as the Game attributes of those names (``distances``: the answers of
+# Game.distances_to so far, by its arguments).
 BoardTables = tuple[
     tuple[bool, ...], Neighbours, NeighbourBits, tuple[int, ...], tuple[int, ...],
-    tuple[int, ...], tuple[NeighbourBits, ...],
+    tuple[int, ...], tuple[NeighbourBits, ...], Distances,
 ]
 BOARDS_CACHE_SIZE = 256  # boards whose tables are kept (cleared when full)
+DISTANCES_CACHE_SIZE = 1024  # distance tables kept per board (cleared when full)
 _BOARDS: dict[Hashable, BoardTables] = {}
 
 
@@ -176,7 +179,8 @@ class Game:
             if len(_BOARDS) >= BOARDS_CACHE_SIZE:
                 _BOARDS.clear()
             _BOARDS[board] = tables
-        self.floor, self.nb, self.nbb, self.target, self.bit, self.paint, self.nbb_color = tables
+        (self.floor, self.nb, self.nbb, self.target, self.bit, self.paint, self.nbb_color,
+         self._distances) = tables
         self._unused: dict[int, int] = {}
         self._cells_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.n = len(level.bodies)
@@ -229,7 +233,7 @@ class Game:
             paint[self.index(painted.cell)] = painted.color
         nbb_color = _painted(nbb, paint) if level.paths else (nbb,) * (MAX_COLOR + 1)
         bit = tuple(1 << p for p in range(self.nodes))
-        return tuple(floor), nb, nbb, target, bit, tuple(paint), nbb_color
+        return tuple(floor), nb, nbb, target, bit, tuple(paint), nbb_color, {}
 
     def _neighbours(self, floor: list[bool]) -> tuple[Neighbours, NeighbourBits, tuple[int, ...]]:
         """The neighbour tables ``nb``, ``nbb`` and ``target`` of the floor.
@@ -299,6 +303,19 @@ class Game:
         Closing paint is a lower bound only while the body lies on no cell painted another
         colour: an end *pulled* by the other end's step follows the body without the paint
         check. :func:`paint_closes` says for which colours that holds in every position."""
+        # A pure function of the board and the arguments: answered once per board (a Game is
+        # built per layout on one board), a fresh list each time (callers own their copy).
+        key = (source, color, unreachable)
+        known = self._distances.get(key)
+        if known is None:
+            known = self._bfs(source, color, unreachable)
+            if len(self._distances) >= DISTANCES_CACHE_SIZE:
+                self._distances.clear()
+            self._distances[key] = known
+        return list(known)
+
+    def _bfs(self, source: int, color: int | None, unreachable: int) -> tuple[int, ...]:
+        """:meth:`distances_to` computed (a breadth-first search from ``source``)."""
         dist = [unreachable] * self.nodes
         dist[source] = 0
         queue = [source]
@@ -314,7 +331,7 @@ class Game:
                 if dist[r] == unreachable:
                     dist[r] = nd
                     queue.append(r)
-        return dist
+        return tuple(dist)
 
     def paint_closes(self, color: int) -> bool:
         """Whether no body of outer colour ``color`` can ever lie on a cell painted another
