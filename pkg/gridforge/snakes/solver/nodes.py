@@ -156,8 +156,9 @@ class StateTables:
         )  # fmt: skip
         # What every child's node reads (see _derive), unpacked once per child likewise.
         self._derive_fixed = (
-            self._uoff, self._off, self._mask, self._rec_cache, self.outer, self._slot
-        )
+            self._uoff, self._off, self._mask, self._rec_cache, self.outer, self._slot,
+            self._cmask, self._near_cache.get,
+        )  # fmt: skip
 
     # ------------------------------------------------------------ the lower bound
 
@@ -295,7 +296,7 @@ class StateTables:
         b = move >> 3
         old = ents[b]
         assert old is not None
-        uoff, offs, masks, rec_cache, outer, slot = self._derive_fixed
+        uoff, offs, masks, rec_cache, outer, slot, cmask, near_get = self._derive_fixed
         if key >> uoff != parent >> uoff:
             h, minfo = self._exit_bound(parent, node, move, key)
             if h >= INF:
@@ -314,7 +315,7 @@ class StateTables:
         group = minfo[s]
         if group is None:
             used = key >> uoff
-            near = self._near_cache.get((used & self._cmask[c]) << 4 | c) or self._near(c, used)
+            near = near_get((used & cmask[c]) << 4 | c) or self._near(c, used)
             x = near[new[4]]
             y = near[new[5]]
             h += x if x < y else y
