@@ -131,8 +131,8 @@ BoardTables = tuple[
     tuple[bool, ...], Neighbours, NeighbourBits, tuple[int, ...], tuple[int, ...],
     tuple[int, ...], tuple[NeighbourBits, ...], Distances,
 ]
-BOARDS_CACHE_SIZE = 256  # boards whose tables are kept (cleared when full)
-DISTANCES_CACHE_SIZE = 1024  # distance tables kept per board (cleared when full)
+BOARDS_CACHE_SIZE = 64  # boards whose tables are kept (cleared when full; a climb uses one)
+DISTANCES_CACHE_SIZE = 512  # distance tables kept per board (cleared when full)
 _BOARDS: dict[Hashable, BoardTables] = {}
 
 
