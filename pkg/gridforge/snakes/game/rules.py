@@ -121,6 +121,35 @@ def step_to_move(step: Any) -> Move:
     return step[0] << 3 | ENDS.index(step[1]) << 2 | DIRS.index(step[2])
 
 
+Neighbours = tuple[tuple[tuple[int, int], ...], ...]  # Game.nb
+NeighbourBits = tuple[tuple[tuple[int, int, int], ...], ...]  # Game.nbb
+Distances = dict[tuple[int, int | None, int], tuple[int, ...]]  # Game.distances_to's answers
+# A board's tables, shared by the Games of one board: (floor, nb, nbb, target, bit, paint,
+# nbb_color, distances) as the Game attributes of those names (``distances``: the answers of
+# Game.distances_to so far, by its arguments).
+BoardTables = tuple[
+    tuple[bool, ...], Neighbours, NeighbourBits, tuple[int, ...], tuple[int, ...],
+    tuple[int, ...], tuple[NeighbourBits, ...], Distances,
+]
+BOARDS_CACHE_SIZE = 64  # boards whose tables are kept (cleared when full; a climb uses one)
+DISTANCES_CACHE_SIZE = 512  # distance tables kept per board (cleared when full)
+_BOARDS: dict[Hashable, BoardTables] = {}
+
+
+def _painted(nbb: NeighbourBits, paint: list[int]) -> tuple[NeighbourBits, ...]:
+    """``nbb_color`` of a level with paint: per colour c, ``nbb`` without the steps into
+    cells painted another colour."""
+    # Only the nodes next to paint differ between colours: filter those alone.
+    touched = [p for p, ts in enumerate(nbb) if any(paint[x[1]] >= 0 for x in ts)]
+    tables = []
+    for c in range(MAX_COLOR + 1):
+        table = list(nbb)
+        for p in touched:
+            table[p] = tuple([x for x in nbb[p] if paint[x[1]] in (-1, c)])
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
 class Game:
     """A level compiled into flat tables; every rule of the game lives in this class."""
 
@@ -131,50 +160,27 @@ class Game:
         self.width = w
         self.size = w * (rows + 2)
         self.deltas = (-w, w, -1, 1)  # U, D, L, R
-        stones = set(level.stones)
         # Nodes: every padded cell, then the vertical lane of each bridge (module docstring).
         self.bridge_at = {self.index(c): k for k, c in enumerate(level.bridges)}
         self.nodes = self.size + len(level.bridges)
         self.real = (*range(self.size), *(self.index(c) for c in level.bridges))
         self.bridge_mask = sum(1 << p for p in self.bridge_at)
-        floor = [False] * self.nodes
-        for y in range(rows):
-            for x in range(cols):
-                if (x, y) not in stones:
-                    floor[self.index((x, y))] = True
-        for k in range(len(level.bridges)):
-            floor[self.size + k] = True
-        self.floor = tuple(floor)
-        # Neighbour table: for each floor node, (direction, target node) for floor targets
-        # only; a bridge's node has only the two directions of its lane.
-        self.nb: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple((d, self._enter(self.real[p] + self.deltas[d], d)) for d in self._ways(p)
-                  if floor[self.real[p] + self.deltas[d]])
-            if floor[p]
-            else ()
-            for p in range(self.nodes)
-        )
-        # target[node << 2 | d]: the node a step in direction d reaches (-1: none).
-        target = [-1] * (4 * self.nodes)
-        for p, ts in enumerate(self.nb):
-            for d, t in ts:
-                target[p << 2 | d] = t
-        self.target = tuple(target)
-        self.bit = tuple(1 << p for p in range(self.nodes))
-        self.nbb = tuple(tuple((d, t, self.bit[t]) for d, t in ts) for ts in self.nb)
-        # Coloured paths: paint[node] is the colour a body needs to enter it (-1: any), and
-        # nbb_color[c] the neighbour table of a body of outer colour c (``nbb`` itself when
-        # nothing is painted, so a level without paint runs the same loops as before).
-        paint = [-1] * self.nodes
-        for painted in level.paths:
-            paint[self.index(painted.cell)] = painted.color
-        self.paint = tuple(paint)
         self.has_paint = bool(level.paths)
-        self.nbb_color = tuple(
-            tuple(tuple(x for x in ts if paint[x[1]] in (-1, c)) for ts in self.nbb)
-            if self.has_paint else self.nbb
-            for c in range(MAX_COLOR + 1)
-        )
+        # The board's tables depend on the board alone (cols, rows, stones, bridges, paint),
+        # and the designer builds a Game for every layout it measures on one board (and for
+        # every body's solo reading): built once per board, shared (all immutable tuples).
+        board = (cols, rows, level.stones, level.bridges, level.paths)
+        try:
+            tables = _BOARDS.get(board)
+        except TypeError:  # a Level built by hand with lists for cells: not cached
+            tables = self._board_tables()
+        if tables is None:
+            tables = self._board_tables()
+            if len(_BOARDS) >= BOARDS_CACHE_SIZE:
+                _BOARDS.clear()
+            _BOARDS[board] = tables
+        (self.floor, self.nb, self.nbb, self.target, self.bit, self.paint, self.nbb_color,
+         self._distances) = tables
         self._unused: dict[int, int] = {}
         self._cells_cache: dict[tuple[int, int], list[list[int]]] = {}
         self.n = len(level.bodies)
@@ -204,6 +210,62 @@ class Game:
         self.carriers = tuple(carriers)
         codes = [self.pack(self.nodes_of(b.cells)) for b in level.bodies]
         self.initial: State = (*codes, 0, 0)
+
+    def _board_tables(self) -> BoardTables:
+        """The board's tables (see :data:`BoardTables`), built from ``self.level``."""
+        level = self.level
+        stones = set(level.stones)
+        w = self.width
+        floor = [False] * self.nodes
+        for y in range(level.rows):
+            row = (y + 1) * w + 1  # self.index((0, y)), the row's first inner cell
+            for x in range(level.cols):
+                if (x, y) not in stones:
+                    floor[row + x] = True
+        for k in range(len(level.bridges)):
+            floor[self.size + k] = True
+        nb, nbb, target = self._neighbours(floor)
+        # Coloured paths: paint[node] is the colour a body needs to enter it (-1: any), and
+        # nbb_color[c] the neighbour table of a body of outer colour c (``nbb`` itself when
+        # nothing is painted, so a level without paint runs the same loops as before).
+        paint = [-1] * self.nodes
+        for painted in level.paths:
+            paint[self.index(painted.cell)] = painted.color
+        nbb_color = _painted(nbb, paint) if level.paths else (nbb,) * (MAX_COLOR + 1)
+        bit = tuple(1 << p for p in range(self.nodes))
+        return tuple(floor), nb, nbb, target, bit, tuple(paint), nbb_color, {}
+
+    def _neighbours(self, floor: list[bool]) -> tuple[Neighbours, NeighbourBits, tuple[int, ...]]:
+        """The neighbour tables ``nb``, ``nbb`` and ``target`` of the floor.
+
+        ``nb[node]``: (direction, target node) for floor targets only (a bridge's node has
+        only the two directions of its lane); ``nbb`` the same with the target's bit;
+        ``target[node << 2 | d]`` the node a step in direction d reaches (-1: none). One loop
+        over local names builds the three.
+        """
+        real = self.real
+        deltas = self.deltas
+        bridges = bool(self.bridge_at)
+        everywhere = (0, 1, 2, 3)
+        nb: list[tuple[tuple[int, int], ...]] = []
+        nbb: list[tuple[tuple[int, int, int], ...]] = []
+        target = [-1] * (4 * self.nodes)
+        for p in range(self.nodes):
+            if not floor[p]:
+                nb.append(())
+                nbb.append(())
+                continue
+            here = real[p]
+            ts: list[tuple[int, int]] = []
+            for d in self._ways(p) if bridges else everywhere:
+                q = here + deltas[d]
+                if floor[q]:
+                    t = self._enter(q, d) if bridges else q
+                    ts.append((d, t))
+                    target[p << 2 | d] = t
+            nb.append(tuple(ts))
+            nbb.append(tuple([(d, t, 1 << t) for d, t in ts]))
+        return tuple(nb), tuple(nbb), tuple(target)
 
     def _ways(self, node: int) -> tuple[int, ...]:
         """The directions a step may take from ``node``: along its lane on a bridge."""
@@ -241,6 +303,19 @@ class Game:
         Closing paint is a lower bound only while the body lies on no cell painted another
         colour: an end *pulled* by the other end's step follows the body without the paint
         check. :func:`paint_closes` says for which colours that holds in every position."""
+        # A pure function of the board and the arguments: answered once per board (a Game is
+        # built per layout on one board), a fresh list each time (callers own their copy).
+        key = (source, color, unreachable)
+        known = self._distances.get(key)
+        if known is None:
+            known = self._bfs(source, color, unreachable)
+            if len(self._distances) >= DISTANCES_CACHE_SIZE:
+                self._distances.clear()
+            self._distances[key] = known
+        return list(known)
+
+    def _bfs(self, source: int, color: int | None, unreachable: int) -> tuple[int, ...]:
+        """:meth:`distances_to` computed (a breadth-first search from ``source``)."""
         dist = [unreachable] * self.nodes
         dist[source] = 0
         queue = [source]
@@ -256,7 +331,7 @@ class Game:
                 if dist[r] == unreachable:
                     dist[r] = nd
                     queue.append(r)
-        return dist
+        return tuple(dist)
 
     def paint_closes(self, color: int) -> bool:
         """Whether no body of outer colour ``color`` can ever lie on a cell painted another

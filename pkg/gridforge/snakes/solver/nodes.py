@@ -61,6 +61,7 @@ Node = tuple[int, Matchings | None, tuple[Entry | None, ...] | None, int, int]
 DEAD: Node = (INF, None, None, 0, 0)
 _new = tuple.__new__
 _UNSEEN = 1 << 62  # what the best-g table answers for a state it does not hold
+_NO_BUCKET: deque[Item] = deque()  # _expand's bucket at hand before the first push (empty)
 # An open-list item: (key, parent key or None, move from the parent). A plain tuple on
 # purpose: the A* pushes one per child, and building a NamedTuple costs several times more.
 Item = tuple[int, int | None, int]
@@ -145,6 +146,19 @@ class StateTables:
         self._next_color = tuple(
             tuple(cs[s + 1] if s + 1 < len(cs) else -1 for s in range(len(cs))) for cs in self.outer
         )
+        # What every expansion reads (see _expand): the near cache is cleared, never replaced,
+        # so its bound ``get`` stays valid (no bound method of self: that would be a cycle).
+        # ``gated``: some body is frozen or locked.
+        self._fixed = (
+            self._uoff, game.all_used, game.frozen, self._lockers,
+            any(game.frozen) or any(self._lockers), game.hole_frozen, self.outer, self._slot,
+            self._cmask, self._near_cache.get,
+        )  # fmt: skip
+        # What every child's node reads (see _derive), unpacked once per child likewise.
+        self._derive_fixed = (
+            self._uoff, self._off, self._mask, self._rec_cache, self.outer, self._slot,
+            self._cmask, self._near_cache.get,
+        )  # fmt: skip
 
     # ------------------------------------------------------------ the lower bound
 
@@ -282,7 +296,7 @@ class StateTables:
         b = move >> 3
         old = ents[b]
         assert old is not None
-        uoff = self._uoff
+        uoff, offs, masks, rec_cache, outer, slot, cmask, near_get = self._derive_fixed
         if key >> uoff != parent >> uoff:
             h, minfo = self._exit_bound(parent, node, move, key)
             if h >= INF:
@@ -294,14 +308,14 @@ class StateTables:
             return h, minfo, (*ents[:b], None, *ents[b + 1 :]), occ ^ old[3], alive ^ 1 << b
         # A slide: only body b's row of its colour group changes.
         shed, _, _, before, head, tail, _ = old  # unpacked once: read several times below
-        code = (key >> self._off[b]) & self._mask[b]
-        new = self._rec_cache[b][shed].get(code) or self._records(b, shed, code)
-        c = self.outer[b][shed]
-        s = self._slot[c]
+        code = (key >> offs[b]) & masks[b]
+        new = rec_cache[b][shed].get(code) or self._records(b, shed, code)
+        c = outer[b][shed]
+        s = slot[c]
         group = minfo[s]
         if group is None:
             used = key >> uoff
-            near = self._near_cache.get((used & self._cmask[c]) << 4 | c) or self._near(c, used)
+            near = near_get((used & cmask[c]) << 4 | c) or self._near(c, used)
             x = near[new[4]]
             y = near[new[5]]
             h += x if x < y else y
@@ -533,33 +547,27 @@ class StateTables:
         when the child is popped (:meth:`_derive`). The weighted search stops at the first
         goal child (returned).
         """
-        game = self.game
         h, minfo, ents, occ, alive = node
         assert minfo is not None and ents is not None
-        uoff = self._uoff
+        # One tuple of the game's fixed tables, unpacked once: a dozen attribute lookups per
+        # expansion were 3% of the search (see StateTables._fixed).
+        uoff, all_used, frozen, lockers, gated, hole_frozen, outer, slot, cmask, near_get = \
+            self._fixed
         used = key >> uoff
         exited = used.bit_count()
-        all_used = game.all_used
-        frozen = game.frozen
-        lockers = self._lockers
-        hole_frozen = game.hole_frozen
-        outer = self.outer
-        slot = self._slot
         best_get = best.get
         buckets_get = buckets.get
+        unseen = _UNSEEN
         pruned = 0
-        exit_estimate = self._exit_estimate
-        near_get = self._near_cache.get
-        cmask = self._cmask
         # bucket = (scale * ng + weight * lb) << H_BITS | lb = gbase + lb * lmul
         gbase = scale * ng << H_BITS
-        cap = min(upper - ng, INF)  # lb >= cap: dead (INF) or pruned (ng + lb >= upper)
+        cap = upper - ng if upper - ng < INF else INF  # lb >= cap: dead or pruned
         lmul = weight << H_BITS | 1
         last_bk = -1
-        last: deque[Item] = deque()
+        last = _NO_BUCKET  # never appended to: no bucket is named -1
         last_group: Group | None = None
         for b, ent in enumerate(ents):
-            if ent is None or frozen[b] > exited or lockers[b] & alive:
+            if ent is None or (gated and (frozen[b] > exited or lockers[b] & alive)):
                 continue  # exited, frozen, or locked while a key carrier is on the board
             shed, _, recs, _, head, tail, _ = ent
             c = outer[b][shed]
@@ -587,15 +595,16 @@ class StateTables:
                     # An exit: the hole must take this layer (delta), be open, and the child
                     # be new or reached more cheaply.
                     if (not delta or hole_frozen[hole] > exited
-                            or best_get(child := key + delta, _UNSEEN) <= ng):
+                            or best_get(child := key + delta, unseen) <= ng):
                         continue
                     if weight != scale and child >> uoff == all_used:
                         best[child] = ng
                         return (child, key, move), pruned
-                    lb = exit_estimate(h, base, b, shed, head, tail, c, group, i, hole, used)
+                    lb = self._exit_estimate(h, base, b, shed, head, tail, c, group, i, hole,
+                                             used)
                 else:
                     child = key ^ xor
-                    if best_get(child, _UNSEEN) <= ng:
+                    if best_get(child, unseen) <= ng:
                         continue
                     if i >= 0:
                         known = memo_get(ends)

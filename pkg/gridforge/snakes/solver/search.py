@@ -191,6 +191,10 @@ class Solver(StateTables):
         active = [bk0]
         expand = self._expand
         derive = self._derive
+        # Module constants as locals: the loop below runs once per pop.
+        h_bits = H_BITS
+        h_mask = H_MASK
+        inf = INF
         label = say("progress.searching")  # the call's language, said once
         expanded = 0
         pruned = 0
@@ -205,21 +209,22 @@ class Solver(StateTables):
                 continue
             item = lst.popleft()
             key, parent, move = item
-            hb = bk & H_MASK
-            g = ((bk >> H_BITS) - weight * hb) // scale
+            hb = bk & h_mask
+            g = ((bk >> h_bits) - weight * hb) // scale
             if best[key] != g:
                 continue  # stale: reached again with a smaller g
-            node = settled.pop(key, None)
+            # (Most pops find ``settled`` empty: the test is cheaper than the failed pop.)
+            node = settled.pop(key, None) if settled else None
             if node is None:
                 assert parent is not None
                 node = derive(parent, nodes[parent], move, key)
                 h = node[0]
-                if h >= INF or g + h >= limit:
+                if h >= inf or g + h >= limit:
                     continue
                 if h > hb:
                     # Pushed on an estimate: back to the open list with its exact bound.
                     settled[key] = node
-                    nb = (scale * g + weight * h) << H_BITS | h
+                    nb = (scale * g + weight * h) << h_bits | h
                     other = buckets.get(nb)
                     if other is None:
                         buckets[nb] = deque((item,))
