@@ -73,7 +73,7 @@ from gridforge.snakes.design.score import score_level
 from gridforge.snakes.design.stretch import StretchType, layout_key, main_stretch
 from gridforge.snakes.game.certfile import Certificate, Witness
 from gridforge.snakes.game.level import level_from_json
-from gridforge.snakes.game.levelfile import LevelJson
+from gridforge.snakes.game.levelfile import LevelJson, Step
 
 __all__ = ["BOARD_FROM", "BOARD_TEMPLATES", "BoardPlan", "board_level", "board_plan", "lane_levels",
            "line_level", "piece_of"]
@@ -581,7 +581,12 @@ def _more_pieces(plan: BoardPlan, pieced: _Pieced) -> Iterator[_Pieced]:
 def _witness(mechanic: str, solution: Sequence[Sequence[object]]) -> Witness:
     """A certificate's witness: ``solution`` (steps), which the level takes with
     ``mechanic`` lifted and the real rules refuse."""
-    return {"mechanic": mechanic, "solution": [list(step) for step in solution]}
+    return {"mechanic": mechanic, "solution": _json_steps(solution)}
+
+
+def _json_steps(solution: Sequence[Sequence[object]]) -> list[Step]:
+    """A search's solution (step tuples) as a level file's steps (lists)."""
+    return [list(step) for step in solution]
 
 
 def _rewitnessed(data: LevelJson, minimum: int, witnesses: list[Witness]
@@ -610,7 +615,7 @@ def _certified(plan: BoardPlan, template: str, seed: int, data: LevelJson,
     region; beyond-pairs steps, chain and joint steps of ``idea``, whose exact searches
     measured them on the level without its pieces) and each piece's cost."""
     level = level_from_json(data)
-    steps = [list(s) for s in solution]
+    steps = _json_steps(solution)
     cert = certify(level, solution=steps, max_states=PROOF_STATES, max_seconds=NO_CLOCK)
     if not cert["optimal"] or cert["steps"] != len(steps):
         return None
@@ -672,8 +677,8 @@ def _scores(floor: float | None, data: LevelJson, measure: Measure) -> bool:
     judged on its proven minimal solution."""
     if floor is None:
         return True
-    steps = [list(s) for s in measure.solution]
-    return score_level(level_from_json(data), steps, diagnostics=False)["total"] >= floor
+    return score_level(level_from_json(data), _json_steps(measure.solution),
+                       diagnostics=False)["total"] >= floor
 
 
 def _ideas(plan: BoardPlan, seed: int, lane: _Lane | None
