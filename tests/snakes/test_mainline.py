@@ -51,9 +51,9 @@ from gridforge.snakes.design.line_plan import (
 )
 from gridforge.snakes.design.line_rules import rule_misses
 from gridforge.snakes.design.request import parse_request
-from gridforge.snakes.design.topology import FloorGraph, components
 from gridforge.snakes.game.level import Level, level_sha256
 from gridforge.snakes.game.mainline import LEVELS, mainline_level
+from gridforge.snakes.game.regions import floor_map
 from gridforge.snakes.game.rules import Game
 from gridforge.snakes.solver.recheck import check_certificate
 from hypothesis import HealthCheck, given, settings
@@ -437,16 +437,11 @@ def board_misses(level: dict, cert: dict) -> list[str]:
         misses.append(f"{cols}x{rows} past {MAX_COLS}x{MAX_ROWS}")
     if len(level["bodies"]) > BODIES_TOP:
         misses.append(f"{len(level['bodies'])} bodies")
-    stones = {tuple(c) for c in level["stones"]}
-    if len(stones) > MAX_STONE_SHARE * cols * rows:
-        misses.append(f"{len(stones)} stones on {cols}x{rows}")
-    if not level["meta"].get("breather"):
-        graph = FloorGraph(cols, rows, [(x, y) for y in range(rows) for x in range(cols)
-                                        if (x, y) not in stones])
-        region = {i: k for k, part in enumerate(components(graph)) for i in part}
-        held = {region[graph.index[(x, y)]] for b in level["bodies"] for x, y in b["cells"]}
-        if len(held) != 1:
-            misses.append(f"bodies in {len(held)} floor regions")
+    floor = floor_map(level)
+    if floor.stone_share > MAX_STONE_SHARE:
+        misses.append(f"stone share {floor.stone_share:.2f}")
+    if not level["meta"].get("breather") and floor.main_bodies != len(level["bodies"]):
+        misses.append(f"{floor.main_bodies} of {len(level['bodies'])} bodies in one region")
     misses += [f"{where} costs {cost}" for where, cost in
                cert["reading"].get("piece_cost", {}).items() if abs(cost) < LEAST_COST]
     return misses
